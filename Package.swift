@@ -1,0 +1,62 @@
+// swift-tools-version: 6.1
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import PackageDescription
+
+// GTK-facing code deals in raw C pointers owned by GLib; strict Swift 6
+// sendability checking adds nothing there, so those targets stay in the 5 mode.
+let gtkSwift: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "FavBlue",
+    products: [
+        .executable(name: "favblue", targets: ["FavBlue"]),
+        .executable(name: "favblue-scan", targets: ["FavBlueScan"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // MARK: C libraries and the hand-written shim
+        .systemLibrary(name: "CAdwaita", pkgConfig: "libadwaita-1", providers: [.apt(["libadwaita-1-dev"])]),
+        .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        .target(name: "CGtkShim", dependencies: ["CAdwaita"]),
+        .systemLibrary(name: "CIntl"),
+
+        // MARK: Core
+        .target(name: "Domain", dependencies: ["CIntl"]),
+        .target(name: "Bluetooth", dependencies: ["Domain", "CBlueZ"]),
+        .target(name: "Persistence", dependencies: ["Domain", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "ViewModels", dependencies: ["Domain"]),
+
+        // MARK: GTK
+        .target(name: "GtkKit", dependencies: ["CGtkShim", "CAdwaita"], swiftSettings: gtkSwift),
+        .target(name: "Views", dependencies: ["GtkKit", "ViewModels"], swiftSettings: gtkSwift,
+                plugins: ["CompileResources"]),
+
+        // MARK: Executables
+        .executableTarget(name: "FavBlue", dependencies: ["Views", "ViewModels", "Domain", "Bluetooth", "Persistence", "GtkKit"],
+                          swiftSettings: gtkSwift),
+        .executableTarget(name: "FavBlueScan", dependencies: ["Bluetooth", "Domain",
+                                                             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(name: "BluetoothBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/BluetoothBench"),
+        .executableTarget(name: "PersistenceBench", dependencies: ["Persistence", "Domain"], path: "Benchmarks/PersistenceBench"),
+
+        // MARK: Build plugins
+        .plugin(name: "CompileResources", capability: .buildTool()),
+
+        // MARK: Tests
+        .target(name: "TestSupport", dependencies: ["Domain"], path: "Tests/TestSupport"),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
+        .testTarget(name: "BluetoothTests", dependencies: ["Bluetooth", "Domain", "TestSupport"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Domain", "TestSupport"]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "Domain", "TestSupport"]),
+        .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "CGtkShim", "CAdwaita"], swiftSettings: gtkSwift),
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "GtkKit", "Domain", "TestSupport"],
+                    swiftSettings: gtkSwift),
+        // End-to-end tests against real Bluetooth peers (btvirt, Bumble), kept apart to run alone.
+        .testTarget(name: "PeerTests", dependencies: ["Bluetooth", "Domain"]),
+    ]
+)

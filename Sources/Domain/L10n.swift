@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+import CIntl
+
+/// Thin wrappers over gettext for every user-visible string.
+///
+/// xgettext runs in C mode over the Swift sources with the keywords
+/// `tr`, `format:1` and `plural:1,2`, so every msgid must be a plain literal.
+public enum L10n {
+    /// Binds the `favblue` domain to a locale directory (`<dir>/<lang>/LC_MESSAGES/favblue.mo`)
+    /// and selects the user's locale. Call once at start-up.
+    public static func bind(localeDirectory: String?) {
+        setlocale(LC_ALL, "")
+        if let localeDirectory {
+            bindtextdomain(gettextDomain, localeDirectory)
+        }
+        bind_textdomain_codeset(gettextDomain, "UTF-8")
+        textdomain(gettextDomain)
+    }
+
+    /// Translates a plain literal.
+    public static func tr(_ msgid: String) -> String {
+        String(cString: dgettext(gettextDomain, msgid))
+    }
+
+    /// Translates a literal with `{}` placeholders, then fills them in order.
+    public static func format(_ msgid: String, _ args: CustomStringConvertible...) -> String {
+        fill(tr(msgid), args)
+    }
+
+    /// Chooses the singular or plural form for `count` and fills `{}` placeholders
+    /// (the first placeholder is `count` unless other arguments are given).
+    public static func plural(_ singular: String, _ plural: String, _ count: Int,
+                              _ args: CustomStringConvertible...) -> String {
+        let text = String(cString: dngettext(gettextDomain, singular, plural, UInt(max(count, 0))))
+        return fill(text, args.isEmpty ? [count] : args)
+    }
+
+    /// Replaces each `{}` in `template`, in order, with the next argument.
+    static func fill(_ template: String, _ args: [CustomStringConvertible]) -> String {
+        var result = ""
+        var rest = Substring(template)
+        var iterator = args.makeIterator()
+        while let range = rest.range(of: "{}") {
+            result += rest[..<range.lowerBound]
+            result += iterator.next()?.description ?? "{}"
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
+    }
+}

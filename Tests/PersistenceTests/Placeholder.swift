@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import XCTest
+
+final class PersistenceTestsPlaceholder: XCTestCase {
+    func testModuleLinks() {}
+}

@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+// # TestSupport
+//
+// Fakes of Domain's ports for view-model and use-case unit tests only.
+
+import Domain
