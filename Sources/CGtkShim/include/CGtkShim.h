@@ -1,3 +1,35 @@
-/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * Copyright The FavBlue authors
+ *
+ * The few things Swift cannot call in GTK, GLib and libdispatch: macros,
+ * variadic functions and a closure type. Everything else Swift calls directly.
+ */
 #pragma once
+
 #include <adwaita.h>
+
+G_BEGIN_DECLS
+
+/* Called by the signal closure with the emission's parameters; `box` is the
+ * opaque pointer handed to cgtk_signal_connect. */
+typedef void (*CgtkMarshalFunc)(gpointer box, GValue *return_value,
+                                guint n_params, const GValue *params);
+
+gulong cgtk_signal_connect(gpointer instance, const char *signal,
+                           CgtkMarshalFunc marshal, gpointer box,
+                           GClosureNotify release, gboolean after);
+
+GtkWidget *cgtk_widget_cast(gpointer instance);
+gboolean cgtk_is_widget(gpointer instance);
+GtkWindow *cgtk_window_cast(gpointer instance);
+
+void cgtk_accessible_set_label(GtkAccessible *accessible, const char *label);
+void cgtk_accessible_set_description(GtkAccessible *accessible, const char *description);
+void cgtk_accessible_set_labelled_by(GtkAccessible *accessible, GtkWidget *label);
+
+guint cgtk_main_queue_attach(void);
+guint64 cgtk_main_queue_wakeups(void);
+
+gboolean cgtk_value_holds_object(const GValue *value);
+
+G_END_DECLS

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CGtkShim
+import Foundation
+
+/// An AdwApplication: single instance over D-Bus, actions, accelerators and options.
+@MainActor
+public final class Application: GObjectRef {
+    /// The application pointer, for direct GTK calls.
+    public var application: UnsafeMutablePointer<GtkApplication> { gcast(object) }
+    private var gapplication: UnsafeMutablePointer<GApplication> { gcast(object) }
+
+    /// Creates the application; `id` is the reverse-DNS application ID.
+    public init(id: String) {
+        super.init(adopting: adw_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
+    }
+
+    /// Declares a command-line option shown by `--help` and handled in `onLocalOptions`.
+    public func addOption(_ long: String, argument: GOptionArg, description: String, placeholder: String?) {
+        g_application_add_main_option(gapplication, long, 0, G_OPTION_FLAG_NONE, argument, description, placeholder)
+    }
+
+    /// Text shown by `--help` under the usage line.
+    public func setOptionSummary(_ text: String) {
+        g_application_set_option_context_summary(gapplication, text)
+    }
+
+    /// Runs `handler` with the parsed options in the launching process; return nil to continue
+    /// starting, or an exit status to stop.
+    public func onLocalOptions(_ handler: @escaping (OptionValues) -> Int32?) {
+        connect("handle-local-options") { args in
+            guard let dict = args.boxed(1) else { return }
+            // -1 tells GApplication to carry on with its default processing.
+            args.setReturnInt(handler(OptionValues(dict: dict.assumingMemoryBound(to: GVariantDict.self))) ?? -1)
+        }
+    }
+
+    /// Runs `handler` on every activation, including a second launch of the app.
+    public func onActivate(_ handler: @escaping () -> Void) {
+        connect("activate") { _ in handler() }
+    }
+
+    /// Runs `handler` once at start-up in the primary instance.
+    public func onStartup(_ handler: @escaping () -> Void) {
+        connect("startup") { _ in handler() }
+    }
+
+    /// Adds an app-wide action (`app.NAME`) with optional accelerators.
+    public func addAction(_ name: String, accels: [String] = [], _ handler: @escaping () -> Void) {
+        Actions.add(to: object, name, handler)
+        if !accels.isEmpty { setAccels(for: "app.\(name)", accels) }
+    }
+
+    /// Binds keyboard accelerators to a detailed action name.
+    public func setAccels(for action: String, _ accels: [String]) {
+        withStringArray(accels) { gtk_application_set_accels_for_action(application, action, $0) }
+    }
+
+    /// Runs the main loop until the last window closes; returns the exit status.
+    public func run(arguments: [String]) -> Int32 {
+        var cArgs = arguments.map { strdup($0) }
+        defer { cArgs.forEach { free($0) } }
+        return cArgs.withUnsafeMutableBufferPointer { buffer in
+            g_application_run(gapplication, Int32(buffer.count), buffer.baseAddress)
+        }
+    }
+
+    /// Quits the main loop.
+    public func quit() { g_application_quit(gapplication) }
+
+    /// The window most recently focused, if any.
+    public var activeWindow: UnsafeMutablePointer<GtkWindow>? { gtk_application_get_active_window(application) }
+}
+
+/// Parsed command-line option values.
+public struct OptionValues {
+    let dict: UnsafeMutablePointer<GVariantDict>
+
+    /// The integer given for `name`, if the option was used.
+    public func int(_ name: String) -> Int32? {
+        var value: Int32 = 0
+        return g_variant_dict_lookup_value(dict, name, nil).map { variant in
+            value = g_variant_get_int32(variant)
+            g_variant_unref(variant)
+            return value
+        }
+    }
+
+    /// The string given for `name`, if the option was used.
+    public func string(_ name: String) -> String? {
+        g_variant_dict_lookup_value(dict, name, nil).map { variant in
+            defer { g_variant_unref(variant) }
+            return String(cString: g_variant_get_string(variant, nil))
+        }
+    }
+
+    /// Whether a flag option was given.
+    public func flag(_ name: String) -> Bool {
+        g_variant_dict_contains(dict, name) != 0
+    }
+}
+
+/// Calls `body` with a NULL-terminated C array of the strings.
+func withStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    var pointers = strings.map { UnsafePointer(strdup($0)) } + [nil]
+    defer { pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}

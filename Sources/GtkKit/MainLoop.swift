@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CGtkShim
+
+/// Bridges libdispatch's main queue into the GLib main loop.
+///
+/// GTK owns the main thread; without this, `@MainActor` tasks and
+/// `DispatchQueue.main` blocks would never run while `g_application_run` runs.
+public enum MainLoop {
+    /// Installs the bridge once; later calls do nothing.
+    public static func install() {
+        _ = cgtk_main_queue_attach()
+    }
+
+    /// How often the bridge has woken up since start (for tests and diagnostics).
+    public static var wakeups: UInt64 { UInt64(cgtk_main_queue_wakeups()) }
+
+    /// Runs GLib's default context until `condition` holds or `timeout` seconds pass.
+    /// For tests and start-up measurements; the app itself uses `g_application_run`.
+    @discardableResult
+    public static func iterate(until condition: () -> Bool, timeout: Double) -> Bool {
+        let deadline = g_get_monotonic_time() + Int(timeout * 1_000_000)
+        while !condition() {
+            if g_get_monotonic_time() > deadline { return false }
+            if g_main_context_pending(nil) != 0 {
+                g_main_context_iteration(nil, 0)
+            } else {
+                g_usleep(2_000)
+            }
+        }
+        return true
+    }
+}

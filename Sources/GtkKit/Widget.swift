@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CGtkShim
+
+/// A GTK widget we own a reference to, with the settings every view needs.
+@MainActor
+open class Widget: GObjectRef {
+    /// The widget pointer, for direct GTK calls.
+    public var widget: UnsafeMutablePointer<GtkWidget> { gcast(object) }
+
+    /// Wraps a new (floating) widget, sinking the floating reference.
+    public init(_ pointer: UnsafeMutablePointer<GtkWidget>) {
+        super.init(adopting: pointer)
+    }
+
+    /// Wraps a widget someone else owns, adding our own reference.
+    public init(borrowing pointer: UnsafeMutablePointer<GtkWidget>) {
+        super.init(retaining: pointer)
+    }
+
+    /// As a GtkAccessible, for the accessibility API.
+    public var accessible: OpaquePointer { OpaquePointer(object) }
+
+    /// The name screen readers and AT-SPI automation use for this widget.
+    @discardableResult
+    public func accessibleLabel(_ label: String) -> Self {
+        cgtk_accessible_set_label(accessible, label)
+        return self
+    }
+
+    /// A longer accessible description (what a plot shows, say).
+    @discardableResult
+    public func accessibleDescription(_ text: String) -> Self {
+        cgtk_accessible_set_description(accessible, text)
+        return self
+    }
+
+    /// Adds CSS style classes.
+    @discardableResult
+    public func css(_ classes: String...) -> Self {
+        for name in classes { gtk_widget_add_css_class(widget, name) }
+        return self
+    }
+
+    /// Removes a CSS style class.
+    public func removeCSS(_ name: String) {
+        gtk_widget_remove_css_class(widget, name)
+    }
+
+    /// Sets all four margins, in pixels.
+    @discardableResult
+    public func margins(_ value: Int32) -> Self {
+        gtk_widget_set_margin_top(widget, value)
+        gtk_widget_set_margin_bottom(widget, value)
+        gtk_widget_set_margin_start(widget, value)
+        gtk_widget_set_margin_end(widget, value)
+        return self
+    }
+
+    /// Lets the widget take spare room.
+    @discardableResult
+    public func expand(horizontal: Bool = true, vertical: Bool = true) -> Self {
+        gtk_widget_set_hexpand(widget, horizontal ? 1 : 0)
+        gtk_widget_set_vexpand(widget, vertical ? 1 : 0)
+        return self
+    }
+
+    /// Alignment within the allocated space.
+    @discardableResult
+    public func align(_ horizontal: GtkAlign, _ vertical: GtkAlign) -> Self {
+        gtk_widget_set_halign(widget, horizontal)
+        gtk_widget_set_valign(widget, vertical)
+        return self
+    }
+
+    /// Tooltip text; also read by screen readers as a description.
+    @discardableResult
+    public func tooltip(_ text: String) -> Self {
+        gtk_widget_set_tooltip_text(widget, text)
+        return self
+    }
+
+    /// Whether the widget is shown.
+    public var isVisible: Bool {
+        get { gtk_widget_get_visible(widget) != 0 }
+        set { gtk_widget_set_visible(widget, newValue ? 1 : 0) }
+    }
+
+    /// Whether the widget reacts to input.
+    public var isSensitive: Bool {
+        get { gtk_widget_get_sensitive(widget) != 0 }
+        set { gtk_widget_set_sensitive(widget, newValue ? 1 : 0) }
+    }
+
+    /// Moves keyboard focus here.
+    public func grabFocus() { _ = gtk_widget_grab_focus(widget) }
+
+    /// Adds an event controller (keys, clicks, motion); the widget takes ownership.
+    public func add(controller: OpaquePointer) {
+        gtk_widget_add_controller(widget, controller)
+    }
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CGtkShim
+
+/// A GtkLabel.
+@MainActor
+public final class Label: Widget {
+    /// Creates a label showing `text`.
+    public init(_ text: String = "") {
+        super.init(gtk_label_new(text))
+    }
+
+    private var label: OpaquePointer { gcast(object) }
+
+    /// The shown text.
+    public var text: String {
+        get { String(cString: gtk_label_get_text(label)) }
+        set { gtk_label_set_text(label, newValue) }
+    }
+
+    /// Shortens long text with an ellipsis at the end instead of widening the window.
+    @discardableResult
+    public func ellipsize() -> Self {
+        gtk_label_set_ellipsize(label, PANGO_ELLIPSIZE_END)
+        return self
+    }
+
+    /// Wraps long text onto several lines.
+    @discardableResult
+    public func wrap() -> Self {
+        gtk_label_set_wrap(label, 1)
+        gtk_label_set_wrap_mode(label, PANGO_WRAP_WORD_CHAR)
+        return self
+    }
+
+    /// Horizontal alignment of the text, 0 = start, 1 = end.
+    @discardableResult
+    public func xalign(_ value: Float) -> Self {
+        gtk_label_set_xalign(label, value)
+        return self
+    }
+
+    /// Centres wrapped lines.
+    @discardableResult
+    public func justifyCenter() -> Self {
+        gtk_label_set_justify(label, GTK_JUSTIFY_CENTER)
+        return self
+    }
+}

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CGtkShim
+
+/// A GtkMenuButton opening a menu of (label, detailed action) items.
+@MainActor
+public final class MenuButton: Widget {
+    /// A menu button with `icon`, named `accessibleName` for screen readers; `sections` are
+    /// groups of (label, action) separated by lines.
+    public init(icon: String, accessibleName: String, sections: [[(String, String)]]) {
+        super.init(gtk_menu_button_new())
+        gtk_menu_button_set_icon_name(gcast(object), icon)
+        accessibleLabel(accessibleName)
+        tooltip(accessibleName)
+        let menu = g_menu_new()!
+        for items in sections {
+            let section = g_menu_new()!
+            for (label, action) in items { g_menu_append(section, label, action) }
+            g_menu_append_section(menu, nil, gcast(UnsafeMutableRawPointer(section)))
+            g_object_unref(UnsafeMutableRawPointer(section))
+        }
+        gtk_menu_button_set_menu_model(gcast(object), gcast(UnsafeMutableRawPointer(menu)))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+    }
+
+    /// Marks this as the window's primary menu, so F10 opens it.
+    public func makePrimary() {
+        gtk_menu_button_set_primary(gcast(object), 1)
+    }
+}

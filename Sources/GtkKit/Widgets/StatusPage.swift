@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CGtkShim
+
+/// An AdwStatusPage: an icon, a title, a description and an optional action.
+@MainActor
+public final class StatusPage: Widget {
+    /// Creates a status page.
+    public init(icon: String, title: String, description: String = "") {
+        super.init(adw_status_page_new())
+        adw_status_page_set_icon_name(gcast(object), icon)
+        self.title = title
+        self.details = description
+    }
+
+    /// The headline.
+    public var title: String {
+        get { String(cString: adw_status_page_get_title(gcast(object))) }
+        set { adw_status_page_set_title(gcast(object), newValue) }
+    }
+
+    /// The explanation under the headline.
+    public var details: String {
+        get { adw_status_page_get_description(gcast(object)).map { String(cString: $0) } ?? "" }
+        set { adw_status_page_set_description(gcast(object), newValue.isEmpty ? nil : newValue) }
+    }
+
+    /// Changes the icon.
+    public func setIcon(_ name: String) { adw_status_page_set_icon_name(gcast(object), name) }
+
+    /// Places `child` (usually a button) under the description.
+    public func setChild(_ child: Widget?) { adw_status_page_set_child(gcast(object), child?.widget) }
+}
