@@ -33,7 +33,7 @@ let package = Package(
 
         // MARK: GTK
         .target(name: "GtkKit", dependencies: ["CGtkShim", "CAdwaita"], swiftSettings: gtkSwift),
-        .target(name: "Views", dependencies: ["GtkKit", "ViewModels"], swiftSettings: gtkSwift,
+        .target(name: "Views", dependencies: ["GtkKit", "ViewModels", "Domain"], swiftSettings: gtkSwift,
                 plugins: ["CompileResources"]),
 
         // MARK: Executables

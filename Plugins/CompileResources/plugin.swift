@@ -41,6 +41,15 @@ struct CompileResources: BuildToolPlugin {
             arguments: ["--sourcedir", data.path, "--target", gresource.path, manifest.path],
             inputFiles: [manifest] + listed,
             outputFiles: [gresource]))
+
+        // The compiled schema lets a development build run without installing it.
+        let schema = data.appending(path: "io.github.favblue.FavBlue.gschema.xml")
+        commands.append(.buildCommand(
+            displayName: "glib-compile-schemas",
+            executable: URL(fileURLWithPath: "/usr/bin/glib-compile-schemas"),
+            arguments: ["--strict", "--targetdir", out.path, data.path],
+            inputFiles: [schema],
+            outputFiles: [out.appending(path: "gschemas.compiled")]))
         return commands
     }
 }

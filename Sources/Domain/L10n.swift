@@ -22,7 +22,9 @@ public enum L10n {
 
     /// Translates a plain literal.
     public static func tr(_ msgid: String) -> String {
-        String(cString: dgettext(gettextDomain, msgid))
+        // gettext returns `msgid` itself when there is no translation, so read the
+        // result while the C string of `msgid` is still alive.
+        msgid.withCString { String(cString: dgettext(gettextDomain, $0)) }
     }
 
     /// Translates a literal with `{}` placeholders, then fills them in order.
@@ -34,7 +36,11 @@ public enum L10n {
     /// (the first placeholder is `count` unless other arguments are given).
     public static func plural(_ singular: String, _ plural: String, _ count: Int,
                               _ args: CustomStringConvertible...) -> String {
-        let text = String(cString: dngettext(gettextDomain, singular, plural, UInt(max(count, 0))))
+        let text = singular.withCString { one in
+            plural.withCString { many in
+                String(cString: dngettext(gettextDomain, one, many, UInt(max(count, 0))))
+            }
+        }
         return fill(text, args.isEmpty ? [count] : args)
     }
 

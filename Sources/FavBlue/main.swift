@@ -1,5 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+// # FavBlue (executable `favblue`)
+//
+// The composition root: the one place that names concrete types. It finds the
+// resources, binds translations, reads settings and options, opens the store,
+// picks the Bluetooth source, and hands protocols to the view models and views.
+//
+//     main.swift         process set-up, then GApplication
+//     FavBlueApp.swift   options, settings, window and page wiring
+
+import Domain
+import Foundation
+import GtkKit
 import Views
-print("favblue")
+
+// Top-level code runs on the main thread, which GTK owns from here on.
+let status = MainActor.assumeIsolated { () -> Int32 in
+    // libdispatch's main queue must be drained by GLib before anything is queued on it.
+    MainLoop.install()
+    let resources = AppResources.locate()
+    L10n.bind(localeDirectory: resources.localeDirectory)
+    if let gresource = resources.gresource, !Style.registerResources(at: gresource) {
+        FileHandle.standardError.write(Data("favblue: could not load \(gresource); styling and icons are missing\n".utf8))
+    }
+    let app = FavBlueApp(resources: resources)
+    return app.run(arguments: CommandLine.arguments)
+}
+exit(status)

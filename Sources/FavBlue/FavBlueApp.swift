@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import GtkKit
+import ViewModels
+import Views
+
+/// Wires the application together: options, settings, window and pages.
+@MainActor
+final class FavBlueApp {
+    // MARK: Owned
+    private let application = Application(id: AppInfo.id)
+    private var settings: Settings?
+    private var window: MainWindow?
+
+    // MARK: Options
+    private var splashOverride: Int?
+    private var storageOverride: String?
+    private var sourceOverride: String?
+
+    private let resources: AppResources
+
+    init(resources: AppResources) {
+        self.resources = resources
+        application.setOptionSummary(L10n.tr("Find the Bluetooth devices around you and keep your favorites."))
+        application.addOption("splash-ms", argument: G_OPTION_ARG_INT,
+                              description: L10n.tr("Show the splash screen for MS milliseconds (0 turns it off)"),
+                              placeholder: L10n.tr("MS"))
+        application.addOption("storage", argument: G_OPTION_ARG_STRING,
+                              description: L10n.tr("Keep favorites in “sqlite” (a file) or “memory” (forgotten on quit)"),
+                              placeholder: L10n.tr("BACKEND"))
+        application.addOption("source", argument: G_OPTION_ARG_STRING,
+                              description: L10n.tr("Scan from SOURCE: auto, hci0, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH or demo"),
+                              placeholder: L10n.tr("SOURCE"))
+        application.addOption("version", argument: G_OPTION_ARG_NONE,
+                              description: L10n.tr("Print the version and exit"), placeholder: nil)
+
+        application.onLocalOptions { [weak self] options in self?.handle(options) }
+        application.onStartup { [weak self] in self?.startup() }
+        application.onActivate { [weak self] in self?.activate() }
+    }
+
+    func run(arguments: [String]) -> Int32 {
+        application.run(arguments: arguments)
+    }
+
+    /// Validates the options in the launching process; returns an exit status to stop.
+    private func handle(_ options: OptionValues) -> Int32? {
+        if options.flag("version") {
+            print("favblue \(AppInfo.version)")
+            return 0
+        }
+        if let ms = options.int("splash-ms") {
+            guard ms >= 0 else {
+                printError(L10n.tr("--splash-ms needs a number of milliseconds, 0 or more."))
+                return 2
+            }
+            splashOverride = Int(ms)
+        }
+        if let storage = options.string("storage") {
+            guard storage == "sqlite" || storage == "memory" else {
+                printError(L10n.format("Unknown storage “{}”: use “sqlite” or “memory”.", storage))
+                return 2
+            }
+            storageOverride = storage
+        }
+        sourceOverride = options.string("source")
+        return nil
+    }
+
+    private func startup() {
+        settings = Settings(schemaID: AppInfo.id, extraDirectories: resources.schemaDirectories)
+        if settings == nil {
+            printError(L10n.tr("Settings schema not found; using defaults. Reinstall FavBlue to remember settings."))
+        }
+        gtk_window_set_default_icon_name(AppInfo.id)
+        application.addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
+        MainWindow.installAccelerators(on: application)
+    }
+
+    private func activate() {
+        if let window {
+            // A second launch lands here: bring the existing window forward.
+            window.window.present()
+            return
+        }
+        let splashMs = splashOverride ?? Int(settings?.int("splash-duration-ms") ?? 2000)
+        let window = MainWindow(application: application, settings: settings,
+                                splash: SplashViewModel(durationMs: splashMs),
+                                pages: makePages())
+        self.window = window
+        window.present()
+    }
+
+    private func makePages() -> PageFactory {
+        PageFactory(
+            favorites: { navigator in FavoritesPage(navigator: navigator) },
+            scanner: { navigator in ScannerPage(navigator: navigator) },
+            detail: { navigator, device in DeviceDetailPage(navigator: navigator, device: device) })
+    }
+
+    private func quit() {
+        window?.window.close()
+        application.quit()
+    }
+
+    private func printError(_ message: String) {
+        FileHandle.standardError.write(Data(("favblue: " + message + "\n").utf8))
+    }
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+import GtkKit
+
+/// Where the compiled resources, the GSettings schema and the translations are.
+///
+/// An installed FavBlue finds them under its prefix (`<prefix>/bin/favblue` →
+/// `<prefix>/share/…`); a development build finds the files the build plugin
+/// wrote into the resource bundle next to the binary.
+public struct AppResources: Sendable {
+    /// The compiled GResource file (CSS, icons, shortcuts window).
+    public let gresource: String?
+    /// Directories holding a compiled schema for FavBlue, searched before the system ones.
+    public let schemaDirectories: [String]
+    /// A gettext locale directory (`<dir>/<lang>/LC_MESSAGES/favblue.mo`).
+    public let localeDirectory: String?
+
+    /// Locates everything relative to the running executable.
+    public static func locate() -> AppResources {
+        let fm = FileManager.default
+        let executable = URL(fileURLWithPath: (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                             ?? CommandLine.arguments[0])
+        let binDirectory = executable.deletingLastPathComponent()
+        let share = binDirectory.deletingLastPathComponent().appending(path: "share")
+
+        let installed = share.appending(path: "favblue/favblue.gresource").path
+        if fm.fileExists(atPath: installed) {
+            return AppResources(gresource: installed,
+                                schemaDirectories: [share.appending(path: "glib-2.0/schemas").path],
+                                localeDirectory: share.appending(path: "locale").path)
+        }
+
+        let override = ProcessInfo.processInfo.environment["FAVBLUE_RESOURCES"]
+        let bundle = override ?? binDirectory.appending(path: "FavBlue_Views.resources").path
+        let gresource = bundle + "/favblue.gresource"
+        return AppResources(gresource: fm.fileExists(atPath: gresource) ? gresource : nil,
+                            schemaDirectories: [bundle],
+                            localeDirectory: materializeCatalogs(from: bundle))
+    }
+
+    /// The build flattens resources into one folder as `favblue-<lang>.mo`; gettext wants
+    /// `<lang>/LC_MESSAGES/favblue.mo`, so lay them out in the user's cache once per change.
+    static func materializeCatalogs(from bundle: String) -> String? {
+        let fm = FileManager.default
+        guard let names = try? fm.contentsOfDirectory(atPath: bundle) else { return nil }
+        let cacheHome = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"]
+            .flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() + "/.cache"
+        let root = cacheHome + "/favblue/locale"
+        for name in names where name.hasPrefix("favblue-") && name.hasSuffix(".mo") {
+            let lang = String(name.dropFirst("favblue-".count).dropLast(".mo".count))
+            let directory = "\(root)/\(lang)/LC_MESSAGES"
+            let source = bundle + "/" + name
+            let target = directory + "/favblue.mo"
+            if let a = try? Data(contentsOf: URL(fileURLWithPath: source)),
+               (try? Data(contentsOf: URL(fileURLWithPath: target))) != a {
+                do {
+                    try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
+                    try a.write(to: URL(fileURLWithPath: target), options: .atomic)
+                } catch {
+                    FileHandle.standardError.write(Data("favblue: translations unavailable: \(error)\n".utf8))
+                    return nil
+                }
+            }
+        }
+        return root
+    }
+}

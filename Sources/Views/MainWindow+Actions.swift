@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import GtkKit
+
+extension MainWindow {
+    /// Window actions and their keyboard shortcuts.
+    func installActions() {
+        window.addAction("back") { [weak self] in self?.goBack() }
+        window.addAction("add-devices") { [weak self] in self?.showScanner() }
+        window.addAction("close") { [weak self] in self?.window.close() }
+        window.addAction("about") { [weak self] in
+            guard let self else { return }
+            AboutWindow.present(parent: self.window.window)
+        }
+    }
+
+    /// Binds the window shortcuts; call once per application.
+    public static func installAccelerators(on application: Application) {
+        application.setAccels(for: "win.back", ["<Alt>Left", "Escape", "Back"])
+        application.setAccels(for: "win.add-devices", ["<Primary>n"])
+        application.setAccels(for: "win.close", ["<Primary>w"])
+        application.setAccels(for: "win.show-help-overlay", ["<Primary>question"])
+    }
+}

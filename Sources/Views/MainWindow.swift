@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import GtkKit
+import ViewModels
+
+/// The one application window: the splash first, then a stack of pages with
+/// slide transitions, and toasts over everything.
+@MainActor
+public final class MainWindow: Navigator {
+    // MARK: Widgets
+    /// The GTK window.
+    public let window: Window
+    private let outer = Stack(transition: GTK_STACK_TRANSITION_TYPE_CROSSFADE, durationMs: 400)
+    private let pageStack = Stack(transition: GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT, durationMs: 200)
+    private let toasts: ToastOverlay
+
+    // MARK: Owned
+    private var pages: [(name: String, page: Page)] = []
+    private var pageCounter = 0
+    private var splash: SplashView?
+    private var splashToken: ObservationToken?
+    private var leaving: [Page] = []
+
+    // MARK: Borrowed
+    private let application: Application
+    private let settings: Settings?
+    private let splashModel: SplashViewModel
+    private let factory: PageFactory
+
+    /// Builds the window; it appears with `present()`.
+    public init(application: Application, settings: Settings?, splash: SplashViewModel, pages: PageFactory) {
+        self.application = application
+        self.settings = settings
+        self.splashModel = splash
+        self.factory = pages
+        window = Window(application: application)
+        toasts = ToastOverlay(child: pageStack)
+        window.title = L10n.tr("FavBlue")
+        window.setDefaultSize(width: settings?.int("window-width") ?? 720,
+                              height: settings?.int("window-height") ?? 640)
+        if settings?.bool("window-maximized") == true { gtk_window_maximize(window.window) }
+        // Narrow phones and tiled windows: every page must work at 360 px.
+        window.setMinimumSize(width: 360, height: 294)
+        outer.add(toasts, name: "main")
+        window.setContent(outer)
+
+        installActions()
+        push(factory.favorites(self), animated: false)
+
+        if splash.isShowing {
+            let view = SplashView(model: splash)
+            self.splash = view
+            outer.add(view.root, name: "splash")
+            outer.show("splash", transition: GTK_STACK_TRANSITION_TYPE_NONE)
+            // The window itself is blue too, so no white frame shows before the splash.
+            window.css("splash")
+            splashToken = splash.observe { [weak self] in self?.endSplash() }
+        } else {
+            outer.show("main", transition: GTK_STACK_TRANSITION_TYPE_NONE)
+        }
+
+        window.connect("close-request") { [weak self] _ in self?.saveWindowState() }
+    }
+
+    /// Shows the window and starts the splash countdown.
+    public func present() {
+        window.present()
+        if splashModel.isShowing {
+            splashModel.start()
+        } else {
+            pages.last?.page.pageDidAppear()
+        }
+    }
+
+    /// Whether the splash is on screen.
+    public var isShowingSplash: Bool { outer.visibleName == "splash" }
+
+    /// The name of the visible page's kind ("favorites", "scanner", "detail"), for tests.
+    public var visiblePageKind: String? {
+        pages.last.map { String($0.name.prefix { $0 != "-" }) }
+    }
+
+    /// How many pages are stacked.
+    public var depth: Int { pages.count }
+
+    private func endSplash() {
+        outer.show("main")
+        window.removeCSS("splash")
+        splashToken = nil
+        pages.last?.page.pageDidAppear()
+        // Drop the splash widgets once the cross-fade has finished.
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(nanoseconds: 600_000_000)
+            guard let self, let view = self.splash else { return }
+            self.outer.remove(view.root)
+            self.splash = nil
+        }
+    }
+
+    // MARK: Navigation
+
+    private func push(_ page: Page, animated: Bool = true) {
+        pages.last?.page.pageWillDisappear()
+        pageCounter += 1
+        let kind: String
+        switch page {
+        case is FavoritesPage: kind = "favorites"
+        case is ScannerPage: kind = "scanner"
+        default: kind = "detail"
+        }
+        let name = "\(kind)-\(pageCounter)"
+        pages.append((name, page))
+        pageStack.add(page.root, name: name)
+        pageStack.show(name, transition: animated ? GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT : GTK_STACK_TRANSITION_TYPE_NONE)
+        if !isShowingSplash && animated { page.pageDidAppear() }
+    }
+
+    public func showScanner() {
+        if let index = pages.firstIndex(where: { $0.page is ScannerPage }) {
+            // Already open below: go back to it rather than stacking a second scanner.
+            while pages.count > index + 1 { goBack() }
+            return
+        }
+        push(factory.scanner(self))
+    }
+
+    public func showDetail(of device: DeviceID) {
+        push(factory.detail(self, device))
+    }
+
+    public func goBack() {
+        if isShowingSplash {
+            splashModel.skip()
+            return
+        }
+        guard pages.count > 1 else { return }
+        let (_, top) = pages.removeLast()
+        top.pageWillDisappear()
+        pageStack.show(pages.last!.name, transition: GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT)
+        pages.last?.page.pageDidAppear()
+        // Keep the old page alive until the slide has finished, then drop it.
+        leaving.append(top)
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(nanoseconds: 400_000_000)
+            guard let self, let index = self.leaving.firstIndex(where: { $0 === top }) else { return }
+            self.pageStack.remove(top.root)
+            self.leaving.remove(at: index)
+        }
+    }
+
+    public func toast(_ text: String, button: String?, action: (() -> Void)?) {
+        toasts.show(text, button: button, action: action)
+    }
+
+    public var parentWindow: UnsafeMutablePointer<GtkWindow> { window.window }
+
+    private func saveWindowState() {
+        guard let settings else { return }
+        let maximized = gtk_window_is_maximized(window.window) != 0
+        settings.set("window-maximized", bool: maximized)
+        if !maximized {
+            var width: Int32 = 0
+            var height: Int32 = 0
+            gtk_window_get_default_size(window.window, &width, &height)
+            settings.set("window-width", int: width)
+            settings.set("window-height", int: height)
+        }
+    }
+}

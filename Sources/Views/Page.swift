@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import GtkKit
+
+/// One screen in the window's navigation stack.
+@MainActor
+public protocol Page: AnyObject {
+    /// The page's whole content, header bar included.
+    var root: Widget { get }
+    /// Called when the page becomes the visible one (start scanning, refresh).
+    func pageDidAppear()
+    /// Called before the page is covered or removed (stop scanning).
+    func pageWillDisappear()
+}
+
+extension Page {
+    public func pageDidAppear() {}
+    public func pageWillDisappear() {}
+}
+
+/// What pages may ask of the window: moving between pages and showing notices.
+@MainActor
+public protocol Navigator: AnyObject {
+    /// Opens the Scanner on top of the current page.
+    func showScanner()
+    /// Opens the detail page of one device.
+    func showDetail(of device: DeviceID)
+    /// Returns to the previous page.
+    func goBack()
+    /// Shows a short notice; with `button`, a click on it runs `action` (Undo).
+    func toast(_ text: String, button: String?, action: (() -> Void)?)
+    /// The window, for dialogs that must be transient for it.
+    var parentWindow: UnsafeMutablePointer<GtkWindow> { get }
+}
+
+/// Builds the pages; the composition root supplies it, so Views never name adapters.
+@MainActor
+public struct PageFactory {
+    /// Makes the home page.
+    public var favorites: (Navigator) -> Page
+    /// Makes the Scanner page.
+    public var scanner: (Navigator) -> Page
+    /// Makes the detail page for one device.
+    public var detail: (Navigator, DeviceID) -> Page
+
+    /// Creates a factory from three builders.
+    public init(favorites: @escaping (Navigator) -> Page,
+                scanner: @escaping (Navigator) -> Page,
+                detail: @escaping (Navigator, DeviceID) -> Page) {
+        self.favorites = favorites
+        self.scanner = scanner
+        self.detail = detail
+    }
+}
+
+/// The parts every page shares: a vertical box with an AdwHeaderBar on top.
+@MainActor
+public final class PageFrame {
+    /// The whole page.
+    public let root = Box(vertical: true)
+    /// The header bar.
+    public let header: HeaderBar
+
+    /// Creates a frame titled `title`; `backButton` adds the Back button at the start.
+    public init(title: String, backButton: Bool) {
+        header = HeaderBar(title: title)
+        root.append(header)
+        if backButton {
+            let back = Button(icon: "go-previous-symbolic", accessibleName: L10n.tr("Back"))
+            back.action("win.back")
+            header.packStart(back)
+        }
+    }
+
+    /// Places the page's content under the header bar.
+    public func setContent(_ content: Widget) {
+        content.expand()
+        root.append(content)
+    }
+}

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import GtkKit
+
+/// The header bar's main menu: Keyboard Shortcuts and About.
+@MainActor
+enum PrimaryMenu {
+    static func make() -> MenuButton {
+        let button = MenuButton(icon: "open-menu-symbolic", accessibleName: L10n.tr("Main Menu"), sections: [
+            [(L10n.tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
+             (L10n.tr("_About FavBlue"), "win.about")],
+        ])
+        button.makePrimary()
+        return button
+    }
+}
