@@ -144,3 +144,13 @@ cgtk_value_holds_object (const GValue *value)
   g_return_val_if_fail (value != NULL, FALSE);
   return G_VALUE_HOLDS_OBJECT (value);
 }
+
+/* g_signal_emit_by_name is variadic; this emits a signal that has no
+ * parameters and no return value ("clicked", "activate"). */
+void
+cgtk_signal_emit_simple (gpointer instance, const char *signal)
+{
+  g_return_if_fail (G_IS_OBJECT (instance));
+  g_return_if_fail (signal != NULL);
+  g_signal_emit_by_name (instance, signal);
+}

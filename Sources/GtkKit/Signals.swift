@@ -98,3 +98,10 @@ public enum Signals {
         g_signal_handler_disconnect(instance, gulong(id))
     }
 }
+
+extension Signals {
+    /// Emits a signal that has no parameters ("clicked"), as a user action would.
+    public static func emit(_ instance: UnsafeMutableRawPointer, _ signal: String) {
+        cgtk_signal_emit_simple(instance, signal)
+    }
+}

@@ -31,5 +31,6 @@ guint cgtk_main_queue_attach(void);
 guint64 cgtk_main_queue_wakeups(void);
 
 gboolean cgtk_value_holds_object(const GValue *value);
+void cgtk_signal_emit_simple(gpointer instance, const char *signal);
 
 G_END_DECLS
