@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import GtkKit
+import ViewModels
+import Views
+import XCTest
+
+/// Runs the real application window under Xvfb and lets a test drive it.
+@MainActor
+enum WindowHarness {
+    nonisolated(unsafe) static var initialized = false
+    nonisolated(unsafe) static var counter = 0
+
+    /// Starts GTK once, with our resources and translations.
+    static func setUp() {
+        guard !initialized else { return }
+        initialized = true
+        MainLoop.install()
+        let resources = AppResources.locate()
+        L10n.bind(localeDirectory: resources.localeDirectory)
+        if let gresource = resources.gresource { _ = Style.registerResources(at: gresource) }
+    }
+
+    /// Opens a MainWindow with `splashMs`, runs `body`, and returns once it has finished
+    /// (or after `timeout` seconds, failing the test).
+    static func run(splashMs: Int, timeout: Double = 20,
+                    file: StaticString = #filePath, line: UInt = #line,
+                    _ body: @escaping @MainActor (MainWindow) async throws -> Void) {
+        setUp()
+        counter += 1
+        let app = Application(id: "io.github.favblue.Tests.Window\(getpid())n\(counter)")
+        var window: MainWindow?
+        var finished = false
+        app.onStartup { MainWindow.installAccelerators(on: app) }
+        app.onActivate {
+            let main = MainWindow(application: app, settings: nil, splash: SplashViewModel(durationMs: splashMs),
+                                  pages: PageFactory(
+                                      favorites: { FavoritesPage(navigator: $0) },
+                                      scanner: { ScannerPage(navigator: $0) },
+                                      detail: { DeviceDetailPage(navigator: $0, device: $1) }))
+            window = main
+            main.present()
+            Task { @MainActor in
+                do { try await body(main) } catch { XCTFail("\(error)", file: file, line: line) }
+                finished = true
+                main.window.destroy()
+            }
+        }
+        let quitter = g_timeout_add(UInt32(timeout * 1000), { data in
+            g_application_quit(data?.assumingMemoryBound(to: GApplication.self))
+            return 0
+        }, UnsafeMutableRawPointer(app.object))
+        _ = app.run(arguments: ["favblue-tests"])
+        if finished { g_source_remove(quitter) }
+        XCTAssertTrue(finished, "the window test finished in time", file: file, line: line)
+        _ = window
+    }
+
+    /// Waits until `condition` holds, letting the main loop run; false after `seconds`.
+    static func wait(_ seconds: Double, until condition: @MainActor () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return true
+    }
+
+    /// Activates a window action as a shortcut or a button would.
+    static func activate(_ window: MainWindow, _ action: String) {
+        _ = gtk_widget_activate_action_variant(window.window.widget, action, nil)
+    }
+}
