@@ -28,7 +28,8 @@ public struct AppResources: Sendable {
         let installed = share.appending(path: "favblue/favblue.gresource").path
         if fm.fileExists(atPath: installed) {
             return AppResources(gresource: installed,
-                                schemaDirectories: [share.appending(path: "glib-2.0/schemas").path],
+                                schemaDirectories: [share.appending(path: "glib-2.0/schemas").path,
+                                                    share.appending(path: "favblue/schemas").path],
                                 localeDirectory: share.appending(path: "locale").path)
         }
 

@@ -21,7 +21,6 @@ public final class DeviceDetailPage: Page {
         frame = PageFrame(title: device.address, backButton: true)
         status = StatusPage(icon: "bluetooth-active-symbolic", title: device.address,
                             description: L10n.tr("Details of this device will be shown here."))
-        status.accessibleLabel(L10n.tr("Device details"))
         frame.setContent(status)
     }
 

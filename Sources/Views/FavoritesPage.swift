@@ -20,7 +20,7 @@ public final class FavoritesPage: Page {
         self.navigator = navigator
         frame = PageFrame(title: L10n.tr("FavBlue"), backButton: false)
         let add = Button(icon: "list-add-symbolic", label: L10n.tr("_Add New Devices"))
-        add.accessibleLabel(L10n.tr("Add New Devices")).tooltip(L10n.tr("Find devices nearby and add them"))
+        add.tooltip(L10n.tr("Find devices nearby and add them"))
         add.action("win.add-devices")
         frame.header.packStart(add)
         frame.header.packEnd(PrimaryMenu.make())
@@ -31,7 +31,6 @@ public final class FavoritesPage: Page {
         emptyAdd.css("pill", "suggested-action").align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
         emptyAdd.action("win.add-devices")
         empty.setChild(emptyAdd)
-        empty.accessibleLabel(L10n.tr("No favorites yet"))
         frame.setContent(empty)
     }
 

@@ -21,7 +21,6 @@ public final class ScannerPage: Page {
         frame = PageFrame(title: L10n.tr("Scanner"), backButton: true)
         status = StatusPage(icon: "bluetooth-acquiring-symbolic", title: L10n.tr("Scanner"),
                             description: L10n.tr("Devices nearby will be listed here."))
-        status.accessibleLabel(L10n.tr("Scanner"))
         frame.setContent(status)
     }
 

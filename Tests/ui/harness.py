@@ -1,0 +1,166 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Starts the real FavBlue binary on the test display and drives it the way a
+screen reader or a user's automation would: through the AT-SPI tree, with real
+key presses (xdotool) and real screenshots (ImageMagick's import)."""
+
+import os
+import subprocess
+import tempfile
+import time
+import unittest
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def binary():
+    path = os.environ.get("FAVBLUE_BIN") or os.path.join(ROOT, ".build", "debug", "favblue")
+    if not os.path.exists(path):
+        raise unittest.SkipTest(f"no favblue binary at {path}")
+    return path
+
+
+class App:
+    """One running favblue process with its own data, settings and language."""
+
+    def __init__(self, *args, lang=None, splash_ms=0, env=None):
+        self.home = tempfile.mkdtemp(prefix="favblue-ui-")
+        self.env = dict(os.environ)
+        for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+            self.env[key] = os.path.join(self.home, key.lower())
+        self.env["GSETTINGS_BACKEND"] = "keyfile"
+        if lang == "de":
+            # gettext ignores LANGUAGE under the C locale.
+            self.env.update(LANGUAGE="de", LANG="de_DE.UTF-8", LC_ALL="de_DE.UTF-8")
+        else:
+            self.env.update(LANGUAGE="en", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        self.env.update(env or {})
+        self.args = [binary(), "--splash-ms", str(splash_ms), "--storage", "memory", *args]
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen(self.args, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self._accessible = None
+
+    # MARK: lifetime
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream:
+                stream.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # MARK: accessibility tree
+
+    def accessible(self, timeout=20):
+        """The application's AT-SPI root, once it has a window."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"favblue exited with {self.proc.returncode}: {self.proc.stderr.read().decode()}")
+            desktop = Atspi.get_desktop(0)
+            for i in range(desktop.get_child_count()):
+                app = desktop.get_child_at_index(i)
+                try:
+                    if app and app.get_process_id() == self.proc.pid and app.get_child_count() > 0:
+                        self._accessible = app
+                        return app
+                except gi.repository.GLib.Error:
+                    continue
+            time.sleep(0.1)
+        raise AssertionError("favblue never showed a window in the accessibility tree")
+
+    def nodes(self):
+        """Every showing node as (accessible, role name, name)."""
+        out = []
+
+        def walk(node, depth):
+            if node is None or depth > 60:
+                return
+            try:
+                states = node.get_state_set()
+                # Hidden pages (covered, or under the splash) are not visible.
+                if not states.contains(Atspi.StateType.VISIBLE) and depth > 1:
+                    return
+                out.append((node, node.get_role_name(), node.get_name() or ""))
+                for i in range(node.get_child_count()):
+                    walk(node.get_child_at_index(i), depth + 1)
+            except gi.repository.GLib.Error:
+                return
+
+        walk(self.accessible(), 0)
+        return out
+
+    BUTTONS = {"push button", "toggle button", "button"}
+
+    def names(self, role=None):
+        """Names of showing nodes; role "button" means any kind of button."""
+        roles = self.BUTTONS if role == "button" else {role}
+        return [name for _, r, name in self.nodes() if role is None or r in roles]
+
+    def wait_for(self, predicate, timeout=10, what="condition"):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate():
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"timed out waiting for {what}; showing: {sorted(set(self.names()))}")
+
+    def find(self, name, role=None):
+        roles = self.BUTTONS if role == "button" else {role}
+        for node, r, n in self.nodes():
+            if n == name and (role is None or r in roles):
+                return node
+        raise AssertionError(f"no {role or 'node'} named {name!r}; showing: {sorted(set(self.names()))}")
+
+    def press(self, name, role="button"):
+        """Activates a control by its accessible name, as assistive technology does."""
+        node = self.find(name, role)
+        assert Atspi.Action.get_n_actions(node) > 0, f"{name!r} has no action"
+        Atspi.Action.do_action(node, 0)
+
+    # MARK: keyboard and screen
+
+    def window_id(self):
+        out = subprocess.run(["xdotool", "search", "--sync", "--pid", str(self.proc.pid), "--onlyvisible"],
+                             capture_output=True, text=True, timeout=15).stdout.split()
+        return out[-1]
+
+    def key(self, *keys):
+        wid = self.window_id()
+        subprocess.run(["xdotool", "windowfocus", "--sync", wid], check=False, timeout=10)
+        subprocess.run(["xdotool", "key", "--clearmodifiers", *keys], check=True, timeout=10)
+
+    def click(self, x, y):
+        subprocess.run(["xdotool", "mousemove", "--sync", str(x), str(y), "click", "1"], check=True, timeout=10)
+
+
+def screenshot_pixels():
+    """The whole screen as (width, height, bytes in RGB)."""
+    data = subprocess.run(["import", "-window", "root", "-depth", "8", "ppm:-"],
+                          capture_output=True, check=True, timeout=20).stdout
+    # Binary PPM: "P6\n<w> <h>\n<max>\n" then RGB bytes.
+    parts = data.split(b"\n", 3)
+    width, height = (int(v) for v in parts[1].split())
+    return width, height, parts[3]
+
+
+def pixel(shot, x, y):
+    width, _, raw = shot
+    i = (y * width + x) * 3
+    return tuple(raw[i:i + 3])

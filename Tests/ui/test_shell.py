@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""The app shell as a user meets it: splash, Favorites, navigation, keys,
+single instance, German, and accessible names, on the real binary."""
+
+import os
+import subprocess
+import time
+import unittest
+
+from harness import App, binary, pixel, screenshot_pixels
+
+BRAND_BLUE = (77, 116, 217)
+
+
+def close_to(a, b, tolerance=3):
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
+
+
+class SplashTests(unittest.TestCase):
+    def test_first_frame_is_the_splash_in_the_theme_colour(self):
+        with App(splash_ms=4000) as app:
+            app.window_id()
+            time.sleep(0.5)
+            shot = screenshot_pixels()
+            # No window manager runs here, so the window sits at the top-left corner.
+            self.assertTrue(close_to(pixel(shot, 40, 40), BRAND_BLUE), f"top-left is {pixel(shot, 40, 40)}")
+            self.assertTrue(close_to(pixel(shot, 600, 560), BRAND_BLUE), f"bottom is {pixel(shot, 600, 560)}")
+            # "FavBlue" in large white type across the middle.
+            middle = [pixel(shot, x, y) for x in range(200, 520, 2) for y in range(280, 360, 2)]
+            self.assertTrue(any(p == (255, 255, 255) for p in middle), "white title text in the centre")
+
+    def test_favorites_follows_after_the_delay(self):
+        with App(splash_ms=1500) as app:
+            app.accessible()
+            shown = time.monotonic()
+            self.assertIn("FavBlue is starting", app.names(), "the splash is what is shown")
+            self.assertNotIn("No favorites yet", app.names(), "Favorites is hidden under the splash")
+            app.wait_for(lambda: "No favorites yet" in app.names(), timeout=10, what="Favorites")
+            self.assertGreaterEqual(time.monotonic() - app.started, 1.4)
+            self.assertGreater(time.monotonic() - shown, 0.3)
+
+    def test_a_click_skips_the_splash(self):
+        with App(splash_ms=60000) as app:
+            app.window_id()
+            time.sleep(0.5)
+            app.click(300, 300)
+            app.wait_for(lambda: "No favorites yet" in app.names(), timeout=5, what="Favorites after a click")
+
+    def test_escape_skips_the_splash(self):
+        with App(splash_ms=60000) as app:
+            app.window_id()
+            time.sleep(0.5)
+            app.key("Escape")
+            app.wait_for(lambda: "No favorites yet" in app.names(), timeout=5, what="Favorites after Esc")
+
+
+class NavigationTests(unittest.TestCase):
+    def test_round_trip_with_buttons_and_keys(self):
+        with App() as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            for go_back in ("button", "Escape", "alt+Left"):
+                app.press("Add New Devices")
+                app.wait_for(lambda: "Back" in app.names("button"), what="the Scanner")
+                self.assertIn("Scanner", app.names())
+                if go_back == "button":
+                    app.press("Back")
+                else:
+                    app.key(go_back)
+                app.wait_for(lambda: "Back" not in app.names("button"), what=f"Favorites after {go_back}")
+                self.assertIn("No favorites yet", app.names())
+
+    def test_ctrl_n_opens_the_scanner(self):
+        with App() as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.key("ctrl+n")
+            app.wait_for(lambda: "Back" in app.names("button"), what="the Scanner")
+
+    def test_ctrl_q_quits(self):
+        with App() as app:
+            app.accessible()
+            app.key("ctrl+q")
+            self.assertEqual(app.proc.wait(timeout=10), 0)
+
+    def test_ctrl_w_closes_the_window(self):
+        with App() as app:
+            app.accessible()
+            app.key("ctrl+w")
+            self.assertEqual(app.proc.wait(timeout=10), 0)
+
+    def test_a_second_launch_presents_the_existing_window(self):
+        with App() as first:
+            first.accessible()
+            second = subprocess.run(first.args, env=first.env, capture_output=True, timeout=20)
+            self.assertEqual(second.returncode, 0, second.stderr.decode())
+            self.assertIsNone(first.proc.poll(), "the first instance keeps running")
+            windows = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "FavBlue"],
+                                     capture_output=True, text=True).stdout.split()
+            self.assertEqual(len(windows), 1, "still exactly one window")
+
+
+class AccessibilityTests(unittest.TestCase):
+    INTERACTIVE = {"button", "push button", "toggle button", "menu button", "check box", "text", "entry"}
+
+    def assert_all_named(self, app):
+        unnamed = [role for _, role, name in app.nodes() if role in self.INTERACTIVE and not name.strip()]
+        self.assertEqual(unnamed, [], "every control has an accessible name")
+
+    def test_every_control_on_every_page_has_a_name(self):
+        with App() as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            self.assert_all_named(app)
+            self.assertIn("Main Menu", app.names())
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Back" in app.names("button"), what="the Scanner")
+            self.assert_all_named(app)
+
+    def test_the_window_and_pages_are_named(self):
+        with App() as app:
+            app.wait_for(lambda: "No favorites yet" in app.names(), what="the home page")
+            roles = {(role, name) for _, role, name in app.nodes()}
+            self.assertIn(("frame", "FavBlue"), roles, "the window is named")
+
+
+class LanguageTests(unittest.TestCase):
+    def test_german_strings_appear(self):
+        with App(lang="de") as app:
+            app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="German home page")
+            self.assertIn("Noch keine Favoriten", app.names())
+            self.assertIn("Hauptmenü", app.names())
+            app.press("Neue Geräte hinzufügen")
+            app.wait_for(lambda: "Zurück" in app.names("button"), what="German Scanner")
+
+    def test_help_lists_the_options(self):
+        out = subprocess.run([binary(), "--help"], capture_output=True, text=True, timeout=20,
+                             env=dict(os.environ, LANGUAGE="en", LC_ALL="C.UTF-8")).stdout
+        for option in ("--splash-ms", "--storage", "--source", "--version"):
+            self.assertIn(option, out)
+
+    def test_a_bad_option_value_is_explained(self):
+        run = subprocess.run([binary(), "--storage", "floppy"], capture_output=True, text=True, timeout=20,
+                             env=dict(os.environ, LANGUAGE="en", LC_ALL="C.UTF-8"))
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("Unknown storage “floppy”", run.stderr)
+
+
+class InstallTests(unittest.TestCase):
+    def test_the_installed_app_finds_its_schema_and_translations(self):
+        if "FAVBLUE_BIN" not in os.environ:
+            self.skipTest("runs against an installed prefix (meson-helpers/test sets FAVBLUE_BIN)")
+        with App(lang="de", env={"FAVBLUE_RESOURCES": "/nonexistent"}) as app:
+            app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="German from the prefix")
+            app.key("ctrl+q")
+            app.proc.wait(timeout=10)
+            err = app.proc.stderr.read().decode()
+            self.assertNotIn("schema", err.lower(), err)
+            self.assertNotIn("could not load", err, err)
+
+
+if __name__ == "__main__":
+    unittest.main()
