@@ -25,7 +25,8 @@ final class FavBlueApp {
     init(resources: AppResources) {
         self.resources = resources
         application.setOptionSummary(L10n.tr("Find the Bluetooth devices around you and keep your favorites."))
-        application.addOption("splash-ms", argument: G_OPTION_ARG_INT,
+        // A string, not G_OPTION_ARG_INT: GApplication drops integer options equal to 0.
+        application.addOption("splash-ms", argument: G_OPTION_ARG_STRING,
                               description: L10n.tr("Show the splash screen for MS milliseconds (0 turns it off)"),
                               placeholder: L10n.tr("MS"))
         application.addOption("storage", argument: G_OPTION_ARG_STRING,
@@ -52,12 +53,12 @@ final class FavBlueApp {
             print("favblue \(AppInfo.version)")
             return 0
         }
-        if let ms = options.int("splash-ms") {
-            guard ms >= 0 else {
+        if let text = options.string("splash-ms") {
+            guard let ms = Int(text), ms >= 0 else {
                 printError(L10n.tr("--splash-ms needs a number of milliseconds, 0 or more."))
                 return 2
             }
-            splashOverride = Int(ms)
+            splashOverride = ms
         }
         if let storage = options.string("storage") {
             guard storage == "sqlite" || storage == "memory" else {

@@ -77,16 +77,6 @@ public final class Application: GObjectRef {
 public struct OptionValues {
     let dict: UnsafeMutablePointer<GVariantDict>
 
-    /// The integer given for `name`, if the option was used.
-    public func int(_ name: String) -> Int32? {
-        var value: Int32 = 0
-        return g_variant_dict_lookup_value(dict, name, nil).map { variant in
-            value = g_variant_get_int32(variant)
-            g_variant_unref(variant)
-            return value
-        }
-    }
-
     /// The string given for `name`, if the option was used.
     public func string(_ name: String) -> String? {
         g_variant_dict_lookup_value(dict, name, nil).map { variant in

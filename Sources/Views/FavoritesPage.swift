@@ -19,8 +19,8 @@ public final class FavoritesPage: Page {
     public init(navigator: Navigator) {
         self.navigator = navigator
         frame = PageFrame(title: L10n.tr("FavBlue"), backButton: false)
-        let add = Button(icon: "list-add-symbolic", label: L10n.tr("_Add New Devices"))
-        add.tooltip(L10n.tr("Find devices nearby and add them"))
+        // Icon-only, so the header fits a 360 px window in every language.
+        let add = Button(icon: "list-add-symbolic", accessibleName: L10n.tr("Add New Devices"))
         add.action("win.add-devices")
         frame.header.packStart(add)
         frame.header.packEnd(PrimaryMenu.make())

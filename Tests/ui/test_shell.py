@@ -40,6 +40,12 @@ class SplashTests(unittest.TestCase):
             self.assertGreaterEqual(time.monotonic() - app.started, 1.4)
             self.assertGreater(time.monotonic() - shown, 0.3)
 
+    def test_zero_turns_the_splash_off(self):
+        with App(splash_ms=0) as app:
+            app.accessible()
+            self.assertNotIn("FavBlue is starting", app.names(), "no splash at all")
+            app.wait_for(lambda: "No favorites yet" in app.names(), timeout=2, what="Favorites at once")
+
     def test_a_click_skips_the_splash(self):
         with App(splash_ms=60000) as app:
             app.window_id()
@@ -136,6 +142,12 @@ class LanguageTests(unittest.TestCase):
                              env=dict(os.environ, LANGUAGE="en", LC_ALL="C.UTF-8")).stdout
         for option in ("--splash-ms", "--storage", "--source", "--version"):
             self.assertIn(option, out)
+
+    def test_a_bad_splash_value_is_explained(self):
+        run = subprocess.run([binary(), "--splash-ms", "soon"], capture_output=True, text=True, timeout=20,
+                             env=dict(os.environ, LANGUAGE="en", LC_ALL="C.UTF-8"))
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("--splash-ms needs a number of milliseconds", run.stderr)
 
     def test_a_bad_option_value_is_explained(self):
         run = subprocess.run([binary(), "--storage", "floppy"], capture_output=True, text=True, timeout=20,

@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Every user-visible string is in the template, and German is complete."""
+
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+from harness import ROOT
+
+PO = os.path.join(ROOT, "po")
+
+
+def strip_volatile(text):
+    return "\n".join(line for line in text.splitlines() if not line.startswith('"POT-Creation-Date:'))
+
+
+class TranslationTests(unittest.TestCase):
+    def test_template_matches_the_sources(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fresh = os.path.join(tmp, "favblue.pot")
+            subprocess.run([os.path.join(ROOT, "meson-helpers", "update-po"), "--pot", fresh], check=True)
+            with open(fresh, encoding="utf-8") as a, open(os.path.join(PO, "favblue.pot"), encoding="utf-8") as b:
+                self.assertEqual(strip_volatile(a.read()), strip_volatile(b.read()),
+                                 "po/favblue.pot is stale: run meson-helpers/update-po")
+
+    def test_potfiles_is_sorted_and_lists_every_file_with_strings(self):
+        with open(os.path.join(PO, "POTFILES"), encoding="utf-8") as f:
+            files = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+        self.assertEqual(files, sorted(files, key=lambda s: s.encode()), "POTFILES is sorted")
+        pattern = re.compile(r"L10n\.(tr|format|plural)\(")
+        for folder, _, names in os.walk(os.path.join(ROOT, "Sources")):
+            for name in names:
+                path = os.path.join(folder, name)
+                if name.endswith(".swift") and pattern.search(open(path, encoding="utf-8").read()):
+                    self.assertIn(os.path.relpath(path, ROOT), files)
+
+    def test_every_language_is_complete_without_fuzzy_entries(self):
+        with open(os.path.join(PO, "LINGUAS"), encoding="utf-8") as f:
+            languages = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+        self.assertIn("de", languages)
+        for lang in languages:
+            po = os.path.join(PO, f"{lang}.po")
+            stats = subprocess.run(["msgfmt", "--check", "--statistics", "-o", os.devnull, po],
+                                   capture_output=True, text=True)
+            self.assertEqual(stats.returncode, 0, stats.stderr)
+            self.assertNotIn("fuzzy", stats.stderr, f"{lang}.po has fuzzy entries")
+            self.assertNotIn("untranslated", stats.stderr, f"{lang}.po has untranslated entries")
+            same = subprocess.run(["msgcmp", po, os.path.join(PO, "favblue.pot")], capture_output=True, text=True)
+            self.assertEqual(same.returncode, 0, f"{lang}.po lacks messages of the template: {same.stderr}")
+
+    def test_german_declares_its_plural_forms(self):
+        with open(os.path.join(PO, "de.po"), encoding="utf-8") as f:
+            self.assertIn("Plural-Forms: nplurals=2; plural=(n != 1);", f.read())
+
+    def test_installed_desktop_file_and_metainfo_are_translated(self):
+        binary = os.environ.get("FAVBLUE_BIN")
+        if not binary:
+            self.skipTest("runs against an installed prefix (meson-helpers/test sets FAVBLUE_BIN)")
+        share = os.path.join(os.path.dirname(os.path.dirname(binary)), "share")
+        with open(os.path.join(share, "applications", "io.github.favblue.FavBlue.desktop"), encoding="utf-8") as f:
+            self.assertIn("GenericName[de]=Bluetooth-Scanner", f.read())
+        with open(os.path.join(share, "metainfo", "io.github.favblue.FavBlue.metainfo.xml"), encoding="utf-8") as f:
+            self.assertIn('xml:lang="de"', f.read())
+
+
+if __name__ == "__main__":
+    unittest.main()
