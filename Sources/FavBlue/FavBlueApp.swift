@@ -92,7 +92,22 @@ final class FavBlueApp {
                                 splash: SplashViewModel(durationMs: splashMs),
                                 pages: makePages())
         self.window = window
+        if ProcessInfo.processInfo.environment["FAVBLUE_REPORT_FIRST_FRAME"] != nil {
+            reportFirstFrame(of: window.window)
+        }
         window.present()
+    }
+
+    /// For the start-up benchmark: prints the monotonic time (µs) of the first presented frame.
+    private func reportFirstFrame(of window: Window) {
+        window.connect("map") { _ in
+            guard let clock = gtk_widget_get_frame_clock(window.widget) else { return }
+            var id: UInt = 0
+            id = Signals.connect(UnsafeMutableRawPointer(clock), "after-paint") { _ in
+                FileHandle.standardError.write(Data("first-frame \(g_get_monotonic_time())\n".utf8))
+                Signals.disconnect(UnsafeMutableRawPointer(clock), id)
+            }
+        }
     }
 
     private func makePages() -> PageFactory {

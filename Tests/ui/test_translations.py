@@ -34,8 +34,11 @@ class TranslationTests(unittest.TestCase):
         for folder, _, names in os.walk(os.path.join(ROOT, "Sources")):
             for name in names:
                 path = os.path.join(folder, name)
-                if name.endswith(".swift") and pattern.search(open(path, encoding="utf-8").read()):
-                    self.assertIn(os.path.relpath(path, ROOT), files)
+                if not name.endswith(".swift"):
+                    continue
+                with open(path, encoding="utf-8") as source:
+                    if pattern.search(source.read()):
+                        self.assertIn(os.path.relpath(path, ROOT), files)
 
     def test_every_language_is_complete_without_fuzzy_entries(self):
         with open(os.path.join(PO, "LINGUAS"), encoding="utf-8") as f:

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * Copyright The FavBlue authors
+ *
+ * The baseline for the start-up benchmark: the smallest GTK 4 + libadwaita
+ * window with a label, reporting its first presented frame like favblue does
+ * with FAVBLUE_REPORT_FIRST_FRAME=1.
+ */
+#include <adwaita.h>
+#include <stdio.h>
+
+static void
+after_paint (GdkFrameClock *clock, gpointer user_data)
+{
+  (void) user_data;
+  fprintf (stderr, "first-frame %" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
+  g_signal_handlers_disconnect_by_func (clock, after_paint, NULL);
+}
+
+static void
+on_map (GtkWidget *window, gpointer user_data)
+{
+  (void) user_data;
+  g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint", G_CALLBACK (after_paint), NULL);
+}
+
+static void
+activate (GtkApplication *app, gpointer user_data)
+{
+  (void) user_data;
+  GtkWidget *window = adw_application_window_new (app);
+  gtk_window_set_default_size (GTK_WINDOW (window), 720, 640);
+  adw_application_window_set_content (ADW_APPLICATION_WINDOW (window), gtk_label_new ("FavBlue"));
+  g_signal_connect (window, "map", G_CALLBACK (on_map), NULL);
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  AdwApplication *app = adw_application_new ("io.github.favblue.MinimalWindow", G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "activate", G_CALLBACK (activate), NULL);
+  int status = g_application_run (G_APPLICATION (app), argc, argv);
+  g_object_unref (app);
+  return status;
+}
