@@ -105,6 +105,27 @@ class NavigationTests(unittest.TestCase):
             self.assertEqual(len(windows), 1, "still exactly one window")
 
 
+class MenuTests(unittest.TestCase):
+    def frames(self, app):
+        root = app.accessible()
+        return [root.get_child_at_index(i).get_name() for i in range(root.get_child_count())]
+
+    def test_f10_opens_the_main_menu_with_shortcuts_and_about(self):
+        with App() as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.key("F10")
+            app.wait_for(lambda: "About FavBlue" in app.names("menu item"), what="the main menu")
+            self.assertIn("Keyboard Shortcuts", app.names("menu item"))
+            app.press("About FavBlue", role="menu item")
+            app.wait_for(lambda: len(self.frames(app)) == 2, what="the About window")
+
+    def test_ctrl_question_shows_the_keyboard_shortcuts(self):
+        with App() as app:
+            app.accessible()
+            app.key("ctrl+question")
+            app.wait_for(lambda: "Keyboard Shortcuts" in self.frames(app), what="the shortcuts window")
+
+
 class AccessibilityTests(unittest.TestCase):
     INTERACTIVE = {"button", "push button", "toggle button", "menu button", "check box", "text", "entry"}
 
