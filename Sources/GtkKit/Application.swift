@@ -54,7 +54,7 @@ public final class Application: GObjectRef {
 
     /// Binds keyboard accelerators to a detailed action name.
     public func setAccels(for action: String, _ accels: [String]) {
-        withStringArray(accels) { gtk_application_set_accels_for_action(application, action, $0) }
+        withCStringArray(accels) { gtk_application_set_accels_for_action(application, action, $0) }
     }
 
     /// Runs the main loop until the last window closes; returns the exit status.
@@ -89,11 +89,4 @@ public struct OptionValues {
     public func flag(_ name: String) -> Bool {
         g_variant_dict_contains(dict, name) != 0
     }
-}
-
-/// Calls `body` with a NULL-terminated C array of the strings.
-func withStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
-    var pointers = strings.map { UnsafePointer(strdup($0)) } + [nil]
-    defer { pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CGtkShim
+
+/// A one-line text entry.
+@MainActor
+public final class Entry: Widget {
+    /// Creates an entry; `accessibleName` is read by screen readers.
+    public init(accessibleName: String) {
+        super.init(gtk_entry_new())
+        accessibleLabel(accessibleName)
+    }
+
+    /// The current text.
+    public var text: String {
+        get { String(cString: gtk_editable_get_text(gcast(object))) }
+        set { gtk_editable_set_text(gcast(object), newValue) }
+    }
+
+    /// Grey hint text shown while empty.
+    public func placeholder(_ text: String) {
+        gtk_entry_set_placeholder_text(gcast(object), text)
+    }
+
+    /// Lets Enter activate the dialog's default response.
+    public func activatesDefault() {
+        gtk_entry_set_activates_default(gcast(object), 1)
+    }
+
+    /// Runs `handler` after every edit.
+    public func onChanged(_ handler: @escaping (String) -> Void) {
+        connect("changed") { [weak self] _ in
+            guard let self else { return }
+            handler(self.text)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CGtkShim
+
+/// An AdwMessageDialog: a heading, a body, optional extra content and response buttons.
+@MainActor
+public final class MessageDialog: Widget {
+    /// How a response button looks.
+    public enum Appearance { case normal, suggested, destructive }
+
+    private var handlers: [String: () -> Void] = [:]
+    /// The dialog outlives its creator's scope until it is answered.
+    private var keepAlive: MessageDialog?
+    private var dialog: UnsafeMutablePointer<AdwMessageDialog> { gcast(object) }
+
+    /// Creates a dialog over `parent`.
+    public init(parent: UnsafeMutablePointer<GtkWindow>, heading: String, body: String) {
+        super.init(adw_message_dialog_new(parent, nil, nil))
+        adw_message_dialog_set_heading(dialog, heading)
+        adw_message_dialog_set_body(dialog, body)
+        // "response" fires for buttons and for Escape ("close-response").
+        connect("response") { [weak self] args in
+            guard let self, let id = args.string(1) else { return }
+            let handler = self.handlers[id]
+            self.handlers = [:]
+            handler?()
+            self.keepAlive = nil
+        }
+    }
+
+    /// Adds a response button `label` with id `id`; `handler` runs when chosen.
+    public func addResponse(_ id: String, label: String, appearance: Appearance = .normal,
+                            handler: (() -> Void)? = nil) {
+        adw_message_dialog_add_response(dialog, id, label)
+        switch appearance {
+        case .normal: break
+        case .suggested: adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_SUGGESTED)
+        case .destructive: adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_DESTRUCTIVE)
+        }
+        if let handler { handlers[id] = handler }
+    }
+
+    /// The response Enter chooses, and the one Escape chooses.
+    public func setDefault(_ id: String, close: String) {
+        adw_message_dialog_set_default_response(dialog, id)
+        adw_message_dialog_set_close_response(dialog, close)
+    }
+
+    /// Enables or disables a response button (Save while the input is invalid).
+    public func setEnabled(_ id: String, _ enabled: Bool) {
+        adw_message_dialog_set_response_enabled(dialog, id, enabled ? 1 : 0)
+    }
+
+    /// Places extra content (an entry) under the body.
+    public func setExtraChild(_ child: Widget) {
+        adw_message_dialog_set_extra_child(dialog, child.widget)
+    }
+
+    /// Shows the dialog; it closes itself after any response.
+    public func present() {
+        keepAlive = self
+        gtk_window_present(gcast(object))
+    }
+
+    /// Chooses a response as if its button was pressed.
+    public func respond(_ id: String) {
+        adw_message_dialog_response(dialog, id)
+    }
+}

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import GtkKit
+
+/// What one device row shows; pages build it from their view model's rows.
+public struct DeviceRowContent: Equatable {
+    /// Nickname or name; shown bold.
+    public var title: String
+    /// Dims the title ("Unknown device").
+    public var titleIsPlaceholder = false
+    /// The identifier and its kind.
+    public var subtitle: String
+    /// "−58 dBm", or nil where no signal is shown.
+    public var signal: String?
+    /// A network-cellular-signal-* icon name.
+    public var signalIcon: String?
+    /// What the signal icon means, for screen readers ("Signal strength: good").
+    public var signalDescription: String?
+    /// Whether the device is a favorite (filled, accent heart).
+    public var isFavorite: Bool
+
+    /// Creates row content.
+    public init(title: String, titleIsPlaceholder: Bool = false, subtitle: String, signal: String? = nil,
+                signalIcon: String? = nil, signalDescription: String? = nil, isFavorite: Bool) {
+        self.title = title
+        self.titleIsPlaceholder = titleIsPlaceholder
+        self.subtitle = subtitle
+        self.signal = signal
+        self.signalIcon = signalIcon
+        self.signalDescription = signalDescription
+        self.isFavorite = isFavorite
+    }
+}
+
+/// One row of a device list: name and identifier, signal, heart and Details.
+@MainActor
+final class DeviceRowView {
+    // MARK: Widgets
+    let root = Box(vertical: false, spacing: 12)
+    private let title = Label()
+    private let subtitle = Label()
+    private let signal = Label()
+    private let signalIcon = Widget(gtk_image_new())
+    private let heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
+    private let details = Button(icon: "go-next-symbolic", accessibleName: "")
+
+    // MARK: State
+    private(set) var key: String?
+
+    init(onHeart: @escaping (String) -> Void, onDetails: @escaping (String) -> Void) {
+        let texts = Box(vertical: true, spacing: 2)
+        title.xalign(0).ellipsize().css("heading")
+        subtitle.xalign(0).ellipsize().css("caption", "dim-text")
+        texts.append(title, subtitle)
+        texts.expand(horizontal: true, vertical: false).align(GTK_ALIGN_FILL, GTK_ALIGN_CENTER)
+        signal.css("caption", "numeric").align(GTK_ALIGN_END, GTK_ALIGN_CENTER)
+        signalIcon.align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
+        heart.css("flat", "circular").align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
+        details.css("flat", "circular").align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
+        root.append(texts, signal, signalIcon, heart, details)
+        root.margins(6)
+        heart.onClicked { [weak self] in if let key = self?.key { onHeart(key) } }
+        details.onClicked { [weak self] in if let key = self?.key { onDetails(key) } }
+    }
+
+    /// Shows `content` for the device `key`.
+    func show(_ content: DeviceRowContent, key: String) {
+        self.key = key
+        title.text = content.title
+        if content.titleIsPlaceholder { title.css("dim-text") } else { title.removeCSS("dim-text") }
+        subtitle.text = content.subtitle
+        signal.isVisible = content.signal != nil
+        signal.text = content.signal ?? ""
+        signalIcon.isVisible = content.signalIcon != nil
+        if let icon = content.signalIcon {
+            gtk_image_set_from_icon_name(gcast(signalIcon.object), icon)
+            signalIcon.accessibleLabel(content.signalDescription ?? "")
+        }
+        heart.setIcon(content.isFavorite ? "favblue-heart-filled-symbolic" : "favblue-heart-outline-symbolic")
+        if content.isFavorite { heart.css("favorite-heart") } else { heart.removeCSS("favorite-heart") }
+        let heartName = content.isFavorite
+            ? L10n.format("Remove {} from favorites", content.title)
+            : L10n.format("Add {} to favorites", content.title)
+        heart.accessibleLabel(heartName).tooltip(heartName)
+        let detailsName = L10n.format("Details for {}", content.title)
+        details.accessibleLabel(detailsName).tooltip(detailsName)
+    }
+}
