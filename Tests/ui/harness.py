@@ -121,6 +121,15 @@ class App:
             time.sleep(0.1)
         raise AssertionError(f"timed out waiting for {what}; showing: {sorted(set(self.names()))}")
 
+    def focused_name(self):
+        for node, _, name in self.nodes():
+            try:
+                if node.get_state_set().contains(Atspi.StateType.FOCUSED):
+                    return name
+            except Exception:
+                continue
+        return None
+
     def find(self, name, role=None):
         roles = self.BUTTONS if role == "button" else {role}
         for node, r, n in self.nodes():

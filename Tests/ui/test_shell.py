@@ -142,6 +142,19 @@ class AccessibilityTests(unittest.TestCase):
             app.wait_for(lambda: "Back" in app.names("button"), what="the Scanner")
             self.assert_all_named(app)
 
+    def test_tab_alone_reaches_every_control_on_the_home_page(self):
+        with App() as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            reached = set()
+            for _ in range(12):
+                app.key("Tab")
+                time.sleep(0.15)
+                name = app.focused_name()
+                if name:
+                    reached.add(name)
+            for control in ("Add New Devices", "Main Menu"):
+                self.assertIn(control, reached, f"Tab reaches {control}")
+
     def test_the_window_and_pages_are_named(self):
         with App() as app:
             app.wait_for(lambda: "No favorites yet" in app.names(), what="the home page")
