@@ -3,6 +3,7 @@
 
 // # TestSupport
 //
-// Fakes of Domain's ports for view-model and use-case unit tests only.
+// Fakes of Domain's ports for view-model and use-case unit tests only; the
+// adapters themselves are tested against real SQLite files and real peers.
 
 import Domain

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+
+/// A device the user keeps, under a nickname of their choosing.
+public struct Favorite: Equatable, Sendable, Identifiable {
+    /// The device.
+    public let id: DeviceID
+    /// The user's name for it; nil when none was given.
+    public var nickname: String?
+    /// The name the device last advertised, if any.
+    public var lastKnownName: String?
+    /// When it became a favorite.
+    public let addedAt: Date
+    /// When the nickname or name last changed.
+    public var updatedAt: Date
+
+    /// Creates a favorite.
+    public init(id: DeviceID, nickname: String?, lastKnownName: String?, addedAt: Date, updatedAt: Date) {
+        self.id = id
+        self.nickname = nickname
+        self.lastKnownName = lastKnownName
+        self.addedAt = addedAt
+        self.updatedAt = updatedAt
+    }
+
+    /// What the user sees: the nickname, else the advertised name, else the address.
+    public var displayName: String {
+        DisplayName.of(id: id, nickname: nickname, advertisedName: lastKnownName)
+    }
+}
+
+/// The one rule for naming a device on screen.
+public enum DisplayName {
+    /// Nickname, else advertised name, else the address; blank names count as none.
+    public static func of(id: DeviceID, nickname: String?, advertisedName: String?) -> String {
+        if let nickname, !nickname.isEmpty { return nickname }
+        if let name = advertisedName?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty { return name }
+        return id.address
+    }
+
+    /// Orders names as a person reading `locale` expects: case and accents are
+    /// secondary, so "Äpfel" sorts beside "Apfel", not after "Zebra".
+    public static func areInIncreasingOrder(_ a: String, _ b: String, locale: Locale = .current) -> Bool {
+        let folded = a.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: locale)
+            .compare(b.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: locale))
+        if folded != .orderedSame { return folded == .orderedAscending }
+        return a < b
+    }
+}

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+
+/// Why a favorites operation failed, in words for the user.
+public enum FavoritesError: Error, Equatable, Sendable {
+    /// The nickname breaks a rule.
+    case invalidNickname(NicknameError)
+    /// The device is not (or no longer) a favorite.
+    case notFound(DeviceID)
+    /// The store failed; carries its description.
+    case storage(String)
+
+    /// A sentence for the user.
+    public var message: String {
+        switch self {
+        case .invalidNickname(let error): return error.message
+        case .notFound(let id): return L10n.format("{} is not a favorite any more.", id.address)
+        case .storage(let detail): return L10n.format("Favorites could not be saved: {}", detail)
+        }
+    }
+}
+
+/// Add, rename, remove, restore and list favorites.
+public struct FavoritesUseCases: Sendable {
+    private let repository: FavoritesRepository
+    private let now: @Sendable () -> Date
+
+    /// Creates the use cases over `repository`; `now` is the clock (replaceable in tests).
+    public init(repository: FavoritesRepository, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.repository = repository
+        self.now = now
+    }
+
+    /// Every favorite sorted by display name, as the user's language orders names.
+    public func list(locale: Locale = .current) async throws(FavoritesError) -> [Favorite] {
+        let all = try await storage { try await repository.all() }
+        return all.sorted { a, b in
+            let (x, y) = (a.displayName, b.displayName)
+            if x == y { return a.id < b.id }
+            return DisplayName.areInIncreasingOrder(x, y, locale: locale)
+        }
+    }
+
+    /// Makes `id` a favorite with an optional nickname; an existing favorite keeps its added time.
+    @discardableResult
+    public func add(_ id: DeviceID, name: String?, nickname: String) async throws(FavoritesError) -> Favorite {
+        let nick = try validated(nickname)
+        let time = now()
+        let existing = try await storage { try await repository.favorite(id) }
+        let favorite = Favorite(id: id, nickname: nick ?? existing?.nickname,
+                                lastKnownName: name ?? existing?.lastKnownName,
+                                addedAt: existing?.addedAt ?? time, updatedAt: time)
+        try await storage { try await repository.save(favorite) }
+        return favorite
+    }
+
+    /// Gives `id` a new nickname; an empty one removes the nickname.
+    @discardableResult
+    public func rename(_ id: DeviceID, to nickname: String) async throws(FavoritesError) -> Favorite {
+        let nick = try validated(nickname)
+        guard var favorite = try await storage({ try await repository.favorite(id) }) else { throw .notFound(id) }
+        favorite.nickname = nick
+        favorite.updatedAt = now()
+        let saved = favorite
+        try await storage { try await repository.save(saved) }
+        return saved
+    }
+
+    /// Removes `id`; returns what was removed so it can be restored (Undo).
+    @discardableResult
+    public func remove(_ id: DeviceID) async throws(FavoritesError) -> Favorite {
+        guard let favorite = try await storage({ try await repository.favorite(id) }) else { throw .notFound(id) }
+        try await storage { try await repository.remove(id) }
+        return favorite
+    }
+
+    /// Puts back a removed favorite exactly as it was, nickname and added time included.
+    public func restore(_ favorite: Favorite) async throws(FavoritesError) {
+        try await storage { try await repository.save(favorite) }
+    }
+
+    /// Records the name a favorite advertises now, when it changed.
+    public func noteAdvertisedName(_ name: String, for id: DeviceID) async throws(FavoritesError) {
+        guard var favorite = try await storage({ try await repository.favorite(id) }),
+              favorite.lastKnownName != name else { return }
+        favorite.lastKnownName = name
+        let saved = favorite
+        try await storage { try await repository.save(saved) }
+    }
+
+    private func validated(_ nickname: String) throws(FavoritesError) -> String? {
+        do { return try Nickname.validate(nickname) } catch { throw .invalidNickname(error) }
+    }
+
+    private func storage<T>(_ body: () async throws -> T) async throws(FavoritesError) -> T {
+        do { return try await body() } catch let error as FavoritesError { throw error } catch {
+            throw .storage(String(describing: error))
+        }
+    }
+}

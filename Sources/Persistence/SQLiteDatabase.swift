@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+import GRDB
+
+/// The FavBlue database file: a GRDB pool in WAL mode with versioned migrations.
+public final class SQLiteDatabase: Sendable {
+    /// The open pool.
+    public let pool: DatabasePool
+    /// Where the file is.
+    public let path: String
+
+    /// The migrations, in order. Never edit a shipped one; add a new one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-favorites-sightings") { db in
+            try db.execute(sql: """
+                CREATE TABLE favorites (
+                  device_id TEXT PRIMARY KEY NOT NULL,
+                  nickname TEXT,
+                  last_name TEXT,
+                  added_at DOUBLE NOT NULL,
+                  updated_at DOUBLE NOT NULL
+                );
+                CREATE TABLE sightings (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  device_id TEXT NOT NULL,
+                  time DOUBLE NOT NULL,
+                  rssi INTEGER NOT NULL
+                );
+                CREATE INDEX sightings_device_time ON sightings(device_id, time);
+                CREATE INDEX sightings_time ON sightings(time);
+                CREATE TABLE schema_info (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                INSERT INTO schema_info (key, value) VALUES ('app', 'favblue');
+                """)
+        }
+        return migrator
+    }
+
+    /// Why a file could not be used.
+    enum OpenError: Error {
+        /// Not a database, or damaged.
+        case unreadable(String)
+        /// Written by a newer FavBlue.
+        case newerSchema
+        /// The folder or disk refuses writes.
+        case notWritable(String)
+    }
+
+    /// Opens (creating if needed) the database at `path` and migrates it.
+    init(path: String) throws(OpenError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw Self.classify(error)
+        }
+        // The file holds personal data: owner only.
+        chmod(path, 0o600)
+        do {
+            let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+            guard check == "ok" else { throw OpenError.unreadable(check ?? "quick_check failed") }
+            if try pool.read({ db in try Self.migrator.hasBeenSuperseded(db) }) { throw OpenError.newerSchema }
+            try Self.migrator.migrate(pool)
+        } catch let error as OpenError {
+            throw error
+        } catch {
+            throw Self.classify(error)
+        }
+        self.pool = pool
+    }
+
+    /// Sorts SQLite failures into "damaged file" and "cannot write here".
+    static func classify(_ error: Error) -> OpenError {
+        guard let error = error as? DatabaseError else { return .notWritable(String(describing: error)) }
+        switch error.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT:
+            return .unreadable(error.message ?? "\(error.resultCode)")
+        default:
+            return .notWritable(error.message ?? "\(error.resultCode)")
+        }
+    }
+}
