@@ -51,6 +51,7 @@ public final class SQLiteDatabase: Sendable {
     /// Opens (creating if needed) the database at `path` and migrates it.
     init(path: String) throws(OpenError) {
         self.path = path
+        if FileManager.default.fileExists(atPath: path) { try Self.inspect(path) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         let pool: DatabasePool
@@ -62,9 +63,6 @@ public final class SQLiteDatabase: Sendable {
         // The file holds personal data: owner only.
         chmod(path, 0o600)
         do {
-            let check = try pool.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
-            guard check == "ok" else { throw OpenError.unreadable(check ?? "quick_check failed") }
-            if try pool.read({ db in try Self.migrator.hasBeenSuperseded(db) }) { throw OpenError.newerSchema }
             try Self.migrator.migrate(pool)
         } catch let error as OpenError {
             throw error
@@ -72,6 +70,37 @@ public final class SQLiteDatabase: Sendable {
             throw Self.classify(error)
         }
         self.pool = pool
+    }
+
+    /// Checks an existing file read-only, because opening the pool already writes to it
+    /// (WAL mode), and a damaged, foreign or newer file must stay exactly as it is.
+    static func inspect(_ path: String) throws(OpenError) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            try queue.read { db in
+                let check = try String.fetchOne(db, sql: "PRAGMA quick_check")
+                guard check == "ok" else { throw OpenError.unreadable(check ?? "quick_check failed") }
+                if try isForeign(db) { throw OpenError.unreadable("not a FavBlue database") }
+                if try migrator.hasBeenSuperseded(db) { throw OpenError.newerSchema }
+            }
+        } catch let error as OpenError {
+            throw error
+        } catch {
+            let classified = classify(error)
+            // A read-only look can be refused where writing works (a WAL file without
+            // its shared-memory file); only a damaged file stops us here.
+            if case .unreadable = classified { throw classified }
+        }
+    }
+
+    /// A database with tables but none of our migration records belongs to something else;
+    /// migrating it would write our tables into another program's file.
+    static func isForeign(_ db: Database) throws -> Bool {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        return !tables.isEmpty && !tables.contains("grdb_migrations")
     }
 
     /// Sorts SQLite failures into "damaged file" and "cannot write here".
