@@ -4,6 +4,7 @@
 import Domain
 import Foundation
 import GtkKit
+import Persistence
 import ViewModels
 import Views
 
@@ -14,6 +15,8 @@ final class FavBlueApp {
     private let application = Application(id: AppInfo.id)
     private var settings: Settings?
     private var window: MainWindow?
+    private var store: Store?
+    private var favorites: FavoritesViewModel?
 
     // MARK: Options
     private var splashOverride: Int?
@@ -87,6 +90,9 @@ final class FavBlueApp {
             window.window.present()
             return
         }
+        let store = openStore()
+        self.store = store
+        favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: store.favorites), notices: store.notices)
         let splashMs = splashOverride ?? Int(settings?.int("splash-duration-ms") ?? 2000)
         let window = MainWindow(application: application, settings: settings,
                                 splash: SplashViewModel(durationMs: splashMs),
@@ -110,9 +116,22 @@ final class FavBlueApp {
         }
     }
 
+    /// Opens the configured backend; failures end in a memory store with a notice, never a crash.
+    private func openStore() -> Store {
+        let backend = StorageBackend(rawValue: storageOverride ?? settings?.string("storage-backend") ?? "sqlite") ?? .sqlite
+        let store = StoreFactory.open(backend, directory: StoreFactory.defaultDirectory())
+        let retention = SightingRetention(days: Int(settings?.uint("sightings-retention-days") ?? 30),
+                                          maxRows: Int(settings?.uint("sightings-max-rows") ?? 200_000))
+        let sightings = store.sightings
+        Task.detached(priority: .background) { _ = try? await sightings.prune(retention, now: Date()) }
+        for notice in store.notices { printError(notice.message) }
+        return store
+    }
+
     private func makePages() -> PageFactory {
-        PageFactory(
-            favorites: { navigator in FavoritesPage(navigator: navigator) },
+        let favorites = self.favorites!
+        return PageFactory(
+            favorites: { navigator in FavoritesPage(navigator: navigator, model: favorites) },
             scanner: { navigator in ScannerPage(navigator: navigator) },
             detail: { navigator, device in DeviceDetailPage(navigator: navigator, device: device) })
     }

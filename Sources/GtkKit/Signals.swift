@@ -22,6 +22,12 @@ public struct SignalArguments {
         return g_value_get_uint(values + index)
     }
 
+    /// The flags parameter at `index` (modifier state).
+    public func flags(_ index: Int) -> UInt32 {
+        guard index < count, let values else { return 0 }
+        return g_value_get_flags(values + index)
+    }
+
     /// The integer parameter at `index`.
     public func int(_ index: Int) -> Int32 {
         guard index < count, let values else { return 0 }

@@ -9,9 +9,10 @@ open class Widget: GObjectRef {
     /// The widget pointer, for direct GTK calls.
     public var widget: UnsafeMutablePointer<GtkWidget> { gcast(object) }
 
-    /// Wraps a new (floating) widget, sinking the floating reference.
+    /// Wraps a new widget. A floating one is sunk and so owned here; a window is
+    /// never floating (GTK's toplevel list owns it), so it gets a reference of our own.
     public init(_ pointer: UnsafeMutablePointer<GtkWidget>) {
-        super.init(adopting: pointer)
+        super.init(retaining: pointer)
     }
 
     /// Wraps a widget someone else owns, adding our own reference.
@@ -99,5 +100,70 @@ open class Widget: GObjectRef {
     /// Adds an event controller (keys, clicks, motion); the widget takes ownership.
     public func add(controller: OpaquePointer) {
         gtk_widget_add_controller(widget, controller)
+    }
+}
+
+extension Widget {
+    /// Runs `handler` for key presses reaching this widget (keyval, modifier state);
+    /// return true when the key was handled.
+    public func onKeyPressed(_ handler: @escaping (UInt32, UInt32) -> Bool) {
+        let controller = gtk_event_controller_key_new()!
+        Signals.connect(UnsafeMutableRawPointer(controller), "key-pressed") { args in
+            args.setReturn(handler(args.uint(1), args.flags(3)))
+        }
+        add(controller: controller)
+    }
+
+    /// Runs `handler` with the point of a secondary (right) click.
+    public func onSecondaryClick(_ handler: @escaping (Double, Double) -> Void) {
+        let click = gtk_gesture_click_new()!
+        gtk_gesture_single_set_button(gcast(UnsafeMutableRawPointer(click)), 3)
+        Signals.connect(UnsafeMutableRawPointer(click), "pressed") { args in
+            handler(args.double(2), args.double(3))
+        }
+        add(controller: click)
+    }
+}
+
+/// A popover with a column of flat buttons, for context menus.
+@MainActor
+public final class ActionPopover {
+    private let popover: Widget
+
+    /// Shows `items` (label, action) pointing at (x, y) of `parent`.
+    @discardableResult
+    public init(parent: Widget, x: Double, y: Double, items: [(String, () -> Void)]) {
+        popover = Widget(gtk_popover_new())
+        let box = Box(vertical: true, spacing: 0)
+        for (label, action) in items {
+            let button = Button(label: label, mnemonic: true)
+            button.css("flat")
+            gtk_widget_set_halign(button.widget, GTK_ALIGN_FILL)
+            button.onClicked { [weak self] in
+                self?.popdown()
+                action()
+            }
+            box.append(button)
+        }
+        gtk_popover_set_child(gcast(popover.object), box.widget)
+        gtk_widget_set_parent(popover.widget, parent.widget)
+        var rect = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
+        gtk_popover_set_pointing_to(gcast(popover.object), &rect)
+        gtk_popover_set_has_arrow(gcast(popover.object), 0)
+        popover.connect("closed") { [weak self] _ in
+            // Unparent after closing, so the popover does not linger in the widget tree.
+            Task { @MainActor in self?.unparent() }
+        }
+        keepAlive = self
+        gtk_popover_popup(gcast(popover.object))
+    }
+
+    private var keepAlive: ActionPopover?
+
+    private func popdown() { gtk_popover_popdown(gcast(popover.object)) }
+
+    private func unparent() {
+        gtk_widget_unparent(popover.widget)
+        keepAlive = nil
     }
 }

@@ -10,14 +10,22 @@ import ViewModels
 public final class FavoritesPage: Page {
     // MARK: Widgets
     private let frame: PageFrame
+    private let content = Stack(transition: GTK_STACK_TRANSITION_TYPE_CROSSFADE, durationMs: 150)
     private let empty: StatusPage
+    private let banner: Banner
+    private var list: KeyedListView<DeviceRowView>!
 
     // MARK: Borrowed
     private weak var navigator: Navigator?
+    private let model: FavoritesViewModel
 
-    /// Creates the page.
-    public init(navigator: Navigator) {
+    // MARK: Owned
+    private var token: ObservationToken?
+
+    /// Creates the page over `model`.
+    public init(navigator: Navigator, model: FavoritesViewModel) {
         self.navigator = navigator
+        self.model = model
         frame = PageFrame(title: L10n.tr("FavBlue"), backButton: false)
         // Icon-only, so the header fits a 360 px window in every language.
         let add = Button(icon: "list-add-symbolic", accessibleName: L10n.tr("Add New Devices"))
@@ -31,8 +39,132 @@ public final class FavoritesPage: Page {
         emptyAdd.css("pill", "suggested-action").align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
         emptyAdd.action("win.add-devices")
         empty.setChild(emptyAdd)
-        frame.setContent(empty)
+
+        let loading = Widget(gtk_spinner_new())
+        gtk_spinner_start(gcast(loading.object))
+        loading.accessibleLabel(L10n.tr("Loading favorites")).align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
+        gtk_widget_set_size_request(loading.widget, 32, 32)
+
+        banner = Banner(onDismiss: { [weak model] in model?.dismissMessages() })
+        list = KeyedListView(
+            accessibleName: L10n.tr("Favorites"),
+            makeRow: { [weak self] in
+                let row = DeviceRowView(onHeart: { self?.confirmRemoval(key: $0) },
+                                        onDetails: { self?.showDetails(key: $0) })
+                return (row, row.root)
+            },
+            bind: { [weak self] row, key in self?.bind(row, key) },
+            activate: { [weak self] key in self?.rename(key: key) })
+        list.list.onKeyPressed { [weak self] keyval, state in self?.handleKey(keyval, state) ?? false }
+        list.list.onSecondaryClick { [weak self] x, y in self?.showContextMenu(x: x, y: y) }
+
+        content.add(loading, name: "loading")
+        content.add(empty, name: "empty")
+        content.add(list.root, name: "list")
+        let column = Box(vertical: true).append(banner.root, content)
+        content.expand()
+        frame.setContent(column)
+
+        model.onToast = { [weak self] toast in
+            guard let self else { return }
+            if toast.undoable {
+                self.navigator?.toast(toast.text, button: L10n.tr("_Undo"), action: { [weak self] in
+                    guard let model = self?.model else { return }
+                    Task { await model.undoRemove() }
+                })
+            } else {
+                self.navigator?.toast(toast.text, button: nil, action: nil)
+            }
+        }
+        token = model.observe { [weak self] in self?.render() }
+        render()
+        Task { [weak model] in await model?.load() }
     }
 
     public var root: Widget { frame.root }
+
+    public func pageDidAppear() {
+        Task { [weak model] in await model?.load() }
+    }
+
+    // MARK: Rendering
+
+    private var shownRows: [String: FavoritesViewModel.Row] = [:]
+
+    private func render() {
+        banner.show(model.messages)
+        if model.isLoading {
+            content.show("loading")
+            return
+        }
+        content.show(model.isEmpty ? "empty" : "list")
+        let rows = model.rows
+        let changed = Set(rows.filter { shownRows[$0.id.storageKey] != $0 }.map(\.id.storageKey))
+        shownRows = Dictionary(uniqueKeysWithValues: rows.map { ($0.id.storageKey, $0) })
+        list.update(rows.map(\.id.storageKey), changed: changed)
+    }
+
+    private func bind(_ row: DeviceRowView, _ key: String) {
+        guard let data = shownRows[key] else { return }
+        row.show(DeviceRowContent(title: data.title, subtitle: data.subtitle, isFavorite: true), key: key)
+    }
+
+    // MARK: Actions
+
+    private func device(_ key: String) -> DeviceID? { try? DeviceID(storageKey: key) }
+
+    private func rename(key: String) {
+        guard let id = device(key), let navigator else { return }
+        let name = model.favorite(id)?.displayName ?? id.address
+        Dialogs.nickname(parent: navigator.parentWindow, heading: L10n.tr("Rename Favorite"),
+                         body: L10n.format("Choose a nickname for “{}”. Leave it empty to use the device’s own name.", name),
+                         initial: model.currentNickname(id), confirm: L10n.tr("_Save"),
+                         validate: { [weak model] in model?.nicknameProblem($0) },
+                         onConfirm: { [weak model] text in
+                             guard let model else { return }
+                             Task { await model.rename(id, to: text) }
+                         })
+    }
+
+    private func confirmRemoval(key: String) {
+        guard let id = device(key), let navigator else { return }
+        Dialogs.confirmRemoval(parent: navigator.parentWindow, heading: model.removalQuestion(id)) { [weak model] in
+            guard let model else { return }
+            Task { await model.remove(id) }
+        }
+    }
+
+    private func showDetails(key: String) {
+        guard let id = device(key) else { return }
+        navigator?.showDetail(of: id)
+    }
+
+    private func handleKey(_ keyval: UInt32, _ state: UInt32) -> Bool {
+        let shift = state & GDK_SHIFT_MASK.rawValue != 0
+        switch keyval {
+        case UInt32(GDK_KEY_Delete), UInt32(GDK_KEY_KP_Delete):
+            guard let key = list.focusedKey else { return false }
+            confirmRemoval(key: key)
+            return true
+        case UInt32(GDK_KEY_Menu), UInt32(GDK_KEY_F10) where keyval == UInt32(GDK_KEY_Menu) || shift:
+            guard let key = list.focusedKey else { return false }
+            openContextMenu(for: key, x: 24, y: 24)
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func showContextMenu(x: Double, y: Double) {
+        guard let key = list.key(atX: x, y: y) else { return }
+        openContextMenu(for: key, x: x, y: y)
+    }
+
+    private func openContextMenu(for key: String, x: Double, y: Double) {
+        ActionPopover(parent: list.list, x: x, y: y, items: [
+            (L10n.tr("_Rename…"), { [weak self] in self?.rename(key: key) }),
+            (L10n.tr("_Details"), { [weak self] in self?.showDetails(key: key) }),
+            (L10n.tr("_Remove…"), { [weak self] in self?.confirmRemoval(key: key) }),
+        ])
+    }
 }

@@ -54,8 +54,6 @@ public final class MainWindow: Navigator {
             self.splash = view
             outer.add(view.root, name: "splash")
             outer.show("splash", transition: GTK_STACK_TRANSITION_TYPE_NONE)
-            // Hidden, not just covered, so screen readers do not read the page under the splash.
-            toasts.isVisible = false
             // The window itself is blue too, so no white frame shows before the splash.
             window.css("splash")
             splashToken = splash.observe { [weak self] in self?.endSplash() }
@@ -88,7 +86,6 @@ public final class MainWindow: Navigator {
     public var depth: Int { pages.count }
 
     private func endSplash() {
-        toasts.isVisible = true
         outer.show("main")
         window.removeCSS("splash")
         splashToken = nil
@@ -105,8 +102,7 @@ public final class MainWindow: Navigator {
     // MARK: Navigation
 
     private func push(_ page: Page, animated: Bool = true) {
-        let covered = pages.last
-        covered?.page.pageWillDisappear()
+        pages.last?.page.pageWillDisappear()
         pageCounter += 1
         let kind: String
         switch page {
@@ -118,9 +114,6 @@ public final class MainWindow: Navigator {
         pages.append((name, page))
         pageStack.add(page.root, name: name)
         pageStack.show(name, transition: animated ? GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT : GTK_STACK_TRANSITION_TYPE_NONE)
-        // The stack animates from a snapshot, so the covered page can be hidden at once;
-        // hidden pages are left out of the accessibility tree.
-        covered?.page.root.isVisible = false
         if !isShowingSplash && animated { page.pageDidAppear() }
     }
 
@@ -145,9 +138,7 @@ public final class MainWindow: Navigator {
         guard pages.count > 1 else { return }
         let (_, top) = pages.removeLast()
         top.pageWillDisappear()
-        pages.last!.page.root.isVisible = true
         pageStack.show(pages.last!.name, transition: GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT)
-        top.root.isVisible = false
         pages.last?.page.pageDidAppear()
         // Keep the old page alive until the slide has finished, then drop it.
         leaving.append(top)

@@ -56,3 +56,18 @@ final class SignalTests: GtkTestCase {
         }
     }
 }
+
+final class WindowOwnershipTests: GtkTestCase {
+    func testAWindowWrapperTakesItsOwnReference() {
+        MainActor.assumeIsolated {
+            let raw = gtk_window_new()!
+            let before = raw.pointee.parent_instance.ref_count
+            var wrapper: Widget? = Widget(raw)
+            XCTAssertEqual(raw.pointee.parent_instance.ref_count, before + 1, "windows are not floating: we add a reference")
+            wrapper = nil
+            _ = wrapper
+            XCTAssertEqual(raw.pointee.parent_instance.ref_count, before, "and drop only that one")
+            gtk_window_destroy(gcast(raw))
+        }
+    }
+}

@@ -4,6 +4,7 @@
 import Domain
 import Foundation
 import GtkKit
+import TestSupport
 import ViewModels
 import Views
 import XCTest
@@ -26,7 +27,7 @@ enum WindowHarness {
 
     /// Opens a MainWindow with `splashMs`, runs `body`, and returns once it has finished
     /// (or after `timeout` seconds, failing the test).
-    static func run(splashMs: Int, timeout: Double = 20,
+    static func run(splashMs: Int, timeout: Double = 20, favorites: FavoritesViewModel? = nil,
                     file: StaticString = #filePath, line: UInt = #line,
                     _ body: @escaping @MainActor (MainWindow) async throws -> Void) {
         setUp()
@@ -35,10 +36,11 @@ enum WindowHarness {
         var window: MainWindow?
         var finished = false
         app.onStartup { MainWindow.installAccelerators(on: app) }
+        let favoritesModel = favorites ?? FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
         app.onActivate {
             let main = MainWindow(application: app, settings: nil, splash: SplashViewModel(durationMs: splashMs),
                                   pages: PageFactory(
-                                      favorites: { FavoritesPage(navigator: $0) },
+                                      favorites: { FavoritesPage(navigator: $0, model: favoritesModel) },
                                       scanner: { ScannerPage(navigator: $0) },
                                       detail: { DeviceDetailPage(navigator: $0, device: $1) }))
             window = main

@@ -28,8 +28,8 @@ def binary():
 class App:
     """One running favblue process with its own data, settings and language."""
 
-    def __init__(self, *args, lang=None, splash_ms=0, env=None):
-        self.home = tempfile.mkdtemp(prefix="favblue-ui-")
+    def __init__(self, *args, lang=None, splash_ms=0, env=None, storage="memory", home=None):
+        self.home = home or tempfile.mkdtemp(prefix="favblue-ui-")
         self.env = dict(os.environ)
         for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
             self.env[key] = os.path.join(self.home, key.lower())
@@ -40,9 +40,12 @@ class App:
         else:
             self.env.update(LANGUAGE="en", LANG="C.UTF-8", LC_ALL="C.UTF-8")
         self.env.update(env or {})
-        self.args = [binary(), "--splash-ms", str(splash_ms), "--storage", "memory", *args]
+        self.args = [binary(), "--splash-ms", str(splash_ms), "--storage", storage, *args]
         self.started = time.monotonic()
-        self.proc = subprocess.Popen(self.args, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # stderr goes to a file so a crash report is never lost in an unread pipe.
+        self.stderr_path = os.path.join(self.home, "stderr.log")
+        self._stderr = open(self.stderr_path, "wb")
+        self.proc = subprocess.Popen(self.args, env=self.env, stdout=subprocess.DEVNULL, stderr=self._stderr)
         self._accessible = None
 
     # MARK: lifetime
@@ -55,9 +58,11 @@ class App:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream:
-                stream.close()
+        self._stderr.close()
+
+    def stderr(self):
+        with open(self.stderr_path, encoding="utf-8", errors="replace") as f:
+            return f.read()
 
     def __enter__(self):
         return self
@@ -72,7 +77,7 @@ class App:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise AssertionError(f"favblue exited with {self.proc.returncode}: {self.proc.stderr.read().decode()}")
+                raise AssertionError(f"favblue exited with {self.proc.returncode}: {self.stderr()[-4000:]}")
             desktop = Atspi.get_desktop(0)
             for i in range(desktop.get_child_count()):
                 app = desktop.get_child_at_index(i)
@@ -97,7 +102,7 @@ class App:
                 # Hidden pages (covered, or under the splash) are not visible.
                 if not states.contains(Atspi.StateType.VISIBLE) and depth > 1:
                     return
-                out.append((node, node.get_role_name(), node.get_name() or ""))
+                out.append((node, node.get_role_name(), spoken(node.get_name() or "")))
                 for i in range(node.get_child_count()):
                     walk(node.get_child_at_index(i), depth + 1)
             except gi.repository.GLib.Error:
@@ -155,8 +160,34 @@ class App:
         subprocess.run(["xdotool", "windowfocus", "--sync", wid], check=False, timeout=10)
         subprocess.run(["xdotool", "key", "--clearmodifiers", *keys], check=True, timeout=10)
 
+    def click_on(self, name, role=None):
+        """Clicks the middle of a node, as a pointer user would."""
+        node = self.find(name, role)
+        rect = Atspi.Component.get_extents(node, Atspi.CoordType.SCREEN)
+        self.click(rect.x + rect.width // 2, rect.y + rect.height // 2)
+
+    def frames(self):
+        root = self.accessible()
+        return [root.get_child_at_index(i).get_name() for i in range(root.get_child_count())]
+
+    def type_text(self, text):
+        subprocess.run(["xdotool", "type", "--delay", "5", text], check=True, timeout=30)
+
+    def is_sensitive(self, name, role="button"):
+        return self.find(name, role).get_state_set().contains(Atspi.StateType.SENSITIVE)
+
     def click(self, x, y):
         subprocess.run(["xdotool", "mousemove", "--sync", str(x), str(y), "click", "1"], check=True, timeout=10)
+
+
+def spoken(name):
+    """The name as a screen reader says it. GTK 4.8 joins a button's mnemonic label
+    and its text ("_Save Save"); both halves say the same, so compare one."""
+    words = name.split(" ")
+    half = len(words) // 2
+    if len(words) % 2 == 0 and half and " ".join(words[:half]).replace("_", "") == " ".join(words[half:]):
+        return " ".join(words[half:])
+    return name
 
 
 def screenshot_pixels():

@@ -198,7 +198,7 @@ class InstallTests(unittest.TestCase):
             app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="German from the prefix")
             app.key("ctrl+q")
             app.proc.wait(timeout=10)
-            err = app.proc.stderr.read().decode()
+            err = app.stderr()
             self.assertNotIn("schema", err.lower(), err)
             self.assertNotIn("could not load", err, err)
 

@@ -20,6 +20,8 @@ public final class KeyedListView<Row: AnyObject> {
     private let model: OpaquePointer
     private var keys: [String] = []
     private var rows: [UnsafeMutableRawPointer: Row] = [:]
+    /// The key each row widget shows, for keyboard and context-menu actions.
+    private var keyOfRowWidget: [UnsafeMutableRawPointer: String] = [:]
 
     // MARK: Borrowed
     private let bind: (Row, String) -> Void
@@ -52,10 +54,13 @@ public final class KeyedListView<Row: AnyObject> {
         Signals.connect(UnsafeMutableRawPointer(factory), "bind") { [weak self] args in
             guard let self, let item = args.object(1), let row = self.rows[item],
                   let object = gtk_list_item_get_item(gcast(item)) else { return }
-            self.bind(row, String(cString: gtk_string_object_get_string(gcast(UnsafeMutableRawPointer(object)))))
+            let key = String(cString: gtk_string_object_get_string(gcast(UnsafeMutableRawPointer(object))))
+            if let child = gtk_list_item_get_child(gcast(item)) { self.keyOfRowWidget[UnsafeMutableRawPointer(child)] = key }
+            self.bind(row, key)
         }
         Signals.connect(UnsafeMutableRawPointer(factory), "teardown") { [weak self] args in
             guard let item = args.object(1) else { return }
+            if let child = gtk_list_item_get_child(gcast(item)) { self?.keyOfRowWidget[UnsafeMutableRawPointer(child)] = nil }
             self?.rows[item] = nil
         }
         Signals.connect(UnsafeMutableRawPointer(view), "activate") { [weak self] args in
@@ -63,11 +68,33 @@ public final class KeyedListView<Row: AnyObject> {
             let position = Int(args.uint(1))
             if position < self.keys.count { activate(self.keys[position]) }
         }
-        g_object_unref(UnsafeMutableRawPointer(factory))
+        // gtk_list_view_new took ownership of the factory and the selection model.
     }
 
     deinit {
         g_object_unref(UnsafeMutableRawPointer(model))
+    }
+
+    /// The key of the row holding keyboard focus, if any.
+    public var focusedKey: String? {
+        var widget = gtk_root_get_focus(gtk_widget_get_root(list.widget)).map { UnsafeMutableRawPointer($0) }
+        while let current = widget {
+            if let key = keyOfRowWidget[current] { return key }
+            if let child = gtk_widget_get_first_child(current.assumingMemoryBound(to: GtkWidget.self)),
+               let key = keyOfRowWidget[UnsafeMutableRawPointer(child)] { return key }
+            widget = gtk_widget_get_parent(current.assumingMemoryBound(to: GtkWidget.self)).map { UnsafeMutableRawPointer($0) }
+        }
+        return nil
+    }
+
+    /// The key of the row under the point (x, y) in the list's coordinates.
+    public func key(atX x: Double, y: Double) -> String? {
+        var widget = gtk_widget_pick(list.widget, x, y, GTK_PICK_DEFAULT).map { UnsafeMutableRawPointer($0) }
+        while let current = widget, current != UnsafeMutableRawPointer(list.widget) {
+            if let key = keyOfRowWidget[current] { return key }
+            widget = gtk_widget_get_parent(current.assumingMemoryBound(to: GtkWidget.self)).map { UnsafeMutableRawPointer($0) }
+        }
+        return nil
     }
 
     /// Number of rows.

@@ -14,19 +14,28 @@ public final class Stack: Widget {
     }
 
     private var stack: OpaquePointer { gcast(object) }
+    private var children: [String: Widget] = [:]
 
-    /// Adds `child` under `name`.
+    /// Adds `child` under `name`; it stays hidden until shown.
     public func add(_ child: Widget, name: String) {
         gtk_stack_add_named(stack, child.widget, name)
+        children[name] = child
+        if gtk_stack_get_visible_child(stack) != child.widget { child.isVisible = false }
     }
 
     /// Removes `child`.
     public func remove(_ child: Widget) {
         gtk_stack_remove(stack, child.widget)
+        children = children.filter { $0.value !== child }
     }
 
     /// Shows the child named `name`, optionally with another transition this time.
+    /// The others are hidden, not just covered, so screen readers skip them.
     public func show(_ name: String, transition: GtkStackTransitionType? = nil) {
+        children[name]?.isVisible = true
+        defer {
+            for (other, child) in children where other != name { child.isVisible = false }
+        }
         if let transition {
             gtk_stack_set_visible_child_full(stack, name, transition)
         } else {

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import GtkKit
+
+/// A strip under the header bar for things the user must know (data moved aside,
+/// changes not saved), with a Dismiss button. Hidden while there is nothing to say.
+@MainActor
+final class Banner {
+    // MARK: Widgets
+    let root = Box(vertical: false, spacing: 12)
+    private let label = Label()
+
+    init(onDismiss: @escaping () -> Void) {
+        root.css("favblue-banner")
+        label.xalign(0).wrap().expand(horizontal: true, vertical: false)
+        let dismiss = Button(label: L10n.tr("_Dismiss"), mnemonic: true)
+        dismiss.css("flat").align(GTK_ALIGN_END, GTK_ALIGN_CENTER)
+        dismiss.onClicked(onDismiss)
+        root.append(label, dismiss)
+        root.isVisible = false
+        root.accessibleLabel(L10n.tr("Notice"))
+    }
+
+    /// Shows the messages, one per line, or hides the banner when there are none.
+    func show(_ messages: [String]) {
+        label.text = messages.joined(separator: "\n")
+        root.isVisible = !messages.isEmpty
+    }
+}

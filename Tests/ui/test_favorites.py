@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""The Favorites page on a real SQLite file: rename, remove with confirmation,
+Undo, the placeholder, a restart, and German."""
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import time
+import unittest
+
+from harness import App
+
+DEVICES = [
+    ("AA:BB:CC:DD:EE:01/le-public", None, "Buds"),
+    ("AA:BB:CC:DD:EE:02/le-random", "Kitchen", "Speaker"),
+    ("00:1A:7D:DA:71:13/bredr", None, None),
+]
+
+
+def seed(home, devices=DEVICES):
+    """Lets the app create its database, then adds favorites the way a past session would have."""
+    with App(storage="sqlite", home=home) as app:
+        app.accessible()
+        app.key("ctrl+q")
+        app.proc.wait(timeout=10)
+    db = sqlite3.connect(os.path.join(home, "xdg_data_home", "favblue", "favblue.sqlite"))
+    with db:
+        for key, nickname, name in devices:
+            db.execute("INSERT INTO favorites VALUES (?, ?, ?, ?, ?)", (key, nickname, name, 1.7e9, 1.7e9))
+    db.close()
+
+
+class FavoritesTests(unittest.TestCase):
+    def setUp(self):
+        self.home = tempfile.mkdtemp(prefix="favblue-fav-")
+        self.addCleanup(shutil.rmtree, self.home, True)
+
+    def test_favorites_are_listed_by_display_name_with_their_identifier(self):
+        seed(self.home)
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
+            labels = app.names("label")
+            for text in ("Buds", "Kitchen", "00:1A:7D:DA:71:13", "AA:BB:CC:DD:EE:02 · LE random", "00:1A:7D:DA:71:13 · BR/EDR"):
+                self.assertIn(text, labels)
+            self.assertNotIn("No favorites yet", app.names())
+            for name in ("Buds", "Kitchen"):
+                self.assertIn(f"Remove {name} from favorites", app.names("button"))
+                self.assertIn(f"Details for {name}", app.names("button"))
+
+    def test_rename_through_the_dialog_disables_save_for_invalid_input(self):
+        seed(self.home)
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Buds" in app.names("label"), what="the favorites")
+            app.click_on("Buds", "label")
+            app.wait_for(lambda: "Rename Favorite" in app.names(), what="the rename dialog")
+            app.type_text("x" * 65)
+            app.wait_for(lambda: not app.is_sensitive("Save"), what="Save disabled for 65 characters")
+            self.assertTrue(any("at most 64" in n for n in app.names("label")), "the reason is shown")
+            app.key("ctrl+a")
+            app.type_text("Ear Pods")
+            app.wait_for(lambda: app.is_sensitive("Save"), what="Save enabled again")
+            app.key("Return")
+            app.wait_for(lambda: "Ear Pods" in app.names("label"), what="the new nickname")
+        # It was saved: a new session reads it back.
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Ear Pods" in app.names("label"), what="the nickname after a restart")
+
+    def test_escape_cancels_the_rename(self):
+        seed(self.home)
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
+            app.click_on("Kitchen", "label")
+            app.wait_for(lambda: "Rename Favorite" in app.names(), what="the rename dialog")
+            app.type_text("Changed")
+            app.key("Escape")
+            app.wait_for(lambda: "Rename Favorite" not in app.names(), what="the dialog to close")
+            self.assertIn("Kitchen", app.names("label"))
+
+    def test_remove_asks_first_then_undo_restores(self):
+        seed(self.home)
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
+            app.press("Remove Kitchen from favorites")
+            app.wait_for(lambda: "Remove “Kitchen” from favorites?" in app.names(), what="the confirmation")
+            app.press("Remove")
+            app.wait_for(lambda: "Kitchen" not in app.names("label"), what="the row to go")
+            app.wait_for(lambda: "Undo" in app.names("button"), what="the Undo toast")
+            app.press("Undo")
+            app.wait_for(lambda: "Kitchen" in app.names("label"), what="the row to come back")
+        db = sqlite3.connect(os.path.join(self.home, "xdg_data_home", "favblue", "favblue.sqlite"))
+        row = db.execute("SELECT nickname, added_at FROM favorites WHERE device_id LIKE 'AA:BB:CC:DD:EE:02%'").fetchone()
+        db.close()
+        self.assertEqual(row, ("Kitchen", 1.7e9), "Undo keeps the nickname and the original added time")
+
+    def test_delete_key_asks_to_remove_the_focused_favorite(self):
+        seed(self.home, DEVICES[:1])
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Buds" in app.names("label"), what="the favorite")
+            app.key("Tab")
+            for _ in range(6):
+                if app.focused_name() not in ("Add New Devices", "Main Menu", None):
+                    break
+                app.key("Tab")
+            app.key("Delete")
+            app.wait_for(lambda: "Remove “Buds” from favorites?" in app.names(), what="the confirmation")
+            app.key("Escape")
+
+    def test_removing_the_last_favorite_shows_the_placeholder(self):
+        seed(self.home, DEVICES[:1])
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Buds" in app.names("label"), what="the favorite")
+            app.press("Remove Buds from favorites")
+            app.wait_for(lambda: "Remove" in app.names("button"), what="the confirmation")
+            app.press("Remove")
+            app.wait_for(lambda: "No favorites yet" in app.names(), what="the placeholder")
+
+    def test_german_favorites_page(self):
+        seed(self.home)
+        with App(storage="sqlite", home=self.home, lang="de") as app:
+            app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
+            self.assertIn("Kitchen aus den Favoriten entfernen", app.names("button"))
+            self.assertIn("AA:BB:CC:DD:EE:02 · LE zufällig", app.names("label"))
+            app.press("Kitchen aus den Favoriten entfernen")
+            app.wait_for(lambda: "„Kitchen“ aus den Favoriten entfernen?" in app.names(), what="German confirmation")
+
+    def test_a_corrupt_database_is_moved_aside_and_the_user_is_told(self):
+        folder = os.path.join(self.home, "xdg_data_home", "favblue")
+        os.makedirs(folder)
+        with open(os.path.join(folder, "favblue.sqlite"), "wb") as f:
+            f.write(os.urandom(4096))
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: any("could not be read" in n for n in app.names("label")), what="the banner")
+            self.assertTrue(any(name.startswith("favblue.sqlite.corrupt-") for name in os.listdir(folder)))
+            app.press("Dismiss")
+            app.wait_for(lambda: not any("could not be read" in n for n in app.names("label")), what="the banner to go")
+
+
+if __name__ == "__main__":
+    unittest.main()
