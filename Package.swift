@@ -27,7 +27,7 @@ let package = Package(
 
         // MARK: Core
         .target(name: "Domain", dependencies: ["CIntl"]),
-        .target(name: "Bluetooth", dependencies: ["Domain", "CBlueZ"]),
+        .target(name: "Bluetooth", dependencies: ["Domain", "CBlueZ"], plugins: ["ServiceNameTable"]),
         .target(name: "Persistence", dependencies: ["Domain", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "ViewModels", dependencies: ["Domain"]),
 
@@ -46,6 +46,7 @@ let package = Package(
 
         // MARK: Build plugins
         .plugin(name: "CompileResources", capability: .buildTool()),
+        .plugin(name: "ServiceNameTable", capability: .buildTool()),
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["Domain"], path: "Tests/TestSupport"),

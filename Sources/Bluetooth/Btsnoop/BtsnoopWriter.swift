@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+
+/// Writes a btsnoop capture, datalink 1002 (H4), which btmon and Wireshark read.
+public final class BtsnoopWriter: @unchecked Sendable {
+    private let handle: FileHandle
+    private let lock = NSLock()
+
+    /// Creates (or replaces) the file at `path` and writes the header.
+    public init(path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        }
+        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: Array("btsnoop\0".utf8) + Self.be32(1) + Self.be32(1002))
+    }
+
+    /// Appends one packet; `received` is controller → host.
+    public func write(type: H4PacketType, bytes: [UInt8], received: Bool, at time: Date = Date()) {
+        let body = [type.rawValue] + bytes
+        let micros = Int64(time.timeIntervalSince1970 * 1_000_000) + BtsnoopReader.epochOffset
+        var flags: UInt32 = received ? 1 : 0
+        if type == .command || type == .event { flags |= 2 }
+        let record = Self.be32(UInt32(body.count)) + Self.be32(UInt32(body.count)) + Self.be32(flags) + Self.be32(0)
+            + Self.be32(UInt32(truncatingIfNeeded: UInt64(bitPattern: micros) >> 32))
+            + Self.be32(UInt32(truncatingIfNeeded: UInt64(bitPattern: micros))) + body
+        lock.lock()
+        defer { lock.unlock() }
+        try? handle.write(contentsOf: record)
+    }
+
+    /// Flushes and closes the file.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        try? handle.synchronize()
+        try? handle.close()
+    }
+
+    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+
+/// Everything in one advertising or EIR data block (Core Supplement v11, Part A, §1).
+public struct AdvertisingData: Equatable, Sendable {
+    public var flags: UInt8?
+    public var services: [ServiceID] = []
+    public var shortName: String?
+    public var completeName: String?
+    public var txPower: Int?
+    public var classOfDevice: UInt32?
+    public var appearance: UInt16?
+    public var manufacturerData: [ManufacturerData] = []
+    public var serviceData: [ServiceID: [UInt8]] = [:]
+    /// Structures of types this parser does not decode, kept as (type, bytes).
+    public var unknown: [(UInt8, [UInt8])] = []
+    /// Set when the block is malformed; what came before is still decoded.
+    public var problem: DecodeError?
+
+    /// The complete name, else the shortened one.
+    public var name: String? { completeName ?? shortName }
+
+    public static func == (a: AdvertisingData, b: AdvertisingData) -> Bool {
+        a.flags == b.flags && a.services == b.services && a.shortName == b.shortName && a.completeName == b.completeName
+            && a.txPower == b.txPower && a.classOfDevice == b.classOfDevice && a.appearance == b.appearance
+            && a.manufacturerData == b.manufacturerData && a.serviceData == b.serviceData
+            && a.unknown.map(\.0) == b.unknown.map(\.0) && a.unknown.map(\.1) == b.unknown.map(\.1) && a.problem == b.problem
+    }
+}
+
+/// Parses AD and EIR structures: length, type, data, repeated (Supplement Part A).
+public enum ADParser {
+    /// Decodes `bytes`; never traps, and keeps unknown types raw.
+    public static func parse(_ bytes: [UInt8]) -> AdvertisingData {
+        var result = AdvertisingData()
+        var i = 0
+        while i < bytes.count {
+            let length = Int(bytes[i])
+            // A zero length ends the significant part (EIR is zero padded).
+            if length == 0 { break }
+            guard i + length < bytes.count else {
+                result.problem = .truncated("AD structure of \(length) bytes at offset \(i)")
+                break
+            }
+            let type = bytes[i + 1]
+            let data = Array(bytes[(i + 2)...(i + length)])
+            decode(type, data, into: &result)
+            i += length + 1
+        }
+        return result
+    }
+
+    /// Drops the zero padding after the last structure of an EIR block.
+    static func trimPadding(_ eir: [UInt8]) -> [UInt8] {
+        var i = 0
+        while i < eir.count, eir[i] != 0 { i += Int(eir[i]) + 1 }
+        return Array(eir.prefix(min(i, eir.count)))
+    }
+
+    private static func decode(_ type: UInt8, _ data: [UInt8], into r: inout AdvertisingData) {
+        switch type {
+        case 0x01: r.flags = data.first
+        case 0x02, 0x03: r.services += uuids(data, width: 2)
+        case 0x04, 0x05: r.services += uuids(data, width: 4)
+        case 0x06, 0x07: r.services += uuids(data, width: 16)
+        case 0x08: r.shortName = text(data)
+        case 0x09: r.completeName = text(data)
+        case 0x0A:
+            if let byte = data.first, byte != 127 { r.txPower = Int(Int8(bitPattern: byte)) }
+        case 0x0D where data.count == 3:
+            r.classOfDevice = UInt32(data[0]) | UInt32(data[1]) << 8 | UInt32(data[2]) << 16
+        case 0x19 where data.count == 2:
+            r.appearance = UInt16(data[0]) | UInt16(data[1]) << 8
+        case 0x16 where data.count >= 2: r.serviceData[service(Array(data[0..<2]))] = Array(data[2...])
+        case 0x20 where data.count >= 4: r.serviceData[service(Array(data[0..<4]))] = Array(data[4...])
+        case 0x21 where data.count >= 16: r.serviceData[service(Array(data[0..<16]))] = Array(data[16...])
+        case 0xFF where data.count >= 2:
+            let id = UInt16(data[0]) | UInt16(data[1]) << 8
+            r.manufacturerData.append(ManufacturerData(companyID: id, companyName: CompanyNames.name(id), data: Array(data[2...])))
+        default:
+            r.unknown.append((type, data))
+        }
+    }
+
+    /// Invalid UTF-8 is replaced (U+FFFD), not dropped, so the user still sees a name.
+    private static func text(_ data: [UInt8]) -> String {
+        String(decoding: data.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
+    private static func uuids(_ data: [UInt8], width: Int) -> [ServiceID] {
+        stride(from: 0, to: data.count - data.count % width, by: width).map { service(Array(data[$0..<($0 + width)])) }
+    }
+
+    /// A UUID from wire bytes (little-endian) in canonical text, with its well-known name.
+    static func service(_ wire: [UInt8]) -> ServiceID {
+        let hex = wire.reversed().map { byte in
+            let h = String(byte, radix: 16, uppercase: true)
+            return byte < 0x10 ? "0" + h : h
+        }.joined()
+        let uuid: String
+        if wire.count == 16 {
+            let c = Array(hex)
+            uuid = [String(c[0..<8]), String(c[8..<12]), String(c[12..<16]), String(c[16..<20]), String(c[20..<32])]
+                .joined(separator: "-")
+        } else {
+            uuid = hex
+        }
+        let short16: UInt16? = wire.count == 2 ? UInt16(wire[0]) | UInt16(wire[1]) << 8 : nil
+        return ServiceID(uuid: uuid, name: short16.flatMap { ServiceNames.name($0) })
+    }
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// Turns HCI events into observations; shared by live scanning and replay.
+public enum ObservationDecoder {
+    /// The observations in one event packet (code, length, parameters); none for other events.
+    public static func observations(inEvent packet: ArraySlice<UInt8>, at time: Date) throws(DecodeError) -> [Observation] {
+        switch try HCIEvent.decode(packet) {
+        case .leAdvertisingReports(let reports):
+            return reports.map { observation($0, at: time) }
+        case .inquiryResults(let responses):
+            return responses.map { observation($0, at: time) }
+        case .remoteNameRequestComplete(let status, let address, let name) where status == 0 && !name.isEmpty:
+            return [Observation(id: DeviceID(wireBytes: address, kind: .bredr), timestamp: time, rssi: nil, name: name)]
+        default:
+            return []
+        }
+    }
+
+    /// An LE advertising report as an observation.
+    public static func observation(_ report: AdvertisingReport, at time: Date) -> Observation {
+        // Identity address types (2, 3) are the resolved public/random addresses.
+        let kind: AddressKind = report.addressType & 0x01 == 0 ? .lePublic : .leRandom
+        let ad = ADParser.parse(report.data)
+        return Observation(id: DeviceID(wireBytes: report.address, kind: kind), timestamp: time, rssi: report.rssi,
+                           name: ad.name, txPower: ad.txPower ?? report.txPower, flags: ad.flags,
+                           connectable: report.eventType.connectable, isScanResponse: report.eventType.scanResponse,
+                           services: ad.services, manufacturerData: ad.manufacturerData, serviceData: ad.serviceData,
+                           appearance: ad.appearance, classOfDevice: ad.classOfDevice, rawData: report.data)
+    }
+
+    /// An inquiry response as an observation.
+    public static func observation(_ response: InquiryResponse, at time: Date) -> Observation {
+        let ad = ADParser.parse(response.eir)
+        return Observation(id: DeviceID(wireBytes: response.address, kind: .bredr), timestamp: time, rssi: response.rssi,
+                           name: ad.name, txPower: ad.txPower, flags: ad.flags, connectable: nil,
+                           services: ad.services, manufacturerData: ad.manufacturerData, serviceData: ad.serviceData,
+                           appearance: ad.appearance, classOfDevice: response.classOfDevice, rawData: response.eir)
+    }
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// Plays back a btsnoop capture as if a controller were reporting it.
+public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
+    private let path: String
+    private let realTime: Bool
+    private let streams = ScanStreams()
+    private let lock = NSLock()
+    private var running = false
+    private var cancelled = false
+    /// Undecodable events met so far (each skipped, the replay goes on).
+    public private(set) var malformedEvents = 0
+
+    /// Replays `path`, paced like the original when `realTime`, else as fast as possible.
+    public init(path: String, realTime: Bool) {
+        self.path = path
+        self.realTime = realTime
+    }
+
+    public var observations: AsyncStream<Observation> { streams.observations }
+    public var states: AsyncStream<ScannerState> { streams.states }
+
+    public func start() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !running else { return }
+        running = true
+        cancelled = false
+        let thread = Thread { [self] in run() }
+        thread.name = "favblue-replay"
+        thread.start()
+    }
+
+    public func stop() {
+        lock.lock()
+        cancelled = true
+        lock.unlock()
+    }
+
+    private var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
+    }
+
+    private func run() {
+        streams.set(.starting)
+        let reader: BtsnoopReader
+        do {
+            reader = try BtsnoopReader(path: path)
+        } catch {
+            streams.set(.failed(.badSource(error.message)))
+            streams.finish()
+            return
+        }
+        streams.set(.scanning)
+        var first: Date?
+        let started = Date()
+        var stopped = false
+        var truncation: BtsnoopError?
+        reader.forEachPacket({ packet in
+            guard !stopped else { return }
+            if isCancelled { stopped = true; return }
+            guard packet.type == .event, packet.received else { return }
+            if realTime {
+                let origin = first ?? packet.timestamp
+                first = origin
+                let due = started.addingTimeInterval(packet.timestamp.timeIntervalSince(origin))
+                let wait = due.timeIntervalSinceNow
+                if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 5)) }
+            }
+            do {
+                let time = realTime ? Date() : packet.timestamp
+                for observation in try ObservationDecoder.observations(inEvent: packet.bytes[...], at: time) {
+                    streams.emit(observation)
+                }
+            } catch {
+                malformedEvents += 1
+            }
+        }, truncated: { truncation = $0 })
+        if let truncation, !stopped {
+            // Everything before the cut was delivered; say what happened to the rest.
+            streams.set(.failed(.badSource(truncation.message)))
+        } else {
+            streams.set(stopped ? .paused : .finished)
+        }
+        lock.lock()
+        running = false
+        lock.unlock()
+        if !stopped { streams.finish() }
+    }
+}

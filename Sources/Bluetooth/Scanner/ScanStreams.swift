@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// Fans observations and states out to every subscriber; safe from any thread.
+final class ScanStreams: @unchecked Sendable {
+    private let lock = NSLock()
+    private var observers: [UUID: AsyncStream<Observation>.Continuation] = [:]
+    private var stateObservers: [UUID: AsyncStream<ScannerState>.Continuation] = [:]
+    private(set) var state: ScannerState = .idle
+    private var ended = false
+
+    /// A new stream of observations. Unbounded, so nothing is dropped; consumers coalesce.
+    var observations: AsyncStream<Observation> {
+        AsyncStream { continuation in
+            let id = UUID()
+            lock.lock()
+            if ended { continuation.finish() } else { observers[id] = continuation }
+            lock.unlock()
+            continuation.onTermination = { [weak self] _ in
+                self?.lock.lock()
+                self?.observers[id] = nil
+                self?.lock.unlock()
+            }
+        }
+    }
+
+    /// A new stream of states, starting with the current one.
+    var states: AsyncStream<ScannerState> {
+        AsyncStream { continuation in
+            let id = UUID()
+            lock.lock()
+            continuation.yield(state)
+            if ended { continuation.finish() } else { stateObservers[id] = continuation }
+            lock.unlock()
+            continuation.onTermination = { [weak self] _ in
+                self?.lock.lock()
+                self?.stateObservers[id] = nil
+                self?.lock.unlock()
+            }
+        }
+    }
+
+    func emit(_ observation: Observation) {
+        lock.lock()
+        let targets = observers.values
+        lock.unlock()
+        for target in targets { target.yield(observation) }
+    }
+
+    func set(_ newState: ScannerState) {
+        lock.lock()
+        guard newState != state else { lock.unlock(); return }
+        state = newState
+        let targets = stateObservers.values
+        lock.unlock()
+        for target in targets { target.yield(newState) }
+    }
+
+    /// Ends every stream (a replay that ran out).
+    func finish() {
+        lock.lock()
+        ended = true
+        let a = observers.values
+        let b = stateObservers.values
+        observers = [:]
+        stateObservers = [:]
+        lock.unlock()
+        a.forEach { $0.finish() }
+        b.forEach { $0.finish() }
+    }
+}

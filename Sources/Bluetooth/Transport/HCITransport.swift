@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// A link to a controller that carries H4-typed HCI packets.
+public protocol HCITransport: AnyObject, Sendable {
+    /// Sends one packet (without its indicator byte).
+    func send(_ type: H4PacketType, _ bytes: [UInt8]) throws(ScanFailure)
+    /// Waits up to `timeout` seconds for a packet; nil when none came. Throws when the link ended.
+    func receive(timeout: Double) throws(ScanFailure) -> (H4PacketType, [UInt8])?
+    /// Closes the link; pending and later calls fail.
+    func close()
+}
+
+/// H4 framing over a file descriptor: a unix or TCP socket, a serial line, or a raw HCI socket.
+public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
+    private let fd: Int32
+    private let label: String
+    private var buffer: [UInt8] = []
+    private let lock = NSLock()
+    private var closed = false
+
+    /// Takes ownership of `fd`; `label` names the link in messages.
+    public init(fd: Int32, label: String) {
+        self.fd = fd
+        self.label = label
+    }
+
+    deinit { close() }
+
+    public func send(_ type: H4PacketType, _ bytes: [UInt8]) throws(ScanFailure) {
+        let frame = [type.rawValue] + bytes
+        var written = 0
+        while written < frame.count {
+            let n = frame[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw .disconnected(L10n.format("{}: {}", label, String(cString: strerror(errno))))
+            }
+            written += n
+        }
+    }
+
+    public func receive(timeout: Double) throws(ScanFailure) -> (H4PacketType, [UInt8])? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let packet = try frame() { return packet }
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { return nil }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, Int32(min(left, 1) * 1000) + 1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .disconnected(String(cString: strerror(errno)))
+            }
+            if ready == 0 { continue }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { throw .disconnected(L10n.format("{} closed the connection", label)) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw .disconnected(L10n.format("{}: {}", label, String(cString: strerror(errno))))
+            }
+            buffer += chunk[0..<n]
+        }
+    }
+
+    /// Cuts one complete packet off the buffer, if there is one (Core v5.4, Vol 4, Part E, §5.4).
+    private func frame() throws(ScanFailure) -> (H4PacketType, [UInt8])? {
+        guard let first = buffer.first else { return nil }
+        guard let type = H4PacketType(rawValue: first) else {
+            // Without a known indicator the stream cannot be resynchronized.
+            throw .controller(L10n.format("unknown H4 packet type 0x{}", String(first, radix: 16)))
+        }
+        let header: Int
+        switch type {
+        case .event: header = 2
+        case .command, .sco: header = 3
+        case .acl, .iso: header = 4
+        }
+        guard buffer.count >= 1 + header else { return nil }
+        let length: Int
+        switch type {
+        case .event: length = Int(buffer[2])
+        case .command, .sco: length = Int(buffer[3])
+        case .acl: length = Int(buffer[3]) | Int(buffer[4]) << 8
+        case .iso: length = (Int(buffer[3]) | Int(buffer[4]) << 8) & 0x3FFF
+        }
+        guard buffer.count >= 1 + header + length else { return nil }
+        let packet = Array(buffer[1..<(1 + header + length)])
+        buffer.removeFirst(1 + header + length)
+        return (type, packet)
+    }
+
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        if !closed {
+            closed = true
+            Glibc.close(fd)
+        }
+    }
+}

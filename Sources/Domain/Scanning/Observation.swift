@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+
+/// A manufacturer-specific data block (AD type 0xFF).
+public struct ManufacturerData: Equatable, Sendable {
+    /// The Bluetooth SIG company identifier.
+    public let companyID: UInt16
+    /// The company's name, or "Company 0xNNNN" when unassigned.
+    public let companyName: String
+    /// The bytes after the identifier.
+    public let data: [UInt8]
+
+    /// Creates a block.
+    public init(companyID: UInt16, companyName: String, data: [UInt8]) {
+        self.companyID = companyID
+        self.companyName = companyName
+        self.data = data
+    }
+}
+
+/// A service UUID with its well-known name, if it has one.
+public struct ServiceID: Equatable, Hashable, Sendable {
+    /// The UUID in canonical text ("180F" for 16-bit, full form otherwise).
+    public let uuid: String
+    /// "Battery", say; nil when not well known.
+    public let name: String?
+
+    /// Creates a service id.
+    public init(uuid: String, name: String?) {
+        self.uuid = uuid
+        self.name = name
+    }
+}
+
+/// One report of a device: what it advertised (or answered to an inquiry) at one moment.
+public struct Observation: Equatable, Sendable {
+    /// The device.
+    public let id: DeviceID
+    /// When it was heard.
+    public let timestamp: Date
+    /// Received signal strength in dBm; nil when the report carries none.
+    public let rssi: Int?
+    /// The advertised or remote name, if any.
+    public var name: String?
+    /// Transmit power in dBm; nil when absent or "not available" (127).
+    public var txPower: Int?
+    /// The AD flags byte.
+    public var flags: UInt8?
+    /// Whether it accepts connections (LE connectable advertising); nil for BR/EDR.
+    public var connectable: Bool?
+    /// Whether this report is a scan response.
+    public var isScanResponse: Bool
+    /// Advertised service UUIDs (16, 32 and 128-bit lists).
+    public var services: [ServiceID]
+    /// Manufacturer data blocks.
+    public var manufacturerData: [ManufacturerData]
+    /// Service data blocks, by UUID.
+    public var serviceData: [ServiceID: [UInt8]]
+    /// GAP appearance value.
+    public var appearance: UInt16?
+    /// BR/EDR class of device (24 bits).
+    public var classOfDevice: UInt32?
+    /// The advertising or EIR data exactly as received.
+    public var rawData: [UInt8]
+
+    /// Creates an observation.
+    public init(id: DeviceID, timestamp: Date, rssi: Int?, name: String? = nil, txPower: Int? = nil,
+                flags: UInt8? = nil, connectable: Bool? = nil, isScanResponse: Bool = false,
+                services: [ServiceID] = [], manufacturerData: [ManufacturerData] = [],
+                serviceData: [ServiceID: [UInt8]] = [:], appearance: UInt16? = nil,
+                classOfDevice: UInt32? = nil, rawData: [UInt8] = []) {
+        self.id = id
+        self.timestamp = timestamp
+        self.rssi = rssi
+        self.name = name
+        self.txPower = txPower
+        self.flags = flags
+        self.connectable = connectable
+        self.isScanResponse = isScanResponse
+        self.services = services
+        self.manufacturerData = manufacturerData
+        self.serviceData = serviceData
+        self.appearance = appearance
+        self.classOfDevice = classOfDevice
+        self.rawData = rawData
+    }
+
+    /// The transport the device was seen on.
+    public var transport: Transport { id.kind.transport }
+}

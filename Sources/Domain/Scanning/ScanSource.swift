@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+/// Where scan reports come from, named by one string in the app and in favblue-scan.
+public enum ScanSource: Equatable, Sendable, CustomStringConvertible {
+    /// The first adapter that opens (BlueZ over D-Bus later).
+    case auto
+    /// A raw HCI socket on adapter `index` (hci0 = 0).
+    case hci(Int)
+    /// H4 over a unix socket.
+    case h4Unix(path: String)
+    /// H4 over TCP.
+    case h4TCP(host: String, port: UInt16)
+    /// H4 over a serial line at `baud`.
+    case h4Serial(device: String, baud: Int)
+    /// Replay of a btsnoop capture.
+    case btsnoop(path: String)
+    /// Replay of the capture shipped with FavBlue.
+    case demo
+
+    /// Parses "auto", "hci0", "h4-unix:PATH", "h4-tcp:HOST:PORT", "h4-serial:DEV[@BAUD]",
+    /// "btsnoop:PATH" or "demo".
+    public init(parsing text: String) throws(ScanFailure) {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        func value(after prefix: String) throws(ScanFailure) -> String {
+            let rest = String(text.dropFirst(prefix.count))
+            guard !rest.isEmpty else { throw .badSource(L10n.format("“{}” needs a value after the colon", text)) }
+            return rest
+        }
+        switch text {
+        case "auto", "": self = .auto
+        case "demo": self = .demo
+        case _ where text.hasPrefix("hci"):
+            guard let index = Int(text.dropFirst(3)), index >= 0 else {
+                throw .badSource(L10n.format("“{}” is not an adapter name like hci0", text))
+            }
+            self = .hci(index)
+        case _ where text.hasPrefix("h4-unix:"):
+            self = .h4Unix(path: try value(after: "h4-unix:"))
+        case _ where text.hasPrefix("h4-tcp:"):
+            let rest = try value(after: "h4-tcp:")
+            guard let colon = rest.lastIndex(of: ":"), let port = UInt16(rest[rest.index(after: colon)...]), port > 0 else {
+                throw .badSource(L10n.format("“{}” needs HOST:PORT", text))
+            }
+            self = .h4TCP(host: String(rest[..<colon]), port: port)
+        case _ where text.hasPrefix("h4-serial:"):
+            let rest = try value(after: "h4-serial:")
+            if let at = rest.lastIndex(of: "@") {
+                guard let baud = Int(rest[rest.index(after: at)...]), baud > 0 else {
+                    throw .badSource(L10n.format("“{}” has a bad baud rate", text))
+                }
+                self = .h4Serial(device: String(rest[..<at]), baud: baud)
+            } else {
+                self = .h4Serial(device: rest, baud: 115_200)
+            }
+        case _ where text.hasPrefix("btsnoop:"):
+            self = .btsnoop(path: try value(after: "btsnoop:"))
+        default:
+            throw .badSource(L10n.format("unknown source “{}”", text))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .auto: return "auto"
+        case .hci(let index): return "hci\(index)"
+        case .h4Unix(let path): return "h4-unix:\(path)"
+        case .h4TCP(let host, let port): return "h4-tcp:\(host):\(port)"
+        case .h4Serial(let device, let baud): return "h4-serial:\(device)@\(baud)"
+        case .btsnoop(let path): return "btsnoop:\(path)"
+        case .demo: return "demo"
+        }
+    }
+}
+
+/// Continuous scanning, or a window of scanning every so often ("auto scan").
+public enum ScanMode: Equatable, Sendable {
+    /// Scan until stopped.
+    case continuous
+    /// Scan for `windowSeconds` every `intervalSeconds`.
+    case periodic(windowSeconds: Double, intervalSeconds: Double)
+}
+
+/// A source of observations: a radio, a link to one, or a recording.
+public protocol DeviceScanner: AnyObject, Sendable {
+    /// Every observation, in arrival order; ends when the scanner stops for good.
+    var observations: AsyncStream<Observation> { get }
+    /// Every state change, starting with the current state.
+    var states: AsyncStream<ScannerState> { get }
+    /// Starts (or restarts) scanning.
+    func start()
+    /// Stops scanning; the scanner can be started again.
+    func stop()
+}

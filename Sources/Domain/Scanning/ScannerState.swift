@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+/// Why scanning is not possible or stopped, with what the user can do about it.
+public enum ScanFailure: Error, Equatable, Sendable {
+    /// No adapter or source at all (no Bluetooth sockets, missing socket path, missing file).
+    case unavailable(String)
+    /// The system refused access to the adapter.
+    case permissionDenied(String)
+    /// The source stopped answering or went away mid-scan.
+    case disconnected(String)
+    /// The controller answered with an error or nonsense.
+    case controller(String)
+    /// The source text or file could not be understood.
+    case badSource(String)
+
+    /// What happened, in plain words.
+    public var message: String {
+        switch self {
+        case .unavailable(let detail): return L10n.format("No Bluetooth adapter can be used: {}", detail)
+        case .permissionDenied(let detail): return L10n.format("Access to the Bluetooth adapter was denied: {}", detail)
+        case .disconnected(let detail): return L10n.format("The Bluetooth adapter stopped answering: {}", detail)
+        case .controller(let detail): return L10n.format("The Bluetooth adapter reported an error: {}", detail)
+        case .badSource(let detail): return L10n.format("The Bluetooth source cannot be used: {}", detail)
+        }
+    }
+
+    /// What to do next.
+    public var suggestion: String {
+        switch self {
+        case .unavailable:
+            return L10n.tr("Plug in or switch on a Bluetooth adapter and try again, or try the demo.")
+        case .permissionDenied:
+            return L10n.tr("Raw HCI access needs extra rights: run “sudo setcap cap_net_raw,cap_net_admin+eip $(command -v favblue)” once, then try again.")
+        case .disconnected:
+            return L10n.tr("Check that the adapter is still connected, then try again.")
+        case .controller:
+            return L10n.tr("Try again; if it keeps failing, reset the adapter by unplugging it.")
+        case .badSource:
+            return L10n.tr("Check the source given with --source, or try the demo.")
+        }
+    }
+}
+
+/// The scanner's lifecycle, as the user sees it.
+public enum ScannerState: Equatable, Sendable {
+    /// Not started.
+    case idle
+    /// Opening the source and setting up the controller.
+    case starting
+    /// Receiving reports.
+    case scanning
+    /// Between windows of a periodic scan, or stopped by the user.
+    case paused
+    /// The source ended normally (a replay finished).
+    case finished
+    /// Cannot scan; see the failure.
+    case failed(ScanFailure)
+}
