@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+// # FavBlueScan (executable `favblue-scan`)
+//
+// The scanner without a window: opens a source, collects what devices report,
+// and prints one line per device when the source ends or the time is up.
+
+import ArgumentParser
+import Bluetooth
+import Domain
+import Foundation
+
+@main
+struct FavBlueScan: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "favblue-scan",
+        abstract: "Find Bluetooth devices from a controller or a capture and list them.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, null }
+
+    @Option(help: "auto, hciN, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH or demo")
+    var source = "auto"
+
+    @Option(help: "Stop after this many seconds (live sources run until interrupted without it).")
+    var duration: Double?
+
+    @Flag(help: "Replay captures as fast as possible instead of in real time.")
+    var fast = false
+
+    @Option(help: "Record the session as a btsnoop capture (datalink 1002).")
+    var record: String?
+
+    @Option(help: "Output: table, json (one object per line per device) or null (nothing; for timing).")
+    var format: Format = .table
+
+    @Flag(help: "Log what the controller supports and what is skipped, on stderr.")
+    var verbose = false
+
+    func run() async throws {
+        let parsed: ScanSource
+        do { parsed = try ScanSource(parsing: source) } catch { fail(error.message + " " + error.suggestion) }
+        let writer: BtsnoopWriter?
+        if let record {
+            do { writer = try BtsnoopWriter(path: record) } catch { fail("cannot write \(record): \(error.localizedDescription)") }
+        } else {
+            writer = nil
+        }
+        let verbose = self.verbose
+        let scanner = ScannerFactory.make(parsed, demoCapture: DemoCapture.path(), fast: fast, record: writer,
+                                          log: { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } })
+        var table = DeviceTable()
+        let observations = scanner.observations
+        let states = scanner.states
+        let failure = FailureBox()
+        let stateTask = Task {
+            for await state in states {
+                if case .failed(let reason) = state {
+                    failure.set(reason)
+                    scanner.stop()
+                }
+            }
+        }
+        let timer: Task<Void, Never>? = duration.map { seconds in
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                scanner.stop()
+                failure.finishStream()
+            }
+        }
+        scanner.start()
+        for await observation in observations.prefix(while: { _ in !failure.done }) {
+            table.add(observation)
+        }
+        // A live scanner's stream does not end by itself: the timer or a failure ends the wait.
+        timer?.cancel()
+        stateTask.cancel()
+        writer?.close()
+        print(table, format: format)
+        if let reason = failure.reason {
+            fail(reason.message + " " + reason.suggestion, table: true)
+        }
+    }
+
+    func print(_ table: DeviceTable, format: Format) {
+        switch format {
+        case .null: return
+        case .json:
+            for device in table.sorted { Swift.print(JSONLine.encode(device)) }
+        case .table:
+            Swift.print("ADDRESS            TYPE    RSSI  REPORTS  NAME")
+            for d in table.sorted {
+                let type = d.id.kind == .bredr ? "bredr" : (d.id.kind == .lePublic ? "public" : "random")
+                let rssi = d.rssi.map { String($0) } ?? "-"
+                Swift.print("\(d.id.address)  \(type.padding(toLength: 6, withPad: " ", startingAt: 0))  \(rssi.leftPad(4))  \(String(d.reports).leftPad(7))  \(d.name ?? "")")
+            }
+        }
+    }
+
+    func fail(_ message: String, table: Bool = false) -> Never {
+        FileHandle.standardError.write(Data("favblue-scan: \(message)\n".utf8))
+        Foundation.exit(table ? 3 : 2)
+    }
+}
+
+/// Failure and end flags shared between the state watcher, the timer and the main loop.
+final class FailureBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _reason: ScanFailure?
+    private var _done = false
+    var reason: ScanFailure? { lock.lock(); defer { lock.unlock() }; return _reason }
+    var done: Bool { lock.lock(); defer { lock.unlock() }; return _done }
+    func set(_ reason: ScanFailure) { lock.lock(); _reason = reason; _done = true; lock.unlock() }
+    func finishStream() { lock.lock(); _done = true; lock.unlock() }
+}
+
+extension String {
+    func leftPad(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
