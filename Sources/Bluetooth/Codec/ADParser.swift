@@ -45,7 +45,7 @@ public enum ADParser {
                 break
             }
             let type = bytes[i + 1]
-            let data = Array(bytes[(i + 2)...(i + length)])
+            let data = Array(bytes[(i + 2)..<(i + 1 + length)])
             decode(type, data, into: &result)
             i += length + 1
         }

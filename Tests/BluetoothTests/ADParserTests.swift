@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+@testable import Bluetooth
+import Domain
+import XCTest
+
+final class ADParserTests: XCTestCase {
+    func testEveryKnownStructureIsDecoded() {
+        let bytes: [UInt8] = [
+            0x02, 0x01, 0x06,                         // flags
+            0x05, 0x03, 0x0F, 0x18, 0x0A, 0x18,       // complete 16-bit: Battery, Device Information
+            0x05, 0x05, 0x78, 0x56, 0x34, 0x12,       // complete 32-bit
+            0x11, 0x07] + [0x9E, 0xCA, 0xDC, 0x24, 0x0E, 0xE5, 0xA9, 0xE0, 0x93, 0xF3, 0xA3, 0xB5, 0x01, 0x00, 0x40, 0x6E] + [
+            0x04, 0x08, 0x42, 0x75, 0x64,             // short name
+            0x05, 0x09, 0x42, 0x75, 0x64, 0x73,       // complete name
+            0x02, 0x0A, 0xF8,                         // TX power -8
+            0x03, 0x19, 0xC1, 0x03,                   // appearance 0x03C1
+            0x04, 0x0D, 0x04, 0x04, 0x24,             // class of device
+            0x05, 0x16, 0xF3, 0xFE, 0xAA, 0xBB,       // service data FEF3
+            0x07, 0xFF, 0x59, 0x00, 1, 2, 3, 4,       // manufacturer 0x0059
+            0x03, 0x2A, 0x01, 0x02,                   // unknown type 0x2A
+        ]
+        let ad = ADParser.parse(bytes)
+        XCTAssertEqual(ad.flags, 0x06)
+        XCTAssertEqual(ad.services.map(\.uuid), ["180F", "180A", "12345678", "6E400001-B5A3-F393-E0A9-E50E24DCCA9E"])
+        XCTAssertEqual(ad.services.first?.name, "Battery")
+        XCTAssertEqual(ad.name, "Buds")
+        XCTAssertEqual(ad.shortName, "Bud")
+        XCTAssertEqual(ad.txPower, -8)
+        XCTAssertEqual(ad.appearance, 0x03C1)
+        XCTAssertEqual(ad.classOfDevice, 0x240404)
+        XCTAssertEqual(ad.serviceData[ServiceID(uuid: "FEF3", name: "Google")], [0xAA, 0xBB])
+        XCTAssertEqual(ad.manufacturerData.first?.companyID, 0x0059)
+        XCTAssertEqual(ad.manufacturerData.first?.companyName, "Nordic Semiconductor ASA")
+        XCTAssertEqual(ad.manufacturerData.first?.data, [1, 2, 3, 4])
+        XCTAssertEqual(ad.unknown.first?.0, 0x2A)
+        XCTAssertEqual(ad.unknown.first?.1, [0x01, 0x02])
+        XCTAssertNil(ad.problem)
+    }
+
+    func testEmptyUUIDListsAreFine() {
+        XCTAssertEqual(ADParser.parse([0x01, 0x03, 0x01, 0x07]).services, [])
+    }
+
+    func testTxPower127MeansNotAvailable() {
+        XCTAssertNil(ADParser.parse([0x02, 0x0A, 0x7F]).txPower)
+    }
+
+    func testInvalidUTF8IsReplacedNotDropped() {
+        XCTAssertEqual(ADParser.parse([0x04, 0x09, 0x41, 0xFF, 0x42]).name, "A\u{FFFD}B")
+    }
+
+    func testUnassignedCompanyIsNamedByNumber() {
+        XCTAssertEqual(CompanyNames.name(0xFFFE), "Company 0xFFFE")
+    }
+
+    func testOverlongStructureIsReportedAndEarlierOnesKept() {
+        let ad = ADParser.parse([0x02, 0x01, 0x06, 0x09, 0x09, 0x41])
+        XCTAssertEqual(ad.flags, 0x06)
+        XCTAssertNotNil(ad.problem)
+    }
+
+    func testRandomBytesNeverTrap() {
+        var seed: UInt64 = 0x9E3779B97F4A7C15
+        for _ in 0..<2000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(seed % 64) {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                bytes.append(UInt8(truncatingIfNeeded: seed >> 33))
+            }
+            seed = seed &* 6364136223846793005 &+ 1
+            _ = ADParser.parse(bytes)
+            _ = try? HCIEvent.decode(([0x3E, UInt8(bytes.count)] + bytes)[...])
+        }
+    }
+}
