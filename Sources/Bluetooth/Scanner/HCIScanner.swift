@@ -21,6 +21,7 @@ public final class HCIScanner: DeviceScanner, @unchecked Sendable {
     private let mode: ScanMode
     private let recorder: BtsnoopWriter?
     private let commandTimeout: Double
+    private let inquiryModes: [UInt8]
     private let log: @Sendable (String) -> Void
 
     // MARK: State
@@ -39,7 +40,9 @@ public final class HCIScanner: DeviceScanner, @unchecked Sendable {
     /// `resetController` is false for adapters the kernel manages.
     public init(open: @escaping @Sendable () throws(ScanFailure) -> HCITransport, resetController: Bool = true,
                 mode: ScanMode = .continuous, record: BtsnoopWriter? = nil, commandTimeout: Double = 2,
-                log: @escaping @Sendable (String) -> Void = { _ in }) {
+                inquiryMode: UInt8? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        // Mode 2 (RSSI or extended results) first, falling back to what the controller accepts.
+        self.inquiryModes = inquiryMode.map { [$0] } ?? [2, 1, 0]
         self.open = open
         self.resetController = resetController
         self.mode = mode
@@ -122,7 +125,7 @@ public final class HCIScanner: DeviceScanner, @unchecked Sendable {
             }
         }
         if capabilities.bredr {
-            for inquiryMode: UInt8 in [2, 1, 0] {
+            for inquiryMode in inquiryModes {
                 if (try? command(.writeInquiryMode(inquiryMode))) != nil {
                     capabilities.inquiryMode = inquiryMode
                     break

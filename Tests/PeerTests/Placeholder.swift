@@ -1,8 +1,0 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-// Copyright The FavBlue authors
-
-import XCTest
-
-final class PeerTestsPlaceholder: XCTestCase {
-    func testModuleLinks() {}
-}

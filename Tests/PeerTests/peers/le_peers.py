@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Virtual LE devices for FavBlue's tests and demo capture.
+
+One Bumble controller is exposed over H4 (TRANSPORT: tcp-server:HOST:PORT,
+unix-server:PATH or pty:PATH) for FavBlue to drive; the others share its virtual
+radio link and advertise like real devices. Prints "ready" once advertising.
+
+    le_peers.py TRANSPORT [--legacy-reports] [--extended] [--count N] [--prefix NAME]
+"""
+import argparse
+import asyncio
+import signal
+
+from bumble import data_types, hci
+from bumble.controller import Controller
+from bumble.core import UUID, AdvertisingData
+from bumble.device import AdvertisingEventProperties, AdvertisingParameters, Device
+from bumble.host import Host
+from bumble.link import LocalLink
+from bumble.transport import open_transport
+from bumble.transport.common import AsyncPipeSink
+
+# (name, 16-bit services, company id, appearance) of realistic devices.
+PROFILES = [
+    ("Pixel Buds Pro", [0xFE2C], 0x00E0, 0x0941),
+    ("Kitchen Speaker", [0x110B], 0x0059, 0x0841),
+    ("Heart Strap", [0x180D, 0x180F], 0x006B, 0x0341),
+    ("Thermo GVH5075", [0x181A], 0xEC88, 0x0300),
+    ("Mi Band 7", [0xFEE0, 0x180F], 0x0157, 0x00C1),
+    ("Desk Lamp", [0xFE0F], 0x0075, 0x0000),
+    ("Keyboard K380", [0x1812], 0x0046, 0x03C1),
+    ("Tile Mate", [0xFEED], 0x00B3, 0x0000),
+]
+
+
+def advertising_data(name, services, company, tx_power, appearance, extended):
+    """Advertising data and scan response; legacy advertising keeps each within 31 bytes."""
+    structures = [
+        data_types.Flags(AdvertisingData.Flags.LE_GENERAL_DISCOVERABLE_MODE
+                         | AdvertisingData.Flags.BR_EDR_NOT_SUPPORTED),
+        data_types.CompleteLocalName(name),
+        data_types.CompleteListOf16BitServiceUUIDs([UUID.from_16_bits(s) for s in services]),
+        data_types.TxPowerLevel(tx_power),
+    ]
+    maker = data_types.ManufacturerSpecificData(company, bytes([1, 2]))
+    response = []
+    if appearance:
+        response.append(data_types.Appearance(appearance >> 6, appearance & 0x3F))
+    if extended:
+        structures += [maker] + response + [data_types.ManufacturerSpecificData(0xFFFF, bytes(range(40)))]
+        response = []
+    elif len(bytes(AdvertisingData(structures + [maker]))) <= 31:
+        structures.append(maker)
+    else:
+        response.insert(0, maker)
+    return bytes(AdvertisingData(structures)), bytes(AdvertisingData(response))
+
+
+async def main(args):
+    link = LocalLink()
+    transport = await open_transport(args.transport)
+    scanner = Controller("FAVBLUE", host_source=transport.source, host_sink=transport.sink,
+                         link=link, public_address="00:1B:DC:00:00:01")
+    if args.legacy_reports:
+        scanner.le_features &= ~hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
+    devices = []
+    for i in range(args.count):
+        name, services, company, appearance = PROFILES[i % len(PROFILES)]
+        if i >= len(PROFILES) or args.prefix:
+            name = f"{args.prefix or name} {i + 1}"
+        controller = Controller(f"PEER{i}", link=link, public_address=f"00:1B:DC:00:01:{i + 1:02X}")
+        device = Device(address=hci.Address(f"C0:98:E5:49:{(i >> 8) & 0xFF:02X}:{i & 0xFF:02X}"),
+                        host=Host(controller, AsyncPipeSink(controller)))
+        device.name = name
+        await device.power_on()
+        data, response = advertising_data(name, services, company, -8 - i % 10, appearance, args.extended)
+        if args.extended:
+            await device.create_advertising_set(
+                advertising_parameters=AdvertisingParameters(
+                    advertising_event_properties=AdvertisingEventProperties(
+                        is_connectable=True, is_scannable=False, is_legacy=False),
+                    primary_advertising_interval_min=100, primary_advertising_interval_max=100),
+                advertising_data=data)
+        else:
+            await device.start_advertising(advertising_data=data, scan_response_data=response,
+                                           advertising_interval_min=100,
+                                           advertising_interval_max=100, auto_restart=True)
+        devices.append(device)
+    print("ready", flush=True)
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        asyncio.get_running_loop().add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await transport.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("transport")
+    parser.add_argument("--legacy-reports", action="store_true")
+    parser.add_argument("--extended", action="store_true")
+    parser.add_argument("--count", type=int, default=3)
+    parser.add_argument("--prefix", default="")
+    asyncio.run(main(parser.parse_args()))
