@@ -49,7 +49,6 @@ struct FavBlueScan: AsyncParsableCommand {
         let verbose = self.verbose
         let scanner = ScannerFactory.make(parsed, demoCapture: DemoCapture.path(), fast: fast, record: writer,
                                           log: { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } })
-        var table = DeviceTable()
         let observations = scanner.observations
         let states = scanner.states
         let failure = FailureBox()
@@ -68,10 +67,17 @@ struct FavBlueScan: AsyncParsableCommand {
                 failure.finishStream()
             }
         }
-        scanner.start()
-        for await observation in observations.prefix(while: { _ in !failure.done }) {
-            table.add(observation)
+        let collector = Task {
+            var table = DeviceTable()
+            for await observation in observations { table.add(observation) }
+            failure.finishStream()
+            return table
         }
+        scanner.start()
+        // A replay ends its stream; a live scan ends with the timer or a failure.
+        while !failure.done { try? await Task.sleep(nanoseconds: 50_000_000) }
+        collector.cancel()
+        let table = await collector.value
         // A live scanner's stream does not end by itself: the timer or a failure ends the wait.
         timer?.cancel()
         stateTask.cancel()

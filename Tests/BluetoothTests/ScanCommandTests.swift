@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+import XCTest
+
+/// favblue-scan as a user runs it: JSON lines, recording, and errors on stderr.
+final class ScanCommandTests: XCTestCase {
+    private var tool: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path
+    }
+
+    private func run(_ arguments: [String]) throws -> (Int32, String, String) {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: tool), "build favblue-scan first (swift build)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    func testJSONHasOneObjectPerDeviceWithTheDocumentedKeys() throws {
+        let demo = CaptureTests.root.appending(path: "data/demo.btsnoop").path
+        let (status, out, err) = try run(["--source", "btsnoop:\(demo)", "--fast", "--format", "json"])
+        XCTAssertEqual(status, 0, err)
+        let lines = out.split(separator: "\n")
+        XCTAssertGreaterThanOrEqual(lines.count, 20, "a few dozen devices")
+        let keys: Set = ["address", "addressType", "transport", "name", "rssi", "rssiMax", "txPower", "company", "companyId",
+                         "services", "reports", "firstSeen", "lastSeen"]
+        for line in lines {
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            XCTAssertEqual(Set(object.keys), keys)
+            let address = try XCTUnwrap(object["address"] as? String)
+            XCTAssertEqual(address, address.uppercased())
+            XCTAssertNotNil(ISO8601DateFormatter.withFractions.date(from: object["firstSeen"] as? String ?? ""))
+        }
+        XCTAssertTrue(out.contains("\"name\":\"Kitchen Speaker\""))
+    }
+
+    func testAMissingFileIsAnErrorOnStderr() throws {
+        let (status, out, err) = try run(["--source", "btsnoop:/nonexistent/x.btsnoop", "--fast", "--format", "json"])
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(out.isEmpty)
+        XCTAssertTrue(err.contains("no readable file"), err)
+    }
+
+    func testBadMagicAndUnknownDatalinkAreErrors() throws {
+        let dir = NSTemporaryDirectory() + "favblue-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data("hello world, not a capture".utf8).write(to: URL(fileURLWithPath: dir + "/a"))
+        try Data(Array("btsnoop\0".utf8) + [0, 0, 0, 1, 0, 0, 0, 7]).write(to: URL(fileURLWithPath: dir + "/b"))
+        let (s1, _, e1) = try run(["--source", "btsnoop:\(dir)/a", "--fast"])
+        XCTAssertNotEqual(s1, 0)
+        XCTAssertTrue(e1.contains("not a btsnoop capture"), e1)
+        let (s2, _, e2) = try run(["--source", "btsnoop:\(dir)/b", "--fast"])
+        XCTAssertNotEqual(s2, 0)
+        XCTAssertTrue(e2.contains("datalink 7"), e2)
+    }
+
+    func testARefusedTransportIsAnError() throws {
+        let (status, _, err) = try run(["--source", "h4-unix:/nonexistent/sock", "--duration", "3"])
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(err.contains("cannot connect"), err)
+    }
+
+    func testAnUnknownSourceIsExplained() throws {
+        let (status, _, err) = try run(["--source", "carrier-pigeon"])
+        XCTAssertEqual(status, 2)
+        XCTAssertTrue(err.contains("unknown source"), err)
+    }
+}
+
+extension ISO8601DateFormatter {
+    nonisolated(unsafe) static let withFractions: ISO8601DateFormatter = {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f
+    }()
+}
