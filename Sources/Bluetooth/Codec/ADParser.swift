@@ -95,6 +95,14 @@ public enum ADParser {
 
     /// A UUID from wire bytes (little-endian) in canonical text, with its well-known name.
     static func service(_ wire: [UInt8]) -> ServiceID {
+        if wire.count == 2 { return short16[Int(wire[0]) | Int(wire[1]) << 8] }
+        return longService(wire)
+    }
+
+    /// All 16-bit service ids made once, so a report's UUID list costs no string building.
+    private static let short16: [ServiceID] = (0...0xFFFF).map { longService([UInt8($0 & 0xFF), UInt8($0 >> 8)]) }
+
+    private static func longService(_ wire: [UInt8]) -> ServiceID {
         let hex = wire.reversed().map { byte in
             let h = String(byte, radix: 16, uppercase: true)
             return byte < 0x10 ? "0" + h : h

@@ -9,11 +9,14 @@ import Foundation
 public enum CompanyNames {
     /// The company's name, or "Company 0xNNNN" when libbluetooth has none.
     public static func name(_ id: UInt16) -> String {
-        if let raw = bt_compidtostr(Int32(id)) {
-            let name = String(cString: raw)
-            if !name.isEmpty, name != "not assigned", name != "internal use" { return name }
-        }
-        return L10n.format("Company 0x{}", String(format: "%04X", id))
+        assigned[Int(id)] ?? L10n.format("Company 0x{}", String(format: "%04X", id))
+    }
+
+    /// libbluetooth's names, read once: a lookup per report must not allocate.
+    private static let assigned: [String?] = (0...0xFFFF).map { id in
+        guard let raw = bt_compidtostr(Int32(id)) else { return nil }
+        let name = String(cString: raw)
+        return name.isEmpty || name == "not assigned" || name == "internal use" ? nil : name
     }
 }
 
