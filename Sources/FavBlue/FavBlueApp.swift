@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Bluetooth
 import Domain
 import Foundation
 import GtkKit
@@ -17,6 +18,8 @@ final class FavBlueApp {
     private var window: MainWindow?
     private var store: Store?
     private var favorites: FavoritesViewModel?
+    private var scanner: ScannerViewModel?
+    private var source: ScanSource = .auto
 
     // MARK: Options
     private var splashOverride: Int?
@@ -92,7 +95,19 @@ final class FavBlueApp {
         }
         let store = openStore()
         self.store = store
-        favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: store.favorites), notices: store.notices)
+        let favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: store.favorites), notices: store.notices)
+        self.favorites = favorites
+        let sourceText = sourceOverride ?? settings?.string("source") ?? "auto"
+        do {
+            source = try ScanSource(parsing: sourceText)
+        } catch {
+            printError(error.message)
+        }
+        let demo = demoCapturePath()
+        scanner = ScannerViewModel(makeScanner: { [weak self] in
+            ScannerFactory.make(self?.source ?? .auto, demoCapture: demo,
+                                log: { message in FileHandle.standardError.write(Data("favblue: \(message)\n".utf8)) })
+        }, favorites: favorites, sightings: store.sightings)
         let splashMs = splashOverride ?? Int(settings?.int("splash-duration-ms") ?? 2000)
         let window = MainWindow(application: application, settings: settings,
                                 splash: SplashViewModel(durationMs: splashMs),
@@ -130,10 +145,32 @@ final class FavBlueApp {
 
     private func makePages() -> PageFactory {
         let favorites = self.favorites!
+        let scanner = self.scanner!
+        let sightings = store?.sightings
         return PageFactory(
             favorites: { navigator in FavoritesPage(navigator: navigator, model: favorites) },
-            scanner: { navigator in ScannerPage(navigator: navigator) },
-            detail: { navigator, device in DeviceDetailPage(navigator: navigator, device: device) })
+            scanner: { [weak self] navigator in
+                ScannerPage(navigator: navigator, model: scanner, favorites: favorites, tryDemo: { [weak self] in
+                    self?.source = .demo
+                    scanner.start()
+                })
+            },
+            detail: { navigator, device in
+                DeviceDetailPage(navigator: navigator,
+                                 model: DeviceDetailViewModel(id: device, favorites: favorites, scanner: scanner, sightings: sightings),
+                                 favorites: favorites)
+            })
+    }
+
+    /// The shipped demo capture: installed under the prefix, or in the source tree.
+    private func demoCapturePath() -> String? {
+        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        let candidates = [
+            exe.deletingLastPathComponent().deletingLastPathComponent().appending(path: "share/favblue/demo.btsnoop").path,
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appending(path: "data/demo.btsnoop").path,
+        ]
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
     }
 
     private func quit() {

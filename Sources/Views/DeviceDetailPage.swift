@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import Domain
+import Foundation
 import GtkKit
 import ViewModels
 
@@ -10,19 +11,145 @@ import ViewModels
 public final class DeviceDetailPage: Page {
     // MARK: Widgets
     private let frame: PageFrame
-    private let status: StatusPage
+    private let content = Stack(transition: GTK_STACK_TRANSITION_TYPE_CROSSFADE, durationMs: 150)
+    private let signalValue = Label()
+    private let keywordBox = Widget(gtk_flow_box_new())
+    private let seen = Label()
+    private let heart: Button
+    private let rename: Button
 
     // MARK: Borrowed
     private weak var navigator: Navigator?
+    private let model: DeviceDetailViewModel
+    private let favorites: FavoritesViewModel
 
-    /// Creates the page for `device`.
-    public init(navigator: Navigator, device: DeviceID) {
+    // MARK: Owned
+    private var token: ObservationToken?
+    private var shownKeywords: [String] = []
+
+    /// Creates the page over `model`.
+    public init(navigator: Navigator, model: DeviceDetailViewModel, favorites: FavoritesViewModel) {
         self.navigator = navigator
-        frame = PageFrame(title: device.address, backButton: true)
-        status = StatusPage(icon: "bluetooth-active-symbolic", title: device.address,
-                            description: L10n.tr("Details of this device will be shown here."))
-        frame.setContent(status)
+        self.model = model
+        self.favorites = favorites
+        frame = PageFrame(title: model.title, backButton: true)
+        heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
+        rename = Button(icon: "document-edit-symbolic", accessibleName: L10n.tr("Rename"))
+        frame.header.packEnd(heart)
+        frame.header.packEnd(rename)
+
+        let loading = Widget(gtk_spinner_new())
+        gtk_spinner_start(gcast(loading.object))
+        loading.accessibleLabel(L10n.tr("Loading details")).align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
+        gtk_widget_set_size_request(loading.widget, 32, 32)
+
+        // Signal: a small caption over a large figure, near the centre.
+        let caption = Label(L10n.tr("Signal"))
+        caption.css("signal-caption", "dim-text")
+        signalValue.css("signal-value", "numeric")
+        let signal = Box(vertical: true, spacing: 4).append(caption, signalValue)
+        signal.align(GTK_ALIGN_CENTER, GTK_ALIGN_START)
+        signal.margins(24)
+
+        let heading = Label(L10n.tr("Keywords")).xalign(0)
+        heading.css("heading")
+        gtk_flow_box_set_selection_mode(gcast(keywordBox.object), GTK_SELECTION_NONE)
+        gtk_flow_box_set_max_children_per_line(gcast(keywordBox.object), 20)
+        gtk_flow_box_set_column_spacing(gcast(keywordBox.object), 6)
+        gtk_flow_box_set_row_spacing(gcast(keywordBox.object), 6)
+        keywordBox.accessibleLabel(L10n.tr("Keywords"))
+        seen.xalign(0).wrap()
+        seen.css("dim-text")
+
+        let column = Box(vertical: true, spacing: 12).append(signal, heading, keywordBox, seen)
+        column.margins(18)
+        let clamp = Widget(adw_clamp_new())
+        adw_clamp_set_maximum_size(gcast(clamp.object), 600)
+        adw_clamp_set_child(gcast(clamp.object), column.widget)
+        let scroller = Widget(gtk_scrolled_window_new())
+        gtk_scrolled_window_set_policy(gcast(scroller.object), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(gcast(scroller.object), clamp.widget)
+        content.add(loading, name: "loading")
+        content.add(scroller, name: "details")
+        frame.setContent(content)
+
+        heart.onClicked { [weak self] in self?.toggleFavorite() }
+        rename.onClicked { [weak self] in self?.renameFavorite() }
+        token = model.observe { [weak self] in self?.render() }
+        render()
+        Task { [weak model] in await model?.load() }
     }
 
     public var root: Widget { frame.root }
+
+    private func render() {
+        content.show(model.isLoading ? "loading" : "details")
+        frame.header.titleLabel.title = model.title
+        signalValue.text = model.rssi.map { ScannerPage.dBm($0) } ?? L10n.tr("Not heard")
+        if model.keywords != shownKeywords {
+            shownKeywords = model.keywords
+            removeAllChildren(of: keywordBox)
+            for keyword in model.keywords {
+                let tag = Label(keyword)
+                tag.css("favblue-tag")
+                gtk_flow_box_append(gcast(keywordBox.object), tag.widget)
+            }
+        }
+        if let summary = model.summary {
+            let format = DateFormatter()
+            format.dateStyle = .medium
+            format.timeStyle = .short
+            seen.text = L10n.format("First seen {}, last seen {}", format.string(from: summary.firstSeen), format.string(from: summary.lastSeen))
+                + "\n" + L10n.plural("{} stored sighting", "{} stored sightings", summary.count)
+        } else {
+            seen.text = L10n.tr("No sightings stored yet; they are kept for favorites.")
+        }
+        let favorite = model.isFavorite
+        heart.setIcon(favorite ? "favblue-heart-filled-symbolic" : "favblue-heart-outline-symbolic")
+        if favorite { heart.css("favorite-heart") } else { heart.removeCSS("favorite-heart") }
+        let heartName = favorite ? L10n.format("Remove {} from favorites", model.title) : L10n.format("Add {} to favorites", model.title)
+        heart.accessibleLabel(heartName).tooltip(heartName)
+        rename.isSensitive = favorite
+    }
+
+    private func toggleFavorite() {
+        guard let navigator else { return }
+        let id = model.id
+        if model.isFavorite {
+            Dialogs.confirmRemoval(parent: navigator.parentWindow, heading: favorites.removalQuestion(id, name: model.title)) { [weak favorites] in
+                guard let favorites else { return }
+                Task { await favorites.remove(id) }
+            }
+        } else {
+            let name = model.title == id.address ? nil : model.title
+            Dialogs.nickname(parent: navigator.parentWindow, heading: L10n.tr("Add to Favorites"),
+                             body: L10n.format("Add “{}” to your favorites. You can give it a nickname.", model.title),
+                             initial: "", confirm: L10n.tr("_Add"), validate: { [weak favorites] in favorites?.nicknameProblem($0) },
+                             onConfirm: { [weak favorites] text in
+                                 guard let favorites else { return }
+                                 Task { await favorites.add(id, name: name, nickname: text) }
+                             })
+        }
+    }
+
+    private func renameFavorite() {
+        guard let navigator, model.isFavorite else { return }
+        let id = model.id
+        Dialogs.nickname(parent: navigator.parentWindow, heading: L10n.tr("Rename Favorite"),
+                         body: L10n.format("Choose a nickname for “{}”. Leave it empty to use the device’s own name.", model.title),
+                         initial: favorites.currentNickname(id), confirm: L10n.tr("_Save"),
+                         validate: { [weak favorites] in favorites?.nicknameProblem($0) },
+                         onConfirm: { [weak favorites] text in
+                             guard let favorites else { return }
+                             Task { await favorites.rename(id, to: text) }
+                         })
+    }
+}
+
+/// GTK 4.8 has no gtk_flow_box_remove_all, so the tags go one by one.
+@MainActor
+private func removeAllChildren(of box: Widget) {
+    while let child = gtk_widget_get_first_child(box.widget) {
+        gtk_flow_box_remove(gcast(box.object), child)
+    }
 }

@@ -14,7 +14,8 @@ public final class MainWindow: Navigator {
     public let window: Window
     private let outer = Stack(transition: GTK_STACK_TRANSITION_TYPE_CROSSFADE, durationMs: 400)
     private let pageStack = Stack(transition: GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT, durationMs: 200)
-    private let toasts: ToastOverlay
+    private let body = Box(vertical: true)
+    private let notices = NoticeBar()
 
     // MARK: Owned
     private var pages: [(name: String, page: Page)] = []
@@ -36,14 +37,15 @@ public final class MainWindow: Navigator {
         self.splashModel = splash
         self.factory = pages
         window = Window(application: application)
-        toasts = ToastOverlay(child: pageStack)
+        pageStack.expand()
+        body.append(pageStack, notices.root)
         window.title = L10n.tr("FavBlue")
         window.setDefaultSize(width: settings?.int("window-width") ?? 720,
                               height: settings?.int("window-height") ?? 640)
         if settings?.bool("window-maximized") == true { gtk_window_maximize(window.window) }
         // Narrow phones and tiled windows: every page must work at 360 px.
         window.setMinimumSize(width: 360, height: 294)
-        outer.add(toasts, name: "main")
+        outer.add(body, name: "main")
         window.setContent(outer)
 
         installActions()
@@ -151,7 +153,7 @@ public final class MainWindow: Navigator {
     }
 
     public func toast(_ text: String, button: String?, action: (() -> Void)?) {
-        toasts.show(text, button: button, action: action)
+        notices.show(text, buttonLabel: button, action: action)
     }
 
     public var parentWindow: UnsafeMutablePointer<GtkWindow> { window.window }

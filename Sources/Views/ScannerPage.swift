@@ -10,19 +10,169 @@ import ViewModels
 public final class ScannerPage: Page {
     // MARK: Widgets
     private let frame: PageFrame
-    private let status: StatusPage
+    private let content = Stack(transition: GTK_STACK_TRANSITION_TYPE_CROSSFADE, durationMs: 150)
+    private let waiting: StatusPage
+    private let problem: StatusPage
+    private let spinner = Widget(gtk_spinner_new())
+    private let toggle: Button
+    private var list: KeyedListView<DeviceRowView>!
 
     // MARK: Borrowed
     private weak var navigator: Navigator?
+    private let model: ScannerViewModel
+    private let favorites: FavoritesViewModel
+    private let tryDemo: (() -> Void)?
 
-    /// Creates the page.
-    public init(navigator: Navigator) {
+    // MARK: Owned
+    private var token: ObservationToken?
+    private var shown: [String: ScannerViewModel.Row] = [:]
+
+    /// Creates the page; `tryDemo` switches the source to the shipped demo capture.
+    public init(navigator: Navigator, model: ScannerViewModel, favorites: FavoritesViewModel, tryDemo: (() -> Void)?) {
         self.navigator = navigator
+        self.model = model
+        self.favorites = favorites
+        self.tryDemo = tryDemo
         frame = PageFrame(title: L10n.tr("Scanner"), backButton: true)
-        status = StatusPage(icon: "bluetooth-acquiring-symbolic", title: L10n.tr("Scanner"),
-                            description: L10n.tr("Devices nearby will be listed here."))
-        frame.setContent(status)
+        toggle = Button(icon: "media-playback-stop-symbolic", accessibleName: L10n.tr("Stop Scanning"))
+        frame.header.packEnd(toggle)
+        spinner.accessibleLabel(L10n.tr("Scanning"))
+        frame.header.packEnd(spinner)
+
+        waiting = StatusPage(icon: "bluetooth-acquiring-symbolic", title: L10n.tr("Looking for devices…"),
+                             description: L10n.tr("Devices appear here as soon as they are heard."))
+        problem = StatusPage(icon: "bluetooth-disabled-symbolic", title: L10n.tr("Scanning is not possible"))
+        let retry = Button(label: L10n.tr("_Try Again"), mnemonic: true)
+        retry.css("pill", "suggested-action")
+        let demo = Button(label: L10n.tr("Try the _Demo"), mnemonic: true)
+        demo.css("pill")
+        let buttons = Box(vertical: true, spacing: 12).append(retry, demo)
+        buttons.align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
+        problem.setChild(buttons)
+
+        list = KeyedListView(
+            accessibleName: L10n.tr("Devices nearby"),
+            makeRow: { [weak self] in
+                let row = DeviceRowView(onHeart: { self?.toggleFavorite(key: $0) }, onDetails: { self?.showDetails(key: $0) })
+                return (row, row.root)
+            },
+            bind: { [weak self] row, key in self?.bind(row, key) },
+            activate: { [weak self] key in self?.toggleFavorite(key: key) })
+        content.add(waiting, name: "waiting")
+        content.add(problem, name: "problem")
+        content.add(list.root, name: "list")
+        frame.setContent(content)
+
+        // Rows must not move under the pointer: reorder only while it is elsewhere.
+        let motion = gtk_event_controller_motion_new()!
+        Signals.connect(UnsafeMutableRawPointer(motion), "enter") { [weak model] _ in model?.reorderAllowed = false }
+        Signals.connect(UnsafeMutableRawPointer(motion), "leave") { [weak model] _ in model?.reorderAllowed = true }
+        list.list.add(controller: motion)
+
+        toggle.onClicked { [weak self] in
+            guard let self else { return }
+            if self.model.isRunning { self.model.stop() } else { self.model.start() }
+        }
+        retry.onClicked { [weak model] in model?.start() }
+        demo.onClicked { [weak self] in self?.tryDemo?() }
+        demo.isVisible = tryDemo != nil
+        frame.root.onKeyPressed { [weak model] keyval, state in
+            let ctrl = state & GDK_CONTROL_MASK.rawValue != 0
+            if keyval == UInt32(GDK_KEY_F5) || (ctrl && (keyval == UInt32(GDK_KEY_r) || keyval == UInt32(GDK_KEY_R))) {
+                model?.start()
+                return true
+            }
+            return false
+        }
+        token = model.observe { [weak self] in self?.render() }
+        render()
     }
 
     public var root: Widget { frame.root }
+
+    public func pageDidAppear() { model.start() }
+
+    public func pageWillDisappear() { model.stop() }
+
+    // MARK: Rendering
+
+    private func render() {
+        let running = model.isRunning
+        spinner.isVisible = running
+        if running { gtk_spinner_start(gcast(spinner.object)) } else { gtk_spinner_stop(gcast(spinner.object)) }
+        toggle.setIcon(running ? "media-playback-stop-symbolic" : "media-playback-start-symbolic")
+        let toggleName = running ? L10n.tr("Stop Scanning") : L10n.tr("Start Scanning")
+        toggle.accessibleLabel(toggleName).tooltip(toggleName)
+        frame.header.titleLabel.subtitle = statusText()
+
+        if case .failed(let failure) = model.state, model.rows.isEmpty {
+            problem.title = L10n.tr("Scanning is not possible")
+            problem.details = failure.message + "\n\n" + failure.suggestion
+            content.show("problem")
+        } else if model.rows.isEmpty {
+            content.show("waiting")
+        } else {
+            content.show("list")
+        }
+        let rows = model.rows
+        let changed = Set(rows.filter { shown[$0.id.storageKey] != $0 }.map(\.id.storageKey))
+        shown = Dictionary(uniqueKeysWithValues: rows.map { ($0.id.storageKey, $0) })
+        list.update(rows.map(\.id.storageKey), changed: changed)
+    }
+
+    private func statusText() -> String {
+        switch model.state {
+        case .idle, .paused: return L10n.tr("Paused")
+        case .starting: return L10n.tr("Starting…")
+        case .scanning: return L10n.plural("{} device", "{} devices", model.rows.count)
+        case .finished: return L10n.tr("Replay finished")
+        case .failed: return L10n.tr("Failed")
+        }
+    }
+
+    private func bind(_ row: DeviceRowView, _ key: String) {
+        guard let data = shown[key] else { return }
+        let icons = ["network-cellular-signal-none-symbolic", "network-cellular-signal-weak-symbolic",
+                     "network-cellular-signal-ok-symbolic", "network-cellular-signal-good-symbolic",
+                     "network-cellular-signal-excellent-symbolic"]
+        let levels = [L10n.tr("Signal strength: none"), L10n.tr("Signal strength: weak"), L10n.tr("Signal strength: fair"),
+                      L10n.tr("Signal strength: good"), L10n.tr("Signal strength: excellent")]
+        row.show(DeviceRowContent(title: data.title, titleIsPlaceholder: data.isUnnamed, subtitle: data.subtitle,
+                                  signal: data.rssi.map { Self.dBm($0) }, signalIcon: icons[data.level],
+                                  signalDescription: levels[data.level], isFavorite: data.isFavorite), key: key)
+        if data.isStale { row.root.css("dim-label") } else { row.root.removeCSS("dim-label") }
+    }
+
+    /// "−58 dBm" with a real minus sign, localized.
+    static func dBm(_ value: Int) -> String {
+        L10n.format("{} dBm", value < 0 ? "−\(-value)" : "\(value)")
+    }
+
+    // MARK: Actions
+
+    private func toggleFavorite(key: String) {
+        guard let id = try? DeviceID(storageKey: key), let navigator else { return }
+        let name = shown[key]?.title ?? id.address
+        if favorites.isFavorite(id) {
+            Dialogs.confirmRemoval(parent: navigator.parentWindow, heading: favorites.removalQuestion(id, name: name)) { [weak favorites] in
+                guard let favorites else { return }
+                Task { await favorites.remove(id) }
+            }
+        } else {
+            let advertised = model.name(of: id)
+            Dialogs.nickname(parent: navigator.parentWindow, heading: L10n.tr("Add to Favorites"),
+                             body: L10n.format("Add “{}” to your favorites. You can give it a nickname.", name),
+                             initial: "", confirm: L10n.tr("_Add"),
+                             validate: { [weak favorites] in favorites?.nicknameProblem($0) },
+                             onConfirm: { [weak favorites] text in
+                                 guard let favorites else { return }
+                                 Task { await favorites.add(id, name: advertised, nickname: text) }
+                             })
+        }
+    }
+
+    private func showDetails(key: String) {
+        guard let id = try? DeviceID(storageKey: key) else { return }
+        navigator?.showDetail(of: id)
+    }
 }

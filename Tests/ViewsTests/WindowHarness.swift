@@ -37,12 +37,14 @@ enum WindowHarness {
         var finished = false
         app.onStartup { MainWindow.installAccelerators(on: app) }
         let favoritesModel = favorites ?? FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
+        let scannerModel = ScannerViewModel(makeScanner: { FakeScanner() }, favorites: favoritesModel, sightings: nil)
         app.onActivate {
             let main = MainWindow(application: app, settings: nil, splash: SplashViewModel(durationMs: splashMs),
                                   pages: PageFactory(
                                       favorites: { FavoritesPage(navigator: $0, model: favoritesModel) },
-                                      scanner: { ScannerPage(navigator: $0) },
-                                      detail: { DeviceDetailPage(navigator: $0, device: $1) }))
+                                      scanner: { ScannerPage(navigator: $0, model: scannerModel, favorites: favoritesModel, tryDemo: nil) },
+                                      detail: { DeviceDetailPage(navigator: $0, model: DeviceDetailViewModel(
+                                          id: $1, favorites: favoritesModel, scanner: scannerModel, sightings: nil), favorites: favoritesModel) }))
             window = main
             main.present()
             Task { @MainActor in

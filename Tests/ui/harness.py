@@ -25,6 +25,30 @@ def binary():
     return path
 
 
+class GtkAtspiCrash(AssertionError):
+    """GTK 4.8's AT-SPI code crashed while the tree was walked during a teardown."""
+
+
+def retry_gtk_atspi_crash(cls):
+    """Runs a test again (twice at most) when GTK 4.8's AT-SPI bridge crashed under it (it builds a
+    NULL object path for a widget being torn down); says so on stderr, never hides it."""
+    for name in [n for n in dir(cls) if n.startswith("test_")]:
+        original = getattr(cls, name)
+
+        def wrapper(self, _original=original, _name=name):
+            import sys
+            for attempt in range(3):
+                try:
+                    return _original(self)
+                except GtkAtspiCrash:
+                    if attempt == 2:
+                        raise
+                    print(f"\nWARNING: {_name}: GTK AT-SPI crash (g_variant_new_object_path); retrying",
+                          file=sys.stderr)
+        setattr(cls, name, wrapper)
+    return cls
+
+
 class App:
     """One running favblue process with its own data, settings and language."""
 
@@ -77,7 +101,11 @@ class App:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise AssertionError(f"favblue exited with {self.proc.returncode}: {self.stderr()[-4000:]}")
+                err = self.stderr()
+                if self.proc.returncode == -11 and "g_variant_new_object_path" in err:
+                    raise GtkAtspiCrash(err[-2000:])
+                at = err.find("crashed:")
+                raise AssertionError(f"favblue exited with {self.proc.returncode}: {err[max(at - 1500, 0):at + 2500] if at >= 0 else err[-4000:]}")
             desktop = Atspi.get_desktop(0)
             for i in range(desktop.get_child_count()):
                 app = desktop.get_child_at_index(i)
@@ -123,7 +151,10 @@ class App:
         while time.monotonic() < deadline:
             if predicate():
                 return
-            time.sleep(0.1)
+            # Each check walks the whole tree; GTK 4.8's AT-SPI code can crash when
+            # walked while widgets are torn down, so do not walk it more than needed.
+            time.sleep(0.3)
+        self.accessible(timeout=1)  # raises if the app died meanwhile
         raise AssertionError(f"timed out waiting for {what}; showing: {sorted(set(self.names()))}")
 
     def focused_name(self):
@@ -147,6 +178,13 @@ class App:
         node = self.find(name, role)
         assert Atspi.Action.get_n_actions(node) > 0, f"{name!r} has no action"
         Atspi.Action.do_action(node, 0)
+        self.settle()
+
+    def settle(self):
+        """Gives the app time to finish what an action started (closing a dialog,
+        rebuilding rows) before the tree is walked again: GTK 4.8's AT-SPI bridge
+        can crash when it is queried about widgets that are being torn down."""
+        time.sleep(0.8)
 
     # MARK: keyboard and screen
 
@@ -159,6 +197,7 @@ class App:
         wid = self.window_id()
         subprocess.run(["xdotool", "windowfocus", "--sync", wid], check=False, timeout=10)
         subprocess.run(["xdotool", "key", "--clearmodifiers", *keys], check=True, timeout=10)
+        self.settle()
 
     def click_on(self, name, role=None):
         """Clicks the middle of a node, as a pointer user would."""
@@ -177,7 +216,8 @@ class App:
         return self.find(name, role).get_state_set().contains(Atspi.StateType.SENSITIVE)
 
     def click(self, x, y):
-        subprocess.run(["xdotool", "mousemove", "--sync", str(x), str(y), "click", "1"], check=True, timeout=10)
+        # No --sync: it waits forever when the pointer is already there.
+        subprocess.run(["xdotool", "mousemove", str(x), str(y), "sleep", "0.1", "click", "1"], check=True, timeout=10)
 
 
 def spoken(name):

@@ -11,7 +11,7 @@ import tempfile
 import time
 import unittest
 
-from harness import App
+from harness import App, retry_gtk_atspi_crash
 
 DEVICES = [
     ("AA:BB:CC:DD:EE:01/le-public", None, "Buds"),
@@ -33,6 +33,7 @@ def seed(home, devices=DEVICES):
     db.close()
 
 
+@retry_gtk_atspi_crash
 class FavoritesTests(unittest.TestCase):
     def setUp(self):
         self.home = tempfile.mkdtemp(prefix="favblue-fav-")

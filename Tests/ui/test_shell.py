@@ -8,7 +8,7 @@ import subprocess
 import time
 import unittest
 
-from harness import App, binary, pixel, screenshot_pixels
+from harness import App, retry_gtk_atspi_crash, binary, pixel, screenshot_pixels
 
 BRAND_BLUE = (77, 116, 217)
 
@@ -17,6 +17,7 @@ def close_to(a, b, tolerance=3):
     return all(abs(x - y) <= tolerance for x, y in zip(a, b))
 
 
+@retry_gtk_atspi_crash
 class SplashTests(unittest.TestCase):
     def test_first_frame_is_the_splash_in_the_theme_colour(self):
         with App(splash_ms=4000) as app:
@@ -61,6 +62,7 @@ class SplashTests(unittest.TestCase):
             app.wait_for(lambda: "No favorites yet" in app.names(), timeout=5, what="Favorites after Esc")
 
 
+@retry_gtk_atspi_crash
 class NavigationTests(unittest.TestCase):
     def test_round_trip_with_buttons_and_keys(self):
         with App() as app:
@@ -105,6 +107,7 @@ class NavigationTests(unittest.TestCase):
             self.assertEqual(len(windows), 1, "still exactly one window")
 
 
+@retry_gtk_atspi_crash
 class MenuTests(unittest.TestCase):
     def frames(self, app):
         root = app.accessible()
@@ -126,6 +129,7 @@ class MenuTests(unittest.TestCase):
             app.wait_for(lambda: "Keyboard Shortcuts" in self.frames(app), what="the shortcuts window")
 
 
+@retry_gtk_atspi_crash
 class AccessibilityTests(unittest.TestCase):
     INTERACTIVE = {"button", "push button", "toggle button", "menu button", "check box", "text", "entry"}
 
@@ -162,6 +166,7 @@ class AccessibilityTests(unittest.TestCase):
             self.assertIn(("frame", "FavBlue"), roles, "the window is named")
 
 
+@retry_gtk_atspi_crash
 class LanguageTests(unittest.TestCase):
     def test_german_strings_appear(self):
         with App(lang="de") as app:
@@ -190,6 +195,7 @@ class LanguageTests(unittest.TestCase):
         self.assertIn("Unknown storage “floppy”", run.stderr)
 
 
+@retry_gtk_atspi_crash
 class InstallTests(unittest.TestCase):
     def test_the_installed_app_finds_its_schema_and_translations(self):
         if "FAVBLUE_BIN" not in os.environ:

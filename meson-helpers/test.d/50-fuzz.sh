@@ -45,7 +45,7 @@ while off + 24 <= len(data) and k < 200:
 PY
 done
 echo "seeds: $(ls "$work/corpus" | wc -l)"
-if "$work/fuzz-parsers" -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 "$work/corpus" > "$work/fuzz.log" 2>&1; then
+if "$work/fuzz-parsers" -artifact_prefix="$work/" -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 "$work/corpus" > "$work/fuzz.log" 2>&1; then
   grep -E "stat::number_of_executed_units|Done" "$work/fuzz.log" | tail -n 2
   echo "Fuzz: 1 passed, 0 failed"
 else

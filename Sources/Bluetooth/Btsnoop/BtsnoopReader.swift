@@ -82,7 +82,8 @@ public struct BtsnoopReader: Sendable {
             guard start + included <= data.count else { truncated(.truncated(records: records)); return }
             offset = start + included
             records += 1
-            let time = Date(timeIntervalSince1970: Double(micros - Self.epochOffset) / 1_000_000)
+            // Wrapping: a damaged record may hold any timestamp.
+            let time = Date(timeIntervalSince1970: Double(micros &- Self.epochOffset) / 1_000_000)
             if let packet = packet(flags: flags, body: data[start..<(start + included)], time: time) { body(packet) }
         }
     }

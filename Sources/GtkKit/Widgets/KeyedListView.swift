@@ -6,8 +6,8 @@ import CGtkShim
 /// A virtualized GtkListView over string keys; Swift looks up what each key shows.
 ///
 /// Only the rows on screen exist, so hundreds of devices cost what a screenful
-/// costs. Each key is a GtkStringObject in a GtkStringList; replacing one key
-/// rebinds just that row, so the list never jumps while it is updated.
+/// costs. Each key is a GtkStringObject in a GtkStringList; the model changes only
+/// when rows come, go or move, and changed content is rebound in place.
 @MainActor
 public final class KeyedListView<Row: AnyObject> {
     // MARK: Widgets
@@ -22,6 +22,8 @@ public final class KeyedListView<Row: AnyObject> {
     private var rows: [UnsafeMutableRawPointer: Row] = [:]
     /// The key each row widget shows, for keyboard and context-menu actions.
     private var keyOfRowWidget: [UnsafeMutableRawPointer: String] = [:]
+    /// The row showing each key right now, so content changes rebind in place.
+    private var rowOfKey: [String: Row] = [:]
 
     // MARK: Borrowed
     private let bind: (Row, String) -> Void
@@ -56,7 +58,12 @@ public final class KeyedListView<Row: AnyObject> {
                   let object = gtk_list_item_get_item(gcast(item)) else { return }
             let key = String(cString: gtk_string_object_get_string(gcast(UnsafeMutableRawPointer(object))))
             if let child = gtk_list_item_get_child(gcast(item)) { self.keyOfRowWidget[UnsafeMutableRawPointer(child)] = key }
+            self.rowOfKey[key] = row
             self.bind(row, key)
+        }
+        Signals.connect(UnsafeMutableRawPointer(factory), "unbind") { [weak self] args in
+            guard let self, let item = args.object(1), let row = self.rows[item] else { return }
+            self.rowOfKey = self.rowOfKey.filter { $0.value !== row }
         }
         Signals.connect(UnsafeMutableRawPointer(factory), "teardown") { [weak self] args in
             guard let item = args.object(1) else { return }
@@ -125,8 +132,10 @@ public final class KeyedListView<Row: AnyObject> {
         for index in newEnd..<keys.count where changed.contains(keys[index]) { replace(at: index, with: keys[index]) }
     }
 
+    /// Shows new content for `key` in the row that displays it, without touching the model:
+    /// replacing the item would recreate the row widget, several times a second.
     private func replace(at index: Int, with key: String) {
-        withCStringArray([key]) { gtk_string_list_splice(model, UInt32(index), 1, $0) }
+        if let row = rowOfKey[key] { bind(row, key) }
     }
 }
 

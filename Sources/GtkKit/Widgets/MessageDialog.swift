@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import CGtkShim
+import Dispatch
 
 /// An AdwMessageDialog: a heading, a body, optional extra content and response buttons.
 @MainActor
@@ -25,7 +26,9 @@ public final class MessageDialog: Widget {
             let handler = self.handlers[id]
             self.handlers = [:]
             handler?()
-            self.keepAlive = nil
+            // Let go on the next turn of the loop: releasing now could finalize the dialog
+            // while GTK is still inside the button activation that emitted "response".
+            DispatchQueue.main.async { self.keepAlive = nil }
         }
     }
 

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// Everything one device says about itself, live while it is heard.
+@MainActor
+public final class DeviceDetailViewModel {
+    // MARK: State
+    public let id: DeviceID
+    /// Nickname, else name, else the address.
+    public private(set) var title = ""
+    /// The last smoothed signal, dBm; nil when not heard in this session.
+    public private(set) var rssi: Int?
+    /// Tags decoded from the advertising data.
+    public private(set) var keywords: [String] = []
+    /// First and last sighting and their count, from the store.
+    public private(set) var summary: SightingSummary?
+    /// True until the stored history has loaded.
+    public private(set) var isLoading = true
+    public var isFavorite: Bool { favorites.isFavorite(id) }
+    /// Signal readings of this session, for the plot.
+    public var history: [(Date, Int)] { scanner?.history(of: id) ?? [] }
+
+    // MARK: Borrowed
+    private let favorites: FavoritesViewModel
+    private weak var scanner: ScannerViewModel?
+    private let sightings: SightingsRepository?
+    private let observers = ChangeObservers()
+    private var tokens: [ObservationToken] = []
+
+    /// Creates the model for `id`.
+    public init(id: DeviceID, favorites: FavoritesViewModel, scanner: ScannerViewModel?, sightings: SightingsRepository?) {
+        self.id = id
+        self.favorites = favorites
+        self.scanner = scanner
+        self.sightings = sightings
+        tokens.append(favorites.observe { [weak self] in self?.refresh() })
+        if let scanner { tokens.append(scanner.observe { [weak self] in self?.refresh() }) }
+        refresh()
+    }
+
+    /// Calls `handler` after every change.
+    public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { observers.observe(handler) }
+
+    /// Loads the stored sightings (the page shows a spinner until then).
+    public func load() async {
+        if let sightings { summary = try? await sightings.summary(for: id) }
+        isLoading = false
+        refresh()
+    }
+
+    private func refresh() {
+        let favorite = favorites.favorite(id)
+        let observation = scanner?.observation(of: id)
+        title = DisplayName.of(id: id, nickname: favorite?.nickname, advertisedName: scanner?.name(of: id) ?? favorite?.lastKnownName)
+        rssi = scanner?.rssi(of: id)
+        keywords = Self.keywords(id: id, observation: observation)
+        observers.notify()
+    }
+
+    /// Transport, connectable, address type, company, services, TX power, appearance or class, flags.
+    static func keywords(id: DeviceID, observation o: Observation?) -> [String] {
+        var tags = [id.kind == .bredr ? L10n.tr("BR/EDR") : L10n.tr("Bluetooth LE"), id.kind.label]
+        guard let o else { return tags }
+        if let connectable = o.connectable { tags.append(connectable ? L10n.tr("Connectable") : L10n.tr("Not connectable")) }
+        for maker in o.manufacturerData { tags.append(maker.companyName) }
+        for service in o.services { tags.append(service.name ?? service.uuid) }
+        for service in o.serviceData.keys.sorted(by: { $0.uuid < $1.uuid }) {
+            tags.append(L10n.format("Data for {}", service.name ?? service.uuid))
+        }
+        if let tx = o.txPower { tags.append(L10n.format("TX power {} dBm", tx)) }
+        if let appearance = o.appearance { tags.append(L10n.format("Appearance 0x{}", String(appearance, radix: 16, uppercase: true))) }
+        if let cod = o.classOfDevice { tags.append(L10n.format("Class: {}", DeviceClassName.of(cod))) }
+        if let flags = o.flags {
+            if flags & 0x02 != 0 { tags.append(L10n.tr("General discoverable")) }
+            if flags & 0x01 != 0 { tags.append(L10n.tr("Limited discoverable")) }
+            if flags & 0x04 != 0 { tags.append(L10n.tr("LE only")) }
+        }
+        var seen = Set<String>()
+        return tags.filter { seen.insert($0).inserted }
+    }
+}
+
+/// Major class names for a class of device (Assigned Numbers §2.8), for keywords.
+enum DeviceClassName {
+    static func of(_ cod: UInt32) -> String {
+        switch (cod >> 8) & 0x1F {
+        case 0x01: return L10n.tr("Computer")
+        case 0x02: return L10n.tr("Phone")
+        case 0x03: return L10n.tr("Network access point")
+        case 0x04: return L10n.tr("Audio/Video")
+        case 0x05: return L10n.tr("Peripheral")
+        case 0x06: return L10n.tr("Imaging")
+        case 0x07: return L10n.tr("Wearable")
+        case 0x08: return L10n.tr("Toy")
+        case 0x09: return L10n.tr("Health")
+        default: return L10n.tr("Uncategorized")
+        }
+    }
+}

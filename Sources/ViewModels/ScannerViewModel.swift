@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// The Scanner page: live devices, coalesced, smoothed, filtered and sorted.
+///
+/// Observations arrive on a background stream and are gathered off the main
+/// thread; the list is republished at most `refreshesPerSecond` times a second.
+@MainActor
+public final class ScannerViewModel {
+    /// One device row.
+    public struct Row: Equatable, Sendable {
+        public let id: DeviceID
+        /// Nickname, else name, else "Unknown device".
+        public let title: String
+        /// True when the device has no name at all.
+        public let isUnnamed: Bool
+        /// "AA:BB:… · LE random".
+        public let subtitle: String
+        /// Smoothed signal, dBm.
+        public let rssi: Int?
+        /// 0 (none) to 4 (excellent).
+        public let level: Int
+        public let isFavorite: Bool
+        /// Unseen for longer than the fade time.
+        public let isStale: Bool
+    }
+
+    /// How rows are ordered.
+    public enum SortOrder: String, Sendable, CaseIterable { case signal, name, lastSeen = "last-seen" }
+
+    // MARK: State
+    public private(set) var rows: [Row] = []
+    public private(set) var state: ScannerState = .idle
+    /// How many list refreshes were published (for the benchmark and tests).
+    public private(set) var refreshCount = 0
+    public var sortOrder: SortOrder = .signal { didSet { publish(reorder: true) } }
+    public var favoritesOnly = false { didSet { publish(reorder: true) } }
+    public var hideUnnamed = true { didSet { publish(reorder: true) } }
+    /// Devices weaker than this are hidden, dBm.
+    public var minimumRSSI = -127 { didSet { publish(reorder: true) } }
+    public var searchText = "" { didSet { publish(reorder: true) } }
+    /// Whether rows may move now; false while the pointer is over the list.
+    public var reorderAllowed = true { didSet { if reorderAllowed { publish(reorder: true) } } }
+
+    // MARK: Configuration
+    private let makeScanner: () -> DeviceScanner
+    private let favorites: FavoritesViewModel
+    private let sightings: SightingsRepository?
+    private let now: () -> Date
+    /// Seconds unseen before a row fades, and before it goes.
+    public var staleAfter: Double = 30
+    public var removeAfter: Double = 60
+    private let refreshInterval: Double
+
+    // MARK: Owned
+    private var scanner: DeviceScanner?
+    private var devices: [DeviceID: Entry] = [:]
+    private var order: [DeviceID] = []
+    private let inbox = Inbox()
+    private var tasks: [Task<Void, Never>] = []
+    private var timer: Task<Void, Never>?
+    private let observers = ChangeObservers()
+    private var favoritesToken: ObservationToken?
+
+    struct Entry {
+        var last: Observation
+        var name: String?
+        var smoothed: Double?
+        var lastSeen: Date
+        var firstSeen: Date
+        var history: [(Date, Int)] = []
+    }
+
+    /// Creates the model; `makeScanner` opens the configured source each time scanning starts.
+    public init(makeScanner: @escaping () -> DeviceScanner, favorites: FavoritesViewModel,
+                sightings: SightingsRepository?, refreshesPerSecond: Double = 4, now: @escaping () -> Date = { Date() }) {
+        self.makeScanner = makeScanner
+        self.favorites = favorites
+        self.sightings = sightings
+        self.now = now
+        refreshInterval = 1 / refreshesPerSecond
+        favoritesToken = favorites.observe { [weak self] in self?.publish(reorder: false) }
+    }
+
+    /// Calls `handler` after every published change.
+    public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { observers.observe(handler) }
+
+    /// Whether scanning runs (or is starting).
+    public var isRunning: Bool {
+        switch state {
+        case .starting, .scanning: return true
+        default: return false
+        }
+    }
+
+    // MARK: Intents
+
+    /// Starts scanning (a fresh scanner, so a failed source is retried).
+    public func start() {
+        stop()
+        let scanner = makeScanner()
+        self.scanner = scanner
+        let inbox = self.inbox
+        let observations = scanner.observations
+        let states = scanner.states
+        tasks = [
+            Task.detached { for await o in observations { inbox.add(o) } },
+            Task { [weak self] in for await s in states { self?.apply(s) } },
+        ]
+        scanner.start()
+        timer = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64((self?.refreshInterval ?? 0.25) * 1_000_000_000))
+                self?.tick()
+            }
+        }
+    }
+
+    /// Stops scanning; the list stays.
+    public func stop() {
+        scanner?.stop()
+        scanner = nil
+        tasks.forEach { $0.cancel() }
+        tasks = []
+        timer?.cancel()
+        timer = nil
+        tick()
+        if isRunning { apply(.paused) }
+    }
+
+    /// The latest observation of `id`, if it was seen.
+    public func observation(of id: DeviceID) -> Observation? { devices[id]?.last }
+
+    /// The best-known advertised name of `id`.
+    public func name(of id: DeviceID) -> String? { devices[id]?.name }
+
+    /// Smoothed signal of `id`, dBm.
+    public func rssi(of id: DeviceID) -> Int? { devices[id]?.smoothed.map { Int($0.rounded()) } }
+
+    /// Signal readings of `id` in this session, oldest first.
+    public func history(of id: DeviceID) -> [(Date, Int)] { devices[id]?.history ?? [] }
+
+    /// Folds in everything received since the last tick and republishes (called by the timer).
+    public func tick() {
+        let batch = inbox.drain()
+        var readings: [Sighting] = []
+        for o in batch {
+            var entry = devices[o.id] ?? Entry(last: o, name: nil, smoothed: nil, lastSeen: o.timestamp, firstSeen: o.timestamp)
+            entry.last = o
+            if let name = o.name, !name.isEmpty { entry.name = name }
+            if let rssi = o.rssi {
+                // Exponential moving average: a steady figure that still follows a walk away.
+                entry.smoothed = entry.smoothed.map { $0 * 0.7 + Double(rssi) * 0.3 } ?? Double(rssi)
+                entry.history.append((o.timestamp, rssi))
+                if entry.history.count > 600 { entry.history.removeFirst(entry.history.count - 600) }
+                if favorites.isFavorite(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
+            }
+            entry.lastSeen = max(entry.lastSeen, o.timestamp)
+            devices[o.id] = entry
+        }
+        let cutoff = now().addingTimeInterval(-removeAfter)
+        devices = devices.filter { $0.value.lastSeen >= cutoff || isReplay }
+        if !readings.isEmpty, let sightings {
+            Task.detached { try? await sightings.record(readings) }
+        }
+        publish(reorder: reorderAllowed)
+    }
+
+    private var isReplay: Bool { if case .finished = state { return true } else { return false } }
+
+    private func apply(_ newState: ScannerState) {
+        state = newState
+        observers.notify()
+    }
+
+    private func publish(reorder: Bool) {
+        let time = now()
+        let needle = searchText.trimmingCharacters(in: .whitespaces).lowercased()
+        var visible: [DeviceID: Row] = [:]
+        for (id, entry) in devices {
+            let favorite = favorites.favorite(id)
+            let name = favorite?.nickname ?? entry.name ?? favorite?.lastKnownName
+            if hideUnnamed && name == nil && favorite == nil { continue }
+            if favoritesOnly && favorite == nil { continue }
+            let rssi = entry.smoothed.map { Int($0.rounded()) }
+            if let rssi, rssi < minimumRSSI { continue }
+            if !needle.isEmpty {
+                let haystack = [name, entry.name, id.address, entry.last.manufacturerData.first?.companyName]
+                    .compactMap { $0?.lowercased() }
+                if !haystack.contains(where: { $0.contains(needle) }) { continue }
+            }
+            visible[id] = Row(id: id, title: name ?? L10n.tr("Unknown device"), isUnnamed: name == nil,
+                              subtitle: id.identifierLine, rssi: rssi, level: Self.level(rssi), isFavorite: favorite != nil,
+                              isStale: time.timeIntervalSince(entry.lastSeen) > staleAfter && !isReplay)
+        }
+        if reorder {
+            order = visible.values.sorted(by: sortRule).map(\.id)
+        } else {
+            // Rows never jump under the pointer: keep places, append newcomers.
+            order = order.filter { visible[$0] != nil } + visible.keys.filter { !order.contains($0) }.sorted()
+        }
+        rows = order.compactMap { visible[$0] }
+        refreshCount += 1
+        observers.notify()
+    }
+
+    private func sortRule(_ a: Row, _ b: Row) -> Bool {
+        switch sortOrder {
+        case .signal:
+            if a.rssi != b.rssi { return (a.rssi ?? -200) > (b.rssi ?? -200) }
+        case .name:
+            if a.title != b.title { return DisplayName.areInIncreasingOrder(a.title, b.title) }
+        case .lastSeen:
+            let x = devices[a.id]?.lastSeen ?? .distantPast, y = devices[b.id]?.lastSeen ?? .distantPast
+            if x != y { return x > y }
+        }
+        return a.id < b.id
+    }
+
+    /// Signal bars for a dBm value.
+    static func level(_ rssi: Int?) -> Int {
+        guard let rssi else { return 0 }
+        switch rssi {
+        case (-55)...: return 4
+        case (-67)...: return 3
+        case (-80)...: return 2
+        case (-90)...: return 1
+        default: return 0
+        }
+    }
+}
+
+/// Observations received off the main thread, waiting for the next tick.
+final class Inbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Observation] = []
+
+    func add(_ o: Observation) {
+        lock.lock()
+        items.append(o)
+        lock.unlock()
+    }
+
+    func drain() -> [Observation] {
+        lock.lock()
+        defer { lock.unlock() }
+        let out = items
+        items = []
+        return out
+    }
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import TestSupport
+import ViewModels
+import XCTest
+
+final class ScannerViewModelTests: XCTestCase {
+    @MainActor
+    private static func make(favorites: [Favorite] = [], rate: Double = 1000) -> (ScannerViewModel, FakeScanner, FavoritesViewModel, Clock) {
+        let clock = Clock()
+        let scanner = FakeScanner()
+        let favoritesModel = FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository(favorites)))
+        let model = ScannerViewModel(makeScanner: { scanner }, favorites: favoritesModel, sightings: nil,
+                                     refreshesPerSecond: rate, now: { clock.now })
+        return (model, scanner, favoritesModel, clock)
+    }
+
+    private static func seen(_ n: UInt8, _ name: String?, _ rssi: Int, at time: Date = Date(timeIntervalSince1970: 1_000)) -> Observation {
+        Observation(id: TestDevices.id(n, kind: .leRandom), timestamp: time, rssi: rssi, name: name,
+                    manufacturerData: [ManufacturerData(companyID: 0x004C, companyName: "Apple, Inc.", data: [])])
+    }
+
+    /// Lets the background stream deliver, then folds it in as the refresh timer would.
+    @MainActor
+    private static func settle(_ model: ScannerViewModel) async {
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        model.tick()
+    }
+
+    func testRowsAreSortedBySignalThenByName() async {
+        let (model, scanner, _, _) = await Self.make()
+        await MainActor.run { model.start() }
+        scanner.feed(Self.seen(1, "Weak", -90))
+        scanner.feed(Self.seen(2, "Strong", -40))
+        scanner.feed(Self.seen(3, "Middle", -60))
+        await Self.settle(model)
+        let bySignal = await model.rows.map(\.title)
+        XCTAssertEqual(bySignal, ["Strong", "Middle", "Weak"])
+        await MainActor.run { model.sortOrder = .name }
+        let byName = await model.rows.map(\.title)
+        XCTAssertEqual(byName, ["Middle", "Strong", "Weak"])
+        await MainActor.run { model.stop() }
+    }
+
+    func testABurstOfReportsIsCoalescedToAtMostFourRefreshesASecond() async {
+        let (model, scanner, _, _) = await Self.make(rate: 4)
+        await MainActor.run { model.start() }
+        let before = await model.refreshCount
+        for i in 0..<1000 {
+            scanner.feed(Self.seen(UInt8(i % 5), "Dev \(i % 5)", -50 - i % 10))
+            if i % 100 == 0 { try? await Task.sleep(nanoseconds: 100_000_000) }
+        }
+        try? await Task.sleep(nanoseconds: 300_000_000)
+        let after = await model.refreshCount
+        XCTAssertLessThanOrEqual(after - before, 6, "1,000 reports over about 1.3 s")
+        XCTAssertGreaterThanOrEqual(after - before, 2)
+        let count = await model.rows.count
+        XCTAssertEqual(count, 5)
+        await MainActor.run { model.stop() }
+    }
+
+    func testRSSIIsSmoothed() async {
+        let (model, scanner, _, _) = await Self.make()
+        await MainActor.run { model.start() }
+        scanner.feed(Self.seen(1, "A", -50))
+        await Self.settle(model)
+        scanner.feed(Self.seen(1, "A", -90))
+        await Self.settle(model)
+        let rssi = await model.rows.first?.rssi
+        XCTAssertEqual(rssi, -62, "one outlier moves the figure 30 % of the way")
+        await MainActor.run { model.stop() }
+    }
+
+    func testRowsDoNotMoveWhileThePointerIsOverTheList() async {
+        let (model, scanner, _, _) = await Self.make()
+        await MainActor.run { model.start() }
+        scanner.feed(Self.seen(1, "A", -80))
+        scanner.feed(Self.seen(2, "B", -70))
+        await Self.settle(model)
+        await MainActor.run { model.reorderAllowed = false }
+        for _ in 0..<10 { scanner.feed(Self.seen(1, "A", -30)) }
+        await Self.settle(model)
+        let held = await model.rows.map(\.title)
+        XCTAssertEqual(held, ["B", "A"], "the order holds under the pointer")
+        await MainActor.run { model.reorderAllowed = true }
+        let moved = await model.rows.map(\.title)
+        XCTAssertEqual(moved, ["A", "B"])
+        await MainActor.run { model.stop() }
+    }
+
+    func testFiltersHideUnnamedWeakAndNonFavoritesAndSearch() async {
+        let favorite = Favorite(id: TestDevices.id(3, kind: .leRandom), nickname: "Mine", lastKnownName: nil,
+                                addedAt: Date(), updatedAt: Date())
+        let (model, scanner, favorites, _) = await Self.make(favorites: [favorite])
+        await favorites.load()
+        await MainActor.run { model.start() }
+        scanner.feed(Self.seen(1, nil, -40))
+        scanner.feed(Self.seen(2, "Far", -95))
+        scanner.feed(Self.seen(3, nil, -60))
+        await Self.settle(model)
+        var titles = await model.rows.map(\.title)
+        XCTAssertEqual(titles, ["Mine", "Far"], "unnamed hidden by default; a favorite shows its nickname")
+        let marked = await model.rows.first?.isFavorite
+        XCTAssertEqual(marked, true)
+        await MainActor.run { model.hideUnnamed = false }
+        titles = await model.rows.map(\.title)
+        XCTAssertEqual(titles, ["Unknown device", "Mine", "Far"])
+        await MainActor.run { model.minimumRSSI = -70 }
+        titles = await model.rows.map(\.title)
+        XCTAssertEqual(titles, ["Unknown device", "Mine"])
+        await MainActor.run { model.favoritesOnly = true }
+        titles = await model.rows.map(\.title)
+        XCTAssertEqual(titles, ["Mine"])
+        await MainActor.run { model.favoritesOnly = false; model.minimumRSSI = -127; model.searchText = "apple" }
+        titles = await model.rows.map(\.title)
+        XCTAssertEqual(titles.count, 3, "search covers the company name")
+        await MainActor.run { model.searchText = "far" }
+        titles = await model.rows.map(\.title)
+        XCTAssertEqual(titles, ["Far"])
+        await MainActor.run { model.stop() }
+    }
+
+    func testStaleDevicesFadeThenGo() async {
+        let (model, scanner, _, clock) = await Self.make()
+        await MainActor.run { model.start() }
+        scanner.feed(Self.seen(1, "Old", -50, at: clock.now))
+        await Self.settle(model)
+        clock.now.addTimeInterval(31)
+        await MainActor.run { model.tick() }
+        let stale = await model.rows.first?.isStale
+        XCTAssertEqual(stale, true)
+        clock.now.addTimeInterval(30)
+        await MainActor.run { model.tick() }
+        let rows = await model.rows
+        XCTAssertTrue(rows.isEmpty)
+        await MainActor.run { model.stop() }
+    }
+
+    func testAFailureIsTheState() async {
+        let (model, scanner, _, _) = await Self.make()
+        await MainActor.run { model.start() }
+        scanner.set(.failed(.unavailable("no adapter")))
+        try? await Task.sleep(nanoseconds: 100_000_000)
+        let state = await model.state
+        XCTAssertEqual(state, .failed(.unavailable("no adapter")))
+        let running = await model.isRunning
+        XCTAssertFalse(running)
+    }
+}
+
+/// A settable clock.
+final class Clock: @unchecked Sendable {
+    var now = Date(timeIntervalSince1970: 1_000)
+}

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""The Scanner and device pages on the real app, fed by the shipped demo capture
+(recorded from virtual Bumble devices) and by sources that fail."""
+
+import unittest
+
+from harness import App, retry_gtk_atspi_crash
+
+NAME = "Kitchen Speaker"
+
+
+@retry_gtk_atspi_crash
+class ScannerTests(unittest.TestCase):
+    def open_scanner(self, app):
+        app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+        app.press("Add New Devices")
+        app.wait_for(lambda: NAME in app.names("label"), timeout=20, what="devices from the demo")
+
+    def test_devices_are_listed_with_name_identifier_and_signal(self):
+        with App("--source", "demo") as app:
+            self.open_scanner(app)
+            labels = app.names("label")
+            self.assertTrue(any(l.endswith("dBm") and l.startswith("−") for l in labels), "RSSI as −NN dBm")
+            self.assertTrue(any(l.endswith("· LE random") for l in labels), "identifier and kind")
+            self.assertIn(f"Add {NAME} to favorites", app.names("button"))
+            self.assertIn(f"Details for {NAME}", app.names("button"))
+            self.assertTrue(any(n.startswith("Signal strength:") for n in app.names()), "the signal icon is named")
+
+    def test_add_with_a_nickname_then_remove_from_the_scanner(self):
+        with App("--source", "demo") as app:
+            self.open_scanner(app)
+            app.press(f"Add {NAME} to favorites")
+            app.wait_for(lambda: "Add to Favorites" in app.names(), what="the add dialog")
+            self.assertIn("Add", app.names("button"))
+            self.assertIn("Cancel", app.names("button"))
+            app.type_text("Kitchen")
+            app.key("Return")
+            app.wait_for(lambda: "Remove Kitchen from favorites" in app.names("button"), what="the filled heart")
+            app.press("Back")
+            app.wait_for(lambda: "Kitchen" in app.names("label") and "Back" not in app.names("button"),
+                         what="the favorite on the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Remove Kitchen from favorites" in app.names("button"), timeout=20, what="the scanner again")
+            app.press("Remove Kitchen from favorites")
+            app.wait_for(lambda: "Remove “Kitchen” from favorites?" in app.names(), what="the confirmation")
+            app.press("Remove")
+            app.wait_for(lambda: f"Add {NAME} to favorites" in app.names("button"), what="the outline heart")
+
+    def test_the_detail_page_shows_signal_and_keywords(self):
+        with App("--source", "demo") as app:
+            self.open_scanner(app)
+            app.press(f"Details for {NAME}")
+            app.wait_for(lambda: "Keywords" in app.names("label"), what="the detail page")
+            labels = app.names("label")
+            self.assertIn("Signal", labels)
+            self.assertTrue(any(l.startswith("−") and l.endswith("dBm") for l in labels), "the signal figure")
+            for keyword in ("Bluetooth LE", "LE random", "Nordic Semiconductor ASA"):
+                self.assertIn(keyword, labels)
+            self.assertIn(NAME, labels, "the name is the title")
+
+    def test_german_scanner_and_detail(self):
+        with App("--source", "demo", lang="de") as app:
+            app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="the German home page")
+            app.press("Neue Geräte hinzufügen")
+            app.wait_for(lambda: f"Details zu {NAME}" in app.names("button"), timeout=20, what="German rows")
+            self.assertIn(f"{NAME} zu den Favoriten hinzufügen", app.names("button"))
+            app.press(f"Details zu {NAME}")
+            app.wait_for(lambda: "Schlagwörter" in app.names("label"), what="the German detail page")
+            self.assertIn("Signal", app.names("label"))
+
+    def test_a_missing_source_explains_and_offers_the_demo(self):
+        with App("--source", "h4-unix:/nonexistent/favblue.sock") as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Scanning is not possible" in app.names(), what="the explanation")
+            self.assertTrue(any("/nonexistent/favblue.sock" in n for n in app.names("label")), "it says what failed")
+            app.press("Try the Demo")
+            app.wait_for(lambda: NAME in app.names("label"), timeout=20, what="demo devices")
+
+
+if __name__ == "__main__":
+    unittest.main()
