@@ -43,9 +43,12 @@ public enum DisplayName {
     /// Orders names as a person reading `locale` expects: case and accents are
     /// secondary, so "Äpfel" sorts beside "Apfel", not after "Zebra".
     public static func areInIncreasingOrder(_ a: String, _ b: String, locale: Locale = .current) -> Bool {
-        let folded = a.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: locale)
-            .compare(b.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: locale))
-        if folded != .orderedSame { return folded == .orderedAscending }
-        return a < b
+        let (x, y) = (sortKey(a, locale: locale), sortKey(b, locale: locale))
+        return x != y ? x < y : a < b
+    }
+
+    /// The primary sort key: the name without case and accents.
+    public static func sortKey(_ name: String, locale: Locale = .current) -> String {
+        name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: locale)
     }
 }

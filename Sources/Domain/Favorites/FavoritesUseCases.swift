@@ -36,11 +36,15 @@ public struct FavoritesUseCases: Sendable {
     /// Every favorite sorted by display name, as the user's language orders names.
     public func list(locale: Locale = .current) async throws(FavoritesError) -> [Favorite] {
         let all = try await storage { try await repository.all() }
-        return all.sorted { a, b in
-            let (x, y) = (a.displayName, b.displayName)
-            if x == y { return a.id < b.id }
-            return DisplayName.areInIncreasingOrder(x, y, locale: locale)
+        // Fold each name once, not once per comparison: 10,000 favorites take ~140,000 comparisons.
+        let keyed = all.map { favorite in
+            (favorite, DisplayName.sortKey(favorite.displayName, locale: locale))
         }
+        return keyed.sorted { a, b in
+            if a.1 != b.1 { return a.1 < b.1 }
+            if a.0.displayName != b.0.displayName { return a.0.displayName < b.0.displayName }
+            return a.0.id < b.0.id
+        }.map(\.0)
     }
 
     /// Makes `id` a favorite with an optional nickname; an existing favorite keeps its added time.
