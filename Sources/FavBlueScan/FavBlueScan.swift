@@ -39,7 +39,7 @@ struct FavBlueScan: AsyncParsableCommand {
 
     func run() async throws {
         let parsed: ScanSource
-        do { parsed = try ScanSource(parsing: source) } catch { fail(error.message + " " + error.suggestion) }
+        do { parsed = try ScanSource(parsing: source) } catch { fail(Self.explain(error)) }
         let writer: BtsnoopWriter?
         if let record {
             do { writer = try BtsnoopWriter(path: record) } catch { fail("cannot write \(record): \(error.localizedDescription)") }
@@ -82,9 +82,10 @@ struct FavBlueScan: AsyncParsableCommand {
         timer?.cancel()
         stateTask.cancel()
         writer?.close()
-        print(table, format: format)
+        // On failure with nothing seen, stdout stays empty rather than holding a bare header.
+        if failure.reason == nil || !table.devices.isEmpty { print(table, format: format) }
         if let reason = failure.reason {
-            fail(reason.message + " " + reason.suggestion, table: true)
+            fail(Self.explain(reason), table: true)
         }
     }
 
@@ -101,6 +102,13 @@ struct FavBlueScan: AsyncParsableCommand {
                 Swift.print("\(d.id.address)  \(type.padding(toLength: 6, withPad: " ", startingAt: 0))  \(rssi.leftPad(4))  \(String(d.reports).leftPad(7))  \(d.name ?? "")")
             }
         }
+    }
+
+    /// The failure and its suggestion as two sentences: a detail may end without a full stop.
+    static func explain(_ failure: ScanFailure) -> String {
+        let message = failure.message
+        let end = message.last.map { ".!?".contains($0) } ?? true
+        return message + (end ? " " : ". ") + failure.suggestion
     }
 
     func fail(_ message: String, table: Bool = false) -> Never {

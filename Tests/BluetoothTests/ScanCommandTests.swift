@@ -65,9 +65,19 @@ final class ScanCommandTests: XCTestCase {
     }
 
     func testARefusedTransportIsAnError() throws {
-        let (status, _, err) = try run(["--source", "h4-unix:/nonexistent/sock", "--duration", "3"])
+        let (status, out, err) = try run(["--source", "h4-unix:/nonexistent/sock", "--duration", "3"])
         XCTAssertNotEqual(status, 0)
         XCTAssertTrue(err.contains("cannot connect"), err)
+        XCTAssertTrue(out.isEmpty, "no bare table header when nothing was seen: \(out)")
+    }
+
+    func testTheRawHCIPathExplainsWhyItCannotBeUsed() throws {
+        // This kernel has no AF_BLUETOOTH; a machine with one but without rights gets EPERM and the setcap advice.
+        let (status, out, err) = try run(["--source", "hci0", "--duration", "2"])
+        if status == 0 { throw XCTSkip("this machine has a usable hci0") }
+        XCTAssertTrue(out.isEmpty, out)
+        XCTAssertTrue(err.contains("no Bluetooth support") || err.contains("setcap") || err.contains("No Bluetooth adapter"), err)
+        XCTAssertTrue(err.contains(". "), "the failure and its suggestion are separate sentences: \(err)")
     }
 
     func testAnUnknownSourceIsExplained() throws {
