@@ -111,10 +111,13 @@ public final class ScannerViewModel {
             Task { [weak self] in for await s in states { self?.apply(s) } },
         ]
         scanner.start()
+        let interval = UInt64(refreshInterval * 1_000_000_000)
         timer = Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64((self?.refreshInterval ?? 0.25) * 1_000_000_000))
-                self?.tick()
+                try? await Task.sleep(nanoseconds: interval)
+                // Ends with the model, so a forgotten stop() leaves no loop behind.
+                guard let self else { return }
+                self.tick()
             }
         }
     }

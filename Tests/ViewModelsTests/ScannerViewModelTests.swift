@@ -148,6 +148,7 @@ final class ScannerViewModelTests: XCTestCase {
         XCTAssertEqual(state, .failed(.unavailable("no adapter")))
         let running = await model.isRunning
         XCTAssertFalse(running)
+        await MainActor.run { model.stop() }
     }
 }
 
