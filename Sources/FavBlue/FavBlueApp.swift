@@ -104,10 +104,15 @@ final class FavBlueApp {
             printError(error.message)
         }
         let demo = demoCapturePath()
-        scanner = ScannerViewModel(makeScanner: { [weak self] in
-            ScannerFactory.make(self?.source ?? .auto, demoCapture: demo,
+        let scanner = ScannerViewModel(makeScanner: { [weak self] mode in
+            ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode,
                                 log: { message in FileHandle.standardError.write(Data("favblue: \(message)\n".utf8)) })
         }, favorites: favorites, sightings: store.sightings)
+        if let settings {
+            scanner.preferences = ScannerSettings.load(settings)
+            scanner.onPreferencesChange = { ScannerSettings.save($0, to: settings) }
+        }
+        self.scanner = scanner
         let splashMs = splashOverride ?? Int(settings?.int("splash-duration-ms") ?? 2000)
         let window = MainWindow(application: application, settings: settings,
                                 splash: SplashViewModel(durationMs: splashMs),
@@ -159,7 +164,8 @@ final class FavBlueApp {
                 DeviceDetailPage(navigator: navigator,
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, scanner: scanner, sightings: sightings),
                                  favorites: favorites)
-            })
+            },
+            preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner) })
     }
 
     /// The shipped demo capture: installed under the prefix, or in the source tree.

@@ -39,6 +39,9 @@ public final class Settings: GObjectRef {
     /// An unsigned integer key.
     public func uint(_ key: String) -> UInt32 { g_settings_get_uint(settings, key) }
 
+    /// Writes an unsigned integer key.
+    public func set(_ key: String, uint value: UInt32) { g_settings_set_uint(settings, key, value) }
+
     /// A boolean key.
     public func bool(_ key: String) -> Bool { g_settings_get_boolean(settings, key) != 0 }
 

@@ -52,6 +52,12 @@ public struct SignalArguments {
         return String(cString: text)
     }
 
+    /// The GVariant parameter at `index` (an action's parameter), borrowed.
+    public func variant(_ index: Int) -> OpaquePointer? {
+        guard index < count, let values else { return nil }
+        return g_value_get_variant(values + index)
+    }
+
     /// Sets an integer return value.
     public func setReturnInt(_ value: Int32) {
         if let returnValue { g_value_set_int(returnValue, value) }

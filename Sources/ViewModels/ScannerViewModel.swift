@@ -28,31 +28,54 @@ public final class ScannerViewModel {
         public let isStale: Bool
     }
 
-    /// How rows are ordered.
-    public enum SortOrder: String, Sendable, CaseIterable { case signal, name, lastSeen = "last-seen" }
+    public typealias SortOrder = ScannerPreferences.SortOrder
 
     // MARK: State
     public private(set) var rows: [Row] = []
     public private(set) var state: ScannerState = .idle
+    /// Devices heard but hidden by the search or the filters.
+    public private(set) var hiddenCount = 0
     /// How many list refreshes were published (for the benchmark and tests).
     public private(set) var refreshCount = 0
-    public var sortOrder: SortOrder = .signal { didSet { publish(reorder: true) } }
-    public var favoritesOnly = false { didSet { publish(reorder: true) } }
-    public var hideUnnamed = true { didSet { publish(reorder: true) } }
+    /// Sorting, filters, fading and scan mode; `onPreferencesChange` hears every change.
+    public var preferences = ScannerPreferences() {
+        didSet {
+            guard preferences != oldValue else { return }
+            if preferences.scanMode != oldValue.scanMode, scanner != nil { start() }
+            publish(reorder: true)
+            onPreferencesChange?(preferences)
+        }
+    }
+    public var onPreferencesChange: (@MainActor (ScannerPreferences) -> Void)?
+    public var sortOrder: SortOrder {
+        get { preferences.sortOrder }
+        set { preferences.sortOrder = newValue }
+    }
+    public var favoritesOnly: Bool {
+        get { preferences.favoritesOnly }
+        set { preferences.favoritesOnly = newValue }
+    }
+    public var hideUnnamed: Bool {
+        get { preferences.hideUnnamed }
+        set { preferences.hideUnnamed = newValue }
+    }
     /// Devices weaker than this are hidden, dBm.
-    public var minimumRSSI = -127 { didSet { publish(reorder: true) } }
-    public var searchText = "" { didSet { publish(reorder: true) } }
+    public var minimumRSSI: Int {
+        get { preferences.minimumRSSI }
+        set { preferences.minimumRSSI = newValue }
+    }
+    /// Ctrl+F: matches name, nickname, address and company; not kept across restarts.
+    public var searchText = "" { didSet { if searchText != oldValue { publish(reorder: true) } } }
     /// Whether rows may move now; false while the pointer is over the list.
     public var reorderAllowed = true { didSet { if reorderAllowed { publish(reorder: true) } } }
 
     // MARK: Configuration
-    private let makeScanner: () -> DeviceScanner
+    private let makeScanner: (ScanMode) -> DeviceScanner
     private let favorites: FavoritesViewModel
     private let sightings: SightingsRepository?
     private let now: () -> Date
-    /// Seconds unseen before a row fades, and before it goes.
-    public var staleAfter: Double = 30
-    public var removeAfter: Double = 60
+    private var staleAfter: Double { Double(preferences.fadeAfterSeconds) }
+    private var removeAfter: Double { Double(max(preferences.removeAfterSeconds, preferences.fadeAfterSeconds)) }
     private let refreshInterval: Double
 
     // MARK: Owned
@@ -74,8 +97,8 @@ public final class ScannerViewModel {
         var history: [(Date, Int)] = []
     }
 
-    /// Creates the model; `makeScanner` opens the configured source each time scanning starts.
-    public init(makeScanner: @escaping () -> DeviceScanner, favorites: FavoritesViewModel,
+    /// Creates the model; `makeScanner` opens the configured source in the given mode each time scanning starts.
+    public init(makeScanner: @escaping (ScanMode) -> DeviceScanner, favorites: FavoritesViewModel,
                 sightings: SightingsRepository?, refreshesPerSecond: Double = 4, now: @escaping () -> Date = { Date() }) {
         self.makeScanner = makeScanner
         self.favorites = favorites
@@ -91,7 +114,7 @@ public final class ScannerViewModel {
     /// Whether scanning runs (or is starting).
     public var isRunning: Bool {
         switch state {
-        case .starting, .scanning: return true
+        case .starting, .scanning, .waiting: return true
         default: return false
         }
     }
@@ -101,7 +124,7 @@ public final class ScannerViewModel {
     /// Starts scanning (a fresh scanner, so a failed source is retried).
     public func start() {
         stop()
-        let scanner = makeScanner()
+        let scanner = makeScanner(preferences.scanMode)
         self.scanner = scanner
         let inbox = self.inbox
         let observations = scanner.observations
@@ -203,9 +226,11 @@ public final class ScannerViewModel {
             order = visible.values.sorted(by: sortRule).map(\.id)
         } else {
             // Rows never jump under the pointer: keep places, append newcomers.
-            order = order.filter { visible[$0] != nil } + visible.keys.filter { !order.contains($0) }.sorted()
+            let placed = Set(order)
+            order = order.filter { visible[$0] != nil } + visible.keys.filter { !placed.contains($0) }.sorted()
         }
         rows = order.compactMap { visible[$0] }
+        hiddenCount = devices.count - rows.count
         refreshCount += 1
         observers.notify()
     }

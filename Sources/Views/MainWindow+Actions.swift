@@ -10,6 +10,10 @@ extension MainWindow {
         window.addAction("back") { [weak self] in self?.goBack() }
         window.addAction("add-devices") { [weak self] in self?.showScanner() }
         window.addAction("close") { [weak self] in self?.window.close() }
+        window.addAction("preferences") { [weak self] in
+            guard let self else { return }
+            self.factory.preferences(self.window.window)
+        }
         window.addAction("about") { [weak self] in
             guard let self else { return }
             AboutWindow.present(parent: self.window.window)
@@ -21,6 +25,7 @@ extension MainWindow {
         application.setAccels(for: "win.back", ["<Alt>Left", "Escape", "Back"])
         application.setAccels(for: "win.add-devices", ["<Primary>n"])
         application.setAccels(for: "win.close", ["<Primary>w"])
+        application.setAccels(for: "win.preferences", ["<Primary>comma"])
         application.setAccels(for: "win.show-help-overlay", ["<Primary>question"])
     }
 }

@@ -28,7 +28,7 @@ public final class MainWindow: Navigator {
     private let application: Application
     private let settings: Settings?
     private let splashModel: SplashViewModel
-    private let factory: PageFactory
+    let factory: PageFactory
 
     /// Builds the window; it appears with `present()`.
     public init(application: Application, settings: Settings?, splash: SplashViewModel, pages: PageFactory) {
@@ -137,6 +137,7 @@ public final class MainWindow: Navigator {
             splashModel.skip()
             return
         }
+        if pages.last?.page.consumeBack() == true { return }
         guard pages.count > 1 else { return }
         let (_, top) = pages.removeLast()
         top.pageWillDisappear()

@@ -13,11 +13,14 @@ public protocol Page: AnyObject {
     func pageDidAppear()
     /// Called before the page is covered or removed (stop scanning).
     func pageWillDisappear()
+    /// Back was asked for (Escape, Alt+Left): true if the page used it itself, say to close its search.
+    func consumeBack() -> Bool
 }
 
 extension Page {
     public func pageDidAppear() {}
     public func pageWillDisappear() {}
+    public func consumeBack() -> Bool { false }
 }
 
 /// What pages may ask of the window: moving between pages and showing notices.
@@ -44,14 +47,18 @@ public struct PageFactory {
     public var scanner: (Navigator) -> Page
     /// Makes the detail page for one device.
     public var detail: (Navigator, DeviceID) -> Page
+    /// Opens the Preferences window over the given window.
+    public var preferences: (UnsafeMutablePointer<GtkWindow>) -> Void
 
-    /// Creates a factory from three builders.
+    /// Creates a factory from the page builders.
     public init(favorites: @escaping (Navigator) -> Page,
                 scanner: @escaping (Navigator) -> Page,
-                detail: @escaping (Navigator, DeviceID) -> Page) {
+                detail: @escaping (Navigator, DeviceID) -> Page,
+                preferences: @escaping (UnsafeMutablePointer<GtkWindow>) -> Void = { _ in }) {
         self.favorites = favorites
         self.scanner = scanner
         self.detail = detail
+        self.preferences = preferences
     }
 }
 

@@ -4,12 +4,13 @@
 import Domain
 import GtkKit
 
-/// The header bar's main menu: Keyboard Shortcuts and About.
+/// The header bar's main menu: Preferences, Keyboard Shortcuts and About.
 @MainActor
 enum PrimaryMenu {
     static func make() -> MenuButton {
         let button = MenuButton(icon: "open-menu-symbolic", accessibleName: L10n.tr("Main Menu"), sections: [
-            [(L10n.tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
+            [(L10n.tr("_Preferences"), "win.preferences"),
+             (L10n.tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
              (L10n.tr("_About FavBlue"), "win.about")],
         ])
         button.makePrimary()

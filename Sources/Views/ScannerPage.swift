@@ -15,7 +15,13 @@ public final class ScannerPage: Page {
     private let problem: StatusPage
     private let spinner = Widget(gtk_spinner_new())
     private let toggle: Button
+    private let searchToggle: ToggleButton
+    private let searchBar: SearchBar
+    private let noMatches: StatusPage
     private var list: KeyedListView<DeviceRowView>!
+    private var sortAction: OpaquePointer?
+    private var favoritesOnlyAction: OpaquePointer?
+    private var hideUnnamedAction: OpaquePointer?
 
     // MARK: Borrowed
     private weak var navigator: Navigator?
@@ -38,6 +44,23 @@ public final class ScannerPage: Page {
         frame.header.packEnd(toggle)
         spinner.accessibleLabel(L10n.tr("Scanning"))
         frame.header.packEnd(spinner)
+        let viewMenu = MenuButton(icon: "view-sort-descending-symbolic", accessibleName: L10n.tr("View Options"), titledSections: [
+            (L10n.tr("Sort By"), [(L10n.tr("_Signal Strength"), "scanner.sort::signal"),
+                                  (L10n.tr("_Name"), "scanner.sort::name"),
+                                  (L10n.tr("_Last Seen"), "scanner.sort::last-seen")]),
+            (L10n.tr("Show"), [(L10n.tr("_Favorites Only"), "scanner.favorites-only"),
+                               (L10n.tr("_Hide Unnamed Devices"), "scanner.hide-unnamed")]),
+            (nil, [(L10n.tr("Scanner _Preferences"), "win.preferences")]),
+        ])
+        searchToggle = ToggleButton(icon: "system-search-symbolic", accessibleName: L10n.tr("Search Devices"))
+        frame.header.packStart(searchToggle)
+        frame.header.packEnd(viewMenu)
+        searchBar = SearchBar(accessibleName: L10n.tr("Search devices"),
+                              placeholder: L10n.tr("Name, nickname, address or company"))
+        searchBar.bind(toggle: searchToggle)
+        frame.root.append(searchBar)
+        noMatches = StatusPage(icon: "system-search-symbolic", title: L10n.tr("No Matching Devices"),
+                               description: L10n.tr("Devices nearby are hidden by the search or by the filters in View Options."))
 
         waiting = StatusPage(icon: "bluetooth-acquiring-symbolic", title: L10n.tr("Looking for devices…"),
                              description: L10n.tr("Devices appear here as soon as they are heard."))
@@ -60,6 +83,7 @@ public final class ScannerPage: Page {
             activate: { [weak self] key in self?.toggleFavorite(key: key) })
         content.add(waiting, name: "waiting")
         content.add(problem, name: "problem")
+        content.add(noMatches, name: "no-matches")
         content.add(list.root, name: "list")
         frame.setContent(content)
 
@@ -76,14 +100,28 @@ public final class ScannerPage: Page {
         retry.onClicked { [weak model] in model?.start() }
         demo.onClicked { [weak self] in self?.tryDemo?() }
         demo.isVisible = tryDemo != nil
-        frame.root.onKeyPressed { [weak model] keyval, state in
+        frame.root.onKeyPressed { [weak self] keyval, state in
+            guard let self else { return false }
             let ctrl = state & GDK_CONTROL_MASK.rawValue != 0
             if keyval == UInt32(GDK_KEY_F5) || (ctrl && (keyval == UInt32(GDK_KEY_r) || keyval == UInt32(GDK_KEY_R))) {
-                model?.start()
+                self.model.start()
+                return true
+            }
+            if ctrl && (keyval == UInt32(GDK_KEY_f) || keyval == UInt32(GDK_KEY_F)) {
+                self.searchBar.isSearching = true
+                self.searchBar.entry.grabFocus()
                 return true
             }
             return false
         }
+        searchBar.captureKeys(from: frame.root)
+        searchBar.onSearchChanged { [weak model] text in model?.searchText = text }
+        searchBar.onModeChanged { [weak self] open in
+            guard let self, !open else { return }
+            self.searchBar.text = ""
+            self.model.searchText = ""
+        }
+        installViewActions()
         token = model.observe { [weak self] in self?.render() }
         render()
     }
@@ -93,6 +131,27 @@ public final class ScannerPage: Page {
     public func pageDidAppear() { model.start() }
 
     public func pageWillDisappear() { model.stop() }
+
+    public func consumeBack() -> Bool {
+        guard searchBar.isSearching else { return false }
+        searchBar.isSearching = false
+        return true
+    }
+
+    /// Sorting and filters as menu actions, so the menu shows radio items and checks.
+    private func installViewActions() {
+        let group = Actions.group(on: frame.root, prefix: "scanner")
+        let p = model.preferences
+        sortAction = Actions.addChoice(to: group, "sort", initial: p.sortOrder.rawValue) { [weak model] value in
+            model?.sortOrder = ScannerViewModel.SortOrder(rawValue: value) ?? .signal
+        }
+        favoritesOnlyAction = Actions.addToggle(to: group, "favorites-only", initial: p.favoritesOnly) { [weak model] in
+            model?.favoritesOnly = $0
+        }
+        hideUnnamedAction = Actions.addToggle(to: group, "hide-unnamed", initial: p.hideUnnamed) { [weak model] in
+            model?.hideUnnamed = $0
+        }
+    }
 
     // MARK: Rendering
 
@@ -104,11 +163,18 @@ public final class ScannerPage: Page {
         let toggleName = running ? L10n.tr("Stop Scanning") : L10n.tr("Start Scanning")
         toggle.accessibleLabel(toggleName).tooltip(toggleName)
         frame.header.titleLabel.subtitle = statusText()
+        // Preferences may change elsewhere (the Preferences window); keep the menu's marks true.
+        let p = model.preferences
+        if let sortAction { Actions.setState(sortAction, p.sortOrder.rawValue) }
+        if let favoritesOnlyAction { Actions.setState(favoritesOnlyAction, p.favoritesOnly) }
+        if let hideUnnamedAction { Actions.setState(hideUnnamedAction, p.hideUnnamed) }
 
         if case .failed(let failure) = model.state, model.rows.isEmpty {
             problem.title = L10n.tr("Scanning is not possible")
             problem.details = failure.message + "\n\n" + failure.suggestion
             content.show("problem")
+        } else if model.rows.isEmpty && model.hiddenCount > 0 {
+            content.show("no-matches")
         } else if model.rows.isEmpty {
             content.show("waiting")
         } else {
@@ -123,6 +189,7 @@ public final class ScannerPage: Page {
     private func statusText() -> String {
         switch model.state {
         case .idle, .paused: return L10n.tr("Paused")
+        case .waiting: return L10n.plural("{} device · waiting for the next scan", "{} devices · waiting for the next scan", model.rows.count)
         case .starting: return L10n.tr("Starting…")
         case .scanning: return L10n.plural("{} device", "{} devices", model.rows.count)
         case .finished: return L10n.tr("Replay finished")

@@ -13,7 +13,7 @@ final class ScannerViewModelTests: XCTestCase {
         let clock = Clock()
         let scanner = FakeScanner()
         let favoritesModel = FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository(favorites)))
-        let model = ScannerViewModel(makeScanner: { scanner }, favorites: favoritesModel, sightings: nil,
+        let model = ScannerViewModel(makeScanner: { _ in scanner }, favorites: favoritesModel, sightings: nil,
                                      refreshesPerSecond: rate, now: { clock.now })
         return (model, scanner, favoritesModel, clock)
     }

@@ -37,7 +37,7 @@ enum WindowHarness {
         var finished = false
         app.onStartup { MainWindow.installAccelerators(on: app) }
         let favoritesModel = favorites ?? FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
-        let scannerModel = ScannerViewModel(makeScanner: { FakeScanner() }, favorites: favoritesModel, sightings: nil)
+        let scannerModel = ScannerViewModel(makeScanner: { _ in FakeScanner() }, favorites: favoritesModel, sightings: nil)
         app.onActivate {
             let main = MainWindow(application: app, settings: nil, splash: SplashViewModel(durationMs: splashMs),
                                   pages: PageFactory(

@@ -170,7 +170,7 @@ public final class HCIScanner: DeviceScanner, @unchecked Sendable {
             if let end = windowEnd, Date() >= end, case .periodic(let window, let interval) = mode {
                 try enableLE(false)
                 if inquiryRunning { _ = try? command(.inquiryCancel); inquiryRunning = false }
-                streams.set(.paused)
+                streams.set(.waiting)
                 let resume = Date().addingTimeInterval(max(interval - window, 0))
                 while Date() < resume, !shouldStop { _ = try nextEvent(timeout: 0.2) }
                 if shouldStop { break }

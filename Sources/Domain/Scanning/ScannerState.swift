@@ -50,7 +50,9 @@ public enum ScannerState: Equatable, Sendable {
     case starting
     /// Receiving reports.
     case scanning
-    /// Between windows of a periodic scan, or stopped by the user.
+    /// Between windows of a periodic scan.
+    case waiting
+    /// Stopped by the user.
     case paused
     /// The source ended normally (a replay finished).
     case finished

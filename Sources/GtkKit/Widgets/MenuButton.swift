@@ -8,16 +8,21 @@ import CGtkShim
 public final class MenuButton: Widget {
     /// A menu button with `icon`, named `accessibleName` for screen readers; `sections` are
     /// groups of (label, action) separated by lines.
-    public init(icon: String, accessibleName: String, sections: [[(String, String)]]) {
+    public convenience init(icon: String, accessibleName: String, sections: [[(String, String)]]) {
+        self.init(icon: icon, accessibleName: accessibleName, titledSections: sections.map { (nil, $0) })
+    }
+
+    /// As above, with a heading over each section ("Sort By").
+    public init(icon: String, accessibleName: String, titledSections: [(String?, [(String, String)])]) {
         super.init(gtk_menu_button_new())
         gtk_menu_button_set_icon_name(gcast(object), icon)
         accessibleLabel(accessibleName)
         tooltip(accessibleName)
         let menu = g_menu_new()!
-        for items in sections {
+        for (title, items) in titledSections {
             let section = g_menu_new()!
             for (label, action) in items { g_menu_append(section, label, action) }
-            g_menu_append_section(menu, nil, gcast(UnsafeMutableRawPointer(section)))
+            g_menu_append_section(menu, title, gcast(UnsafeMutableRawPointer(section)))
             g_object_unref(UnsafeMutableRawPointer(section))
         }
         gtk_menu_button_set_menu_model(gcast(object), gcast(UnsafeMutableRawPointer(menu)))

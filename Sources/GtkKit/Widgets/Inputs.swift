@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CGtkShim
+
+/// An icon-only GtkToggleButton (a search toggle, say).
+@MainActor
+public final class ToggleButton: Widget {
+    /// `accessibleName` is what screen readers say and the tooltip shows.
+    public init(icon: String, accessibleName: String) {
+        super.init(gtk_toggle_button_new())
+        gtk_button_set_icon_name(gcast(object), icon)
+        accessibleLabel(accessibleName)
+        tooltip(accessibleName)
+    }
+
+    public var isActive: Bool {
+        get { gtk_toggle_button_get_active(gcast(object)) != 0 }
+        set { gtk_toggle_button_set_active(gcast(object), newValue ? 1 : 0) }
+    }
+}
+
+/// A GtkSearchBar holding a GtkSearchEntry; Escape in the entry closes it.
+@MainActor
+public final class SearchBar: Widget {
+    /// The entry, for focus and tests.
+    public let entry: Widget
+
+    /// A hidden search bar whose entry is named `accessibleName` and shows `placeholder`.
+    public init(accessibleName: String, placeholder: String) {
+        entry = Widget(gtk_search_entry_new())
+        super.init(gtk_search_bar_new())
+        entry.accessibleLabel(accessibleName)
+        g_object_set_property_string(entry.object, "placeholder-text", placeholder)
+        gtk_widget_set_hexpand(entry.widget, 1)
+        let clamp = adw_clamp_new()!
+        adw_clamp_set_maximum_size(gcast(UnsafeMutableRawPointer(clamp)), 500)
+        adw_clamp_set_child(gcast(UnsafeMutableRawPointer(clamp)), entry.widget)
+        gtk_search_bar_set_child(gcast(object), clamp)
+        gtk_search_bar_connect_entry(gcast(object), gcast(entry.object))
+    }
+
+    /// Whether the bar is open.
+    public var isSearching: Bool {
+        get { gtk_search_bar_get_search_mode(gcast(object)) != 0 }
+        set { gtk_search_bar_set_search_mode(gcast(object), newValue ? 1 : 0) }
+    }
+
+    /// The search text.
+    public var text: String {
+        get { String(cString: gtk_editable_get_text(gcast(entry.object))) }
+        set { gtk_editable_set_text(gcast(entry.object), newValue) }
+    }
+
+    /// Keeps `toggle` pressed exactly while the bar is open, both ways.
+    public func bind(toggle: ToggleButton) {
+        g_object_bind_property(object, "search-mode-enabled", toggle.object, "active",
+                               GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
+    }
+
+    /// Typing anywhere in `widget` opens the bar and types into it.
+    public func captureKeys(from widget: Widget) {
+        gtk_search_bar_set_key_capture_widget(gcast(object), widget.widget)
+    }
+
+    /// Runs `handler` with the text after each (debounced) change.
+    public func onSearchChanged(_ handler: @escaping (String) -> Void) {
+        Signals.connect(UnsafeMutableRawPointer(entry.object), "search-changed") { [weak self] _ in
+            guard let self else { return }
+            handler(self.text)
+        }
+    }
+
+    /// Runs `handler` when the bar opens or closes.
+    public func onModeChanged(_ handler: @escaping (Bool) -> Void) {
+        connect("notify::search-mode-enabled") { [weak self] _ in
+            guard let self else { return }
+            handler(self.isSearching)
+        }
+    }
+}
+
+/// A numeric GtkSpinButton.
+@MainActor
+public final class SpinButton: Widget {
+    /// Whole numbers from `min` to `max`, stepping by `step`.
+    public init(min: Double, max: Double, step: Double, accessibleName: String) {
+        super.init(gtk_spin_button_new_with_range(min, max, step))
+        gtk_spin_button_set_numeric(gcast(object), 1)
+        gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
+        accessibleLabel(accessibleName)
+    }
+
+    public var value: Int {
+        get { Int(gtk_spin_button_get_value_as_int(gcast(object))) }
+        set { gtk_spin_button_set_value(gcast(object), Double(newValue)) }
+    }
+
+    /// Runs `handler` with the new value after each change.
+    public func onChanged(_ handler: @escaping (Int) -> Void) {
+        connect("value-changed") { [weak self] _ in
+            guard let self else { return }
+            handler(self.value)
+        }
+    }
+}
+
+/// A GtkSwitch.
+@MainActor
+public final class Switch: Widget {
+    public init(accessibleName: String) {
+        super.init(gtk_switch_new())
+        gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
+        accessibleLabel(accessibleName)
+    }
+
+    public var isOn: Bool {
+        get { gtk_switch_get_active(gcast(object)) != 0 }
+        set { gtk_switch_set_active(gcast(object), newValue ? 1 : 0) }
+    }
+
+    /// Runs `handler` with the new position after each change.
+    public func onToggled(_ handler: @escaping (Bool) -> Void) {
+        connect("notify::active") { [weak self] _ in
+            guard let self else { return }
+            handler(self.isOn)
+        }
+    }
+}
+
+/// A GtkDrawingArea drawn by a Swift closure with cairo.
+@MainActor
+public final class DrawingArea: Widget {
+    /// Called with the cairo context, width and height on each draw.
+    public typealias Draw = (OpaquePointer, Int32, Int32) -> Void
+
+    private final class Box {
+        let draw: Draw
+        init(_ draw: @escaping Draw) { self.draw = draw }
+    }
+
+    public init(_ draw: @escaping Draw) {
+        super.init(gtk_drawing_area_new())
+        let box = Unmanaged.passRetained(Box(draw)).toOpaque()
+        gtk_drawing_area_set_draw_func(gcast(object), { _, cr, width, height, data in
+            guard let cr, let data else { return }
+            MainActor.assumeIsolated {
+                Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().draw(cr, width, height)
+            }
+        }, box, { data in
+            guard let data else { return }
+            Unmanaged<Box>.fromOpaque(data).release()
+        })
+    }
+
+    /// Asks for a redraw on the next frame.
+    public func redraw() { gtk_widget_queue_draw(widget) }
+}
+
+/// GtkSearchEntry has no placeholder setter before GTK 4.10, so set the property.
+@MainActor
+private func g_object_set_property_string(_ object: UnsafeMutablePointer<GObject>, _ property: String, _ value: String) {
+    var gvalue = GValue()
+    // G_TYPE_STRING is a macro: fundamental type 16, shifted by G_TYPE_FUNDAMENTAL_SHIFT.
+    g_value_init(&gvalue, GType(16 << 2))
+    g_value_set_string(&gvalue, value)
+    g_object_set_property(object, property, &gvalue)
+    g_value_unset(&gvalue)
+}
