@@ -90,6 +90,14 @@ cgtk_accessible_set_description (GtkAccessible *accessible, const char *descript
   gtk_accessible_update_property (accessible, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
+/* gtk_accessible_update_state is variadic. */
+void
+cgtk_accessible_set_hidden (GtkAccessible *accessible, gboolean hidden)
+{
+  g_return_if_fail (GTK_IS_ACCESSIBLE (accessible));
+  gtk_accessible_update_state (accessible, GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
+}
+
 /* gtk_accessible_update_relation is variadic. */
 void
 cgtk_accessible_set_labelled_by (GtkAccessible *accessible, GtkWidget *label)

@@ -37,6 +37,13 @@ open class Widget: GObjectRef {
         return self
     }
 
+    /// Hides a purely visual widget from screen readers.
+    @discardableResult
+    public func accessibleHidden() -> Self {
+        cgtk_accessible_set_hidden(accessible, 1)
+        return self
+    }
+
     /// Adds CSS style classes.
     @discardableResult
     public func css(_ classes: String...) -> Self {

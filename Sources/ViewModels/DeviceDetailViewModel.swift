@@ -22,6 +22,40 @@ public final class DeviceDetailViewModel {
     public var isFavorite: Bool { favorites.isFavorite(id) }
     /// Signal readings of this session, for the plot.
     public var history: [(Date, Int)] { scanner?.history(of: id) ?? [] }
+    /// Readings of the last minutes from the store (favorites only), loaded with the summary.
+    private var storedHistory: [(Date, Int)] = []
+
+    /// The plot's time span, seconds.
+    public static let historySpan: Double = 300
+
+    /// The signal over the last five minutes, for the plot and its description.
+    public struct SignalHistory: Equatable, Sendable {
+        /// (seconds before now, dBm), oldest first.
+        public let points: [Point]
+        public let lowest: Int
+        public let highest: Int
+        public let last: Int
+
+        public struct Point: Equatable, Sendable {
+            public let secondsAgo: Double
+            public let rssi: Int
+        }
+    }
+
+    /// Stored and live readings within `historySpan` of `now`; nil when there are none.
+    public func signalHistory(now: Date = Date()) -> SignalHistory? {
+        let live = history
+        // Favorites' live readings are also stored; keep the stored ones only from before this session.
+        let firstLive = live.first?.0 ?? .distantFuture
+        let merged = storedHistory.filter { $0.0 < firstLive } + live
+        let points = merged.compactMap { time, rssi -> SignalHistory.Point? in
+            let ago = now.timeIntervalSince(time)
+            return ago <= Self.historySpan && ago >= -1 ? SignalHistory.Point(secondsAgo: max(ago, 0), rssi: rssi) : nil
+        }
+        guard let last = points.last else { return nil }
+        let values = points.map(\.rssi)
+        return SignalHistory(points: points, lowest: values.min()!, highest: values.max()!, last: last.rssi)
+    }
 
     // MARK: Borrowed
     private let favorites: FavoritesViewModel
@@ -46,7 +80,11 @@ public final class DeviceDetailViewModel {
 
     /// Loads the stored sightings (the page shows a spinner until then).
     public func load() async {
-        if let sightings { summary = try? await sightings.summary(for: id) }
+        if let sightings {
+            summary = try? await sightings.summary(for: id)
+            let since = Date().addingTimeInterval(-Self.historySpan)
+            storedHistory = ((try? await sightings.history(for: id, since: since)) ?? []).map { ($0.time, $0.rssi) }
+        }
         isLoading = false
         refresh()
     }
@@ -70,7 +108,7 @@ public final class DeviceDetailViewModel {
         for service in o.serviceData.keys.sorted(by: { $0.uuid < $1.uuid }) {
             tags.append(L10n.format("Data for {}", service.name ?? service.uuid))
         }
-        if let tx = o.txPower { tags.append(L10n.format("TX power {} dBm", tx)) }
+        if let tx = o.txPower { tags.append(L10n.format("TX power {}", SignalText.dBm(tx))) }
         if let appearance = o.appearance { tags.append(L10n.format("Appearance 0x{}", String(appearance, radix: 16, uppercase: true))) }
         if let cod = o.classOfDevice { tags.append(L10n.format("Class: {}", DeviceClassName.of(cod))) }
         if let flags = o.flags {

@@ -180,8 +180,13 @@ public final class ScannerViewModel {
             if let rssi = o.rssi {
                 // Exponential moving average: a steady figure that still follows a walk away.
                 entry.smoothed = entry.smoothed.map { $0 * 0.7 + Double(rssi) * 0.3 } ?? Double(rssi)
-                entry.history.append((o.timestamp, rssi))
-                if entry.history.count > 600 { entry.history.removeFirst(entry.history.count - 600) }
+                // One reading per second is plenty for the plot and bounds memory in a busy room.
+                if let last = entry.history.last, o.timestamp.timeIntervalSince(last.0) < 1 {
+                    entry.history[entry.history.count - 1] = (last.0, rssi)
+                } else {
+                    entry.history.append((o.timestamp, rssi))
+                    if entry.history.count > Self.historyLimit { entry.history.removeFirst(entry.history.count - Self.historyLimit) }
+                }
                 if favorites.isFavorite(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
             }
             entry.lastSeen = max(entry.lastSeen, o.timestamp)
@@ -247,6 +252,9 @@ public final class ScannerViewModel {
         }
         return a.id < b.id
     }
+
+    /// Readings kept per device: a bit over five minutes at one a second.
+    static let historyLimit = 330
 
     /// Signal bars for a dBm value.
     static func level(_ rssi: Int?) -> Int {

@@ -15,6 +15,7 @@ public final class DeviceDetailPage: Page {
     private let signalValue = Label()
     private let keywordBox = Widget(gtk_flow_box_new())
     private let seen = Label()
+    private let plot = SignalPlot()
     private let heart: Button
     private let rename: Button
 
@@ -61,7 +62,7 @@ public final class DeviceDetailPage: Page {
         seen.xalign(0).wrap()
         seen.css("dim-text")
 
-        let column = Box(vertical: true, spacing: 12).append(signal, heading, keywordBox, seen)
+        let column = Box(vertical: true, spacing: 12).append(signal, heading, keywordBox, plot.root, seen)
         column.margins(18)
         let clamp = Widget(adw_clamp_new())
         adw_clamp_set_maximum_size(gcast(clamp.object), 600)
@@ -82,10 +83,20 @@ public final class DeviceDetailPage: Page {
 
     public var root: Widget { frame.root }
 
+    /// "loading" while the stored data is on its way, then "details" (for tests).
+    public var visibleContent: String? { content.visibleName }
+
+    /// The first/last seen line, for tests.
+    public var seenText: String { seen.text }
+
+    /// The plot's summary (also its accessible description), for tests.
+    public var signalSummary: String { plot.summaryText }
+
     private func render() {
         content.show(model.isLoading ? "loading" : "details")
         frame.header.titleLabel.title = model.title
         signalValue.text = model.rssi.map { ScannerPage.dBm($0) } ?? L10n.tr("Not heard")
+        plot.show(model.signalHistory())
         if model.keywords != shownKeywords {
             shownKeywords = model.keywords
             removeAllChildren(of: keywordBox)

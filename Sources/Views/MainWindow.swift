@@ -84,6 +84,9 @@ public final class MainWindow: Navigator {
         pages.last.map { String($0.name.prefix { $0 != "-" }) }
     }
 
+    /// The page on top, for tests.
+    public var visiblePage: Page? { pages.last?.page }
+
     /// How many pages are stacked.
     public var depth: Int { pages.count }
 

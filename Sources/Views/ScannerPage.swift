@@ -211,9 +211,7 @@ public final class ScannerPage: Page {
     }
 
     /// "−58 dBm" with a real minus sign, localized.
-    static func dBm(_ value: Int) -> String {
-        L10n.format("{} dBm", value < 0 ? "−\(-value)" : "\(value)")
-    }
+    static func dBm(_ value: Int) -> String { SignalText.dBm(value) }
 
     // MARK: Actions
 

@@ -152,6 +152,108 @@ final class ScannerViewModelTests: XCTestCase {
     }
 }
 
+extension ScannerViewModelTests {
+    func testFadeAndRemoveTimesComeFromThePreferences() async {
+        let (model, scanner, _, clock) = await Self.make()
+        await MainActor.run {
+            model.preferences.fadeAfterSeconds = 5
+            model.preferences.removeAfterSeconds = 10
+            model.start()
+        }
+        scanner.feed(Self.seen(1, "Brief", -50, at: clock.now))
+        await Self.settle(model)
+        clock.now.addTimeInterval(6)
+        await MainActor.run { model.tick() }
+        let stale = await model.rows.first?.isStale
+        XCTAssertEqual(stale, true, "faded after the configured 5 s, not the default 30 s")
+        clock.now.addTimeInterval(5)
+        await MainActor.run { model.tick() }
+        let rows = await model.rows
+        XCTAssertTrue(rows.isEmpty, "gone after the configured 10 s")
+        await MainActor.run { model.stop() }
+    }
+
+    func testAutoScanOpensThePeriodicModeAndRestartsARunningScan() async {
+        let clock = Clock()
+        let scanner = FakeScanner()
+        let favoritesModel = await FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
+        let modes = ModeLog()
+        let model = await ScannerViewModel(makeScanner: { mode in modes.append(mode); return scanner },
+                                           favorites: favoritesModel, sightings: nil, now: { clock.now })
+        let saved = PreferencesLog()
+        await MainActor.run {
+            model.onPreferencesChange = { saved.append($0) }
+            model.start()
+            model.preferences.periodic = true
+            model.preferences.periodSeconds = 120
+            model.preferences.scanWindowSeconds = 20
+            model.preferences.hideUnnamed = false
+            model.stop()
+        }
+        XCTAssertEqual(modes.all.first, .continuous, "continuous by default")
+        XCTAssertEqual(modes.all.last, .periodic(windowSeconds: 20, intervalSeconds: 120),
+                       "a running scan restarts in the new mode")
+        XCTAssertEqual(modes.all.count, 4, "one restart per change of mode, none for a filter")
+        XCTAssertEqual(saved.all.count, 4, "every change is handed on to be kept")
+        XCTAssertEqual(saved.all.last?.hideUnnamed, false)
+    }
+
+    func testWaitingBetweenAutoScansCountsAsRunning() async {
+        let (model, scanner, _, _) = await Self.make()
+        await MainActor.run { model.start() }
+        scanner.set(.waiting)
+        try? await Task.sleep(nanoseconds: 100_000_000)
+        let running = await model.isRunning
+        XCTAssertTrue(running, "the toggle still offers Stop between two auto scans")
+        await MainActor.run { model.stop() }
+    }
+
+    func testHiddenDevicesAreCountedSoThePageCanSayWhy() async {
+        let (model, scanner, _, _) = await Self.make()
+        await MainActor.run { model.start() }
+        scanner.feed(Self.seen(1, "Lamp", -50))
+        scanner.feed(Self.seen(2, nil, -50))
+        await Self.settle(model)
+        await MainActor.run { model.searchText = "nothing like this" }
+        let (rows, hidden) = await MainActor.run { (model.rows.count, model.hiddenCount) }
+        XCTAssertEqual(rows, 0)
+        XCTAssertEqual(hidden, 2, "the search and the unnamed filter hide both")
+        await MainActor.run { model.stop() }
+    }
+
+    func testSignalHistoryKeepsOneReadingASecondAndDescribesFiveMinutes() async {
+        let (model, scanner, favorites, clock) = await Self.make()
+        await MainActor.run { model.start() }
+        let start = clock.now
+        for step in 0..<40 {
+            // Four reports a second for ten seconds, falling 1 dB a second.
+            scanner.feed(Self.seen(1, "Walker", -50 - step / 4, at: start.addingTimeInterval(Double(step) * 0.25)))
+        }
+        await Self.settle(model)
+        let id = TestDevices.id(1, kind: .leRandom)
+        let count = await model.history(of: id).count
+        XCTAssertEqual(count, 10, "one reading per second")
+        let detail = await DeviceDetailViewModel(id: id, favorites: favorites, scanner: model, sightings: nil)
+        let history = await detail.signalHistory(now: start.addingTimeInterval(10))
+        XCTAssertEqual(history?.lowest, -59)
+        XCTAssertEqual(history?.highest, -50)
+        XCTAssertEqual(history?.last, -59)
+        let later = await detail.signalHistory(now: start.addingTimeInterval(400))
+        XCTAssertNil(later, "readings older than five minutes leave the plot")
+        await MainActor.run { model.stop() }
+    }
+}
+
+final class PreferencesLog: @unchecked Sendable {
+    private(set) var all: [ScannerPreferences] = []
+    func append(_ p: ScannerPreferences) { all.append(p) }
+}
+
+final class ModeLog: @unchecked Sendable {
+    private(set) var all: [ScanMode] = []
+    func append(_ mode: ScanMode) { all.append(mode) }
+}
+
 /// A settable clock.
 final class Clock: @unchecked Sendable {
     var now = Date(timeIntervalSince1970: 1_000)

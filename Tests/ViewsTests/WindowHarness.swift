@@ -28,6 +28,7 @@ enum WindowHarness {
     /// Opens a MainWindow with `splashMs`, runs `body`, and returns once it has finished
     /// (or after `timeout` seconds, failing the test).
     static func run(splashMs: Int, timeout: Double = 20, favorites: FavoritesViewModel? = nil,
+                    sightings: SightingsRepository? = nil,
                     file: StaticString = #filePath, line: UInt = #line,
                     _ body: @escaping @MainActor (MainWindow) async throws -> Void) {
         setUp()
@@ -44,7 +45,7 @@ enum WindowHarness {
                                       favorites: { FavoritesPage(navigator: $0, model: favoritesModel) },
                                       scanner: { ScannerPage(navigator: $0, model: scannerModel, favorites: favoritesModel, tryDemo: nil) },
                                       detail: { DeviceDetailPage(navigator: $0, model: DeviceDetailViewModel(
-                                          id: $1, favorites: favoritesModel, scanner: scannerModel, sightings: nil), favorites: favoritesModel) }))
+                                          id: $1, favorites: favoritesModel, scanner: scannerModel, sightings: sightings), favorites: favoritesModel) }))
             window = main
             main.present()
             Task { @MainActor in

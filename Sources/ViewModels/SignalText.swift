@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+
+/// Signal figures as users read them.
+public enum SignalText {
+    /// "−58 dBm" with a real minus sign, localized.
+    public static func dBm(_ value: Int) -> String {
+        L10n.format("{} dBm", value < 0 ? "−\(-value)" : "\(value)")
+    }
+}
