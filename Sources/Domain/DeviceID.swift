@@ -27,24 +27,33 @@ public enum DeviceIDError: Error, Equatable, Sendable {
 }
 
 /// A Bluetooth device address plus its kind; the identity of a device everywhere in FavBlue.
+///
+/// The address is kept as one 48-bit integer, not an array: a busy room makes
+/// thousands of these a second, and they are hashed, compared and sorted.
 public struct DeviceID: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
-    /// The six address octets, most significant first, as printed ("AA" of "AA:BB:…").
-    public let octets: [UInt8]
+    /// The address, most significant octet first ("AA" of "AA:BB:…" in bits 40–47).
+    public let value: UInt64
     /// Public, random or classic.
     public let kind: AddressKind
 
     /// Makes an identifier from six octets, most significant first.
     public init(octets: [UInt8], kind: AddressKind) {
         precondition(octets.count == 6, "a Bluetooth address has six octets")
-        self.octets = octets
+        self.value = octets.reduce(0) { $0 << 8 | UInt64($1) }
         self.kind = kind
     }
 
     /// Makes an identifier from the little-endian byte order used on the HCI wire.
     public init(wireBytes: some Collection<UInt8>, kind: AddressKind) {
         precondition(wireBytes.count == 6, "a Bluetooth address has six octets")
-        self.init(octets: Array(wireBytes.reversed()), kind: kind)
+        var value: UInt64 = 0
+        for (shift, byte) in wireBytes.enumerated() { value |= UInt64(byte) << (8 * UInt64(shift)) }
+        self.value = value
+        self.kind = kind
     }
+
+    /// The six address octets, most significant first, as printed.
+    public var octets: [UInt8] { (0..<6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - UInt64($0)))) } }
 
     /// Parses "AA:BB:CC:DD:EE:FF" (either case, ':' or '-' separated).
     public init(parsing text: String, kind: AddressKind) throws(DeviceIDError) {
@@ -71,10 +80,14 @@ public struct DeviceID: Hashable, Sendable, Codable, Comparable, CustomStringCon
 
     /// The canonical address text, upper case with colons.
     public var address: String {
-        octets.map { byte in
-            let hex = String(byte, radix: 16, uppercase: true)
-            return byte < 0x10 ? "0" + hex : hex
-        }.joined(separator: ":")
+        let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+        var text = [UInt8](repeating: UInt8(ascii: ":"), count: 17)
+        for index in 0..<6 {
+            let byte = Int(truncatingIfNeeded: value >> (8 * UInt64(5 - index))) & 0xFF
+            text[index * 3] = digits[byte >> 4]
+            text[index * 3 + 1] = digits[byte & 0x0F]
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// A stable text key, unique per address and kind, for storage.
@@ -85,7 +98,8 @@ public struct DeviceID: Hashable, Sendable, Codable, Comparable, CustomStringCon
 
     public var description: String { address }
 
+    /// The order of `storageKey`: address, then kind.
     public static func < (lhs: DeviceID, rhs: DeviceID) -> Bool {
-        lhs.storageKey < rhs.storageKey
+        lhs.value != rhs.value ? lhs.value < rhs.value : lhs.kind.rawValue < rhs.kind.rawValue
     }
 }

@@ -20,6 +20,7 @@ final class FavBlueApp {
     private var favorites: FavoritesViewModel?
     private var scanner: ScannerViewModel?
     private var source: ScanSource = .auto
+    private var benchmark: ScannerBenchmark?
 
     // MARK: Options
     private var splashOverride: Int?
@@ -122,6 +123,10 @@ final class FavBlueApp {
             reportFirstFrame(of: window.window)
         }
         window.present()
+        benchmark = ScannerBenchmark(environment: ProcessInfo.processInfo.environment, window: window, scanner: scanner) { [weak self] in
+            self?.quit()
+        }
+        benchmark?.start()
     }
 
     /// For the start-up benchmark: prints the monotonic time (µs) of the first presented frame.

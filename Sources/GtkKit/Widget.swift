@@ -85,6 +85,8 @@ open class Widget: GObjectRef {
     /// Tooltip text; also read by screen readers as a description.
     @discardableResult
     public func tooltip(_ text: String) -> Self {
+        // Setting a tooltip asks the X server where the pointer is (a round trip): skip no-ops.
+        if let current = gtk_widget_get_tooltip_text(widget), String(cString: current) == text { return self }
         gtk_widget_set_tooltip_text(widget, text)
         return self
     }

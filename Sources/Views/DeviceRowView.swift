@@ -48,6 +48,7 @@ final class DeviceRowView {
 
     // MARK: State
     private(set) var key: String?
+    private var shown: DeviceRowContent?
 
     init(onHeart: @escaping (String) -> Void, onDetails: @escaping (String) -> Void) {
         let texts = Box(vertical: true, spacing: 2)
@@ -67,7 +68,9 @@ final class DeviceRowView {
 
     /// Shows `content` for the device `key`.
     func show(_ content: DeviceRowContent, key: String) {
+        if key == self.key, content == shown { return }
         self.key = key
+        shown = content
         title.text = content.title
         if content.titleIsPlaceholder { title.css("dim-text") } else { title.removeCSS("dim-text") }
         subtitle.text = content.subtitle
@@ -83,8 +86,8 @@ final class DeviceRowView {
         let heartName = content.isFavorite
             ? L10n.format("Remove {} from favorites", content.title)
             : L10n.format("Add {} to favorites", content.title)
-        heart.accessibleLabel(heartName).tooltip(heartName)
-        let detailsName = L10n.format("Details for {}", content.title)
-        details.accessibleLabel(detailsName).tooltip(detailsName)
+        // Tooltips stay generic: they are the same for every row, so rebinding never changes them.
+        heart.accessibleLabel(heartName).tooltip(content.isFavorite ? L10n.tr("Remove from Favorites") : L10n.tr("Add to Favorites"))
+        details.accessibleLabel(L10n.format("Details for {}", content.title)).tooltip(L10n.tr("Details"))
     }
 }

@@ -32,6 +32,8 @@ public final class ScannerPage: Page {
     // MARK: Owned
     private var token: ObservationToken?
     private var shown: [String: ScannerViewModel.Row] = [:]
+    private var pointerInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
+    private var focusInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
 
     /// Creates the page; `tryDemo` switches the source to the shipped demo capture.
     public init(navigator: Navigator, model: ScannerViewModel, favorites: FavoritesViewModel, tryDemo: (() -> Void)?) {
@@ -87,11 +89,15 @@ public final class ScannerPage: Page {
         content.add(list.root, name: "list")
         frame.setContent(content)
 
-        // Rows must not move under the pointer: reorder only while it is elsewhere.
+        // Rows must not move under the pointer or the keyboard focus: reorder only while both are elsewhere.
         let motion = gtk_event_controller_motion_new()!
-        Signals.connect(UnsafeMutableRawPointer(motion), "enter") { [weak model] _ in model?.reorderAllowed = false }
-        Signals.connect(UnsafeMutableRawPointer(motion), "leave") { [weak model] _ in model?.reorderAllowed = true }
+        Signals.connect(UnsafeMutableRawPointer(motion), "enter") { [weak self] _ in self?.pointerInList = true }
+        Signals.connect(UnsafeMutableRawPointer(motion), "leave") { [weak self] _ in self?.pointerInList = false }
         list.list.add(controller: motion)
+        let focus = gtk_event_controller_focus_new()!
+        Signals.connect(UnsafeMutableRawPointer(focus), "enter") { [weak self] _ in self?.focusInList = true }
+        Signals.connect(UnsafeMutableRawPointer(focus), "leave") { [weak self] _ in self?.focusInList = false }
+        list.list.add(controller: focus)
 
         toggle.onClicked { [weak self] in
             guard let self else { return }
@@ -181,9 +187,9 @@ public final class ScannerPage: Page {
             content.show("list")
         }
         let rows = model.rows
-        let changed = Set(rows.filter { shown[$0.id.storageKey] != $0 }.map(\.id.storageKey))
-        shown = Dictionary(uniqueKeysWithValues: rows.map { ($0.id.storageKey, $0) })
-        list.update(rows.map(\.id.storageKey), changed: changed)
+        let changed = Set(rows.filter { shown[$0.key] != $0 }.map(\.key))
+        shown = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, $0) })
+        list.update(rows.map(\.key), changed: changed)
     }
 
     private func statusText() -> String {

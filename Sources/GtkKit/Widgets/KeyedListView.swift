@@ -5,9 +5,10 @@ import CGtkShim
 
 /// A virtualized GtkListView over string keys; Swift looks up what each key shows.
 ///
-/// Only the rows on screen exist, so hundreds of devices cost what a screenful
-/// costs. Each key is a GtkStringObject in a GtkStringList; the model changes only
-/// when rows come, go or move, and changed content is rebound in place.
+/// Only the rows on screen exist, so thousands of devices cost what a screenful
+/// costs. The GTK model holds one item per position, not per key: when the order
+/// changes, the rows on screen are rebound in place, and the model only grows or
+/// shrinks at its end. Re-sorting a long list therefore never creates widgets.
 @MainActor
 public final class KeyedListView<Row: AnyObject> {
     // MARK: Widgets
@@ -22,8 +23,8 @@ public final class KeyedListView<Row: AnyObject> {
     private var rows: [UnsafeMutableRawPointer: Row] = [:]
     /// The key each row widget shows, for keyboard and context-menu actions.
     private var keyOfRowWidget: [UnsafeMutableRawPointer: String] = [:]
-    /// The row showing each key right now, so content changes rebind in place.
-    private var rowOfKey: [String: Row] = [:]
+    /// The list items bound right now (the rows on screen, give or take), with the key each shows.
+    private var bound: [UnsafeMutableRawPointer: String] = [:]
 
     // MARK: Borrowed
     private let bind: (Row, String) -> Void
@@ -54,21 +55,20 @@ public final class KeyedListView<Row: AnyObject> {
             self.rows[item] = row
         }
         Signals.connect(UnsafeMutableRawPointer(factory), "bind") { [weak self] args in
-            guard let self, let item = args.object(1), let row = self.rows[item],
-                  let object = gtk_list_item_get_item(gcast(item)) else { return }
-            let key = String(cString: gtk_string_object_get_string(gcast(UnsafeMutableRawPointer(object))))
-            if let child = gtk_list_item_get_child(gcast(item)) { self.keyOfRowWidget[UnsafeMutableRawPointer(child)] = key }
-            self.rowOfKey[key] = row
-            self.bind(row, key)
+            guard let self, let item = args.object(1) else { return }
+            let position = Int(gtk_list_item_get_position(gcast(item)))
+            guard position < self.keys.count else { return }
+            self.show(item: item, key: self.keys[position])
         }
         Signals.connect(UnsafeMutableRawPointer(factory), "unbind") { [weak self] args in
-            guard let self, let item = args.object(1), let row = self.rows[item] else { return }
-            self.rowOfKey = self.rowOfKey.filter { $0.value !== row }
+            guard let self, let item = args.object(1) else { return }
+            self.bound[item] = nil
         }
         Signals.connect(UnsafeMutableRawPointer(factory), "teardown") { [weak self] args in
             guard let item = args.object(1) else { return }
             if let child = gtk_list_item_get_child(gcast(item)) { self?.keyOfRowWidget[UnsafeMutableRawPointer(child)] = nil }
             self?.rows[item] = nil
+            self?.bound[item] = nil
         }
         Signals.connect(UnsafeMutableRawPointer(view), "activate") { [weak self] args in
             guard let self else { return }
@@ -110,32 +110,31 @@ public final class KeyedListView<Row: AnyObject> {
     /// The keys in display order.
     public var currentKeys: [String] { keys }
 
-    /// Shows `newKeys` in order, touching only the rows that changed position or content.
-    /// `changed` names keys whose content changed and must be rebound.
+    /// Shows `newKeys` in order. Rows on screen whose key or content changed (`changed`)
+    /// are rebound in place; the model itself changes only when the count does.
     public func update(_ newKeys: [String], changed: Set<String> = []) {
-        if newKeys == keys {
-            for (index, key) in keys.enumerated() where changed.contains(key) { replace(at: index, with: key) }
-            return
-        }
-        // Keep the common prefix and suffix; splice the middle in one step.
-        var start = 0
-        while start < keys.count, start < newKeys.count, keys[start] == newKeys[start] { start += 1 }
-        var oldEnd = keys.count
-        var newEnd = newKeys.count
-        while oldEnd > start, newEnd > start, keys[oldEnd - 1] == newKeys[newEnd - 1] { oldEnd -= 1; newEnd -= 1 }
-        let inserted = Array(newKeys[start..<newEnd])
-        withCStringArray(inserted) { array in
-            gtk_string_list_splice(model, UInt32(start), UInt32(oldEnd - start), array)
-        }
+        let oldCount = keys.count
         keys = newKeys
-        for index in 0..<start where changed.contains(keys[index]) { replace(at: index, with: keys[index]) }
-        for index in newEnd..<keys.count where changed.contains(keys[index]) { replace(at: index, with: keys[index]) }
+        for (item, shownKey) in bound {
+            let position = Int(gtk_list_item_get_position(gcast(item)))
+            guard position < newKeys.count else { continue }
+            let key = newKeys[position]
+            if key != shownKey || changed.contains(key) { show(item: item, key: key) }
+        }
+        if newKeys.count > oldCount {
+            let slots = [String](repeating: "", count: newKeys.count - oldCount)
+            withCStringArray(slots) { gtk_string_list_splice(model, UInt32(oldCount), 0, $0) }
+        } else if newKeys.count < oldCount {
+            gtk_string_list_splice(model, UInt32(newKeys.count), UInt32(oldCount - newKeys.count), nil)
+        }
     }
 
-    /// Shows new content for `key` in the row that displays it, without touching the model:
-    /// replacing the item would recreate the row widget, several times a second.
-    private func replace(at index: Int, with key: String) {
-        if let row = rowOfKey[key] { bind(row, key) }
+    /// Binds the row of list item `item` to `key`.
+    private func show(item: UnsafeMutableRawPointer, key: String) {
+        guard let row = rows[item] else { return }
+        if let child = gtk_list_item_get_child(gcast(item)) { keyOfRowWidget[UnsafeMutableRawPointer(child)] = key }
+        bound[item] = key
+        bind(row, key)
     }
 }
 

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Busy-room benchmark: a btsnoop capture of 5,000 LE devices sending 2,000
+advertising reports a second for 60 s, replayed into the real window of the
+release favblue under Xvfb. Prints the main thread's busy share, frame-interval
+p50/p95 from the GdkFrameClock, peak RSS and list refreshes per second.
+
+    xvfb-run -a python3 Benchmarks/scanner/run.py [FAVBLUE_BINARY] [--seconds N]
+"""
+import argparse
+import json
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DEVICES = 5000
+RATE = 2000
+# Microseconds from 0000-01-01 to 1970-01-01, the btsnoop epoch.
+EPOCH_DELTA = 0x00DCDDB30F2F8000
+
+
+def advertising_report(address, name, rssi):
+    data = bytes([0x02, 0x01, 0x06])
+    if name:
+        encoded = name.encode()
+        data += bytes([len(encoded) + 1, 0x09]) + encoded
+    report = bytes([0x01, 0x00, 0x01]) + address + bytes([len(data)]) + data + struct.pack("b", rssi)
+    body = bytes([0x02]) + report
+    return bytes([0x04, 0x3E, len(body)]) + body
+
+
+def write_capture(path, seconds):
+    rng = random.Random(7)
+    devices = []
+    for n in range(DEVICES):
+        address = bytes([n & 0xFF, (n >> 8) & 0xFF, 0x10, 0x20, 0x30, 0xC0])
+        # Most devices name themselves; a fifth stay anonymous, as in a real room.
+        name = f"Sensor {n:04d}" if n % 5 else None
+        devices.append([address, name, rng.randint(-95, -40)])
+    start = 1_700_000_000_000_000 + EPOCH_DELTA
+    with open(path, "wb") as f:
+        f.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
+        for i in range(seconds * RATE):
+            device = devices[rng.randrange(DEVICES)]
+            device[2] = max(-100, min(-30, device[2] + rng.randint(-3, 3)))
+            packet = advertising_report(device[0], device[1], device[2])
+            stamp = start + i * 1_000_000 // RATE
+            f.write(struct.pack(">IIIIq", len(packet), len(packet), 3, 0, stamp) + packet)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue"))
+    parser.add_argument("--seconds", type=int, default=60)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        capture = os.path.join(tmp, "busy-room.btsnoop")
+        write_capture(capture, args.seconds)
+        env = dict(os.environ, GSETTINGS_BACKEND="memory", FAVBLUE_BENCHMARK_SECONDS=str(args.seconds),
+                   XDG_DATA_HOME=os.path.join(tmp, "data"), XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+        proc = subprocess.run([args.binary, "--splash-ms", "0", "--storage", "memory", "--source", f"btsnoop:{capture}"],
+                              env=env, capture_output=True, text=True, timeout=args.seconds + 120)
+        line = next((l for l in proc.stderr.splitlines() if l.startswith("scanner-benchmark ")), None)
+        if line is None:
+            sys.exit("favblue printed no result:\n" + proc.stderr[-2000:])
+        r = json.loads(line.split(" ", 1)[1])
+        print(f"{DEVICES} devices, {RATE} reports/s, {r['seconds']:.0f} s into the real window")
+        print(f"main thread busy        {r['main_thread_busy'] * 100:5.1f} %   (aim < 25 %)")
+        print(f"frame interval p50/p95  {r['frame_interval_p50_ms']:5.1f} / {r['frame_interval_p95_ms']:.1f} ms   (aim p95 <= 33 ms, {r['frames']} frames)")
+        print(f"peak RSS                {r['peak_rss_mib']:5.1f} MiB   (aim <= 150 MB)")
+        print(f"list refreshes          {r['refreshes_per_second']:5.2f} /s   (at most 4)")
+        print(f"rows shown at the end   {r['rows']}")
+
+
+if __name__ == "__main__":
+    main()

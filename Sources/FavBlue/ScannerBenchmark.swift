@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+import GtkKit
+import ViewModels
+import Views
+
+/// For the scanner benchmark (FAVBLUE_BENCHMARK_SECONDS=N): opens the Scanner,
+/// measures the main thread, the frame clock and memory for N seconds, prints
+/// one "scanner-benchmark {json}" line to stderr and quits.
+@MainActor
+final class ScannerBenchmark {
+    private let seconds: Double
+    private let window: MainWindow
+    private let scanner: ScannerViewModel
+    private let quit: () -> Void
+    private var paints: [Int] = []
+    private var startCPU = 0.0
+    private var startWall = 0.0
+    private var startRefreshes = 0
+
+    init?(environment: [String: String], window: MainWindow, scanner: ScannerViewModel, quit: @escaping () -> Void) {
+        guard let text = environment["FAVBLUE_BENCHMARK_SECONDS"], let seconds = Double(text), seconds > 0 else { return nil }
+        self.seconds = seconds
+        self.window = window
+        self.scanner = scanner
+        self.quit = quit
+    }
+
+    func start() {
+        window.showScanner()
+        startCPU = Self.threadCPUSeconds()
+        startWall = Self.monotonicSeconds()
+        startRefreshes = scanner.refreshCount
+        if let clock = gtk_widget_get_frame_clock(window.window.widget) {
+            Signals.connect(UnsafeMutableRawPointer(clock), "after-paint") { [weak self] _ in
+                self?.paints.append(g_get_monotonic_time())
+            }
+        }
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            try? await Task.sleep(nanoseconds: UInt64(self.seconds * 1_000_000_000))
+            self.finish()
+        }
+    }
+
+    private func finish() {
+        let wall = Self.monotonicSeconds() - startWall
+        let busy = (Self.threadCPUSeconds() - startCPU) / wall
+        let intervals = zip(paints.dropFirst(), paints).map { Double($0 - $1) / 1000 }.sorted()
+        func percentile(_ p: Double) -> Double {
+            intervals.isEmpty ? 0 : intervals[min(intervals.count - 1, Int(Double(intervals.count) * p))]
+        }
+        let result: [String: Any] = [
+            "seconds": wall,
+            "main_thread_busy": busy,
+            "frames": paints.count,
+            "frame_interval_p50_ms": percentile(0.5),
+            "frame_interval_p95_ms": percentile(0.95),
+            "peak_rss_mib": Double(Self.statusKB("VmHWM")) / 1024,
+            "refreshes_per_second": Double(scanner.refreshCount - startRefreshes) / wall,
+            "rows": scanner.rows.count,
+        ]
+        let json = (try? JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        FileHandle.standardError.write(Data("scanner-benchmark \(json)\n".utf8))
+        quit()
+    }
+
+    /// CPU time of the calling (main) thread.
+    private static func threadCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    private static func monotonicSeconds() -> Double { Double(g_get_monotonic_time()) / 1e6 }
+
+    private static func statusKB(_ field: String) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+        }
+        return 0
+    }
+}
