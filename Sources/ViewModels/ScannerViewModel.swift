@@ -94,6 +94,7 @@ public final class ScannerViewModel {
         /// Made once: formatting addresses for thousands of rows, four times a second, adds up.
         let key: String
         let subtitle: String
+        /// Everything heard from the device so far, newest values first.
         var last: Observation
         var name: String?
         var smoothed: Double?
@@ -181,7 +182,7 @@ public final class ScannerViewModel {
         for o in batch {
             var entry = devices[o.id] ?? Entry(key: o.id.storageKey, subtitle: o.id.identifierLine, last: o, name: nil,
                                                smoothed: nil, lastSeen: o.timestamp, firstSeen: o.timestamp)
-            entry.last = o
+            entry.last = devices[o.id] == nil ? o : entry.last.merging(o)
             if let name = o.name, !name.isEmpty { entry.name = name }
             if let rssi = o.rssi {
                 // Exponential moving average: a steady figure that still follows a walk away.

@@ -5,17 +5,18 @@ import Domain
 import GtkKit
 
 /// A strip under the header bar for things the user must know (data moved aside,
-/// changes not saved), with a Dismiss button. Hidden while there is nothing to say.
+/// changes not saved, scanning stopped), with one button (Dismiss, Try Again).
+/// Hidden while there is nothing to say.
 @MainActor
 final class Banner {
     // MARK: Widgets
     let root = Box(vertical: false, spacing: 12)
     private let label = Label()
 
-    init(onDismiss: @escaping () -> Void) {
+    init(buttonLabel: String = L10n.tr("_Dismiss"), onDismiss: @escaping () -> Void) {
         root.css("favblue-banner")
         label.xalign(0).wrap().expand(horizontal: true, vertical: false)
-        let dismiss = Button(label: L10n.tr("_Dismiss"), mnemonic: true)
+        let dismiss = Button(label: buttonLabel, mnemonic: true)
         dismiss.css("flat").align(GTK_ALIGN_END, GTK_ALIGN_CENTER)
         dismiss.onClicked(onDismiss)
         root.append(label, dismiss)

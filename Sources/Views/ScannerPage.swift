@@ -18,6 +18,7 @@ public final class ScannerPage: Page {
     private let searchToggle: ToggleButton
     private let searchBar: SearchBar
     private let noMatches: StatusPage
+    private var failureBanner: Banner!
     private var list: KeyedListView<DeviceRowView>!
     private var sortAction: OpaquePointer?
     private var favoritesOnlyAction: OpaquePointer?
@@ -61,6 +62,9 @@ public final class ScannerPage: Page {
                               placeholder: L10n.tr("Name, nickname, address or company"))
         searchBar.bind(toggle: searchToggle)
         frame.root.append(searchBar)
+        // Scanning stopped with devices listed: keep them, and say so above them.
+        failureBanner = Banner(buttonLabel: L10n.tr("_Try Again"), onDismiss: { [weak model] in model?.start() })
+        frame.root.append(failureBanner.root)
         noMatches = StatusPage(icon: "system-search-symbolic", title: L10n.tr("No Matching Devices"),
                                description: L10n.tr("Devices nearby are hidden by the search or by the filters in View Options."))
 
@@ -175,6 +179,11 @@ public final class ScannerPage: Page {
         if let favoritesOnlyAction { Actions.setState(favoritesOnlyAction, p.favoritesOnly) }
         if let hideUnnamedAction { Actions.setState(hideUnnamedAction, p.hideUnnamed) }
 
+        if case .failed(let failure) = model.state, !model.rows.isEmpty {
+            failureBanner.show([failure.message + " " + failure.suggestion])
+        } else {
+            failureBanner.show([])
+        }
         if case .failed(let failure) = model.state, model.rows.isEmpty {
             problem.title = L10n.tr("Scanning is not possible")
             problem.details = failure.message + "\n\n" + failure.suggestion

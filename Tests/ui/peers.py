@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Real Bluetooth peers for the UI tests: Bumble LE devices behind an H4 TCP
+link, and BlueZ's btvirt with a discoverable BR/EDR controller."""
+
+import os
+import select
+import shutil
+import socket
+import struct
+import subprocess
+import time
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LE_PEERS = os.path.join(ROOT, "Tests", "PeerTests", "peers", "le_peers.py")
+BTVIRT_SOCKET = "/tmp/bt-server-bredr"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class BumblePeers:
+    """Advertising LE devices; FavBlue drives their shared radio at `source`."""
+
+    def __init__(self, count=3):
+        venv = os.environ.get("FAVBLUE_VENV") or os.path.join(ROOT, ".venv-peers")
+        python = os.path.join(venv, "bin", "python")
+        if not os.path.exists(python):
+            raise unittest.SkipTest(f"no Bumble venv at {venv}: run meson-helpers/bootstrap")
+        port = free_port()
+        self.source = f"h4-tcp:127.0.0.1:{port}"
+        self.process = subprocess.Popen([python, LE_PEERS, f"tcp-server:127.0.0.1:{port}", "--count", str(count)],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.time() + 30
+        seen = ""
+        while "ready" not in seen:
+            if time.time() > deadline or self.process.poll() is not None:
+                self.stop()
+                raise AssertionError(f"Bumble peers did not start: {seen}")
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
+            if ready:
+                seen += self.process.stdout.readline()
+
+    def kill(self):
+        """Vanishes at once, as an unplugged adapter would."""
+        self.process.kill()
+        self.process.wait()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def _command(sock, opcode, params=b""):
+    sock.sendall(bytes([0x01]) + struct.pack("<HB", opcode, len(params)) + params)
+    deadline = time.time() + 3
+    buffer = b""
+    while time.time() < deadline:
+        ready, _, _ = select.select([sock], [], [], 0.2)
+        if ready:
+            buffer += sock.recv(4096)
+            # Command Complete (0x0E) or Status (0x0F) for our opcode ends the wait.
+            if any(buffer[i:i + 2] in (b"\x04\x0e", b"\x04\x0f") for i in range(len(buffer))):
+                return
+
+
+class BtvirtStereo:
+    """btvirt with one discoverable BR/EDR controller named `name` (in its EIR);
+    FavBlue gets a second controller of the same piconet at `source`."""
+
+    def __init__(self, name="Old Stereo"):
+        if not shutil.which("btvirt"):
+            raise unittest.SkipTest("btvirt is not installed (bluez-test-tools)")
+        for suffix in ("bredr", "bredrle", "le", "amp", "mon"):
+            try:
+                os.remove(f"/tmp/bt-server-{suffix}")
+            except FileNotFoundError:
+                pass
+        self.process = subprocess.Popen(["btvirt", "-s"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 10
+        while not os.path.exists(BTVIRT_SOCKET):
+            if time.time() > deadline:
+                self.stop()
+                raise AssertionError("btvirt did not create its socket")
+            time.sleep(0.05)
+        self.source = f"h4-unix:{BTVIRT_SOCKET}"
+        self.target = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.target.connect(BTVIRT_SOCKET)
+        encoded = name.encode()
+        eir = bytes([len(encoded) + 1, 0x09]) + encoded + bytes([0x03, 0x03, 0x0B, 0x11])
+        _command(self.target, 0x0C03)                                          # Reset
+        _command(self.target, 0x0C13, encoded.ljust(248, b"\0"))               # Write Local Name
+        _command(self.target, 0x0C52, bytes([0x00]) + eir.ljust(240, b"\0"))   # Write Extended Inquiry Response
+        _command(self.target, 0x0C1A, bytes([0x03]))                           # Write Scan Enable: inquiry + page
+
+    def stop(self):
+        if getattr(self, "target", None):
+            self.target.close()
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=5)
+        for suffix in ("bredr", "bredrle", "le", "amp", "mon"):
+            try:
+                os.remove(f"/tmp/bt-server-{suffix}")
+            except FileNotFoundError:
+                pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
