@@ -3,6 +3,7 @@
 """The Scanner and device pages on the real app, fed by the shipped demo capture
 (recorded from virtual Bumble devices) and by sources that fail."""
 
+import tempfile
 import unittest
 
 from harness import App, retry_gtk_atspi_crash
@@ -68,6 +69,31 @@ class ScannerTests(unittest.TestCase):
             app.press(f"Details zu {NAME}")
             app.wait_for(lambda: "Schlagwörter" in app.names("label"), what="the German detail page")
             self.assertIn("Signal", app.names("label"))
+
+    def test_ctrl_f_searches_and_escape_closes_the_search_not_the_page(self):
+        with App("--source", "demo") as app:
+            self.open_scanner(app)
+            app.key("ctrl+f")
+            app.type_text("kitchen")
+            app.wait_for(lambda: "Pixel Buds Pro" not in app.names("label"), what="the search to filter")
+            self.assertIn(NAME, app.names("label"))
+            app.key("Escape")
+            app.wait_for(lambda: "Pixel Buds Pro" in app.names("label"), what="every device again")
+            self.assertIn("Back", app.names("button"), "Escape closed the search, not the Scanner")
+
+    def test_view_options_filter_and_persist_across_restarts(self):
+        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        with App("--source", "demo", home=home) as app:
+            self.open_scanner(app)
+            app.click_on("View Options")
+            app.wait_for(lambda: "Favorites Only" in app.names(), what="the view menu")
+            app.press("Favorites Only", role=None)
+            app.wait_for(lambda: "No Matching Devices" in app.names(), what="the filtered-out explanation")
+            self.assertNotIn(NAME, app.names("label"))
+        with App("--source", "demo", home=home) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "No Matching Devices" in app.names(), timeout=20, what="the filter kept after a restart")
 
     def test_a_missing_source_explains_and_offers_the_demo(self):
         with App("--source", "h4-unix:/nonexistent/favblue.sock") as app:
