@@ -53,8 +53,9 @@ final class DeviceRowView {
     init(onHeart: @escaping (String) -> Void, onDetails: @escaping (String) -> Void) {
         let texts = Box(vertical: true, spacing: 2)
         title.xalign(0).ellipsize().css("heading")
-        // The identifier wraps rather than lose its kind in a narrow window.
-        subtitle.xalign(0).wrap().css("caption", "dim-text")
+        // Narrow windows cut the address in the middle, so its kind stays readable; wrapping
+        // would reshape every row's text on each refresh.
+        subtitle.xalign(0).ellipsize(middle: true).css("caption", "dim-text")
         texts.append(title, subtitle)
         texts.expand(horizontal: true, vertical: false).align(GTK_ALIGN_FILL, GTK_ALIGN_CENTER)
         signal.css("caption", "numeric").align(GTK_ALIGN_END, GTK_ALIGN_CENTER)

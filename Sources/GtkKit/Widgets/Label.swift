@@ -19,9 +19,13 @@ public final class Label: Widget {
         set { gtk_label_set_text(label, newValue) }
     }
 
-    /// Shortens long text with an ellipsis at the end instead of widening the window.
+    /// Shortens long text with an ellipsis (at the end, or in the middle) instead of widening the window.
     @discardableResult
-    public func ellipsize() -> Self {
+    public func ellipsize(middle: Bool = false) -> Self {
+        if middle {
+            gtk_label_set_ellipsize(label, PANGO_ELLIPSIZE_MIDDLE)
+            return self
+        }
         gtk_label_set_ellipsize(label, PANGO_ELLIPSIZE_END)
         return self
     }
