@@ -104,7 +104,7 @@ final class FavBlueApp {
         } catch {
             printError(error.message)
         }
-        let demo = demoCapturePath()
+        let demo = DemoCapture.path()
         let scanner = ScannerViewModel(makeScanner: { [weak self] mode in
             ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode,
                                 log: { message in FileHandle.standardError.write(Data("favblue: \(message)\n".utf8)) })
@@ -171,17 +171,6 @@ final class FavBlueApp {
                                  favorites: favorites)
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner) })
-    }
-
-    /// The shipped demo capture: installed under the prefix, or in the source tree.
-    private func demoCapturePath() -> String? {
-        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-        let candidates = [
-            exe.deletingLastPathComponent().deletingLastPathComponent().appending(path: "share/favblue/demo.btsnoop").path,
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appending(path: "data/demo.btsnoop").path,
-        ]
-        return candidates.first { FileManager.default.fileExists(atPath: $0) }
     }
 
     private func quit() {

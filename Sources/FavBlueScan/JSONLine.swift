@@ -58,16 +58,3 @@ enum JSONLine {
         return (try? String(decoding: encoder.encode(device), as: UTF8.self)) ?? "{}"
     }
 }
-
-/// Finds the demo capture: installed next to the binary's share folder, or in the source tree.
-enum DemoCapture {
-    static func path() -> String? {
-        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-        let candidates = [
-            exe.deletingLastPathComponent().deletingLastPathComponent().appending(path: "share/favblue/demo.btsnoop").path,
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appending(path: "data/demo.btsnoop").path,
-        ]
-        return candidates.first { FileManager.default.fileExists(atPath: $0) }
-    }
-}
