@@ -3,6 +3,7 @@
 """The Scanner and device pages on the real app, fed by the shipped demo capture
 (recorded from virtual Bumble devices) and by sources that fail."""
 
+import os
 import tempfile
 import unittest
 
@@ -94,6 +95,24 @@ class ScannerTests(unittest.TestCase):
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.press("Add New Devices")
             app.wait_for(lambda: "No Matching Devices" in app.names(), timeout=20, what="the filter kept after a restart")
+
+    def test_preferences_are_named_and_kept(self):
+        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        with App("--source", "demo", home=home) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Preferences" in app.frames(), what="the Preferences window")
+            names = app.names()
+            for control in ("Auto Scan", "Scan Interval in seconds", "Scan Length in seconds",
+                            "Minimum Signal in dBm", "Fade After in seconds", "Remove After in seconds"):
+                self.assertIn(control, names)
+            self.assertFalse(app.is_sensitive("Scan Interval in seconds", role=None), "the interval waits for Auto Scan")
+            app.key("space")  # the Auto Scan row has the focus first
+            app.wait_for(lambda: app.is_sensitive("Scan Interval in seconds", role=None), what="Auto Scan on")
+            app.key("Escape")
+        keyfile = os.path.join(home, "xdg_config_home", "glib-2.0", "settings", "keyfile")
+        with open(keyfile, encoding="utf-8") as f:
+            self.assertIn("scanner-periodic=true", f.read(), "Auto Scan is kept in GSettings")
 
     def test_a_missing_source_explains_and_offers_the_demo(self):
         with App("--source", "h4-unix:/nonexistent/favblue.sock") as app:
