@@ -5,6 +5,7 @@ Bumble LE devices over H4/TCP and a BR/EDR controller of BlueZ's btvirt."""
 
 import unittest
 
+from flows import add_from_scanner, remove_from_scanner_after_checking_home
 from harness import App, retry_gtk_atspi_crash, spoken
 from peers import BtvirtStereo, BumblePeers
 
@@ -29,11 +30,7 @@ class BumbleTests(unittest.TestCase):
             self.assertTrue(any(l.endswith("· LE random") for l in labels), "identifier and kind")
 
             # Add with a nickname through the dialog: the heart turns filled.
-            app.press(f"Add {LE_NAME} to favorites")
-            app.wait_for(lambda: "Add to Favorites" in app.names(), what="the add dialog")
-            app.type_text("Kitchen")
-            app.key("Return")
-            app.wait_for(lambda: "Remove Kitchen from favorites" in app.names("button"), what="the filled heart")
+            add_from_scanner(app, LE_NAME, "Kitchen")
 
             # The detail page: Signal caption, a dBm figure, the decoded keywords, the plot's summary.
             app.press("Details for Kitchen")
@@ -48,18 +45,8 @@ class BumbleTests(unittest.TestCase):
             self.assertTrue(any(l.startswith("Last 5 minutes: lowest −") for l in labels), "the history in words")
             app.press("Back")
 
-            # It is on Favorites under its nickname.
-            app.press("Back")
-            app.wait_for(lambda: "Kitchen" in app.names("label") and "Back" not in app.names("button"),
-                         what="the favorite on the home page")
-
-            # Remove it from the Scanner through the confirmation.
-            app.press("Add New Devices")
-            app.wait_for(lambda: "Remove Kitchen from favorites" in app.names("button"), timeout=20, what="the scanner")
-            app.press("Remove Kitchen from favorites")
-            app.wait_for(lambda: "Remove “Kitchen” from favorites?" in app.names(), what="the confirmation")
-            app.press("Remove")
-            app.wait_for(lambda: f"Add {LE_NAME} to favorites" in app.names("button"), what="the outline heart")
+            # It is on Favorites under its nickname; then removed from the Scanner through the confirmation.
+            remove_from_scanner_after_checking_home(app, LE_NAME, "Kitchen")
 
     def test_a_peer_killed_mid_scan_keeps_the_list_and_says_what_happened(self):
         with BumblePeers(count=2) as peers, App("--source", peers.source) as app:

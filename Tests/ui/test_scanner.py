@@ -7,6 +7,7 @@ import os
 import tempfile
 import unittest
 
+from flows import add_from_scanner, remove_from_scanner_after_checking_home
 from harness import App, retry_gtk_atspi_crash
 
 NAME = "Kitchen Speaker"
@@ -32,22 +33,8 @@ class ScannerTests(unittest.TestCase):
     def test_add_with_a_nickname_then_remove_from_the_scanner(self):
         with App("--source", "demo") as app:
             self.open_scanner(app)
-            app.press(f"Add {NAME} to favorites")
-            app.wait_for(lambda: "Add to Favorites" in app.names(), what="the add dialog")
-            self.assertIn("Add", app.names("button"))
-            self.assertIn("Cancel", app.names("button"))
-            app.type_text("Kitchen")
-            app.key("Return")
-            app.wait_for(lambda: "Remove Kitchen from favorites" in app.names("button"), what="the filled heart")
-            app.press("Back")
-            app.wait_for(lambda: "Kitchen" in app.names("label") and "Back" not in app.names("button"),
-                         what="the favorite on the home page")
-            app.press("Add New Devices")
-            app.wait_for(lambda: "Remove Kitchen from favorites" in app.names("button"), timeout=20, what="the scanner again")
-            app.press("Remove Kitchen from favorites")
-            app.wait_for(lambda: "Remove “Kitchen” from favorites?" in app.names(), what="the confirmation")
-            app.press("Remove")
-            app.wait_for(lambda: f"Add {NAME} to favorites" in app.names("button"), what="the outline heart")
+            add_from_scanner(app, NAME, "Kitchen")
+            remove_from_scanner_after_checking_home(app, NAME, "Kitchen")
 
     def test_the_detail_page_shows_signal_and_keywords(self):
         with App("--source", "demo") as app:

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Steps several UI tests share, written once."""
+
+
+def add_from_scanner(app, name, nickname):
+    """Adds `name` through the heart and the dialog with `nickname`; waits for the filled heart."""
+    app.press(f"Add {name} to favorites")
+    app.wait_for(lambda: "Add to Favorites" in app.names(), what="the add dialog")
+    buttons = app.names("button")
+    assert "Add" in buttons and "Cancel" in buttons, f"the dialog offers Add and Cancel: {buttons}"
+    app.type_text(nickname)
+    app.key("Return")
+    app.wait_for(lambda: f"Remove {nickname} from favorites" in app.names("button"), what="the filled heart")
+
+
+def remove_from_scanner_after_checking_home(app, name, nickname):
+    """From the Scanner: back to Favorites (the nickname is listed), into the Scanner
+    again, and removes the favorite through the confirmation; waits for the outline heart."""
+    app.press("Back")
+    app.wait_for(lambda: nickname in app.names("label") and "Back" not in app.names("button"),
+                 what="the favorite on the home page")
+    app.press("Add New Devices")
+    app.wait_for(lambda: f"Remove {nickname} from favorites" in app.names("button"), timeout=20, what="the scanner again")
+    app.press(f"Remove {nickname} from favorites")
+    app.wait_for(lambda: f"Remove “{nickname}” from favorites?" in app.names(), what="the confirmation")
+    app.press("Remove")
+    app.wait_for(lambda: f"Add {name} to favorites" in app.names("button"), what="the outline heart")
