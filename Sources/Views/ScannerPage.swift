@@ -140,6 +140,12 @@ public final class ScannerPage: Page {
 
     public func pageDidAppear() { model.start() }
 
+    /// What the page shows: "waiting", "list", "no-matches" or "problem" (for tests).
+    public var visibleContent: String? { content.visibleName }
+
+    /// The explanation on the problem page, for tests.
+    public var problemText: String { "\(problem.title)\n\(problem.details)" }
+
     public func pageWillDisappear() { model.stop() }
 
     public func consumeBack() -> Bool {

@@ -10,11 +10,17 @@ final class ScanCommandTests: XCTestCase {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path
     }
 
-    private func run(_ arguments: [String]) throws -> (Int32, String, String) {
+    /// Runs favblue-scan; `asUser` runs it as that uid through setpriv (for a denied permission).
+    private func run(_ arguments: [String], asUser uid: Int? = nil) throws -> (Int32, String, String) {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: tool), "build favblue-scan first (swift build)")
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
+        if let uid {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", tool] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = arguments
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -78,6 +84,20 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertTrue(out.isEmpty, out)
         XCTAssertTrue(err.contains("no Bluetooth support") || err.contains("setcap") || err.contains("No Bluetooth adapter"), err)
         XCTAssertTrue(err.contains(". "), "the failure and its suggestion are separate sentences: \(err)")
+    }
+
+    func testADeniedSerialPortSaysSoAndHowToGetAccess() throws {
+        try XCTSkipUnless(getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                          "needs root to lock a port away from another user")
+        // A port only root may open, opened as "nobody": the kernel answers EACCES.
+        let port = FileManager.default.temporaryDirectory.appending(path: "favblue-locked-\(getpid())").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: port, contents: nil, attributes: [.posixPermissions: 0o600]))
+        defer { try? FileManager.default.removeItem(atPath: port) }
+        let (status, out, err) = try run(["--source", "h4-serial:\(port)", "--duration", "2"], asUser: 65534)
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(out.isEmpty, out)
+        XCTAssertTrue(err.contains("Access to the Bluetooth adapter was denied"), err)
+        XCTAssertTrue(err.contains("dialout"), "it says how to get access: \(err)")
     }
 
     func testAnUnknownSourceIsExplained() throws {

@@ -28,7 +28,7 @@ enum WindowHarness {
     /// Opens a MainWindow with `splashMs`, runs `body`, and returns once it has finished
     /// (or after `timeout` seconds, failing the test).
     static func run(splashMs: Int, timeout: Double = 20, favorites: FavoritesViewModel? = nil,
-                    sightings: SightingsRepository? = nil,
+                    sightings: SightingsRepository? = nil, scanner: FakeScanner? = nil,
                     file: StaticString = #filePath, line: UInt = #line,
                     _ body: @escaping @MainActor (MainWindow) async throws -> Void) {
         setUp()
@@ -38,7 +38,7 @@ enum WindowHarness {
         var finished = false
         app.onStartup { MainWindow.installAccelerators(on: app) }
         let favoritesModel = favorites ?? FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
-        let scannerModel = ScannerViewModel(makeScanner: { _ in FakeScanner() }, favorites: favoritesModel, sightings: nil)
+        let scannerModel = ScannerViewModel(makeScanner: { _ in scanner ?? FakeScanner() }, favorites: favoritesModel, sightings: nil)
         app.onActivate {
             let main = MainWindow(application: app, settings: nil, splash: SplashViewModel(durationMs: splashMs),
                                   pages: PageFactory(
