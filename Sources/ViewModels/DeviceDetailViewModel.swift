@@ -11,7 +11,7 @@ public final class DeviceDetailViewModel {
     public let id: DeviceID
     /// Nickname, else name, else the address.
     public private(set) var title = ""
-    /// The last smoothed signal, dBm; nil when not heard in this session.
+    /// The last signal reading, dBm; nil when not heard in this session.
     public private(set) var rssi: Int?
     /// Tags decoded from the advertising data.
     public private(set) var keywords: [String] = []
@@ -93,7 +93,8 @@ public final class DeviceDetailViewModel {
         let favorite = favorites.favorite(id)
         let observation = scanner?.observation(of: id)
         title = DisplayName.of(id: id, nickname: favorite?.nickname, advertisedName: scanner?.name(of: id) ?? favorite?.lastKnownName)
-        rssi = scanner?.rssi(of: id)
+        // The last reading, as the plot's "last"; the Scanner's list shows the smoothed figure.
+        rssi = scanner?.history(of: id).last?.1 ?? scanner?.rssi(of: id)
         keywords = Self.keywords(id: id, observation: observation)
         observers.notify()
     }

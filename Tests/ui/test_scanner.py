@@ -63,10 +63,10 @@ class ScannerTests(unittest.TestCase):
             self.open_scanner(app)
             app.key("ctrl+f")
             app.type_text("kitchen")
-            app.wait_for(lambda: "Pixel Buds Pro" not in app.names("label"), what="the search to filter")
+            app.wait_for(lambda: "Desk Lamp" not in app.names("label"), what="the search to filter")
             self.assertIn(NAME, app.names("label"))
             app.key("Escape")
-            app.wait_for(lambda: "Pixel Buds Pro" in app.names("label"), what="every device again")
+            app.wait_for(lambda: "Desk Lamp" in app.names("label"), what="every device again")
             self.assertIn("Back", app.names("button"), "Escape closed the search, not the Scanner")
 
     def test_view_options_filter_and_persist_across_restarts(self):
