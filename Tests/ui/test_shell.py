@@ -159,6 +159,23 @@ class AccessibilityTests(unittest.TestCase):
             for control in ("Add New Devices", "Main Menu"):
                 self.assertIn(control, reached, f"Tab reaches {control}")
 
+    def test_tab_alone_reaches_every_control_of_the_scanner(self):
+        with App("--source", "demo") as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Back" in app.names("button"), what="the Scanner")
+            # Forward through the header into the rows, then backward from the start.
+            reached = {app.focused_name()}
+            for keys in (["Tab"] * 8, ["shift+Tab"] * 8):
+                for key in keys:
+                    app.key(key)
+                    time.sleep(0.15)
+                    reached.add(app.focused_name())
+            for control in ("Back", "Search Devices", "View Options"):
+                self.assertIn(control, reached, f"Tab or Shift+Tab reaches {control}")
+            self.assertTrue(any(n and n.startswith("Details for ") for n in reached), f"Tab reaches the rows: {reached}")
+            self.assertTrue(reached & {"Stop Scanning", "Start Scanning"}, f"Tab reaches the scan toggle: {reached}")
+
     def test_the_window_and_pages_are_named(self):
         with App() as app:
             app.wait_for(lambda: "No favorites yet" in app.names(), what="the home page")
