@@ -68,28 +68,40 @@ final class DeviceRowView {
         details.onClicked { [weak self] in if let key = self?.key { onDetails(key) } }
     }
 
-    /// Shows `content` for the device `key`.
+    /// Shows `content` for the device `key`, touching only what changed: rows are
+    /// rebound several times a second, and each setter costs a relayout or a lookup.
     func show(_ content: DeviceRowContent, key: String) {
-        if key == self.key, content == shown { return }
+        let old = key == self.key ? shown : nil
+        if content == old { return }
         self.key = key
         shown = content
-        title.text = content.title
-        if content.titleIsPlaceholder { title.css("dim-text") } else { title.removeCSS("dim-text") }
-        subtitle.text = content.subtitle
-        signal.isVisible = content.signal != nil
-        signal.text = content.signal ?? ""
-        signalIcon.isVisible = content.signalIcon != nil
-        if let icon = content.signalIcon {
-            gtk_image_set_from_icon_name(gcast(signalIcon.object), icon)
-            signalIcon.accessibleLabel(content.signalDescription ?? "")
+        if content.title != old?.title { title.text = content.title }
+        if content.titleIsPlaceholder != old?.titleIsPlaceholder {
+            if content.titleIsPlaceholder { title.css("dim-text") } else { title.removeCSS("dim-text") }
         }
-        heart.setIcon(content.isFavorite ? "favblue-heart-filled-symbolic" : "favblue-heart-outline-symbolic")
-        if content.isFavorite { heart.css("favorite-heart") } else { heart.removeCSS("favorite-heart") }
-        let heartName = content.isFavorite
-            ? L10n.format("Remove {} from favorites", content.title)
-            : L10n.format("Add {} to favorites", content.title)
-        // Tooltips stay generic: they are the same for every row, so rebinding never changes them.
-        heart.accessibleLabel(heartName).tooltip(content.isFavorite ? L10n.tr("Remove from Favorites") : L10n.tr("Add to Favorites"))
-        details.accessibleLabel(L10n.format("Details for {}", content.title)).tooltip(L10n.tr("Details"))
+        if content.subtitle != old?.subtitle { subtitle.text = content.subtitle }
+        if content.signal != old?.signal {
+            signal.isVisible = content.signal != nil
+            signal.text = content.signal ?? ""
+        }
+        if content.signalIcon != old?.signalIcon || content.signalDescription != old?.signalDescription {
+            signalIcon.isVisible = content.signalIcon != nil
+            if let icon = content.signalIcon {
+                gtk_image_set_from_icon_name(gcast(signalIcon.object), icon)
+                signalIcon.accessibleLabel(content.signalDescription ?? "")
+            }
+        }
+        if content.isFavorite != old?.isFavorite {
+            heart.setIcon(content.isFavorite ? "favblue-heart-filled-symbolic" : "favblue-heart-outline-symbolic")
+            if content.isFavorite { heart.css("favorite-heart") } else { heart.removeCSS("favorite-heart") }
+        }
+        if content.isFavorite != old?.isFavorite || content.title != old?.title {
+            let heartName = content.isFavorite
+                ? L10n.format("Remove {} from favorites", content.title)
+                : L10n.format("Add {} to favorites", content.title)
+            // Tooltips stay generic: they are the same for every row, so rebinding never changes them.
+            heart.accessibleLabel(heartName).tooltip(content.isFavorite ? L10n.tr("Remove from Favorites") : L10n.tr("Add to Favorites"))
+            details.accessibleLabel(L10n.format("Details for {}", content.title)).tooltip(L10n.tr("Details"))
+        }
     }
 }

@@ -202,9 +202,9 @@ public final class ScannerPage: Page {
             content.show("list")
         }
         let rows = model.rows
-        let changed = Set(rows.filter { shown[$0.key] != $0 }.map(\.key))
+        let previous = shown
         shown = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, $0) })
-        list.update(rows.map(\.key), changed: changed)
+        list.update(rows.map(\.key), isChanged: { [shown] in previous[$0] != shown[$0] })
     }
 
     private func statusText() -> String {
@@ -220,16 +220,19 @@ public final class ScannerPage: Page {
 
     private func bind(_ row: DeviceRowView, _ key: String) {
         guard let data = shown[key] else { return }
-        let icons = ["network-cellular-signal-none-symbolic", "network-cellular-signal-weak-symbolic",
-                     "network-cellular-signal-ok-symbolic", "network-cellular-signal-good-symbolic",
-                     "network-cellular-signal-excellent-symbolic"]
-        let levels = [L10n.tr("Signal strength: none"), L10n.tr("Signal strength: weak"), L10n.tr("Signal strength: fair"),
-                      L10n.tr("Signal strength: good"), L10n.tr("Signal strength: excellent")]
         row.show(DeviceRowContent(title: data.title, titleIsPlaceholder: data.isUnnamed, subtitle: data.subtitle,
-                                  signal: data.rssi.map { Self.dBm($0) }, signalIcon: icons[data.level],
-                                  signalDescription: levels[data.level], isFavorite: data.isFavorite), key: key)
+                                  signal: data.rssi.map { Self.dBm($0) }, signalIcon: Self.levelIcons[data.level],
+                                  signalDescription: Self.levelNames[data.level], isFavorite: data.isFavorite), key: key)
         if data.isStale { row.root.css("dim-label") } else { row.root.removeCSS("dim-label") }
     }
+
+    private static let levelIcons = ["network-cellular-signal-none-symbolic", "network-cellular-signal-weak-symbolic",
+                                     "network-cellular-signal-ok-symbolic", "network-cellular-signal-good-symbolic",
+                                     "network-cellular-signal-excellent-symbolic"]
+    /// Made on first use, after the translations are bound.
+    private static let levelNames = [L10n.tr("Signal strength: none"), L10n.tr("Signal strength: weak"),
+                                     L10n.tr("Signal strength: fair"), L10n.tr("Signal strength: good"),
+                                     L10n.tr("Signal strength: excellent")]
 
     /// "−58 dBm" with a real minus sign, localized.
     static func dBm(_ value: Int) -> String { SignalText.dBm(value) }

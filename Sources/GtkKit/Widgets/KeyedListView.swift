@@ -113,13 +113,19 @@ public final class KeyedListView<Row: AnyObject> {
     /// Shows `newKeys` in order. Rows on screen whose key or content changed (`changed`)
     /// are rebound in place; the model itself changes only when the count does.
     public func update(_ newKeys: [String], changed: Set<String> = []) {
+        update(newKeys, isChanged: { changed.contains($0) })
+    }
+
+    /// As above, asking `isChanged` only about the keys on screen: cheaper than a set of
+    /// every changed key when thousands of rows change and a dozen are shown.
+    public func update(_ newKeys: [String], isChanged: (String) -> Bool) {
         let oldCount = keys.count
         keys = newKeys
         for (item, shownKey) in bound {
             let position = Int(gtk_list_item_get_position(gcast(item)))
             guard position < newKeys.count else { continue }
             let key = newKeys[position]
-            if key != shownKey || changed.contains(key) { show(item: item, key: key) }
+            if key != shownKey || isChanged(key) { show(item: item, key: key) }
         }
         if newKeys.count > oldCount {
             let slots = [String](repeating: "", count: newKeys.count - oldCount)
