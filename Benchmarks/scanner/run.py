@@ -6,6 +6,11 @@ advertising reports a second for 60 s, replayed into the real window of the
 release favblue under Xvfb. Prints the main thread's busy share, frame-interval
 p50/p95 from the GdkFrameClock, peak RSS and list refreshes per second.
 
+The same window scanning a quiet room (10 devices, 10 reports a second) runs
+first, so the cost of the busy room reads as a ratio measured on the same
+machine in the same run: Xvfb renders with software GL, which alone costs
+frames and about 100 MiB.
+
     xvfb-run -a python3 Benchmarks/scanner/run.py [FAVBLUE_BINARY] [--seconds N]
 """
 import argparse
@@ -35,10 +40,10 @@ def advertising_report(address, name, rssi):
     return bytes([0x04, 0x3E, len(body)]) + body
 
 
-def write_capture(path, seconds):
+def write_capture(path, seconds, count=DEVICES, rate=RATE):
     rng = random.Random(7)
     devices = []
-    for n in range(DEVICES):
+    for n in range(count):
         address = bytes([n & 0xFF, (n >> 8) & 0xFF, 0x10, 0x20, 0x30, 0xC0])
         # Most devices name themselves; a fifth stay anonymous, as in a real room.
         name = f"Sensor {n:04d}" if n % 5 else None
@@ -46,12 +51,23 @@ def write_capture(path, seconds):
     start = 1_700_000_000_000_000 + EPOCH_DELTA
     with open(path, "wb") as f:
         f.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
-        for i in range(seconds * RATE):
-            device = devices[rng.randrange(DEVICES)]
+        for i in range(seconds * rate):
+            device = devices[rng.randrange(count)]
             device[2] = max(-100, min(-30, device[2] + rng.randint(-3, 3)))
             packet = advertising_report(device[0], device[1], device[2])
-            stamp = start + i * 1_000_000 // RATE
+            stamp = start + i * 1_000_000 // rate
             f.write(struct.pack(">IIIIq", len(packet), len(packet), 3, 0, stamp) + packet)
+
+
+def measure(binary, capture, seconds, tmp):
+    env = dict(os.environ, GSETTINGS_BACKEND="memory", FAVBLUE_BENCHMARK_SECONDS=str(seconds),
+               XDG_DATA_HOME=os.path.join(tmp, "data"), XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+    proc = subprocess.run([binary, "--splash-ms", "0", "--storage", "memory", "--source", f"btsnoop:{capture}"],
+                          env=env, capture_output=True, text=True, timeout=seconds + 120)
+    line = next((l for l in proc.stderr.splitlines() if l.startswith("scanner-benchmark ")), None)
+    if line is None:
+        sys.exit("favblue printed no result:\n" + proc.stderr[-2000:])
+    return json.loads(line.split(" ", 1)[1])
 
 
 def main():
@@ -60,22 +76,28 @@ def main():
     parser.add_argument("--seconds", type=int, default=60)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        capture = os.path.join(tmp, "busy-room.btsnoop")
-        write_capture(capture, args.seconds)
-        env = dict(os.environ, GSETTINGS_BACKEND="memory", FAVBLUE_BENCHMARK_SECONDS=str(args.seconds),
-                   XDG_DATA_HOME=os.path.join(tmp, "data"), XDG_CACHE_HOME=os.path.join(tmp, "cache"))
-        proc = subprocess.run([args.binary, "--splash-ms", "0", "--storage", "memory", "--source", f"btsnoop:{capture}"],
-                              env=env, capture_output=True, text=True, timeout=args.seconds + 120)
-        line = next((l for l in proc.stderr.splitlines() if l.startswith("scanner-benchmark ")), None)
-        if line is None:
-            sys.exit("favblue printed no result:\n" + proc.stderr[-2000:])
-        r = json.loads(line.split(" ", 1)[1])
-        print(f"{DEVICES} devices, {RATE} reports/s, {r['seconds']:.0f} s into the real window")
-        print(f"main thread busy        {r['main_thread_busy'] * 100:5.1f} %   (aim < 25 %)")
-        print(f"frame interval p50/p95  {r['frame_interval_p50_ms']:5.1f} / {r['frame_interval_p95_ms']:.1f} ms   (aim p95 <= 33 ms, {r['frames']} frames)")
-        print(f"peak RSS                {r['peak_rss_mib']:5.1f} MiB   (aim <= 150 MB)")
-        print(f"list refreshes          {r['refreshes_per_second']:5.2f} /s   (at most 4)")
-        print(f"rows shown at the end   {r['rows']}")
+        quiet_capture = os.path.join(tmp, "quiet-room.btsnoop")
+        busy_capture = os.path.join(tmp, "busy-room.btsnoop")
+        write_capture(quiet_capture, args.seconds, count=10, rate=10)
+        write_capture(busy_capture, args.seconds)
+        quiet = measure(args.binary, quiet_capture, args.seconds, tmp)
+        busy = measure(args.binary, busy_capture, args.seconds, tmp)
+    print(f"{DEVICES} devices, {RATE} reports/s, {busy['seconds']:.0f} s into the real window "
+          f"(quiet room: 10 devices, 10 reports/s)")
+    rows = [
+        ("main thread busy", "main_thread_busy", 100, "%", "aim < 25 %"),
+        ("frame interval p50", "frame_interval_p50_ms", 1, "ms", ""),
+        ("frame interval p95", "frame_interval_p95_ms", 1, "ms", "aim <= 33 ms"),
+        ("peak RSS", "peak_rss_mib", 1, "MiB", "aim <= 150 MB"),
+        ("list refreshes", "refreshes_per_second", 1, "/s", "at most 4"),
+    ]
+    print(f"{'':22s} {'busy':>11s} {'quiet':>11s} {'ratio':>7s}")
+    for label, key, scale, unit, aim in rows:
+        b, q = busy[key] * scale, quiet[key] * scale
+        ratio = f"{b / q:6.2f}x" if q else "     -"
+        print(f"{label:22s} {b:7.1f} {unit:<3s} {q:7.1f} {unit:<3s} {ratio}   {aim}")
+    print(f"frames drawn           {busy['frames']:7d}    {quiet['frames']:7d}")
+    print(f"rows shown at the end  {busy['rows']:7d}    {quiet['rows']:7d}")
 
 
 if __name__ == "__main__":
