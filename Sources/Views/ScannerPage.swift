@@ -173,8 +173,10 @@ public final class ScannerPage: Page {
 
     private func render() {
         let running = model.isRunning
-        spinner.isVisible = running
-        if running { gtk_spinner_start(gcast(spinner.object)) } else { gtk_spinner_stop(gcast(spinner.object)) }
+        // Between two auto scans nothing is heard: no spinner, the subtitle says it waits.
+        let busy = running && model.state != .waiting
+        spinner.isVisible = busy
+        if busy { gtk_spinner_start(gcast(spinner.object)) } else { gtk_spinner_stop(gcast(spinner.object)) }
         toggle.setIcon(running ? "media-playback-stop-symbolic" : "media-playback-start-symbolic")
         let toggleName = running ? L10n.tr("Stop Scanning") : L10n.tr("Start Scanning")
         toggle.accessibleLabel(toggleName).tooltip(toggleName)

@@ -68,6 +68,20 @@ final class BumbleLETests: XCTestCase {
         assertFoundThreePeers(table)
     }
 
+    func testAutoScanScansInWindowsAndWaitsBetweenThem() async throws {
+        let port = Peers.freePort()
+        let peer = try PeerProcess(try Peers.python(), [Peers.script, "tcp-server:127.0.0.1:\(port)", "--count", "2"])
+        defer { peer.stop() }
+        let scanner = ScannerFactory.make(.h4TCP(host: "127.0.0.1", port: port), demoCapture: nil,
+                                          mode: .periodic(windowSeconds: 1.5, intervalSeconds: 4))
+        let (table, states) = await Peers.collect(scanner, seconds: 9)
+        let active = states.filter { $0 == .scanning || $0 == .waiting }
+        XCTAssertGreaterThanOrEqual(active.count, 3, "\(states)")
+        XCTAssertEqual(Array(active.prefix(3)), [.scanning, .waiting, .scanning],
+                       "a window of scanning, a wait, then the next window: \(states)")
+        XCTAssertEqual(table.devices.count, 2, "the peers are found within a window")
+    }
+
     func testAControllerThatVanishesMidScanFailsWithAReason() async throws {
         let port = Peers.freePort()
         let peer = try PeerProcess(try Peers.python(), [Peers.script, "tcp-server:127.0.0.1:\(port)", "--count", "1"])
