@@ -44,6 +44,8 @@ public struct DeviceID: Hashable, Sendable, Codable, Comparable, CustomStringCon
     }
 
     /// Makes an identifier from the little-endian byte order used on the HCI wire.
+    /// Inlinable, so the decoder's call is specialized for its byte slices.
+    @inlinable
     public init(wireBytes: some Collection<UInt8>, kind: AddressKind) {
         precondition(wireBytes.count == 6, "a Bluetooth address has six octets")
         var value: UInt64 = 0

@@ -10,13 +10,14 @@ final class ScanCommandTests: XCTestCase {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path
     }
 
-    /// Runs favblue-scan; `asUser` runs it as that uid through setpriv (for a denied permission).
-    private func run(_ arguments: [String], asUser uid: Int? = nil) throws -> (Int32, String, String) {
+    /// Runs favblue-scan; `asUser` runs `executable` (default: the built tool) as that uid
+    /// through setpriv, for a denied permission.
+    private func run(_ arguments: [String], asUser uid: Int? = nil, executable: String? = nil) throws -> (Int32, String, String) {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: tool), "build favblue-scan first (swift build)")
         let process = Process()
         if let uid {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", tool] + arguments
+            process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", executable ?? tool] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: tool)
             process.arguments = arguments
@@ -93,7 +94,15 @@ final class ScanCommandTests: XCTestCase {
         let port = FileManager.default.temporaryDirectory.appending(path: "favblue-locked-\(getpid())").path
         XCTAssertTrue(FileManager.default.createFile(atPath: port, contents: nil, attributes: [.posixPermissions: 0o600]))
         defer { try? FileManager.default.removeItem(atPath: port) }
-        let (status, out, err) = try run(["--source", "h4-serial:\(port)", "--duration", "2"], asUser: 65534)
+        // The build folder may be closed to other users: run a copy from a folder anyone may enter.
+        let folder = FileManager.default.temporaryDirectory.appending(path: "favblue-scan-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appending(path: "favblue-scan").path
+        try FileManager.default.copyItem(atPath: tool, toPath: copy)
+        let (helpStatus, _, helpErr) = try run(["--help"], asUser: 65534, executable: copy)
+        try XCTSkipUnless(helpStatus == 0, "favblue-scan cannot run as nobody here: \(helpErr)")
+        let (status, out, err) = try run(["--source", "h4-serial:\(port)", "--duration", "2"], asUser: 65534, executable: copy)
         XCTAssertNotEqual(status, 0)
         XCTAssertTrue(out.isEmpty, out)
         XCTAssertTrue(err.contains("Access to the Bluetooth adapter was denied"), err)
