@@ -65,6 +65,9 @@ public final class FavoritesViewModel {
     /// The favorite for `id`, if any.
     public func favorite(_ id: DeviceID) -> Favorite? { favorites[id] }
 
+    /// Every favorite by device, as a value to hand to another thread.
+    public var snapshot: [DeviceID: Favorite] { favorites }
+
     /// The text a rename dialog starts with.
     public func currentNickname(_ id: DeviceID) -> String { favorites[id]?.nickname ?? "" }
 

@@ -76,7 +76,6 @@ public final class ScannerViewModel {
     private let favorites: FavoritesViewModel
     private let sightings: SightingsRepository?
     private let now: () -> Date
-    private var staleAfter: Double { Double(preferences.fadeAfterSeconds) }
     private var removeAfter: Double { Double(max(preferences.removeAfterSeconds, preferences.fadeAfterSeconds)) }
     private let refreshInterval: Double
 
@@ -89,8 +88,10 @@ public final class ScannerViewModel {
     private var timer: Task<Void, Never>?
     private let observers = ChangeObservers()
     private var favoritesToken: ObservationToken?
+    /// Counts synchronous publishes, so a background result that raced one is dropped.
+    private var generation = 0
 
-    struct Entry {
+    struct Entry: Sendable {
         /// Made once: formatting addresses for thousands of rows, four times a second, adds up.
         let key: String
         let subtitle: String
@@ -146,7 +147,7 @@ public final class ScannerViewModel {
                 try? await Task.sleep(nanoseconds: interval)
                 // Ends with the model, so a forgotten stop() leaves no loop behind.
                 guard let self else { return }
-                self.tick()
+                await self.refresh()
             }
         }
     }
@@ -175,8 +176,26 @@ public final class ScannerViewModel {
     /// Signal readings of `id` in this session, oldest first.
     public func history(of id: DeviceID) -> [(Date, Int)] { devices[id]?.history ?? [] }
 
-    /// Folds in everything received since the last tick and republishes (called by the timer).
+    /// Folds in everything received since the last tick and republishes, all at once.
     public func tick() {
+        fold()
+        publish(reorder: reorderAllowed)
+    }
+
+    /// What the refresh timer runs: folds in on the main thread (cheap), then filters and
+    /// sorts thousands of devices on a background thread, so frames keep coming meanwhile.
+    func refresh() async {
+        fold()
+        let job = publishJob(reorder: reorderAllowed)
+        let started = generation
+        let result = await Task.detached(priority: .userInitiated) { job.run() }.value
+        // A filter or favorite changed meanwhile and was published at once: this result is older.
+        guard started == generation else { return }
+        apply(result)
+    }
+
+    /// Folds the observations received since the last call into `devices`.
+    private func fold() {
         let batch = inbox.drain()
         var readings: [Sighting] = []
         for o in batch {
@@ -206,7 +225,6 @@ public final class ScannerViewModel {
         if !readings.isEmpty, let sightings {
             Task.detached { try? await sightings.record(readings) }
         }
-        publish(reorder: reorderAllowed)
     }
 
     private var isReplay: Bool { if case .finished = state { return true } else { return false } }
@@ -217,67 +235,105 @@ public final class ScannerViewModel {
     }
 
     private func publish(reorder: Bool) {
-        let time = now()
-        let needle = searchText.trimmingCharacters(in: .whitespaces).lowercased()
-        let unknown = L10n.tr("Unknown device")
-        var visible: [Row] = []
-        var lastSeen: [Date] = []
-        visible.reserveCapacity(devices.count)
-        for (id, entry) in devices {
-            let favorite = favorites.favorite(id)
-            let name = favorite?.nickname ?? entry.name ?? favorite?.lastKnownName
-            if hideUnnamed && name == nil && favorite == nil { continue }
-            if favoritesOnly && favorite == nil { continue }
-            let rssi = entry.smoothed.map { Int($0.rounded()) }
-            if let rssi, rssi < minimumRSSI { continue }
-            if !needle.isEmpty {
-                let haystack = [name, entry.name, id.address, entry.last.manufacturerData.first?.companyName]
-                    .compactMap { $0?.lowercased() }
-                if !haystack.contains(where: { $0.contains(needle) }) { continue }
-            }
-            visible.append(Row(id: id, key: entry.key, title: name ?? unknown, isUnnamed: name == nil,
-                               subtitle: entry.subtitle, rssi: rssi, level: Self.level(rssi), isFavorite: favorite != nil,
-                               isStale: time.timeIntervalSince(entry.lastSeen) > staleAfter && !isReplay))
-            lastSeen.append(entry.lastSeen)
-        }
-        if reorder {
-            // Sort positions on keys made once, not the rows themselves: thousands of rows, four times a second.
-            var positions = Array(visible.indices)
-            switch sortOrder {
-            case .signal:
-                let signal = visible.map { $0.rssi ?? -200 }
-                positions.sort { signal[$0] != signal[$1] ? signal[$0] > signal[$1] : visible[$0].id < visible[$1].id }
-            case .name:
-                let names = visible.map { DisplayName.sortKey($0.title) }
-                positions.sort {
-                    if names[$0] != names[$1] { return names[$0] < names[$1] }
-                    if visible[$0].title != visible[$1].title { return visible[$0].title < visible[$1].title }
-                    return visible[$0].id < visible[$1].id
-                }
-            case .lastSeen:
-                positions.sort { lastSeen[$0] != lastSeen[$1] ? lastSeen[$0] > lastSeen[$1] : visible[$0].id < visible[$1].id }
-            }
-            rows = positions.map { visible[$0] }
-            order = rows.map(\.id)
-        } else {
-            // Rows never jump under the pointer: keep places, append newcomers.
-            var byID: [DeviceID: Int] = [:]
-            byID.reserveCapacity(visible.count)
-            for (position, row) in visible.enumerated() { byID[row.id] = position }
-            let placed = Set(order)
-            order = order.filter { byID[$0] != nil } + visible.map(\.id).filter { !placed.contains($0) }.sorted()
-            rows = order.map { visible[byID[$0]!] }
-        }
-        hiddenCount = devices.count - rows.count
+        generation += 1
+        apply(publishJob(reorder: reorder).run())
+    }
+
+    private func apply(_ result: PublishJob.Result) {
+        rows = result.rows
+        order = result.order
+        hiddenCount = result.hidden
         refreshCount += 1
         observers.notify()
     }
 
+    /// Everything a publish needs, copied, so it can run on any thread.
+    private func publishJob(reorder: Bool) -> PublishJob {
+        PublishJob(devices: devices, favorites: favorites.snapshot, preferences: preferences,
+                   needle: searchText.trimmingCharacters(in: .whitespaces).lowercased(),
+                   unknown: L10n.tr("Unknown device"), now: now(), isReplay: isReplay, order: order, reorder: reorder)
+    }
+
+    /// Filters, sorts and builds the rows from a copy of the devices.
+    struct PublishJob: Sendable {
+        let devices: [DeviceID: Entry]
+        let favorites: [DeviceID: Favorite]
+        let preferences: ScannerPreferences
+        let needle: String
+        let unknown: String
+        let now: Date
+        let isReplay: Bool
+        let order: [DeviceID]
+        let reorder: Bool
+
+        struct Result: Sendable {
+            let rows: [Row]
+            let order: [DeviceID]
+            let hidden: Int
+        }
+
+        func run() -> Result {
+            let p = preferences
+            var visible: [Row] = []
+            var lastSeen: [Date] = []
+            visible.reserveCapacity(devices.count)
+            for (id, entry) in devices {
+                let favorite = favorites[id]
+                let name = favorite?.nickname ?? entry.name ?? favorite?.lastKnownName
+                if p.hideUnnamed && name == nil && favorite == nil { continue }
+                if p.favoritesOnly && favorite == nil { continue }
+                let rssi = entry.smoothed.map { Int($0.rounded()) }
+                if let rssi, rssi < p.minimumRSSI { continue }
+                if !needle.isEmpty {
+                    let haystack = [name, entry.name, id.address, entry.last.manufacturerData.first?.companyName]
+                        .compactMap { $0?.lowercased() }
+                    if !haystack.contains(where: { $0.contains(needle) }) { continue }
+                }
+                let stale = now.timeIntervalSince(entry.lastSeen) > Double(p.fadeAfterSeconds) && !isReplay
+                visible.append(Row(id: id, key: entry.key, title: name ?? unknown, isUnnamed: name == nil,
+                                   subtitle: entry.subtitle, rssi: rssi, level: ScannerViewModel.level(rssi),
+                                   isFavorite: favorite != nil, isStale: stale))
+                lastSeen.append(entry.lastSeen)
+            }
+            let rows: [Row]
+            let newOrder: [DeviceID]
+            if reorder {
+                // Sort positions on keys made once, not the rows themselves: thousands of rows, four times a second.
+                var positions = Array(visible.indices)
+                switch p.sortOrder {
+                case .signal:
+                    let signal = visible.map { $0.rssi ?? -200 }
+                    positions.sort { signal[$0] != signal[$1] ? signal[$0] > signal[$1] : visible[$0].id < visible[$1].id }
+                case .name:
+                    let names = visible.map { DisplayName.sortKey($0.title) }
+                    positions.sort {
+                        if names[$0] != names[$1] { return names[$0] < names[$1] }
+                        if visible[$0].title != visible[$1].title { return visible[$0].title < visible[$1].title }
+                        return visible[$0].id < visible[$1].id
+                    }
+                case .lastSeen:
+                    positions.sort { lastSeen[$0] != lastSeen[$1] ? lastSeen[$0] > lastSeen[$1] : visible[$0].id < visible[$1].id }
+                }
+                rows = positions.map { visible[$0] }
+                newOrder = rows.map(\.id)
+            } else {
+                // Rows never jump under the pointer: keep places, append newcomers.
+                var byID: [DeviceID: Int] = [:]
+                byID.reserveCapacity(visible.count)
+                for (position, row) in visible.enumerated() { byID[row.id] = position }
+                let placed = Set(order)
+                newOrder = order.filter { byID[$0] != nil } + visible.map(\.id).filter { !placed.contains($0) }.sorted()
+                rows = newOrder.map { visible[byID[$0]!] }
+            }
+            return Result(rows: rows, order: newOrder, hidden: devices.count - rows.count)
+        }
+    }
+
     /// Readings kept per device: a bit over five minutes at one a second.
-    static let historyLimit = 330
+    nonisolated static let historyLimit = 330
 
     /// Signal bars for a dBm value.
-    static func level(_ rssi: Int?) -> Int {
+    nonisolated static func level(_ rssi: Int?) -> Int {
         guard let rssi else { return 0 }
         switch rssi {
         case (-55)...: return 4
