@@ -14,22 +14,10 @@ final class ScanCommandTests: XCTestCase {
     /// through setpriv, for a denied permission.
     private func run(_ arguments: [String], asUser uid: Int? = nil, executable: String? = nil) throws -> (Int32, String, String) {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: tool), "build favblue-scan first (swift build)")
-        let process = Process()
         if let uid {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", executable ?? tool] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = arguments
+            return try runTool("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", executable ?? tool] + arguments)
         }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        return try runTool(tool, arguments)
     }
 
     func testJSONHasOneObjectPerDeviceWithTheDocumentedKeys() throws {

@@ -26,9 +26,7 @@ public final class HCIScanner: DeviceScanner, @unchecked Sendable {
 
     // MARK: State
     private let streams = ScanStreams()
-    private let lock = NSLock()
-    private var stopRequested = false
-    private var running = false
+    private let thread = ScanThread(name: "favblue-hci")
     private var transport: HCITransport?
     /// What the controller supports, once known.
     public private(set) var capabilities = Capabilities()
@@ -55,27 +53,12 @@ public final class HCIScanner: DeviceScanner, @unchecked Sendable {
     public var states: AsyncStream<ScannerState> { streams.states }
 
     public func start() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !running else { return }
-        running = true
-        stopRequested = false
-        let thread = Thread { [self] in session() }
-        thread.name = "favblue-hci"
-        thread.start()
+        thread.start { [self] in session() }
     }
 
-    public func stop() {
-        lock.lock()
-        stopRequested = true
-        lock.unlock()
-    }
+    public func stop() { thread.requestStop() }
 
-    private var shouldStop: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopRequested
-    }
+    private var shouldStop: Bool { thread.shouldStop }
 
     // MARK: Session
 
@@ -95,9 +78,7 @@ public final class HCIScanner: DeviceScanner, @unchecked Sendable {
             log("scanner failed: \(error.message)")
             streams.set(.failed(error))
         }
-        lock.lock()
-        running = false
-        lock.unlock()
+        thread.finished()
     }
 
     private func setUp() throws(ScanFailure) {

@@ -9,9 +9,7 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
     private let path: String
     private let realTime: Bool
     private let streams = ScanStreams()
-    private let lock = NSLock()
-    private var running = false
-    private var cancelled = false
+    private let thread = ScanThread(name: "favblue-replay")
     /// Undecodable events met so far (each skipped, the replay goes on).
     public private(set) var malformedEvents = 0
 
@@ -25,27 +23,12 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
     public var states: AsyncStream<ScannerState> { streams.states }
 
     public func start() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !running else { return }
-        running = true
-        cancelled = false
-        let thread = Thread { [self] in run() }
-        thread.name = "favblue-replay"
-        thread.start()
+        thread.start { [self] in run() }
     }
 
-    public func stop() {
-        lock.lock()
-        cancelled = true
-        lock.unlock()
-    }
+    public func stop() { thread.requestStop() }
 
-    private var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
-    }
+    private var isCancelled: Bool { thread.shouldStop }
 
     private func run() {
         streams.set(.starting)
@@ -88,9 +71,7 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
         } else {
             streams.set(stopped ? .paused : .finished)
         }
-        lock.lock()
-        running = false
-        lock.unlock()
+        thread.finished()
         if !stopped { streams.finish() }
     }
 }
