@@ -11,7 +11,7 @@ first, so the cost of the busy room reads as a ratio measured on the same
 machine in the same run: Xvfb renders with software GL, which alone costs
 frames and about 100 MiB.
 
-    xvfb-run -a python3 Benchmarks/scanner/run.py [FAVBLUE_BINARY] [--seconds N]
+    meson-helpers/on-display python3 Benchmarks/scanner/run.py [FAVBLUE_BINARY] [--seconds N]
 """
 import argparse
 import json

@@ -5,7 +5,7 @@
 after 5 s idle, for the release favblue (splash on) and a minimal C
 GTK 4 + libadwaita window built the same way. Median of 5 runs each.
 
-    xvfb-run -a python3 Benchmarks/startup/run.py [FAVBLUE_BINARY]
+    meson-helpers/on-display python3 Benchmarks/startup/run.py [FAVBLUE_BINARY]
 """
 import os
 import statistics
