@@ -49,6 +49,39 @@ struct FavBlueScan: AsyncParsableCommand {
         let verbose = self.verbose
         let scanner = ScannerFactory.make(parsed, demoCapture: DemoCapture.path(), fast: fast, record: writer,
                                           log: { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } })
+        let (table, failure): (DeviceTable, ScanFailure?)
+        if fast, let replay = scanner as? ReplayScanner {
+            (table, failure) = await Self.fold(replay, duration: duration)
+        } else {
+            (table, failure) = await Self.collect(scanner, duration: duration)
+        }
+        writer?.close()
+        // On failure with nothing seen, stdout stays empty rather than holding a bare header.
+        if failure == nil || !table.devices.isEmpty { print(table, format: format) }
+        if let failure {
+            fail(Self.explain(failure), table: true)
+        }
+    }
+
+    /// A fast replay read straight from the file on a thread of its own: nothing waits for
+    /// pacing, so streaming each report would only add cost. The duration still stops it.
+    static func fold(_ replay: ReplayScanner, duration: Double?) async -> (DeviceTable, ScanFailure?) {
+        let timer: Task<Void, Never>? = duration.map { seconds in
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                if !Task.isCancelled { replay.stop() }
+            }
+        }
+        defer { timer?.cancel() }
+        let (table, end) = await withCheckedContinuation { done in
+            Thread { done.resume(returning: replay.table()) }.start()
+        }
+        if case .failed(let reason) = end { return (table, reason) }
+        return (table, nil)
+    }
+
+    /// Everything a scanner streams until its source ends, the duration is over, or it fails.
+    static func collect(_ scanner: DeviceScanner, duration: Double?) async -> (DeviceTable, ScanFailure?) {
         let observations = scanner.observations
         let states = scanner.states
         let failure = FailureBox()
@@ -78,15 +111,9 @@ struct FavBlueScan: AsyncParsableCommand {
         while !failure.done { try? await Task.sleep(nanoseconds: 50_000_000) }
         collector.cancel()
         let table = await collector.value
-        // A live scanner's stream does not end by itself: the timer or a failure ends the wait.
         timer?.cancel()
         stateTask.cancel()
-        writer?.close()
-        // On failure with nothing seen, stdout stays empty rather than holding a bare header.
-        if failure.reason == nil || !table.devices.isEmpty { print(table, format: format) }
-        if let reason = failure.reason {
-            fail(Self.explain(reason), table: true)
-        }
+        return (table, failure.reason)
     }
 
     func print(_ table: DeviceTable, format: Format) {

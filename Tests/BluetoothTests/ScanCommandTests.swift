@@ -38,6 +38,25 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertTrue(out.contains("\"name\":\"Kitchen Speaker\""))
     }
 
+    func testATruncatedCaptureListsWhatCameBeforeTheCutAndSaysSo() throws {
+        let demo = try Data(contentsOf: CaptureTests.root.appending(path: "data/demo.btsnoop"))
+        let cut = NSTemporaryDirectory() + "favblue-cut-\(UUID().uuidString).btsnoop"
+        defer { try? FileManager.default.removeItem(atPath: cut) }
+        try demo.prefix(demo.count / 2 + 3).write(to: URL(fileURLWithPath: cut))
+        let (whole, all, _) = try run(["--source", "btsnoop:\(CaptureTests.root.appending(path: "data/demo.btsnoop").path)", "--fast", "--format", "json"])
+        let (status, out, err) = try run(["--source", "btsnoop:\(cut)", "--fast", "--format", "json"])
+        XCTAssertEqual(whole, 0)
+        XCTAssertEqual(status, 3, "devices listed, then the failure")
+        XCTAssertTrue(err.contains("middle of a record"), err)
+        func reports(_ lines: String) throws -> Int {
+            try lines.split(separator: "\n").reduce(0) { sum, line in
+                sum + (try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["reports"] as? Int ?? 0)
+            }
+        }
+        XCTAssertGreaterThan(try reports(out), 0, "what came before the cut is kept")
+        XCTAssertLessThan(try reports(out), try reports(all))
+    }
+
     func testAMissingFileIsAnErrorOnStderr() throws {
         let (status, out, err) = try run(["--source", "btsnoop:/nonexistent/x.btsnoop", "--fast", "--format", "json"])
         XCTAssertNotEqual(status, 0)

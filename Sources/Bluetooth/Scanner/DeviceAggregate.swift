@@ -5,7 +5,7 @@ import Domain
 import Foundation
 
 /// Everything heard from one device so far.
-public struct DeviceAggregate: Sendable {
+public struct DeviceAggregate: Equatable, Sendable {
     public let id: DeviceID
     public var name: String?
     public var rssi: Int?
@@ -29,32 +29,139 @@ public struct DeviceAggregate: Sendable {
 
     /// Folds in a newer observation; names and data seen once are kept when a later report lacks them.
     mutating func merge(_ o: Observation) {
-        reports += 1
+        count(rssi: o.rssi, at: o.timestamp)
         if let name = o.name, !name.isEmpty { self.name = name }
-        if let value = o.rssi {
-            rssi = value
-            rssiMax = max(rssiMax ?? value, value)
-        }
         if let tx = o.txPower { txPower = tx }
         if let m = o.manufacturerData.first { manufacturer = m }
         for service in o.services where !services.contains(service) { services.append(service) }
-        lastSeen = max(lastSeen, o.timestamp)
-        firstSeen = min(firstSeen, o.timestamp)
         last = o
+    }
+
+    /// Counts a report that repeats the last one apart from its signal and time, and says
+    /// whether it did: merging the same data again would change nothing else.
+    mutating func absorb(_ report: RepeatedReport, of packet: ArraySlice<UInt8>) -> Bool {
+        guard last.connectable == report.connectable, last.isScanResponse == report.scanResponse,
+              report.txPower == nil || report.txPower == last.txPower,
+              last.rawData.count == report.data.count else { return false }
+        let same = last.rawData.withUnsafeBytes { old in
+            packet.withUnsafeBytes { new in
+                report.data.isEmpty || memcmp(old.baseAddress!, new.baseAddress! + (report.data.lowerBound - packet.startIndex),
+                                              report.data.count) == 0
+            }
+        }
+        guard same else { return false }
+        count(rssi: report.rssi, at: report.time)
+        last.timestamp = report.time
+        last.rssi = report.rssi
+        return true
+    }
+
+    private mutating func count(rssi value: Int?, at time: Date) {
+        reports += 1
+        if let value {
+            rssi = value
+            rssiMax = max(rssiMax ?? value, value)
+        }
+        lastSeen = max(lastSeen, time)
+        firstSeen = min(firstSeen, time)
     }
 }
 
-/// Groups observations by device.
+/// The fields of an LE advertising event that carries exactly one report, read in place. Only
+/// what a repeat check needs; anything unusual is left to the full decoder.
+struct RepeatedReport {
+    let id: DeviceID
+    let connectable: Bool
+    let scanResponse: Bool
+    let rssi: Int?
+    let txPower: Int?
+    /// Where the advertising data lies in the packet.
+    let data: Range<Int>
+    let time: Date
+
+    /// Reads a legacy (§7.7.65.2) or extended (§7.7.65.13) report event with one report whose
+    /// lengths all agree; nil for anything else.
+    @inline(__always)
+    init?(_ packet: ArraySlice<UInt8>, at time: Date) {
+        let s = packet.startIndex
+        guard packet.count >= 4, packet[s] == 0x3E, packet[s + 3] == 1 else { return nil }
+        let end = s + 2 + Int(packet[s + 1])
+        guard end <= packet.endIndex else { return nil }
+        let type: AdvertisingEventType
+        let addressType: UInt8
+        let address: Int
+        let length: Int
+        switch packet[s + 2] {
+        case 0x02:
+            // sub, count, type, address type, address, length, data, RSSI
+            guard end >= s + 14, let legacy = AdvertisingEventType(legacy: packet[s + 4]) else { return nil }
+            type = legacy
+            addressType = packet[s + 5]
+            address = s + 6
+            length = Int(packet[s + 12])
+            guard length <= 31, s + 14 + length <= end else { return nil }
+            data = s + 13 ..< s + 13 + length
+            rssi = Self.dBm(packet[s + 13 + length])
+            txPower = nil
+        case 0x0D:
+            // sub, count, type (2), address type, address, PHYs and SID (3), TX power, RSSI, 9 more, length, data
+            guard end >= s + 28 else { return nil }
+            type = AdvertisingEventType(extended: UInt16(packet[s + 4]) | UInt16(packet[s + 5]) << 8)
+            addressType = packet[s + 6]
+            address = s + 7
+            length = Int(packet[s + 27])
+            guard s + 28 + length <= end else { return nil }
+            data = s + 28 ..< s + 28 + length
+            txPower = Self.dBm(packet[s + 16])
+            rssi = Self.dBm(packet[s + 17])
+        default:
+            return nil
+        }
+        id = DeviceID(wireBytes: packet[address ..< address + 6], kind: ObservationDecoder.kind(addressType: addressType))
+        connectable = type.connectable
+        scanResponse = type.scanResponse
+        self.time = time
+    }
+
+    /// A signed dBm byte; 127 means "not available".
+    private static func dBm(_ byte: UInt8) -> Int? { byte == 127 ? nil : Int(Int8(bitPattern: byte)) }
+}
+
+/// Groups observations by device. The aggregates sit in an array, so a repeated report
+/// updates its device in place; a dictionary value would be moved out and back per report.
 public struct DeviceTable: Sendable {
-    public private(set) var devices: [DeviceID: DeviceAggregate] = [:]
+    private var index: [DeviceID: Int] = [:]
+    private var entries: [DeviceAggregate] = []
 
     public init() {}
 
+    /// Every device, by identifier.
+    public var devices: [DeviceID: DeviceAggregate] {
+        Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0) })
+    }
+
     /// Adds one observation.
     public mutating func add(_ o: Observation) {
-        if devices[o.id] != nil { devices[o.id]!.merge(o) } else { devices[o.id] = DeviceAggregate(o) }
+        if let i = index[o.id] {
+            entries[i].merge(o)
+        } else {
+            index[o.id] = entries.count
+            entries.append(DeviceAggregate(o))
+        }
+    }
+
+    /// Folds in one HCI event packet (code, length, parameters) and returns how many reports it
+    /// held. A report that repeats its device's last one apart from signal and time is counted
+    /// without decoding its data again, since a busy room mostly repeats itself; everything else
+    /// goes through the full decoder and fails with its errors.
+    @discardableResult
+    public mutating func add(event packet: ArraySlice<UInt8>, at time: Date) throws(DecodeError) -> Int {
+        if let report = RepeatedReport(packet, at: time), let i = index[report.id], entries[i].absorb(report, of: packet) { return 1 }
+        let observations = try ObservationDecoder.observations(inEvent: packet, at: time)
+        for o in observations { add(o) }
+        return observations.count
     }
 
     /// Devices ordered by address.
-    public var sorted: [DeviceAggregate] { devices.values.sorted { $0.id < $1.id } }
+    public var sorted: [DeviceAggregate] { entries.sorted { $0.id < $1.id } }
 }

@@ -22,15 +22,17 @@ public enum ObservationDecoder {
 
     /// An LE advertising report as an observation.
     public static func observation(_ report: AdvertisingReport, at time: Date) -> Observation {
-        // Identity address types (2, 3) are the resolved public/random addresses.
-        let kind: AddressKind = report.addressType & 0x01 == 0 ? .lePublic : .leRandom
         let ad = ADParser.parse(report.data)
-        return Observation(id: DeviceID(wireBytes: report.address, kind: kind), timestamp: time, rssi: report.rssi,
+        return Observation(id: DeviceID(wireBytes: report.address, kind: kind(addressType: report.addressType)), timestamp: time, rssi: report.rssi,
                            name: ad.name, txPower: ad.txPower ?? report.txPower, flags: ad.flags,
                            connectable: report.eventType.connectable, isScanResponse: report.eventType.scanResponse,
                            services: ad.services, manufacturerData: ad.manufacturerData, serviceData: ad.serviceData,
                            appearance: ad.appearance, classOfDevice: ad.classOfDevice, rawData: report.data)
     }
+
+    /// The kind of an LE address type; identity types (2, 3) are the resolved public/random addresses.
+    @inlinable
+    public static func kind(addressType: UInt8) -> AddressKind { addressType & 0x01 == 0 ? .lePublic : .leRandom }
 
     /// An inquiry response as an observation.
     public static func observation(_ response: InquiryResponse, at time: Date) -> Observation {

@@ -32,15 +32,39 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
 
     private func run() {
         streams.set(.starting)
+        let end = replay(scanning: { streams.set(.scanning) }) { [streams] (packet, time) throws(DecodeError) in
+            for observation in try ObservationDecoder.observations(inEvent: packet, at: time) {
+                streams.emit(observation)
+            }
+        }
+        streams.set(end)
+        thread.finished()
+        if end != .paused { streams.finish() }
+    }
+
+    /// Reads the whole capture on the calling thread straight into a device table, without
+    /// pacing or streams: what a tool that only prints the table needs. Returns how the replay
+    /// ended: finished, paused by `stop()`, or failed with the reason (a truncated capture keeps
+    /// everything before the cut).
+    public func table() -> (DeviceTable, ScannerState) {
+        var table = DeviceTable()
+        let end = replay(scanning: {}) { (packet, time) throws(DecodeError) in
+            try table.add(event: packet, at: time)
+        }
+        return (table, end)
+    }
+
+    /// Hands every received event to `handle`, paced like the original when `realTime`;
+    /// an event `handle` cannot decode is counted and skipped. Returns the state to end in.
+    private func replay(scanning: () -> Void,
+                        _ handle: (ArraySlice<UInt8>, Date) throws(DecodeError) -> Void) -> ScannerState {
         let reader: BtsnoopReader
         do {
             reader = try BtsnoopReader(path: path)
         } catch {
-            streams.set(.failed(.badSource(error.message)))
-            streams.finish()
-            return
+            return .failed(.badSource(error.message))
         }
-        streams.set(.scanning)
+        scanning()
         var first: Date?
         let started = Date()
         var stopped = false
@@ -57,21 +81,13 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
                 if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 5)) }
             }
             do {
-                let time = realTime ? Date() : packet.timestamp
-                for observation in try ObservationDecoder.observations(inEvent: packet.bytes[...], at: time) {
-                    streams.emit(observation)
-                }
+                try handle(packet.bytes[...], realTime ? Date() : packet.timestamp)
             } catch {
                 malformedEvents += 1
             }
         }, truncated: { truncation = $0 })
-        if let truncation, !stopped {
-            // Everything before the cut was delivered; say what happened to the rest.
-            streams.set(.failed(.badSource(truncation.message)))
-        } else {
-            streams.set(stopped ? .paused : .finished)
-        }
-        thread.finished()
-        if !stopped { streams.finish() }
+        // Everything before a cut was delivered; the failure says what happened to the rest.
+        if let truncation, !stopped { return .failed(.badSource(truncation.message)) }
+        return stopped ? .paused : .finished
     }
 }

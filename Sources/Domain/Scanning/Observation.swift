@@ -39,9 +39,9 @@ public struct Observation: Equatable, Sendable {
     /// The device.
     public let id: DeviceID
     /// When it was heard.
-    public let timestamp: Date
+    public var timestamp: Date
     /// Received signal strength in dBm; nil when the report carries none.
-    public let rssi: Int?
+    public var rssi: Int?
     /// The advertised or remote name, if any.
     public var name: String?
     /// Transmit power in dBm; nil when absent or "not available" (127).
