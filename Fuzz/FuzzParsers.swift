@@ -14,7 +14,18 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let body = Array(bytes.dropFirst())
     switch selector % 3 {
     case 0:
-        _ = try? ObservationDecoder.observations(inEvent: body[...], at: Date(timeIntervalSince1970: 0))
+        // A slice that does not start at 0, as events inside a capture do.
+        let event = bytes.dropFirst()
+        let time = Date(timeIntervalSince1970: 0)
+        let decoded = try? ObservationDecoder.observations(inEvent: event, at: time)
+        // Folded twice, so the second goes through the repeated-report path; both must agree with the decoder.
+        var folded = DeviceTable()
+        var expected = DeviceTable()
+        for _ in 0..<2 {
+            let count = try? folded.add(event: event, at: time)
+            for o in decoded ?? [] { expected.add(o) }
+            precondition(count == decoded?.count && folded.devices == expected.devices, "the device table disagrees with the decoder")
+        }
     case 1:
         _ = ADParser.parse(body)
     default:
