@@ -146,7 +146,7 @@ class App:
         roles = self.BUTTONS if role == "button" else {role}
         return [name for _, r, name in self.nodes() if role is None or r in roles]
 
-    def wait_for(self, predicate, timeout=10, what="condition"):
+    def wait_for(self, predicate, timeout=20, what="condition"):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if predicate():
