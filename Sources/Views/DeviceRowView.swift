@@ -41,6 +41,7 @@ final class DeviceRowView {
     let root = Box(vertical: false, spacing: 12)
     private let title = Label()
     private let subtitle = Label()
+    private let meter = Box(vertical: true, spacing: 2)
     private let signal = Label()
     private let signalIcon = Widget(gtk_image_new())
     private let heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
@@ -58,11 +59,16 @@ final class DeviceRowView {
         subtitle.xalign(0).ellipsize(middle: true).css("caption", "dim-text")
         texts.append(title, subtitle)
         texts.expand(horizontal: true, vertical: false).align(GTK_ALIGN_FILL, GTK_ALIGN_CENTER)
-        signal.css("caption", "numeric").align(GTK_ALIGN_END, GTK_ALIGN_CENTER)
+        // The level icon sits over its figure, so a phone-wide (360 px) row keeps room for the name.
+        signal.css("caption", "numeric").align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
         signalIcon.align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
+        meter.append(signalIcon, signal)
+        meter.align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
         heart.css("flat", "circular").align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
         details.css("flat", "circular").align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
-        root.append(texts, signal, signalIcon, heart, details)
+        let buttons = Box(vertical: false, spacing: 4)
+        buttons.append(heart, details)
+        root.append(texts, meter, buttons)
         root.margins(6)
         heart.onClicked { [weak self] in if let key = self?.key { onHeart(key) } }
         details.onClicked { [weak self] in if let key = self?.key { onDetails(key) } }
@@ -91,6 +97,8 @@ final class DeviceRowView {
                 signalIcon.accessibleLabel(content.signalDescription ?? "")
             }
         }
+        // Favorites rows show no signal: the meter must then take no room at all.
+        meter.isVisible = content.signal != nil || content.signalIcon != nil
         if content.isFavorite != old?.isFavorite {
             heart.setIcon(content.isFavorite ? "favblue-heart-filled-symbolic" : "favblue-heart-outline-symbolic")
             if content.isFavorite { heart.css("favorite-heart") } else { heart.removeCSS("favorite-heart") }
