@@ -7,7 +7,7 @@
 //
 //     Bluetooth/
 //       Codec/      ByteReader, HCICommand, HCIEvent, reports, AD/EIR parser   (pure, never trap)
-//       Names/      company names (libbluetooth), service names (data/), device classes
+//       Names/      company names (libbluetooth), service names (data/)
 //       Btsnoop/    capture reader and writer (datalinks 1001, 1002, 2001)
 //       Transport/  H4 over unix/TCP/serial, raw HCI sockets (libbluetooth)
 //       Scanner/    HCIScanner (a live controller), ReplayScanner (a capture),

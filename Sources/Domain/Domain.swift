@@ -8,6 +8,7 @@
 //     Domain/
 //       DeviceID, Favorite, Nickname     value types and their rules
 //       Observation, ScannerState        what a scan reports
+//       DeviceClass, Appearance          names for what a device says it is
 //       *UseCases                        add, rename, remove, restore, list
 //       Ports (protocols)                FavoritesRepository, SightingsRepository, DeviceScanner
 //       L10n                             gettext wrappers used by every layer above

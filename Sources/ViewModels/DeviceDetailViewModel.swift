@@ -110,8 +110,11 @@ public final class DeviceDetailViewModel {
             tags.append(L10n.format("Data for {}", service.name ?? service.uuid))
         }
         if let tx = o.txPower { tags.append(L10n.format("TX power {}", SignalText.dBm(tx))) }
-        if let appearance = o.appearance { tags.append(L10n.format("Appearance 0x{}", String(appearance, radix: 16, uppercase: true))) }
-        if let cod = o.classOfDevice { tags.append(L10n.format("Class: {}", DeviceClassName.of(cod))) }
+        if let appearance = o.appearance {
+            tags.append(Appearance.name(appearance)
+                        ?? L10n.format("Appearance 0x{}", String(appearance, radix: 16, uppercase: true)))
+        }
+        if let cod = o.classOfDevice { tags.append(L10n.format("Class: {}", DeviceClass.name(cod))) }
         if let flags = o.flags {
             if flags & 0x02 != 0 { tags.append(L10n.tr("General discoverable")) }
             if flags & 0x01 != 0 { tags.append(L10n.tr("Limited discoverable")) }
@@ -119,23 +122,5 @@ public final class DeviceDetailViewModel {
         }
         var seen = Set<String>()
         return tags.filter { seen.insert($0).inserted }
-    }
-}
-
-/// Major class names for a class of device (Assigned Numbers §2.8), for keywords.
-enum DeviceClassName {
-    static func of(_ cod: UInt32) -> String {
-        switch (cod >> 8) & 0x1F {
-        case 0x01: return L10n.tr("Computer")
-        case 0x02: return L10n.tr("Phone")
-        case 0x03: return L10n.tr("Network access point")
-        case 0x04: return L10n.tr("Audio/Video")
-        case 0x05: return L10n.tr("Peripheral")
-        case 0x06: return L10n.tr("Imaging")
-        case 0x07: return L10n.tr("Wearable")
-        case 0x08: return L10n.tr("Toy")
-        case 0x09: return L10n.tr("Health")
-        default: return L10n.tr("Uncategorized")
-        }
     }
 }

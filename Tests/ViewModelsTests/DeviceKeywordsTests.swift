@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+@testable import ViewModels
+import XCTest
+
+/// The detail page's keywords name what a device says it is, not its raw numbers.
+final class DeviceKeywordsTests: XCTestCase {
+    func testAnLEAppearanceIsNamed() async throws {
+        let id = try DeviceID(parsing: "C0:98:E5:49:00:06", kind: .leRandom)
+        let seen = Observation(id: id, timestamp: Date(), rssi: -50, appearance: 0x03C1)
+        let tags = await DeviceDetailViewModel.keywords(id: id, observation: seen)
+        XCTAssertTrue(tags.contains("Human interface device: Keyboard"), "\(tags)")
+        XCTAssertFalse(tags.contains { $0.hasPrefix("Appearance") }, "\(tags)")
+    }
+
+    func testAnUnassignedAppearanceKeepsItsNumber() async throws {
+        let id = try DeviceID(parsing: "C0:98:E5:49:00:06", kind: .leRandom)
+        let seen = Observation(id: id, timestamp: Date(), rssi: -50, appearance: 0x0C05)
+        let tags = await DeviceDetailViewModel.keywords(id: id, observation: seen)
+        XCTAssertTrue(tags.contains("Appearance 0xC05"), "\(tags)")
+    }
+
+    func testAClassOfDeviceNamesItsMinorClass() async throws {
+        let id = try DeviceID(parsing: "00:1A:7D:DA:71:13", kind: .bredr)
+        let seen = Observation(id: id, timestamp: Date(), rssi: -60, classOfDevice: 0x240418)
+        let tags = await DeviceDetailViewModel.keywords(id: id, observation: seen)
+        XCTAssertTrue(tags.contains("Class: Audio/Video: Headphones"), "\(tags)")
+    }
+}
