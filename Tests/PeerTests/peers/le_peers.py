@@ -49,7 +49,9 @@ def advertising_data(name, services, company, tx_power, appearance, extended):
     if appearance:
         response.append(data_types.Appearance(appearance >> 6, appearance & 0x3F))
     if extended:
-        structures += [maker] + response + [data_types.ManufacturerSpecificData(0xFFFF, bytes(range(40)))]
+        # A 128-bit vendor service, as many gadgets list, takes the data past 31 bytes.
+        structures += [maker] + response + [
+            data_types.CompleteListOf128BitServiceUUIDs([UUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")])]
         response = []
     elif len(bytes(AdvertisingData(structures + [maker]))) <= 31:
         structures.append(maker)
