@@ -31,7 +31,7 @@ final class BumbleLETests: XCTestCase {
             XCTAssertEqual(device.last.flags, 0x06, file: file, line: line)
         }
         let heart = table.devices.values.first { $0.name == "Fav 3" }
-        XCTAssertEqual(heart?.services.map(\.uuid), ["180D", "180F"], file: file, line: line)
+        XCTAssertEqual(heart?.services.map(\.uuid).filter { $0.count == 4 }, ["180D", "180F"], file: file, line: line)
         XCTAssertEqual(heart?.services.first?.name, "Heart Rate", file: file, line: line)
         XCTAssertEqual(heart?.manufacturer?.companyName, "Polar Electro OY", file: file, line: line)
     }
@@ -52,6 +52,8 @@ final class BumbleLETests: XCTestCase {
         XCTAssertTrue(scanner.capabilities.extendedScanning)
         assertFoundThreePeers(table)
         XCTAssertTrue(table.devices.values.allSatisfy { $0.last.rawData.count > 31 }, "long advertising data arrives whole")
+        XCTAssertTrue(table.devices.values.allSatisfy { $0.services.map(\.uuid).contains("6E400001-B5A3-F393-E0A9-E50E24DCCA9E") },
+                      "the 128-bit service list past byte 31 is decoded")
     }
 
     func testUnixSocketTransport() async throws {
