@@ -9,11 +9,11 @@ import XCTest
 /// Real captures decoded by us and by the reference decoders (tshark, btmon).
 final class CaptureTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let captures = root.deletingLastPathComponent().appending(path: "shared/captures")
+    static let captures = root.appending(path: "Tests/Fixtures/captures")
 
     private func capture(_ name: String) throws -> String {
         let path = Self.captures.appending(path: name).path
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: path), "the shared captures are not beside this clone")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path), "\(name) is missing from Tests/Fixtures/captures")
         return path
     }
 

@@ -14,8 +14,8 @@ swift build --target Bluetooth >/dev/null 2>&1 || { echo "build failed"; echo "F
 table="$(find .build -path '*ServiceNameTable/ServiceNameTable.swift' | head -n 1)"
 mkdir -p "$work/src"
 # One module: drop the cross-module imports.
-for f in $(find Sources/Domain Sources/Bluetooth -name '*.swift') "$table" Fuzz/FuzzParsers.swift; do
-  sed -e '/^import Domain$/d' -e '/^@testable import/d' "$f" > "$work/src/f_$(echo "$f" | tr '/' '_')"
+for f in $(find Sources/Localization Sources/Domain Sources/Bluetooth -name '*.swift') "$table" Fuzz/FuzzParsers.swift; do
+  sed -e '/^import Domain$/d' -e '/^import Localization$/d' -e '/^@testable import/d' "$f" > "$work/src/f_$(echo "$f" | tr '/' '_')"
 done
 if ! swiftc -sanitize=fuzzer,address -parse-as-library -module-name FuzzParsers -O \
      -I Sources/CBlueZ -I Sources/CIntl -lbluetooth "$work"/src/*.swift -o "$work/fuzz-parsers" 2> "$work/build.log"; then
@@ -25,7 +25,7 @@ fi
 # Seeds: every event of the captures as an "event" input (selector 0), and whole captures (selector 2).
 mkdir -p "$work/corpus"
 n=0
-for capture in ../shared/captures/*.btsnoop data/demo.btsnoop; do
+for capture in Tests/Fixtures/captures/*.btsnoop data/demo.btsnoop; do
   [ -f "$capture" ] || continue
   n=$((n + 1))
   { printf '\x02'; head -c 65536 "$capture"; } > "$work/corpus/capture-$n"
