@@ -26,18 +26,20 @@ let package = Package(
         .systemLibrary(name: "CIntl"),
 
         // MARK: Core
-        .target(name: "Domain", dependencies: ["CIntl"]),
-        .target(name: "Bluetooth", dependencies: ["Domain", "CBlueZ"], plugins: ["ServiceNameTable"]),
-        .target(name: "Persistence", dependencies: ["Domain", .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "ViewModels", dependencies: ["Domain"]),
+        .target(name: "Localization", dependencies: ["CIntl"]),
+        .target(name: "Domain", dependencies: ["Localization"]),
+        .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ"], plugins: ["ServiceNameTable"]),
+        .target(name: "Persistence", dependencies: ["Domain", "Localization", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "ViewModels", dependencies: ["Domain", "Localization"]),
 
         // MARK: GTK
         .target(name: "GtkKit", dependencies: ["CGtkShim", "CAdwaita"], swiftSettings: gtkSwift),
-        .target(name: "Views", dependencies: ["GtkKit", "ViewModels", "Domain"], swiftSettings: gtkSwift,
+        .target(name: "Views", dependencies: ["GtkKit", "ViewModels", "Domain", "Localization"], swiftSettings: gtkSwift,
                 plugins: ["CompileResources"]),
 
         // MARK: Executables
-        .executableTarget(name: "FavBlue", dependencies: ["Views", "ViewModels", "Domain", "Bluetooth", "Persistence", "GtkKit"],
+        .executableTarget(name: "FavBlue", dependencies: ["Views", "ViewModels", "Domain", "Localization", "Bluetooth",
+                                                                    "Persistence", "GtkKit"],
                           swiftSettings: gtkSwift),
         .executableTarget(name: "FavBlueScan", dependencies: ["Bluetooth", "Domain",
                                                              .product(name: "ArgumentParser", package: "swift-argument-parser")]),
@@ -50,12 +52,13 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["Domain"], path: "Tests/TestSupport"),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
         .testTarget(name: "BluetoothTests", dependencies: ["Bluetooth", "Domain", "TestSupport"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Domain", "TestSupport"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "Domain", "TestSupport"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "CGtkShim", "CAdwaita"], swiftSettings: gtkSwift),
-        .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "GtkKit", "Domain", "TestSupport"],
+        .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "GtkKit", "Domain", "Localization", "TestSupport"],
                     swiftSettings: gtkSwift),
         // End-to-end tests against real Bluetooth peers (btvirt, Bumble), kept apart to run alone.
         .testTarget(name: "PeerTests", dependencies: ["Bluetooth", "Domain"]),

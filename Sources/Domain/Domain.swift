@@ -16,6 +16,3 @@
 // Flow: adapters (Bluetooth, Persistence) implement the ports and are injected
 // by the composition root; ViewModels call use cases and read value types.
 // This module imports Foundation only and nothing of ours.
-
-/// The gettext domain shared by the app, its data files and its translations.
-public let gettextDomain = "favblue"

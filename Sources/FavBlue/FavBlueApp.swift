@@ -5,6 +5,7 @@ import Bluetooth
 import Domain
 import Foundation
 import GtkKit
+import Localization
 import Persistence
 import ViewModels
 import Views

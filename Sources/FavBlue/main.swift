@@ -13,6 +13,7 @@
 import Domain
 import Foundation
 import GtkKit
+import Localization
 import Views
 
 // Top-level code runs on the main thread, which GTK owns from here on.

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import Foundation
+// # Localization
+//
+// The one place FavBlue talks to gettext. A leaf: it imports CIntl (glibc's
+// libintl.h) and Foundation, and every layer above imports it, so Domain,
+// ViewModels, Views and the adapters translate through the same three calls.
+
 import CIntl
+import Foundation
+
+/// The gettext domain shared by the app, its data files and its translations.
+public let gettextDomain = "favblue"
 
 /// Thin wrappers over gettext for every user-visible string.
 ///

@@ -3,6 +3,7 @@
 
 import Domain
 import Foundation
+import Localization
 
 /// The repositories a session uses, and what the user must be told about them.
 public struct Store: Sendable {

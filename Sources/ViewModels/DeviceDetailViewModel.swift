@@ -3,6 +3,7 @@
 
 import Domain
 import Foundation
+import Localization
 
 /// Everything one device says about itself, live while it is heard.
 @MainActor

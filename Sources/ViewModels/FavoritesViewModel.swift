@@ -3,6 +3,7 @@
 
 import Domain
 import Foundation
+import Localization
 
 /// The home page: the user's favorites, and the rename, remove and undo flows.
 @MainActor

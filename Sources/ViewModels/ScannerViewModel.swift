@@ -3,6 +3,7 @@
 
 import Domain
 import Foundation
+import Localization
 
 /// The Scanner page: live devices, coalesced, smoothed, filtered and sorted.
 ///

@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import Domain
+import Localization
 
 /// Signal figures as users read them.
 public enum SignalText {

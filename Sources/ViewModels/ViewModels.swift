@@ -17,3 +17,4 @@
 // GRDB or CBlueZ, so every model is unit-tested with the fakes in TestSupport.
 
 import Domain
+import Localization

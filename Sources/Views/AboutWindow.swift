@@ -3,6 +3,7 @@
 
 import Domain
 import GtkKit
+import Localization
 
 /// The About window: version, licence and credits.
 @MainActor

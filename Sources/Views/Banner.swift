@@ -3,6 +3,7 @@
 
 import Domain
 import GtkKit
+import Localization
 
 /// A strip under the header bar for things the user must know (data moved aside,
 /// changes not saved, scanning stopped), with one button (Dismiss, Try Again).

@@ -4,6 +4,7 @@
 import Domain
 import Foundation
 import GtkKit
+import Localization
 import ViewModels
 
 /// Everything one device says about itself.

@@ -3,6 +3,7 @@
 
 import Domain
 import GtkKit
+import Localization
 
 /// What one device row shows; pages build it from their view model's rows.
 public struct DeviceRowContent: Equatable {

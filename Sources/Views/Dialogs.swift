@@ -3,6 +3,7 @@
 
 import Domain
 import GtkKit
+import Localization
 
 /// The dialogs device pages share: a nickname prompt and a removal confirmation.
 @MainActor

@@ -3,6 +3,7 @@
 
 import Domain
 import GtkKit
+import Localization
 import ViewModels
 
 /// The home page: the user's favorite devices, or a placeholder when there are none.

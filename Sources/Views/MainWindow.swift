@@ -3,6 +3,7 @@
 
 import Domain
 import GtkKit
+import Localization
 import ViewModels
 
 /// The one application window: the splash first, then a stack of pages with

@@ -3,6 +3,7 @@
 
 import Domain
 import GtkKit
+import Localization
 
 /// One screen in the window's navigation stack.
 @MainActor

@@ -3,6 +3,7 @@
 
 import Domain
 import GtkKit
+import Localization
 import ViewModels
 
 /// Preferences: auto scan, and when the Scanner hides, fades and removes devices.

@@ -3,6 +3,7 @@
 
 import Domain
 import GtkKit
+import Localization
 
 /// The header bar's main menu: Preferences, Keyboard Shortcuts and About.
 @MainActor

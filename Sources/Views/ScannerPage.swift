@@ -3,6 +3,7 @@
 
 import Domain
 import GtkKit
+import Localization
 import ViewModels
 
 /// The Scanner: devices nearby, found as soon as the page opens.

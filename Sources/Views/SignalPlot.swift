@@ -4,6 +4,7 @@
 import Domain
 import Foundation
 import GtkKit
+import Localization
 import ViewModels
 
 /// The last five minutes of a device's signal, drawn with cairo, with its figures in words.

@@ -3,6 +3,7 @@
 
 import Domain
 import GtkKit
+import Localization
 import ViewModels
 
 /// The start screen: the whole window in the brand blue with the name in large white type.

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+@testable import Localization
 import XCTest
-@testable import Domain
 
 final class L10nTests: XCTestCase {
     func testPlaceholdersAreFilledInOrder() {

@@ -3,6 +3,7 @@
 
 import Domain
 import Foundation
+import Localization
 
 /// One HCI packet from a capture, as H4 (indicator + packet).
 public struct CapturedPacket: Equatable, Sendable {

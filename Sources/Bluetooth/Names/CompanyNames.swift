@@ -4,6 +4,7 @@
 import CBlueZ
 import Domain
 import Foundation
+import Localization
 
 /// Bluetooth SIG company names, from libbluetooth's table.
 public enum CompanyNames {

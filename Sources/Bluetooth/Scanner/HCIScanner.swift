@@ -3,6 +3,7 @@
 
 import Domain
 import Foundation
+import Localization
 
 /// Scans with a controller over any HCITransport: LE scanning (extended where the
 /// controller supports it) interleaved with BR/EDR inquiry, plus remote name requests.

@@ -3,6 +3,7 @@
 
 import Domain
 import Foundation
+import Localization
 
 /// Makes the scanner a source names.
 public enum ScannerFactory {

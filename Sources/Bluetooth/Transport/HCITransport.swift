@@ -3,6 +3,7 @@
 
 import Domain
 import Foundation
+import Localization
 
 /// A link to a controller that carries H4-typed HCI packets.
 public protocol HCITransport: AnyObject, Sendable {

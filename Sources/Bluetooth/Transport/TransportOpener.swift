@@ -4,6 +4,7 @@
 import CBlueZ
 import Domain
 import Foundation
+import Localization
 
 /// Opens the links a ScanSource names.
 public enum TransportOpener {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Localization
+
 extension AddressKind {
     /// The kind as the user reads it: "LE public", "LE random" or "BR/EDR".
     public var label: String {

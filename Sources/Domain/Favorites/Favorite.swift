@@ -40,13 +40,6 @@ public enum DisplayName {
         return id.address
     }
 
-    /// Orders names as a person reading `locale` expects: case and accents are
-    /// secondary, so "Äpfel" sorts beside "Apfel", not after "Zebra".
-    public static func areInIncreasingOrder(_ a: String, _ b: String, locale: Locale = .current) -> Bool {
-        let (x, y) = (sortKey(a, locale: locale), sortKey(b, locale: locale))
-        return x != y ? x < y : a < b
-    }
-
     /// The primary sort key: the name without case and accents.
     public static func sortKey(_ name: String, locale: Locale = .current) -> String {
         name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: locale)

@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import Foundation
+import Localization
 
 /// Why a favorites operation failed, in words for the user.
 public enum FavoritesError: Error, Equatable, Sendable {
@@ -83,15 +84,6 @@ public struct FavoritesUseCases: Sendable {
     /// Puts back a removed favorite exactly as it was, nickname and added time included.
     public func restore(_ favorite: Favorite) async throws(FavoritesError) {
         try await storage { try await repository.save(favorite) }
-    }
-
-    /// Records the name a favorite advertises now, when it changed.
-    public func noteAdvertisedName(_ name: String, for id: DeviceID) async throws(FavoritesError) {
-        guard var favorite = try await storage({ try await repository.favorite(id) }),
-              favorite.lastKnownName != name else { return }
-        favorite.lastKnownName = name
-        let saved = favorite
-        try await storage { try await repository.save(saved) }
     }
 
     private func validated(_ nickname: String) throws(FavoritesError) -> String? {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Localization
+
 /// Why a nickname cannot be used.
 public enum NicknameError: Error, Equatable, Sendable {
     /// Longer than `Nickname.maxLength` characters; carries the length given.

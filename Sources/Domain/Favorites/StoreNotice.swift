@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Localization
+
 /// Something the user must know about the store when the app starts.
 public enum StoreNotice: Equatable, Sendable {
     /// The database was unreadable and was moved to `path`; a fresh one was made.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Localization
+
 /// Names for a BR/EDR class of device (Assigned Numbers, §2.8).
 public enum DeviceClass {
     /// "Audio/Video: Headphones", say; the major class alone when the minor is unknown.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Localization
+
 /// Where scan reports come from, named by one string in the app and in favblue-scan.
 public enum ScanSource: Equatable, Sendable, CustomStringConvertible {
     /// The first adapter that opens (BlueZ over D-Bus later).
@@ -79,16 +81,4 @@ public enum ScanMode: Equatable, Sendable {
     case continuous
     /// Scan for `windowSeconds` every `intervalSeconds`.
     case periodic(windowSeconds: Double, intervalSeconds: Double)
-}
-
-/// A source of observations: a radio, a link to one, or a recording.
-public protocol DeviceScanner: AnyObject, Sendable {
-    /// Every observation, in arrival order; ends when the scanner stops for good.
-    var observations: AsyncStream<Observation> { get }
-    /// Every state change, starting with the current state.
-    var states: AsyncStream<ScannerState> { get }
-    /// Starts (or restarts) scanning.
-    func start()
-    /// Stops scanning; the scanner can be started again.
-    func stop()
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Localization
+
 /// Why scanning is not possible or stopped, with what the user can do about it.
 public enum ScanFailure: Error, Equatable, Sendable {
     /// No adapter or source at all (no Bluetooth sockets, missing socket path, missing file).
