@@ -10,9 +10,16 @@
 //       Observation, ScannerState        what a scan reports
 //       DeviceClass, Appearance          names for what a device says it is
 //       *UseCases                        add, rename, remove, restore, list
-//       Ports (protocols)                FavoritesRepository, SightingsRepository, DeviceScanner
-//       L10n                             gettext wrappers used by every layer above
+//       Live/                            the live-device model:
+//         AdvertisedData                   the one merge rule for what a device advertises
+//         LiveDevice, SignalTrace          one device's state: signal, smoothing, five-minute trace
+//         LiveDevices                      owns the scan and every LiveDevice; folds, fades, drops,
+//                                          batches favorites' readings; pages observe it
+//         ChangeObservers                  how views and models learn that state changed
+//       Ports/                           one protocol a file: FavoritesRepository,
+//                                        SightingsRepository, DeviceScanner
 //
 // Flow: adapters (Bluetooth, Persistence) implement the ports and are injected
-// by the composition root; ViewModels call use cases and read value types.
-// This module imports Foundation only and nothing of ours.
+// by the composition root; LiveDevices folds a scanner's observations; view
+// models call use cases and read LiveDevices and value types.
+// This module imports Foundation and Localization only.

@@ -20,6 +20,7 @@ final class FavBlueApp {
     private var store: Store?
     private var favorites: FavoritesViewModel?
     private var scanner: ScannerViewModel?
+    private var live: LiveDevices?
     private var source: ScanSource = .auto
     private var benchmark: ScannerBenchmark?
 
@@ -106,10 +107,14 @@ final class FavBlueApp {
             printError(error.message)
         }
         let demo = DemoCapture.path()
-        let scanner = ScannerViewModel(makeScanner: { [weak self] mode in
+        let live = LiveDevices(makeScanner: { [weak self] mode in
             ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode,
                                 log: { message in FileHandle.standardError.write(Data("favblue: \(message)\n".utf8)) })
-        }, favorites: favorites, sightings: store.sightings)
+        }, sightings: store.sightings)
+        // Favorites' readings are kept, so their detail plot and history outlive the session.
+        live.keepsSightings = { [weak favorites] id in favorites?.isFavorite(id) ?? false }
+        self.live = live
+        let scanner = ScannerViewModel(live: live, favorites: favorites)
         if let settings {
             scanner.preferences = ScannerSettings.load(settings)
             scanner.onPreferencesChange = { ScannerSettings.save($0, to: settings) }
@@ -157,6 +162,7 @@ final class FavBlueApp {
     private func makePages() -> PageFactory {
         let favorites = self.favorites!
         let scanner = self.scanner!
+        let live = self.live!
         let sightings = store?.sightings
         return PageFactory(
             favorites: { navigator in FavoritesPage(navigator: navigator, model: favorites) },
@@ -168,7 +174,7 @@ final class FavBlueApp {
             },
             detail: { navigator, device in
                 DeviceDetailPage(navigator: navigator,
-                                 model: DeviceDetailViewModel(id: device, favorites: favorites, scanner: scanner, sightings: sightings),
+                                 model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings),
                                  favorites: favorites)
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner) })

@@ -22,7 +22,7 @@ public final class DeviceDetailViewModel {
     public private(set) var isLoading = true
     public var isFavorite: Bool { favorites.isFavorite(id) }
     /// Signal readings of this session, for the plot.
-    public var history: [(Date, Int)] { scanner?.history(of: id) ?? [] }
+    public var history: [(Date, Int)] { live[id]?.trace.readings ?? [] }
     /// Readings of the last minutes from the store (favorites only), loaded with the summary.
     private var storedHistory: [(Date, Int)] = []
 
@@ -60,19 +60,19 @@ public final class DeviceDetailViewModel {
 
     // MARK: Borrowed
     private let favorites: FavoritesViewModel
-    private weak var scanner: ScannerViewModel?
+    private let live: LiveDevices
     private let sightings: SightingsRepository?
     private let observers = ChangeObservers()
     private var tokens: [ObservationToken] = []
 
-    /// Creates the model for `id`.
-    public init(id: DeviceID, favorites: FavoritesViewModel, scanner: ScannerViewModel?, sightings: SightingsRepository?) {
+    /// Creates the model for `id`, a view of its entry in `live`.
+    public init(id: DeviceID, favorites: FavoritesViewModel, live: LiveDevices, sightings: SightingsRepository?) {
         self.id = id
         self.favorites = favorites
-        self.scanner = scanner
+        self.live = live
         self.sightings = sightings
         tokens.append(favorites.observe { [weak self] in self?.refresh() })
-        if let scanner { tokens.append(scanner.observe { [weak self] in self?.refresh() }) }
+        tokens.append(live.observe { [weak self] _ in self?.refresh() })
         refresh()
     }
 
@@ -92,16 +92,16 @@ public final class DeviceDetailViewModel {
 
     private func refresh() {
         let favorite = favorites.favorite(id)
-        let observation = scanner?.observation(of: id)
-        title = DisplayName.of(id: id, nickname: favorite?.nickname, advertisedName: scanner?.name(of: id) ?? favorite?.lastKnownName)
+        let device = live[id]
+        title = DisplayName.of(id: id, nickname: favorite?.nickname, advertisedName: device?.advertised.name ?? favorite?.lastKnownName)
         // The last reading, as the plot's "last"; the Scanner's list shows the smoothed figure.
-        rssi = scanner?.history(of: id).last?.1 ?? scanner?.rssi(of: id)
-        keywords = Self.keywords(id: id, observation: observation)
+        rssi = device?.rssi
+        keywords = Self.keywords(id: id, advertised: device?.advertised)
         observers.notify()
     }
 
     /// Transport, connectable, address type, company, services, TX power, appearance or class, flags.
-    static func keywords(id: DeviceID, observation o: Observation?) -> [String] {
+    static func keywords(id: DeviceID, advertised o: AdvertisedData?) -> [String] {
         var tags = [id.kind == .bredr ? L10n.tr("BR/EDR") : L10n.tr("Bluetooth LE"), id.kind.label]
         guard let o else { return tags }
         if let connectable = o.connectable { tags.append(connectable ? L10n.tr("Connectable") : L10n.tr("Not connectable")) }

@@ -5,10 +5,11 @@ import Domain
 import Foundation
 import Localization
 
-/// The Scanner page: live devices, coalesced, smoothed, filtered and sorted.
+/// The Scanner page: a filtered, sorted view of the live devices.
 ///
-/// Observations arrive on a background stream and are gathered off the main
-/// thread; the list is republished at most `refreshesPerSecond` times a second.
+/// `LiveDevices` folds reports a few times a second; after each fold this model
+/// filters and sorts a copy of the devices on a background thread and publishes
+/// the rows, so the list changes at most as often as the devices are folded.
 @MainActor
 public final class ScannerViewModel {
     /// One device row.
@@ -35,7 +36,8 @@ public final class ScannerViewModel {
 
     // MARK: State
     public private(set) var rows: [Row] = []
-    public private(set) var state: ScannerState = .idle
+    /// The scan's state.
+    public var state: ScannerState { live.state }
     /// Devices heard but hidden by the search or the filters.
     public private(set) var hiddenCount = 0
     /// How many list refreshes were published (for the benchmark and tests).
@@ -44,7 +46,8 @@ public final class ScannerViewModel {
     public var preferences = ScannerPreferences() {
         didSet {
             guard preferences != oldValue else { return }
-            if preferences.scanMode != oldValue.scanMode, scanner != nil { start() }
+            applyTimes()
+            if preferences.scanMode != oldValue.scanMode, live.isStarted { start() }
             publish(reorder: true)
             onPreferencesChange?(preferences)
         }
@@ -72,167 +75,93 @@ public final class ScannerViewModel {
     /// Whether rows may move now; false while the pointer is over the list.
     public var reorderAllowed = true { didSet { if reorderAllowed { publish(reorder: true) } } }
 
-    // MARK: Configuration
-    private let makeScanner: (ScanMode) -> DeviceScanner
+    // MARK: Borrowed
+    private let live: LiveDevices
     private let favorites: FavoritesViewModel
-    private let sightings: SightingsRepository?
     private let now: () -> Date
-    private var removeAfter: Double { Double(max(preferences.removeAfterSeconds, preferences.fadeAfterSeconds)) }
-    private let refreshInterval: Double
 
     // MARK: Owned
-    private var scanner: DeviceScanner?
-    private var devices: [DeviceID: Entry] = [:]
     private var order: [DeviceID] = []
-    private let inbox = Inbox()
-    private var tasks: [Task<Void, Never>] = []
-    private var timer: Task<Void, Never>?
     private let observers = ChangeObservers()
-    private var favoritesToken: ObservationToken?
+    private var tokens: [ObservationToken] = []
     /// Counts synchronous publishes, so a background result that raced one is dropped.
     private var generation = 0
+    /// A background publish is under way; another fold meanwhile asks for one more after it.
+    private var republishing = false
+    private var republishAgain = false
+    /// Set while `tick()` publishes itself, so the fold it causes does not publish twice.
+    private var ticking = false
 
-    struct Entry: Sendable {
-        /// Made once: formatting addresses for thousands of rows, four times a second, adds up.
-        let key: String
-        let subtitle: String
-        /// Everything heard from the device so far, newest values first.
-        var last: Observation
-        var name: String?
-        var smoothed: Double?
-        var lastSeen: Date
-        var firstSeen: Date
-        var history: [(Date, Int)] = []
-    }
-
-    /// Creates the model; `makeScanner` opens the configured source in the given mode each time scanning starts.
-    public init(makeScanner: @escaping (ScanMode) -> DeviceScanner, favorites: FavoritesViewModel,
-                sightings: SightingsRepository?, refreshesPerSecond: Double = 4, now: @escaping () -> Date = { Date() }) {
-        self.makeScanner = makeScanner
+    /// Creates the view of `live` for the Scanner page.
+    public init(live: LiveDevices, favorites: FavoritesViewModel, now: @escaping () -> Date = { Date() }) {
+        self.live = live
         self.favorites = favorites
-        self.sightings = sightings
         self.now = now
-        refreshInterval = 1 / refreshesPerSecond
-        favoritesToken = favorites.observe { [weak self] in self?.publish(reorder: false) }
+        applyTimes()
+        tokens.append(favorites.observe { [weak self] in self?.publish(reorder: false) })
+        tokens.append(live.observe { [weak self] change in self?.liveChanged(change) })
     }
 
     /// Calls `handler` after every published change.
     public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { observers.observe(handler) }
 
     /// Whether scanning runs (or is starting).
-    public var isRunning: Bool {
-        switch state {
-        case .starting, .scanning, .waiting: return true
-        default: return false
-        }
-    }
+    public var isRunning: Bool { live.isRunning }
+
+    /// The name `id` advertises, if it is live and named (what a new favorite remembers).
+    public func name(of id: DeviceID) -> String? { live[id]?.advertised.name }
 
     // MARK: Intents
 
     /// Starts scanning (a fresh scanner, so a failed source is retried).
     public func start() {
-        stop()
-        let scanner = makeScanner(preferences.scanMode)
-        self.scanner = scanner
-        let inbox = self.inbox
-        let observations = scanner.observations
-        let states = scanner.states
-        tasks = [
-            Task.detached { for await o in observations { inbox.add(o) } },
-            Task { [weak self] in for await s in states { self?.apply(s) } },
-        ]
-        scanner.start()
-        let interval = UInt64(refreshInterval * 1_000_000_000)
-        timer = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: interval)
-                // Ends with the model, so a forgotten stop() leaves no loop behind.
-                guard let self else { return }
-                await self.refresh()
-            }
-        }
+        live.start(mode: preferences.scanMode)
     }
 
     /// Stops scanning; the list stays.
     public func stop() {
-        scanner?.stop()
-        scanner = nil
-        tasks.forEach { $0.cancel() }
-        tasks = []
-        timer?.cancel()
-        timer = nil
-        tick()
-        if isRunning { apply(.paused) }
-    }
-
-    /// The latest observation of `id`, if it was seen.
-    public func observation(of id: DeviceID) -> Observation? { devices[id]?.last }
-
-    /// The best-known advertised name of `id`.
-    public func name(of id: DeviceID) -> String? { devices[id]?.name }
-
-    /// Smoothed signal of `id`, dBm.
-    public func rssi(of id: DeviceID) -> Int? { devices[id]?.smoothed.map { Int($0.rounded()) } }
-
-    /// Signal readings of `id` in this session, oldest first.
-    public func history(of id: DeviceID) -> [(Date, Int)] { devices[id]?.history ?? [] }
-
-    /// Folds in everything received since the last tick and republishes, all at once.
-    public func tick() {
-        fold()
+        ticking = true
+        live.stop()
+        ticking = false
         publish(reorder: reorderAllowed)
     }
 
-    /// What the refresh timer runs: folds in on the main thread (cheap), then filters and
-    /// sorts thousands of devices on a background thread, so frames keep coming meanwhile.
+    /// Folds in everything received since the last tick and republishes, all at once.
+    public func tick() {
+        ticking = true
+        live.tick()
+        ticking = false
+        publish(reorder: reorderAllowed)
+    }
+
+    private func applyTimes() {
+        live.fadeAfter = Double(preferences.fadeAfterSeconds)
+        live.removeAfter = Double(preferences.removeAfterSeconds)
+    }
+
+    private func liveChanged(_ change: LiveDevices.Change) {
+        switch change {
+        case .state:
+            observers.notify()
+        case .devices:
+            guard !ticking else { return }
+            if republishing { republishAgain = true } else { Task { await refresh() } }
+        }
+    }
+
+    /// What each fold of the live devices runs: filters and sorts thousands of devices on a
+    /// background thread, so frames keep coming meanwhile.
     func refresh() async {
-        fold()
-        let job = publishJob(reorder: reorderAllowed)
-        let started = generation
-        let result = await Task.detached(priority: .userInitiated) { job.run() }.value
-        // A filter or favorite changed meanwhile and was published at once: this result is older.
-        guard started == generation else { return }
-        apply(result)
-    }
-
-    /// Folds the observations received since the last call into `devices`.
-    private func fold() {
-        let batch = inbox.drain()
-        var readings: [Sighting] = []
-        for o in batch {
-            var entry = devices[o.id] ?? Entry(key: o.id.storageKey, subtitle: o.id.identifierLine, last: o, name: nil,
-                                               smoothed: nil, lastSeen: o.timestamp, firstSeen: o.timestamp)
-            entry.last = devices[o.id] == nil ? o : entry.last.merging(o)
-            if let name = o.name, !name.isEmpty { entry.name = name }
-            if let rssi = o.rssi {
-                // Exponential moving average: a steady figure that still follows a walk away.
-                entry.smoothed = entry.smoothed.map { $0 * 0.7 + Double(rssi) * 0.3 } ?? Double(rssi)
-                // One reading per second is plenty for the plot and bounds memory in a busy room.
-                if let last = entry.history.last, o.timestamp.timeIntervalSince(last.0) < 1 {
-                    entry.history[entry.history.count - 1] = (last.0, rssi)
-                } else {
-                    entry.history.append((o.timestamp, rssi))
-                    if entry.history.count > Self.historyLimit { entry.history.removeFirst(entry.history.count - Self.historyLimit) }
-                }
-                if favorites.isFavorite(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
-            }
-            entry.lastSeen = max(entry.lastSeen, o.timestamp)
-            devices[o.id] = entry
-        }
-        let cutoff = now().addingTimeInterval(-removeAfter)
-        if !isReplay {
-            for (id, entry) in devices where entry.lastSeen < cutoff { devices[id] = nil }
-        }
-        if !readings.isEmpty, let sightings {
-            Task.detached { try? await sightings.record(readings) }
-        }
-    }
-
-    private var isReplay: Bool { if case .finished = state { return true } else { return false } }
-
-    private func apply(_ newState: ScannerState) {
-        state = newState
-        observers.notify()
+        republishing = true
+        defer { republishing = false }
+        repeat {
+            republishAgain = false
+            let job = publishJob(reorder: reorderAllowed)
+            let started = generation
+            let result = await Task.detached(priority: .userInitiated) { job.run() }.value
+            // A filter or favorite changed meanwhile and was published at once: this result is older.
+            if started == generation { apply(result) }
+        } while republishAgain
     }
 
     private func publish(reorder: Bool) {
@@ -250,20 +179,22 @@ public final class ScannerViewModel {
 
     /// Everything a publish needs, copied, so it can run on any thread.
     private func publishJob(reorder: Bool) -> PublishJob {
-        PublishJob(devices: devices, favorites: favorites.snapshot, preferences: preferences,
+        PublishJob(devices: live.all, favorites: favorites.snapshot, preferences: preferences,
                    needle: searchText.trimmingCharacters(in: .whitespaces).lowercased(),
-                   unknown: L10n.tr("Unknown device"), now: now(), isReplay: isReplay, order: order, reorder: reorder)
+                   unknown: L10n.tr("Unknown device"), now: now(), fadeAfter: live.isReplayOver ? .infinity : live.fadeAfter,
+                   order: order, reorder: reorder)
     }
 
     /// Filters, sorts and builds the rows from a copy of the devices.
     struct PublishJob: Sendable {
-        let devices: [DeviceID: Entry]
+        let devices: [DeviceID: LiveDevice]
         let favorites: [DeviceID: Favorite]
         let preferences: ScannerPreferences
         let needle: String
         let unknown: String
         let now: Date
-        let isReplay: Bool
+        /// Seconds after which a row fades; infinite once a replay is over.
+        let fadeAfter: Double
         let order: [DeviceID]
         let reorder: Bool
 
@@ -278,23 +209,22 @@ public final class ScannerViewModel {
             var visible: [Row] = []
             var lastSeen: [Date] = []
             visible.reserveCapacity(devices.count)
-            for (id, entry) in devices {
+            for (id, device) in devices {
                 let favorite = favorites[id]
-                let name = favorite?.nickname ?? entry.name ?? favorite?.lastKnownName
+                let advertised = device.advertised
+                let name = DisplayName.name(nickname: favorite?.nickname, advertisedName: advertised.name ?? favorite?.lastKnownName)
                 if p.hideUnnamed && name == nil && favorite == nil { continue }
                 if p.favoritesOnly && favorite == nil { continue }
-                let rssi = entry.smoothed.map { Int($0.rounded()) }
+                let rssi = device.smoothed
                 if let rssi, rssi < p.minimumRSSI { continue }
                 if !needle.isEmpty {
-                    let haystack = [name, entry.name, id.address, entry.last.manufacturerData.first?.companyName]
-                        .compactMap { $0?.lowercased() }
-                    if !haystack.contains(where: { $0.contains(needle) }) { continue }
+                    let haystack = [name, advertised.name, id.address] + advertised.manufacturerData.map(\.companyName)
+                    if !haystack.contains(where: { $0?.lowercased().contains(needle) == true }) { continue }
                 }
-                let stale = now.timeIntervalSince(entry.lastSeen) > Double(p.fadeAfterSeconds) && !isReplay
-                visible.append(Row(id: id, key: entry.key, title: name ?? unknown, isUnnamed: name == nil,
-                                   subtitle: entry.subtitle, rssi: rssi, level: ScannerViewModel.level(rssi),
-                                   isFavorite: favorite != nil, isStale: stale))
-                lastSeen.append(entry.lastSeen)
+                visible.append(Row(id: id, key: device.key, title: name ?? unknown, isUnnamed: name == nil,
+                                   subtitle: device.identifierLine, rssi: rssi, level: ScannerViewModel.level(rssi),
+                                   isFavorite: favorite != nil, isStale: device.age(at: now) > fadeAfter))
+                lastSeen.append(device.lastSeen)
             }
             let rows: [Row]
             let newOrder: [DeviceID]
@@ -330,9 +260,6 @@ public final class ScannerViewModel {
         }
     }
 
-    /// Readings kept per device: a bit over five minutes at one a second.
-    nonisolated static let historyLimit = 330
-
     /// Signal bars for a dBm value.
     nonisolated static func level(_ rssi: Int?) -> Int {
         guard let rssi else { return 0 }
@@ -343,25 +270,5 @@ public final class ScannerViewModel {
         case (-90)...: return 1
         default: return 0
         }
-    }
-}
-
-/// Observations received off the main thread, waiting for the next tick.
-final class Inbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Observation] = []
-
-    func add(_ o: Observation) {
-        lock.lock()
-        items.append(o)
-        lock.unlock()
-    }
-
-    func drain() -> [Observation] {
-        lock.lock()
-        defer { lock.unlock() }
-        let out = items
-        items = []
-        return out
     }
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Domain
+
 /// Drives the start-up splash: shown for a configurable time, skippable, then done.
 @MainActor
 public final class SplashViewModel {

@@ -11,7 +11,7 @@ final class DeviceKeywordsTests: XCTestCase {
     func testAnLEAppearanceIsNamed() async throws {
         let id = try DeviceID(parsing: "C0:98:E5:49:00:06", kind: .leRandom)
         let seen = Observation(id: id, timestamp: Date(), rssi: -50, appearance: 0x03C1)
-        let tags = await DeviceDetailViewModel.keywords(id: id, observation: seen)
+        let tags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen))
         XCTAssertTrue(tags.contains("Human interface device: Keyboard"), "\(tags)")
         XCTAssertFalse(tags.contains { $0.hasPrefix("Appearance") }, "\(tags)")
     }
@@ -19,14 +19,14 @@ final class DeviceKeywordsTests: XCTestCase {
     func testAnUnassignedAppearanceKeepsItsNumber() async throws {
         let id = try DeviceID(parsing: "C0:98:E5:49:00:06", kind: .leRandom)
         let seen = Observation(id: id, timestamp: Date(), rssi: -50, appearance: 0x0C05)
-        let tags = await DeviceDetailViewModel.keywords(id: id, observation: seen)
+        let tags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen))
         XCTAssertTrue(tags.contains("Appearance 0xC05"), "\(tags)")
     }
 
     func testAClassOfDeviceNamesItsMinorClass() async throws {
         let id = try DeviceID(parsing: "00:1A:7D:DA:71:13", kind: .bredr)
         let seen = Observation(id: id, timestamp: Date(), rssi: -60, classOfDevice: 0x240418)
-        let tags = await DeviceDetailViewModel.keywords(id: id, observation: seen)
+        let tags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen))
         XCTAssertTrue(tags.contains("Class: Audio/Video: Headphones"), "\(tags)")
     }
 }

@@ -10,12 +10,19 @@ import XCTest
 final class ScannerViewModelTests: XCTestCase {
     @MainActor
     private static func make(favorites: [Favorite] = [], rate: Double = 1000) -> (ScannerViewModel, FakeScanner, FavoritesViewModel, Clock) {
+        let (model, scanner, favoritesModel, clock, _) = makeWithLive(favorites: favorites, rate: rate)
+        return (model, scanner, favoritesModel, clock)
+    }
+
+    @MainActor
+    static func makeWithLive(favorites: [Favorite] = [], rate: Double = 1000)
+        -> (ScannerViewModel, FakeScanner, FavoritesViewModel, Clock, LiveDevices) {
         let clock = Clock()
         let scanner = FakeScanner()
         let favoritesModel = FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository(favorites)))
-        let model = ScannerViewModel(makeScanner: { _ in scanner }, favorites: favoritesModel, sightings: nil,
-                                     refreshesPerSecond: rate, now: { clock.now })
-        return (model, scanner, favoritesModel, clock)
+        let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: rate, now: { clock.now })
+        let model = ScannerViewModel(live: live, favorites: favoritesModel, now: { clock.now })
+        return (model, scanner, favoritesModel, clock, live)
     }
 
     private static func seen(_ n: UInt8, _ name: String?, _ rssi: Int, at time: Date = Date(timeIntervalSince1970: 1_000)) -> Observation {
@@ -178,8 +185,8 @@ extension ScannerViewModelTests {
         let scanner = FakeScanner()
         let favoritesModel = await FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
         let modes = ModeLog()
-        let model = await ScannerViewModel(makeScanner: { mode in modes.append(mode); return scanner },
-                                           favorites: favoritesModel, sightings: nil, now: { clock.now })
+        let live = await LiveDevices(makeScanner: { mode in modes.append(mode); return scanner }, sightings: nil, now: { clock.now })
+        let model = await ScannerViewModel(live: live, favorites: favoritesModel, now: { clock.now })
         let saved = PreferencesLog()
         await MainActor.run {
             model.onPreferencesChange = { saved.append($0) }
@@ -222,7 +229,7 @@ extension ScannerViewModelTests {
     }
 
     func testSignalHistoryKeepsOneReadingASecondAndDescribesFiveMinutes() async {
-        let (model, scanner, favorites, clock) = await Self.make()
+        let (model, scanner, favorites, clock, live) = await Self.makeWithLive()
         await MainActor.run { model.start() }
         let start = clock.now
         for step in 0..<40 {
@@ -231,9 +238,9 @@ extension ScannerViewModelTests {
         }
         await Self.settle(model)
         let id = TestDevices.id(1, kind: .leRandom)
-        let count = await model.history(of: id).count
+        let count = await live[id]?.trace.count
         XCTAssertEqual(count, 10, "one reading per second")
-        let detail = await DeviceDetailViewModel(id: id, favorites: favorites, scanner: model, sightings: nil)
+        let detail = await DeviceDetailViewModel(id: id, favorites: favorites, live: live, sightings: nil)
         let history = await detail.signalHistory(now: start.addingTimeInterval(10))
         XCTAssertEqual(history?.lowest, -59)
         XCTAssertEqual(history?.highest, -50)

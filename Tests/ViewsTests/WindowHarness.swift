@@ -39,14 +39,15 @@ enum WindowHarness {
         var finished = false
         app.onStartup { MainWindow.installAccelerators(on: app) }
         let favoritesModel = favorites ?? FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
-        let scannerModel = ScannerViewModel(makeScanner: { _ in scanner ?? FakeScanner() }, favorites: favoritesModel, sightings: nil)
+        let live = LiveDevices(makeScanner: { _ in scanner ?? FakeScanner() }, sightings: nil)
+        let scannerModel = ScannerViewModel(live: live, favorites: favoritesModel)
         app.onActivate {
             let main = MainWindow(application: app, settings: nil, splash: SplashViewModel(durationMs: splashMs),
                                   pages: PageFactory(
                                       favorites: { FavoritesPage(navigator: $0, model: favoritesModel) },
                                       scanner: { ScannerPage(navigator: $0, model: scannerModel, favorites: favoritesModel, tryDemo: nil) },
                                       detail: { DeviceDetailPage(navigator: $0, model: DeviceDetailViewModel(
-                                          id: $1, favorites: favoritesModel, scanner: scannerModel, sightings: sightings), favorites: favoritesModel) }))
+                                          id: $1, favorites: favoritesModel, live: live, sightings: sightings), favorites: favoritesModel) }))
             window = main
             main.present()
             Task { @MainActor in

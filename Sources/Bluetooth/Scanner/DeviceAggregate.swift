@@ -4,20 +4,32 @@
 import Domain
 import Foundation
 
-/// Everything heard from one device so far.
+/// Everything heard from one device so far, with its report counts.
 public struct DeviceAggregate: Equatable, Sendable {
+    /// The device.
     public let id: DeviceID
-    public var name: String?
-    public var rssi: Int?
-    public var rssiMax: Int?
-    public var txPower: Int?
-    public var manufacturer: ManufacturerData?
-    public var services: [ServiceID] = []
-    public var reports = 0
-    public var firstSeen: Date
-    public var lastSeen: Date
-    /// The latest observation in full.
-    public var last: Observation
+    /// Everything it advertised, folded by Domain's one merge rule.
+    public private(set) var advertised = AdvertisedData()
+    /// The newest reading, dBm.
+    public private(set) var rssi: Int?
+    /// The strongest reading, dBm.
+    public private(set) var rssiMax: Int?
+    /// How many reports were counted.
+    public private(set) var reports = 0
+    /// The earliest and the latest report.
+    public private(set) var firstSeen: Date
+    public private(set) var lastSeen: Date
+    /// The latest observation in full; the repeat check compares new reports with its data.
+    public private(set) var last: Observation
+
+    /// The latest non-empty name.
+    public var name: String? { advertised.name }
+    /// Transmit power in dBm, as last advertised.
+    public var txPower: Int? { advertised.txPower }
+    /// The company most recently heard.
+    public var manufacturer: ManufacturerData? { advertised.company }
+    /// Every service UUID listed so far.
+    public var services: [ServiceID] { advertised.services }
 
     init(_ o: Observation) {
         id = o.id
@@ -30,10 +42,7 @@ public struct DeviceAggregate: Equatable, Sendable {
     /// Folds in a newer observation; names and data seen once are kept when a later report lacks them.
     mutating func merge(_ o: Observation) {
         count(rssi: o.rssi, at: o.timestamp)
-        if let name = o.name, !name.isEmpty { self.name = name }
-        if let tx = o.txPower { txPower = tx }
-        if let m = o.manufacturerData.first { manufacturer = m }
-        for service in o.services where !services.contains(service) { services.append(service) }
+        advertised.merge(o)
         last = o
     }
 

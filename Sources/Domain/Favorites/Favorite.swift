@@ -35,9 +35,14 @@ public struct Favorite: Equatable, Sendable, Identifiable {
 public enum DisplayName {
     /// Nickname, else advertised name, else the address; blank names count as none.
     public static func of(id: DeviceID, nickname: String?, advertisedName: String?) -> String {
+        name(nickname: nickname, advertisedName: advertisedName) ?? id.address
+    }
+
+    /// Nickname, else advertised name; nil when the device has neither (blank names count as none).
+    public static func name(nickname: String?, advertisedName: String?) -> String? {
         if let nickname, !nickname.isEmpty { return nickname }
         if let name = advertisedName?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty { return name }
-        return id.address
+        return nil
     }
 
     /// The primary sort key: the name without case and accents.

@@ -90,24 +90,3 @@ public struct Observation: Equatable, Sendable {
     /// The transport the device was seen on.
     public var transport: Transport { id.kind.transport }
 }
-
-extension Observation {
-    /// Everything known about the device after `newer` arrives: advertising and scan
-    /// response carry different fields, so fields accumulate instead of being replaced.
-    /// Signal, time and raw data are the newer report's; a scan response says nothing
-    /// about connectability.
-    public func merging(_ newer: Observation) -> Observation {
-        var merged = newer
-        merged.name = newer.name ?? name
-        merged.txPower = newer.txPower ?? txPower
-        merged.flags = newer.flags ?? flags
-        merged.connectable = newer.isScanResponse ? connectable : (newer.connectable ?? connectable)
-        merged.appearance = newer.appearance ?? appearance
-        merged.classOfDevice = newer.classOfDevice ?? classOfDevice
-        merged.services = services + newer.services.filter { !services.contains($0) }
-        let newerCompanies = Set(newer.manufacturerData.map(\.companyID))
-        merged.manufacturerData = manufacturerData.filter { !newerCompanies.contains($0.companyID) } + newer.manufacturerData
-        merged.serviceData = serviceData.merging(newer.serviceData) { _, new in new }
-        return merged
-    }
-}

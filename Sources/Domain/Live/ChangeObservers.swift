@@ -17,9 +17,9 @@ public final class ObservationToken {
     isolated deinit { cancel?() }
 }
 
-/// The list of callbacks a view model calls after its state changed.
+/// The list of callbacks a model calls after its state changed.
 ///
-/// Views subscribe once and re-read the state they show; view models call
+/// Views subscribe once and re-read the state they show; models call
 /// `notify()` after a batch of changes, never once per field.
 @MainActor
 public final class ChangeObservers {

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+/// Everything a device has advertised so far, folded report by report.
+///
+/// This is the one merge rule for a device's advertising: the engine's device table,
+/// the live-device model and every page read it. Advertising and scan response
+/// carry different fields, so fields accumulate instead of being replaced.
+public struct AdvertisedData: Equatable, Sendable {
+    /// The latest non-empty advertised or remote name.
+    public private(set) var name: String?
+    /// Transmit power in dBm, as last advertised.
+    public private(set) var txPower: Int?
+    /// The AD flags byte, as last advertised.
+    public private(set) var flags: UInt8?
+    /// Whether it accepts connections; a scan response says nothing about it. Nil for BR/EDR.
+    public private(set) var connectable: Bool?
+    /// GAP appearance value.
+    public private(set) var appearance: UInt16?
+    /// BR/EDR class of device (24 bits).
+    public private(set) var classOfDevice: UInt32?
+    /// Every service UUID listed so far, in the order first heard.
+    public private(set) var services: [ServiceID] = []
+    /// One block per company, the most recently heard last.
+    public private(set) var manufacturerData: [ManufacturerData] = []
+    /// Service data blocks, by UUID; the newest block per UUID.
+    public private(set) var serviceData: [ServiceID: [UInt8]] = [:]
+
+    /// Nothing heard yet.
+    public init() {}
+
+    /// What one report says.
+    public init(_ observation: Observation) {
+        merge(observation)
+    }
+
+    /// The company most recently heard, for one-line summaries.
+    public var company: ManufacturerData? { manufacturerData.last }
+
+    /// Folds in a newer report.
+    public mutating func merge(_ o: Observation) {
+        if let name = o.name, !name.isEmpty { self.name = name }
+        if let value = o.txPower { txPower = value }
+        if let value = o.flags { flags = value }
+        if !o.isScanResponse, let value = o.connectable { connectable = value }
+        if let value = o.appearance { appearance = value }
+        if let value = o.classOfDevice { classOfDevice = value }
+        for service in o.services where !services.contains(service) { services.append(service) }
+        if !o.manufacturerData.isEmpty {
+            let newer = Set(o.manufacturerData.map(\.companyID))
+            manufacturerData.removeAll { newer.contains($0.companyID) }
+            manufacturerData += o.manufacturerData
+        }
+        for (service, data) in o.serviceData { serviceData[service] = data }
+    }
+}

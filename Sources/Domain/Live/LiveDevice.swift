@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+
+/// One device heard in this session: everything the pages show of it while it is live.
+///
+/// Per-device state lives here and nowhere else, so later state (a connection,
+/// unread messages) joins this record instead of another page's model.
+public struct LiveDevice: Sendable {
+    /// The device.
+    public let id: DeviceID
+    /// `id.storageKey`, made once: thousands of rows are keyed four times a second.
+    public let key: String
+    /// "AA:BB:… · LE random", made once for the same reason.
+    public let identifierLine: String
+    /// Everything it advertised so far.
+    public private(set) var advertised: AdvertisedData
+    /// The newest reading, dBm.
+    public private(set) var rssi: Int?
+    /// An exponential moving average of the readings, dBm.
+    public private(set) var smoothedRSSI: Double?
+    /// One reading a second over the last five minutes or so.
+    public private(set) var trace = SignalTrace()
+    /// How many reports were folded in.
+    public private(set) var reports = 0
+    /// When it was first heard in this session.
+    public private(set) var firstSeen: Date
+    /// When it was last heard.
+    public private(set) var lastSeen: Date
+
+    /// A device as its first report describes it.
+    public init(_ first: Observation) {
+        id = first.id
+        key = first.id.storageKey
+        identifierLine = first.id.identifierLine
+        advertised = AdvertisedData()
+        firstSeen = first.timestamp
+        lastSeen = first.timestamp
+        fold(first)
+    }
+
+    /// The smoothed signal, rounded, dBm.
+    public var smoothed: Int? { smoothedRSSI.map { Int($0.rounded()) } }
+
+    /// Folds in a newer report.
+    public mutating func fold(_ o: Observation) {
+        advertised.merge(o)
+        reports += 1
+        if let value = o.rssi {
+            rssi = value
+            // A steady figure that still follows a walk away: 30 % of each new reading.
+            smoothedRSSI = smoothedRSSI.map { $0 * 0.7 + Double(value) * 0.3 } ?? Double(value)
+            trace.add(value, at: o.timestamp)
+        }
+        lastSeen = max(lastSeen, o.timestamp)
+        firstSeen = min(firstSeen, o.timestamp)
+    }
+
+    /// Seconds since it was last heard, as of `now`.
+    public func age(at now: Date) -> Double { now.timeIntervalSince(lastSeen) }
+}

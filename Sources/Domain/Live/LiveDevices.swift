@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+
+/// The devices heard in this session, and the scan that hears them.
+///
+/// The one owner of live per-device state: reports arrive off the main thread into an
+/// inbox, and a timer folds them in a few times a second (merge, smoothing, history),
+/// drops devices not heard for `removeAfter` seconds, and hands the readings of
+/// favorites to the sightings store in one batch per fold. Page models (Scanner,
+/// Detail, later the connection bar) observe it and never read each other.
+@MainActor
+public final class LiveDevices {
+    /// What changed, for observers that only care about one.
+    public enum Change: Sendable {
+        /// The devices were folded anew.
+        case devices
+        /// The scan's state changed.
+        case state
+    }
+
+    // MARK: State
+    /// The scan's state.
+    public private(set) var state: ScannerState = .idle
+    /// Seconds without a report after which a device fades.
+    public var fadeAfter: Double = 30
+    /// Seconds without a report after which a device is dropped (never before it fades).
+    public var removeAfter: Double = 60
+
+    // MARK: Configuration
+    private let makeScanner: (ScanMode) -> DeviceScanner
+    private let sightings: SightingsRepository?
+    private let now: () -> Date
+    private let refreshInterval: Double
+    /// Whose readings are kept; set by the composition root (favorites).
+    public var keepsSightings: @MainActor (DeviceID) -> Bool = { _ in false }
+
+    // MARK: Owned
+    private var devices: [DeviceID: LiveDevice] = [:]
+    private var scanner: DeviceScanner?
+    private let inbox = Inbox()
+    private var tasks: [Task<Void, Never>] = []
+    private var timer: Task<Void, Never>?
+    private var handlers: [Int: @MainActor (Change) -> Void] = [:]
+    private var nextHandler = 0
+
+    /// Creates the model; `makeScanner` opens the configured source in the given mode each time scanning starts.
+    public init(makeScanner: @escaping (ScanMode) -> DeviceScanner, sightings: SightingsRepository?,
+                refreshesPerSecond: Double = 4, now: @escaping () -> Date = { Date() }) {
+        self.makeScanner = makeScanner
+        self.sightings = sightings
+        self.now = now
+        refreshInterval = 1 / refreshesPerSecond
+    }
+
+    /// Calls `handler` after every fold and every change of state, while the token lives.
+    public func observe(_ handler: @escaping @MainActor (Change) -> Void) -> ObservationToken {
+        let id = nextHandler
+        nextHandler += 1
+        handlers[id] = handler
+        return ObservationToken { [weak self] in self?.handlers[id] = nil }
+    }
+
+    // MARK: Reading
+
+    /// The device, if it is live.
+    public subscript(id: DeviceID) -> LiveDevice? { devices[id] }
+
+    /// A copy of every live device, for work off the main thread.
+    public var all: [DeviceID: LiveDevice] { devices }
+
+    /// Whether scanning runs (or is starting, or waits between two auto scans).
+    public var isRunning: Bool {
+        switch state {
+        case .starting, .scanning, .waiting: return true
+        default: return false
+        }
+    }
+
+    /// Whether a scan was started and not stopped since, whatever its state.
+    public var isStarted: Bool { scanner != nil }
+
+    /// True once a replay ran out: its devices stay, however old.
+    public var isReplayOver: Bool { if case .finished = state { return true } else { return false } }
+
+    /// Whether `device` has not been heard for the fade time as of `now`.
+    public func isStale(_ device: LiveDevice, at now: Date) -> Bool {
+        !isReplayOver && device.age(at: now) > fadeAfter
+    }
+
+    // MARK: Intents
+
+    /// Starts scanning in `mode` with a fresh scanner, so a failed source is retried.
+    public func start(mode: ScanMode) {
+        stop()
+        let scanner = makeScanner(mode)
+        self.scanner = scanner
+        let inbox = self.inbox
+        let observations = scanner.observations
+        let states = scanner.states
+        tasks = [
+            Task.detached { for await o in observations { inbox.add(o) } },
+            Task { [weak self] in for await s in states { self?.apply(s) } },
+        ]
+        scanner.start()
+        let interval = UInt64(refreshInterval * 1_000_000_000)
+        timer = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: interval)
+                // Ends with the model, so a forgotten stop() leaves no loop behind.
+                guard let self, !Task.isCancelled else { return }
+                self.tick()
+            }
+        }
+    }
+
+    /// Stops scanning; the devices stay.
+    public func stop() {
+        scanner?.stop()
+        scanner = nil
+        tasks.forEach { $0.cancel() }
+        tasks = []
+        timer?.cancel()
+        timer = nil
+        tick()
+        if isRunning { apply(.paused) }
+    }
+
+    /// Folds in everything received since the last tick, drops the devices gone for
+    /// `removeAfter`, and tells the observers.
+    public func tick() {
+        fold()
+        notify(.devices)
+    }
+
+    // MARK: Folding
+
+    private func fold() {
+        let batch = inbox.drain()
+        var readings: [Sighting] = []
+        for o in batch {
+            if devices[o.id] != nil {
+                devices[o.id]!.fold(o)
+            } else {
+                devices[o.id] = LiveDevice(o)
+            }
+            if let rssi = o.rssi, keepsSightings(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
+        }
+        if !isReplayOver {
+            let cutoff = now().addingTimeInterval(-max(removeAfter, fadeAfter))
+            let gone = devices.compactMap { $0.value.lastSeen < cutoff ? $0.key : nil }
+            for id in gone { devices[id] = nil }
+        }
+        if !readings.isEmpty, let sightings {
+            Task.detached { try? await sightings.record(readings) }
+        }
+    }
+
+    private func apply(_ newState: ScannerState) {
+        state = newState
+        notify(.state)
+    }
+
+    private func notify(_ change: Change) {
+        for handler in handlers.values { handler(change) }
+    }
+}
+
+/// Observations received off the main thread, waiting for the next fold.
+final class Inbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Observation] = []
+
+    func add(_ o: Observation) {
+        lock.lock()
+        items.append(o)
+        lock.unlock()
+    }
+
+    func drain() -> [Observation] {
+        lock.lock()
+        defer { lock.unlock() }
+        let out = items
+        items = []
+        return out
+    }
+}

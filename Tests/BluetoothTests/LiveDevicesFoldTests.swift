@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Bluetooth
+import Domain
+import Foundation
+import XCTest
+
+/// The app's live-device model and the engine's device table fold the same reports by the
+/// same rule: a real capture replayed into both gives the same devices, names, services,
+/// companies and report counts.
+final class LiveDevicesFoldTests: XCTestCase {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    private func assertSameFold(_ path: String, file: StaticString = #filePath, line: UInt = #line) async throws {
+        let (table, end) = ReplayScanner(path: path, realTime: false).table()
+        XCTAssertEqual(end, .finished, file: file, line: line)
+        let live = await MainActor.run {
+            // A fast replay carries the capture's own times: a clock at its start keeps every device live.
+            LiveDevices(makeScanner: { _ in ReplayScanner(path: path, realTime: false) }, sightings: nil, refreshesPerSecond: 50,
+                        now: { .distantPast })
+        }
+        await MainActor.run { live.start(mode: .continuous) }
+        let deadline = Date().addingTimeInterval(20)
+        while await MainActor.run(body: { live.state }) != .finished, Date() < deadline {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        // The replay's last reports may still sit in the stream when it says it finished.
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let devices = await MainActor.run { () -> [DeviceID: LiveDevice] in
+            live.tick()
+            return live.all
+        }
+        let engine = table.devices
+        XCTAssertFalse(engine.isEmpty, "the capture has devices", file: file, line: line)
+        XCTAssertEqual(Set(devices.keys), Set(engine.keys), file: file, line: line)
+        for (id, aggregate) in engine {
+            guard let device = devices[id] else { continue }
+            XCTAssertEqual(device.advertised.name, aggregate.name, "\(id)", file: file, line: line)
+            XCTAssertEqual(Set(device.advertised.services), Set(aggregate.services), "\(id)", file: file, line: line)
+            XCTAssertEqual(Set(device.advertised.manufacturerData.map(\.companyID)),
+                           Set(aggregate.advertised.manufacturerData.map(\.companyID)), "\(id)", file: file, line: line)
+            XCTAssertEqual(device.advertised, aggregate.advertised, "\(id)", file: file, line: line)
+            XCTAssertEqual(device.reports, aggregate.reports, "\(id)", file: file, line: line)
+            XCTAssertEqual(device.rssi, aggregate.rssi, "\(id)", file: file, line: line)
+        }
+    }
+
+    func testTheGoveeCaptureFoldsAlikeInTheAppAndTheEngine() async throws {
+        try await assertSameFold(Self.root.appending(path: "Tests/Fixtures/captures/android-legacy-adverts-govee.btsnoop").path)
+    }
+
+    func testTheExtendedAdvertisingCaptureFoldsAlikeInTheAppAndTheEngine() async throws {
+        try await assertSameFold(Self.root.appending(path: "Tests/Fixtures/captures/android-extended-adverts.btsnoop").path)
+    }
+
+    func testTheDemoCaptureFoldsAlikeInTheAppAndTheEngine() async throws {
+        try await assertSameFold(Self.root.appending(path: "data/demo.btsnoop").path)
+    }
+}
