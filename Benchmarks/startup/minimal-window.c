@@ -2,8 +2,8 @@
  * Copyright The FavBlue authors
  *
  * The baseline for the start-up benchmark: the smallest GTK 4 + libadwaita
- * window with a label, reporting its first presented frame like favblue does
- * with FAVBLUE_REPORT_FIRST_FRAME=1.
+ * window with a label, reporting when main() starts and its first presented
+ * frame like favblue does with FAVBLUE_REPORT_FIRST_FRAME=1.
  */
 #include <adwaita.h>
 #include <stdio.h>
@@ -37,6 +37,7 @@ activate (GtkApplication *app, gpointer user_data)
 int
 main (int argc, char **argv)
 {
+  fprintf (stderr, "startup-phase main %" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
   AdwApplication *app = adw_application_new ("io.github.favblue.MinimalWindow", G_APPLICATION_NON_UNIQUE);
   g_signal_connect (app, "activate", G_CALLBACK (activate), NULL);
   int status = g_application_run (G_APPLICATION (app), argc, argv);

@@ -81,6 +81,7 @@ final class FavBlueApp {
     }
 
     private func startup() {
+        StartupTrace.mark("gapplication-startup")
         settings = Settings(schemaID: AppInfo.id, extraDirectories: resources.schemaDirectories)
         if settings == nil {
             printError(L10n.tr("Settings schema not found; using defaults. Reinstall FavBlue to remember settings."))
@@ -96,8 +97,10 @@ final class FavBlueApp {
             window.window.present()
             return
         }
+        StartupTrace.mark("activate")
         let store = openStore()
         self.store = store
+        StartupTrace.mark("store")
         let favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: store.favorites), notices: store.notices)
         self.favorites = favorites
         let sourceText = sourceOverride ?? settings?.string("source") ?? "auto"
@@ -125,10 +128,12 @@ final class FavBlueApp {
                                 splash: SplashViewModel(durationMs: splashMs),
                                 pages: makePages())
         self.window = window
-        if ProcessInfo.processInfo.environment["FAVBLUE_REPORT_FIRST_FRAME"] != nil {
+        StartupTrace.mark("window-built")
+        if StartupTrace.enabled {
             reportFirstFrame(of: window.window)
         }
         window.present()
+        StartupTrace.mark("presented")
         benchmark = ScannerBenchmark(environment: ProcessInfo.processInfo.environment, window: window, scanner: scanner) { [weak self] in
             self?.quit()
         }

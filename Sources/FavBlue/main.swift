@@ -18,13 +18,16 @@ import Views
 
 // Top-level code runs on the main thread, which GTK owns from here on.
 let status = MainActor.assumeIsolated { () -> Int32 in
+    StartupTrace.mark("main")
     // libdispatch's main queue must be drained by GLib before anything is queued on it.
     MainLoop.install()
     let resources = AppResources.locate()
     L10n.bind(localeDirectory: resources.localeDirectory)
+    StartupTrace.mark("translations")
     if let gresource = resources.gresource, !Style.registerResources(at: gresource) {
         FileHandle.standardError.write(Data("favblue: could not load \(gresource); styling and icons are missing\n".utf8))
     }
+    StartupTrace.mark("resources")
     let app = FavBlueApp(resources: resources)
     return app.run(arguments: CommandLine.arguments)
 }

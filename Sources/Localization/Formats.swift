@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+
+/// Dates, times, ages and numbers as the user's locale writes them.
+///
+/// Foundation on Linux does not read the POSIX locale variables (its current locale is
+/// always "en_001"), so the locale is taken from them here, as glibc would: LC_ALL, then
+/// the category's own variable, then LANG. When those say only "C", the first language
+/// of LANGUAGE (the one gettext shows the interface in) decides, so German text never
+/// comes with English dates.
+public enum Formats {
+    /// The locale for dates and times.
+    public static let timeLocale = locale(for: "LC_TIME", environment: ProcessInfo.processInfo.environment)
+    /// The locale for numbers.
+    public static let numberLocale = locale(for: "LC_NUMERIC", environment: ProcessInfo.processInfo.environment)
+
+    /// The locale a POSIX category resolves to in `environment`.
+    public static func locale(for category: String, environment: [String: String]) -> Locale {
+        for key in ["LC_ALL", category, "LANG"] {
+            if let value = environment[key], !value.isEmpty {
+                if let identifier = identifier(posix: value) { return Locale(identifier: identifier) }
+                break
+            }
+        }
+        let language = environment["LANGUAGE"]?.split(separator: ":").first.map(String.init)
+        return Locale(identifier: language.flatMap { identifier(posix: $0) } ?? "en_US")
+    }
+
+    /// "de_DE.UTF-8@euro" → "de_DE"; nil for "C" and "POSIX", which name no language.
+    static func identifier(posix: String) -> String? {
+        let base = posix.split(separator: ".").first.map(String.init) ?? posix
+        let name = base.split(separator: "@").first.map(String.init) ?? base
+        return name.isEmpty || name == "C" || name == "POSIX" ? nil : name
+    }
+
+    private static let dateTimeFormatter = formatter(date: .medium, time: .short)
+    private static let timeFormatter = formatter(date: .none, time: .short)
+    private static let dateFormatter = formatter(date: .medium, time: .none)
+
+    private static func formatter(date: DateFormatter.Style, time: DateFormatter.Style,
+                                  locale: Locale = timeLocale) -> DateFormatter {
+        let f = DateFormatter()
+        f.locale = locale
+        f.dateStyle = date
+        f.timeStyle = time
+        return f
+    }
+
+    /// "23.11.2026, 14:09" in German, "Nov 23, 2026 at 2:09 PM" in American English.
+    public static func dateTime(_ date: Date) -> String { dateTimeFormatter.string(from: date) }
+
+    /// "14:09" or "2:09 PM".
+    public static func time(_ date: Date) -> String { timeFormatter.string(from: date) }
+
+    /// "23.11.2026" or "Nov 23, 2026".
+    public static func date(_ date: Date) -> String { dateFormatter.string(from: date) }
+
+    /// The same, in an explicit locale and time zone (for tests).
+    public static func dateTime(_ date: Date, locale: Locale, timeZone: TimeZone) -> String {
+        let f = formatter(date: .medium, time: .short, locale: locale)
+        f.timeZone = timeZone
+        return f.string(from: date)
+    }
+
+    /// A whole number with the locale's grouping and a true minus sign (U+2212): "−1.234".
+    public static func number(_ value: Int, locale: Locale = numberLocale) -> String {
+        let f = NumberFormatter()
+        f.locale = locale
+        f.numberStyle = .decimal
+        f.minusSign = "\u{2212}"
+        return f.string(from: NSNumber(value: value)) ?? String(value)
+    }
+
+    /// How long ago, short and translated, for "Last heard {} ago": "40 s", "2 min", "3 h", "2 days".
+    public static func age(seconds: Double) -> String {
+        let s = max(0, Int(seconds.rounded(.down)))
+        switch s {
+        case ..<60:
+            // Translators: a short age in seconds, as used after "ago" ("vor 40 s").
+            return L10n.format("{} s", s)
+        case ..<3600:
+            // Translators: a short age in minutes, as used after "ago" ("vor 2 Min.").
+            return L10n.format("{} min", s / 60)
+        case ..<86_400:
+            // Translators: a short age in hours, as used after "ago" ("vor 3 Std.").
+            return L10n.format("{} h", s / 3600)
+        default:
+            // Translators: an age in days, as used after "ago": German needs the dative ("vor 2 Tagen").
+            return L10n.plural("{} day", "{} days", s / 86_400)
+        }
+    }
+}
