@@ -128,33 +128,16 @@ public final class DeviceDetailPage: Page {
         guard let navigator else { return }
         let id = model.id
         if model.isFavorite {
-            Dialogs.confirmRemoval(parent: navigator.parentWindow, heading: favorites.removalQuestion(id, name: model.title)) { [weak favorites] in
-                guard let favorites else { return }
-                Task { await favorites.remove(id) }
-            }
+            FavoriteDialogs.remove(id, name: model.title, parent: navigator.parentWindow, favorites: favorites)
         } else {
             let name = model.title == id.address ? nil : model.title
-            Dialogs.nickname(parent: navigator.parentWindow, heading: L10n.tr("Add to Favorites"),
-                             body: L10n.format("Add “{}” to your favorites. You can give it a nickname.", model.title),
-                             initial: "", confirm: L10n.tr("_Add"), validate: { [weak favorites] in favorites?.nicknameProblem($0) },
-                             onConfirm: { [weak favorites] text in
-                                 guard let favorites else { return }
-                                 Task { await favorites.add(id, name: name, nickname: text) }
-                             })
+            FavoriteDialogs.add(id, title: model.title, advertisedName: name, parent: navigator.parentWindow, favorites: favorites)
         }
     }
 
     private func renameFavorite() {
         guard let navigator, model.isFavorite else { return }
-        let id = model.id
-        Dialogs.nickname(parent: navigator.parentWindow, heading: L10n.tr("Rename Favorite"),
-                         body: L10n.format("Choose a nickname for “{}”. Leave it empty to use the device’s own name.", model.title),
-                         initial: favorites.currentNickname(id), confirm: L10n.tr("_Save"),
-                         validate: { [weak favorites] in favorites?.nicknameProblem($0) },
-                         onConfirm: { [weak favorites] text in
-                             guard let favorites else { return }
-                             Task { await favorites.rename(id, to: text) }
-                         })
+        FavoriteDialogs.rename(model.id, name: model.title, parent: navigator.parentWindow, favorites: favorites)
     }
 }
 

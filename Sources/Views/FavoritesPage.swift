@@ -117,22 +117,12 @@ public final class FavoritesPage: Page {
     private func rename(key: String) {
         guard let id = device(key), let navigator else { return }
         let name = model.favorite(id)?.displayName ?? id.address
-        Dialogs.nickname(parent: navigator.parentWindow, heading: L10n.tr("Rename Favorite"),
-                         body: L10n.format("Choose a nickname for “{}”. Leave it empty to use the device’s own name.", name),
-                         initial: model.currentNickname(id), confirm: L10n.tr("_Save"),
-                         validate: { [weak model] in model?.nicknameProblem($0) },
-                         onConfirm: { [weak model] text in
-                             guard let model else { return }
-                             Task { await model.rename(id, to: text) }
-                         })
+        FavoriteDialogs.rename(id, name: name, parent: navigator.parentWindow, favorites: model)
     }
 
     private func confirmRemoval(key: String) {
         guard let id = device(key), let navigator else { return }
-        Dialogs.confirmRemoval(parent: navigator.parentWindow, heading: model.removalQuestion(id)) { [weak model] in
-            guard let model else { return }
-            Task { await model.remove(id) }
-        }
+        FavoriteDialogs.remove(id, parent: navigator.parentWindow, favorites: model)
     }
 
     private func showDetails(key: String) {

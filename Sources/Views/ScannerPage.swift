@@ -246,20 +246,10 @@ public final class ScannerPage: Page {
         guard let id = try? DeviceID(storageKey: key), let navigator else { return }
         let name = shown[key]?.title ?? id.address
         if favorites.isFavorite(id) {
-            Dialogs.confirmRemoval(parent: navigator.parentWindow, heading: favorites.removalQuestion(id, name: name)) { [weak favorites] in
-                guard let favorites else { return }
-                Task { await favorites.remove(id) }
-            }
+            FavoriteDialogs.remove(id, name: name, parent: navigator.parentWindow, favorites: favorites)
         } else {
-            let advertised = model.name(of: id)
-            Dialogs.nickname(parent: navigator.parentWindow, heading: L10n.tr("Add to Favorites"),
-                             body: L10n.format("Add “{}” to your favorites. You can give it a nickname.", name),
-                             initial: "", confirm: L10n.tr("_Add"),
-                             validate: { [weak favorites] in favorites?.nicknameProblem($0) },
-                             onConfirm: { [weak favorites] text in
-                                 guard let favorites else { return }
-                                 Task { await favorites.add(id, name: advertised, nickname: text) }
-                             })
+            FavoriteDialogs.add(id, title: name, advertisedName: model.name(of: id), parent: navigator.parentWindow,
+                                favorites: favorites)
         }
     }
 
