@@ -17,7 +17,7 @@ enum FavoriteDialogs {
     /// Asks for an optional nickname, then adds `id` to the favorites.
     /// `title` names the device in the question; `advertisedName` is stored as its last known name.
     @discardableResult
-    static func add(_ id: DeviceID, title: String, advertisedName: String?, parent: UnsafeMutablePointer<GtkWindow>,
+    static func add(_ id: DeviceID, title: String, advertisedName: String?, parent: Window,
                     favorites: FavoritesViewModel) -> MessageDialog {
         nickname(parent: parent, heading: L10n.tr("Add to Favorites"),
                  body: L10n.format("Add “{}” to your favorites. You can give it a nickname.", title),
@@ -31,7 +31,7 @@ enum FavoriteDialogs {
 
     /// Asks for a new nickname for the favorite `id`, shown as `name`; empty goes back to its own name.
     @discardableResult
-    static func rename(_ id: DeviceID, name: String, parent: UnsafeMutablePointer<GtkWindow>, favorites: FavoritesViewModel) -> MessageDialog {
+    static func rename(_ id: DeviceID, name: String, parent: Window, favorites: FavoritesViewModel) -> MessageDialog {
         nickname(parent: parent, heading: L10n.tr("Rename Favorite"),
                  body: L10n.format("Choose a nickname for “{}”. Leave it empty to use the device’s own name.", name),
                  initial: favorites.currentNickname(id), confirm: L10n.tr("_Save"),
@@ -45,7 +45,7 @@ enum FavoriteDialogs {
     /// Asks before removing the favorite `id`; `name` stands in the question when the
     /// favorite has no display name of its own.
     @discardableResult
-    static func remove(_ id: DeviceID, name: String? = nil, parent: UnsafeMutablePointer<GtkWindow>, favorites: FavoritesViewModel) -> MessageDialog {
+    static func remove(_ id: DeviceID, name: String? = nil, parent: Window, favorites: FavoritesViewModel) -> MessageDialog {
         let dialog = MessageDialog(parent: parent, heading: favorites.removalQuestion(id, name: name),
                                    body: L10n.tr("You can add it again from the scanner."))
         dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
@@ -60,7 +60,7 @@ enum FavoriteDialogs {
 
     /// Asks for a nickname. Confirm stays disabled while `validate` returns a reason,
     /// which is shown under the entry. Enter confirms, Escape cancels.
-    private static func nickname(parent: UnsafeMutablePointer<GtkWindow>, heading: String, body: String, initial: String, confirm: String,
+    private static func nickname(parent: Window, heading: String, body: String, initial: String, confirm: String,
                                  validate: @escaping (String) -> String?,
                                  onConfirm: @escaping (String) -> Void) -> MessageDialog {
         let dialog = MessageDialog(parent: parent, heading: heading, body: body)
