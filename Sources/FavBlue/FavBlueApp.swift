@@ -34,17 +34,17 @@ final class FavBlueApp {
     init(resources: AppResources) {
         self.resources = resources
         application.setOptionSummary(L10n.tr("Find the Bluetooth devices around you and keep your favorites."))
-        // A string, not G_OPTION_ARG_INT: GApplication drops integer options equal to 0.
-        application.addOption("splash-ms", argument: G_OPTION_ARG_STRING,
+        // A string, not an integer option: GApplication drops integer options equal to 0.
+        application.addOption("splash-ms", argument: .string,
                               description: L10n.tr("Show the splash screen for MS milliseconds (0 turns it off)"),
                               placeholder: L10n.tr("MS"))
-        application.addOption("storage", argument: G_OPTION_ARG_STRING,
+        application.addOption("storage", argument: .string,
                               description: L10n.tr("Keep favorites in “sqlite” (a file) or “memory” (forgotten on quit)"),
                               placeholder: L10n.tr("BACKEND"))
-        application.addOption("source", argument: G_OPTION_ARG_STRING,
+        application.addOption("source", argument: .string,
                               description: L10n.tr("Scan from SOURCE: auto, hci0, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH or demo"),
                               placeholder: L10n.tr("SOURCE"))
-        application.addOption("version", argument: G_OPTION_ARG_NONE,
+        application.addOption("version", argument: .flag,
                               description: L10n.tr("Print the version and exit"), placeholder: nil)
 
         application.onLocalOptions { [weak self] options in self?.handle(options) }
@@ -86,7 +86,7 @@ final class FavBlueApp {
         if settings == nil {
             printError(L10n.tr("Settings schema not found; using defaults. Reinstall FavBlue to remember settings."))
         }
-        gtk_window_set_default_icon_name(AppInfo.id)
+        Window.setDefaultIconName(AppInfo.id)
         application.addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
         MainWindow.installAccelerators(on: application)
     }
@@ -142,13 +142,9 @@ final class FavBlueApp {
 
     /// For the start-up benchmark: prints the monotonic time (µs) of the first presented frame.
     private func reportFirstFrame(of window: Window) {
-        window.connect("map") { _ in
-            guard let clock = gtk_widget_get_frame_clock(window.widget) else { return }
-            var id: UInt = 0
-            id = Signals.connect(UnsafeMutableRawPointer(clock), "after-paint") { _ in
-                FileHandle.standardError.write(Data("first-frame \(g_get_monotonic_time())\n".utf8))
-                Signals.disconnect(UnsafeMutableRawPointer(clock), id)
-            }
+        window.onAfterPaint {
+            FileHandle.standardError.write(Data("first-frame \(MainLoop.monotonicMicroseconds)\n".utf8))
+            return false
         }
     }
 

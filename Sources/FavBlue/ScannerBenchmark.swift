@@ -15,7 +15,7 @@ final class ScannerBenchmark {
     private let window: MainWindow
     private let scanner: ScannerViewModel
     private let quit: () -> Void
-    private var paints: [Int] = []
+    private var paints: [Int64] = []
     private var startCPU = 0.0
     private var startWall = 0.0
     private var startRefreshes = 0
@@ -33,10 +33,10 @@ final class ScannerBenchmark {
         startCPU = Self.threadCPUSeconds()
         startWall = Self.monotonicSeconds()
         startRefreshes = scanner.refreshCount
-        if let clock = gtk_widget_get_frame_clock(window.window.widget) {
-            Signals.connect(UnsafeMutableRawPointer(clock), "after-paint") { [weak self] _ in
-                self?.paints.append(g_get_monotonic_time())
-            }
+        window.window.onAfterPaint { [weak self] in
+            guard let self else { return false }
+            self.paints.append(MainLoop.monotonicMicroseconds)
+            return true
         }
         Task { @MainActor [weak self] in
             guard let self else { return }
@@ -74,7 +74,7 @@ final class ScannerBenchmark {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    private static func monotonicSeconds() -> Double { Double(g_get_monotonic_time()) / 1e6 }
+    private static func monotonicSeconds() -> Double { Double(MainLoop.monotonicMicroseconds) / 1e6 }
 
     private static func statusKB(_ field: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import CGtkShim
+internal import CGtkShim
 import Foundation
 
 /// An AdwApplication: single instance over D-Bus, actions, accelerators and options.
 @MainActor
 public final class Application: GObjectRef {
-    /// The application pointer, for direct GTK calls.
-    public var application: UnsafeMutablePointer<GtkApplication> { gcast(object) }
+    /// The application pointer, for the GTK calls inside GtkKit.
+    var application: UnsafeMutablePointer<GtkApplication> { gcast(object) }
     private var gapplication: UnsafeMutablePointer<GApplication> { gcast(object) }
 
     /// Creates the application; `id` is the reverse-DNS application ID.
@@ -17,8 +17,8 @@ public final class Application: GObjectRef {
     }
 
     /// Declares a command-line option shown by `--help` and handled in `onLocalOptions`.
-    public func addOption(_ long: String, argument: GOptionArg, description: String, placeholder: String?) {
-        g_application_add_main_option(gapplication, long, 0, G_OPTION_FLAG_NONE, argument, description, placeholder)
+    public func addOption(_ long: String, argument: OptionArgument, description: String, placeholder: String?) {
+        g_application_add_main_option(gapplication, long, 0, G_OPTION_FLAG_NONE, argument.gtk, description, placeholder)
     }
 
     /// Text shown by `--help` under the usage line.
@@ -48,7 +48,7 @@ public final class Application: GObjectRef {
 
     /// Adds an app-wide action (`app.NAME`) with optional accelerators.
     public func addAction(_ name: String, accels: [String] = [], _ handler: @escaping () -> Void) {
-        Actions.add(to: object, name, handler)
+        Actions.add(to: UnsafeMutableRawPointer(object), name, handler)
         if !accels.isEmpty { setAccels(for: "app.\(name)", accels) }
     }
 
@@ -69,24 +69,9 @@ public final class Application: GObjectRef {
     /// Quits the main loop.
     public func quit() { g_application_quit(gapplication) }
 
-    /// The window most recently focused, if any.
-    public var activeWindow: UnsafeMutablePointer<GtkWindow>? { gtk_application_get_active_window(application) }
-}
+    /// Keeps the application running with no window open, until `release()`.
+    public func hold() { g_application_hold(gapplication) }
 
-/// Parsed command-line option values.
-public struct OptionValues {
-    let dict: UnsafeMutablePointer<GVariantDict>
-
-    /// The string given for `name`, if the option was used.
-    public func string(_ name: String) -> String? {
-        g_variant_dict_lookup_value(dict, name, nil).map { variant in
-            defer { g_variant_unref(variant) }
-            return String(cString: g_variant_get_string(variant, nil))
-        }
-    }
-
-    /// Whether a flag option was given.
-    public func flag(_ name: String) -> Bool {
-        g_variant_dict_contains(dict, name) != 0
-    }
+    /// Ends one `hold()`.
+    public func release() { g_application_release(gapplication) }
 }

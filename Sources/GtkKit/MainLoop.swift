@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import CGtkShim
+internal import CGtkShim
 
 /// Bridges libdispatch's main queue into the GLib main loop.
 ///
@@ -15,6 +15,9 @@ public enum MainLoop {
 
     /// How often the bridge has woken up since start (for tests and diagnostics).
     public static var wakeups: UInt64 { UInt64(cgtk_main_queue_wakeups()) }
+
+    /// GLib's monotonic clock, in microseconds (the clock frame times use).
+    public static var monotonicMicroseconds: Int64 { Int64(g_get_monotonic_time()) }
 
     /// Runs GLib's default context until `condition` holds or `timeout` seconds pass.
     /// For tests and start-up measurements; the app itself uses `g_application_run`.
@@ -30,5 +33,13 @@ public enum MainLoop {
             }
         }
         return true
+    }
+
+    /// Runs `handler` once on the main loop after `seconds`, even while nothing else is
+    /// queued; a safety net for tests. Cancel the returned timeout to drop it.
+    @MainActor
+    @discardableResult
+    public static func after(seconds: Double, _ handler: @escaping () -> Void) -> Timeout {
+        Timeout(seconds: seconds, handler)
     }
 }

@@ -1,70 +1,70 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import CGtkShim
+internal import CGtkShim
 
 /// The parameters of one signal emission, index 0 being the emitting instance.
-public struct SignalArguments {
+struct SignalArguments {
     let count: Int
     let values: UnsafePointer<GValue>?
     /// Where a handler writes its return value, for signals that have one.
-    public let returnValue: UnsafeMutablePointer<GValue>?
+    let returnValue: UnsafeMutablePointer<GValue>?
 
     /// The object parameter at `index`, or nil.
-    public func object(_ index: Int) -> UnsafeMutableRawPointer? {
+    func object(_ index: Int) -> UnsafeMutableRawPointer? {
         guard index < count, let values, cgtk_value_holds_object(values + index) != 0 else { return nil }
         return g_value_get_object(values + index)
     }
 
     /// The unsigned integer parameter at `index` (keyvals, positions).
-    public func uint(_ index: Int) -> UInt32 {
+    func uint(_ index: Int) -> UInt32 {
         guard index < count, let values else { return 0 }
         return g_value_get_uint(values + index)
     }
 
     /// The flags parameter at `index` (modifier state).
-    public func flags(_ index: Int) -> UInt32 {
+    func flags(_ index: Int) -> UInt32 {
         guard index < count, let values else { return 0 }
         return g_value_get_flags(values + index)
     }
 
     /// The integer parameter at `index`.
-    public func int(_ index: Int) -> Int32 {
+    func int(_ index: Int) -> Int32 {
         guard index < count, let values else { return 0 }
         return g_value_get_int(values + index)
     }
 
     /// The double parameter at `index` (pointer coordinates).
-    public func double(_ index: Int) -> Double {
+    func double(_ index: Int) -> Double {
         guard index < count, let values else { return 0 }
         return g_value_get_double(values + index)
     }
 
     /// The boxed parameter at `index` (a GVariantDict, say).
-    public func boxed(_ index: Int) -> UnsafeMutableRawPointer? {
+    func boxed(_ index: Int) -> UnsafeMutableRawPointer? {
         guard index < count, let values else { return nil }
         return g_value_get_boxed(values + index)
     }
 
     /// The string parameter at `index`.
-    public func string(_ index: Int) -> String? {
+    func string(_ index: Int) -> String? {
         guard index < count, let values, let text = g_value_get_string(values + index) else { return nil }
         return String(cString: text)
     }
 
     /// The GVariant parameter at `index` (an action's parameter), borrowed.
-    public func variant(_ index: Int) -> OpaquePointer? {
+    func variant(_ index: Int) -> OpaquePointer? {
         guard index < count, let values else { return nil }
         return g_value_get_variant(values + index)
     }
 
     /// Sets an integer return value.
-    public func setReturnInt(_ value: Int32) {
+    func setReturnInt(_ value: Int32) {
         if let returnValue { g_value_set_int(returnValue, value) }
     }
 
     /// Sets a boolean return value ("handled").
-    public func setReturn(_ handled: Bool) {
+    func setReturn(_ handled: Bool) {
         if let returnValue { g_value_set_boolean(returnValue, handled ? 1 : 0) }
     }
 }
@@ -83,7 +83,8 @@ final class SignalBox {
     deinit { SignalBox.live -= 1 }
 }
 
-/// Signal connection for every GObject.
+/// Signal connection for every GObject. Outside GtkKit only the count of live handlers
+/// shows, so tests can prove that boxes are released.
 public enum Signals {
     /// Number of handler boxes not yet released.
     public static var liveHandlers: Int { SignalBox.live }
@@ -91,7 +92,7 @@ public enum Signals {
     /// Connects a Swift closure to `signal` of `instance`. The box is retained here and
     /// released in the GClosureNotify, so it lives exactly as long as the connection.
     @discardableResult
-    public static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
+    static func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, after: Bool = false,
                                _ handler: @escaping (SignalArguments) -> Void) -> UInt {
         let box = Unmanaged.passRetained(SignalBox(handler)).toOpaque()
         let id = cgtk_signal_connect(instance, signal, { box, returnValue, count, params in
@@ -106,14 +107,14 @@ public enum Signals {
     }
 
     /// Disconnects a handler; its box is released by the closure's finalize notify.
-    public static func disconnect(_ instance: UnsafeMutableRawPointer, _ id: UInt) {
+    static func disconnect(_ instance: UnsafeMutableRawPointer, _ id: UInt) {
         g_signal_handler_disconnect(instance, gulong(id))
     }
 }
 
 extension Signals {
     /// Emits a signal that has no parameters ("clicked"), as a user action would.
-    public static func emit(_ instance: UnsafeMutableRawPointer, _ signal: String) {
+    static func emit(_ instance: UnsafeMutableRawPointer, _ signal: String) {
         cgtk_signal_emit_simple(instance, signal)
     }
 }

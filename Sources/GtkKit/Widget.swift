@@ -1,27 +1,27 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import CGtkShim
+internal import CGtkShim
 
 /// A GTK widget we own a reference to, with the settings every view needs.
 @MainActor
 open class Widget: GObjectRef {
-    /// The widget pointer, for direct GTK calls.
-    public var widget: UnsafeMutablePointer<GtkWidget> { gcast(object) }
+    /// The widget pointer, for the GTK calls inside GtkKit.
+    var widget: UnsafeMutablePointer<GtkWidget> { gcast(object) }
 
     /// Wraps a new widget. A floating one is sunk and so owned here; a window is
     /// never floating (GTK's toplevel list owns it), so it gets a reference of our own.
-    public init(_ pointer: UnsafeMutablePointer<GtkWidget>) {
+    init(_ pointer: UnsafeMutablePointer<GtkWidget>) {
         super.init(retaining: pointer)
     }
 
     /// Wraps a widget someone else owns, adding our own reference.
-    public init(borrowing pointer: UnsafeMutablePointer<GtkWidget>) {
+    init(borrowing pointer: UnsafeMutablePointer<GtkWidget>) {
         super.init(retaining: pointer)
     }
 
     /// As a GtkAccessible, for the accessibility API.
-    public var accessible: OpaquePointer { OpaquePointer(object) }
+    var accessible: OpaquePointer { OpaquePointer(object) }
 
     /// The name screen readers and AT-SPI automation use for this widget.
     @discardableResult
@@ -44,6 +44,13 @@ open class Widget: GObjectRef {
         return self
     }
 
+    /// Says that `label` names this widget, for screen readers.
+    @discardableResult
+    public func accessibleLabelled(by label: Widget) -> Self {
+        cgtk_accessible_set_labelled_by(accessible, label.widget)
+        return self
+    }
+
     /// Adds CSS style classes.
     @discardableResult
     public func css(_ classes: String...) -> Self {
@@ -54,6 +61,11 @@ open class Widget: GObjectRef {
     /// Removes a CSS style class.
     public func removeCSS(_ name: String) {
         gtk_widget_remove_css_class(widget, name)
+    }
+
+    /// Whether the widget has the CSS style class `name`.
+    public func hasCSS(_ name: String) -> Bool {
+        gtk_widget_has_css_class(widget, name) != 0
     }
 
     /// Sets all four margins, in pixels.
@@ -76,9 +88,16 @@ open class Widget: GObjectRef {
 
     /// Alignment within the allocated space.
     @discardableResult
-    public func align(_ horizontal: GtkAlign, _ vertical: GtkAlign) -> Self {
-        gtk_widget_set_halign(widget, horizontal)
-        gtk_widget_set_valign(widget, vertical)
+    public func align(_ horizontal: Align, _ vertical: Align) -> Self {
+        gtk_widget_set_halign(widget, horizontal.gtk)
+        gtk_widget_set_valign(widget, vertical.gtk)
+        return self
+    }
+
+    /// The smallest size the widget may get, in pixels (-1 leaves a side to the content).
+    @discardableResult
+    public func sizeRequest(width: Int32, height: Int32) -> Self {
+        gtk_widget_set_size_request(widget, width, height)
         return self
     }
 
@@ -103,76 +122,24 @@ open class Widget: GObjectRef {
         set { gtk_widget_set_sensitive(widget, newValue ? 1 : 0) }
     }
 
+    /// The width GTK gave the widget at the last layout, in pixels.
+    public var allocatedWidth: Int32 { gtk_widget_get_allocated_width(widget) }
+
+    /// The height GTK gave the widget at the last layout, in pixels.
+    public var allocatedHeight: Int32 { gtk_widget_get_allocated_height(widget) }
+
     /// Moves keyboard focus here.
     public func grabFocus() { _ = gtk_widget_grab_focus(widget) }
 
-    /// Adds an event controller (keys, clicks, motion); the widget takes ownership.
-    public func add(controller: OpaquePointer) {
-        gtk_widget_add_controller(widget, controller)
-    }
-}
-
-extension Widget {
-    /// Runs `handler` for key presses reaching this widget (keyval, modifier state);
-    /// return true when the key was handled.
-    public func onKeyPressed(_ handler: @escaping (UInt32, UInt32) -> Bool) {
-        let controller = gtk_event_controller_key_new()!
-        Signals.connect(UnsafeMutableRawPointer(controller), "key-pressed") { args in
-            args.setReturn(handler(args.uint(1), args.flags(3)))
-        }
-        add(controller: controller)
-    }
-
-    /// Runs `handler` with the point of a secondary (right) click.
-    public func onSecondaryClick(_ handler: @escaping (Double, Double) -> Void) {
-        let click = gtk_gesture_click_new()!
-        gtk_gesture_single_set_button(gcast(UnsafeMutableRawPointer(click)), 3)
-        Signals.connect(UnsafeMutableRawPointer(click), "pressed") { args in
-            handler(args.double(2), args.double(3))
-        }
-        add(controller: click)
-    }
-}
-
-/// A popover with a column of flat buttons, for context menus.
-@MainActor
-public final class ActionPopover {
-    private let popover: Widget
-
-    /// Shows `items` (label, action) pointing at (x, y) of `parent`.
+    /// Activates a GAction by its detailed name (`win.back`), looked up from here up to
+    /// the window and the application, as a shortcut or a button would; false if none.
     @discardableResult
-    public init(parent: Widget, x: Double, y: Double, items: [(String, () -> Void)]) {
-        popover = Widget(gtk_popover_new())
-        let box = Box(vertical: true, spacing: 0)
-        for (label, action) in items {
-            let button = Button(label: label, mnemonic: true)
-            button.css("flat")
-            gtk_widget_set_halign(button.widget, GTK_ALIGN_FILL)
-            button.onClicked { [weak self] in
-                self?.popdown()
-                action()
-            }
-            box.append(button)
-        }
-        gtk_popover_set_child(gcast(popover.object), box.widget)
-        gtk_widget_set_parent(popover.widget, parent.widget)
-        var rect = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
-        gtk_popover_set_pointing_to(gcast(popover.object), &rect)
-        gtk_popover_set_has_arrow(gcast(popover.object), 0)
-        popover.connect("closed") { [weak self] _ in
-            // Unparent after closing, so the popover does not linger in the widget tree.
-            Task { @MainActor in self?.unparent() }
-        }
-        keepAlive = self
-        gtk_popover_popup(gcast(popover.object))
+    public func activateAction(_ name: String) -> Bool {
+        gtk_widget_activate_action_variant(widget, name, nil) != 0
     }
 
-    private var keepAlive: ActionPopover?
-
-    private func popdown() { gtk_popover_popdown(gcast(popover.object)) }
-
-    private func unparent() {
-        gtk_widget_unparent(popover.widget)
-        keepAlive = nil
+    /// Adds an event controller (keys, clicks, motion); the widget takes ownership.
+    func add(controller: OpaquePointer) {
+        gtk_widget_add_controller(widget, controller)
     }
 }

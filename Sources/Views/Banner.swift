@@ -18,7 +18,7 @@ final class Banner {
         root.css("favblue-banner")
         label.xalign(0).wrap().expand(horizontal: true, vertical: false)
         let dismiss = Button(label: buttonLabel, mnemonic: true)
-        dismiss.css("flat").align(GTK_ALIGN_END, GTK_ALIGN_CENTER)
+        dismiss.css("flat").align(.end, .center)
         dismiss.onClicked(onDismiss)
         root.append(label, dismiss)
         root.isVisible = false

@@ -12,9 +12,9 @@ import ViewModels
 public final class DeviceDetailPage: Page {
     // MARK: Widgets
     private let frame: PageFrame
-    private let content = Stack(transition: GTK_STACK_TRANSITION_TYPE_CROSSFADE, durationMs: 150)
+    private let content = Stack(transition: .crossfade, durationMs: 150)
     private let signalValue = Label()
-    private let keywordBox = Widget(gtk_flow_box_new())
+    private let keywordBox = FlowBox(maxPerLine: 20, columnSpacing: 6, rowSpacing: 6)
     private let seen = Label()
     private let plot = SignalPlot()
     private let heart: Button
@@ -40,37 +40,27 @@ public final class DeviceDetailPage: Page {
         frame.header.packEnd(heart)
         frame.header.packEnd(rename)
 
-        let loading = Widget(gtk_spinner_new())
-        gtk_spinner_start(gcast(loading.object))
-        loading.accessibleLabel(L10n.tr("Loading details")).align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
-        gtk_widget_set_size_request(loading.widget, 32, 32)
+        let loading = Spinner()
+        loading.isSpinning = true
+        loading.accessibleLabel(L10n.tr("Loading details")).align(.center, .center).sizeRequest(width: 32, height: 32)
 
         // Signal: a small caption over a large figure, near the centre.
         let caption = Label(L10n.tr("Signal"))
         caption.css("signal-caption", "dim-text")
         signalValue.css("signal-value", "numeric")
         let signal = Box(vertical: true, spacing: 4).append(caption, signalValue)
-        signal.align(GTK_ALIGN_CENTER, GTK_ALIGN_START)
+        signal.align(.center, .start)
         signal.margins(24)
 
         let heading = Label(L10n.tr("Keywords")).xalign(0)
         heading.css("heading")
-        gtk_flow_box_set_selection_mode(gcast(keywordBox.object), GTK_SELECTION_NONE)
-        gtk_flow_box_set_max_children_per_line(gcast(keywordBox.object), 20)
-        gtk_flow_box_set_column_spacing(gcast(keywordBox.object), 6)
-        gtk_flow_box_set_row_spacing(gcast(keywordBox.object), 6)
         keywordBox.accessibleLabel(L10n.tr("Keywords"))
         seen.xalign(0).wrap()
         seen.css("dim-text")
 
         let column = Box(vertical: true, spacing: 12).append(signal, heading, keywordBox, plot.root, seen)
         column.margins(18)
-        let clamp = Widget(adw_clamp_new())
-        adw_clamp_set_maximum_size(gcast(clamp.object), 600)
-        adw_clamp_set_child(gcast(clamp.object), column.widget)
-        let scroller = Widget(gtk_scrolled_window_new())
-        gtk_scrolled_window_set_policy(gcast(scroller.object), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_child(gcast(scroller.object), clamp.widget)
+        let scroller = ScrolledWindow(child: Clamp(maximumSize: 600, child: column))
         content.add(loading, name: "loading")
         content.add(scroller, name: "details")
         frame.setContent(content)
@@ -100,11 +90,9 @@ public final class DeviceDetailPage: Page {
         plot.show(model.signalHistory())
         if model.keywords != shownKeywords {
             shownKeywords = model.keywords
-            removeAllChildren(of: keywordBox)
+            keywordBox.removeAll()
             for keyword in model.keywords {
-                let tag = Label(keyword)
-                tag.css("favblue-tag")
-                gtk_flow_box_append(gcast(keywordBox.object), tag.widget)
+                keywordBox.append(Label(keyword).css("favblue-tag"))
             }
         }
         if let summary = model.summary {
@@ -128,40 +116,15 @@ public final class DeviceDetailPage: Page {
         guard let navigator else { return }
         let id = model.id
         if model.isFavorite {
-            Dialogs.confirmRemoval(parent: navigator.parentWindow, heading: favorites.removalQuestion(id, name: model.title)) { [weak favorites] in
-                guard let favorites else { return }
-                Task { await favorites.remove(id) }
-            }
+            FavoriteDialogs.remove(id, name: model.title, parent: navigator.parentWindow, favorites: favorites)
         } else {
             let name = model.title == id.address ? nil : model.title
-            Dialogs.nickname(parent: navigator.parentWindow, heading: L10n.tr("Add to Favorites"),
-                             body: L10n.format("Add “{}” to your favorites. You can give it a nickname.", model.title),
-                             initial: "", confirm: L10n.tr("_Add"), validate: { [weak favorites] in favorites?.nicknameProblem($0) },
-                             onConfirm: { [weak favorites] text in
-                                 guard let favorites else { return }
-                                 Task { await favorites.add(id, name: name, nickname: text) }
-                             })
+            FavoriteDialogs.add(id, title: model.title, advertisedName: name, parent: navigator.parentWindow, favorites: favorites)
         }
     }
 
     private func renameFavorite() {
         guard let navigator, model.isFavorite else { return }
-        let id = model.id
-        Dialogs.nickname(parent: navigator.parentWindow, heading: L10n.tr("Rename Favorite"),
-                         body: L10n.format("Choose a nickname for “{}”. Leave it empty to use the device’s own name.", model.title),
-                         initial: favorites.currentNickname(id), confirm: L10n.tr("_Save"),
-                         validate: { [weak favorites] in favorites?.nicknameProblem($0) },
-                         onConfirm: { [weak favorites] text in
-                             guard let favorites else { return }
-                             Task { await favorites.rename(id, to: text) }
-                         })
-    }
-}
-
-/// GTK 4.8 has no gtk_flow_box_remove_all, so the tags go one by one.
-@MainActor
-private func removeAllChildren(of box: Widget) {
-    while let child = gtk_widget_get_first_child(box.widget) {
-        gtk_flow_box_remove(gcast(box.object), child)
+        FavoriteDialogs.rename(model.id, name: model.title, parent: navigator.parentWindow, favorites: favorites)
     }
 }

@@ -44,7 +44,7 @@ final class DeviceRowView {
     private let subtitle = Label()
     private let meter = Box(vertical: true, spacing: 2)
     private let signal = Label()
-    private let signalIcon = Widget(gtk_image_new())
+    private let signalIcon = Image()
     private let heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
     private let details = Button(icon: "go-next-symbolic", accessibleName: "")
 
@@ -59,14 +59,14 @@ final class DeviceRowView {
         // would reshape every row's text on each refresh.
         subtitle.xalign(0).ellipsize(middle: true).css("caption", "dim-text")
         texts.append(title, subtitle)
-        texts.expand(horizontal: true, vertical: false).align(GTK_ALIGN_FILL, GTK_ALIGN_CENTER)
+        texts.expand(horizontal: true, vertical: false).align(.fill, .center)
         // The level icon sits over its figure, so a phone-wide (360 px) row keeps room for the name.
-        signal.css("caption", "numeric").align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
-        signalIcon.align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
+        signal.css("caption", "numeric").align(.center, .center)
+        signalIcon.align(.center, .center)
         meter.append(signalIcon, signal)
-        meter.align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
-        heart.css("flat", "circular").align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
-        details.css("flat", "circular").align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
+        meter.align(.center, .center)
+        heart.css("flat", "circular").align(.center, .center)
+        details.css("flat", "circular").align(.center, .center)
         let buttons = Box(vertical: false, spacing: 4)
         buttons.append(heart, details)
         root.append(texts, meter, buttons)
@@ -94,7 +94,7 @@ final class DeviceRowView {
         if content.signalIcon != old?.signalIcon || content.signalDescription != old?.signalDescription {
             signalIcon.isVisible = content.signalIcon != nil
             if let icon = content.signalIcon {
-                gtk_image_set_from_icon_name(gcast(signalIcon.object), icon)
+                signalIcon.iconName = icon
                 signalIcon.accessibleLabel(content.signalDescription ?? "")
             }
         }

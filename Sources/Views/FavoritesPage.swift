@@ -11,7 +11,7 @@ import ViewModels
 public final class FavoritesPage: Page {
     // MARK: Widgets
     private let frame: PageFrame
-    private let content = Stack(transition: GTK_STACK_TRANSITION_TYPE_CROSSFADE, durationMs: 150)
+    private let content = Stack(transition: .crossfade, durationMs: 150)
     private let empty: StatusPage
     private let banner: Banner
     private var list: KeyedListView<DeviceRowView>!
@@ -37,14 +37,13 @@ public final class FavoritesPage: Page {
         empty = StatusPage(icon: "favblue-heart-outline-symbolic", title: L10n.tr("No favorites yet"),
                            description: L10n.tr("Devices you add from the scanner appear here under the names you give them."))
         let emptyAdd = Button(label: L10n.tr("Add New Devices"))
-        emptyAdd.css("pill", "suggested-action").align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
+        emptyAdd.css("pill", "suggested-action").align(.center, .center)
         emptyAdd.action("win.add-devices")
         empty.setChild(emptyAdd)
 
-        let loading = Widget(gtk_spinner_new())
-        gtk_spinner_start(gcast(loading.object))
-        loading.accessibleLabel(L10n.tr("Loading favorites")).align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
-        gtk_widget_set_size_request(loading.widget, 32, 32)
+        let loading = Spinner()
+        loading.isSpinning = true
+        loading.accessibleLabel(L10n.tr("Loading favorites")).align(.center, .center).sizeRequest(width: 32, height: 32)
 
         banner = Banner(onDismiss: { [weak model] in model?.dismissMessages() })
         list = KeyedListView(
@@ -56,7 +55,7 @@ public final class FavoritesPage: Page {
             },
             bind: { [weak self] row, key in self?.bind(row, key) },
             activate: { [weak self] key in self?.rename(key: key) })
-        list.list.onKeyPressed { [weak self] keyval, state in self?.handleKey(keyval, state) ?? false }
+        list.list.onKeyPressed { [weak self] key, modifiers in self?.handleKey(key, modifiers) ?? false }
         list.list.onSecondaryClick { [weak self] x, y in self?.showContextMenu(x: x, y: y) }
 
         content.add(loading, name: "loading")
@@ -117,22 +116,12 @@ public final class FavoritesPage: Page {
     private func rename(key: String) {
         guard let id = device(key), let navigator else { return }
         let name = model.favorite(id)?.displayName ?? id.address
-        Dialogs.nickname(parent: navigator.parentWindow, heading: L10n.tr("Rename Favorite"),
-                         body: L10n.format("Choose a nickname for “{}”. Leave it empty to use the device’s own name.", name),
-                         initial: model.currentNickname(id), confirm: L10n.tr("_Save"),
-                         validate: { [weak model] in model?.nicknameProblem($0) },
-                         onConfirm: { [weak model] text in
-                             guard let model else { return }
-                             Task { await model.rename(id, to: text) }
-                         })
+        FavoriteDialogs.rename(id, name: name, parent: navigator.parentWindow, favorites: model)
     }
 
     private func confirmRemoval(key: String) {
         guard let id = device(key), let navigator else { return }
-        Dialogs.confirmRemoval(parent: navigator.parentWindow, heading: model.removalQuestion(id)) { [weak model] in
-            guard let model else { return }
-            Task { await model.remove(id) }
-        }
+        FavoriteDialogs.remove(id, parent: navigator.parentWindow, favorites: model)
     }
 
     private func showDetails(key: String) {
@@ -140,20 +129,26 @@ public final class FavoritesPage: Page {
         navigator?.showDetail(of: id)
     }
 
-    private func handleKey(_ keyval: UInt32, _ state: UInt32) -> Bool {
-        let shift = state & GDK_SHIFT_MASK.rawValue != 0
-        switch keyval {
-        case UInt32(GDK_KEY_Delete), UInt32(GDK_KEY_KP_Delete):
+    private func handleKey(_ pressed: Key, _ modifiers: KeyModifiers) -> Bool {
+        switch pressed {
+        case .delete, .keypadDelete:
             guard let key = list.focusedKey else { return false }
             confirmRemoval(key: key)
             return true
-        case UInt32(GDK_KEY_Menu), UInt32(GDK_KEY_F10) where keyval == UInt32(GDK_KEY_Menu) || shift:
-            guard let key = list.focusedKey else { return false }
-            openContextMenu(for: key, x: 24, y: 24)
-            return true
+        case .menu:
+            return openFocusedContextMenu()
+        case .f10 where modifiers.contains(.shift):
+            return openFocusedContextMenu()
         default:
             return false
         }
+    }
+
+    /// Opens the context menu of the focused row (Menu, Shift+F10); false if no row has focus.
+    private func openFocusedContextMenu() -> Bool {
+        guard let key = list.focusedKey else { return false }
+        openContextMenu(for: key, x: 24, y: 24)
+        return true
     }
 
     private func showContextMenu(x: Double, y: Double) {

@@ -12,11 +12,11 @@ extension MainWindow {
         window.addAction("close") { [weak self] in self?.window.close() }
         window.addAction("preferences") { [weak self] in
             guard let self else { return }
-            self.factory.preferences(self.window.window)
+            self.factory.preferences(self.window)
         }
         window.addAction("about") { [weak self] in
             guard let self else { return }
-            AboutWindow.present(parent: self.window.window)
+            AboutWindow.present(parent: self.window)
         }
     }
 

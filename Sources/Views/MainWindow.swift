@@ -13,8 +13,8 @@ public final class MainWindow: Navigator {
     // MARK: Widgets
     /// The GTK window.
     public let window: Window
-    private let outer = Stack(transition: GTK_STACK_TRANSITION_TYPE_CROSSFADE, durationMs: 400)
-    private let pageStack = Stack(transition: GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT, durationMs: 200)
+    private let outer = Stack(transition: .crossfade, durationMs: 400)
+    private let pageStack = Stack(transition: .slideLeftRight, durationMs: 200)
     private let body = Box(vertical: true)
     private let notices = NoticeBar()
 
@@ -43,7 +43,7 @@ public final class MainWindow: Navigator {
         window.title = L10n.tr("FavBlue")
         window.setDefaultSize(width: settings?.int("window-width") ?? 720,
                               height: settings?.int("window-height") ?? 640)
-        if settings?.bool("window-maximized") == true { gtk_window_maximize(window.window) }
+        if settings?.bool("window-maximized") == true { window.maximize() }
         // Narrow phones and tiled windows: every page must work at 360 px.
         window.setMinimumSize(width: 360, height: 294)
         outer.add(body, name: "main")
@@ -56,15 +56,15 @@ public final class MainWindow: Navigator {
             let view = SplashView(model: splash)
             self.splash = view
             outer.add(view.root, name: "splash")
-            outer.show("splash", transition: GTK_STACK_TRANSITION_TYPE_NONE)
+            outer.show("splash", transition: .instant)
             // The window itself is blue too, so no white frame shows before the splash.
             window.css("splash")
             splashToken = splash.observe { [weak self] in self?.endSplash() }
         } else {
-            outer.show("main", transition: GTK_STACK_TRANSITION_TYPE_NONE)
+            outer.show("main", transition: .instant)
         }
 
-        window.connect("close-request") { [weak self] _ in self?.saveWindowState() }
+        window.onCloseRequest { [weak self] in self?.saveWindowState() }
     }
 
     /// Shows the window and starts the splash countdown.
@@ -119,7 +119,7 @@ public final class MainWindow: Navigator {
         let name = "\(kind)-\(pageCounter)"
         pages.append((name, page))
         pageStack.add(page.root, name: name)
-        pageStack.show(name, transition: animated ? GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT : GTK_STACK_TRANSITION_TYPE_NONE)
+        pageStack.show(name, transition: animated ? .slideLeft : .instant)
         if !isShowingSplash && animated { page.pageDidAppear() }
     }
 
@@ -145,7 +145,7 @@ public final class MainWindow: Navigator {
         guard pages.count > 1 else { return }
         let (_, top) = pages.removeLast()
         top.pageWillDisappear()
-        pageStack.show(pages.last!.name, transition: GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT)
+        pageStack.show(pages.last!.name, transition: .slideRight)
         pages.last?.page.pageDidAppear()
         // Keep the old page alive until the slide has finished, then drop it.
         leaving.append(top)
@@ -161,18 +161,16 @@ public final class MainWindow: Navigator {
         notices.show(text, buttonLabel: button, action: action)
     }
 
-    public var parentWindow: UnsafeMutablePointer<GtkWindow> { window.window }
+    public var parentWindow: Window { window }
 
     private func saveWindowState() {
         guard let settings else { return }
-        let maximized = gtk_window_is_maximized(window.window) != 0
+        let maximized = window.isMaximized
         settings.set("window-maximized", bool: maximized)
         if !maximized {
-            var width: Int32 = 0
-            var height: Int32 = 0
-            gtk_window_get_default_size(window.window, &width, &height)
-            settings.set("window-width", int: width)
-            settings.set("window-height", int: height)
+            let size = window.defaultSize
+            settings.set("window-width", int: size.width)
+            settings.set("window-height", int: size.height)
         }
     }
 }

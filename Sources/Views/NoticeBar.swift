@@ -24,7 +24,7 @@ final class NoticeBar {
 
     init() {
         root.css("favblue-notice")
-        root.align(GTK_ALIGN_CENTER, GTK_ALIGN_END)
+        root.align(.center, .end)
         root.margins(12)
         label.wrap().xalign(0)
         label.expand(horizontal: true, vertical: false)

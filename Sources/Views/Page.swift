@@ -36,7 +36,7 @@ public protocol Navigator: AnyObject {
     /// Shows a short notice; with `button`, a click on it runs `action` (Undo).
     func toast(_ text: String, button: String?, action: (() -> Void)?)
     /// The window, for dialogs that must be transient for it.
-    var parentWindow: UnsafeMutablePointer<GtkWindow> { get }
+    var parentWindow: Window { get }
 }
 
 /// Builds the pages; the composition root supplies it, so Views never name adapters.
@@ -49,13 +49,13 @@ public struct PageFactory {
     /// Makes the detail page for one device.
     public var detail: (Navigator, DeviceID) -> Page
     /// Opens the Preferences window over the given window.
-    public var preferences: (UnsafeMutablePointer<GtkWindow>) -> Void
+    public var preferences: (Window) -> Void
 
     /// Creates a factory from the page builders.
     public init(favorites: @escaping (Navigator) -> Page,
                 scanner: @escaping (Navigator) -> Page,
                 detail: @escaping (Navigator, DeviceID) -> Page,
-                preferences: @escaping (UnsafeMutablePointer<GtkWindow>) -> Void = { _ in }) {
+                preferences: @escaping (Window) -> Void = { _ in }) {
         self.favorites = favorites
         self.scanner = scanner
         self.detail = detail

@@ -10,16 +10,9 @@ import ViewModels
 @MainActor
 public enum PreferencesWindow {
     /// Opens the window over `parent`; changes apply (and are kept) at once.
-    public static func present(parent: UnsafeMutablePointer<GtkWindow>, scanner: ScannerViewModel) {
-        let window = adw_preferences_window_new()!
-        let gtkWindow: UnsafeMutablePointer<GtkWindow> = gcast(UnsafeMutableRawPointer(window))
-        gtk_window_set_transient_for(gtkWindow, parent)
-        gtk_window_set_modal(gtkWindow, 1)
-        gtk_window_set_title(gtkWindow, L10n.tr("Preferences"))
-        adw_preferences_window_set_search_enabled(gcast(UnsafeMutableRawPointer(window)), 0)
-        let page = adw_preferences_page_new()!
-        adw_preferences_page_set_title(gcast(UnsafeMutableRawPointer(page)), L10n.tr("Scanner"))
-        adw_preferences_page_set_icon_name(gcast(UnsafeMutableRawPointer(page)), "bluetooth-active-symbolic")
+    public static func present(parent: Window, scanner: ScannerViewModel) {
+        let window = PreferencesDialog(parent: parent, title: L10n.tr("Preferences"))
+        let page = PreferencesPage(title: L10n.tr("Scanner"), icon: "bluetooth-active-symbolic")
 
         let p = scanner.preferences
         let autoScan = Switch(accessibleName: L10n.tr("Auto Scan"))
@@ -28,10 +21,11 @@ public enum PreferencesWindow {
         interval.value = p.periodSeconds
         let length = SpinButton(min: 2, max: 600, step: 1, accessibleName: L10n.tr("Scan Length in seconds"))
         length.value = p.scanWindowSeconds
-        let scanning = group(L10n.tr("Scanning"), [
-            row(L10n.tr("Auto Scan"), L10n.tr("Scan for a short time every so often instead of all the time, to save power"), autoScan, activates: true),
-            row(L10n.tr("Scan Interval"), L10n.tr("Seconds from the start of one scan to the next"), interval),
-            row(L10n.tr("Scan Length"), L10n.tr("Seconds each scan lasts"), length),
+        let scanning = PreferencesGroup(title: L10n.tr("Scanning"), rows: [
+            ActionRow(title: L10n.tr("Auto Scan"), subtitle: L10n.tr("Scan for a short time every so often instead of all the time, to save power"),
+                      control: autoScan, activates: true),
+            ActionRow(title: L10n.tr("Scan Interval"), subtitle: L10n.tr("Seconds from the start of one scan to the next"), control: interval),
+            ActionRow(title: L10n.tr("Scan Length"), subtitle: L10n.tr("Seconds each scan lasts"), control: length),
         ])
         let syncSensitivity = { [weak autoScan, weak interval, weak length] in
             let on = autoScan?.isOn ?? false
@@ -46,14 +40,14 @@ public enum PreferencesWindow {
         fade.value = p.fadeAfterSeconds
         let remove = SpinButton(min: 5, max: 3600, step: 5, accessibleName: L10n.tr("Remove After in seconds"))
         remove.value = p.removeAfterSeconds
-        let list = group(L10n.tr("Device List"), [
-            row(L10n.tr("Minimum Signal"), L10n.tr("Hide devices weaker than this many dBm; −127 shows all"), minimum),
-            row(L10n.tr("Fade After"), L10n.tr("Seconds unheard before a device is dimmed"), fade),
-            row(L10n.tr("Remove After"), L10n.tr("Seconds unheard before a device leaves the list"), remove),
+        let list = PreferencesGroup(title: L10n.tr("Device List"), rows: [
+            ActionRow(title: L10n.tr("Minimum Signal"), subtitle: L10n.tr("Hide devices weaker than this many dBm; −127 shows all"), control: minimum),
+            ActionRow(title: L10n.tr("Fade After"), subtitle: L10n.tr("Seconds unheard before a device is dimmed"), control: fade),
+            ActionRow(title: L10n.tr("Remove After"), subtitle: L10n.tr("Seconds unheard before a device leaves the list"), control: remove),
         ])
-        adw_preferences_page_add(gcast(UnsafeMutableRawPointer(page)), gcast(UnsafeMutableRawPointer(scanning)))
-        adw_preferences_page_add(gcast(UnsafeMutableRawPointer(page)), gcast(UnsafeMutableRawPointer(list)))
-        adw_preferences_window_add(gcast(UnsafeMutableRawPointer(window)), gcast(UnsafeMutableRawPointer(page)))
+        page.add(scanning)
+        page.add(list)
+        window.add(page)
 
         autoScan.onToggled { [weak scanner] on in
             syncSensitivity()
@@ -64,26 +58,7 @@ public enum PreferencesWindow {
         minimum.onChanged { [weak scanner] in scanner?.preferences.minimumRSSI = $0 }
         fade.onChanged { [weak scanner] in scanner?.preferences.fadeAfterSeconds = $0 }
         remove.onChanged { [weak scanner] in scanner?.preferences.removeAfterSeconds = $0 }
-        // The wrappers live exactly as long as the window: its destroy releases them.
-        let wrappers: [Widget] = [autoScan, interval, length, minimum, fade, remove]
-        Signals.connect(UnsafeMutableRawPointer(window), "destroy") { _ in _ = wrappers.count }
-        gtk_window_present(gtkWindow)
-    }
-
-    private static func group(_ title: String, _ rows: [UnsafeMutablePointer<GtkWidget>]) -> UnsafeMutablePointer<GtkWidget> {
-        let group = adw_preferences_group_new()!
-        adw_preferences_group_set_title(gcast(UnsafeMutableRawPointer(group)), title)
-        for row in rows { adw_preferences_group_add(gcast(UnsafeMutableRawPointer(group)), row) }
-        return group
-    }
-
-    /// An AdwActionRow with `control` at its end; `activates` lets a click on the row flip it.
-    private static func row(_ title: String, _ subtitle: String, _ control: Widget, activates: Bool = false) -> UnsafeMutablePointer<GtkWidget> {
-        let row = adw_action_row_new()!
-        adw_preferences_row_set_title(gcast(UnsafeMutableRawPointer(row)), title)
-        adw_action_row_set_subtitle(gcast(UnsafeMutableRawPointer(row)), subtitle)
-        adw_action_row_add_suffix(gcast(UnsafeMutableRawPointer(row)), control.widget)
-        if activates { adw_action_row_set_activatable_widget(gcast(UnsafeMutableRawPointer(row)), control.widget) }
-        return row
+        // The dialog keeps its pages, rows and controls alive until GTK destroys it.
+        window.present()
     }
 }

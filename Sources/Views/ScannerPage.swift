@@ -11,19 +11,19 @@ import ViewModels
 public final class ScannerPage: Page {
     // MARK: Widgets
     private let frame: PageFrame
-    private let content = Stack(transition: GTK_STACK_TRANSITION_TYPE_CROSSFADE, durationMs: 150)
+    private let content = Stack(transition: .crossfade, durationMs: 150)
     private let waiting: StatusPage
     private let problem: StatusPage
-    private let spinner = Widget(gtk_spinner_new())
+    private let spinner = Spinner()
     private let toggle: Button
     private let searchToggle: ToggleButton
     private let searchBar: SearchBar
     private let noMatches: StatusPage
     private var failureBanner: Banner!
     private var list: KeyedListView<DeviceRowView>!
-    private var sortAction: OpaquePointer?
-    private var favoritesOnlyAction: OpaquePointer?
-    private var hideUnnamedAction: OpaquePointer?
+    private var sortAction: Action?
+    private var favoritesOnlyAction: Action?
+    private var hideUnnamedAction: Action?
 
     // MARK: Borrowed
     private weak var navigator: Navigator?
@@ -77,7 +77,7 @@ public final class ScannerPage: Page {
         let demo = Button(label: L10n.tr("Try the _Demo"), mnemonic: true)
         demo.css("pill")
         let buttons = Box(vertical: true, spacing: 12).append(retry, demo)
-        buttons.align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER)
+        buttons.align(.center, .center)
         problem.setChild(buttons)
 
         list = KeyedListView(
@@ -95,14 +95,8 @@ public final class ScannerPage: Page {
         frame.setContent(content)
 
         // Rows must not move under the pointer or the keyboard focus: reorder only while both are elsewhere.
-        let motion = gtk_event_controller_motion_new()!
-        Signals.connect(UnsafeMutableRawPointer(motion), "enter") { [weak self] _ in self?.pointerInList = true }
-        Signals.connect(UnsafeMutableRawPointer(motion), "leave") { [weak self] _ in self?.pointerInList = false }
-        list.list.add(controller: motion)
-        let focus = gtk_event_controller_focus_new()!
-        Signals.connect(UnsafeMutableRawPointer(focus), "enter") { [weak self] _ in self?.focusInList = true }
-        Signals.connect(UnsafeMutableRawPointer(focus), "leave") { [weak self] _ in self?.focusInList = false }
-        list.list.add(controller: focus)
+        list.list.onPointerInside { [weak self] inside in self?.pointerInList = inside }
+        list.list.onFocusInside { [weak self] inside in self?.focusInList = inside }
 
         toggle.onClicked { [weak self] in
             guard let self else { return }
@@ -111,14 +105,14 @@ public final class ScannerPage: Page {
         retry.onClicked { [weak model] in model?.start() }
         demo.onClicked { [weak self] in self?.tryDemo?() }
         demo.isVisible = tryDemo != nil
-        frame.root.onKeyPressed { [weak self] keyval, state in
+        frame.root.onKeyPressed { [weak self] key, modifiers in
             guard let self else { return false }
-            let ctrl = state & GDK_CONTROL_MASK.rawValue != 0
-            if keyval == UInt32(GDK_KEY_F5) || (ctrl && (keyval == UInt32(GDK_KEY_r) || keyval == UInt32(GDK_KEY_R))) {
+            let ctrl = modifiers.contains(.control)
+            if key == .f5 || (ctrl && key.lowercased == .letter("r")) {
                 self.model.start()
                 return true
             }
-            if ctrl && (keyval == UInt32(GDK_KEY_f) || keyval == UInt32(GDK_KEY_F)) {
+            if ctrl && key.lowercased == .letter("f") {
                 self.searchBar.isSearching = true
                 self.searchBar.entry.grabFocus()
                 return true
@@ -157,15 +151,15 @@ public final class ScannerPage: Page {
 
     /// Sorting and filters as menu actions, so the menu shows radio items and checks.
     private func installViewActions() {
-        let group = Actions.group(on: frame.root, prefix: "scanner")
+        let group = ActionGroup(on: frame.root, prefix: "scanner")
         let p = model.preferences
-        sortAction = Actions.addChoice(to: group, "sort", initial: p.sortOrder.rawValue) { [weak model] value in
+        sortAction = group.addChoice("sort", initial: p.sortOrder.rawValue) { [weak model] value in
             model?.sortOrder = ScannerViewModel.SortOrder(rawValue: value) ?? .signal
         }
-        favoritesOnlyAction = Actions.addToggle(to: group, "favorites-only", initial: p.favoritesOnly) { [weak model] in
+        favoritesOnlyAction = group.addToggle("favorites-only", initial: p.favoritesOnly) { [weak model] in
             model?.favoritesOnly = $0
         }
-        hideUnnamedAction = Actions.addToggle(to: group, "hide-unnamed", initial: p.hideUnnamed) { [weak model] in
+        hideUnnamedAction = group.addToggle("hide-unnamed", initial: p.hideUnnamed) { [weak model] in
             model?.hideUnnamed = $0
         }
     }
@@ -177,16 +171,16 @@ public final class ScannerPage: Page {
         // Between two auto scans nothing is heard: no spinner, the subtitle says it waits.
         let busy = running && model.state != .waiting
         spinner.isVisible = busy
-        if busy { gtk_spinner_start(gcast(spinner.object)) } else { gtk_spinner_stop(gcast(spinner.object)) }
+        spinner.isSpinning = busy
         toggle.setIcon(running ? "media-playback-stop-symbolic" : "media-playback-start-symbolic")
         let toggleName = running ? L10n.tr("Stop Scanning") : L10n.tr("Start Scanning")
         toggle.accessibleLabel(toggleName).tooltip(toggleName)
         frame.header.titleLabel.subtitle = statusText()
         // Preferences may change elsewhere (the Preferences window); keep the menu's marks true.
         let p = model.preferences
-        if let sortAction { Actions.setState(sortAction, p.sortOrder.rawValue) }
-        if let favoritesOnlyAction { Actions.setState(favoritesOnlyAction, p.favoritesOnly) }
-        if let hideUnnamedAction { Actions.setState(hideUnnamedAction, p.hideUnnamed) }
+        sortAction?.setState(p.sortOrder.rawValue)
+        favoritesOnlyAction?.setState(p.favoritesOnly)
+        hideUnnamedAction?.setState(p.hideUnnamed)
 
         if case .failed(let failure) = model.state, !model.rows.isEmpty {
             failureBanner.show([failure.message + " " + failure.suggestion])
@@ -246,20 +240,10 @@ public final class ScannerPage: Page {
         guard let id = try? DeviceID(storageKey: key), let navigator else { return }
         let name = shown[key]?.title ?? id.address
         if favorites.isFavorite(id) {
-            Dialogs.confirmRemoval(parent: navigator.parentWindow, heading: favorites.removalQuestion(id, name: name)) { [weak favorites] in
-                guard let favorites else { return }
-                Task { await favorites.remove(id) }
-            }
+            FavoriteDialogs.remove(id, name: name, parent: navigator.parentWindow, favorites: favorites)
         } else {
-            let advertised = model.name(of: id)
-            Dialogs.nickname(parent: navigator.parentWindow, heading: L10n.tr("Add to Favorites"),
-                             body: L10n.format("Add “{}” to your favorites. You can give it a nickname.", name),
-                             initial: "", confirm: L10n.tr("_Add"),
-                             validate: { [weak favorites] in favorites?.nicknameProblem($0) },
-                             onConfirm: { [weak favorites] text in
-                                 guard let favorites else { return }
-                                 Task { await favorites.add(id, name: advertised, nickname: text) }
-                             })
+            FavoriteDialogs.add(id, title: name, advertisedName: model.name(of: id), parent: navigator.parentWindow,
+                                favorites: favorites)
         }
     }
 

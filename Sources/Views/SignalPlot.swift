@@ -25,27 +25,25 @@ final class SignalPlot {
     init() {
         let heading = Label(L10n.tr("Signal History")).xalign(0)
         heading.css("heading")
-        area = DrawingArea { [weak self] cr, width, height in self?.draw(cr, width, height) }
-        gtk_widget_set_size_request(area.widget, 120, 120)
+        area = DrawingArea { [weak self] canvas in self?.draw(on: canvas) }
+        area.sizeRequest(width: 120, height: 120)
         area.expand(horizontal: true, vertical: false)
         area.accessibleLabel(L10n.tr("Signal history"))
 
         let yTop = Label(ScannerPage.dBm(Self.top)).css("caption", "dim-text")
         let yBottom = Label(ScannerPage.dBm(Self.bottom)).css("caption", "dim-text")
-        yBottom.expand(horizontal: false, vertical: true).align(GTK_ALIGN_END, GTK_ALIGN_END)
-        yTop.align(GTK_ALIGN_END, GTK_ALIGN_START)
+        yBottom.expand(horizontal: false, vertical: true).align(.end, .end)
+        yTop.align(.end, .start)
         let yAxis = Box(vertical: true).append(yTop, yBottom)
         let start = Label(L10n.tr("5 min ago")).xalign(0).css("caption", "dim-text")
         start.expand(horizontal: true, vertical: false)
         let end = Label(L10n.tr("now")).xalign(1).css("caption", "dim-text")
         let xAxis = Box(vertical: false).append(start, end)
         // A grid keeps the time labels under the plot and the dBm labels beside it.
-        let grid = Widget(gtk_grid_new())
-        gtk_grid_set_column_spacing(gcast(grid.object), 6)
-        gtk_grid_set_row_spacing(gcast(grid.object), 2)
-        gtk_grid_attach(gcast(grid.object), yAxis.widget, 0, 0, 1, 1)
-        gtk_grid_attach(gcast(grid.object), area.widget, 1, 0, 1, 1)
-        gtk_grid_attach(gcast(grid.object), xAxis.widget, 1, 1, 1, 1)
+        let grid = Grid(columnSpacing: 6, rowSpacing: 2)
+        grid.attach(yAxis, column: 0, row: 0)
+        grid.attach(area, column: 1, row: 0)
+        grid.attach(xAxis, column: 1, row: 1)
 
         summary.xalign(0).wrap()
         summary.css("dim-text")
@@ -76,46 +74,42 @@ final class SignalPlot {
         area.redraw()
     }
 
-    private func draw(_ cr: OpaquePointer, _ width: Int32, _ height: Int32) {
-        let w = Double(width), h = Double(height)
-        let context = gtk_widget_get_style_context(area.widget)
-        var fg = GdkRGBA()
-        gtk_style_context_get_color(context, &fg)
-        var accent = GdkRGBA()
-        if gtk_style_context_lookup_color(context, "accent_color", &accent) == 0 { accent = fg }
+    private func draw(on canvas: Canvas) {
+        let w = Double(canvas.width), h = Double(canvas.height)
+        let fg = canvas.foreground
+        let accent = canvas.themeColor("accent_color") ?? fg
 
         // Frame and grid lines every 20 dB.
-        cairo_set_line_width(cr, 1)
-        cairo_set_source_rgba(cr, Double(fg.red), Double(fg.green), Double(fg.blue), 0.06)
-        cairo_rectangle(cr, 0, 0, w, h)
-        cairo_fill(cr)
-        cairo_set_source_rgba(cr, Double(fg.red), Double(fg.green), Double(fg.blue), 0.18)
+        canvas.setLineWidth(1)
+        canvas.setColor(fg.withAlpha(0.06))
+        canvas.rectangle(x: 0, y: 0, width: w, height: h)
+        canvas.fill()
+        canvas.setColor(fg.withAlpha(0.18))
         for dBm in stride(from: Self.top - 10, through: Self.bottom + 10, by: -20) {
             let y = (y(for: dBm, height: h)).rounded() + 0.5
-            cairo_move_to(cr, 0, y)
-            cairo_line_to(cr, w, y)
+            canvas.moveTo(0, y)
+            canvas.lineTo(w, y)
         }
-        cairo_stroke(cr)
+        canvas.stroke()
 
         guard let points = history?.points, !points.isEmpty else { return }
-        cairo_set_source_rgba(cr, Double(accent.red), Double(accent.green), Double(accent.blue), 1)
-        cairo_set_line_width(cr, 2)
-        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        canvas.setColor(accent.withAlpha(1))
+        canvas.setLineWidth(2)
+        canvas.setLineStyle(.round)
         var previous: DeviceDetailViewModel.SignalHistory.Point?
         for point in points {
             let x = w * (1 - point.secondsAgo / DeviceDetailViewModel.historySpan)
             let y = y(for: point.rssi, height: h)
             if let previous, previous.secondsAgo - point.secondsAgo <= Self.gapSeconds {
-                cairo_line_to(cr, x, y)
+                canvas.lineTo(x, y)
             } else {
-                cairo_move_to(cr, x, y)
+                canvas.moveTo(x, y)
                 // A lone reading still shows, as a dot.
-                cairo_line_to(cr, x, y)
+                canvas.lineTo(x, y)
             }
             previous = point
         }
-        cairo_stroke(cr)
+        canvas.stroke()
     }
 
     private func y(for dBm: Int, height: Double) -> Double {

@@ -20,16 +20,12 @@ final class SplashView {
         self.model = model
         // Translators: the app's name on the splash screen; usually left as it is.
         title = Label(L10n.tr("FavBlue"))
-        title.css("splash-title").align(GTK_ALIGN_CENTER, GTK_ALIGN_CENTER).expand()
+        title.css("splash-title").align(.center, .center).expand()
         root.css("splash-page").expand()
         root.append(title)
         root.accessibleLabel(L10n.tr("FavBlue is starting"))
 
         // A click anywhere skips the wait.
-        let click = gtk_gesture_click_new()!
-        Signals.connect(UnsafeMutableRawPointer(click), "released") { [weak model] _ in
-            model?.skip()
-        }
-        root.add(controller: click)
+        root.onClickReleased { [weak model] in model?.skip() }
     }
 }

@@ -8,12 +8,17 @@
 //     Views/
 //       AppResources           finds the compiled resources, schema and translations
 //       MainWindow(+Actions)   splash → page stack, toasts, window actions and shortcuts
+//       Page                   the Page and Navigator protocols, PageFactory, PageFrame
 //       SplashView             the brand-blue start screen
 //       FavoritesPage, ScannerPage, DeviceDetailPage
-//       AboutWindow
+//       DeviceRowView, SignalPlot, Banner, NoticeBar, PrimaryMenu   parts of pages
+//       FavoriteDialogs        add, rename and remove a favorite: the one copy every page calls
+//       PreferencesWindow, AboutWindow
 //
-// In: view models (state + intents). Out: GTK widgets. A view renders state and
-// forwards user actions; it holds no business rules and never sees an adapter.
+// In: view models (state + intents). Out: GTK widgets, built only from GtkKit's typed
+// wrappers. Views import GtkKit, ViewModels, Domain value types, Localization and
+// Foundation, never a C module: GtkKit imports C internally and re-exports nothing. A view
+// renders state and forwards user actions; it holds no business rules and never sees an adapter.
 
 import GtkKit
 import ViewModels

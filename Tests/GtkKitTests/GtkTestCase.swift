@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import GtkKit
+import CAdwaita
+@testable import GtkKit
 import XCTest
 
 /// Initializes GTK once on a real display (the test command runs under Xvfb).

@@ -3,7 +3,8 @@
 
 import Dispatch
 import Foundation
-import GtkKit
+import CAdwaita
+@testable import GtkKit
 import XCTest
 
 final class MainLoopTests: GtkTestCase {

@@ -2,7 +2,7 @@
 // Copyright The FavBlue authors
 
 import CGtkShim
-import GtkKit
+@testable import GtkKit
 import XCTest
 
 private final class Witness {}

@@ -56,12 +56,9 @@ enum WindowHarness {
                 main.window.destroy()
             }
         }
-        let quitter = g_timeout_add(UInt32(timeout * 1000), { data in
-            g_application_quit(data?.assumingMemoryBound(to: GApplication.self))
-            return 0
-        }, UnsafeMutableRawPointer(app.object))
+        let quitter = MainLoop.after(seconds: timeout) { app.quit() }
         _ = app.run(arguments: ["favblue-tests"])
-        if finished { g_source_remove(quitter) }
+        quitter.cancel()
         XCTAssertTrue(finished, "the window test finished in time", file: file, line: line)
         _ = window
     }
@@ -78,6 +75,6 @@ enum WindowHarness {
 
     /// Activates a window action as a shortcut or a button would.
     static func activate(_ window: MainWindow, _ action: String) {
-        _ = gtk_widget_activate_action_variant(window.window.widget, action, nil)
+        window.window.activateAction(action)
     }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import CGtkShim
+internal import CGtkShim
 
 /// A GtkBox laying children out in a row or a column.
 @MainActor
@@ -19,7 +19,7 @@ public final class Box: Widget {
     }
 
     /// Appends a raw child widget.
-    public func append(raw child: UnsafeMutablePointer<GtkWidget>) {
+    func append(raw child: UnsafeMutablePointer<GtkWidget>) {
         gtk_box_append(gcast(object), child)
     }
 

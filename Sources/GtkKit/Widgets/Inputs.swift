@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import CGtkShim
+internal import CGtkShim
 
 /// An icon-only GtkToggleButton (a search toggle, say).
 @MainActor
@@ -14,6 +14,7 @@ public final class ToggleButton: Widget {
         tooltip(accessibleName)
     }
 
+    /// Whether the button is pressed in.
     public var isActive: Bool {
         get { gtk_toggle_button_get_active(gcast(object)) != 0 }
         set { gtk_toggle_button_set_active(gcast(object), newValue ? 1 : 0) }
@@ -31,7 +32,7 @@ public final class SearchBar: Widget {
         entry = Widget(gtk_search_entry_new())
         super.init(gtk_search_bar_new())
         entry.accessibleLabel(accessibleName)
-        g_object_set_property_string(entry.object, "placeholder-text", placeholder)
+        entry.setProperty("placeholder-text", string: placeholder)
         gtk_widget_set_hexpand(entry.widget, 1)
         let clamp = adw_clamp_new()!
         adw_clamp_set_maximum_size(gcast(UnsafeMutableRawPointer(clamp)), 500)
@@ -87,10 +88,11 @@ public final class SpinButton: Widget {
     public init(min: Double, max: Double, step: Double, accessibleName: String) {
         super.init(gtk_spin_button_new_with_range(min, max, step))
         gtk_spin_button_set_numeric(gcast(object), 1)
-        gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
+        align(.fill, .center)
         accessibleLabel(accessibleName)
     }
 
+    /// The current value.
     public var value: Int {
         get { Int(gtk_spin_button_get_value_as_int(gcast(object))) }
         set { gtk_spin_button_set_value(gcast(object), Double(newValue)) }
@@ -108,12 +110,14 @@ public final class SpinButton: Widget {
 /// A GtkSwitch.
 @MainActor
 public final class Switch: Widget {
+    /// A switch named `accessibleName` for screen readers.
     public init(accessibleName: String) {
         super.init(gtk_switch_new())
-        gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
+        align(.fill, .center)
         accessibleLabel(accessibleName)
     }
 
+    /// Whether the switch is on.
     public var isOn: Bool {
         get { gtk_switch_get_active(gcast(object)) != 0 }
         set { gtk_switch_set_active(gcast(object), newValue ? 1 : 0) }
@@ -126,44 +130,4 @@ public final class Switch: Widget {
             handler(self.isOn)
         }
     }
-}
-
-/// A GtkDrawingArea drawn by a Swift closure with cairo.
-@MainActor
-public final class DrawingArea: Widget {
-    /// Called with the cairo context, width and height on each draw.
-    public typealias Draw = (OpaquePointer, Int32, Int32) -> Void
-
-    private final class Box {
-        let draw: Draw
-        init(_ draw: @escaping Draw) { self.draw = draw }
-    }
-
-    public init(_ draw: @escaping Draw) {
-        super.init(gtk_drawing_area_new())
-        let box = Unmanaged.passRetained(Box(draw)).toOpaque()
-        gtk_drawing_area_set_draw_func(gcast(object), { _, cr, width, height, data in
-            guard let cr, let data else { return }
-            MainActor.assumeIsolated {
-                Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().draw(cr, width, height)
-            }
-        }, box, { data in
-            guard let data else { return }
-            Unmanaged<Box>.fromOpaque(data).release()
-        })
-    }
-
-    /// Asks for a redraw on the next frame.
-    public func redraw() { gtk_widget_queue_draw(widget) }
-}
-
-/// GtkSearchEntry has no placeholder setter before GTK 4.10, so set the property.
-@MainActor
-private func g_object_set_property_string(_ object: UnsafeMutablePointer<GObject>, _ property: String, _ value: String) {
-    var gvalue = GValue()
-    // G_TYPE_STRING is a macro: fundamental type 16, shifted by G_TYPE_FUNDAMENTAL_SHIFT.
-    g_value_init(&gvalue, GType(16 << 2))
-    g_value_set_string(&gvalue, value)
-    g_object_set_property(object, property, &gvalue)
-    g_value_unset(&gvalue)
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import CGtkShim
+internal import CGtkShim
 
 /// A virtualized GtkListView over string keys; Swift looks up what each key shows.
 ///
@@ -142,11 +142,4 @@ public final class KeyedListView<Row: AnyObject> {
         bound[item] = key
         bind(row, key)
     }
-}
-
-/// Calls `body` with a NULL-terminated array of C strings.
-func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
-    var pointers: [UnsafePointer<CChar>?] = strings.map { UnsafePointer(strdup($0)) } + [nil]
-    defer { pointers.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import CGtkShim
+internal import CGtkShim
 import Dispatch
 
 /// An AdwMessageDialog: a heading, a body, optional extra content and response buttons.
@@ -16,8 +16,8 @@ public final class MessageDialog: Widget {
     private var dialog: UnsafeMutablePointer<AdwMessageDialog> { gcast(object) }
 
     /// Creates a dialog over `parent`.
-    public init(parent: UnsafeMutablePointer<GtkWindow>, heading: String, body: String) {
-        super.init(adw_message_dialog_new(parent, nil, nil))
+    public init(parent: Window, heading: String, body: String) {
+        super.init(adw_message_dialog_new(parent.window, nil, nil))
         adw_message_dialog_set_heading(dialog, heading)
         adw_message_dialog_set_body(dialog, body)
         // "response" fires for buttons and for Escape ("close-response").

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import CGtkShim
+internal import CGtkShim
 
 /// A GtkStack showing one named child at a time, with an animated transition.
 @MainActor
 public final class Stack: Widget {
     /// A stack using `transition` over `durationMs` milliseconds.
-    public init(transition: GtkStackTransitionType, durationMs: UInt32 = 250) {
+    public init(transition: StackTransition, durationMs: UInt32 = 250) {
         super.init(gtk_stack_new())
-        gtk_stack_set_transition_type(stack, transition)
+        gtk_stack_set_transition_type(stack, transition.gtk)
         gtk_stack_set_transition_duration(stack, durationMs)
     }
 
@@ -31,13 +31,13 @@ public final class Stack: Widget {
 
     /// Shows the child named `name`, optionally with another transition this time.
     /// The others are hidden, not just covered, so screen readers skip them.
-    public func show(_ name: String, transition: GtkStackTransitionType? = nil) {
+    public func show(_ name: String, transition: StackTransition? = nil) {
         children[name]?.isVisible = true
         defer {
             for (other, child) in children where other != name { child.isVisible = false }
         }
         if let transition {
-            gtk_stack_set_visible_child_full(stack, name, transition)
+            gtk_stack_set_visible_child_full(stack, name, transition.gtk)
         } else {
             gtk_stack_set_visible_child_name(stack, name)
         }
@@ -46,5 +46,29 @@ public final class Stack: Widget {
     /// The name of the child on show.
     public var visibleName: String? {
         gtk_stack_get_visible_child_name(stack).map { String(cString: $0) }
+    }
+}
+
+/// How a stack moves from one child to the next.
+public enum StackTransition: Sendable {
+    /// At once, without animation.
+    case instant
+    /// The new child fades in over the old one.
+    case crossfade
+    /// The new child slides in from the right (forward).
+    case slideLeft
+    /// The new child slides in from the left (back).
+    case slideRight
+    /// Left or right, by the children's order in the stack.
+    case slideLeftRight
+
+    var gtk: GtkStackTransitionType {
+        switch self {
+        case .instant: return GTK_STACK_TRANSITION_TYPE_NONE
+        case .crossfade: return GTK_STACK_TRANSITION_TYPE_CROSSFADE
+        case .slideLeft: return GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT
+        case .slideRight: return GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT
+        case .slideLeftRight: return GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT
+        }
     }
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import CGtkShim
+internal import CGtkShim
 
 /// An AdwApplicationWindow.
 @MainActor
@@ -11,8 +11,13 @@ public final class Window: Widget {
         super.init(adw_application_window_new(application.application))
     }
 
-    /// As a GtkWindow.
-    public var window: UnsafeMutablePointer<GtkWindow> { gcast(object) }
+    /// As a GtkWindow, for the GTK calls inside GtkKit (dialog parents, say).
+    var window: UnsafeMutablePointer<GtkWindow> { gcast(object) }
+
+    /// The icon every window shows unless it sets its own (the app ID, looked up in the icon theme).
+    public static func setDefaultIconName(_ name: String) {
+        gtk_window_set_default_icon_name(name)
+    }
 
     /// Sets the whole content of the window.
     public func setContent(_ child: Widget) {
@@ -30,10 +35,24 @@ public final class Window: Widget {
         gtk_window_set_default_size(window, width, height)
     }
 
+    /// The size the window would take when not maximized, in pixels.
+    public var defaultSize: (width: Int32, height: Int32) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        gtk_window_get_default_size(window, &width, &height)
+        return (width, height)
+    }
+
     /// The smallest size the layout must work in, in pixels.
     public func setMinimumSize(width: Int32, height: Int32) {
         gtk_widget_set_size_request(widget, width, height)
     }
+
+    /// Whether the window fills the screen (as the window manager last said).
+    public var isMaximized: Bool { gtk_window_is_maximized(window) != 0 }
+
+    /// Asks the window manager to maximize the window.
+    public func maximize() { gtk_window_maximize(window) }
 
     /// Shows the window and brings it to the front.
     public func present() { gtk_window_present(window) }
@@ -44,9 +63,15 @@ public final class Window: Widget {
     /// Destroys the window.
     public func destroy() { gtk_window_destroy(window) }
 
+    /// Runs `handler` when the user (or `close()`) asks to close the window, before it goes.
+    public func onCloseRequest(_ handler: @escaping () -> Void) {
+        // Returning nothing lets the window close.
+        connect("close-request") { _ in handler() }
+    }
+
     /// Adds a window action (`win.NAME`).
     @discardableResult
-    public func addAction(_ name: String, _ handler: @escaping () -> Void) -> OpaquePointer {
-        Actions.add(to: object, name, handler)
+    public func addAction(_ name: String, _ handler: @escaping () -> Void) -> Action {
+        Actions.add(to: UnsafeMutableRawPointer(object), name, handler)
     }
 }

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+internal import CGtkShim
+
+/// Input events and frame timing. Each handler is held by its signal connection, which
+/// the widget's event controller owns, so it lives exactly as long as the widget.
+extension Widget {
+    /// Runs `handler` for key presses reaching this widget; return true when the key was handled.
+    public func onKeyPressed(_ handler: @escaping (Key, KeyModifiers) -> Bool) {
+        let controller = gtk_event_controller_key_new()!
+        Signals.connect(UnsafeMutableRawPointer(controller), "key-pressed") { args in
+            args.setReturn(handler(Key(keyval: args.uint(1)), KeyModifiers(rawValue: args.flags(3))))
+        }
+        add(controller: controller)
+    }
+
+    /// Runs `handler` with the point of a secondary (right) click, in this widget's coordinates.
+    public func onSecondaryClick(_ handler: @escaping (Double, Double) -> Void) {
+        let click = gtk_gesture_click_new()!
+        gtk_gesture_single_set_button(gcast(UnsafeMutableRawPointer(click)), 3)
+        Signals.connect(UnsafeMutableRawPointer(click), "pressed") { args in
+            handler(args.double(2), args.double(3))
+        }
+        add(controller: click)
+    }
+
+    /// Runs `handler` when a primary click on this widget is released.
+    public func onClickReleased(_ handler: @escaping () -> Void) {
+        let click = gtk_gesture_click_new()!
+        Signals.connect(UnsafeMutableRawPointer(click), "released") { _ in handler() }
+        add(controller: click)
+    }
+
+    /// Runs `handler` with true when the pointer enters this widget and false when it leaves.
+    public func onPointerInside(_ handler: @escaping (Bool) -> Void) {
+        let motion = gtk_event_controller_motion_new()!
+        Signals.connect(UnsafeMutableRawPointer(motion), "enter") { _ in handler(true) }
+        Signals.connect(UnsafeMutableRawPointer(motion), "leave") { _ in handler(false) }
+        add(controller: motion)
+    }
+
+    /// Runs `handler` with true when keyboard focus moves into this widget (or a child)
+    /// and false when it moves out.
+    public func onFocusInside(_ handler: @escaping (Bool) -> Void) {
+        let focus = gtk_event_controller_focus_new()!
+        Signals.connect(UnsafeMutableRawPointer(focus), "enter") { _ in handler(true) }
+        Signals.connect(UnsafeMutableRawPointer(focus), "leave") { _ in handler(false) }
+        add(controller: focus)
+    }
+
+    /// Runs `handler` after every frame the widget's window paints, from the first one
+    /// on (it waits for the widget to be mapped); return false to stop.
+    public func onAfterPaint(_ handler: @escaping () -> Bool) {
+        if let clock = gtk_widget_get_frame_clock(widget) {
+            Self.connectAfterPaint(clock, handler)
+            return
+        }
+        var mapID: UInt = 0
+        mapID = connect("map") { [weak self] _ in
+            guard let self, let clock = gtk_widget_get_frame_clock(self.widget) else { return }
+            Signals.disconnect(self.object, mapID)
+            Self.connectAfterPaint(clock, handler)
+        }
+    }
+
+    /// The frame clock belongs to the window, which outlives the handler's use of it:
+    /// the connection ends with the clock or when `handler` says so.
+    private static func connectAfterPaint(_ clock: OpaquePointer, _ handler: @escaping () -> Bool) {
+        let instance = UnsafeMutableRawPointer(clock)
+        var id: UInt = 0
+        id = Signals.connect(instance, "after-paint") { _ in
+            if !handler() { Signals.disconnect(instance, id) }
+        }
+    }
+}

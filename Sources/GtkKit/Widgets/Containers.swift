@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+internal import CGtkShim
+
+/// A GtkGrid placing children in rows and columns.
+@MainActor
+public final class Grid: Widget {
+    /// A grid with `columnSpacing` and `rowSpacing` pixels between cells.
+    public init(columnSpacing: UInt32 = 0, rowSpacing: UInt32 = 0) {
+        super.init(gtk_grid_new())
+        gtk_grid_set_column_spacing(gcast(object), columnSpacing)
+        gtk_grid_set_row_spacing(gcast(object), rowSpacing)
+    }
+
+    /// Places `child` at (`column`, `row`), spanning `width` columns and `height` rows.
+    public func attach(_ child: Widget, column: Int32, row: Int32, width: Int32 = 1, height: Int32 = 1) {
+        gtk_grid_attach(gcast(object), child.widget, column, row, width, height)
+    }
+}
+
+/// A GtkFlowBox that wraps its children onto new lines, like words; nothing is selectable.
+@MainActor
+public final class FlowBox: Widget {
+    /// Children currently shown, kept so their wrappers live as long as they are shown.
+    private var children: [Widget] = []
+
+    /// A flow box with at most `maxPerLine` children on a line and the given gaps in pixels.
+    public init(maxPerLine: UInt32, columnSpacing: UInt32, rowSpacing: UInt32) {
+        super.init(gtk_flow_box_new())
+        gtk_flow_box_set_selection_mode(gcast(object), GTK_SELECTION_NONE)
+        gtk_flow_box_set_max_children_per_line(gcast(object), maxPerLine)
+        gtk_flow_box_set_column_spacing(gcast(object), columnSpacing)
+        gtk_flow_box_set_row_spacing(gcast(object), rowSpacing)
+    }
+
+    /// Appends `child` after the others.
+    public func append(_ child: Widget) {
+        gtk_flow_box_append(gcast(object), child.widget)
+        children.append(child)
+    }
+
+    /// How many children are shown.
+    public var count: Int { children.count }
+
+    /// Removes every child.
+    public func removeAll() {
+        // GTK 4.8 has no gtk_flow_box_remove_all, so the children go one by one.
+        while let child = gtk_widget_get_first_child(widget) {
+            gtk_flow_box_remove(gcast(object), child)
+        }
+        children = []
+    }
+}
+
+/// An AdwClamp: keeps its child at most so wide, centred in wider space.
+@MainActor
+public final class Clamp: Widget {
+    private let child: Widget
+
+    /// Holds `child` to at most `maximumSize` pixels wide.
+    public init(maximumSize: Int32, child: Widget) {
+        self.child = child
+        super.init(adw_clamp_new())
+        adw_clamp_set_maximum_size(gcast(object), maximumSize)
+        adw_clamp_set_child(gcast(object), child.widget)
+    }
+}
+
+/// A GtkScrolledWindow that scrolls its child vertically and never horizontally.
+@MainActor
+public final class ScrolledWindow: Widget {
+    private let child: Widget
+
+    /// Scrolls `child` up and down when it is taller than the space given.
+    public init(child: Widget) {
+        self.child = child
+        super.init(gtk_scrolled_window_new())
+        gtk_scrolled_window_set_policy(gcast(object), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(gcast(object), child.widget)
+    }
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+internal import CGtkShim
+
+/// A GtkSpinner: shows that something is under way.
+@MainActor
+public final class Spinner: Widget {
+    /// A spinner, still until `isSpinning` is set.
+    public init() {
+        super.init(gtk_spinner_new())
+    }
+
+    /// Whether it turns.
+    public var isSpinning: Bool {
+        get { gtk_spinner_get_spinning(gcast(object)) != 0 }
+        set { gtk_spinner_set_spinning(gcast(object), newValue ? 1 : 0) }
+    }
+}
+
+/// A GtkImage showing a themed icon.
+@MainActor
+public final class Image: Widget {
+    /// An image, empty until `iconName` is set.
+    public init() {
+        super.init(gtk_image_new())
+    }
+
+    /// The icon shown, by name in the icon theme.
+    public var iconName: String? {
+        get { gtk_image_get_icon_name(gcast(object)).map { String(cString: $0) } }
+        set { gtk_image_set_from_icon_name(gcast(object), newValue) }
+    }
+}

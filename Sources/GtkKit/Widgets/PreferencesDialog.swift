@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+internal import CGtkShim
+import Dispatch
+
+/// An AdwPreferencesWindow: pages of settings rows, modal over the main window.
+///
+/// The wrapper keeps itself, its pages and so every row's control alive while the window is
+/// open, so control handlers that capture `[weak self]` keep working; it lets go when the
+/// window is closed (close button, Escape or `close()`). Not on "destroy": GTK emits that
+/// only when the last reference goes, and this wrapper holds one.
+@MainActor
+public final class PreferencesDialog: Widget {
+    // MARK: Owned
+    private var pages: [PreferencesPage] = []
+    /// The window outlives its creator's scope until it is closed.
+    private var keepAlive: PreferencesDialog?
+    private var preferences: UnsafeMutablePointer<AdwPreferencesWindow> { gcast(object) }
+
+    /// A modal preferences window over `parent`, titled `title`, with search turned off.
+    public init(parent: Window?, title: String) {
+        super.init(adw_preferences_window_new())
+        let window: UnsafeMutablePointer<GtkWindow> = gcast(object)
+        if let parent { gtk_window_set_transient_for(window, parent.window) }
+        gtk_window_set_modal(window, 1)
+        gtk_window_set_title(window, title)
+        adw_preferences_window_set_search_enabled(preferences, 0)
+        connect("close-request") { [weak self] _ in
+            guard let self else { return }
+            // Let go on the next turn of the loop, once GTK has destroyed the window; our
+            // reference is then the last one, and dropping it finalizes the window.
+            DispatchQueue.main.async { self.keepAlive = nil }
+        }
+    }
+
+    /// Adds `page` (one tab; with a single page no tabs show).
+    public func add(_ page: PreferencesPage) {
+        adw_preferences_window_add(preferences, gcast(UnsafeMutableRawPointer(page.object)))
+        pages.append(page)
+    }
+
+    /// Shows the window; it stays alive until it is closed.
+    public func present() {
+        keepAlive = self
+        gtk_window_present(gcast(object))
+    }
+
+    /// Closes the window, as its close button does; GTK then destroys it.
+    public func close() {
+        gtk_window_close(gcast(object))
+    }
+}

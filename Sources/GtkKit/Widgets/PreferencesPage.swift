@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+internal import CGtkShim
+
+/// An AdwPreferencesPage: one page of a PreferencesDialog, made of groups.
+@MainActor
+public final class PreferencesPage: Widget {
+    private var groups: [PreferencesGroup] = []
+
+    /// A page titled `title` with `icon` (shown when a dialog has several pages).
+    public init(title: String, icon: String) {
+        super.init(adw_preferences_page_new())
+        adw_preferences_page_set_title(gcast(object), title)
+        adw_preferences_page_set_icon_name(gcast(object), icon)
+    }
+
+    /// Appends `group` under the others.
+    public func add(_ group: PreferencesGroup) {
+        adw_preferences_page_add(gcast(object), gcast(UnsafeMutableRawPointer(group.object)))
+        groups.append(group)
+    }
+}
+
+/// An AdwPreferencesGroup: a titled box of rows.
+@MainActor
+public final class PreferencesGroup: Widget {
+    private var rows: [ActionRow] = []
+
+    /// A group titled `title` holding `rows` in order.
+    public init(title: String, rows: [ActionRow] = []) {
+        super.init(adw_preferences_group_new())
+        adw_preferences_group_set_title(gcast(object), title)
+        for row in rows { add(row) }
+    }
+
+    /// Appends `row`.
+    public func add(_ row: ActionRow) {
+        adw_preferences_group_add(gcast(object), row.widget)
+        rows.append(row)
+    }
+}
+
+/// An AdwActionRow: a title and a subtitle with a control (a switch, a spin button) at the end.
+@MainActor
+public final class ActionRow: Widget {
+    /// The control at the end, kept as long as the row.
+    public let control: Widget
+
+    /// A row with `control` at its end; `activates` lets a click anywhere on the row flip it.
+    public init(title: String, subtitle: String, control: Widget, activates: Bool = false) {
+        self.control = control
+        super.init(adw_action_row_new())
+        adw_preferences_row_set_title(gcast(object), title)
+        adw_action_row_set_subtitle(gcast(object), subtitle)
+        adw_action_row_add_suffix(gcast(object), control.widget)
+        if activates { adw_action_row_set_activatable_widget(gcast(object), control.widget) }
+    }
+
+    /// The title.
+    public var title: String { String(cString: adw_preferences_row_get_title(gcast(object))) }
+
+    /// The subtitle.
+    public var subtitle: String { adw_action_row_get_subtitle(gcast(object)).map { String(cString: $0) } ?? "" }
+}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CAdwaita
+@testable import GtkKit
+import XCTest
+
+final class WidgetWrapperTests: GtkTestCase {
+    func testASpinButtonValueRoundTripsAndStaysInItsRange() {
+        MainActor.assumeIsolated {
+            let spin = SpinButton(min: -127, max: 0, step: 1, accessibleName: "Minimum")
+            var changes: [Int] = []
+            spin.onChanged { changes.append($0) }
+            spin.value = -60
+            XCTAssertEqual(spin.value, -60)
+            spin.value = 40
+            XCTAssertEqual(spin.value, 0, "values above the range are clamped")
+            XCTAssertEqual(changes, [-60, 0], "each change is reported once with the new value")
+        }
+    }
+
+    func testAFlowBoxRemovesEveryChild() {
+        MainActor.assumeIsolated {
+            let box = FlowBox(maxPerLine: 20, columnSpacing: 6, rowSpacing: 6)
+            for text in ["LE", "Connectable", "Apple, Inc."] { box.append(Label(text)) }
+            XCTAssertEqual(box.count, 3)
+            XCTAssertNotNil(gtk_widget_get_first_child(box.widget))
+            box.removeAll()
+            XCTAssertEqual(box.count, 0)
+            XCTAssertNil(gtk_widget_get_first_child(box.widget), "no child is left in GTK either")
+        }
+    }
+
+    func testASpinnerTurnsOnlyWhenAsked() {
+        MainActor.assumeIsolated {
+            let spinner = Spinner()
+            XCTAssertFalse(spinner.isSpinning)
+            spinner.isSpinning = true
+            XCTAssertTrue(spinner.isSpinning)
+        }
+    }
+
+    func testLettersMatchWhateverTheirCase() {
+        XCTAssertEqual(Key.letter("R").lowercased, Key.letter("r"))
+        XCTAssertEqual(Key.letter("r").lowercased, Key.letter("r"))
+        XCTAssertNotEqual(Key.letter("f"), Key.letter("r"))
+        XCTAssertEqual(Key.f5.lowercased, Key.f5, "keys without case stay as they are")
+    }
+
+    func testAToggleActionFlipsItsStateOnActivation() {
+        MainActor.assumeIsolated {
+            let box = Box(vertical: true)
+            let group = ActionGroup(on: box, prefix: "test")
+            var seen: [Bool] = []
+            let action = group.addToggle("flag", initial: false) { seen.append($0) }
+            XCTAssertTrue(box.activateAction("test.flag"))
+            XCTAssertTrue(action.boolState)
+            action.setState(false)
+            XCTAssertEqual(seen, [true], "setState does not run the handler")
+            XCTAssertFalse(action.boolState)
+            XCTAssertFalse(box.activateAction("test.missing"), "an unknown action is not activated")
+        }
+    }
+
+    func testATimeoutRunsOnceAndACancelledOneNever() {
+        MainActor.assumeIsolated {
+            var fired = 0
+            var cancelledFired = false
+            let timeout = MainLoop.after(seconds: 0.05) { fired += 1 }
+            let cancelled = MainLoop.after(seconds: 0.05) { cancelledFired = true }
+            cancelled.cancel()
+            XCTAssertTrue(MainLoop.iterate(until: { fired > 0 }, timeout: 5))
+            MainLoop.iterate(until: { false }, timeout: 0.1)
+            XCTAssertEqual(fired, 1)
+            XCTAssertFalse(timeout.isPending)
+            XCTAssertFalse(cancelledFired)
+        }
+    }
+}
