@@ -21,6 +21,10 @@ public final class DeviceDetailViewModel {
     /// True until the stored history has loaded.
     public private(set) var isLoading = true
     public var isFavorite: Bool { favorites.isFavorite(id) }
+    /// When the device was last heard in this session; nil when it was not.
+    public private(set) var lastHeard: Date?
+    /// Labelled facts for the list above the keywords.
+    public private(set) var properties = Properties()
     /// Signal readings of this session, for the plot.
     public var history: [(Date, Int)] { live[id]?.trace.readings ?? [] }
     /// Readings of the last minutes from the store (favorites only), loaded with the summary.
@@ -28,6 +32,34 @@ public final class DeviceDetailViewModel {
 
     /// The plot's time span, seconds.
     public static let historySpan: Double = 300
+
+    /// What the property list shows; nil values are left out.
+    public struct Properties: Equatable, Sendable {
+        /// "C0:98:E5:49:00:06", and its kind ("LE random").
+        public var address = ""
+        public var addressKind = ""
+        /// The advertised name, when a nickname hides it.
+        public var advertisedName: String?
+        /// Every company heard, by name.
+        public var manufacturer: String?
+        /// Every service listed, named where known.
+        public var services: String?
+        /// "−8 dBm".
+        public var txPower: String?
+    }
+
+    /// "Last heard 40 s ago" as of `now`, "Last heard at the end of the replay", or "Not heard yet".
+    public func lastHeardText(now: Date = Date()) -> String {
+        guard let lastHeard else { return L10n.tr("Not heard in this session") }
+        if live.isReplayOver { return L10n.format("Last heard {}", Formats.dateTime(lastHeard)) }
+        return L10n.format("Last heard {} ago", Formats.age(seconds: now.timeIntervalSince(lastHeard)))
+    }
+
+    /// Whether the figure is older than the fade time, so the page dims it.
+    public func isStale(now: Date = Date()) -> Bool {
+        guard let device = live[id] else { return rssi != nil }
+        return live.isStale(device, at: now)
+    }
 
     /// The signal over the last five minutes, for the plot and its description.
     public struct SignalHistory: Equatable, Sendable {
@@ -96,8 +128,22 @@ public final class DeviceDetailViewModel {
         title = DisplayName.of(id: id, nickname: favorite?.nickname, advertisedName: device?.advertised.name ?? favorite?.lastKnownName)
         // The last reading, as the plot's "last"; the Scanner's list shows the smoothed figure.
         rssi = device?.rssi
+        lastHeard = device?.lastSeen
         keywords = Self.keywords(id: id, advertised: device?.advertised)
+        properties = Self.properties(id: id, nickname: favorite?.nickname, advertised: device?.advertised)
         observers.notify()
+    }
+
+    static func properties(id: DeviceID, nickname: String?, advertised o: AdvertisedData?) -> Properties {
+        var p = Properties()
+        p.address = id.address
+        p.addressKind = id.kind.label
+        if nickname != nil, let name = o?.name, name != nickname { p.advertisedName = name }
+        guard let o else { return p }
+        if !o.manufacturerData.isEmpty { p.manufacturer = o.manufacturerData.map(\.companyName).joined(separator: ", ") }
+        if !o.services.isEmpty { p.services = o.services.map { $0.name ?? $0.uuid }.joined(separator: ", ") }
+        p.txPower = o.txPower.map { SignalText.dBm($0) }
+        return p
     }
 
     /// Transport, connectable, address type, company, services, TX power, appearance or class, flags.
@@ -122,6 +168,12 @@ public final class DeviceDetailViewModel {
             if flags & 0x04 != 0 { tags.append(L10n.tr("LE only")) }
         }
         var seen = Set<String>()
-        return tags.filter { seen.insert($0).inserted }
+        let unique = tags.filter { seen.insert($0).inserted }
+        // "Audio Sink" says nothing that "Audio sink: Standalone speaker" does not.
+        let specific = unique.map { $0.lowercased() }
+        return unique.filter { tag in
+            let prefix = tag.lowercased() + ":"
+            return !specific.contains { $0.hasPrefix(prefix) }
+        }
     }
 }

@@ -13,7 +13,17 @@ public final class DeviceDetailPage: Page {
     // MARK: Widgets
     private let frame: PageFrame
     private let content = Stack(transition: .crossfade, durationMs: 150)
+    private let fullName = Label()
     private let signalValue = Label()
+    private let signalAge = Label()
+    private let properties = PropertyList(accessibleName: L10n.tr("Properties"))
+    private let addressRow = PropertyRow(title: L10n.tr("Address"))
+    private let advertisedNameRow = PropertyRow(title: L10n.tr("Advertised Name"))
+    private let manufacturerRow = PropertyRow(title: L10n.tr("Manufacturer"))
+    private let servicesRow = PropertyRow(title: L10n.tr("Services"))
+    private let txPowerRow = PropertyRow(title: L10n.tr("TX Power"))
+    private let lastHeardRow = PropertyRow(title: L10n.tr("Last Heard"))
+    private let copyAddress = Button(icon: "edit-copy-symbolic", accessibleName: L10n.tr("Copy Address"))
     private let keywordBox = FlowBox(maxPerLine: 20, columnSpacing: 6, rowSpacing: 6)
     private let seen = Label()
     private let plot = SignalPlot()
@@ -28,6 +38,8 @@ public final class DeviceDetailPage: Page {
     // MARK: Owned
     private var token: ObservationToken?
     private var shownKeywords: [String] = []
+    /// Brings "Last heard 40 s ago" up to date every second, and dims a figure that got old.
+    private var ageTicker: Task<Void, Never>?
 
     /// Creates the page over `model`.
     public init(navigator: Navigator, model: DeviceDetailViewModel, favorites: FavoritesViewModel) {
@@ -44,13 +56,26 @@ public final class DeviceDetailPage: Page {
         loading.isSpinning = true
         loading.accessibleLabel(L10n.tr("Loading details")).align(.center, .center).sizeRequest(width: 32, height: 32)
 
-        // Signal: a small caption over a large figure, near the centre.
+        // The whole name, wrapped: a narrow header bar cuts the title.
+        fullName.wrap().justifyCenter()
+        fullName.css("title-2")
+
+        // Signal: a small caption over a large figure, near the centre, and how old it is.
         let caption = Label(L10n.tr("Signal"))
         caption.css("signal-caption", "dim-text")
         signalValue.css("signal-value", "numeric")
-        let signal = Box(vertical: true, spacing: 4).append(caption, signalValue)
+        signalAge.css("caption", "dim-text")
+        let signal = Box(vertical: true, spacing: 4).append(caption, signalValue, signalAge)
         signal.align(.center, .start)
-        signal.margins(24)
+        signal.margins(12)
+
+        copyAddress.css("flat")
+        copyAddress.align(.center, .center)
+        copyAddress.tooltip(L10n.tr("Copy Address"))
+        addressRow.addSuffix(copyAddress)
+        for row in [addressRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow, lastHeardRow] {
+            properties.append(row)
+        }
 
         let heading = Label(L10n.tr("Keywords")).xalign(0)
         heading.css("heading")
@@ -58,7 +83,7 @@ public final class DeviceDetailPage: Page {
         seen.xalign(0).wrap()
         seen.css("dim-text")
 
-        let column = Box(vertical: true, spacing: 12).append(signal, heading, keywordBox, plot.root, seen)
+        let column = Box(vertical: true, spacing: 12).append(fullName, signal, properties, heading, keywordBox, plot.root, seen)
         column.margins(18)
         let scroller = ScrolledWindow(child: Clamp(maximumSize: 600, child: column))
         content.add(loading, name: "loading")
@@ -67,10 +92,23 @@ public final class DeviceDetailPage: Page {
 
         heart.onClicked { [weak self] in self?.toggleFavorite() }
         rename.onClicked { [weak self] in self?.renameFavorite() }
+        copyAddress.onClicked { [weak self] in
+            guard let self else { return }
+            self.copyAddress.copyToClipboard(self.model.id.address)
+        }
         token = model.observe { [weak self] in self?.render() }
         render()
         Task { [weak model] in await model?.load() }
+        ageTicker = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 1_000_000_000)
+                guard let self else { return }
+                self.renderAge()
+            }
+        }
     }
+
+    isolated deinit { ageTicker?.cancel() }
 
     public var root: Widget { frame.root }
 
@@ -83,11 +121,31 @@ public final class DeviceDetailPage: Page {
     /// The plot's summary (also its accessible description), for tests.
     public var signalSummary: String { plot.summaryText }
 
+    /// The age line and the Last Heard row, for tests.
+    public var ageText: String { signalAge.text }
+
+    /// The labelled properties shown, title → value, for tests.
+    public var shownProperties: [String: String] {
+        var shown: [String: String] = [:]
+        for row in [addressRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow, lastHeardRow] where row.isVisible {
+            shown[row.title] = row.value
+        }
+        return shown
+    }
+
     private func render() {
         content.show(model.isLoading ? "loading" : "details")
         frame.header.titleLabel.title = model.title
+        fullName.text = model.title
         signalValue.text = model.rssi.map { ScannerPage.dBm($0) } ?? L10n.tr("Not heard")
         plot.show(model.signalHistory())
+        let p = model.properties
+        addressRow.value = L10n.format("{} · {}", p.address, p.addressKind)
+        show(advertisedNameRow, p.advertisedName)
+        show(manufacturerRow, p.manufacturer)
+        show(servicesRow, p.services)
+        show(txPowerRow, p.txPower)
+        renderAge()
         if model.keywords != shownKeywords {
             shownKeywords = model.keywords
             keywordBox.removeAll()
@@ -96,11 +154,10 @@ public final class DeviceDetailPage: Page {
             }
         }
         if let summary = model.summary {
-            let format = DateFormatter()
-            format.dateStyle = .medium
-            format.timeStyle = .short
-            seen.text = L10n.format("First seen {}, last seen {}", format.string(from: summary.firstSeen), format.string(from: summary.lastSeen))
+            seen.text = L10n.format("First seen {}, last seen {}", Formats.dateTime(summary.firstSeen), Formats.dateTime(summary.lastSeen))
                 + "\n" + L10n.plural("{} stored sighting", "{} stored sightings", summary.count)
+        } else if model.isFavorite {
+            seen.text = L10n.tr("No sightings stored yet.")
         } else {
             seen.text = L10n.tr("No sightings stored yet; they are kept for favorites.")
         }
@@ -110,6 +167,19 @@ public final class DeviceDetailPage: Page {
         let heartName = favorite ? L10n.format("Remove {} from favorites", model.title) : L10n.format("Add {} to favorites", model.title)
         heart.accessibleLabel(heartName).tooltip(heartName)
         rename.isSensitive = favorite
+    }
+
+    private func show(_ row: PropertyRow, _ value: String?) {
+        row.isVisible = value != nil
+        if let value { row.value = value }
+    }
+
+    /// The figure's age, and a dimmed figure once the device has not been heard for the fade time.
+    private func renderAge() {
+        let age = model.lastHeardText()
+        signalAge.text = age
+        lastHeardRow.value = model.lastHeard.map { Formats.dateTime($0) } ?? age
+        if model.isStale() { signalValue.css("dim-text") } else { signalValue.removeCSS("dim-text") }
     }
 
     private func toggleFavorite() {

@@ -74,4 +74,14 @@ final class ADParserTests: XCTestCase {
             _ = try? HCIEvent.decode(([0x3E, UInt8(bytes.count)] + bytes)[...])
         }
     }
+
+    func testWellKnownLongServicesAreNamed() {
+        // Complete list of 128-bit UUIDs (AD 0x07), little-endian on the wire.
+        let nordic: [UInt8] = [0x9E, 0xCA, 0xDC, 0x24, 0x0E, 0xE5, 0xA9, 0xE0, 0x93, 0xF3, 0xA3, 0xB5, 0x01, 0x00, 0x40, 0x6E]
+        let battery: [UInt8] = [0xFB, 0x34, 0x9B, 0x5F, 0x80, 0x00, 0x00, 0x80, 0x00, 0x10, 0x00, 0x00, 0x0F, 0x18, 0x00, 0x00]
+        let ad = ADParser.parse([33, 0x07] + nordic + battery)
+        XCTAssertEqual(ad.services.map(\.uuid), ["6E400001-B5A3-F393-E0A9-E50E24DCCA9E", "0000180F-0000-1000-8000-00805F9B34FB"])
+        XCTAssertEqual(ad.services.map(\.name), ["Nordic UART", "Battery"],
+                       "a vendor service by name, and a SIG service written out on the base UUID by its short name")
+    }
 }

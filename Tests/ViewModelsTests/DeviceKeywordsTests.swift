@@ -29,4 +29,28 @@ final class DeviceKeywordsTests: XCTestCase {
         let tags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen))
         XCTAssertTrue(tags.contains("Class: Audio/Video: Headphones"), "\(tags)")
     }
+
+    func testAServiceThatTheAppearanceNamesMoreExactlyIsNotRepeated() async throws {
+        let id = try DeviceID(parsing: "C0:98:E5:49:00:07", kind: .leRandom)
+        let seen = Observation(id: id, timestamp: Date(), rssi: -50, services: [ServiceID(uuid: "1812", name: "Human Interface Device")],
+                               appearance: 0x03C1)
+        let tags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen))
+        XCTAssertTrue(tags.contains("Human interface device: Keyboard"), "\(tags)")
+        XCTAssertFalse(tags.contains("Human Interface Device"), "said once, by the more exact tag: \(tags)")
+    }
+
+    func testThePropertiesNameTheAddressCompaniesServicesAndAHiddenName() async throws {
+        let id = try DeviceID(parsing: "C0:98:E5:49:00:08", kind: .leRandom)
+        let seen = Observation(id: id, timestamp: Date(), rssi: -50, name: "Polar H10", txPower: -8,
+                               services: [ServiceID(uuid: "180D", name: "Heart Rate"), ServiceID(uuid: "FFF0", name: nil)],
+                               manufacturerData: [ManufacturerData(companyID: 0x006B, companyName: "Polar Electro OY", data: [])])
+        let named = await DeviceDetailViewModel.properties(id: id, nickname: "Heart strap", advertised: AdvertisedData(seen))
+        XCTAssertEqual(named.address, "C0:98:E5:49:00:08")
+        XCTAssertEqual(named.advertisedName, "Polar H10", "the nickname hides it, so the page says it")
+        XCTAssertEqual(named.manufacturer, "Polar Electro OY")
+        XCTAssertEqual(named.services, "Heart Rate, FFF0")
+        XCTAssertEqual(named.txPower, "\u{2212}8 dBm")
+        let plain = await DeviceDetailViewModel.properties(id: id, nickname: nil, advertised: AdvertisedData(seen))
+        XCTAssertNil(plain.advertisedName, "the title already is the advertised name")
+    }
 }

@@ -116,6 +116,7 @@ public enum ADParser {
             uuid = hex
         }
         let short16: UInt16? = wire.count == 2 ? UInt16(wire[0]) | UInt16(wire[1]) << 8 : nil
-        return ServiceID(uuid: uuid, name: short16.flatMap { ServiceNames.name($0) })
+        let name = short16.flatMap { ServiceNames.name($0) } ?? (wire.count == 16 ? ServiceNames.name(uuid128: uuid) : nil)
+        return ServiceID(uuid: uuid, name: name)
     }
 }

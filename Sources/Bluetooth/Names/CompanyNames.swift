@@ -25,4 +25,20 @@ public enum CompanyNames {
 public enum ServiceNames {
     /// "Battery" for 0x180F, say; nil when not in the table.
     public static func name(_ uuid16: UInt16) -> String? { serviceNameTable[uuid16] }
+
+    /// A 128-bit service's name: a SIG service written out on the base UUID
+    /// (Core v5.4, Vol 3, Part B, §2.5.1), or a vendor service common enough to name.
+    public static func name(uuid128 uuid: String) -> String? {
+        if uuid.hasPrefix("0000"), uuid.hasSuffix("-0000-1000-8000-00805F9B34FB"),
+           let short = UInt16(uuid.dropFirst(4).prefix(4), radix: 16) {
+            return name(short)
+        }
+        return vendorServices[uuid]
+    }
+
+    /// Vendor services seen often enough that a bare UUID would hide what they are.
+    private static let vendorServices = [
+        "6E400001-B5A3-F393-E0A9-E50E24DCCA9E": "Nordic UART",
+        "7E57C000-2C8F-4F3C-9F91-8577E1891234": "FavBlue Chat",
+    ]
 }

@@ -19,7 +19,8 @@ public final class Grid: Widget {
     }
 }
 
-/// A GtkFlowBox that wraps its children onto new lines, like words; nothing is selectable.
+/// A GtkFlowBox that wraps its children onto new lines, like words; nothing is selectable,
+/// and the children are not Tab stops (screen readers still read them in order).
 @MainActor
 public final class FlowBox: Widget {
     /// Children currently shown, kept so their wrappers live as long as they are shown.
@@ -37,6 +38,8 @@ public final class FlowBox: Widget {
     /// Appends `child` after the others.
     public func append(_ child: Widget) {
         gtk_flow_box_append(gcast(object), child.widget)
+        // The box wraps each child in a GtkFlowBoxChild, which takes focus unless told not to.
+        if let wrapper = gtk_widget_get_parent(child.widget) { gtk_widget_set_focusable(wrapper, 0) }
         children.append(child)
     }
 

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+internal import CGtkShim
+
+/// A short, fixed list of labelled properties in libadwaita's boxed style: one row a
+/// property, its name as the title and its value as the subtitle.
+@MainActor
+public final class PropertyList: Widget {
+    private var rows: [PropertyRow] = []
+
+    /// An empty list, named `accessibleName` for screen readers.
+    public init(accessibleName: String) {
+        super.init(gtk_list_box_new())
+        gtk_list_box_set_selection_mode(gcast(object), GTK_SELECTION_NONE)
+        css("boxed-list")
+        accessibleLabel(accessibleName)
+    }
+
+    /// Appends `row`.
+    public func append(_ row: PropertyRow) {
+        gtk_list_box_append(gcast(object), row.widget)
+        rows.append(row)
+    }
+}
+
+/// One property: a name, a value that can change, and optional buttons at the end.
+@MainActor
+public final class PropertyRow: Widget {
+    private var suffixes: [Widget] = []
+
+    /// A row named `title`; rows are not activatable, so they are not Tab stops.
+    public init(title: String) {
+        super.init(adw_action_row_new())
+        adw_preferences_row_set_title(gcast(object), title)
+        gtk_list_box_row_set_activatable(gcast(object), 0)
+        // The value is what a reader of the list wants first, so it is the subtitle, made prominent.
+        gtk_widget_add_css_class(widget, "property")
+    }
+
+    /// The property's name.
+    public var title: String { String(cString: adw_preferences_row_get_title(gcast(object))) }
+
+    /// The property's value.
+    public var value: String {
+        get { adw_action_row_get_subtitle(gcast(object)).map { String(cString: $0) } ?? "" }
+        set {
+            guard newValue != value else { return }
+            adw_action_row_set_subtitle(gcast(object), newValue)
+        }
+    }
+
+    /// Puts `widget` (a Copy button, say) at the row's end.
+    public func addSuffix(_ widget: Widget) {
+        adw_action_row_add_suffix(gcast(object), widget.widget)
+        suffixes.append(widget)
+    }
+}
+
+extension Widget {
+    /// Puts `text` on the clipboard of this widget's display.
+    public func copyToClipboard(_ text: String) {
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(widget), text)
+    }
+}
