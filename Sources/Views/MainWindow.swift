@@ -50,7 +50,9 @@ public final class MainWindow: Navigator {
         window.setContent(outer)
 
         installActions()
-        push(factory.favorites(self), animated: false)
+        // Under the splash the home page is built once the window is up: the splash is all
+        // that shows, and the first window appears sooner without it.
+        if !splash.isShowing { push(factory.favorites(self), animated: false) }
 
         if splash.isShowing {
             let view = SplashView(model: splash)
@@ -71,6 +73,7 @@ public final class MainWindow: Navigator {
     public func present() {
         window.present()
         if splashModel.isShowing {
+            Task { @MainActor [weak self] in self?.ensureHome() }
             splashModel.start()
         } else {
             pages.last?.page.pageDidAppear()
@@ -123,7 +126,13 @@ public final class MainWindow: Navigator {
         if !isShowingSplash && animated { page.pageDidAppear() }
     }
 
+    /// Builds the home page if the splash has kept it waiting.
+    private func ensureHome() {
+        if pages.isEmpty { push(factory.favorites(self), animated: false) }
+    }
+
     public func showScanner() {
+        ensureHome()
         if let index = pages.firstIndex(where: { $0.page is ScannerPage }) {
             // Already open below: go back to it rather than stacking a second scanner.
             while pages.count > index + 1 { goBack() }
@@ -133,6 +142,7 @@ public final class MainWindow: Navigator {
     }
 
     public func showDetail(of device: DeviceID) {
+        ensureHome()
         push(factory.detail(self, device))
     }
 
