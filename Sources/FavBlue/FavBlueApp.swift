@@ -101,8 +101,6 @@ final class FavBlueApp {
         let store = openStore()
         self.store = store
         StartupTrace.mark("store")
-        let favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: store.favorites), notices: store.notices)
-        self.favorites = favorites
         let sourceText = sourceOverride ?? settings?.string("source") ?? "auto"
         do {
             source = try ScanSource(parsing: sourceText)
@@ -114,6 +112,9 @@ final class FavBlueApp {
             ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode,
                                 log: { message in FileHandle.standardError.write(Data("favblue: \(message)\n".utf8)) })
         }, sightings: store.sightings)
+        let favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: store.favorites), notices: store.notices,
+                                           live: live, sightings: store.sightings)
+        self.favorites = favorites
         // Favorites' readings are kept, so their detail plot and history outlive the session.
         live.keepsSightings = { [weak favorites] id in favorites?.isFavorite(id) ?? false }
         self.live = live

@@ -16,6 +16,10 @@ public final class FavoritesViewModel {
         public let title: String
         /// The identifier and its kind.
         public let subtitle: String
+        /// "Nearby · −52 dBm" while a running scan hears it, else "Last seen 2 h ago" or "Not seen yet".
+        public let presence: String
+        /// Whether a running scan hears it now.
+        public let isNearby: Bool
     }
 
     /// A short notice for a toast; `undoable` offers Undo.
@@ -44,12 +48,34 @@ public final class FavoritesViewModel {
     private let observers = ChangeObservers()
     private var favorites: [DeviceID: Favorite] = [:]
     private var lastRemoved: Favorite?
+    /// The latest stored sighting of each favorite, loaded with the list.
+    private var storedLastSeen: [DeviceID: Date] = [:]
+    private var liveToken: ObservationToken?
 
-    /// Creates the model over `useCases`; `notices` come from opening the store.
-    public init(useCases: FavoritesUseCases, notices: [StoreNotice] = []) {
+    // MARK: Borrowed
+    private weak var live: LiveDevices?
+    private let sightings: SightingsRepository?
+    private let now: () -> Date
+
+    /// Creates the model over `useCases`; `notices` come from opening the store. With `live`,
+    /// each row says whether its device is nearby; `sightings` tell when it was last seen.
+    public init(useCases: FavoritesUseCases, notices: [StoreNotice] = [], live: LiveDevices? = nil,
+                sightings: SightingsRepository? = nil, now: @escaping () -> Date = { Date() }) {
         self.useCases = useCases
+        self.live = live
+        self.sightings = sightings
+        self.now = now
         messages = notices.map(\.message)
         isMemoryOnly = notices.contains { $0.isMemoryOnly }
+        liveToken = live?.observe { [weak self] _ in self?.refreshPresence() }
+    }
+
+    /// Recomputes every row's presence (the page calls it now and then, so ages stay true).
+    public func refreshPresence() {
+        let updated = rows.map { row in favorites[row.id].map(self.row) ?? row }
+        guard updated != rows else { return }
+        rows = updated
+        observers.notify()
     }
 
     /// Calls `handler` after every change of state.
@@ -93,7 +119,12 @@ public final class FavoritesViewModel {
         do {
             let list = try await useCases.list()
             favorites = Dictionary(uniqueKeysWithValues: list.map { ($0.id, $0) })
-            rows = list.map(Self.row)
+            if let sightings {
+                for favorite in list where storedLastSeen[favorite.id] == nil {
+                    storedLastSeen[favorite.id] = try? await sightings.summary(for: favorite.id)?.lastSeen
+                }
+            }
+            rows = list.map(row)
         } catch {
             report(error)
         }
@@ -162,7 +193,21 @@ public final class FavoritesViewModel {
         messages.append(message)
     }
 
-    private static func row(_ favorite: Favorite) -> Row {
-        Row(id: favorite.id, title: favorite.displayName, subtitle: favorite.id.identifierLine)
+    private func row(_ favorite: Favorite) -> Row {
+        let (presence, nearby) = presence(of: favorite.id)
+        return Row(id: favorite.id, title: favorite.displayName, subtitle: favorite.id.identifierLine,
+                   presence: presence, isNearby: nearby)
+    }
+
+    private func presence(of id: DeviceID) -> (String, Bool) {
+        let at = now()
+        let device = live?[id]
+        if let live, let device, live.isRunning, !live.isStale(device, at: at) {
+            if let rssi = device.smoothed { return (L10n.format("Nearby · {}", SignalText.dBm(rssi)), true) }
+            return (L10n.tr("Nearby"), true)
+        }
+        let seen = [device?.lastSeen, storedLastSeen[id]].compactMap { $0 }.max()
+        guard let seen else { return (L10n.tr("Not seen yet"), false) }
+        return (L10n.format("Last seen {} ago", Formats.age(seconds: at.timeIntervalSince(seen))), false)
     }
 }

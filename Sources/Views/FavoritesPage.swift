@@ -15,6 +15,7 @@ public final class FavoritesPage: Page {
     private let empty: StatusPage
     private let banner: Banner
     private var list: KeyedListView<DeviceRowView>!
+    private var presenceTicker: Task<Void, Never>?
 
     // MARK: Borrowed
     private weak var navigator: Navigator?
@@ -85,7 +86,19 @@ public final class FavoritesPage: Page {
 
     public func pageDidAppear() {
         Task { [weak model] in await model?.load() }
+        // "Last seen 2 min ago" must not stay "2 min" while the page is open.
+        if presenceTicker == nil {
+            presenceTicker = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 15_000_000_000)
+                    guard let self else { return }
+                    self.model.refreshPresence()
+                }
+            }
+        }
     }
+
+    isolated deinit { presenceTicker?.cancel() }
 
     // MARK: Rendering
 
@@ -106,7 +119,7 @@ public final class FavoritesPage: Page {
 
     private func bind(_ row: DeviceRowView, _ key: String) {
         guard let data = shownRows[key] else { return }
-        row.show(DeviceRowContent(title: data.title, subtitle: data.subtitle, isFavorite: true), key: key)
+        row.show(DeviceRowContent(title: data.title, subtitle: data.subtitle, signal: data.presence, isFavorite: true), key: key)
     }
 
     // MARK: Actions

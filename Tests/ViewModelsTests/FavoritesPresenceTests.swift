@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import TestSupport
+import ViewModels
+import XCTest
+
+/// Favorites answers "is my device nearby?" from the live scan, else from stored sightings.
+final class FavoritesPresenceTests: XCTestCase {
+    private final class Clock: @unchecked Sendable { var now = Date(timeIntervalSince1970: 100_000) }
+
+    private static func favorite(_ n: UInt8, _ nickname: String) -> Favorite {
+        Favorite(id: TestDevices.id(n, kind: .leRandom), nickname: nickname, lastKnownName: nil,
+                 addedAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
+    }
+
+    func testEachFavoriteSaysWhetherItIsNearbyWhenItWasLastSeenOrThatItWasNot() async throws {
+        let clock = Clock()
+        let sightings = RecordingSightings()
+        // The stereo was stored two hours ago; the speaker never was.
+        try await sightings.record([Sighting(id: TestDevices.id(2, kind: .leRandom), time: clock.now.addingTimeInterval(-7200), rssi: -70)])
+        let scanner = FakeScanner()
+        let (model, live) = await MainActor.run { () -> (FavoritesViewModel, LiveDevices) in
+            let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 50, now: { clock.now })
+            let repository = FakeFavoritesRepository([Self.favorite(1, "Buds"), Self.favorite(2, "Stereo"),
+                                                                 Self.favorite(3, "Speaker")])
+            let model = FavoritesViewModel(useCases: FavoritesUseCases(repository: repository), live: live,
+                                           sightings: sightings, now: { clock.now })
+            return (model, live)
+        }
+        await model.load()
+        var presence = await Dictionary(uniqueKeysWithValues: model.rows.map { ($0.title, $0.presence) })
+        XCTAssertEqual(presence["Stereo"], "Last seen 2 h ago", "from the stored sightings alone")
+        XCTAssertEqual(presence["Speaker"], "Not seen yet")
+        XCTAssertEqual(presence["Buds"], "Not seen yet")
+
+        await live.start(mode: .continuous)
+        scanner.feed(Observation(id: TestDevices.id(1, kind: .leRandom), timestamp: clock.now, rssi: -52))
+        try await Task.sleep(nanoseconds: 200_000_000)
+        presence = await Dictionary(uniqueKeysWithValues: model.rows.map { ($0.title, $0.presence) })
+        XCTAssertEqual(presence["Buds"], "Nearby · \u{2212}52 dBm", "heard by the running scan, whichever page shows")
+        let nearby = await model.rows.first { $0.title == "Buds" }?.isNearby
+        XCTAssertEqual(nearby, true)
+
+        clock.now.addTimeInterval(40)
+        try await Task.sleep(nanoseconds: 200_000_000)
+        presence = await Dictionary(uniqueKeysWithValues: model.rows.map { ($0.title, $0.presence) })
+        XCTAssertEqual(presence["Buds"], "Last seen 40 s ago", "no longer nearby once it fades")
+        await live.stop()
+    }
+}
