@@ -16,7 +16,7 @@ public let gettextDomain = "favblue"
 /// Thin wrappers over gettext for every user-visible string.
 ///
 /// xgettext runs in C mode over the Swift sources with the keywords
-/// `tr`, `format:1` and `plural:1,2`, so every msgid must be a plain literal.
+/// `tr`, `ctx:1c,2`, `format:1` and `plural:1,2`, so every msgid must be a plain literal.
 public enum L10n {
     /// Binds the `favblue` domain to a locale directory (`<dir>/<lang>/LC_MESSAGES/favblue.mo`)
     /// and selects the user's locale. Call once at start-up.
@@ -34,6 +34,15 @@ public enum L10n {
         // gettext returns `msgid` itself when there is no translation, so read the
         // result while the C string of `msgid` is still alive.
         msgid.withCString { String(cString: dgettext(gettextDomain, $0)) }
+    }
+
+    /// Translates a literal that means different things in different places; `context` tells
+    /// translators which one (gettext's msgctxt): `L10n.ctx("Preferences group", "Scanning")`.
+    public static func ctx(_ context: String, _ msgid: String) -> String {
+        let key = context + "\u{04}" + msgid
+        let translated = key.withCString { String(cString: dgettext(gettextDomain, $0)) }
+        // Untranslated, gettext hands back the key itself, context and all.
+        return translated == key ? msgid : translated
     }
 
     /// Translates a literal with `{}` placeholders, then fills them in order.

@@ -45,14 +45,19 @@ final class DeviceRowView {
     private let meter = Box(vertical: true, spacing: 2)
     private let signal = Label()
     private let signalIcon = Image()
-    private let heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
-    private let details = Button(icon: "go-next-symbolic", accessibleName: "")
+    private let buttons = Box(vertical: false, spacing: 4)
+    private var heart: Button!
+    private var details: Button!
 
     // MARK: State
     private(set) var key: String?
     private var shown: DeviceRowContent?
+    private let onHeart: (String) -> Void
+    private let onDetails: (String) -> Void
 
     init(onHeart: @escaping (String) -> Void, onDetails: @escaping (String) -> Void) {
+        self.onHeart = onHeart
+        self.onDetails = onDetails
         let texts = Box(vertical: true, spacing: 2)
         title.xalign(0).ellipsize().css("heading")
         // Narrow windows cut the address in the middle, so its kind stays readable; wrapping
@@ -65,14 +70,34 @@ final class DeviceRowView {
         signalIcon.align(.center, .center)
         meter.append(signalIcon, signal)
         meter.align(.center, .center)
-        heart.css("flat", "circular").align(.center, .center)
-        details.css("flat", "circular").align(.center, .center)
-        let buttons = Box(vertical: false, spacing: 4)
-        buttons.append(heart, details)
+        makeButtons(for: nil)
         root.append(texts, meter, buttons)
         root.margins(6)
-        heart.onClicked { [weak self] in if let key = self?.key { onHeart(key) } }
-        details.onClicked { [weak self] in if let key = self?.key { onDetails(key) } }
+    }
+
+    /// New heart and Details buttons for `key`, each acting on that device only.
+    ///
+    /// A row is rebound to another device when the list re-sorts. Voice control and
+    /// switch access read a button's name, then activate it a moment later; a button
+    /// kept across the rebinding would then act on whichever device the row shows by
+    /// then. New buttons leave the old ones defunct, so a late activation does nothing
+    /// rather than open the wrong device.
+    private func makeButtons(for key: String?) {
+        if let heart, let details {
+            buttons.remove(heart)
+            buttons.remove(details)
+        }
+        let heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
+        let details = Button(icon: "go-next-symbolic", accessibleName: "")
+        heart.css("flat", "circular").align(.center, .center)
+        details.css("flat", "circular").align(.center, .center)
+        let onHeart = self.onHeart
+        let onDetails = self.onDetails
+        heart.onClicked { if let key { onHeart(key) } }
+        details.onClicked { if let key { onDetails(key) } }
+        buttons.append(heart, details)
+        self.heart = heart
+        self.details = details
     }
 
     /// Shows `content` for the device `key`, touching only what changed: rows are
@@ -80,6 +105,7 @@ final class DeviceRowView {
     func show(_ content: DeviceRowContent, key: String) {
         let old = key == self.key ? shown : nil
         if content == old { return }
+        if key != self.key { makeButtons(for: key) }
         self.key = key
         shown = content
         if content.title != old?.title { title.text = content.title }

@@ -21,7 +21,7 @@ public enum PreferencesWindow {
         interval.value = p.periodSeconds
         let length = SpinButton(min: 2, max: 600, step: 1, accessibleName: L10n.tr("Scan Length in seconds"))
         length.value = p.scanWindowSeconds
-        let scanning = PreferencesGroup(title: L10n.tr("Scanning"), rows: [
+        let scanning = PreferencesGroup(title: L10n.ctx("Preferences group", "Scanning"), rows: [
             ActionRow(title: L10n.tr("Auto Scan"), subtitle: L10n.tr("Scan for a short time every so often instead of all the time, to save power"),
                       control: autoScan, activates: true),
             ActionRow(title: L10n.tr("Scan Interval"), subtitle: L10n.tr("Seconds from the start of one scan to the next"), control: interval),

@@ -46,7 +46,7 @@ public final class ScannerPage: Page {
         frame = PageFrame(title: L10n.tr("Scanner"), backButton: true)
         toggle = Button(icon: "media-playback-stop-symbolic", accessibleName: L10n.tr("Stop Scanning"))
         frame.header.packEnd(toggle)
-        spinner.accessibleLabel(L10n.tr("Scanning"))
+        spinner.accessibleLabel(L10n.ctx("Status", "Scanning"))
         frame.header.packEnd(spinner)
         let viewMenu = MenuButton(icon: "view-sort-descending-symbolic", accessibleName: L10n.tr("View Options"), titledSections: [
             (L10n.tr("Sort By"), [(L10n.tr("_Signal Strength"), "scanner.sort::signal"),

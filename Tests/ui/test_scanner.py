@@ -5,10 +5,12 @@
 
 import os
 import tempfile
+import time
 import unittest
 
 from flows import add_from_scanner, remove_from_scanner_after_checking_home
-from harness import App, retry_gtk_atspi_crash
+from gi.repository import GLib
+from harness import App, Atspi, retry_gtk_atspi_crash
 
 NAME = "Kitchen Speaker"
 
@@ -35,6 +37,41 @@ class ScannerTests(unittest.TestCase):
             self.open_scanner(app)
             add_from_scanner(app, NAME, "Kitchen")
             remove_from_scanner_after_checking_home(app, NAME, "Kitchen")
+
+    def test_row_buttons_act_on_the_device_they_name_while_the_list_resorts(self):
+        """Voice control and switch access read a button's name, then activate it a moment
+        later, while the demo's drifting signals keep re-sorting the list. Every dialog that
+        opens must name the device whose button was activated."""
+        with App("--source", "demo") as app:
+            self.open_scanner(app)
+            opened, attempts, defunct = 0, 0, 0
+            while opened < 20 and attempts < 80:
+                attempts += 1
+                hearts = [(node, name) for node, role, name in app.nodes()
+                          if role in app.BUTTONS and name.startswith("Add ") and name.endswith(" to favorites")]
+                self.assertTrue(hearts, "rows offer Add")
+                node, name = hearts[attempts % len(hearts)]
+                device = name[len("Add "):-len(" to favorites")]
+                time.sleep(0.4)  # the list re-sorts meanwhile, as it does while a command is spoken
+                try:
+                    Atspi.Action.do_action(node, 0)
+                except GLib.Error:
+                    defunct += 1  # the button went with its row's old device: nothing happened
+                    continue
+                bodies = []
+                deadline = time.monotonic() + 2
+                while time.monotonic() < deadline and not bodies:
+                    time.sleep(0.3)
+                    bodies = [n for n in app.names() if n.startswith("Add “") and "to your favorites" in n]
+                if not bodies:
+                    defunct += 1
+                    continue
+                self.assertEqual(bodies, [f"Add “{device}” to your favorites. You can give it a nickname."],
+                                 f"activation {opened + 1} asked for {device}")
+                opened += 1
+                app.key("Escape")
+                app.wait_for(lambda: "Add to Favorites" not in app.names(), what="the dialog to close")
+            self.assertEqual(opened, 20, f"20 dialogs opened ({defunct} activations met a button that had gone)")
 
     def test_the_detail_page_shows_signal_and_keywords(self):
         with App("--source", "demo") as app:

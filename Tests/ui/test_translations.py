@@ -30,11 +30,27 @@ class TranslationTests(unittest.TestCase):
                 self.assertEqual(strip_volatile(a.read()), strip_volatile(b.read()),
                                  "po/favblue.pot is stale: run meson-helpers/update-po")
 
+    def test_a_word_that_means_two_things_has_a_context_each(self):
+        """"Scanning" titles a Preferences group and names a status; German needs "Scannen"
+        for one and "Scannen läuft" for the other, so each carries its own msgctxt."""
+        entries = {}
+        with open(os.path.join(PO, "de.po"), encoding="utf-8") as f:
+            for block in f.read().split("\n\n"):
+                ctx = re.search(r'^msgctxt "(.*)"$', block, re.M)
+                msgid = re.search(r'^msgid "(.*)"$', block, re.M)
+                msgstr = re.search(r'^msgstr "(.*)"$', block, re.M)
+                if msgid and msgstr:
+                    entries.setdefault(msgid.group(1), {})[ctx.group(1) if ctx else None] = msgstr.group(1)
+        self.assertEqual(entries.get("Scanning"), {"Preferences group": "Scannen", "Status": "Scannen läuft"})
+        with open(os.path.join(PO, "favblue.pot"), encoding="utf-8") as f:
+            template = f.read()
+        self.assertEqual(len(re.findall(r'^msgctxt "(Preferences group|Status)"\nmsgid "Scanning"$', template, re.M)), 2)
+
     def test_potfiles_is_sorted_and_lists_every_file_with_strings(self):
         with open(os.path.join(PO, "POTFILES"), encoding="utf-8") as f:
             files = [line.strip() for line in f if line.strip() and not line.startswith("#")]
         self.assertEqual(files, sorted(files, key=lambda s: s.encode()), "POTFILES is sorted")
-        pattern = re.compile(r"L10n\.(tr|format|plural)\(")
+        pattern = re.compile(r"L10n\.(tr|ctx|format|plural)\(")
         for folder, _, names in os.walk(os.path.join(ROOT, "Sources")):
             for name in names:
                 path = os.path.join(folder, name)
