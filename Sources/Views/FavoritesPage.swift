@@ -35,7 +35,7 @@ public final class FavoritesPage: Page {
         frame.header.packStart(add)
         frame.header.packEnd(PrimaryMenu.make())
 
-        empty = StatusPage(icon: "favblue-heart-outline-symbolic", title: L10n.tr("No favorites yet"),
+        empty = StatusPage(icon: "favblue-heart-outline-symbolic", title: L10n.tr("No Favorites Yet"),
                            description: L10n.tr("Devices you add from the scanner appear here under the names you give them."))
         let emptyAdd = Button(label: L10n.tr("Add New Devices"))
         emptyAdd.css("pill", "suggested-action").align(.center, .center)

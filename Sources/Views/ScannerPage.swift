@@ -59,7 +59,7 @@ public final class ScannerPage: Page {
         searchToggle = ToggleButton(icon: "system-search-symbolic", accessibleName: L10n.tr("Search Devices"))
         frame.header.packStart(searchToggle)
         frame.header.packEnd(viewMenu)
-        searchBar = SearchBar(accessibleName: L10n.tr("Search devices"),
+        searchBar = SearchBar(accessibleName: L10n.tr("Search Devices"),
                               placeholder: L10n.tr("Name, nickname, address or company"))
         searchBar.bind(toggle: searchToggle)
         frame.root.append(searchBar)
@@ -71,7 +71,7 @@ public final class ScannerPage: Page {
 
         waiting = StatusPage(icon: "bluetooth-acquiring-symbolic", title: L10n.tr("Looking for devices…"),
                              description: L10n.tr("Devices appear here as soon as they are heard."))
-        problem = StatusPage(icon: "bluetooth-disabled-symbolic", title: L10n.tr("Scanning is not possible"))
+        problem = StatusPage(icon: "bluetooth-disabled-symbolic", title: L10n.tr("Scanning Is Not Possible"))
         let retry = Button(label: L10n.tr("_Try Again"), mnemonic: true)
         retry.css("pill", "suggested-action")
         let demo = Button(label: L10n.tr("Try the _Demo"), mnemonic: true)
@@ -188,7 +188,7 @@ public final class ScannerPage: Page {
             failureBanner.show([])
         }
         if case .failed(let failure) = model.state, model.rows.isEmpty {
-            problem.title = L10n.tr("Scanning is not possible")
+            problem.title = L10n.tr("Scanning Is Not Possible")
             problem.details = failure.message + "\n\n" + failure.suggestion
             content.show("problem")
         } else if model.rows.isEmpty && model.hiddenCount > 0 {

@@ -46,7 +46,7 @@ class FavoritesTests(unittest.TestCase):
             labels = app.names("label")
             for text in ("Buds", "Kitchen", "00:1A:7D:DA:71:13", "AA:BB:CC:DD:EE:02 · LE random", "00:1A:7D:DA:71:13 · BR/EDR"):
                 self.assertIn(text, labels)
-            self.assertNotIn("No favorites yet", app.names())
+            self.assertNotIn("No Favorites Yet", app.names())
             for name in ("Buds", "Kitchen"):
                 self.assertIn(f"Remove {name} from favorites", app.names("button"))
                 self.assertIn(f"Details for {name}", app.names("button"))
@@ -116,7 +116,7 @@ class FavoritesTests(unittest.TestCase):
             app.press("Remove Buds from favorites")
             app.wait_for(lambda: "Remove" in app.names("button"), what="the confirmation")
             app.press("Remove")
-            app.wait_for(lambda: "No favorites yet" in app.names(), what="the placeholder")
+            app.wait_for(lambda: "No Favorites Yet" in app.names(), what="the placeholder")
 
     def test_german_favorites_page(self):
         seed(self.home)

@@ -142,7 +142,7 @@ class ScannerTests(unittest.TestCase):
         with App("--source", "h4-unix:/nonexistent/favblue.sock") as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.press("Add New Devices")
-            app.wait_for(lambda: "Scanning is not possible" in app.names(), what="the explanation")
+            app.wait_for(lambda: "Scanning Is Not Possible" in app.names(), what="the explanation")
             self.assertTrue(any("/nonexistent/favblue.sock" in n for n in app.names("label")), "it says what failed")
             app.press("Try the Demo")
             app.wait_for(lambda: NAME in app.names("label"), timeout=20, what="demo devices")

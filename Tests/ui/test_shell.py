@@ -36,8 +36,8 @@ class SplashTests(unittest.TestCase):
             app.accessible()
             shown = time.monotonic()
             self.assertIn("FavBlue is starting", app.names(), "the splash is what is shown")
-            self.assertNotIn("No favorites yet", app.names(), "Favorites is hidden under the splash")
-            app.wait_for(lambda: "No favorites yet" in app.names(), timeout=10, what="Favorites")
+            self.assertNotIn("No Favorites Yet", app.names(), "Favorites is hidden under the splash")
+            app.wait_for(lambda: "No Favorites Yet" in app.names(), timeout=10, what="Favorites")
             self.assertGreaterEqual(time.monotonic() - app.started, 1.4)
             self.assertGreater(time.monotonic() - shown, 0.3)
 
@@ -45,21 +45,21 @@ class SplashTests(unittest.TestCase):
         with App(splash_ms=0) as app:
             app.accessible()
             self.assertNotIn("FavBlue is starting", app.names(), "no splash at all")
-            app.wait_for(lambda: "No favorites yet" in app.names(), timeout=2, what="Favorites at once")
+            app.wait_for(lambda: "No Favorites Yet" in app.names(), timeout=2, what="Favorites at once")
 
     def test_a_click_skips_the_splash(self):
         with App(splash_ms=60000) as app:
             app.window_id()
             time.sleep(0.5)
             app.click(300, 300)
-            app.wait_for(lambda: "No favorites yet" in app.names(), timeout=5, what="Favorites after a click")
+            app.wait_for(lambda: "No Favorites Yet" in app.names(), timeout=5, what="Favorites after a click")
 
     def test_escape_skips_the_splash(self):
         with App(splash_ms=60000) as app:
             app.window_id()
             time.sleep(0.5)
             app.key("Escape")
-            app.wait_for(lambda: "No favorites yet" in app.names(), timeout=5, what="Favorites after Esc")
+            app.wait_for(lambda: "No Favorites Yet" in app.names(), timeout=5, what="Favorites after Esc")
 
 
 @retry_gtk_atspi_crash
@@ -76,7 +76,7 @@ class NavigationTests(unittest.TestCase):
                 else:
                     app.key(go_back)
                 app.wait_for(lambda: "Back" not in app.names("button"), what=f"Favorites after {go_back}")
-                self.assertIn("No favorites yet", app.names())
+                self.assertIn("No Favorites Yet", app.names())
 
     def test_ctrl_n_opens_the_scanner(self):
         with App() as app:
@@ -178,7 +178,7 @@ class AccessibilityTests(unittest.TestCase):
 
     def test_the_window_and_pages_are_named(self):
         with App() as app:
-            app.wait_for(lambda: "No favorites yet" in app.names(), what="the home page")
+            app.wait_for(lambda: "No Favorites Yet" in app.names(), what="the home page")
             roles = {(role, name) for _, role, name in app.nodes()}
             self.assertIn(("frame", "FavBlue"), roles, "the window is named")
 
