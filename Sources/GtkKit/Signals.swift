@@ -40,6 +40,12 @@ struct SignalArguments {
         return g_value_get_double(values + index)
     }
 
+    /// The pointer parameter at `index` (an out-parameter, say).
+    func pointer(_ index: Int) -> UnsafeMutableRawPointer? {
+        guard index < count, let values else { return nil }
+        return g_value_get_pointer(values + index)
+    }
+
     /// The boxed parameter at `index` (a GVariantDict, say).
     func boxed(_ index: Int) -> UnsafeMutableRawPointer? {
         guard index < count, let values else { return nil }

@@ -35,6 +35,7 @@ public enum PreferencesWindow {
         syncSensitivity()
 
         let minimum = SpinButton(min: -127, max: 0, step: 1, accessibleName: L10n.tr("Minimum Signal in dBm"))
+        minimum.showsTrueMinus()
         minimum.value = p.minimumRSSI
         let fade = SpinButton(min: 5, max: 3600, step: 5, accessibleName: L10n.tr("Fade After in seconds"))
         fade.value = p.fadeAfterSeconds

@@ -19,6 +19,24 @@ final class WidgetWrapperTests: GtkTestCase {
         }
     }
 
+    func testANegativeValueIsWrittenWithATrueMinusAndReadBackFromEitherSign() {
+        MainActor.assumeIsolated {
+            let spin = SpinButton(min: -127, max: 0, step: 1, accessibleName: "Minimum")
+            spin.showsTrueMinus()
+            spin.value = -90
+            XCTAssertEqual(String(cString: gtk_editable_get_text(OpaquePointer(spin.object))), "\u{2212}90")
+            for typed in ["\u{2212}70", "-65"] {
+                gtk_editable_set_text(OpaquePointer(spin.object), typed)
+                gtk_spin_button_update(OpaquePointer(spin.object))
+                XCTAssertEqual(spin.value, typed == "-65" ? -65 : -70, "typed \(typed)")
+            }
+            gtk_editable_set_text(OpaquePointer(spin.object), "loud")
+            gtk_spin_button_update(OpaquePointer(spin.object))
+            XCTAssertEqual(spin.value, -65, "text that is no number leaves the value alone")
+            XCTAssertEqual(SpinButton.text(for: 0), "0")
+        }
+    }
+
     func testAFlowBoxRemovesEveryChild() {
         MainActor.assumeIsolated {
             let box = FlowBox(maxPerLine: 20, columnSpacing: 6, rowSpacing: 6)
