@@ -30,6 +30,8 @@ public final class ScannerViewModel {
         public let isFavorite: Bool
         /// Unseen for longer than the fade time.
         public let isStale: Bool
+        /// "70 s ago" once a replay is over, so an old reading does not look current.
+        public let age: String?
     }
 
     public typealias SortOrder = ScannerPreferences.SortOrder
@@ -182,7 +184,7 @@ public final class ScannerViewModel {
         PublishJob(devices: live.all, favorites: favorites.snapshot, preferences: preferences,
                    needle: searchText.trimmingCharacters(in: .whitespaces).lowercased(),
                    unknown: L10n.tr("Unknown device"), now: now(), fadeAfter: live.isReplayOver ? .infinity : live.fadeAfter,
-                   order: order, reorder: reorder)
+                   showsAge: live.isReplayOver, order: order, reorder: reorder)
     }
 
     /// Filters, sorts and builds the rows from a copy of the devices.
@@ -195,6 +197,8 @@ public final class ScannerViewModel {
         let now: Date
         /// Seconds after which a row fades; infinite once a replay is over.
         let fadeAfter: Double
+        /// Whether rows say how old their reading is (a finished replay).
+        let showsAge: Bool
         let order: [DeviceID]
         let reorder: Bool
 
@@ -223,7 +227,8 @@ public final class ScannerViewModel {
                 }
                 visible.append(Row(id: id, key: device.key, title: name ?? unknown, isUnnamed: name == nil,
                                    subtitle: device.identifierLine, rssi: rssi, level: ScannerViewModel.level(rssi),
-                                   isFavorite: favorite != nil, isStale: device.age(at: now) > fadeAfter))
+                                   isFavorite: favorite != nil, isStale: device.age(at: now) > fadeAfter,
+                                   age: showsAge ? L10n.format("{} ago", Formats.age(seconds: device.age(at: now))) : nil))
                 lastSeen.append(device.lastSeen)
             }
             let rows: [Row]

@@ -21,10 +21,12 @@ public struct DeviceRowContent: Equatable {
     public var signalDescription: String?
     /// Whether the device is a favorite (filled, accent heart).
     public var isFavorite: Bool
+    /// How old the reading is ("70 s ago"), under the figure; nil while it is live.
+    public var age: String?
 
     /// Creates row content.
     public init(title: String, titleIsPlaceholder: Bool = false, subtitle: String, signal: String? = nil,
-                signalIcon: String? = nil, signalDescription: String? = nil, isFavorite: Bool) {
+                signalIcon: String? = nil, signalDescription: String? = nil, isFavorite: Bool, age: String? = nil) {
         self.title = title
         self.titleIsPlaceholder = titleIsPlaceholder
         self.subtitle = subtitle
@@ -32,6 +34,7 @@ public struct DeviceRowContent: Equatable {
         self.signalIcon = signalIcon
         self.signalDescription = signalDescription
         self.isFavorite = isFavorite
+        self.age = age
     }
 }
 
@@ -45,6 +48,7 @@ final class DeviceRowView {
     private let meter = Box(vertical: true, spacing: 2)
     private let signal = Label()
     private let signalIcon = Image()
+    private let age = Label()
     private let buttons = Box(vertical: false, spacing: 4)
     private var heart: Button!
     private var details: Button!
@@ -68,7 +72,9 @@ final class DeviceRowView {
         // The level icon sits over its figure, so a phone-wide (360 px) row keeps room for the name.
         signal.css("caption", "numeric").align(.center, .center)
         signalIcon.align(.center, .center)
-        meter.append(signalIcon, signal)
+        age.css("caption", "dim-text").align(.center, .center)
+        age.isVisible = false
+        meter.append(signalIcon, signal, age)
         meter.align(.center, .center)
         makeButtons(for: nil)
         root.append(texts, meter, buttons)
@@ -123,6 +129,10 @@ final class DeviceRowView {
                 signalIcon.iconName = icon
                 signalIcon.accessibleLabel(content.signalDescription ?? "")
             }
+        }
+        if content.age != old?.age {
+            age.isVisible = content.age != nil
+            age.text = content.age ?? ""
         }
         // Favorites rows show no signal: the meter must then take no room at all.
         meter.isVisible = content.signal != nil || content.signalIcon != nil

@@ -219,7 +219,8 @@ public final class ScannerPage: Page {
         guard let data = shown[key] else { return }
         row.show(DeviceRowContent(title: data.title, titleIsPlaceholder: data.isUnnamed, subtitle: data.subtitle,
                                   signal: data.rssi.map { Self.dBm($0) }, signalIcon: Self.levelIcons[data.level],
-                                  signalDescription: Self.levelNames[data.level], isFavorite: data.isFavorite), key: key)
+                                  signalDescription: Self.levelNames[data.level], isFavorite: data.isFavorite,
+                                  age: data.age), key: key)
         if data.isStale { row.root.css("dim-label") } else { row.root.removeCSS("dim-label") }
     }
 

@@ -146,6 +146,23 @@ final class ScannerViewModelTests: XCTestCase {
         await MainActor.run { model.stop() }
     }
 
+    func testAfterAReplayEndsRowsStayAndSayHowOldTheirReadingIs() async {
+        let (model, scanner, _, clock) = await Self.make()
+        await MainActor.run { model.start() }
+        scanner.feed(Self.seen(1, "Speaker", -47, at: clock.now))
+        await Self.settle(model)
+        let live = await model.rows.first?.age
+        XCTAssertNil(live, "a live reading shows no age")
+        scanner.set(.finished)
+        try? await Task.sleep(nanoseconds: 100_000_000)
+        clock.now.addTimeInterval(70)
+        await MainActor.run { model.tick() }
+        let row = await model.rows.first
+        XCTAssertEqual(row?.age, "1 min ago", "a −47 dBm reading from 70 s ago does not look current")
+        XCTAssertEqual(row?.isStale, false, "the row stays, undimmed")
+        await MainActor.run { model.stop() }
+    }
+
     func testAFailureIsTheState() async {
         let (model, scanner, _, _) = await Self.make()
         await MainActor.run { model.start() }
