@@ -141,7 +141,7 @@ public final class DeviceDetailViewModel {
         if nickname != nil, let name = o?.name, name != nickname { p.advertisedName = name }
         guard let o else { return p }
         if !o.manufacturerData.isEmpty { p.manufacturer = o.manufacturerData.map(\.companyName).joined(separator: ", ") }
-        if !o.services.isEmpty { p.services = o.services.map { $0.name ?? $0.uuid }.joined(separator: ", ") }
+        if !o.services.isEmpty { p.services = o.services.map(ServiceText.name).joined(separator: ", ") }
         p.txPower = o.txPower.map { SignalText.dBm($0) }
         return p
     }
@@ -152,9 +152,9 @@ public final class DeviceDetailViewModel {
         guard let o else { return tags }
         if let connectable = o.connectable { tags.append(connectable ? L10n.tr("Connectable") : L10n.tr("Not connectable")) }
         for maker in o.manufacturerData { tags.append(maker.companyName) }
-        for service in o.services { tags.append(service.name ?? service.uuid) }
+        for service in o.services { tags.append(ServiceText.name(service)) }
         for service in o.serviceData.keys.sorted(by: { $0.uuid < $1.uuid }) {
-            tags.append(L10n.format("Data for {}", service.name ?? service.uuid))
+            tags.append(L10n.format("Data for {}", ServiceText.name(service)))
         }
         if let tx = o.txPower { tags.append(L10n.format("TX power {}", SignalText.dBm(tx))) }
         if let appearance = o.appearance {

@@ -118,8 +118,9 @@ class ScannerTests(unittest.TestCase):
             labels = app.names("label")
             self.assertIn("Signal", labels)
             self.assertTrue(any(l.startswith("−") and l.endswith("dBm") for l in labels), "the signal figure")
-            for keyword in ("Bluetooth LE", "LE random", "Nordic Semiconductor ASA"):
+            for keyword in ("Bluetooth LE", "LE random", "Nordic Semiconductor ASA", "Nordic UART"):
                 self.assertIn(keyword, labels)
+            self.assertFalse(any("6E400001" in l for l in labels), "a well-known vendor service is named, not a bare UUID")
             self.assertIn(NAME, labels, "the name is the title")
 
     def test_german_scanner_and_detail(self):
@@ -130,7 +131,10 @@ class ScannerTests(unittest.TestCase):
             self.assertIn(f"{NAME} zu den Favoriten hinzufügen", app.names("button"))
             app.press(f"Details zu {NAME}")
             app.wait_for(lambda: "Schlagwörter" in app.names("label"), what="the German detail page")
-            self.assertIn("Signal", app.names("label"))
+            labels = app.names("label")
+            self.assertIn("Signal", labels)
+            self.assertNotIn("Audio Sink", labels, "service names are translated too")
+            self.assertTrue(any(l.startswith("Audiowiedergabe") for l in labels), f"the audio sink in German: {labels}")
 
     def test_ctrl_f_searches_and_escape_closes_the_search_not_the_page(self):
         with App("--source", "demo") as app:

@@ -21,7 +21,7 @@ public enum CompanyNames {
     }
 }
 
-/// Well-known 16-bit service names; the table is generated from data/service-uuids.txt at build time.
+/// Well-known service names; the tables are generated from data/service-uuids.txt at build time.
 public enum ServiceNames {
     /// "Battery" for 0x180F, say; nil when not in the table.
     public static func name(_ uuid16: UInt16) -> String? { serviceNameTable[uuid16] }
@@ -33,12 +33,6 @@ public enum ServiceNames {
            let short = UInt16(uuid.dropFirst(4).prefix(4), radix: 16) {
             return name(short)
         }
-        return vendorServices[uuid]
+        return longServiceNameTable[uuid]
     }
-
-    /// Vendor services seen often enough that a bare UUID would hide what they are.
-    private static let vendorServices = [
-        "6E400001-B5A3-F393-E0A9-E50E24DCCA9E": "Nordic UART",
-        "7E57C000-2C8F-4F3C-9F91-8577E1891234": "FavBlue Chat",
-    ]
 }
