@@ -7,18 +7,26 @@ import GtkKit
 import Localization
 import ViewModels
 
-/// The last five minutes of a device's signal, drawn with cairo, with its figures in words.
+/// A device's recent signal, drawn with cairo over the span its readings cover (30 s to
+/// five minutes), with its figures in words.
 @MainActor
 final class SignalPlot {
     /// The whole block: heading, axis labels, plot and summary line.
     let root = Box(vertical: true, spacing: 6)
     private var area: DrawingArea!
     private let summary = Label()
+    private let xLabels = [Label(), Label(), Label()]
     private var history: DeviceDetailViewModel.SignalHistory?
+    /// Seconds the time axis spans: what is known, at most five minutes.
+    private var span = DeviceDetailViewModel.historySpan
 
     /// The dBm shown at the top and bottom edges; readings beyond are drawn at the edge.
     static let top = -30
     static let bottom = -100
+    /// The labelled levels: top, middle and bottom.
+    static let ticks = [top, (top + bottom) / 2, bottom]
+    /// The spans the time axis chooses from, seconds: the shortest that holds every reading.
+    static let spans: [Double] = [30, 60, 120, 300]
     /// A silence longer than this breaks the line.
     static let gapSeconds = 15.0
 
@@ -30,15 +38,19 @@ final class SignalPlot {
         area.expand(horizontal: true, vertical: false)
         area.accessibleLabel(L10n.tr("Signal history"))
 
-        let yTop = Label(ScannerPage.dBm(Self.top)).css("caption", "dim-text")
-        let yBottom = Label(ScannerPage.dBm(Self.bottom)).css("caption", "dim-text")
-        yBottom.expand(horizontal: false, vertical: true).align(.end, .end)
-        yTop.align(.end, .start)
-        let yAxis = Box(vertical: true).append(yTop, yBottom)
-        let start = Label(L10n.tr("5 min ago")).xalign(0).css("caption", "dim-text")
-        start.expand(horizontal: true, vertical: false)
-        let end = Label(L10n.tr("now")).xalign(1).css("caption", "dim-text")
-        let xAxis = Box(vertical: false).append(start, end)
+        // Three labels a side, at the edges and the middle, where the grid lines are.
+        let yAxis = Box(vertical: true)
+        for (i, dBm) in Self.ticks.enumerated() {
+            let label = Label(ScannerPage.dBm(dBm)).css("caption", "dim-text")
+            label.expand(horizontal: false, vertical: true).align(.end, [.start, .center, .end][i])
+            yAxis.append(label)
+        }
+        let xAxis = Box(vertical: false)
+        for (i, label) in xLabels.enumerated() {
+            label.xalign([0, 0.5, 1][i]).css("caption", "dim-text")
+            label.expand(horizontal: true, vertical: false)
+            xAxis.append(label)
+        }
         // A grid keeps the time labels under the plot and the dBm labels beside it.
         let grid = Grid(columnSpacing: 6, rowSpacing: 2)
         grid.attach(yAxis, column: 0, row: 0)
@@ -60,6 +72,14 @@ final class SignalPlot {
     /// Shows `history` (nil: nothing heard in the span).
     func show(_ history: DeviceDetailViewModel.SignalHistory?) {
         self.history = history
+        let oldest = history?.points.first?.secondsAgo ?? DeviceDetailViewModel.historySpan
+        let span = Self.spans.first { $0 >= oldest } ?? DeviceDetailViewModel.historySpan
+        if span != self.span || xLabels[2].text.isEmpty {
+            self.span = span
+            xLabels[0].text = L10n.format("{} ago", Formats.age(seconds: span))
+            xLabels[1].text = L10n.format("{} ago", Formats.age(seconds: span / 2))
+            xLabels[2].text = L10n.tr("now")
+        }
         let text: String
         if let history {
             text = L10n.format("Last 5 minutes: lowest {}, highest {}, last {}",
@@ -85,11 +105,14 @@ final class SignalPlot {
         canvas.rectangle(x: 0, y: 0, width: w, height: h)
         canvas.fill()
         canvas.setColor(fg.withAlpha(0.18))
-        for dBm in stride(from: Self.top - 10, through: Self.bottom + 10, by: -20) {
+        for dBm in Self.ticks {
             let y = (y(for: dBm, height: h)).rounded() + 0.5
             canvas.moveTo(0, y)
             canvas.lineTo(w, y)
         }
+        let middle = (w / 2).rounded() + 0.5
+        canvas.moveTo(middle, 0)
+        canvas.lineTo(middle, h)
         canvas.stroke()
 
         guard let points = history?.points, !points.isEmpty else { return }
@@ -98,7 +121,7 @@ final class SignalPlot {
         canvas.setLineStyle(.round)
         var previous: DeviceDetailViewModel.SignalHistory.Point?
         for point in points {
-            let x = w * (1 - point.secondsAgo / DeviceDetailViewModel.historySpan)
+            let x = w * (1 - point.secondsAgo / span)
             let y = y(for: point.rssi, height: h)
             if let previous, previous.secondsAgo - point.secondsAgo <= Self.gapSeconds {
                 canvas.lineTo(x, y)
