@@ -125,7 +125,7 @@ final class BtsnoopFileTests: XCTestCase {
         let path = captures[0]
         var seen = 0
         var problem: BtsnoopError?
-        try BtsnoopReader(path: path, chunkSize: 64).forEachPacket(while: { _ in
+        try BtsnoopReader(path: path, chunkSize: 64).visitPackets({ _ in
             seen += 1
             return seen < 3
         }, truncated: { problem = $0 })

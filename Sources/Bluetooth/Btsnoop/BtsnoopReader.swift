@@ -19,9 +19,13 @@ public struct CapturedPacket: Equatable, Sendable {
 
 /// Why a capture cannot be read.
 public enum BtsnoopError: Error, Equatable, Sendable {
+    /// The file cannot be opened or read; carries the detail.
     case unreadable(String)
+    /// The bytes do not start with the btsnoop header.
     case badMagic
+    /// A datalink other than 1001, 1002 and 2001.
     case unknownDatalink(UInt32)
+    /// The capture ends inside a record, after this many complete ones.
     case truncated(records: Int)
 
     /// A sentence for the user.
@@ -105,17 +109,18 @@ public struct BtsnoopReader: Sendable {
     /// Calls `body` for each HCI packet without collecting them (for large captures).
     /// `truncated` hears of a cut last record, or of a file that could not be read further.
     public func forEachPacket(_ body: (CapturedPacket) -> Void, truncated: (BtsnoopError) -> Void = { _ in }) {
-        forEachPacket(while: { body($0); return true }, truncated: truncated)
+        visitPackets({ body($0); return true }, truncated: truncated)
     }
 
     /// Like `forEachPacket(_:truncated:)`, but stops, reading no further, once `body` returns false.
-    public func forEachPacket(while body: (CapturedPacket) -> Bool, truncated: (BtsnoopError) -> Void = { _ in }) {
+    /// (A name of its own: with a trailing closure, an overload of forEachPacket would be ambiguous.)
+    public func visitPackets(_ body: (CapturedPacket) -> Bool, truncated: (BtsnoopError) -> Void = { _ in }) {
         var records = 0
         switch source {
         case .memory(let data):
             data.withUnsafeBytes { all in
                 let rest = UnsafeRawBufferPointer(rebasing: all[Self.headerSize...])
-                let (used, stopped) = walk(rest, records: &records, body)
+                let (used, stopped) = walkRecords(rest, records: &records, body)
                 if !stopped, used < rest.count { truncated(.truncated(records: records)) }
             }
         case .file(let file):
@@ -140,7 +145,7 @@ public struct BtsnoopReader: Sendable {
             offset += count
             // A short read is the end of the file, as it is now (it may have shrunk since we opened it).
             let atEnd = filled < buffer.count
-            let (used, stopped) = walk(UnsafeRawBufferPointer(rebasing: buffer[..<filled]), records: &records, body)
+            let (used, stopped) = walkRecords(UnsafeRawBufferPointer(rebasing: buffer[..<filled]), records: &records, body)
             if stopped { return nil }
             let left = filled - used
             if atEnd { return left > 0 ? .truncated(records: records) : nil }
@@ -159,7 +164,7 @@ public struct BtsnoopReader: Sendable {
 
     /// Hands `body` every complete record in `bytes`; returns how many bytes they took and
     /// whether `body` asked to stop. Each record is checked against what is there, never trusted.
-    private func walk(_ bytes: UnsafeRawBufferPointer, records: inout Int,
+    private func walkRecords(_ bytes: UnsafeRawBufferPointer, records: inout Int,
                       _ body: (CapturedPacket) -> Bool) -> (used: Int, stopped: Bool) {
         var offset = 0
         while bytes.count - offset >= Self.recordHeaderSize {

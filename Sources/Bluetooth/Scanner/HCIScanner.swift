@@ -12,9 +12,13 @@ import Localization
 public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable {
     /// What the controller turned out to support (filled during start-up).
     public struct Capabilities: Equatable, Sendable {
+        /// LE scanning works (LMP feature and LE commands accepted).
         public var le = false
+        /// LE Extended Advertising is supported, so scanning uses the extended commands.
         public var extendedScanning = false
+        /// BR/EDR inquiry works.
         public var bredr = false
+        /// The inquiry mode the controller accepted (2, 1 or 0), if any.
         public var inquiryMode: UInt8?
     }
 

@@ -74,7 +74,7 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
         let started = Date()
         var stopped = false
         var truncation: BtsnoopError?
-        reader.forEachPacket(while: { packet in
+        reader.visitPackets({ packet in
             // Stopping reads no further: a long capture is not walked to its end for nothing.
             if isCancelled { stopped = true; return false }
             guard packet.type == .event, packet.received else { return true }
