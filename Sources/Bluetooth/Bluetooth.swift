@@ -8,10 +8,18 @@
 //     Bluetooth/
 //       Codec/      ByteReader, HCICommand, HCIEvent, reports, AD/EIR parser   (pure, never trap)
 //       Names/      company names (libbluetooth), service names (data/)
-//       Btsnoop/    capture reader and writer (datalinks 1001, 1002, 2001)
+//       Btsnoop/    capture reader (streams files in chunks) and writer (datalinks 1001, 1002, 2001)
 //       Transport/  H4 over unix/TCP/serial, raw HCI sockets (libbluetooth)
-//       Scanner/    HCIScanner (a live controller), ReplayScanner (a capture),
-//                   ScannerFactory (source string → DeviceScanner), DeviceAggregate
+//       Host/       HCIHost: owns one transport and its read thread, sends commands and matches
+//                   their Command Complete/Status, records to btsnoop, and hands every other
+//                   event and ACL packet to its clients (HCIHostClient); HCIEventQueue
+//       Scanner/    HCIScanner (a live controller; the host's first client), ReplayScanner
+//                   (a capture), ObservationDecoder (the one path from event to observation,
+//                   for both), RemoteNameBook, ScannerFactory (source string → DeviceScanner),
+//                   DeviceAggregate
+//
+// Threads: the host reads on its own thread and calls its clients there; the scanner runs its
+// session on another and blocks there on commands until the host hands over the answer.
 //
 // In: a ScanSource. Out: Domain Observations and ScannerState through the
 // DeviceScanner port, as AsyncStreams fed from a background thread. Malformed

@@ -5,22 +5,33 @@ import Domain
 import Foundation
 import Localization
 
-/// Scans with a controller over any HCITransport: LE scanning (extended where the
-/// controller supports it) interleaved with BR/EDR inquiry, plus remote name requests.
-public final class HCIScanner: DeviceScanner, @unchecked Sendable {
+/// Scans with a controller: LE scanning (extended where the controller supports it)
+/// interleaved with BR/EDR inquiry, plus remote name requests. It is a client of an HCIHost,
+/// which owns the link: the scanner's own thread drives the session with blocking commands,
+/// while the host's thread hands it events, which become observations on the spot.
+public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable {
     /// What the controller turned out to support (filled during start-up).
     public struct Capabilities: Equatable, Sendable {
+        /// LE scanning works (LMP feature and LE commands accepted).
         public var le = false
+        /// LE Extended Advertising is supported, so scanning uses the extended commands.
         public var extendedScanning = false
+        /// BR/EDR inquiry works.
         public var bredr = false
+        /// The inquiry mode the controller accepted (2, 1 or 0), if any.
         public var inquiryMode: UInt8?
     }
 
+    /// Where the host comes from: a link of its own per session, or one shared with other clients.
+    private enum Link {
+        case own(open: @Sendable () throws(ScanFailure) -> HCITransport, record: BtsnoopWriter?)
+        case shared(HCIHost)
+    }
+
     // MARK: Configuration
-    private let open: @Sendable () throws(ScanFailure) -> HCITransport
+    private let link: Link
     private let resetController: Bool
     private let mode: ScanMode
-    private let recorder: BtsnoopWriter?
     private let commandTimeout: Double
     private let inquiryModes: [UInt8]
     private let log: @Sendable (String) -> Void
@@ -28,49 +39,86 @@ public final class HCIScanner: DeviceScanner, @unchecked Sendable {
     // MARK: State
     private let streams = ScanStreams()
     private let thread = ScanThread(name: "favblue-hci")
-    private var transport: HCITransport?
-    /// What the controller supports, once known.
+    /// The session's host; only the scanner thread touches it.
+    private var host: HCIHost?
+    /// What `capabilities` reads; written on the scanner thread during start-up.
     public private(set) var capabilities = Capabilities()
-    private var named: Set<DeviceID> = []
-    private var nameQueue: [(id: DeviceID, address: [UInt8], mode: UInt8, clock: UInt16)] = []
-    private var pending: [HCIEvent] = []
+    private let names = RemoteNameBook()
+    /// Inquiry Complete, Remote Name Request Complete and Hardware Error, for the scan loop.
+    private let inbox = HCIEventQueue()
 
-    /// Creates a scanner. `open` makes the link (called on the scanner thread);
-    /// `resetController` is false for adapters the kernel manages.
-    public init(open: @escaping @Sendable () throws(ScanFailure) -> HCITransport, resetController: Bool = true,
-                mode: ScanMode = .continuous, record: BtsnoopWriter? = nil, commandTimeout: Double = 2,
-                inquiryMode: UInt8? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// Creates a scanner with a link of its own. `open` makes the link (called on the scanner
+    /// thread, once per session); `resetController` is false for adapters the kernel manages.
+    public convenience init(open: @escaping @Sendable () throws(ScanFailure) -> HCITransport, resetController: Bool = true,
+                            mode: ScanMode = .continuous, record: BtsnoopWriter? = nil, commandTimeout: Double = 2,
+                            inquiryMode: UInt8? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.init(link: .own(open: open, record: record), resetController: resetController, mode: mode,
+                  commandTimeout: commandTimeout, inquiryMode: inquiryMode, log: log)
+    }
+
+    /// Creates a scanner on a host other clients share; the host keeps running when the scan stops.
+    public convenience init(host: HCIHost, resetController: Bool = true, mode: ScanMode = .continuous, commandTimeout: Double = 2,
+                            inquiryMode: UInt8? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.init(link: .shared(host), resetController: resetController, mode: mode,
+                  commandTimeout: commandTimeout, inquiryMode: inquiryMode, log: log)
+    }
+
+    private init(link: Link, resetController: Bool, mode: ScanMode, commandTimeout: Double, inquiryMode: UInt8?,
+                 log: @escaping @Sendable (String) -> Void) {
         // Mode 2 (RSSI or extended results) first, falling back to what the controller accepts.
         self.inquiryModes = inquiryMode.map { [$0] } ?? [2, 1, 0]
-        self.open = open
+        self.link = link
         self.resetController = resetController
         self.mode = mode
-        self.recorder = record
         self.commandTimeout = commandTimeout
         self.log = log
     }
 
+    /// Everything the scanner hears, as observations.
     public var observations: AsyncStream<Observation> { streams.observations }
+    /// The scanner's state, starting with the current one.
     public var states: AsyncStream<ScannerState> { streams.states }
 
+    /// Starts a session on the scanner's thread, unless one is running.
     public func start() {
         thread.start { [self] in session() }
     }
 
+    /// Asks the session to end; it stops scanning and pauses within about 0.2 s.
     public func stop() { thread.requestStop() }
 
     private var shouldStop: Bool { thread.shouldStop }
+
+    // MARK: Host client
+
+    /// Turns reports into observations through ObservationDecoder, notes which BR/EDR devices
+    /// still need a name, and passes the events the scan loop waits for on to its thread.
+    public func host(_ host: HCIHost, didReceive event: HCIEvent) {
+        let observations = ObservationDecoder.observations(in: event, at: Date())
+        names.note(observations, of: event)
+        for observation in observations { streams.emit(observation) }
+        switch event {
+        case .inquiryComplete, .remoteNameRequestComplete, .hardwareError: inbox.post(event)
+        default: break
+        }
+    }
+
+    /// The link ended: the session's next wait or command fails with `reason`.
+    public func hostDidClose(_ host: HCIHost, reason: ScanFailure) {
+        inbox.close(reason)
+    }
 
     // MARK: Session
 
     private func session() {
         streams.set(.starting)
+        inbox.reset()
         do {
-            let link = try open()
-            transport = link
+            let host = try connect()
+            self.host = host
             defer {
-                link.close()
-                transport = nil
+                disconnect(host)
+                self.host = nil
             }
             try setUp()
             try scanLoop()
@@ -80,6 +128,28 @@ public final class HCIScanner: DeviceScanner, @unchecked Sendable {
             streams.set(.failed(error))
         }
         thread.finished()
+    }
+
+    /// The host for this session, with the scanner registered as its client.
+    private func connect() throws(ScanFailure) -> HCIHost {
+        let host: HCIHost
+        switch link {
+        case .own(let open, let record):
+            host = HCIHost(transport: try open(), record: record, log: log)
+        case .shared(let shared):
+            host = shared
+        }
+        host.add(self)
+        host.start()
+        return host
+    }
+
+    /// Ends the session's hold on the host: its own host closes, a shared one goes on.
+    private func disconnect(_ host: HCIHost) {
+        switch link {
+        case .own: host.close()
+        case .shared: host.remove(self)
+        }
     }
 
     private func setUp() throws(ScanFailure) {
@@ -178,9 +248,9 @@ public final class HCIScanner: DeviceScanner, @unchecked Sendable {
 
     /// Asks BR/EDR devices heard without a name for their name, one at a time (§7.1.19).
     private func resolveNames() throws(ScanFailure) {
-        while let next = nameQueue.first, !shouldStop {
-            nameQueue.removeFirst()
-            guard (try? command(.remoteNameRequest(next.address, pageScanRepetitionMode: next.mode, clockOffset: next.clock),
+        while !shouldStop, let next = names.next() {
+            guard (try? command(.remoteNameRequest(next.address, pageScanRepetitionMode: next.pageScanRepetitionMode,
+                                                   clockOffset: next.clockOffset),
                                 expectStatus: true)) != nil else { continue }
             let deadline = Date().addingTimeInterval(5)
             while Date() < deadline {
@@ -191,72 +261,15 @@ public final class HCIScanner: DeviceScanner, @unchecked Sendable {
 
     // MARK: Commands and events
 
-    /// Sends `cmd` and waits for its Command Complete (return parameters) or, with
-    /// `expectStatus`, its Command Status. Other events meanwhile are handled as usual.
+    /// Sends `cmd` through the host and waits for its Command Complete (return parameters) or,
+    /// with `expectStatus`, its Command Status; events meanwhile reach `host(_:didReceive:)`.
     private func command(_ cmd: HCICommand, expectStatus: Bool = false) throws(ScanFailure) -> [UInt8] {
-        guard let transport else { throw .disconnected(L10n.tr("no link")) }
-        try transport.send(.command, cmd.packet)
-        recorder?.write(type: .command, bytes: cmd.packet, received: false)
-        let deadline = Date().addingTimeInterval(commandTimeout)
-        while Date() < deadline {
-            guard let event = try readEvent(timeout: deadline.timeIntervalSinceNow) else { continue }
-            switch event {
-            case .commandComplete(let opcode, let parameters) where opcode == cmd.opcode:
-                if let status = parameters.first, status != 0 {
-                    throw .controller(L10n.format("{} failed with status 0x{}", cmd.name, String(status, radix: 16)))
-                }
-                return parameters
-            case .commandStatus(let status, let opcode) where opcode == cmd.opcode:
-                guard status == 0 else {
-                    throw .controller(L10n.format("{} failed with status 0x{}", cmd.name, String(status, radix: 16)))
-                }
-                if expectStatus { return [status] }
-            default:
-                pending.append(event)
-            }
-        }
-        throw .controller(L10n.format("{} got no answer", cmd.name))
+        guard let host else { throw .disconnected(L10n.tr("no link")) }
+        return try host.command(cmd, expectStatus: expectStatus, timeout: commandTimeout)
     }
 
-    /// The next event for the scan loop: queued ones first, then the link.
+    /// The next event the scan loop cares about, waiting up to `timeout`; throws once the link ended.
     private func nextEvent(timeout: Double) throws(ScanFailure) -> HCIEvent? {
-        if !pending.isEmpty { return pending.removeFirst() }
-        return try readEvent(timeout: timeout)
-    }
-
-    /// Reads one event, turns reports into observations, and returns the event.
-    private func readEvent(timeout: Double) throws(ScanFailure) -> HCIEvent? {
-        guard let transport else { throw .disconnected(L10n.tr("no link")) }
-        guard let (type, bytes) = try transport.receive(timeout: max(timeout, 0.01)) else { return nil }
-        recorder?.write(type: type, bytes: bytes, received: true)
-        guard type == .event else { return nil }
-        let event: HCIEvent
-        do {
-            event = try HCIEvent.decode(bytes[...])
-        } catch {
-            log("skipped a malformed event: \(error)")
-            return nil
-        }
-        let now = Date()
-        switch event {
-        case .leAdvertisingReports(let reports):
-            for report in reports { streams.emit(ObservationDecoder.observation(report, at: now)) }
-        case .inquiryResults(let responses):
-            for response in responses {
-                let observation = ObservationDecoder.observation(response, at: now)
-                if observation.name != nil { named.insert(observation.id) }
-                else if !named.contains(observation.id), !nameQueue.contains(where: { $0.id == observation.id }) {
-                    nameQueue.append((observation.id, response.address, response.pageScanRepetitionMode, response.clockOffset))
-                }
-                streams.emit(observation)
-            }
-        case .remoteNameRequestComplete(let status, let address, let name) where status == 0 && !name.isEmpty:
-            let id = DeviceID(wireBytes: address, kind: .bredr)
-            named.insert(id)
-            streams.emit(Observation(id: id, timestamp: now, rssi: nil, name: name))
-        default:
-            break
-        }
-        return event
+        try inbox.next(timeout: timeout)
     }
 }

@@ -4,16 +4,24 @@
 import Domain
 import Foundation
 
-/// Turns HCI events into observations; shared by live scanning and replay.
+/// Turns HCI events into observations: the one path from event to observation, shared by the
+/// live scanner (HCIScanner), replay (ReplayScanner) and the device table.
 public enum ObservationDecoder {
     /// The observations in one event packet (code, length, parameters); none for other events.
     public static func observations(inEvent packet: ArraySlice<UInt8>, at time: Date) throws(DecodeError) -> [Observation] {
-        switch try HCIEvent.decode(packet) {
+        observations(in: try HCIEvent.decode(packet), at: time)
+    }
+
+    /// The observations in one decoded event, in the order of its reports; none for other events.
+    /// Inquiry results give one observation per response, in the response order.
+    public static func observations(in event: HCIEvent, at time: Date) -> [Observation] {
+        switch event {
         case .leAdvertisingReports(let reports):
             return reports.map { observation($0, at: time) }
         case .inquiryResults(let responses):
             return responses.map { observation($0, at: time) }
         case .remoteNameRequestComplete(let status, let address, let name) where status == 0 && !name.isEmpty:
+            // Remote Name Request Complete (Core v5.4, Vol 4, Part E, §7.7.7): a name without a signal.
             return [Observation(id: DeviceID(wireBytes: address, kind: .bredr), timestamp: time, rssi: nil, name: name)]
         default:
             return []

@@ -4,7 +4,8 @@
 import Domain
 import Foundation
 
-/// Plays back a btsnoop capture as if a controller were reporting it.
+/// Plays back a btsnoop capture as if a controller were reporting it. Events become
+/// observations through ObservationDecoder, the same path the live scanner uses.
 public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
     private let path: String
     private let realTime: Bool
@@ -19,13 +20,17 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
         self.realTime = realTime
     }
 
+    /// The capture's reports, as observations.
     public var observations: AsyncStream<Observation> { streams.observations }
+    /// The replay's state, starting with the current one.
     public var states: AsyncStream<ScannerState> { streams.states }
 
+    /// Starts the replay on its own thread, unless one is running.
     public func start() {
         thread.start { [self] in run() }
     }
 
+    /// Pauses the replay at the next packet.
     public func stop() { thread.requestStop() }
 
     private var isCancelled: Bool { thread.shouldStop }
@@ -69,10 +74,10 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
         let started = Date()
         var stopped = false
         var truncation: BtsnoopError?
-        reader.forEachPacket({ packet in
-            guard !stopped else { return }
-            if isCancelled { stopped = true; return }
-            guard packet.type == .event, packet.received else { return }
+        reader.visitPackets({ packet in
+            // Stopping reads no further: a long capture is not walked to its end for nothing.
+            if isCancelled { stopped = true; return false }
+            guard packet.type == .event, packet.received else { return true }
             if realTime {
                 let origin = first ?? packet.timestamp
                 first = origin
@@ -85,6 +90,7 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
             } catch {
                 malformedEvents += 1
             }
+            return true
         }, truncated: { truncation = $0 })
         // Everything before a cut was delivered; the failure says what happened to the rest.
         if let truncation, !stopped { return .failed(.badSource(truncation.message)) }

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+@testable import Bluetooth
+import Domain
+import Foundation
+import XCTest
+
+/// The host against a scripted controller on the other end of a socket pair: real H4 framing.
+final class HCIHostTests: XCTestCase {
+    private var controller: FileDescriptorTransport!
+    private var host: HCIHost!
+
+    override func setUpWithError() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
+        controller = FileDescriptorTransport(fd: fds[0], label: "controller")
+        host = HCIHost(transport: FileDescriptorTransport(fd: fds[1], label: "test link"))
+    }
+
+    override func tearDown() {
+        host.close()
+        controller.close()
+        super.tearDown()
+    }
+
+    /// Answers the next command the host sends with `events`, on a thread of its own.
+    private func answerNextCommand(with events: @escaping @Sendable (_ opcode: UInt16) -> [[UInt8]]) {
+        let controller = self.controller!
+        Thread {
+            guard let (type, bytes) = try? controller.receive(timeout: 5), type == .command, bytes.count >= 3 else { return }
+            for event in events(UInt16(bytes[0]) | UInt16(bytes[1]) << 8) { try? controller.send(.event, event) }
+        }.start()
+    }
+
+    private static func complete(_ opcode: UInt16, _ parameters: [UInt8]) -> [UInt8] {
+        [0x0E, UInt8(3 + parameters.count), 1, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + parameters
+    }
+
+    private static func status(_ status: UInt8, _ opcode: UInt16) -> [UInt8] {
+        [0x0F, 4, status, 1, UInt8(opcode & 0xFF), UInt8(opcode >> 8)]
+    }
+
+    /// Inquiry Complete (Core v5.4, Vol 4, Part E, §7.7.1), as an event no command waits for.
+    private static let inquiryComplete: [UInt8] = [0x01, 1, 0]
+
+    func testCommandCompleteHandsBackItsReturnParametersAndOtherEventsGoToClients() throws {
+        let client = RecordingClient()
+        host.add(client)
+        host.start()
+        answerNextCommand { [Self.inquiryComplete, Self.complete($0 ^ 1, [0]), Self.complete($0, [0, 0xAA, 0xBB])] }
+        XCTAssertEqual(try host.command(.readBDAddr), [0, 0xAA, 0xBB])
+        XCTAssertTrue(client.wait { $0.events.count == 2 })
+        XCTAssertEqual(client.events.first, .inquiryComplete(status: 0), "what came before the answer is delivered")
+        XCTAssertEqual(client.events.last, .commandComplete(opcode: HCICommand.readBDAddrOp ^ 1, returnParameters: [0]),
+                       "an answer to another opcode is not taken for ours")
+    }
+
+    func testCommandStatusAnswersWhenAskedForAndOtherwiseWaitsForTheCompletion() throws {
+        host.start()
+        answerNextCommand { [Self.status(0, $0)] }
+        XCTAssertEqual(try host.command(.inquiry(length: 4), expectStatus: true), [0])
+        answerNextCommand { [Self.status(0, $0), Self.complete($0, [0, 7])] }
+        XCTAssertEqual(try host.command(.readLocalVersion), [0, 7], "a pending status is not the answer")
+    }
+
+    func testANonZeroStatusIsATypedError() {
+        host.start()
+        answerNextCommand { [Self.complete($0, [0x0C])] }
+        XCTAssertThrowsError(try host.command(.reset)) {
+            XCTAssertEqual($0 as? ScanFailure, .controller("Reset failed with status 0xc"))
+        }
+        answerNextCommand { [Self.status(0x01, $0)] }
+        XCTAssertThrowsError(try host.command(.inquiry(length: 4), expectStatus: true)) {
+            XCTAssertEqual($0 as? ScanFailure, .controller("Inquiry failed with status 0x1"))
+        }
+    }
+
+    func testACommandWithoutAnAnswerTimesOut() {
+        host.start()
+        let started = Date()
+        XCTAssertThrowsError(try host.command(.leSetScanEnable(true), timeout: 0.3)) {
+            XCTAssertEqual($0 as? ScanFailure, .controller("LE Set Scan Enable got no answer"))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1.5)
+    }
+
+    func testEventsAndDataReachEveryClientInOrder() throws {
+        let scanner = RecordingClient(), connections = RecordingClient()
+        host.add(scanner)
+        host.add(connections)
+        host.start()
+        // Disconnection Complete (§7.7.5), Number of Completed Packets (§7.7.19), an LE report (§7.7.65.2).
+        let disconnection: [UInt8] = [0x05, 4, 0, 0x01, 0x00, 0x13]
+        let completed: [UInt8] = [0x13, 5, 1, 0x01, 0x00, 0x02, 0x00]
+        let report: [UInt8] = [0x3E, 15, 0x02, 1, 0x00, 0x00, 1, 2, 3, 4, 5, 6, 3, 0x02, 0x01, 0x06, 0xC0]
+        for event in [disconnection, completed, report] { try controller.send(.event, event) }
+        try controller.send(.acl, [0x01, 0x20, 0x03, 0x00, 0xAA, 0xBB, 0xCC])
+        let expected = try [disconnection, completed, report].map { try HCIEvent.decode($0[...]) }
+        for client in [scanner, connections] {
+            XCTAssertTrue(client.wait { $0.events.count == 3 && $0.acl.count == 1 })
+            XCTAssertEqual(client.events, expected)
+            XCTAssertEqual(client.acl, [[0x01, 0x20, 0x03, 0x00, 0xAA, 0xBB, 0xCC]])
+        }
+        host.remove(connections)
+        try controller.send(.event, Self.inquiryComplete)
+        XCTAssertTrue(scanner.wait { $0.events.count == 4 })
+        XCTAssertEqual(connections.events.count, 3, "a removed client hears nothing more")
+    }
+
+    func testTheEndOfTheLinkReachesEveryClientAndTheWaitingCommand() throws {
+        let first = RecordingClient(), second = RecordingClient()
+        host.add(first)
+        host.add(second)
+        host.start()
+        let link = controller!
+        // The controller takes the command, then hangs up (unread data would make it a reset instead).
+        Thread {
+            _ = try? link.receive(timeout: 2)
+            link.close()
+        }.start()
+        XCTAssertThrowsError(try host.command(.reset, timeout: 5)) {
+            XCTAssertEqual($0 as? ScanFailure, .disconnected("test link closed the connection"))
+        }
+        for client in [first, second] {
+            XCTAssertTrue(client.wait { $0.closed != nil })
+            XCTAssertEqual(client.closed, .disconnected("test link closed the connection"))
+        }
+        XCTAssertEqual(host.endReason, .disconnected("test link closed the connection"))
+        let late = RecordingClient()
+        host.add(late)
+        XCTAssertEqual(late.closed, .disconnected("test link closed the connection"), "a late client hears of the end at once")
+        XCTAssertThrowsError(try host.command(.reset)) { XCTAssertEqual($0 as? ScanFailure, host.endReason) }
+    }
+
+    func testCloseEndsTheReadLoopPromptlyAndSaysSo() {
+        let client = RecordingClient()
+        host.add(client)
+        host.start()
+        let started = Date()
+        host.close()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+        XCTAssertEqual(client.closed, .disconnected("no link"), "close() returns after the clients heard")
+        XCTAssertThrowsError(try controller.receive(timeout: 1), "the host closed its end")
+    }
+
+    func testEveryPacketIsRecorded() throws {
+        let path = NSTemporaryDirectory() + "favblue-host-\(UUID().uuidString).btsnoop"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try BtsnoopWriter(path: path)
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
+        controller = FileDescriptorTransport(fd: fds[0], label: "controller")
+        host = HCIHost(transport: FileDescriptorTransport(fd: fds[1], label: "test link"), record: writer)
+        host.start()
+        answerNextCommand { [Self.complete($0, [0])] }
+        _ = try host.command(.reset)
+        host.close()
+        writer.close()
+        let packets = try BtsnoopReader(path: path).packets().packets
+        XCTAssertEqual(packets.map(\.type), [.command, .event])
+        XCTAssertEqual(packets.map(\.received), [false, true])
+        XCTAssertEqual(packets.first?.bytes, HCICommand.reset.packet)
+    }
+}
+
+/// A host client that keeps what it hears.
+private final class RecordingClient: HCIHostClient, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _events: [HCIEvent] = []
+    private var _acl: [[UInt8]] = []
+    private var _closed: ScanFailure?
+
+    var events: [HCIEvent] { lock.withLock { _events } }
+    var acl: [[UInt8]] { lock.withLock { _acl } }
+    var closed: ScanFailure? { lock.withLock { _closed } }
+
+    func host(_ host: HCIHost, didReceive event: HCIEvent) { lock.withLock { _events.append(event) } }
+    func host(_ host: HCIHost, didReceiveACL packet: [UInt8]) { lock.withLock { _acl.append(packet) } }
+    func hostDidClose(_ host: HCIHost, reason: ScanFailure) { lock.withLock { _closed = reason } }
+
+    /// Waits up to 3 s for `condition`.
+    func wait(_ condition: (RecordingClient) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline {
+            if condition(self) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return condition(self)
+    }
+}
