@@ -15,9 +15,9 @@ from harness import App, Atspi, retry_gtk_atspi_crash
 NAME = "Kitchen Speaker"
 
 
-def write_busy_capture(path, devices=40, rate=400, seconds=120):
-    """A btsnoop capture (H4) of named LE devices whose signals jump on every report,
-    so a list sorted by signal re-sorts at every refresh."""
+def write_busy_capture(path, devices=24, rate=400, seconds=180):
+    """A btsnoop capture (H4) of named LE devices 1 dB apart whose signals wander by a
+    few dB on every report, so neighbours in a list sorted by signal keep swapping."""
     import random
     import struct
     rng = random.Random(11)
@@ -29,7 +29,8 @@ def write_busy_capture(path, devices=40, rate=400, seconds=120):
             name = f"Busy Sensor {n:02d}".encode()
             data = bytes([0x02, 0x01, 0x06, len(name) + 1, 0x09]) + name
             address = bytes([n, 0x42, 0x10, 0x20, 0x30, 0xC0])
-            report = bytes([0x01, 0x00, 0x01]) + address + bytes([len(data)]) + data + struct.pack("b", rng.randint(-95, -35))
+            rssi = -45 - n + rng.randint(-4, 4)
+            report = bytes([0x01, 0x00, 0x01]) + address + bytes([len(data)]) + data + struct.pack("b", rssi)
             body = bytes([0x02]) + report
             packet = bytes([0x04, 0x3E, len(body)]) + body
             f.write(struct.pack(">IIIIq", len(packet), len(packet), 3, 0, start + i * 1_000_000 // rate) + packet)

@@ -83,7 +83,7 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
                 first = origin
                 let due = started.addingTimeInterval(packet.timestamp.timeIntervalSince(origin))
                 let wait = due.timeIntervalSinceNow
-                if wait > 0 { Thread.sleep(forTimeInterval: min(wait, 5)) }
+                if wait > 0 { thread.pause(min(wait, 5)) }
             }
             do {
                 try handle(packet.bytes[...], realTime ? Date() : packet.timestamp)

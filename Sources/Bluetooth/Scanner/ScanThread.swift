@@ -7,7 +7,8 @@ import Foundation
 /// A second `start` while a session runs is ignored.
 final class ScanThread: @unchecked Sendable {
     private let name: String
-    private let lock = NSLock()
+    /// Guards the flags; a pause waits on it, so a stop request ends the pause at once.
+    private let lock = NSCondition()
     private var running = false
     private var stopRequested = false
 
@@ -31,6 +32,16 @@ final class ScanThread: @unchecked Sendable {
     func requestStop() {
         lock.lock()
         stopRequested = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// Waits `seconds` on the session's thread, or less when a stop is requested meanwhile
+    /// (a paced replay would otherwise hold a stopped scanner for the gap to its next packet).
+    func pause(_ seconds: Double) {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        lock.lock()
+        while !stopRequested, lock.wait(until: deadline) {}
         lock.unlock()
     }
 
