@@ -23,10 +23,12 @@ public struct DeviceRowContent: Equatable {
     public var isFavorite: Bool
     /// How old the reading is ("70 s ago"), under the figure; nil while it is live.
     public var age: String?
+    /// A third line under the identifier (a favorite's presence); nil for none.
+    public var note: String?
 
     /// Creates row content.
     public init(title: String, titleIsPlaceholder: Bool = false, subtitle: String, signal: String? = nil,
-                signalIcon: String? = nil, signalDescription: String? = nil, isFavorite: Bool, age: String? = nil) {
+                signalIcon: String? = nil, signalDescription: String? = nil, isFavorite: Bool, age: String? = nil, note: String? = nil) {
         self.title = title
         self.titleIsPlaceholder = titleIsPlaceholder
         self.subtitle = subtitle
@@ -35,6 +37,7 @@ public struct DeviceRowContent: Equatable {
         self.signalDescription = signalDescription
         self.isFavorite = isFavorite
         self.age = age
+        self.note = note
     }
 }
 
@@ -49,6 +52,7 @@ final class DeviceRowView {
     private let signal = Label()
     private let signalIcon = Image()
     private let age = Label()
+    private let note = Label()
     private let buttons = Box(vertical: false, spacing: 4)
     private var heart: Button!
     private var details: Button!
@@ -67,7 +71,9 @@ final class DeviceRowView {
         // Narrow windows cut the address in the middle, so its kind stays readable; wrapping
         // would reshape every row's text on each refresh.
         subtitle.xalign(0).ellipsize(middle: true).css("caption", "dim-text")
-        texts.append(title, subtitle)
+        note.xalign(0).ellipsize().css("caption")
+        note.isVisible = false
+        texts.append(title, subtitle, note)
         texts.expand(horizontal: true, vertical: false).align(.fill, .center)
         // The level icon sits over its figure, so a phone-wide (360 px) row keeps room for the name.
         signal.css("caption", "numeric").align(.center, .center)
@@ -129,6 +135,10 @@ final class DeviceRowView {
                 signalIcon.iconName = icon
                 signalIcon.accessibleLabel(content.signalDescription ?? "")
             }
+        }
+        if content.note != old?.note {
+            note.isVisible = content.note != nil
+            note.text = content.note ?? ""
         }
         if content.age != old?.age {
             age.isVisible = content.age != nil

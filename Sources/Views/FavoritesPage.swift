@@ -119,7 +119,7 @@ public final class FavoritesPage: Page {
 
     private func bind(_ row: DeviceRowView, _ key: String) {
         guard let data = shownRows[key] else { return }
-        row.show(DeviceRowContent(title: data.title, subtitle: data.subtitle, signal: data.presence, isFavorite: true), key: key)
+        row.show(DeviceRowContent(title: data.title, subtitle: data.subtitle, isFavorite: true, note: data.presence), key: key)
     }
 
     // MARK: Actions
