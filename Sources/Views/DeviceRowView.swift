@@ -54,18 +54,18 @@ final class DeviceRowView {
     private let age = Label()
     private let note = Label()
     private let buttons = Box(vertical: false, spacing: 4)
-    private var heart: Button!
-    private var details: Button!
 
     // MARK: State
     private(set) var key: String?
     private var shown: DeviceRowContent?
-    private let onHeart: (String) -> Void
-    private let onDetails: (String) -> Void
+    /// The shown device's own buttons, from the list's pool.
+    private var pair: DeviceButtons?
 
-    init(onHeart: @escaping (String) -> Void, onDetails: @escaping (String) -> Void) {
-        self.onHeart = onHeart
-        self.onDetails = onDetails
+    // MARK: Borrowed
+    private let pool: DeviceButtonPool
+
+    init(pool: DeviceButtonPool) {
+        self.pool = pool
         let texts = Box(vertical: true, spacing: 2)
         title.xalign(0).ellipsize().css("heading")
         // Narrow windows cut the address in the middle, so its kind stays readable; wrapping
@@ -82,42 +82,32 @@ final class DeviceRowView {
         age.isVisible = false
         meter.append(signalIcon, signal, age)
         meter.align(.center, .center)
-        makeButtons(for: nil)
         root.append(texts, meter, buttons)
         root.margins(6)
     }
 
-    /// New heart and Details buttons for `key`, each acting on that device only.
-    ///
-    /// A row is rebound to another device when the list re-sorts. Voice control and
-    /// switch access read a button's name, then activate it a moment later; a button
-    /// kept across the rebinding would then act on whichever device the row shows by
-    /// then. New buttons leave the old ones defunct, so a late activation does nothing
-    /// rather than open the wrong device.
-    private func makeButtons(for key: String?) {
-        if let heart, let details {
-            buttons.remove(heart)
-            buttons.remove(details)
-        }
-        let heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
-        let details = Button(icon: "go-next-symbolic", accessibleName: "")
-        heart.css("flat", "circular").align(.center, .center)
-        details.css("flat", "circular").align(.center, .center)
-        let onHeart = self.onHeart
-        let onDetails = self.onDetails
-        heart.onClicked { if let key { onHeart(key) } }
-        details.onClicked { if let key { onDetails(key) } }
-        buttons.append(heart, details)
-        self.heart = heart
-        self.details = details
+    /// Another row took `pair` for its device; this row is rebound in the same pass.
+    func lose(_ pair: DeviceButtons) {
+        guard self.pair === pair else { return }
+        buttons.remove(pair.heart)
+        buttons.remove(pair.details)
+        self.pair = nil
     }
 
     /// Shows `content` for the device `key`, touching only what changed: rows are
     /// rebound several times a second, and each setter costs a relayout or a lookup.
     func show(_ content: DeviceRowContent, key: String) {
         let old = key == self.key ? shown : nil
-        if content == old { return }
-        if key != self.key { makeButtons(for: key) }
+        if content == old, pair != nil { return }
+        if key != self.key || pair == nil {
+            if let pair {
+                lose(pair)
+                pool.give(pair, from: self)
+            }
+            let mine = pool.take(key, for: self)
+            buttons.append(mine.heart, mine.details)
+            pair = mine
+        }
         self.key = key
         shown = content
         if content.title != old?.title { title.text = content.title }
@@ -146,17 +136,6 @@ final class DeviceRowView {
         }
         // Favorites rows show no signal: the meter must then take no room at all.
         meter.isVisible = content.signal != nil || content.signalIcon != nil
-        if content.isFavorite != old?.isFavorite {
-            heart.setIcon(content.isFavorite ? "favblue-heart-filled-symbolic" : "favblue-heart-outline-symbolic")
-            if content.isFavorite { heart.css("favorite-heart") } else { heart.removeCSS("favorite-heart") }
-        }
-        if content.isFavorite != old?.isFavorite || content.title != old?.title {
-            let heartName = content.isFavorite
-                ? L10n.format("Remove {} from favorites", content.title)
-                : L10n.format("Add {} to favorites", content.title)
-            // Tooltips stay generic: they are the same for every row, so rebinding never changes them.
-            heart.accessibleLabel(heartName).tooltip(content.isFavorite ? L10n.tr("Remove from Favorites") : L10n.tr("Add to Favorites"))
-            details.accessibleLabel(L10n.format("Details for {}", content.title)).tooltip(L10n.tr("Details"))
-        }
+        pair?.show(title: content.title, isFavorite: content.isFavorite)
     }
 }

@@ -47,11 +47,12 @@ public final class FavoritesPage: Page {
         loading.accessibleLabel(L10n.tr("Loading favorites")).align(.center, .center).sizeRequest(width: 32, height: 32)
 
         banner = Banner(onDismiss: { [weak model] in model?.dismissMessages() })
+        let pool = DeviceButtonPool(onHeart: { [weak self] in self?.confirmRemoval(key: $0) },
+                                    onDetails: { [weak self] in self?.showDetails(key: $0) })
         list = KeyedListView(
             accessibleName: L10n.tr("Favorites"),
-            makeRow: { [weak self] in
-                let row = DeviceRowView(onHeart: { self?.confirmRemoval(key: $0) },
-                                        onDetails: { self?.showDetails(key: $0) })
+            makeRow: {
+                let row = DeviceRowView(pool: pool)
                 return (row, row.root)
             },
             bind: { [weak self] row, key in self?.bind(row, key) },

@@ -80,10 +80,12 @@ public final class ScannerPage: Page {
         buttons.align(.center, .center)
         problem.setChild(buttons)
 
+        let pool = DeviceButtonPool(onHeart: { [weak self] in self?.toggleFavorite(key: $0) },
+                                    onDetails: { [weak self] in self?.showDetails(key: $0) })
         list = KeyedListView(
             accessibleName: L10n.tr("Devices nearby"),
-            makeRow: { [weak self] in
-                let row = DeviceRowView(onHeart: { self?.toggleFavorite(key: $0) }, onDetails: { self?.showDetails(key: $0) })
+            makeRow: {
+                let row = DeviceRowView(pool: pool)
                 return (row, row.root)
             },
             bind: { [weak self] row, key in self?.bind(row, key) },
