@@ -65,12 +65,24 @@ public enum Formats {
     }
 
     /// A whole number with the locale's grouping and a true minus sign (U+2212): "−1.234".
-    public static func number(_ value: Int, locale: Locale = numberLocale) -> String {
+    public static func number(_ value: Int) -> String {
+        numberFormatter.string(from: NSNumber(value: value)) ?? String(value)
+    }
+
+    /// The same, in an explicit locale (for tests).
+    public static func number(_ value: Int, locale: Locale) -> String {
+        makeNumberFormatter(locale).string(from: NSNumber(value: value)) ?? String(value)
+    }
+
+    /// Made once: rows format their signal several times a second.
+    private static let numberFormatter = makeNumberFormatter(numberLocale)
+
+    private static func makeNumberFormatter(_ locale: Locale) -> NumberFormatter {
         let f = NumberFormatter()
         f.locale = locale
         f.numberStyle = .decimal
         f.minusSign = "\u{2212}"
-        return f.string(from: NSNumber(value: value)) ?? String(value)
+        return f
     }
 
     /// How long ago, short and translated, for "Last heard {} ago": "40 s", "2 min", "3 h", "2 days".

@@ -57,8 +57,7 @@ public final class DeviceDetailViewModel {
 
     /// Whether the figure is older than the fade time, so the page dims it.
     public func isStale(now: Date = Date()) -> Bool {
-        guard let device = live[id] else { return rssi != nil }
-        return live.isStale(device, at: now)
+        live[id].map { live.isStale($0, at: now) } ?? false
     }
 
     /// The signal over the last five minutes, for the plot and its description.

@@ -8,6 +8,6 @@ import Localization
 public enum SignalText {
     /// "−58 dBm" with a real minus sign, localized.
     public static func dBm(_ value: Int) -> String {
-        L10n.format("{} dBm", value < 0 ? "−\(-value)" : "\(value)")
+        L10n.format("{} dBm", Formats.number(value))
     }
 }
