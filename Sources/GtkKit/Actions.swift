@@ -59,6 +59,13 @@ public final class ActionGroup: GObjectRef {
         Actions.addToggle(to: UnsafeMutableRawPointer(object), name, initial: initial, handler)
     }
 
+    /// A stateless action taking a string (`favorites.rename::KEY`): a menu item names
+    /// the thing it acts on, so it still acts on that thing when a list re-sorts under it.
+    @discardableResult
+    public func addTargeted(_ name: String, _ handler: @escaping (String) -> Void) -> Action {
+        Actions.addTargeted(to: UnsafeMutableRawPointer(object), name, handler)
+    }
+
     /// A radio action over strings (`sort::name`): activation selects one and calls `handler`.
     @discardableResult
     public func addChoice(_ name: String, initial: String, _ handler: @escaping (String) -> Void) -> Action {
@@ -88,6 +95,20 @@ enum Actions {
             g_variant_unref(state)
             g_simple_action_set_state(action, g_variant_new_boolean(value ? 1 : 0))
             handler(value)
+        }
+        g_action_map_add_action(OpaquePointer(map), action)
+        return Action(action)
+    }
+
+    /// A stateless action with a string parameter.
+    static func addTargeted(to map: UnsafeMutableRawPointer, _ name: String,
+                            _ handler: @escaping (String) -> Void) -> Action {
+        let type = g_variant_type_new("s")
+        defer { g_variant_type_free(type) }
+        let action = g_simple_action_new(name, type)!
+        Signals.connect(UnsafeMutableRawPointer(action), "activate") { arguments in
+            guard let parameter = arguments.variant(1) else { return }
+            handler(String(cString: g_variant_get_string(parameter, nil)))
         }
         g_action_map_add_action(OpaquePointer(map), action)
         return Action(action)

@@ -131,6 +131,24 @@ open class Widget: GObjectRef {
     /// Moves keyboard focus here.
     public func grabFocus() { _ = gtk_widget_grab_focus(widget) }
 
+    /// Whether Tab and a click can give this widget the keyboard focus.
+    public var isFocusable: Bool {
+        get { gtk_widget_get_focusable(widget) != 0 }
+        set { gtk_widget_set_focusable(widget, newValue ? 1 : 0) }
+    }
+
+    /// The point (x, y) of this widget in `other`'s coordinates; nil if they share no window.
+    public func translate(x: Double, y: Double, to other: Widget) -> (x: Double, y: Double)? {
+        var outX = 0.0, outY = 0.0
+        guard gtk_widget_translate_coordinates(widget, other.widget, x, y, &outX, &outY) != 0 else { return nil }
+        return (outX, outY)
+    }
+
+    /// Whether the widget is in a window and on screen, so focus can be given back to it.
+    public var isShownInWindow: Bool {
+        gtk_widget_get_root(widget) != nil && gtk_widget_get_mapped(widget) != 0
+    }
+
     /// Activates a GAction by its detailed name (`win.back`), looked up from here up to
     /// the window and the application, as a shortcut or a button would; false if none.
     @discardableResult

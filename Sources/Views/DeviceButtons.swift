@@ -73,6 +73,9 @@ final class DeviceButtonPool {
         return pair
     }
 
+    /// The heart button of `key`, if its device has been shown.
+    func heart(of key: String) -> Button? { pairs[key]?.heart }
+
     /// `row` no longer shows `pair`; it waits here for its device to come back.
     func give(_ pair: DeviceButtons, from row: DeviceRowView) {
         guard pair.owner === row else { return }

@@ -84,6 +84,9 @@ final class DeviceRowView {
         meter.align(.center, .center)
         root.append(texts, meter, buttons)
         root.margins(6)
+        // The row itself is a focus stop named after its device, so its context menu
+        // (Menu, Shift+F10) and a closing dialog have somewhere to return focus to.
+        root.isFocusable = true
     }
 
     /// Another row took `pair` for its device; this row is rebound in the same pass.
@@ -110,7 +113,10 @@ final class DeviceRowView {
         }
         self.key = key
         shown = content
-        if content.title != old?.title { title.text = content.title }
+        if content.title != old?.title {
+            title.text = content.title
+            root.accessibleLabel(content.title)
+        }
         if content.titleIsPlaceholder != old?.titleIsPlaceholder {
             if content.titleIsPlaceholder { title.css("dim-text") } else { title.removeCSS("dim-text") }
         }

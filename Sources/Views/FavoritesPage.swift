@@ -15,6 +15,7 @@ public final class FavoritesPage: Page {
     private let empty: StatusPage
     private let banner: Banner
     private var list: KeyedListView<DeviceRowView>!
+    private var controls: DeviceListControls!
     private var presenceTicker: Task<Void, Never>?
 
     // MARK: Borrowed
@@ -47,7 +48,7 @@ public final class FavoritesPage: Page {
         loading.accessibleLabel(L10n.tr("Loading favorites")).align(.center, .center).sizeRequest(width: 32, height: 32)
 
         banner = Banner(onDismiss: { [weak model] in model?.dismissMessages() })
-        let pool = DeviceButtonPool(onHeart: { [weak self] in self?.confirmRemoval(key: $0) },
+        let pool = DeviceButtonPool(onHeart: { [weak self] in self?.confirmRemoval(key: $0, from: .heart) },
                                     onDetails: { [weak self] in self?.showDetails(key: $0) })
         list = KeyedListView(
             accessibleName: L10n.tr("Favorites"),
@@ -57,8 +58,15 @@ public final class FavoritesPage: Page {
             },
             bind: { [weak self] row, key in self?.bind(row, key) },
             activate: { [weak self] key in self?.rename(key: key) })
-        list.list.onKeyPressed { [weak self] key, modifiers in self?.handleKey(key, modifiers) ?? false }
-        list.list.onSecondaryClick { [weak self] x, y in self?.showContextMenu(x: x, y: y) }
+        list.list.onKeyPressed { [weak self] key, _ in self?.handleKey(key) ?? false }
+        controls = DeviceListControls(list: list, pool: pool) { key in
+            [[(L10n.tr("_Rename…"), "favorites.rename::\(key)"), (L10n.tr("_Details"), "favorites.details::\(key)")],
+             [(L10n.tr("_Remove…"), "favorites.remove::\(key)")]]
+        }
+        let actions = ActionGroup(on: frame.root, prefix: "favorites")
+        actions.addTargeted("rename") { [weak self] in self?.rename(key: $0) }
+        actions.addTargeted("details") { [weak self] in self?.showDetails(key: $0) }
+        actions.addTargeted("remove") { [weak self] in self?.confirmRemoval(key: $0, from: .row) }
 
         content.add(loading, name: "loading")
         content.add(empty, name: "empty")
@@ -131,11 +139,22 @@ public final class FavoritesPage: Page {
         guard let id = device(key), let navigator else { return }
         let name = model.favorite(id)?.displayName ?? id.address
         FavoriteDialogs.rename(id, name: name, parent: navigator.parentWindow, favorites: model)
+            .onClosed { [weak self] in self?.controls.focusRow(key) }
     }
 
-    private func confirmRemoval(key: String) {
+    /// Where focus goes back to after the removal dialog: what opened it.
+    private enum Opener { case row, heart }
+
+    private func confirmRemoval(key: String, from opener: Opener) {
         guard let id = device(key), let navigator else { return }
         FavoriteDialogs.remove(id, parent: navigator.parentWindow, favorites: model)
+            .onClosed { [weak self] in
+                guard let self else { return }
+                switch opener {
+                case .heart: self.controls.returnFocusToHeart(of: key)
+                case .row: self.controls.focusRow(key)
+                }
+            }
     }
 
     private func showDetails(key: String) {
@@ -143,38 +162,14 @@ public final class FavoritesPage: Page {
         navigator?.showDetail(of: id)
     }
 
-    private func handleKey(_ pressed: Key, _ modifiers: KeyModifiers) -> Bool {
+    private func handleKey(_ pressed: Key) -> Bool {
         switch pressed {
         case .delete, .keypadDelete:
             guard let key = list.focusedKey else { return false }
-            confirmRemoval(key: key)
+            confirmRemoval(key: key, from: .row)
             return true
-        case .menu:
-            return openFocusedContextMenu()
-        case .f10 where modifiers.contains(.shift):
-            return openFocusedContextMenu()
         default:
             return false
         }
-    }
-
-    /// Opens the context menu of the focused row (Menu, Shift+F10); false if no row has focus.
-    private func openFocusedContextMenu() -> Bool {
-        guard let key = list.focusedKey else { return false }
-        openContextMenu(for: key, x: 24, y: 24)
-        return true
-    }
-
-    private func showContextMenu(x: Double, y: Double) {
-        guard let key = list.key(atX: x, y: y) else { return }
-        openContextMenu(for: key, x: x, y: y)
-    }
-
-    private func openContextMenu(for key: String, x: Double, y: Double) {
-        ActionPopover(parent: list.list, x: x, y: y, items: [
-            (L10n.tr("_Rename…"), { [weak self] in self?.rename(key: key) }),
-            (L10n.tr("_Details"), { [weak self] in self?.showDetails(key: key) }),
-            (L10n.tr("_Remove…"), { [weak self] in self?.confirmRemoval(key: key) }),
-        ])
     }
 }

@@ -24,6 +24,8 @@ public final class MainWindow: Navigator {
     private var splash: SplashView?
     private var splashToken: ObservationToken?
     private var leaving: [Page] = []
+    /// Per page below the top: the widget that had focus when a page was opened over it.
+    private var returnFocus: [ObjectIdentifier: Widget] = [:]
 
     // MARK: Borrowed
     private let application: Application
@@ -112,6 +114,7 @@ public final class MainWindow: Navigator {
 
     private func push(_ page: Page, animated: Bool = true) {
         pages.last?.page.pageWillDisappear()
+        if let focus = window.focusedWidget, let below = pages.last?.page { returnFocus[ObjectIdentifier(below)] = focus }
         pageCounter += 1
         let kind: String
         switch page {
@@ -157,6 +160,11 @@ public final class MainWindow: Navigator {
         top.pageWillDisappear()
         pageStack.show(pages.last!.name, transition: .slideRight)
         pages.last?.page.pageDidAppear()
+        // Focus goes back to what opened the page (a row, a Details button), if it is still shown.
+        if let below = pages.last?.page, let focus = returnFocus.removeValue(forKey: ObjectIdentifier(below)),
+           focus.isShownInWindow {
+            focus.grabFocus()
+        }
         // Keep the old page alive until the slide has finished, then drop it.
         leaving.append(top)
         Task { @MainActor [weak self] in

@@ -21,6 +21,7 @@ public final class ScannerPage: Page {
     private let noMatches: StatusPage
     private var failureBanner: Banner!
     private var list: KeyedListView<DeviceRowView>!
+    private var controls: DeviceListControls!
     private var sortAction: Action?
     private var favoritesOnlyAction: Action?
     private var hideUnnamedAction: Action?
@@ -80,7 +81,7 @@ public final class ScannerPage: Page {
         buttons.align(.center, .center)
         problem.setChild(buttons)
 
-        let pool = DeviceButtonPool(onHeart: { [weak self] in self?.toggleFavorite(key: $0) },
+        let pool = DeviceButtonPool(onHeart: { [weak self] in self?.toggleFavorite(key: $0, fromHeart: true) },
                                     onDetails: { [weak self] in self?.showDetails(key: $0) })
         list = KeyedListView(
             accessibleName: L10n.tr("Devices nearby"),
@@ -89,7 +90,12 @@ public final class ScannerPage: Page {
                 return (row, row.root)
             },
             bind: { [weak self] row, key in self?.bind(row, key) },
-            activate: { [weak self] key in self?.toggleFavorite(key: key) })
+            activate: { [weak self] key in self?.toggleFavorite(key: key, fromHeart: false) })
+        controls = DeviceListControls(list: list, pool: pool) { [weak self] key in
+            let isFavorite = self?.shown[key]?.isFavorite ?? false
+            return [[(isFavorite ? L10n.tr("_Remove from Favorites…") : L10n.tr("_Add to Favorites…"), "scanner.favorite::\(key)"),
+                     (L10n.tr("_Details"), "scanner.details::\(key)")]]
+        }
         content.add(waiting, name: "waiting")
         content.add(problem, name: "problem")
         content.add(noMatches, name: "no-matches")
@@ -164,6 +170,8 @@ public final class ScannerPage: Page {
         hideUnnamedAction = group.addToggle("hide-unnamed", initial: p.hideUnnamed) { [weak model] in
             model?.hideUnnamed = $0
         }
+        group.addTargeted("favorite") { [weak self] in self?.toggleFavorite(key: $0, fromHeart: false) }
+        group.addTargeted("details") { [weak self] in self?.showDetails(key: $0) }
     }
 
     // MARK: Rendering
@@ -239,14 +247,19 @@ public final class ScannerPage: Page {
 
     // MARK: Actions
 
-    private func toggleFavorite(key: String) {
+    /// Adds or removes `key`; focus then goes back to its heart or its row, whichever opened the dialog.
+    private func toggleFavorite(key: String, fromHeart: Bool) {
         guard let id = try? DeviceID(storageKey: key), let navigator else { return }
         let name = shown[key]?.title ?? id.address
+        let dialog: MessageDialog
         if favorites.isFavorite(id) {
-            FavoriteDialogs.remove(id, name: name, parent: navigator.parentWindow, favorites: favorites)
+            dialog = FavoriteDialogs.remove(id, name: name, parent: navigator.parentWindow, favorites: favorites)
         } else {
-            FavoriteDialogs.add(id, title: name, advertisedName: model.name(of: id), parent: navigator.parentWindow,
-                                favorites: favorites)
+            dialog = FavoriteDialogs.add(id, title: name, advertisedName: model.name(of: id), parent: navigator.parentWindow,
+                                         favorites: favorites)
+        }
+        dialog.onClosed { [weak self] in
+            if fromHeart { self?.controls.returnFocusToHeart(of: key) } else { self?.controls.focusRow(key) }
         }
     }
 

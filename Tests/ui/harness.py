@@ -166,6 +166,19 @@ class App:
                 continue
         return None
 
+    def focused(self):
+        """(role, name) of the focused node, after activating the main window as a window
+        manager does when a dialog closes (bare Xvfb has none to do it)."""
+        subprocess.run(["xdotool", "windowfocus", "--sync", self.window_id()], check=False, timeout=10)
+        time.sleep(0.3)
+        for node, role, name in self.nodes():
+            try:
+                if node.get_state_set().contains(Atspi.StateType.FOCUSED):
+                    return role, name
+            except Exception:
+                continue
+        return None
+
     def find(self, name, role=None):
         roles = self.BUTTONS if role == "button" else {role}
         for node, r, n in self.nodes():

@@ -135,6 +135,26 @@ public final class KeyedListView<Row: AnyObject> {
         }
     }
 
+    /// The row on screen showing `key`, if any.
+    public func row(showing key: String) -> Row? {
+        bound.first { $0.value == key }.flatMap { rows[$0.key] }
+    }
+
+    /// Scrolls `key`'s row into view, then runs `then` with it once it is bound
+    /// (at once when it is on screen already); nothing runs if the key is gone.
+    public func reveal(_ key: String, then: @escaping (Row) -> Void) {
+        if let row = row(showing: key) {
+            then(row)
+            return
+        }
+        guard let position = keys.firstIndex(of: key) else { return }
+        gtk_widget_activate_action_variant(list.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
+        // The row is bound at the next layout.
+        Task { @MainActor [weak self] in
+            if let row = self?.row(showing: key) { then(row) }
+        }
+    }
+
     /// Binds the row of list item `item` to `key`.
     private func show(item: UnsafeMutableRawPointer, key: String) {
         guard let row = rows[item] else { return }

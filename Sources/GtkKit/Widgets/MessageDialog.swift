@@ -11,6 +11,7 @@ public final class MessageDialog: Widget {
     public enum Appearance { case normal, suggested, destructive }
 
     private var handlers: [String: () -> Void] = [:]
+    private var closedHandlers: [() -> Void] = []
     /// The dialog outlives its creator's scope until it is answered.
     private var keepAlive: MessageDialog?
     private var dialog: UnsafeMutablePointer<AdwMessageDialog> { gcast(object) }
@@ -26,6 +27,9 @@ public final class MessageDialog: Widget {
             let handler = self.handlers[id]
             self.handlers = [:]
             handler?()
+            let closed = self.closedHandlers
+            self.closedHandlers = []
+            for run in closed { run() }
             // Let go on the next turn of the loop: releasing now could finalize the dialog
             // while GTK is still inside the button activation that emitted "response".
             DispatchQueue.main.async { self.keepAlive = nil }
@@ -58,6 +62,11 @@ public final class MessageDialog: Widget {
     /// Places extra content (an entry) under the body.
     public func setExtraChild(_ child: Widget) {
         adw_message_dialog_set_extra_child(dialog, child.widget)
+    }
+
+    /// Runs `handler` once the dialog is answered or dismissed, after the response's own handler.
+    public func onClosed(_ handler: @escaping () -> Void) {
+        closedHandlers.append(handler)
     }
 
     /// Shows the dialog; it closes itself after any response.

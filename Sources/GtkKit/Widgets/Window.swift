@@ -57,6 +57,12 @@ public final class Window: Widget {
     /// Shows the window and brings it to the front.
     public func present() { gtk_window_present(window) }
 
+    /// The widget holding keyboard focus now, to give it back later (after a page or a
+    /// dialog that covered it has gone); nil when nothing has focus.
+    public var focusedWidget: Widget? {
+        gtk_root_get_focus(gcast(object)).map { Widget(borrowing: $0) }
+    }
+
     /// Closes the window, as the close button does.
     public func close() { gtk_window_close(window) }
 

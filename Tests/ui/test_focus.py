@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Where keyboard focus goes after a dialog, a context menu or a page closes: back to
+the row or button that opened it, read over AT-SPI (the FOCUSED state)."""
+
+import shutil
+import tempfile
+import unittest
+
+from harness import App, retry_gtk_atspi_crash
+from test_favorites import DEVICES, seed
+
+ROW = "panel"
+
+
+@retry_gtk_atspi_crash
+class FocusTests(unittest.TestCase):
+    def setUp(self):
+        self.home = tempfile.mkdtemp(prefix="favblue-focus-")
+        self.addCleanup(shutil.rmtree, self.home, True)
+        seed(self.home, DEVICES[:2])
+
+    def tab_to(self, app, name, limit=12):
+        for _ in range(limit):
+            app.key("Tab")
+            if app.focused() == ("push button", name):
+                return
+        self.fail(f"Tab never reached {name!r}")
+
+    def test_closing_a_dialog_gives_focus_back_to_the_button_that_opened_it(self):
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
+            self.tab_to(app, "Remove Kitchen from favorites")
+            app.key("space")
+            app.wait_for(lambda: "Remove “Kitchen” from favorites?" in app.names(), what="the confirmation")
+            app.key("Escape")
+            app.wait_for(lambda: "Remove “Kitchen” from favorites?" not in app.names(), what="the dialog to close")
+            self.assertEqual(app.focused(), ("push button", "Remove Kitchen from favorites"))
+            # Activated through AT-SPI, as voice control does, the button never had focus; it gets it now.
+            app.press("Remove Buds from favorites")
+            app.wait_for(lambda: "Remove “Buds” from favorites?" in app.names(), what="the second confirmation")
+            app.key("Escape")
+            app.wait_for(lambda: "Remove “Buds” from favorites?" not in app.names(), what="the dialog to close")
+            self.assertEqual(app.focused(), ("push button", "Remove Buds from favorites"))
+
+    def test_the_row_menu_is_a_menu_and_escape_returns_to_the_row_not_its_heart(self):
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
+            self.tab_to(app, "Remove Kitchen from favorites")
+            app.key("shift+F10")
+            app.wait_for(lambda: "Rename…" in app.names("menu item"), what="the context menu")
+            self.assertEqual([n for n in app.names("menu item") if n], ["Rename…", "Details", "Remove…"])
+            app.key("Escape")
+            self.assertEqual(app.focused(), (ROW, "Kitchen"))
+            # The Menu key opens it on the focused row too; Rename, then Escape, lands on the row again.
+            app.key("Menu")
+            app.wait_for(lambda: "Rename…" in app.names("menu item"), what="the context menu again")
+            app.key("Return")
+            app.wait_for(lambda: "Rename Favorite" in app.names(), what="the rename dialog")
+            self.assertTrue(any("“Kitchen”" in n for n in app.names()), "the dialog names the row's device")
+            app.key("Escape")
+            app.wait_for(lambda: "Rename Favorite" not in app.names(), what="the dialog to close")
+            self.assertEqual(app.focused(), (ROW, "Kitchen"))
+
+    def test_going_back_from_details_returns_focus_to_the_details_button(self):
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Buds" in app.names("label"), what="the favorites")
+            self.tab_to(app, "Details for Buds")
+            app.key("Return")
+            app.wait_for(lambda: "Signal" in app.names("label"), what="the detail page")
+            app.key("alt+Left")
+            app.wait_for(lambda: "Signal" not in app.names("label"), what="the favorites again")
+            self.assertEqual(app.focused(), ("push button", "Details for Buds"))
+
+
+@retry_gtk_atspi_crash
+class ScannerFocusTests(unittest.TestCase):
+    def test_add_from_a_row_menu_then_cancel_returns_to_that_row(self):
+        with App("--source", "demo") as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Kitchen Speaker" in app.names("label"), what="devices from the demo")
+            for _ in range(12):
+                app.key("Tab")
+                role, name = app.focused() or (None, "")
+                if name.startswith("Add ") and name.endswith(" to favorites"):
+                    break
+            device = name[len("Add "):-len(" to favorites")]
+            app.key("Menu")
+            app.wait_for(lambda: "Add to Favorites…" in app.names("menu item"), what="the row menu")
+            self.assertIn("Details", app.names("menu item"))
+            app.key("Return")
+            app.wait_for(lambda: f"Add “{device}” to your favorites. You can give it a nickname." in app.names(),
+                         what=f"the add dialog for {device}")
+            app.key("Escape")
+            app.wait_for(lambda: "Add to Favorites" not in app.names(), what="the dialog to close")
+            self.assertEqual(app.focused(), (ROW, device))
+
+
+if __name__ == "__main__":
+    unittest.main()
