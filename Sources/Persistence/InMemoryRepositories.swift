@@ -50,3 +50,18 @@ public actor InMemorySightingsRepository: SightingsRepository {
         return before - sightings.count
     }
 }
+
+/// Hidden devices and the "Only New Devices" mark for a session that must not write.
+public actor InMemoryHiddenDevicesRepository: HiddenDevicesRepository {
+    private var hidden: [DeviceID: HiddenDevice] = [:]
+    private var mark: NewDevicesMark?
+
+    /// Creates an empty repository.
+    public init() {}
+
+    public func all() -> [HiddenDevice] { Array(hidden.values) }
+    public func hide(_ device: HiddenDevice) { hidden[device.id] = device }
+    public func unhide(_ id: DeviceID) { hidden[id] = nil }
+    public func newDevicesMark() -> NewDevicesMark? { mark }
+    public func setNewDevicesMark(_ mark: NewDevicesMark?) { self.mark = mark }
+}

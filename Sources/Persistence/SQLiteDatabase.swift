@@ -35,6 +35,16 @@ public final class SQLiteDatabase: Sendable {
                 INSERT INTO schema_info (key, value) VALUES ('app', 'favblue');
                 """)
         }
+        migrator.registerMigration("v2-hidden-devices") { db in
+            try db.execute(sql: """
+                CREATE TABLE hidden_devices (
+                  device_id TEXT PRIMARY KEY NOT NULL,
+                  name TEXT,
+                  hidden_at DOUBLE NOT NULL
+                );
+                CREATE TABLE known_devices (device_id TEXT PRIMARY KEY NOT NULL);
+                """)
+        }
         return migrator
     }
 

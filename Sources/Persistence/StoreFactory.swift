@@ -11,6 +11,8 @@ public struct Store: Sendable {
     public let favorites: FavoritesRepository
     /// Signal readings.
     public let sightings: SightingsRepository
+    /// Devices hidden from the Scanner, and the "Only New Devices" mark.
+    public let hidden: HiddenDevicesRepository
     /// Things that happened while opening (file moved aside, memory-only session).
     public let notices: [StoreNotice]
     /// The database file in use, or nil in memory.
@@ -74,12 +76,13 @@ public enum StoreFactory {
 
     private static func sqlite(_ database: SQLiteDatabase, notices: [StoreNotice]) -> Store {
         Store(favorites: SQLiteFavoritesRepository(database: database),
-              sightings: SQLiteSightingsRepository(database: database), notices: notices, path: database.path)
+              sightings: SQLiteSightingsRepository(database: database),
+              hidden: SQLiteHiddenDevicesRepository(database: database), notices: notices, path: database.path)
     }
 
     private static func memory(notices: [StoreNotice]) -> Store {
         Store(favorites: InMemoryFavoritesRepository(), sightings: InMemorySightingsRepository(),
-              notices: notices, path: nil)
+              hidden: InMemoryHiddenDevicesRepository(), notices: notices, path: nil)
     }
 
     /// Renames the file (and its WAL and shared-memory files) to `<file>.corrupt-<UTC time>`.
