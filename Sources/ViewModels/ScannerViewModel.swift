@@ -42,6 +42,8 @@ public final class ScannerViewModel {
     public var state: ScannerState { live.state }
     /// Devices heard but hidden by the search or the filters.
     public private(set) var hiddenCount = 0
+    /// Devices heard that the user hid (Hide Device).
+    public private(set) var hiddenByUserCount = 0
     /// How many list refreshes were published (for the benchmark and tests).
     public private(set) var refreshCount = 0
     /// Sorting, filters, fading and scan mode; `onPreferencesChange` hears every change.
@@ -80,6 +82,7 @@ public final class ScannerViewModel {
     // MARK: Borrowed
     private let live: LiveDevices
     private let favorites: FavoritesViewModel
+    private let hidden: HiddenDevicesViewModel?
     private let now: () -> Date
 
     // MARK: Owned
@@ -95,12 +98,15 @@ public final class ScannerViewModel {
     private var ticking = false
 
     /// Creates the view of `live` for the Scanner page.
-    public init(live: LiveDevices, favorites: FavoritesViewModel, now: @escaping () -> Date = { Date() }) {
+    public init(live: LiveDevices, favorites: FavoritesViewModel, hidden: HiddenDevicesViewModel? = nil,
+                now: @escaping () -> Date = { Date() }) {
         self.live = live
         self.favorites = favorites
+        self.hidden = hidden
         self.now = now
         applyTimes()
         tokens.append(favorites.observe { [weak self] in self?.publish(reorder: false) })
+        if let hidden { tokens.append(hidden.observe { [weak self] in self.map { $0.publish(reorder: $0.reorderAllowed) } }) }
         tokens.append(live.observe { [weak self] change in self?.liveChanged(change) })
     }
 
@@ -109,6 +115,14 @@ public final class ScannerViewModel {
 
     /// Whether scanning runs (or is starting).
     public var isRunning: Bool { live.isRunning }
+
+    /// When Only New Devices was turned on, or nil while it is off.
+    public var onlyNewSince: Date? { hidden?.newDevicesMark?.since }
+
+    /// Only New Devices: on marks every device seen so far as known.
+    public func setOnlyNewDevices(_ on: Bool) {
+        hidden?.setOnlyNewDevices(on, known: Set(live.all.keys))
+    }
 
     /// The name `id` advertises, if it is live and named (what a new favorite remembers).
     public func name(of id: DeviceID) -> String? { live[id]?.advertised.name }
@@ -175,13 +189,15 @@ public final class ScannerViewModel {
         rows = result.rows
         order = result.order
         hiddenCount = result.hidden
+        hiddenByUserCount = result.hiddenByUser
         refreshCount += 1
         observers.notify()
     }
 
     /// Everything a publish needs, copied, so it can run on any thread.
     private func publishJob(reorder: Bool) -> PublishJob {
-        PublishJob(devices: live.all, favorites: favorites.snapshot, preferences: preferences,
+        PublishJob(devices: live.all, favorites: favorites.snapshot, hidden: hidden.map { Set($0.hidden.keys) } ?? [],
+                   newMark: hidden?.newDevicesMark, preferences: preferences,
                    needle: searchText.trimmingCharacters(in: .whitespaces).lowercased(),
                    unknown: L10n.tr("Unknown device"), now: now(), fadeAfter: live.isReplayOver ? .infinity : live.fadeAfter,
                    showsAge: live.isReplayOver, order: order, reorder: reorder)
@@ -191,6 +207,10 @@ public final class ScannerViewModel {
     struct PublishJob: Sendable {
         let devices: [DeviceID: LiveDevice]
         let favorites: [DeviceID: Favorite]
+        /// Hidden by the user: left out, and counted apart from the filters.
+        let hidden: Set<DeviceID>
+        /// While Only New Devices is on: devices known before it are left out.
+        let newMark: NewDevicesMark?
         let preferences: ScannerPreferences
         let needle: String
         let unknown: String
@@ -206,6 +226,7 @@ public final class ScannerViewModel {
             let rows: [Row]
             let order: [DeviceID]
             let hidden: Int
+            let hiddenByUser: Int
         }
 
         func run() -> Result {
@@ -213,7 +234,13 @@ public final class ScannerViewModel {
             var visible: [Row] = []
             var lastSeen: [Date] = []
             visible.reserveCapacity(devices.count)
+            var hiddenByUser = 0
             for (id, device) in devices {
+                if hidden.contains(id) {
+                    hiddenByUser += 1
+                    continue
+                }
+                if let newMark, !newMark.isNew(id) { continue }
                 let favorite = favorites[id]
                 let advertised = device.advertised
                 let name = DisplayName.name(nickname: favorite?.nickname, advertisedName: advertised.name ?? favorite?.lastKnownName)
@@ -261,7 +288,8 @@ public final class ScannerViewModel {
                 newOrder = order.filter { byID[$0] != nil } + visible.map(\.id).filter { !placed.contains($0) }.sorted()
                 rows = newOrder.map { visible[byID[$0]!] }
             }
-            return Result(rows: rows, order: newOrder, hidden: devices.count - rows.count)
+            return Result(rows: rows, order: newOrder, hidden: devices.count - rows.count - hiddenByUser,
+                          hiddenByUser: hiddenByUser)
         }
     }
 
