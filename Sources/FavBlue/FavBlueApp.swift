@@ -21,6 +21,7 @@ final class FavBlueApp {
     private var favorites: FavoritesViewModel?
     private var scanner: ScannerViewModel?
     private var live: LiveDevices?
+    private var hidden: HiddenDevicesViewModel?
     private var source: ScanSource = .auto
     private var benchmark: ScannerBenchmark?
 
@@ -118,7 +119,11 @@ final class FavBlueApp {
         // Favorites' readings are kept, so their detail plot and history outlive the session.
         live.keepsSightings = { [weak favorites] id in favorites?.isFavorite(id) ?? false }
         self.live = live
-        let scanner = ScannerViewModel(live: live, favorites: favorites)
+        let hidden = HiddenDevicesViewModel(repository: store.hidden, favorites: favorites)
+        hidden.onProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
+        self.hidden = hidden
+        Task { await hidden.load() }
+        let scanner = ScannerViewModel(live: live, favorites: favorites, hidden: hidden)
         if let settings {
             scanner.preferences = ScannerSettings.load(settings)
             scanner.onPreferencesChange = { ScannerSettings.save($0, to: settings) }
@@ -165,11 +170,12 @@ final class FavBlueApp {
         let favorites = self.favorites!
         let scanner = self.scanner!
         let live = self.live!
+        let hidden = self.hidden!
         let sightings = store?.sightings
         return PageFactory(
             favorites: { navigator in FavoritesPage(navigator: navigator, model: favorites) },
             scanner: { [weak self] navigator in
-                ScannerPage(navigator: navigator, model: scanner, favorites: favorites, tryDemo: { [weak self] in
+                ScannerPage(navigator: navigator, model: scanner, favorites: favorites, hidden: hidden, tryDemo: { [weak self] in
                     self?.source = .demo
                     scanner.start()
                 })
@@ -177,9 +183,9 @@ final class FavBlueApp {
             detail: { navigator, device in
                 DeviceDetailPage(navigator: navigator,
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings),
-                                 favorites: favorites)
+                                 favorites: favorites, hidden: hidden)
             },
-            preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner) })
+            preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner, hidden: hidden) })
     }
 
     private func quit() {

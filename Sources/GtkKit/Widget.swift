@@ -128,6 +128,12 @@ open class Widget: GObjectRef {
     /// The height GTK gave the widget at the last layout, in pixels.
     public var allocatedHeight: Int32 { gtk_widget_get_allocated_height(widget) }
 
+    /// Keeps `object` (an observation token, say) alive as long as the GTK widget lives,
+    /// even after this Swift wrapper is gone.
+    public func keep(_ object: AnyObject) {
+        connect("destroy") { _ in withExtendedLifetime(object) {} }
+    }
+
     /// Moves keyboard focus here.
     public func grabFocus() { _ = gtk_widget_grab_focus(widget) }
 

@@ -29,11 +29,14 @@ public final class DeviceDetailPage: Page {
     private let plot = SignalPlot()
     private let heart: Button
     private let rename: Button
+    private let hide = Button(icon: "view-conceal-symbolic", accessibleName: "")
 
     // MARK: Borrowed
     private weak var navigator: Navigator?
     private let model: DeviceDetailViewModel
     private let favorites: FavoritesViewModel
+    private let hidden: HiddenDevicesViewModel?
+    private var hiddenToken: ObservationToken?
 
     // MARK: Owned
     private var token: ObservationToken?
@@ -42,15 +45,19 @@ public final class DeviceDetailPage: Page {
     private var ageTicker: Task<Void, Never>?
 
     /// Creates the page over `model`.
-    public init(navigator: Navigator, model: DeviceDetailViewModel, favorites: FavoritesViewModel) {
+    public init(navigator: Navigator, model: DeviceDetailViewModel, favorites: FavoritesViewModel,
+                hidden: HiddenDevicesViewModel? = nil) {
         self.navigator = navigator
         self.model = model
         self.favorites = favorites
+        self.hidden = hidden
         frame = PageFrame(title: model.title, backButton: true)
         heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
         rename = Button(icon: "document-edit-symbolic", accessibleName: L10n.tr("Rename"))
         frame.header.packEnd(heart)
         frame.header.packEnd(rename)
+        frame.header.packEnd(hide)
+        hide.tooltip(L10n.tr("Hide Device"))
 
         let loading = Spinner()
         loading.isSpinning = true
@@ -92,6 +99,8 @@ public final class DeviceDetailPage: Page {
 
         heart.onClicked { [weak self] in self?.toggleFavorite() }
         rename.onClicked { [weak self] in self?.renameFavorite() }
+        hide.onClicked { [weak self] in self?.hideDevice() }
+        hiddenToken = hidden?.observe { [weak self] in self?.render() }
         copyAddress.onClicked { [weak self] in
             guard let self else { return }
             self.copyAddress.copyToClipboard(self.model.id.address)
@@ -167,6 +176,20 @@ public final class DeviceDetailPage: Page {
         let heartName = favorite ? L10n.format("Remove {} from favorites", model.title) : L10n.format("Add {} to favorites", model.title)
         heart.accessibleLabel(heartName).tooltip(heartName)
         rename.isSensitive = favorite
+        // A favorite cannot be hidden: the button is offered only where hiding is possible.
+        hide.isVisible = hidden?.canHide(model.id) == true
+        hide.accessibleLabel(L10n.format("Hide {}", model.title))
+    }
+
+    /// Hides the device, says so with Undo, and goes back to the list it has left.
+    private func hideDevice() {
+        guard let hidden, let navigator else { return }
+        let title = model.title
+        let name = title == model.id.address ? nil : title
+        guard hidden.hide(model.id, name: name) else { return }
+        navigator.toast(L10n.format("“{}” is hidden", title), button: L10n.tr("_Undo"),
+                        action: { [weak hidden] in hidden?.undoHide() })
+        navigator.goBack()
     }
 
     private func show(_ row: PropertyRow, _ value: String?) {

@@ -10,7 +10,7 @@ import ViewModels
 @MainActor
 public enum PreferencesWindow {
     /// Opens the window over `parent`; changes apply (and are kept) at once.
-    public static func present(parent: Window, scanner: ScannerViewModel) {
+    public static func present(parent: Window, scanner: ScannerViewModel, hidden: HiddenDevicesViewModel?) {
         let window = PreferencesDialog(parent: parent, title: L10n.tr("Preferences"))
         let page = PreferencesPage(title: L10n.tr("Scanner"), icon: "bluetooth-active-symbolic")
 
@@ -48,6 +48,7 @@ public enum PreferencesWindow {
         ])
         page.add(scanning)
         page.add(list)
+        if let hidden { page.add(hiddenDevices(hidden)) }
         window.add(page)
 
         autoScan.onToggled { [weak scanner] on in
@@ -61,5 +62,28 @@ public enum PreferencesWindow {
         remove.onChanged { [weak scanner] in scanner?.preferences.removeAfterSeconds = $0 }
         // The dialog keeps its pages, rows and controls alive until GTK destroys it.
         window.present()
+    }
+
+    /// Preferences → Hidden Devices: each with Unhide; the list follows changes made elsewhere.
+    private static func hiddenDevices(_ hidden: HiddenDevicesViewModel) -> PreferencesGroup {
+        let group = PreferencesGroup(title: L10n.tr("Hidden Devices"))
+        let fill = { [weak group, weak hidden] in
+            guard let group, let hidden else { return }
+            for row in group.allRows { group.remove(row) }
+            let rows = hidden.rows
+            group.details = rows.isEmpty ? L10n.tr("No devices are hidden. Hide one from its menu in the Scanner or from its details.")
+                                         : L10n.tr("Hidden devices are left out of the Scanner.")
+            for device in rows {
+                let unhide = Button(label: L10n.tr("_Unhide"), mnemonic: true)
+                unhide.accessibleLabel(L10n.format("Unhide {}", device.title)).align(.center, .center)
+                unhide.onClicked { [weak hidden] in hidden?.unhide(device.id) }
+                group.add(ActionRow(title: device.title, subtitle: device.subtitle, control: unhide))
+            }
+        }
+        fill()
+        let token = hidden.observe { fill() }
+        // The observation lasts as long as the group.
+        group.keep(token)
+        return group
     }
 }

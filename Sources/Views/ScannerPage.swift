@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import Domain
+import Foundation
 import GtkKit
 import Localization
 import ViewModels
@@ -19,17 +20,20 @@ public final class ScannerPage: Page {
     private let searchToggle: ToggleButton
     private let searchBar: SearchBar
     private let noMatches: StatusPage
+    private let noNew: StatusPage
     private var failureBanner: Banner!
     private var list: KeyedListView<DeviceRowView>!
     private var controls: DeviceListControls!
     private var sortAction: Action?
     private var favoritesOnlyAction: Action?
     private var hideUnnamedAction: Action?
+    private var onlyNewAction: Action?
 
     // MARK: Borrowed
     private weak var navigator: Navigator?
     private let model: ScannerViewModel
     private let favorites: FavoritesViewModel
+    private let hidden: HiddenDevicesViewModel
     private let tryDemo: (() -> Void)?
 
     // MARK: Owned
@@ -39,10 +43,12 @@ public final class ScannerPage: Page {
     private var focusInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
 
     /// Creates the page; `tryDemo` switches the source to the shipped demo capture.
-    public init(navigator: Navigator, model: ScannerViewModel, favorites: FavoritesViewModel, tryDemo: (() -> Void)?) {
+    public init(navigator: Navigator, model: ScannerViewModel, favorites: FavoritesViewModel,
+                hidden: HiddenDevicesViewModel, tryDemo: (() -> Void)?) {
         self.navigator = navigator
         self.model = model
         self.favorites = favorites
+        self.hidden = hidden
         self.tryDemo = tryDemo
         frame = PageFrame(title: L10n.tr("Scanner"), backButton: true)
         toggle = Button(icon: "media-playback-stop-symbolic", accessibleName: L10n.tr("Stop Scanning"))
@@ -54,7 +60,8 @@ public final class ScannerPage: Page {
                                   (L10n.tr("_Name"), "scanner.sort::name"),
                                   (L10n.tr("_Last Seen"), "scanner.sort::last-seen")]),
             (L10n.tr("Show"), [(L10n.tr("_Favorites Only"), "scanner.favorites-only"),
-                               (L10n.tr("_Hide Unnamed Devices"), "scanner.hide-unnamed")]),
+                               (L10n.tr("_Hide Unnamed Devices"), "scanner.hide-unnamed"),
+                               (L10n.tr("Only _New Devices"), "scanner.only-new")]),
             (nil, [(L10n.tr("Scanner _Preferences"), "win.preferences")]),
         ])
         searchToggle = ToggleButton(icon: "system-search-symbolic", accessibleName: L10n.tr("Search Devices"))
@@ -69,6 +76,11 @@ public final class ScannerPage: Page {
         frame.root.append(failureBanner.root)
         noMatches = StatusPage(icon: "system-search-symbolic", title: L10n.tr("No Matching Devices"),
                                description: L10n.tr("Devices nearby are hidden by the search or by the filters in View Options."))
+        noNew = StatusPage(icon: "starred-symbolic", title: L10n.tr("No New Devices Yet"))
+        let showAll = Button(label: L10n.tr("_Show All Devices"), mnemonic: true)
+        showAll.css("pill").align(.center, .center)
+        showAll.onClicked { [weak model] in model?.setOnlyNewDevices(false) }
+        noNew.setChild(showAll)
 
         waiting = StatusPage(icon: "bluetooth-acquiring-symbolic", title: L10n.tr("Looking for devices…"),
                              description: L10n.tr("Devices appear here as soon as they are heard."))
@@ -93,12 +105,18 @@ public final class ScannerPage: Page {
             activate: { [weak self] key in self?.toggleFavorite(key: key, fromHeart: false) })
         controls = DeviceListControls(list: list, pool: pool) { [weak self] key in
             let isFavorite = self?.shown[key]?.isFavorite ?? false
-            return [[(isFavorite ? L10n.tr("_Remove from Favorites…") : L10n.tr("_Add to Favorites…"), "scanner.favorite::\(key)"),
-                     (L10n.tr("_Details"), "scanner.details::\(key)")]]
+            var sections = [[(isFavorite ? L10n.tr("_Remove from Favorites…") : L10n.tr("_Add to Favorites…"), "scanner.favorite::\(key)"),
+                             (L10n.tr("_Details"), "scanner.details::\(key)")]]
+            // A favorite cannot be hidden, so its menu does not offer it.
+            if let id = try? DeviceID(storageKey: key), self?.hidden.canHide(id) == true {
+                sections.append([(L10n.tr("_Hide Device"), "scanner.hide::\(key)")])
+            }
+            return sections
         }
         content.add(waiting, name: "waiting")
         content.add(problem, name: "problem")
         content.add(noMatches, name: "no-matches")
+        content.add(noNew, name: "no-new")
         content.add(list.root, name: "list")
         frame.setContent(content)
 
@@ -172,6 +190,10 @@ public final class ScannerPage: Page {
         }
         group.addTargeted("favorite") { [weak self] in self?.toggleFavorite(key: $0, fromHeart: false) }
         group.addTargeted("details") { [weak self] in self?.showDetails(key: $0) }
+        group.addTargeted("hide") { [weak self] in self?.hideDevice(key: $0) }
+        onlyNewAction = group.addToggle("only-new", initial: model.onlyNewSince != nil) { [weak model] in
+            model?.setOnlyNewDevices($0)
+        }
     }
 
     // MARK: Rendering
@@ -191,6 +213,7 @@ public final class ScannerPage: Page {
         sortAction?.setState(p.sortOrder.rawValue)
         favoritesOnlyAction?.setState(p.favoritesOnly)
         hideUnnamedAction?.setState(p.hideUnnamed)
+        onlyNewAction?.setState(model.onlyNewSince != nil)
 
         if case .failed(let failure) = model.state, !model.rows.isEmpty {
             failureBanner.show([failure.message + " " + failure.suggestion])
@@ -201,6 +224,9 @@ public final class ScannerPage: Page {
             problem.title = L10n.tr("Scanning Is Not Possible")
             problem.details = failure.message + "\n\n" + failure.suggestion
             content.show("problem")
+        } else if model.rows.isEmpty, let since = model.onlyNewSince {
+            noNew.details = L10n.format("Only devices heard for the first time after {} are shown here.", Self.moment(since))
+            content.show("no-new")
         } else if model.rows.isEmpty && model.hiddenCount > 0 {
             content.show("no-matches")
         } else if model.rows.isEmpty {
@@ -219,7 +245,10 @@ public final class ScannerPage: Page {
         case .idle, .paused: return L10n.tr("Paused")
         case .waiting: return L10n.plural("{} device · waiting for the next scan", "{} devices · waiting for the next scan", model.rows.count)
         case .starting: return L10n.tr("Starting…")
-        case .scanning: return L10n.plural("{} device", "{} devices", model.rows.count)
+        case .scanning:
+            let devices = L10n.plural("{} device", "{} devices", model.rows.count)
+            guard model.hiddenByUserCount > 0 else { return devices }
+            return L10n.format("{} · {}", devices, L10n.plural("{} hidden", "{} hidden", model.hiddenByUserCount))
         case .finished: return L10n.tr("Replay finished")
         case .failed: return L10n.tr("Failed")
         }
@@ -261,6 +290,20 @@ public final class ScannerPage: Page {
         dialog.onClosed { [weak self] in
             if fromHeart { self?.controls.returnFocusToHeart(of: key) } else { self?.controls.focusRow(key) }
         }
+    }
+
+    /// Hides `key` at once, with Undo on the toast.
+    private func hideDevice(key: String) {
+        guard let id = try? DeviceID(storageKey: key), let row = shown[key] else { return }
+        guard hidden.hide(id, name: row.isUnnamed ? nil : row.title) else { return }
+        navigator?.toast(L10n.format("“{}” is hidden", row.title), button: L10n.tr("_Undo"),
+                         action: { [weak hidden] in hidden?.undoHide() })
+        list.list.grabFocus()
+    }
+
+    /// A time today ("14:09"), else a date and time.
+    static func moment(_ date: Date) -> String {
+        Calendar.current.isDateInToday(date) ? Formats.time(date) : Formats.dateTime(date)
     }
 
     private func showDetails(key: String) {

@@ -40,12 +40,13 @@ enum WindowHarness {
         app.onStartup { MainWindow.installAccelerators(on: app) }
         let favoritesModel = favorites ?? FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
         let live = LiveDevices(makeScanner: { _ in scanner ?? FakeScanner() }, sightings: nil)
-        let scannerModel = ScannerViewModel(live: live, favorites: favoritesModel)
+        let hidden = HiddenDevicesViewModel(repository: FakeHiddenDevicesRepository(), favorites: favoritesModel)
+        let scannerModel = ScannerViewModel(live: live, favorites: favoritesModel, hidden: hidden)
         app.onActivate {
             let main = MainWindow(application: app, settings: nil, splash: SplashViewModel(durationMs: splashMs),
                                   pages: PageFactory(
                                       favorites: { FavoritesPage(navigator: $0, model: favoritesModel) },
-                                      scanner: { ScannerPage(navigator: $0, model: scannerModel, favorites: favoritesModel, tryDemo: nil) },
+                                      scanner: { ScannerPage(navigator: $0, model: scannerModel, favorites: favoritesModel, hidden: hidden, tryDemo: nil) },
                                       detail: { DeviceDetailPage(navigator: $0, model: DeviceDetailViewModel(
                                           id: $1, favorites: favoritesModel, live: live, sightings: sightings), favorites: favoritesModel) }))
             window = main

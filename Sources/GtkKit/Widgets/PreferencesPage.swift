@@ -39,6 +39,22 @@ public final class PreferencesGroup: Widget {
         adw_preferences_group_add(gcast(object), row.widget)
         rows.append(row)
     }
+
+    /// Takes `row` out of the group.
+    public func remove(_ row: ActionRow) {
+        guard let index = rows.firstIndex(where: { $0 === row }) else { return }
+        adw_preferences_group_remove(gcast(object), row.widget)
+        rows.remove(at: index)
+    }
+
+    /// The rows, in order.
+    public var allRows: [ActionRow] { rows }
+
+    /// A line under the title saying what the group is for.
+    public var details: String {
+        get { adw_preferences_group_get_description(gcast(object)).map { String(cString: $0) } ?? "" }
+        set { adw_preferences_group_set_description(gcast(object), newValue) }
+    }
 }
 
 /// An AdwActionRow: a title and a subtitle with a control (a switch, a spin button) at the end.
