@@ -74,7 +74,7 @@ public enum PreferencesWindow {
             group.details = rows.isEmpty ? L10n.tr("No devices are hidden. Hide one from its menu in the Scanner or from its details.")
                                          : L10n.tr("Hidden devices are left out of the Scanner.")
             for device in rows {
-                let unhide = Button(label: L10n.tr("_Unhide"), mnemonic: true)
+                let unhide = Button(label: L10n.tr("Unhide"))
                 unhide.accessibleLabel(L10n.format("Unhide {}", device.title)).align(.center, .center)
                 unhide.onClicked { [weak hidden] in hidden?.unhide(device.id) }
                 group.add(ActionRow(title: device.title, subtitle: device.subtitle, control: unhide))

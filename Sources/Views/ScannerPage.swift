@@ -241,17 +241,17 @@ public final class ScannerPage: Page {
     }
 
     private func statusText() -> String {
+        let status: String
         switch model.state {
-        case .idle, .paused: return L10n.tr("Paused")
-        case .waiting: return L10n.plural("{} device · waiting for the next scan", "{} devices · waiting for the next scan", model.rows.count)
+        case .idle, .paused: status = L10n.tr("Paused")
+        case .waiting: status = L10n.plural("{} device · waiting for the next scan", "{} devices · waiting for the next scan", model.rows.count)
         case .starting: return L10n.tr("Starting…")
-        case .scanning:
-            let devices = L10n.plural("{} device", "{} devices", model.rows.count)
-            guard model.hiddenByUserCount > 0 else { return devices }
-            return L10n.format("{} · {}", devices, L10n.plural("{} hidden", "{} hidden", model.hiddenByUserCount))
-        case .finished: return L10n.tr("Replay finished")
+        case .scanning: status = L10n.plural("{} device", "{} devices", model.rows.count)
+        case .finished: status = L10n.tr("Replay finished")
         case .failed: return L10n.tr("Failed")
         }
+        guard model.hiddenByUserCount > 0 else { return status }
+        return L10n.format("{} · {}", status, L10n.plural("{} hidden", "{} hidden", model.hiddenByUserCount))
     }
 
     private func bind(_ row: DeviceRowView, _ key: String) {

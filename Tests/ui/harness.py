@@ -118,8 +118,9 @@ class App:
             time.sleep(0.1)
         raise AssertionError("favblue never showed a window in the accessibility tree")
 
-    def nodes(self):
-        """Every showing node as (accessible, role name, name)."""
+    def nodes(self, skip=()):
+        """Every showing node as (accessible, role name, name); the subtrees of nodes named
+        in `skip` (a long device list) are left out, so a short-lived notice is reached in time."""
         out = []
 
         def walk(node, depth):
@@ -130,21 +131,28 @@ class App:
                 # Hidden pages (covered, or under the splash) are not visible.
                 if not states.contains(Atspi.StateType.VISIBLE) and depth > 1:
                     return
-                out.append((node, node.get_role_name(), spoken(node.get_name() or "")))
-                for i in range(node.get_child_count()):
-                    walk(node.get_child_at_index(i), depth + 1)
+                name = spoken(node.get_name() or "")
+                out.append((node, node.get_role_name(), name))
+                count = 0 if name in skip else node.get_child_count()
             except gi.repository.GLib.Error:
                 return
+            for i in range(count):
+                # One child that went away mid-walk (a recycled list row) must not hide its later siblings.
+                try:
+                    child = node.get_child_at_index(i)
+                except gi.repository.GLib.Error:
+                    continue
+                walk(child, depth + 1)
 
         walk(self.accessible(), 0)
         return out
 
     BUTTONS = {"push button", "toggle button", "button"}
 
-    def names(self, role=None):
+    def names(self, role=None, skip=()):
         """Names of showing nodes; role "button" means any kind of button."""
         roles = self.BUTTONS if role == "button" else {role}
-        return [name for _, r, name in self.nodes() if role is None or r in roles]
+        return [name for _, r, name in self.nodes(skip) if role is None or r in roles]
 
     def wait_for(self, predicate, timeout=20, what="condition"):
         deadline = time.monotonic() + timeout
@@ -179,16 +187,16 @@ class App:
                 continue
         return None
 
-    def find(self, name, role=None):
+    def find(self, name, role=None, skip=()):
         roles = self.BUTTONS if role == "button" else {role}
-        for node, r, n in self.nodes():
+        for node, r, n in self.nodes(skip):
             if n == name and (role is None or r in roles):
                 return node
         raise AssertionError(f"no {role or 'node'} named {name!r}; showing: {sorted(set(self.names()))}")
 
-    def press(self, name, role="button"):
+    def press(self, name, role="button", skip=()):
         """Activates a control by its accessible name, as assistive technology does."""
-        node = self.find(name, role)
+        node = self.find(name, role, skip)
         assert Atspi.Action.get_n_actions(node) > 0, f"{name!r} has no action"
         Atspi.Action.do_action(node, 0)
         self.settle()

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Working a busy room: Hide Device with Undo, hidden devices kept across a restart and
+shown again from Preferences, and Only New Devices on a capture where a device turns up late."""
+
+import os
+import shutil
+import struct
+import tempfile
+import time
+import unittest
+
+from harness import App, retry_gtk_atspi_crash
+
+NAME = "Kitchen Speaker"
+LIST = ("Devices nearby",)
+
+
+def write_late_arrival_capture(path, seconds=120, late_at=45):
+    """A btsnoop capture (H4) with "Early Sensor" from the start and "Late Sensor" from
+    `late_at` s (never when None)."""
+    start = 1_700_000_000_000_000 + 0x00DCDDB30F2F8000
+    with open(path, "wb") as f:
+        f.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
+        for tenth in range(seconds * 10):
+            for n, name in ((1, "Early Sensor"), (2, "Late Sensor")):
+                if n == 2 and (late_at is None or tenth < late_at * 10):
+                    continue
+                encoded = name.encode()
+                data = bytes([0x02, 0x01, 0x06, len(encoded) + 1, 0x09]) + encoded
+                address = bytes([n, 0x55, 0x44, 0x33, 0x22, 0xC1])
+                report = bytes([0x01, 0x00, 0x01]) + address + bytes([len(data)]) + data + struct.pack("b", -50 - n)
+                body = bytes([0x02]) + report
+                packet = bytes([0x04, 0x3E, len(body)]) + body
+                f.write(struct.pack(">IIIIq", len(packet), len(packet), 3, 0, start + tenth * 100_000) + packet)
+
+
+@retry_gtk_atspi_crash
+class HiddenDevicesTests(unittest.TestCase):
+    def setUp(self):
+        self.home = tempfile.mkdtemp(prefix="favblue-hidden-")
+        self.addCleanup(shutil.rmtree, self.home, True)
+
+    def open_scanner(self, app, name=NAME):
+        app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+        app.press("Add New Devices")
+        app.wait_for(lambda: name in app.names("label"), timeout=25, what=f"{name} in the list")
+
+    def test_hide_from_the_row_menu_then_undo(self):
+        with App("--source", "demo", home=self.home) as app:
+            self.open_scanner(app)
+            for _ in range(30):
+                app.key("Tab")
+                if app.focused() == ("push button", f"Add {NAME} to favorites"):
+                    break
+            app.key("Menu")
+            app.wait_for(lambda: "Hide Device" in app.names("menu item"), what="Hide Device in the row menu")
+            app.press("Hide Device", role="menu item")
+            app.wait_for(lambda: NAME not in app.names("label"), what="the row to leave")
+            self.assertTrue(any(n.endswith("· 1 hidden") for n in app.names("label")), "the subtitle counts it")
+            # The notice lasts 5 s: look past the long list to reach it in time.
+            app.wait_for(lambda: "Undo" in app.names("button", skip=LIST), what="Undo on the notice")
+            self.assertIn(f"“{NAME}” is hidden", app.names("label", skip=LIST))
+            app.press("Undo", skip=LIST)
+            app.wait_for(lambda: NAME in app.names("label"), what="the row to come back")
+
+    def test_a_hidden_device_stays_hidden_after_a_restart_until_unhidden_in_preferences(self):
+        with App("--source", "demo", storage="sqlite", home=self.home) as app:
+            self.open_scanner(app)
+            app.press(f"Details for {NAME}")
+            app.wait_for(lambda: f"Hide {NAME}" in app.names("button"), what="Hide on the detail page")
+            app.press(f"Hide {NAME}")
+            app.wait_for(lambda: any(n.endswith("· 1 hidden") for n in app.names("label")), what="the Scanner to count it")
+        with App("--source", "demo", storage="sqlite", home=self.home) as app:
+            self.open_scanner(app, name="Heart Strap")
+            time.sleep(4)
+            self.assertNotIn(NAME, app.names("label"), "still hidden after the restart")
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Preferences" in app.frames(), what="the Preferences window")
+            app.wait_for(lambda: f"Unhide {NAME}" in app.names("button"), what="the device in Preferences")
+            self.assertIn("Hidden Devices", app.names())
+            app.press(f"Unhide {NAME}")
+            app.wait_for(lambda: f"Unhide {NAME}" not in app.names("button"), what="the row to leave Preferences")
+            app.key("Escape")
+            app.wait_for(lambda: NAME in app.names("label"), what="the device back in the list")
+
+    def test_only_new_devices_shows_only_a_device_first_heard_after_it_even_after_a_restart(self):
+        before = os.path.join(self.home, "before.btsnoop")
+        after = os.path.join(self.home, "after.btsnoop")
+        write_late_arrival_capture(before, seconds=60, late_at=None)
+        write_late_arrival_capture(after, seconds=60, late_at=3)
+        with App("--source", f"btsnoop:{before}", storage="sqlite", home=self.home) as app:
+            self.open_scanner(app, name="Early Sensor")
+            app.click_on("View Options")
+            app.wait_for(lambda: "Only New Devices" in app.names("menu item"), what="the View Options menu")
+            app.press("Only New Devices", role="menu item")
+            app.wait_for(lambda: "No New Devices Yet" in app.names(), what="the status page")
+            self.assertTrue(any("for the first time after" in n for n in app.names()), "it gives the time")
+            self.assertNotIn("Early Sensor", app.names("label"))
+        # Next session, another capture: the known sensor stays out, the one that turns up later shows.
+        with App("--source", f"btsnoop:{after}", storage="sqlite", home=self.home) as app:
+            self.open_scanner(app, name="Late Sensor")
+            self.assertNotIn("Early Sensor", app.names("label"))
+            app.click_on("View Options")
+            app.wait_for(lambda: "Only New Devices" in app.names("menu item"), what="the View Options menu")
+            app.press("Only New Devices", role="menu item")
+            app.wait_for(lambda: "Early Sensor" in app.names("label"), what="every device again once it is off")
+
+if __name__ == "__main__":
+    unittest.main()
