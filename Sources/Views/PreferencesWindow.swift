@@ -27,7 +27,7 @@ public enum PreferencesWindow {
             ActionRow(title: L10n.tr("Auto Scan"), subtitle: L10n.tr("Scan for a short time every so often instead of all the time, to save power"),
                       control: autoScan, activates: true),
             ActionRow(title: L10n.tr("Scan in the Background"),
-                      subtitle: L10n.tr("While the Scanner is closed, scan now and then with the interval and length below, so Favorites shows which devices are nearby"),
+                      subtitle: L10n.tr("Scan now and then while the Scanner is closed, so Favorites shows which devices are nearby"),
                       control: background, activates: true),
             ActionRow(title: L10n.tr("Scan Interval"), subtitle: L10n.tr("Seconds from the start of one scan to the next"), control: interval),
             ActionRow(title: L10n.tr("Scan Length"), subtitle: L10n.tr("Seconds each scan lasts"), control: length),
