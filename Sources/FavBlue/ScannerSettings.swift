@@ -18,6 +18,7 @@ enum ScannerSettings {
         p.periodic = settings.bool("scanner-periodic")
         p.periodSeconds = Int(settings.uint("scanner-period-seconds"))
         p.scanWindowSeconds = Int(settings.uint("scanner-window-seconds"))
+        p.backgroundScan = settings.bool("background-scan")
         return p
     }
 
@@ -31,5 +32,6 @@ enum ScannerSettings {
         settings.set("scanner-periodic", bool: p.periodic)
         settings.set("scanner-period-seconds", uint: UInt32(clamping: p.periodSeconds))
         settings.set("scanner-window-seconds", uint: UInt32(clamping: p.scanWindowSeconds))
+        settings.set("background-scan", bool: p.backgroundScan)
     }
 }

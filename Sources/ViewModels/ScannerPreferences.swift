@@ -20,12 +20,22 @@ public struct ScannerPreferences: Equatable, Sendable {
     public var periodic = false
     public var periodSeconds = 60
     public var scanWindowSeconds = 10
+    /// Scan quietly in Auto Scan's rhythm while the Scanner is not open, so Favorites knows what is nearby.
+    public var backgroundScan = false
 
     public init() {}
 
     /// The scan mode these preferences ask for.
     public var scanMode: ScanMode {
-        guard periodic else { return .continuous }
+        periodic ? periodicMode : .continuous
+    }
+
+    /// The quiet scan while the Scanner is closed: Auto Scan's window and interval, or none.
+    public var backgroundScanMode: ScanMode? {
+        backgroundScan ? periodicMode : nil
+    }
+
+    private var periodicMode: ScanMode {
         let window = max(1, min(scanWindowSeconds, periodSeconds))
         return .periodic(windowSeconds: Double(window), intervalSeconds: Double(max(periodSeconds, window)))
     }

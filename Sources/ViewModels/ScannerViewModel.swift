@@ -51,7 +51,8 @@ public final class ScannerViewModel {
         didSet {
             guard preferences != oldValue else { return }
             applyTimes()
-            if preferences.scanMode != oldValue.scanMode, live.isStarted { start() }
+            // Only the page's own scan follows Auto Scan; the background one follows `backgroundScanMode`.
+            if preferences.scanMode != oldValue.scanMode, live.isForeground, live.isStarted { start() }
             publish(reorder: true)
             onPreferencesChange?(preferences)
         }
@@ -134,6 +135,14 @@ public final class ScannerViewModel {
         live.start(mode: preferences.scanMode)
     }
 
+    /// The page is left: the quiet background scan takes over if it is on, else scanning stops.
+    public func leave() {
+        ticking = true
+        live.release()
+        ticking = false
+        publish(reorder: reorderAllowed)
+    }
+
     /// Stops scanning; the list stays.
     public func stop() {
         ticking = true
@@ -153,6 +162,7 @@ public final class ScannerViewModel {
     private func applyTimes() {
         live.fadeAfter = Double(preferences.fadeAfterSeconds)
         live.removeAfter = Double(preferences.removeAfterSeconds)
+        live.backgroundMode = preferences.backgroundScanMode
     }
 
     private func liveChanged(_ change: LiveDevices.Change) {
@@ -199,7 +209,7 @@ public final class ScannerViewModel {
         PublishJob(devices: live.all, favorites: favorites.snapshot, hidden: hidden.map { Set($0.hidden.keys) } ?? [],
                    newMark: hidden?.newDevicesMark, preferences: preferences,
                    needle: searchText.trimmingCharacters(in: .whitespaces).lowercased(),
-                   unknown: L10n.tr("Unknown device"), now: now(), fadeAfter: live.isReplayOver ? .infinity : live.fadeAfter,
+                   unknown: L10n.tr("Unknown device"), now: now(), fadeAfter: live.isReplayOver ? .infinity : live.effectiveFadeAfter,
                    showsAge: live.isReplayOver, order: order, reorder: reorder)
     }
 
@@ -217,7 +227,7 @@ public final class ScannerViewModel {
         let now: Date
         /// Seconds after which a row fades; infinite once a replay is over.
         let fadeAfter: Double
-        /// Whether rows say how old their reading is (a finished replay).
+        /// Whether every row says how old its reading is (a finished replay); faded rows always do.
         let showsAge: Bool
         let order: [DeviceID]
         let reorder: Bool
@@ -252,10 +262,13 @@ public final class ScannerViewModel {
                     let haystack = [name, advertised.name, id.address] + advertised.manufacturerData.map(\.companyName)
                     if !haystack.contains(where: { $0?.lowercased().contains(needle) == true }) { continue }
                 }
+                let age = device.age(at: now)
+                let stale = age > fadeAfter
+                // A faded row says how old its figure is, so a silent device does not look current.
                 visible.append(Row(id: id, key: device.key, title: name ?? unknown, isUnnamed: name == nil,
                                    subtitle: device.identifierLine, rssi: rssi, level: ScannerViewModel.level(rssi),
-                                   isFavorite: favorite != nil, isStale: device.age(at: now) > fadeAfter,
-                                   age: showsAge ? L10n.format("{} ago", Formats.age(seconds: device.age(at: now))) : nil))
+                                   isFavorite: favorite != nil, isStale: stale,
+                                   age: showsAge || stale ? L10n.format("{} ago", Formats.age(seconds: age)) : nil))
                 lastSeen.append(device.lastSeen)
             }
             let rows: [Row]

@@ -6,7 +6,7 @@ import GtkKit
 import Localization
 import ViewModels
 
-/// Preferences: auto scan, and when the Scanner hides, fades and removes devices.
+/// Preferences: auto scan, the background scan for Favorites, and when the Scanner hides, fades and removes devices.
 @MainActor
 public enum PreferencesWindow {
     /// Opens the window over `parent`; changes apply (and are kept) at once.
@@ -17,6 +17,8 @@ public enum PreferencesWindow {
         let p = scanner.preferences
         let autoScan = Switch(accessibleName: L10n.tr("Auto Scan"))
         autoScan.isOn = p.periodic
+        let background = Switch(accessibleName: L10n.tr("Scan in the Background"))
+        background.isOn = p.backgroundScan
         let interval = SpinButton(min: 15, max: 3600, step: 5, accessibleName: L10n.tr("Scan Interval in seconds"))
         interval.value = p.periodSeconds
         let length = SpinButton(min: 2, max: 600, step: 1, accessibleName: L10n.tr("Scan Length in seconds"))
@@ -24,11 +26,15 @@ public enum PreferencesWindow {
         let scanning = PreferencesGroup(title: L10n.ctx("Preferences group", "Scanning"), rows: [
             ActionRow(title: L10n.tr("Auto Scan"), subtitle: L10n.tr("Scan for a short time every so often instead of all the time, to save power"),
                       control: autoScan, activates: true),
+            ActionRow(title: L10n.tr("Scan in the Background"),
+                      subtitle: L10n.tr("Scan now and then while the Scanner is closed, so Favorites shows which devices are nearby"),
+                      control: background, activates: true),
             ActionRow(title: L10n.tr("Scan Interval"), subtitle: L10n.tr("Seconds from the start of one scan to the next"), control: interval),
             ActionRow(title: L10n.tr("Scan Length"), subtitle: L10n.tr("Seconds each scan lasts"), control: length),
         ])
-        let syncSensitivity = { [weak autoScan, weak interval, weak length] in
-            let on = autoScan?.isOn ?? false
+        // Interval and length pace both Auto Scan and the background scan.
+        let syncSensitivity = { [weak autoScan, weak background, weak interval, weak length] in
+            let on = (autoScan?.isOn ?? false) || (background?.isOn ?? false)
             interval?.isSensitive = on
             length?.isSensitive = on
         }
@@ -54,6 +60,10 @@ public enum PreferencesWindow {
         autoScan.onToggled { [weak scanner] on in
             syncSensitivity()
             scanner?.preferences.periodic = on
+        }
+        background.onToggled { [weak scanner] on in
+            syncSensitivity()
+            scanner?.preferences.backgroundScan = on
         }
         interval.onChanged { [weak scanner] in scanner?.preferences.periodSeconds = $0 }
         length.onChanged { [weak scanner] in scanner?.preferences.scanWindowSeconds = $0 }

@@ -167,7 +167,7 @@ public final class ScannerPage: Page {
     /// The explanation on the problem page, for tests.
     public var problemText: String { "\(problem.title)\n\(problem.details)" }
 
-    public func pageWillDisappear() { model.stop() }
+    public func pageWillDisappear() { model.leave() }
 
     public func consumeBack() -> Bool {
         guard searchBar.isSearching else { return false }

@@ -34,13 +34,27 @@ class BumblePeers:
         port = free_port()
         self.source = f"h4-tcp:127.0.0.1:{port}"
         self.process = subprocess.Popen([python, LE_PEERS, f"tcp-server:127.0.0.1:{port}", "--count", str(count)],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True)
         deadline = time.time() + 30
         seen = ""
         while "ready" not in seen:
             if time.time() > deadline or self.process.poll() is not None:
                 self.stop()
                 raise AssertionError(f"Bumble peers did not start: {seen}")
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
+            if ready:
+                seen += self.process.stdout.readline()
+
+    def silence(self, index):
+        """Device `index` (from 0) stops advertising; its controller stays on the link."""
+        self.process.stdin.write(f"silent {index}\n")
+        self.process.stdin.flush()
+        deadline = time.time() + 10
+        seen = ""
+        while f"silent {index}" not in seen:
+            if time.time() > deadline or self.process.poll() is not None:
+                raise AssertionError(f"peer {index} did not fall silent: {seen}")
             ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
             if ready:
                 seen += self.process.stdout.readline()
@@ -57,6 +71,9 @@ class BumblePeers:
                 self.process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 self.kill()
+        for pipe in (self.process.stdin, self.process.stdout):
+            if pipe:
+                pipe.close()
 
     def __enter__(self):
         return self

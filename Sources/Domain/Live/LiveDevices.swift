@@ -27,6 +27,12 @@ public final class LiveDevices {
     public var fadeAfter: Double = 30
     /// Seconds without a report after which a device is dropped (never before it fades).
     public var removeAfter: Double = 60
+    /// The quiet scan that runs while no page holds a scan of its own; nil runs none.
+    public var backgroundMode: ScanMode? {
+        didSet { if backgroundMode != oldValue, !isForeground { resumeBackground() } }
+    }
+    /// Whether a page (the Scanner) holds the scan; otherwise a running scan is the background one.
+    public private(set) var isForeground = false
 
     // MARK: Configuration
     private let makeScanner: (ScanMode) -> DeviceScanner
@@ -44,6 +50,9 @@ public final class LiveDevices {
     private var timer: Task<Void, Never>?
     private var handlers: [Int: @MainActor (Change) -> Void] = [:]
     private var nextHandler = 0
+    /// The mode of the latest scan, for the pause between two auto scans.
+    private var mode: ScanMode = .continuous
+    private var retry: Task<Void, Never>?
 
     /// Creates the model; `makeScanner` opens the configured source in the given mode each time scanning starts.
     public init(makeScanner: @escaping (ScanMode) -> DeviceScanner, sightings: SightingsRepository?,
@@ -84,16 +93,45 @@ public final class LiveDevices {
     /// True once a replay ran out: its devices stay, however old.
     public var isReplayOver: Bool { if case .finished = state { return true } else { return false } }
 
+    /// Whether the running scan is the quiet background one.
+    public var isBackground: Bool { isStarted && !isForeground }
+
+    /// Seconds unheard before a device fades in the current mode: an auto scan's pause, when
+    /// nobody listens, does not count against a device.
+    public var effectiveFadeAfter: Double { fadeAfter + pauseSeconds }
+
+    private var pauseSeconds: Double {
+        if case .periodic(let window, let interval) = mode { return max(interval - window, 0) }
+        return 0
+    }
+
     /// Whether `device` has not been heard for the fade time as of `now`.
     public func isStale(_ device: LiveDevice, at now: Date) -> Bool {
-        !isReplayOver && device.age(at: now) > fadeAfter
+        !isReplayOver && device.age(at: now) > effectiveFadeAfter
     }
 
     // MARK: Intents
 
-    /// Starts scanning in `mode` with a fresh scanner, so a failed source is retried.
+    /// Starts scanning in `mode` for a page, with a fresh scanner, so a failed source is retried.
+    /// The page holds the scan (even through a stop) until it calls `release()`.
     public func start(mode: ScanMode) {
+        isForeground = true
+        run(mode)
+    }
+
+    /// The page no longer needs the scan: the background scan takes over, or scanning stops.
+    public func release() {
+        isForeground = false
+        resumeBackground()
+    }
+
+    private func resumeBackground() {
+        if let backgroundMode { run(backgroundMode) } else { stop() }
+    }
+
+    private func run(_ mode: ScanMode) {
         stop()
+        self.mode = mode
         let scanner = makeScanner(mode)
         self.scanner = scanner
         let inbox = self.inbox
@@ -117,6 +155,8 @@ public final class LiveDevices {
 
     /// Stops scanning; the devices stay.
     public func stop() {
+        retry?.cancel()
+        retry = nil
         scanner?.stop()
         scanner = nil
         tasks.forEach { $0.cancel() }
@@ -148,7 +188,7 @@ public final class LiveDevices {
             if let rssi = o.rssi, keepsSightings(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
         }
         if !isReplayOver {
-            let cutoff = now().addingTimeInterval(-max(removeAfter, fadeAfter))
+            let cutoff = now().addingTimeInterval(-(max(removeAfter, fadeAfter) + pauseSeconds))
             let gone = devices.compactMap { $0.value.lastSeen < cutoff ? $0.key : nil }
             for id in gone { devices[id] = nil }
         }
@@ -160,6 +200,21 @@ public final class LiveDevices {
     private func apply(_ newState: ScannerState) {
         state = newState
         notify(.state)
+        if case .failed = newState, isBackground, let mode = backgroundMode { retryBackground(mode) }
+    }
+
+    /// A failed background scan says nothing (Favorites falls back to stored sightings) and
+    /// tries again one interval later, so an adapter plugged back in is picked up.
+    private func retryBackground(_ mode: ScanMode) {
+        retry?.cancel()
+        let delay: Double
+        if case .periodic(_, let interval) = mode { delay = interval } else { delay = 60 }
+        retry = Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            guard let self, !Task.isCancelled, self.isBackground, case .failed = self.state,
+                  self.backgroundMode == mode else { return }
+            self.run(mode)
+        }
     }
 
     private func notify(_ change: Change) {

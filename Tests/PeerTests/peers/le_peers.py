@@ -7,11 +7,15 @@ One Bumble controller is exposed over H4 (TRANSPORT: tcp-server:HOST:PORT,
 unix-server:PATH or pty:PATH) for FavBlue to drive; the others share its virtual
 radio link and advertise like real devices. Prints "ready" once advertising.
 
+A line "silent N" on stdin makes device N (from 0) stop advertising while it
+stays on the link, as a device that falls silent does; "silent N" is printed back.
+
     le_peers.py TRANSPORT [--legacy-reports] [--extended] [--count N] [--prefix NAME]
 """
 import argparse
 import asyncio
 import signal
+import sys
 
 from bumble import data_types, hci
 from bumble.controller import Controller
@@ -92,8 +96,33 @@ async def main(args):
         devices.append(device)
     print("ready", flush=True)
     stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        asyncio.get_running_loop().add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, stop.set)
+
+    async def silence(index):
+        device = devices[index]
+        if args.extended:
+            for advertising_set in list(device.extended_advertising_sets.values()):
+                await advertising_set.stop()
+        else:
+            await device.stop_advertising()
+        print(f"silent {index}", flush=True)
+
+    def command():
+        line = sys.stdin.readline()
+        if not line:
+            # stdin closed (not a pipe, or the test is done): keep advertising.
+            loop.remove_reader(sys.stdin.fileno())
+            return
+        words = line.split()
+        if len(words) == 2 and words[0] == "silent" and words[1].isdigit() and int(words[1]) < len(devices):
+            loop.create_task(silence(int(words[1])))
+
+    try:
+        loop.add_reader(sys.stdin.fileno(), command)
+    except (OSError, ValueError):
+        pass  # stdin is a file or /dev/null, which epoll cannot watch: no commands then
     await stop.wait()
     await transport.close()
 

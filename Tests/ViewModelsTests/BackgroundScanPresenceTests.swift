@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import TestSupport
+import ViewModels
+import XCTest
+
+/// Scan in the Background: Favorites knows what is nearby without the Scanner, the Scanner
+/// still scans its own way, and a failing background scan stays quiet.
+@MainActor
+final class BackgroundScanPresenceTests: XCTestCase {
+    private final class Clock: @unchecked Sendable { var now = Date(timeIntervalSince1970: 100_000) }
+
+    private final class Radio {
+        var scanners: [FakeScanner] = []
+        var modes: [ScanMode] = []
+    }
+
+    private struct Setup {
+        let live: LiveDevices
+        let favorites: FavoritesViewModel
+        let scanner: ScannerViewModel
+        let radio: Radio
+        let clock: Clock
+    }
+
+    private let buds = TestDevices.id(1, kind: .leRandom)
+
+    private func make() async -> Setup {
+        let clock = Clock()
+        let radio = Radio()
+        let live = LiveDevices(makeScanner: { mode in
+            let scanner = FakeScanner()
+            radio.scanners.append(scanner)
+            radio.modes.append(mode)
+            return scanner
+        }, sightings: nil, refreshesPerSecond: 50, now: { clock.now })
+        let repository = FakeFavoritesRepository([
+            Favorite(id: buds, nickname: "Buds", lastKnownName: nil,
+                     addedAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0)),
+        ])
+        let favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: repository), live: live, now: { clock.now })
+        let scanner = ScannerViewModel(live: live, favorites: favorites, now: { clock.now })
+        await favorites.load()
+        return Setup(live: live, favorites: favorites, scanner: scanner, radio: radio, clock: clock)
+    }
+
+    private func presence(_ s: Setup) -> String? { s.favorites.rows.first?.presence }
+
+    func testTheSettingIsOffByDefaultAndNothingScansOnFavorites() async {
+        let s = await make()
+        XCTAssertFalse(ScannerPreferences().backgroundScan)
+        XCTAssertTrue(s.radio.modes.isEmpty)
+        XCTAssertEqual(presence(s), "Not seen yet")
+    }
+
+    func testWithTheSettingOnFavoritesSaysNearbyWithoutTheScanner() async throws {
+        let s = await make()
+        s.scanner.preferences.backgroundScan = true
+        XCTAssertEqual(s.radio.modes, [.periodic(windowSeconds: 10, intervalSeconds: 60)], "Auto Scan's rhythm")
+        try await Task.sleep(nanoseconds: 50_000_000)
+        s.radio.scanners[0].feed(Observation(id: buds, timestamp: s.clock.now, rssi: -52))
+        try await Task.sleep(nanoseconds: 200_000_000)
+        XCTAssertEqual(presence(s), "Nearby · \u{2212}52 dBm")
+
+        // Between two quiet scans nobody listens: the favorite is still nearby.
+        s.radio.scanners[0].set(.waiting)
+        s.clock.now.addTimeInterval(45)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        XCTAssertEqual(presence(s), "Nearby · \u{2212}52 dBm")
+
+        s.scanner.preferences.backgroundScan = false
+        XCTAssertFalse(s.live.isStarted)
+        XCTAssertEqual(presence(s), "Last seen 45 s ago")
+    }
+
+    func testTheScannerScansItsOwnWayAndLeavingItReturnsToTheQuietScan() async {
+        let s = await make()
+        s.scanner.preferences.backgroundScan = true
+        s.scanner.start()
+        XCTAssertEqual(s.radio.modes.last, .continuous, "opening the Scanner gives its normal scan")
+        s.scanner.leave()
+        XCTAssertEqual(s.radio.modes.last, .periodic(windowSeconds: 10, intervalSeconds: 60))
+        XCTAssertTrue(s.live.isBackground)
+
+        // Turning Auto Scan on in Preferences meanwhile does not start the Scanner's own scan.
+        s.scanner.preferences.periodic = true
+        XCTAssertTrue(s.live.isBackground)
+        XCTAssertEqual(s.radio.modes.count, 3)
+        s.scanner.preferences.backgroundScan = false
+    }
+
+    func testAFailingBackgroundScanShowsNoErrorOnFavorites() async throws {
+        let s = await make()
+        s.scanner.preferences.backgroundScan = true
+        try await Task.sleep(nanoseconds: 50_000_000)
+        s.radio.scanners[0].feed(Observation(id: buds, timestamp: s.clock.now, rssi: -60))
+        try await Task.sleep(nanoseconds: 200_000_000)
+        s.radio.scanners[0].set(.failed(.disconnected("the adapter was unplugged")))
+        s.clock.now.addTimeInterval(5)
+        try await Task.sleep(nanoseconds: 200_000_000)
+        XCTAssertTrue(s.favorites.messages.isEmpty, "no banner, no error page")
+        XCTAssertEqual(presence(s), "Last seen 5 s ago", "no longer claims it is nearby")
+        s.scanner.preferences.backgroundScan = false
+    }
+}
