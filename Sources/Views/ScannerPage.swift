@@ -64,7 +64,7 @@ public final class ScannerPage: Page {
         viewMenu = MenuButton(icon: "view-sort-descending-symbolic", accessibleName: L10n.tr("View Options"),
                               titledSections: viewSections)
         narrowMenu = MenuButton(icon: "view-more-symbolic", accessibleName: L10n.tr("Search and View Options"),
-                                titledSections: [(nil, [(L10n.tr("_Search Devices"), "scanner.search")])] + viewSections)
+                                titledSections: [(nil, [(L10n.tr("Sea_rch Devices"), "scanner.search")])] + viewSections)
         narrowMenu.isVisible = false
         searchToggle = ToggleButton(icon: "system-search-symbolic", accessibleName: L10n.tr("Search Devices"))
         frame.header.packStart(searchToggle)
