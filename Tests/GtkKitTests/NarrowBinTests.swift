@@ -25,7 +25,7 @@ final class NarrowBinTests: GtkTestCase {
             gtk_window_set_child(gcast(window), bin.widget)
             defer { gtk_window_destroy(gcast(window)) }
 
-            func resize(_ width: Int32) {
+            @MainActor func resize(_ width: Int32) {
                 gtk_window_set_default_size(gcast(window), width, 200)
                 gtk_window_present(gcast(window))
                 XCTAssertTrue(MainLoop.iterate(until: { bin.width == width }, timeout: 5), "laid out at \(width) px")
