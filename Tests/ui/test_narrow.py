@@ -39,7 +39,10 @@ def extents(node):
 
 def window_width(app):
     """The X window's width: what the window manager and the user see."""
-    out = subprocess.run(["xdotool", "getwindowgeometry", "--shell", app.window_id()],
+    # By title: a tooltip or a popover is an X window of the same process too.
+    wid = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(app.proc.pid), "--name", "^FavBlue$"],
+                         capture_output=True, text=True, timeout=10).stdout.split()[0]
+    out = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid],
                          capture_output=True, text=True, check=True, timeout=10).stdout
     return int(dict(line.split("=", 1) for line in out.split())["WIDTH"])
 
