@@ -162,3 +162,88 @@ cgtk_signal_emit_simple (gpointer instance, const char *signal)
   g_return_if_fail (signal != NULL);
   g_signal_emit_by_name (instance, signal);
 }
+
+/* GTK 4.8 and libadwaita 1.2 have no breakpoints and no size-allocate signal,
+ * so nothing tells Swift how wide a page is. This bin holds one child, gives it
+ * all its room and emits "width-changed" (int, pixels) when its width changes.
+ * A GObject subclass is far simpler in C than through Swift. */
+struct _CgtkWidthBin {
+  GtkWidget parent_instance;
+  GtkWidget *child;
+  int width;
+};
+
+G_DEFINE_FINAL_TYPE (CgtkWidthBin, cgtk_width_bin, GTK_TYPE_WIDGET)
+
+static guint width_changed_signal;
+
+static void
+cgtk_width_bin_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
+                        int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
+{
+  CgtkWidthBin *self = CGTK_WIDTH_BIN (widget);
+  if (self->child == NULL || !gtk_widget_should_layout (self->child))
+    return;
+  gtk_widget_measure (self->child, orientation, for_size, minimum, natural,
+                      minimum_baseline, natural_baseline);
+}
+
+static void
+cgtk_width_bin_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  CgtkWidthBin *self = CGTK_WIDTH_BIN (widget);
+  if (self->child != NULL && gtk_widget_should_layout (self->child))
+    gtk_widget_allocate (self->child, width, height, baseline, NULL);
+  if (width != self->width)
+    {
+      self->width = width;
+      g_signal_emit (self, width_changed_signal, 0, width);
+    }
+}
+
+static GtkSizeRequestMode
+cgtk_width_bin_get_request_mode (GtkWidget *widget)
+{
+  CgtkWidthBin *self = CGTK_WIDTH_BIN (widget);
+  return self->child != NULL ? gtk_widget_get_request_mode (self->child) : GTK_SIZE_REQUEST_CONSTANT_SIZE;
+}
+
+static void
+cgtk_width_bin_dispose (GObject *object)
+{
+  CgtkWidthBin *self = CGTK_WIDTH_BIN (object);
+  g_clear_pointer (&self->child, gtk_widget_unparent);
+  G_OBJECT_CLASS (cgtk_width_bin_parent_class)->dispose (object);
+}
+
+static void
+cgtk_width_bin_class_init (CgtkWidthBinClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  object_class->dispose = cgtk_width_bin_dispose;
+  widget_class->measure = cgtk_width_bin_measure;
+  widget_class->size_allocate = cgtk_width_bin_size_allocate;
+  widget_class->get_request_mode = cgtk_width_bin_get_request_mode;
+  width_changed_signal = g_signal_new ("width-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                       0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  /* A plain container: screen readers see its child, not the bin. */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GENERIC);
+}
+
+static void
+cgtk_width_bin_init (CgtkWidthBin *self)
+{
+  self->width = -1;
+}
+
+GtkWidget *
+cgtk_width_bin_new (GtkWidget *child)
+{
+  g_return_val_if_fail (GTK_IS_WIDGET (child), NULL);
+  g_return_val_if_fail (gtk_widget_get_parent (child) == NULL, NULL);
+  CgtkWidthBin *self = g_object_new (CGTK_TYPE_WIDTH_BIN, NULL);
+  self->child = child;
+  gtk_widget_set_parent (child, GTK_WIDGET (self));
+  return GTK_WIDGET (self);
+}

@@ -11,8 +11,10 @@ public struct DeviceRowContent: Equatable {
     public var title: String
     /// Dims the title ("Unknown device").
     public var titleIsPlaceholder = false
-    /// The identifier and its kind.
+    /// The identifier and its kind, on one line.
     public var subtitle: String
+    /// The identifier alone and its kind alone, for narrow rows that give each a line; nil keeps `subtitle`.
+    public var identifier: Identifier?
     /// "−58 dBm", or nil where no signal is shown.
     public var signal: String?
     /// A network-cellular-signal-* icon name.
@@ -26,12 +28,28 @@ public struct DeviceRowContent: Equatable {
     /// A third line under the identifier (a favorite's presence); nil for none.
     public var note: String?
 
+    /// An address and its kind, apart.
+    public struct Identifier: Equatable {
+        /// "AA:BB:CC:DD:EE:FF".
+        public var address: String
+        /// "LE random".
+        public var kind: String
+
+        /// The identifier of `id`.
+        public init(_ id: DeviceID) {
+            address = id.address
+            kind = id.kind.label
+        }
+    }
+
     /// Creates row content.
-    public init(title: String, titleIsPlaceholder: Bool = false, subtitle: String, signal: String? = nil,
-                signalIcon: String? = nil, signalDescription: String? = nil, isFavorite: Bool, age: String? = nil, note: String? = nil) {
+    public init(title: String, titleIsPlaceholder: Bool = false, subtitle: String, identifier: Identifier? = nil,
+                signal: String? = nil, signalIcon: String? = nil, signalDescription: String? = nil, isFavorite: Bool,
+                age: String? = nil, note: String? = nil) {
         self.title = title
         self.titleIsPlaceholder = titleIsPlaceholder
         self.subtitle = subtitle
+        self.identifier = identifier
         self.signal = signal
         self.signalIcon = signalIcon
         self.signalDescription = signalDescription
@@ -41,6 +59,29 @@ public struct DeviceRowContent: Equatable {
     }
 }
 
+/// Whether one list's rows are narrow, shared by its rows so that the rows already made
+/// follow when the window turns narrow or wide.
+@MainActor
+final class DeviceRowLayout {
+    private final class WeakRow {
+        weak var row: DeviceRowView?
+        init(_ row: DeviceRowView) { self.row = row }
+    }
+
+    private var rows: [WeakRow] = []
+
+    /// Narrow rows give the address a line of its own and the kind the next one.
+    var isNarrow = false {
+        didSet {
+            guard isNarrow != oldValue else { return }
+            rows.removeAll { $0.row == nil }
+            for entry in rows { entry.row?.applyLayout() }
+        }
+    }
+
+    func register(_ row: DeviceRowView) { rows.append(WeakRow(row)) }
+}
+
 /// One row of a device list: name and identifier, signal, heart and Details.
 @MainActor
 final class DeviceRowView {
@@ -48,6 +89,8 @@ final class DeviceRowView {
     let root = Box(vertical: false, spacing: 12)
     private let title = Label()
     private let subtitle = Label()
+    /// The address kind, under the address in narrow rows.
+    private let kindLine = Label()
     private let meter = Box(vertical: true, spacing: 2)
     private let signal = Label()
     private let signalIcon = Image()
@@ -63,17 +106,21 @@ final class DeviceRowView {
 
     // MARK: Borrowed
     private let pool: DeviceButtonPool
+    private let layout: DeviceRowLayout
 
-    init(pool: DeviceButtonPool) {
+    init(pool: DeviceButtonPool, layout: DeviceRowLayout) {
         self.pool = pool
+        self.layout = layout
         let texts = Box(vertical: true, spacing: 2)
         title.xalign(0).ellipsize().css("heading")
-        // Narrow windows cut the address in the middle, so its kind stays readable; wrapping
-        // would reshape every row's text on each refresh.
+        // An address is told apart by its first and last bytes: when even a line of its own is
+        // too short, cut it in the middle. Wrapping would reshape rows on every refresh.
         subtitle.xalign(0).ellipsize(middle: true).css("caption", "dim-text")
+        kindLine.xalign(0).ellipsize().css("caption", "dim-text")
+        kindLine.isVisible = false
         note.xalign(0).ellipsize().css("caption")
         note.isVisible = false
-        texts.append(title, subtitle, note)
+        texts.append(title, subtitle, kindLine, note)
         texts.expand(horizontal: true, vertical: false).align(.fill, .center)
         // The level icon sits over its figure, so a phone-wide (360 px) row keeps room for the name.
         signal.css("caption", "numeric").align(.center, .center)
@@ -87,6 +134,17 @@ final class DeviceRowView {
         // The row itself is a focus stop named after its device, so its context menu
         // (Menu, Shift+F10) and a closing dialog have somewhere to return focus to.
         root.isFocusable = true
+        layout.register(self)
+    }
+
+    /// Shows the identifier on one line, or in a narrow row the address on one and its kind on the next.
+    func applyLayout() {
+        guard let content = shown else { return }
+        let stacked = layout.isNarrow ? content.identifier : nil
+        let line = stacked?.address ?? content.subtitle
+        if subtitle.text != line { subtitle.text = line }
+        kindLine.isVisible = stacked != nil
+        if let stacked, kindLine.text != stacked.kind { kindLine.text = stacked.kind }
     }
 
     /// Another row took `pair` for its device; this row is rebound in the same pass.
@@ -120,7 +178,7 @@ final class DeviceRowView {
         if content.titleIsPlaceholder != old?.titleIsPlaceholder {
             if content.titleIsPlaceholder { title.css("dim-text") } else { title.removeCSS("dim-text") }
         }
-        if content.subtitle != old?.subtitle { subtitle.text = content.subtitle }
+        if content.subtitle != old?.subtitle || content.identifier != old?.identifier { applyLayout() }
         if content.signal != old?.signal {
             signal.isVisible = content.signal != nil
             signal.text = content.signal ?? ""

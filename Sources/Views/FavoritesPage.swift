@@ -24,6 +24,7 @@ public final class FavoritesPage: Page {
 
     // MARK: Owned
     private var token: ObservationToken?
+    private let rowLayout = DeviceRowLayout()
 
     /// Creates the page over `model`.
     public init(navigator: Navigator, model: FavoritesViewModel) {
@@ -52,8 +53,8 @@ public final class FavoritesPage: Page {
                                     onDetails: { [weak self] in self?.showDetails(key: $0) })
         list = KeyedListView(
             accessibleName: L10n.tr("Favorites"),
-            makeRow: {
-                let row = DeviceRowView(pool: pool)
+            makeRow: { [rowLayout] in
+                let row = DeviceRowView(pool: pool, layout: rowLayout)
                 return (row, row.root)
             },
             bind: { [weak self] row, key in self?.bind(row, key) },
@@ -109,6 +110,8 @@ public final class FavoritesPage: Page {
 
     isolated deinit { presenceTicker?.cancel() }
 
+    public func adapt(narrow: Bool) { rowLayout.isNarrow = narrow }
+
     // MARK: Rendering
 
     private var shownRows: [String: FavoritesViewModel.Row] = [:]
@@ -128,7 +131,8 @@ public final class FavoritesPage: Page {
 
     private func bind(_ row: DeviceRowView, _ key: String) {
         guard let data = shownRows[key] else { return }
-        row.show(DeviceRowContent(title: data.title, subtitle: data.subtitle, isFavorite: true, note: data.presence), key: key)
+        row.show(DeviceRowContent(title: data.title, subtitle: data.subtitle,
+                                  identifier: DeviceRowContent.Identifier(data.id), isFavorite: true, note: data.presence), key: key)
     }
 
     // MARK: Actions

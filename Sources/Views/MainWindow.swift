@@ -17,6 +17,8 @@ public final class MainWindow: Navigator {
     private let pageStack = Stack(transition: .slideLeftRight, durationMs: 200)
     private let body = Box(vertical: true)
     private let notices = NoticeBar()
+    /// Tells the pages when the window is too narrow for every header control.
+    private let narrowBin: NarrowBin
 
     // MARK: Owned
     private var pages: [(name: String, page: Page)] = []
@@ -49,9 +51,17 @@ public final class MainWindow: Navigator {
         // Narrow phones and tiled windows: every page must work at 360 px.
         window.setMinimumSize(width: 360, height: 294)
         outer.add(body, name: "main")
-        window.setContent(outer)
+        // Below about 500 px a header bar with a full title-bar layout (minimize, maximize,
+        // close) leaves the title a few letters: pages then fold secondary controls into a menu.
+        narrowBin = NarrowBin(child: outer, threshold: NarrowThreshold(narrowBelow: 500, margin: 40))
+        window.setContent(narrowBin)
 
         installActions()
+        narrowBin.onNarrowChanged { [weak self] narrow in
+            guard let self else { return }
+            if narrow { self.narrowBin.css("narrow") } else { self.narrowBin.removeCSS("narrow") }
+            for page in self.pages.map(\.page) + self.leaving { page.adapt(narrow: narrow) }
+        }
         // Under the splash the home page is built once the window is up: the splash is all
         // that shows, and the first window appears sooner without it.
         if !splash.isShowing { push(factory.favorites(self), animated: false) }
@@ -93,6 +103,9 @@ public final class MainWindow: Navigator {
     /// The page on top, for tests.
     public var visiblePage: Page? { pages.last?.page }
 
+    /// Whether the pages are in their narrow layout (for tests).
+    public var isNarrow: Bool { narrowBin.isNarrow }
+
     /// How many pages are stacked.
     public var depth: Int { pages.count }
 
@@ -123,6 +136,7 @@ public final class MainWindow: Navigator {
         default: kind = "detail"
         }
         let name = "\(kind)-\(pageCounter)"
+        if narrowBin.isNarrow { page.adapt(narrow: true) }
         pages.append((name, page))
         pageStack.add(page.root, name: name)
         pageStack.show(name, transition: animated ? .slideLeft : .instant)

@@ -16,12 +16,15 @@ public protocol Page: AnyObject {
     func pageWillDisappear()
     /// Back was asked for (Escape, Alt+Left): true if the page used it itself, say to close its search.
     func consumeBack() -> Bool
+    /// The window became narrow (a phone, a tiled window) or wide again: fold or unfold controls.
+    func adapt(narrow: Bool)
 }
 
 extension Page {
     public func pageDidAppear() {}
     public func pageWillDisappear() {}
     public func consumeBack() -> Bool { false }
+    public func adapt(narrow: Bool) {}
 }
 
 /// What pages may ask of the window: moving between pages and showing notices.

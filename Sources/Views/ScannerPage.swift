@@ -18,6 +18,9 @@ public final class ScannerPage: Page {
     private let spinner = Spinner()
     private let toggle: Button
     private let searchToggle: ToggleButton
+    private let viewMenu: MenuButton
+    /// Search and View Options in one menu, for narrow windows.
+    private let narrowMenu: MenuButton
     private let searchBar: SearchBar
     private let noMatches: StatusPage
     private let noNew: StatusPage
@@ -38,9 +41,11 @@ public final class ScannerPage: Page {
 
     // MARK: Owned
     private var token: ObservationToken?
+    private let rowLayout = DeviceRowLayout()
     private var shown: [String: ScannerViewModel.Row] = [:]
     private var pointerInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
     private var focusInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
+    private var isNarrow = false
 
     /// Creates the page; `tryDemo` switches the source to the shipped demo capture.
     public init(navigator: Navigator, model: ScannerViewModel, favorites: FavoritesViewModel,
@@ -55,7 +60,7 @@ public final class ScannerPage: Page {
         frame.header.packEnd(toggle)
         spinner.accessibleLabel(L10n.ctx("Status", "Scanning"))
         frame.header.packEnd(spinner)
-        let viewMenu = MenuButton(icon: "view-sort-descending-symbolic", accessibleName: L10n.tr("View Options"), titledSections: [
+        let viewSections: [(String?, [(String, String)])] = [
             (L10n.tr("Sort By"), [(L10n.tr("_Signal Strength"), "scanner.sort::signal"),
                                   (L10n.tr("_Name"), "scanner.sort::name"),
                                   (L10n.tr("_Last Seen"), "scanner.sort::last-seen")]),
@@ -63,10 +68,16 @@ public final class ScannerPage: Page {
                                (L10n.tr("_Hide Unnamed Devices"), "scanner.hide-unnamed"),
                                (L10n.tr("Only _New Devices"), "scanner.only-new")]),
             (nil, [(L10n.tr("Scanner _Preferences"), "win.preferences")]),
-        ])
+        ]
+        viewMenu = MenuButton(icon: "view-sort-descending-symbolic", accessibleName: L10n.tr("View Options"),
+                              titledSections: viewSections)
+        narrowMenu = MenuButton(icon: "view-more-symbolic", accessibleName: L10n.tr("Search and View Options"),
+                                titledSections: [(nil, [(L10n.tr("Sea_rch Devices"), "scanner.search")])] + viewSections)
+        narrowMenu.isVisible = false
         searchToggle = ToggleButton(icon: "system-search-symbolic", accessibleName: L10n.tr("Search Devices"))
         frame.header.packStart(searchToggle)
         frame.header.packEnd(viewMenu)
+        frame.header.packEnd(narrowMenu)
         searchBar = SearchBar(accessibleName: L10n.tr("Search Devices"),
                               placeholder: L10n.tr("Name, nickname, address or company"))
         searchBar.bind(toggle: searchToggle)
@@ -97,8 +108,8 @@ public final class ScannerPage: Page {
                                     onDetails: { [weak self] in self?.showDetails(key: $0) })
         list = KeyedListView(
             accessibleName: L10n.tr("Devices nearby"),
-            makeRow: {
-                let row = DeviceRowView(pool: pool)
+            makeRow: { [rowLayout] in
+                let row = DeviceRowView(pool: pool, layout: rowLayout)
                 return (row, row.root)
             },
             bind: { [weak self] row, key in self?.bind(row, key) },
@@ -139,13 +150,11 @@ public final class ScannerPage: Page {
                 return true
             }
             if ctrl && key.lowercased == .letter("f") {
-                self.searchBar.isSearching = true
-                self.searchBar.entry.grabFocus()
+                self.openSearch()
                 return true
             }
             return false
         }
-        searchBar.captureKeys(from: frame.root)
         searchBar.onSearchChanged { [weak model] text in model?.searchText = text }
         searchBar.onModeChanged { [weak self] open in
             guard let self, !open else { return }
@@ -169,6 +178,22 @@ public final class ScannerPage: Page {
 
     public func pageWillDisappear() { model.leave() }
 
+    public func adapt(narrow: Bool) {
+        isNarrow = narrow
+        rowLayout.isNarrow = narrow
+        updateHeader()
+    }
+
+    /// Whether the header shows the narrow menu in place of Search and View Options (for tests).
+    public var showsNarrowMenu: Bool { narrowMenu.isVisible }
+
+    /// Opens the search bar with the keyboard in it; nothing to search while scanning is impossible.
+    private func openSearch() {
+        guard content.visibleName != "problem" else { return }
+        searchBar.isSearching = true
+        searchBar.entry.grabFocus()
+    }
+
     public func consumeBack() -> Bool {
         guard searchBar.isSearching else { return false }
         searchBar.isSearching = false
@@ -178,6 +203,10 @@ public final class ScannerPage: Page {
     /// Sorting and filters as menu actions, so the menu shows radio items and checks.
     private func installViewActions() {
         let group = ActionGroup(on: frame.root, prefix: "scanner")
+        group.add("search") { [weak self] in
+            // The menu gives focus back to its button as it closes; take it afterwards.
+            Task { @MainActor [weak self] in self?.openSearch() }
+        }
         let p = model.preferences
         sortAction = group.addChoice("sort", initial: p.sortOrder.rawValue) { [weak model] value in
             model?.sortOrder = ScannerViewModel.SortOrder(rawValue: value) ?? .signal
@@ -234,10 +263,23 @@ public final class ScannerPage: Page {
         } else {
             content.show("list")
         }
+        updateHeader()
         let rows = model.rows
         let previous = shown
         shown = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, $0) })
         list.update(rows.map(\.key), isChanged: { [shown] in previous[$0] != shown[$0] })
+    }
+
+    /// Shows only the header controls that work now: nothing to search, sort or start while the
+    /// problem page offers Try Again; in a narrow window Search and View Options share one menu.
+    private func updateHeader() {
+        let problem = content.visibleName == "problem"
+        if problem && searchBar.isSearching { searchBar.isSearching = false }
+        searchBar.captureKeys(from: problem ? nil : frame.root)
+        toggle.isVisible = !problem
+        searchToggle.isVisible = !problem && !isNarrow
+        viewMenu.isVisible = !problem && !isNarrow
+        narrowMenu.isVisible = !problem && isNarrow
     }
 
     private func statusText() -> String {
@@ -257,6 +299,7 @@ public final class ScannerPage: Page {
     private func bind(_ row: DeviceRowView, _ key: String) {
         guard let data = shown[key] else { return }
         row.show(DeviceRowContent(title: data.title, titleIsPlaceholder: data.isUnnamed, subtitle: data.subtitle,
+                                  identifier: DeviceRowContent.Identifier(data.id),
                                   signal: data.rssi.map { Self.dBm($0) }, signalIcon: Self.levelIcons[data.level],
                                   signalDescription: Self.levelNames[data.level], isFavorite: data.isFavorite,
                                   age: data.age), key: key)

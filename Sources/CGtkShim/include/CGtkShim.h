@@ -34,4 +34,9 @@ guint64 cgtk_main_queue_wakeups(void);
 gboolean cgtk_value_holds_object(const GValue *value);
 void cgtk_signal_emit_simple(gpointer instance, const char *signal);
 
+/* A bin that reports its width ("width-changed", int pixels); see CGtkShim.c. */
+#define CGTK_TYPE_WIDTH_BIN (cgtk_width_bin_get_type())
+G_DECLARE_FINAL_TYPE(CgtkWidthBin, cgtk_width_bin, CGTK, WIDTH_BIN, GtkWidget)
+GtkWidget *cgtk_width_bin_new(GtkWidget *child);
+
 G_END_DECLS

@@ -32,3 +32,13 @@ public final class Image: Widget {
         set { gtk_image_set_from_icon_name(gcast(object), newValue) }
     }
 }
+
+/// A GtkShortcutLabel: key caps for an accelerator ("<Primary>f"; several separated by spaces).
+@MainActor
+public final class ShortcutLabel: Widget {
+    /// Shows `accelerator` as key caps.
+    public init(_ accelerator: String) {
+        super.init(gtk_shortcut_label_new(accelerator))
+        align(.end, .center)
+    }
+}

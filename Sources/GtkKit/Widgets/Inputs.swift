@@ -59,9 +59,11 @@ public final class SearchBar: Widget {
                                GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
     }
 
-    /// Typing anywhere in `widget` opens the bar and types into it.
-    public func captureKeys(from widget: Widget) {
-        gtk_search_bar_set_key_capture_widget(gcast(object), widget.widget)
+    /// Typing anywhere in `widget` opens the bar and types into it; nil stops that.
+    public func captureKeys(from widget: Widget?) {
+        let current = gtk_search_bar_get_key_capture_widget(gcast(object))
+        guard current != widget?.widget else { return }
+        gtk_search_bar_set_key_capture_widget(gcast(object), widget?.widget)
     }
 
     /// Runs `handler` with the text after each (debounced) change.

@@ -34,6 +34,16 @@ public final class PreferencesDialog: Widget {
         }
     }
 
+    /// Lets the window's search field find rows by their titles.
+    public func enableSearch() {
+        adw_preferences_window_set_search_enabled(preferences, 1)
+    }
+
+    /// Size when the window first appears, in pixels.
+    public func setDefaultSize(width: Int32, height: Int32) {
+        gtk_window_set_default_size(gcast(object), width, height)
+    }
+
     /// Adds `page` (one tab; with a single page no tabs show).
     public func add(_ page: PreferencesPage) {
         adw_preferences_window_add(preferences, gcast(UnsafeMutableRawPointer(page.object)))

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""A phone-wide (360 px) window with a full title-bar layout (minimize, maximize and
+close, Ubuntu's default): titles stay readable, controls fold into a menu, and
+the problem page's header keeps only what works there.
+
+GTK 4.8 answers no AT-SPI text-extents query for labels, so "shown in full" is
+read from widths: a header's title and subtitle labels share one column as wide
+as the longer text needs, which is their width in a wide window. Narrower than
+that, the longer one is cut with an ellipsis."""
+
+import os
+import subprocess
+import tempfile
+import time
+import unittest
+
+from harness import App, Atspi, retry_gtk_atspi_crash
+
+UBUNTU_LAYOUT = "appmenu:minimize,maximize,close"
+
+
+def home_with(width, height=640, layout=UBUNTU_LAYOUT):
+    """A fresh home whose window opens `width` px wide under the title-bar `layout`."""
+    home = tempfile.mkdtemp(prefix="favblue-ui-")
+    config = os.path.join(home, "xdg_config_home")
+    os.makedirs(os.path.join(config, "glib-2.0", "settings"))
+    os.makedirs(os.path.join(config, "gtk-4.0"))
+    with open(os.path.join(config, "glib-2.0", "settings", "keyfile"), "w") as f:
+        f.write(f"[io/github/favblue/FavBlue]\nwindow-width={width}\nwindow-height={height}\n")
+    with open(os.path.join(config, "gtk-4.0", "settings.ini"), "w") as f:
+        f.write(f"[Settings]\ngtk-decoration-layout={layout}\n")
+    return home
+
+
+def extents(node):
+    return Atspi.Component.get_extents(node, Atspi.CoordType.WINDOW)
+
+
+def window_width(app):
+    """The X window's width: what the window manager and the user see."""
+    # By title: a tooltip or a popover is an X window of the same process too.
+    wid = subprocess.run(["xdotool", "search", "--onlyvisible", "--pid", str(app.proc.pid), "--name", "^FavBlue$"],
+                         capture_output=True, text=True, timeout=10).stdout.split()[0]
+    out = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid],
+                         capture_output=True, text=True, check=True, timeout=10).stdout
+    return int(dict(line.split("=", 1) for line in out.split())["WIDTH"])
+
+
+def header_title(app, title):
+    """{text: width} of the showing header's title and subtitle labels."""
+    for node, role, name in app.nodes():
+        if role == "label" and name == title and extents(node).y < 40:
+            column = node.get_parent()
+            out = {}
+            for i in range(column.get_child_count()):
+                label = column.get_child_at_index(i)
+                if label.get_state_set().contains(Atspi.StateType.VISIBLE):
+                    out[label.get_name()] = extents(label).width
+            return out
+    raise AssertionError(f"no header title {title!r}; showing: {sorted(set(app.names('label')))}")
+
+
+def open_scanner(app, subtitle):
+    app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+    app.press("Add New Devices")
+    app.wait_for(lambda: subtitle in app.names("label"), timeout=30, what=f"the Scanner saying {subtitle!r}")
+    app.settle()
+
+
+@retry_gtk_atspi_crash
+class NarrowWindowTests(unittest.TestCase):
+    def scanner_title(self, width):
+        with App("--source", "demo", home=home_with(width)) as app:
+            open_scanner(app, "Replay finished")
+            return window_width(app), header_title(app, "Scanner")
+
+    def test_the_scanner_title_and_subtitle_are_shown_in_full_at_360_px(self):
+        _, wide = self.scanner_title(1000)
+        width, narrow = self.scanner_title(360)
+        self.assertEqual(width, 360, "the window keeps the 360 px it was given")
+        self.assertEqual(set(narrow), {"Scanner", "Replay finished"})
+        for text, needed in wide.items():
+            self.assertGreaterEqual(narrow[text], needed, f"{text!r} has the room its full text needs")
+
+    def test_favorites_and_the_detail_page_keep_360_px(self):
+        with App("--source", "demo", home=home_with(1000)) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            wide = header_title(app, "FavBlue")
+        with App("--source", "demo", home=home_with(360)) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            self.assertEqual(window_width(app), 360)
+            self.assertGreaterEqual(header_title(app, "FavBlue")["FavBlue"], wide["FavBlue"], "the home title in full")
+            open_scanner(app, "Replay finished")
+            app.press("Details for Kitchen Speaker")
+            app.wait_for(lambda: "Signal" in app.names("label"), what="the detail page")
+            self.assertEqual(window_width(app), 360, "the detail page fits as well")
+            self.assertIn("Kitchen Speaker", header_title(app, "Kitchen Speaker"))
+
+    def test_narrow_rows_give_the_address_its_own_line(self):
+        with App("--source", "demo", home=home_with(360)) as app:
+            open_scanner(app, "Replay finished")
+            labels = app.names("label")
+            self.assertIn("C0:98:E5:49:00:01", labels, "the whole address, alone on its line")
+            self.assertIn("LE random", labels, "the kind on the next line")
+            self.assertFalse(any(l.endswith("· LE random") for l in labels), "no joined identifier line")
+
+    def test_search_and_view_options_fold_into_one_menu_and_ctrl_f_still_searches(self):
+        with App("--source", "demo", home=home_with(360)) as app:
+            open_scanner(app, "Replay finished")
+            buttons = app.names("button")
+            self.assertNotIn("Search Devices", buttons)
+            self.assertNotIn("View Options", buttons)
+            app.click_on("Search and View Options")
+            app.wait_for(lambda: "Search Devices" in app.names("menu item"), what="the folded menu")
+            for item in ("Signal Strength", "Favorites Only", "Scanner Preferences"):
+                self.assertIn(item, app.names("menu item"))
+            app.press("Search Devices", role="menu item")
+            app.wait_for(lambda: app.focused_name() == "Search Devices", what="the search entry focused")
+            app.type_text("lamp")
+            app.wait_for(lambda: "Kitchen Speaker" not in app.names("label"), what="the search to filter")
+            self.assertIn("Desk Lamp", app.names("label"))
+            app.key("Escape")
+            app.wait_for(lambda: "Kitchen Speaker" in app.names("label"), what="the search closed")
+            app.key("ctrl+f")
+            app.wait_for(lambda: app.focused_name() == "Search Devices", what="Ctrl+F to open the search")
+
+    def test_the_problem_page_header_keeps_only_what_works(self):
+        with App("--source", "h4-unix:/nonexistent/favblue.sock", home=home_with(360)) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Scanning Is Not Possible" in app.names(), what="the problem page")
+            app.settle()
+            buttons = app.names("button")
+            self.assertIn("Try Again", buttons)
+            self.assertIn("Back", buttons)
+            for gone in ("Search Devices", "View Options", "Search and View Options", "Start Scanning", "Stop Scanning"):
+                self.assertNotIn(gone, buttons, f"{gone} does nothing useful here")
+            self.assertEqual(window_width(app), 360)
+
+    def test_the_problem_page_header_in_a_wide_window(self):
+        with App("--source", "h4-unix:/nonexistent/favblue.sock", home=home_with(1000)) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Scanning Is Not Possible" in app.names(), what="the problem page")
+            app.settle()
+            buttons = app.names("button")
+            for gone in ("Search Devices", "View Options", "Start Scanning"):
+                self.assertNotIn(gone, buttons)
+            app.type_text("x")
+            app.settle()
+            entry = app.find("Search Devices", role="entry")
+            self.assertEqual(extents(entry).height, 0, "typing opens no search bar")
+
+    def test_the_shortcuts_window_fits_360_px(self):
+        for lang in ("en", "de"):
+            with self.subTest(lang=lang), App(home=home_with(360), lang=lang) as app:
+                app.accessible()
+                app.key("ctrl+question")
+                title = "Keyboard Shortcuts" if lang == "en" else "Tastenkürzel"
+                app.wait_for(lambda: title in app.frames(), what="the shortcuts window")
+                app.settle()
+                root = app.accessible()
+                frames = [root.get_child_at_index(i) for i in range(root.get_child_count())]
+                shortcuts = next(f for f in frames if f.get_name() == title)
+                self.assertLessEqual(extents(shortcuts).width, 360, "no wider than a phone")
+                self.assertIn("Search Devices" if lang == "en" else "Geräte suchen", app.names())
+
+
+if __name__ == "__main__":
+    unittest.main()
