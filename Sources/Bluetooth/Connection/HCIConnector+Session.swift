@@ -246,8 +246,8 @@ extension ATTError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .error(let code, let request, let handle):
-            return L10n.format("the device answered {} to request 0x{} on handle 0x{}", "\(code)",
-                               String(request, radix: 16), String(handle, radix: 16))
+            return L10n.format("the device refused request 0x{} on handle 0x{} (ATT error 0x{})",
+                               String(request, radix: 16), String(handle, radix: 16), String(code.raw, radix: 16))
         case .timeout: return L10n.tr("no answer in time")
         case .linkEnded: return L10n.tr("the connection ended")
         case .aborted: return L10n.tr("given up")

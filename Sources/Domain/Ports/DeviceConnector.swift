@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Localization
+
 /// Why a chat message could not be written.
 public enum ChatSendError: Error, Equatable, Sendable {
     /// There is no connection with a chat channel.
@@ -11,6 +13,16 @@ public enum ChatSendError: Error, Equatable, Sendable {
     case connectionLost
     /// The device did not acknowledge the write in time.
     case timedOut
+
+    /// Why, in plain words, next to "Not sent".
+    public var message: String {
+        switch self {
+        case .notConnected: return L10n.tr("Not connected to the device.")
+        case .rejected(let detail): return L10n.format("The device refused the message: {}", detail)
+        case .connectionLost: return L10n.tr("The connection ended before the message was sent.")
+        case .timedOut: return L10n.tr("The device did not confirm the message in time.")
+        }
+    }
 }
 
 /// Connects one device at a time and carries its chat.
