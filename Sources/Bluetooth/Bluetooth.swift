@@ -17,9 +17,15 @@
 //                   (a capture), ObservationDecoder (the one path from event to observation,
 //                   for both), RemoteNameBook, ScannerFactory (source string → DeviceScanner),
 //                   DeviceAggregate
+//       Connection/ HCIConnector (the host's second client; implements Domain's DeviceConnector):
+//                   LE Create Connection, ACLOutbox (LE buffer credits), ATTBearer (one
+//                   request at a time), GATTClient (discovery, subscribe), ConnectionStreams,
+//                   ConnectorFactory (source → connector; raw hciN and replays refuse)
+//       Codec/ also  ACL, L2CAP (signalling, SMP answers), ATT, GATT declarations, LinkEvent
 //
 // Threads: the host reads on its own thread and calls its clients there; the scanner runs its
-// session on another and blocks there on commands until the host hands over the answer.
+// session on another and blocks there on commands until the host hands over the answer; the
+// connector does the same on a serial queue, while ACL is decoded and answered on the read thread.
 //
 // In: a ScanSource. Out: Domain Observations and ScannerState through the
 // DeviceScanner port, as AsyncStreams fed from a background thread. Malformed

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Fuzzes the HCI event, AD/EIR and btsnoop parsers with libFuzzer and AddressSanitizer
+# Fuzzes the HCI event, AD/EIR, btsnoop and ACL/L2CAP/ATT parsers with libFuzzer and AddressSanitizer
 # for FUZZ_SECONDS (default 60), seeded from the real captures and the demo capture.
 set -uo pipefail
 root="${FAVBLUE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -44,6 +44,13 @@ while off + 24 <= len(data) and k < 200:
         k += 1
 PY
 done
+# ACL seeds (selector 3): a length byte, then an ACL packet; a chat exchange as the spec writes it.
+acl() { printf '\x03'; for p in "$@"; do printf "\\x$(printf %02x $(( ${#p} / 2 )))"; printf "$(echo "$p" | sed 's/../\\x&/g')"; done; }
+acl 010007000300040003f700 > "$work/corpus/acl-mtu"
+acl 01200c000800040009070b00100c0001c0 > "$work/corpus/acl-chars"
+acl 01200f000b0004001b1000686920f09f9880 > "$work/corpus/acl-notify"
+acl 01201b001b000400011500 0110080001020304050607 > "$work/corpus/acl-fragments"
+acl 01200b0007000600010300011007 01200c000800050012010800060010000000c800 > "$work/corpus/acl-smp-signalling"
 echo "seeds: $(ls "$work/corpus" | wc -l)"
 if "$work/fuzz-parsers" -artifact_prefix="$work/" -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 "$work/corpus" > "$work/fuzz.log" 2>&1; then
   grep -E "stat::number_of_executed_units|Done" "$work/fuzz.log" | tail -n 2

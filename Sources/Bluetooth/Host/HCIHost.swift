@@ -25,7 +25,7 @@ extension HCIHostClient {
 
 /// The host side of one HCI link: it owns the transport and reads it on a thread of its own,
 /// sends commands and matches their answers, records every packet, and hands everything else
-/// to its clients (the scanner now, the LE connection manager next).
+/// to its clients (the scanner and the LE connector).
 ///
 /// Threading: the read loop runs on the host's thread and delivers to clients there.
 /// `command` blocks its caller on a condition until the read loop hands over the matching
@@ -127,16 +127,18 @@ public final class HCIHost: @unchecked Sendable {
 
     /// Sends `command` and waits up to `timeout` seconds for its Command Complete, whose return
     /// parameters it returns (Core v5.4, Vol 4, Part E, §7.7.14), or, with `expectStatus`, for
-    /// its Command Status (§7.7.15). A non-zero status, no answer, or the end of the link throws.
+    /// its Command Status (§7.7.15). A non-zero status, no answer, or the end of the link throws;
+    /// with `rawStatus`, a non-zero status is returned (first byte) for the caller to read.
     /// Never call it from a client callback.
-    public func command(_ command: HCICommand, expectStatus: Bool = false, timeout: Double = 2) throws(ScanFailure) -> [UInt8] {
+    public func command(_ command: HCICommand, expectStatus: Bool = false, rawStatus: Bool = false,
+                        timeout: Double = 2) throws(ScanFailure) -> [UInt8] {
         precondition(Thread.current !== readThread, "HCIHost.command called from a client callback")
         commandGate.lock()
         defer { commandGate.unlock() }
         // Registered before sending, so an answer that beats us back is not lost.
         state.lock()
         if let reason = closeReason { state.unlock(); throw reason }
-        awaited = AwaitedAnswer(opcode: command.opcode, name: command.name, expectStatus: expectStatus)
+        awaited = AwaitedAnswer(opcode: command.opcode, name: command.name, expectStatus: expectStatus, rawStatus: rawStatus)
         state.unlock()
         do {
             try send(.command, command.packet)
@@ -234,15 +236,15 @@ public final class HCIHost: @unchecked Sendable {
         switch event {
         case .commandComplete(let opcode, let parameters) where opcode == waiting.opcode:
             // Every command this host sends returns its status first (§7.7.14).
-            if let status = parameters.first, status != 0 {
+            if let status = parameters.first, status != 0, !waiting.rawStatus {
                 awaited?.result = .failure(waiting.failure(status))
             } else {
                 awaited?.result = .success(parameters)
             }
         case .commandStatus(let status, let opcode) where opcode == waiting.opcode:
-            if status != 0 {
+            if status != 0, !waiting.rawStatus {
                 awaited?.result = .failure(waiting.failure(status))
-            } else if waiting.expectStatus {
+            } else if waiting.expectStatus || status != 0 {
                 awaited?.result = .success([status])
             } else {
                 // Pending: the Command Complete is still to come.
@@ -291,6 +293,8 @@ private struct AwaitedAnswer {
     let opcode: UInt16
     let name: String
     let expectStatus: Bool
+    /// Hand a non-zero status back instead of failing.
+    let rawStatus: Bool
     var result: Result<[UInt8], ScanFailure>?
 
     func failure(_ status: UInt8) -> ScanFailure {

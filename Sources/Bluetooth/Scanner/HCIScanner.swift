@@ -170,7 +170,7 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
                 let le = try command(.leReadLocalFeatures)
                 // LE features bit 12: LE Extended Advertising (Vol 6, Part B, §4.6).
                 capabilities.extendedScanning = le.count >= 3 && le[0] == 0 && le[2] & 0x10 != 0
-                _ = try command(.leSetEventMask(0x0000_0000_0000_1F1F | 1 << 12))
+                _ = try command(.leSetEventMask(HCICommand.leEventMask))
             } catch {
                 log("LE not supported here: \(error.message)")
                 capabilities.le = false

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// Fans connection events out to every subscriber; safe from any thread. Events are yielded
+/// under the lock, so those from the read thread and the worker keep one order for everyone.
+final class ConnectionStreams: @unchecked Sendable {
+    private let lock = NSLock()
+    private var observers: [UUID: AsyncStream<ConnectionEvent>.Continuation] = [:]
+    private var current: ConnectionState = .idle
+
+    /// A new stream, starting with the current state. Unbounded, so no message is dropped.
+    var events: AsyncStream<ConnectionEvent> {
+        AsyncStream { continuation in
+            let id = UUID()
+            lock.withLock {
+                continuation.yield(.state(current))
+                observers[id] = continuation
+            }
+            continuation.onTermination = { [weak self] _ in
+                self?.lock.withLock { self?.observers[id] = nil }
+            }
+        }
+    }
+
+    /// The state last set.
+    var state: ConnectionState { lock.withLock { current } }
+
+    /// Changes the state and tells everyone, unless it is unchanged.
+    func set(_ state: ConnectionState) {
+        lock.withLock {
+            guard state != current else { return }
+            current = state
+            for observer in observers.values { observer.yield(.state(state)) }
+        }
+    }
+
+    /// Tells everyone of `event`.
+    func emit(_ event: ConnectionEvent) {
+        lock.withLock {
+            for observer in observers.values { observer.yield(event) }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// Makes the connector a source allows.
+public enum ConnectorFactory {
+    /// An `HCIConnector` on `host` for the H4 sources (share the host with the scanner), or a
+    /// connector that explains why `source` cannot connect.
+    public static func make(_ source: ScanSource, host: HCIHost?, log: @escaping @Sendable (String) -> Void = { _ in })
+        -> DeviceConnector {
+        switch source {
+        case .h4Unix, .h4TCP, .h4Serial:
+            guard let host else { return RefusingConnector(.notSupported(L10n.tr("There is no link to the Bluetooth adapter."))) }
+            return HCIConnector(host: host, log: log)
+        case .hci, .auto:
+            // On a raw socket the kernel and bluetoothd act on every connection made there too.
+            return RefusingConnector(.notSupported(L10n.tr(
+                "Connecting is not possible over a raw HCI socket, because the system’s Bluetooth service would act on the connection too. Use the BlueZ source (--source bluez) to connect.")))
+        case .btsnoop, .demo:
+            return RefusingConnector(.notSupported(L10n.tr("A replayed capture cannot connect to devices.")))
+        }
+    }
+}
+
+/// A connector for a source that cannot connect: every attempt fails at once with `reason`.
+public final class RefusingConnector: DeviceConnector, @unchecked Sendable {
+    private let reason: ConnectionFailure
+    private let streams = ConnectionStreams()
+
+    /// Creates a connector that always fails with `reason`.
+    public init(_ reason: ConnectionFailure) { self.reason = reason }
+
+    /// Why this connector cannot connect, for a page to show before the user tries.
+    public var whyNot: ConnectionFailure { reason }
+
+    public var events: AsyncStream<ConnectionEvent> { streams.events }
+    public var state: ConnectionState { streams.state }
+    public func connect(to device: DeviceID) { streams.set(.failed(reason)) }
+    public func cancel() { streams.set(.idle) }
+    public func disconnect() { streams.set(.idle) }
+    public func send(_ text: String) async throws(ChatSendError) { throw .notConnected }
+}

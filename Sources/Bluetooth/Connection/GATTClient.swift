@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Localization
+
+/// GATT procedures over one ATT bearer (Core v5.4, Vol 3, Part G, §4): MTU exchange, primary
+/// service discovery by UUID and in full, characteristic and descriptor discovery, and the
+/// CCCD write that subscribes. Blocking; runs on the connector's worker.
+struct GATTClient {
+    let bearer: ATTBearer
+
+    /// What a chat needs once found.
+    struct FoundChat {
+        let channel: HCIConnector.ChatChannel
+        let cccd: UInt16
+        let indicate: Bool
+    }
+
+    /// Exchange MTU (§4.3.1); the ATT_MTU becomes the smaller of both.
+    func exchangeMTU(_ mine: Int) throws(ATTError) {
+        switch try bearer.request(.exchangeMTURequest(mtu: UInt16(mine))) {
+        case .exchangeMTUResponse(let theirs): bearer.mtu = min(mine, Int(theirs))
+        case let other: throw .unexpected(L10n.format("answer 0x{} to Exchange MTU", String(other.opcode, radix: 16)))
+        }
+    }
+
+    /// The preferred chat service the device offers with usable characteristics, or nil.
+    func findChat() throws(ATTError) -> FoundChat? {
+        var all: [ServiceRange]?
+        for profile in ChatProfile.preferred {
+            let range: ServiceRange?
+            do {
+                range = try findService(profile.service)
+            } catch .error(.requestNotSupported, _, _) {
+                // Find By Type Value is optional for a server: list every service instead.
+                if all == nil { all = try primaryServices() }
+                range = all?.first { $0.uuid == profile.service }
+            }
+            guard let range, let found = try chat(profile, in: range) else { continue }
+            return found
+        }
+        return nil
+    }
+
+    /// Discover Primary Service by Service UUID (§4.4.2): the first match, or nil.
+    func findService(_ uuid: AttributeUUID) throws(ATTError) -> ServiceRange? {
+        do throws(ATTError) {
+            let answer = try bearer.request(.findByTypeValueRequest(start: 0x0001, end: 0xFFFF, type: 0x2800, value: uuid.wire))
+            guard case .findByTypeValueResponse(let list) = answer, let first = list.first else {
+                throw ATTError.unexpected(L10n.tr("a bad answer to Find By Type Value"))
+            }
+            return try decoded { () throws(DecodeError) in try ServiceRange(uuid: uuid, start: first.start, end: first.end) }
+        } catch .error(.attributeNotFound, _, _) {
+            return nil
+        }
+    }
+
+    /// Discover All Primary Services (§4.4.1), in handle order.
+    func primaryServices() throws(ATTError) -> [ServiceRange] {
+        var services: [ServiceRange] = []
+        var start: UInt16 = 0x0001
+        while true {
+            let answer: ATTPDU
+            do {
+                answer = try bearer.request(.readByGroupTypeRequest(start: start, end: 0xFFFF, type: .primaryService))
+            } catch .error(.attributeNotFound, _, _) {
+                break
+            }
+            guard case .readByGroupTypeResponse(let groups) = answer else {
+                throw .unexpected(L10n.tr("a bad answer to Read By Group Type"))
+            }
+            let found = try decoded { () throws(DecodeError) in try groups.map { g throws(DecodeError) in try ServiceRange(g) } }
+            services += found
+            // Each answer must move forward, or a broken server would keep us here.
+            guard let last = found.last?.end, last >= start, last < 0xFFFF else { break }
+            start = last + 1
+        }
+        return services
+    }
+
+    /// Discover All Characteristics of a Service (§4.6.1).
+    func characteristics(in service: ServiceRange) throws(ATTError) -> [CharacteristicDeclaration] {
+        var declarations: [CharacteristicDeclaration] = []
+        var start = service.start
+        while start <= service.end {
+            let answer: ATTPDU
+            do {
+                answer = try bearer.request(.readByTypeRequest(start: start, end: service.end, type: .characteristic))
+            } catch .error(.attributeNotFound, _, _) {
+                break
+            }
+            guard case .readByTypeResponse(let entries) = answer else {
+                throw .unexpected(L10n.tr("a bad answer to Read By Type"))
+            }
+            let found = try decoded { () throws(DecodeError) in
+                try entries.map { e throws(DecodeError) in try CharacteristicDeclaration(e) }
+            }
+            declarations += found
+            guard let last = found.last?.handle, last >= start, last < service.end else { break }
+            start = last + 1
+        }
+        return declarations
+    }
+
+    /// Discover All Characteristic Descriptors (§4.7.1) in a range: the CCCD's handle, or nil.
+    func cccd(from start: UInt16, to end: UInt16) throws(ATTError) -> UInt16? {
+        var next = start
+        while next <= end {
+            let answer: ATTPDU
+            do {
+                answer = try bearer.request(.findInformationRequest(start: next, end: end))
+            } catch .error(.attributeNotFound, _, _) {
+                return nil
+            }
+            guard case .findInformationResponse(let list) = answer else {
+                throw .unexpected(L10n.tr("a bad answer to Find Information"))
+            }
+            if let match = list.first(where: { $0.uuid == .clientCharacteristicConfiguration }) { return match.handle }
+            guard let last = list.last?.handle, last >= next, last < end else { return nil }
+            next = last + 1
+        }
+        return nil
+    }
+
+    /// Writes the CCCD (§3.3.3.3): 0x0001 notifications, or 0x0002 indications.
+    func subscribe(_ cccd: UInt16, indicate: Bool) throws(ATTError) {
+        let answer = try bearer.request(.writeRequest(handle: cccd, value: indicate ? [0x02, 0x00] : [0x01, 0x00]))
+        guard answer == .writeResponse else { throw .unexpected(L10n.tr("a bad answer to the subscription")) }
+    }
+
+    /// The chat characteristics of `profile` in `service`, if TX can notify (or indicate)
+    /// and RX can be written.
+    private func chat(_ profile: ChatProfile, in service: ServiceRange) throws(ATTError) -> FoundChat? {
+        let declarations = try characteristics(in: service)
+        guard let index = declarations.firstIndex(where: { $0.uuid == profile.tx }),
+              let rx = declarations.first(where: { $0.uuid == profile.rx }) else { return nil }
+        let tx = declarations[index]
+        let notify = tx.properties.contains(.notify)
+        guard notify || tx.properties.contains(.indicate),
+              !rx.properties.intersection([.write, .writeWithoutResponse]).isEmpty else { return nil }
+        // TX's descriptors lie between its value and the next declaration (or the service end).
+        let end = index + 1 < declarations.count ? declarations[index + 1].handle - 1 : service.end
+        guard tx.valueHandle < end, let cccd = try cccd(from: tx.valueHandle + 1, to: end) else { return nil }
+        let service: ChatService = profile == .chat ? .chat : .nordicUART
+        let channel = HCIConnector.ChatChannel(service: service, txValue: tx.valueHandle, rxValue: rx.valueHandle,
+                                               writeWithResponse: rx.properties.contains(.write))
+        return FoundChat(channel: channel, cccd: cccd, indicate: !notify)
+    }
+
+    /// Runs a parse, turning a malformed answer into an ATT error.
+    private func decoded<T>(_ parse: () throws(DecodeError) -> T) throws(ATTError) -> T {
+        do { return try parse() } catch { throw .unexpected(L10n.format("a malformed answer: {}", "\(error)")) }
+    }
+}

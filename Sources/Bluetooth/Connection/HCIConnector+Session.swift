@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// The worker's side: connecting, ending and writing, one request after another.
+extension HCIConnector {
+    func isCurrent(_ generation: Int) -> Bool { lock.withLock { self.generation == generation } }
+
+    // MARK: Connect
+
+    func runConnect(to device: DeviceID, generation: Int) {
+        guard isCurrent(generation) else { return }
+        // One active connection: the current one goes first (and says so).
+        endCurrentLink(reportIdle: true)
+        guard isCurrent(generation) else { return }
+        if let ended = lock.withLock({ hostEnded }) {
+            streams.set(.failed(.adapterGone(ended.detail)))
+            return
+        }
+        streams.set(.connecting(device))
+        host.start()
+        do {
+            let setup = try controllerSetup()
+            guard let link = try establish(device, setup: setup, generation: generation) else { return }
+            try openChat(on: link, generation: generation)
+        } catch let failure {
+            guard isCurrent(generation) else { return }
+            endCurrentLink(reportIdle: false)
+            // A link that ended on its own (or with the host) has said why already.
+            if case .connecting = streams.state { streams.set(.failed(failure)) }
+            if case .connected = streams.state { streams.set(.failed(failure)) }
+        }
+    }
+
+    /// Reads the buffers and features once, asks for the LE events, and sets a static random
+    /// own address (Core v5.4, Vol 6, Part B, §1.3.2.1). Without one, Bumble drops ATT traffic.
+    private func controllerSetup() throws(ConnectionFailure) -> ControllerSetup {
+        if let setup = lock.withLock({ controller }) { return setup }
+        do throws(ScanFailure) {
+            var size = 0
+            var count = 0
+            let le = try host.command(.leReadBufferSize)
+            if le.count >= 4 {
+                size = Int(le[1]) | Int(le[2]) << 8
+                count = Int(le[3])
+            }
+            if size == 0 || count == 0 {
+                // No LE buffers of its own: LE shares the BR/EDR ones (§7.8.2).
+                let shared = try host.command(.readBufferSize)
+                guard shared.count >= 8 else { throw ScanFailure.controller(L10n.tr("no ACL buffer size")) }
+                size = Int(shared[1]) | Int(shared[2]) << 8
+                count = Int(shared[4]) | Int(shared[5]) << 8
+            }
+            let features = try? host.command(.leReadLocalFeatures)
+            // LE feature bit 12, LE Extended Advertising, brings LE Extended Create Connection.
+            let extended = (features?.count ?? 0) >= 3 && features![2] & 0x10 != 0
+            _ = try? host.command(.leSetEventMask(HCICommand.leEventMask))
+            var address = (0..<6).map { _ in UInt8.random(in: 0...255) }
+            address[5] |= 0xC0  // the two top bits of a static address are 1
+            let ownRandom = (try? host.command(.leSetRandomAddress(address))) != nil
+            if !ownRandom { log("the controller refused a random address; connecting with the public one") }
+            let setup = ControllerSetup(bufferSize: max(size, 27), bufferCount: max(count, 1), extended: extended,
+                                        ownRandom: ownRandom)
+            lock.withLock { controller = setup }
+            return setup
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// Sends LE (Extended) Create Connection and waits for the device, the timeout, or the user.
+    /// Returns nil when the user chose otherwise meanwhile.
+    private func establish(_ device: DeviceID, setup: ControllerSetup, generation: Int) throws(ConnectionFailure) -> Link? {
+        let peerRandom = device.kind == .leRandom
+        let command: HCICommand = setup.extended
+            ? .leExtendedCreateConnection(peer: device.wireBytes, peerRandom: peerRandom, ownRandom: setup.ownRandom, parameters)
+            : .leCreateConnection(peer: device.wireBytes, peerRandom: peerRandom, ownRandom: setup.ownRandom, parameters)
+        lock.withLock { attempt = Attempt(device: device) }
+        log("\(command.name) to \(device)")
+        let status: [UInt8]
+        do {
+            status = try host.command(command, expectStatus: true, rawStatus: true)
+        } catch {
+            lock.withLock { attempt = nil }
+            throw Self.failure(error)
+        }
+        if let code = status.first, code != 0 {
+            lock.withLock { attempt = nil }
+            throw .controller(code: code)
+        }
+        let deadline = Date().addingTimeInterval(connectTimeout)
+        lock.lock()
+        while attempt?.complete == nil, self.generation == generation, hostEnded == nil, lock.wait(until: deadline) {}
+        var complete = attempt?.complete
+        let gaveUp = complete == nil && hostEnded == nil
+        lock.unlock()
+        if gaveUp {
+            // Cancel; the controller then reports the attempt with status 0x02 (§7.8.13), unless
+            // the connection won the race. Bumble reports nothing, so this wait is short.
+            _ = try? host.command(.leCreateConnectionCancel)
+            let cancelDeadline = Date().addingTimeInterval(1)
+            lock.lock()
+            while attempt?.complete == nil, hostEnded == nil, lock.wait(until: cancelDeadline) {}
+            complete = attempt?.complete
+            lock.unlock()
+        }
+        lock.lock()
+        attempt = nil
+        let current = self.generation == generation
+        let ended = hostEnded
+        lock.unlock()
+        if let ended { throw .adapterGone(ended.detail) }
+        guard let complete, complete.status == 0 else {
+            guard current else { return nil }
+            if let status = complete?.status, status != 0x02 {
+                throw status == 0x3E ? .notEstablished(code: status) : .controller(code: status)
+            }
+            throw .noAnswer(seconds: Int(connectTimeout.rounded()))
+        }
+        log("connected to \(device), handle \(complete.handle)")
+        let link = makeLink(device, handle: complete.handle, setup: setup)
+        // A connection made after all is kept until the newer request ends it.
+        guard current else { return nil }
+        return link
+    }
+
+    private func makeLink(_ device: DeviceID, handle: UInt16, setup: ControllerSetup) -> Link {
+        let host = self.host
+        let outbox = ACLOutbox(handle: handle, bufferSize: setup.bufferSize, bufferCount: setup.bufferCount) { bytes in
+            try? host.sendACL(bytes)
+        }
+        let bearer = ATTBearer(timeout: attTimeout) { pdu in
+            outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: pdu).bytes)
+        }
+        let link = Link(device: device, handle: handle, outbox: outbox, bearer: bearer)
+        lock.withLock { self.link = link }
+        return link
+    }
+
+    /// MTU, discovery and subscription, then `connected`, then the list of services.
+    private func openChat(on link: Link, generation: Int) throws(ConnectionFailure) {
+        do {
+            let gatt = GATTClient(bearer: link.bearer)
+            try gatt.exchangeMTU(Self.clientMTU)
+            log("ATT_MTU \(link.bearer.mtu)")
+            let found = try gatt.findChat()
+            log("chat: \(found.map { "\($0.channel)" } ?? "none")")
+            var service: ChatService?
+            if let found {
+                lock.withLock { link.chat = found.channel }
+                try gatt.subscribe(found.cccd, indicate: found.indicate)
+                service = found.channel.service
+            }
+            lock.lock()
+            guard self.generation == generation, self.link === link else { lock.unlock(); return }
+            streams.set(.connected(link.device, service: service))
+            link.ready = true
+            for value in link.early { streams.emit(.received(message(value, from: link.device))) }
+            link.early = []
+            lock.unlock()
+            let services = try gatt.primaryServices()
+            lock.withLock {
+                if self.link === link { streams.emit(.services(link.device, services.map(\.uuid.serviceID))) }
+            }
+        } catch .aborted, .linkEnded {
+            return
+        } catch .timeout {
+            throw .protocolError(L10n.format("no answer within {} seconds", Int(attTimeout.rounded())))
+        } catch {
+            throw .protocolError(error.description)
+        }
+    }
+
+    // MARK: Disconnect
+
+    func runDisconnect(generation: Int) {
+        guard isCurrent(generation) else { return }
+        endCurrentLink(reportIdle: true)
+        if case .failed = streams.state { return }
+        streams.set(.idle)
+    }
+
+    /// Ends the connection there is, if any, and waits (up to 3 s) for Disconnection Complete.
+    func endCurrentLink(reportIdle: Bool) {
+        lock.lock()
+        guard let current = link else { lock.unlock(); return }
+        current.ending = true
+        current.bearer.fail(.aborted)
+        lock.unlock()
+        if reportIdle { streams.set(.disconnecting(current.device)) }
+        _ = try? host.command(.disconnect(handle: current.handle), expectStatus: true)
+        let deadline = Date().addingTimeInterval(3)
+        lock.lock()
+        while link === current, hostEnded == nil, lock.wait(until: deadline) {}
+        if link === current { link = nil }
+        lock.unlock()
+        if reportIdle { streams.set(.idle) }
+    }
+
+    // MARK: Send
+
+    func runSend(_ text: String) -> Result<Void, ChatSendError> {
+        guard let link = lock.withLock({ self.link }), let chat = lock.withLock({ link.ready ? link.chat : nil }) else {
+            return .failure(.notConnected)
+        }
+        for part in ChatSplitter.parts(of: text, limit: link.bearer.mtu - 3) {
+            if chat.writeWithResponse {
+                do {
+                    let answer = try link.bearer.request(.writeRequest(handle: chat.rxValue, value: part))
+                    guard answer == .writeResponse else { return .failure(.rejected(L10n.tr("unexpected answer"))) }
+                } catch .error(let code, _, _) {
+                    return .failure(.rejected(ATTError.error(code, request: 0x12, handle: chat.rxValue).description))
+                } catch .timeout {
+                    // The bearer is spent after a timeout (Vol 3, Part F, §3.3.3): end the link.
+                    worker.async { [self] in
+                        endCurrentLink(reportIdle: false)
+                        streams.set(.failed(.protocolError(L10n.tr("the device stopped answering"))))
+                    }
+                    return .failure(.timedOut)
+                } catch {
+                    return .failure(.connectionLost)
+                }
+            } else {
+                guard lock.withLock({ self.link === link }) else { return .failure(.connectionLost) }
+                link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel,
+                                                   payload: ATTPDU.writeCommand(handle: chat.rxValue, value: part).bytes).bytes)
+            }
+        }
+        return .success(())
+    }
+
+    /// A host failure in the connection's words.
+    static func failure(_ error: ScanFailure) -> ConnectionFailure {
+        switch error {
+        case .controller(let detail): return .protocolError(detail)
+        default: return .adapterGone(error.detail)
+        }
+    }
+}
+
+extension ATTError: CustomStringConvertible {
+    /// A short explanation for logs and failure details.
+    public var description: String {
+        switch self {
+        case .error(let code, let request, let handle):
+            return L10n.format("the device refused request 0x{} on handle 0x{} (ATT error 0x{})",
+                               String(request, radix: 16), String(handle, radix: 16), String(code.raw, radix: 16))
+        case .timeout: return L10n.tr("no answer in time")
+        case .linkEnded: return L10n.tr("the connection ended")
+        case .aborted: return L10n.tr("given up")
+        case .unexpected(let what): return what
+        }
+    }
+}

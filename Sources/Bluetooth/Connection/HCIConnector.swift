@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// Connects one LE device at a time through FavBlue's own HCI host and chats over GATT.
+/// It is a client of an `HCIHost`, which it may share with an `HCIScanner`, so scanning
+/// goes on while connected where the controller allows it.
+///
+/// Threads: `worker`, a serial queue, runs what the user asks for (connect, disconnect, send)
+/// with blocking HCI commands and ATT requests. The host's read thread decodes ACL, answers
+/// the peer's signalling, SMP and ATT server requests on its own (sending never blocks there),
+/// hands ATT responses to the waiting request and delivers notifications as they come.
+/// Neither ever runs on the main thread; both report through `events` (see `DeviceConnector`).
+///
+/// The host holds its clients weakly: whoever makes the connector keeps it for as long as it is used.
+public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Sendable {
+    // MARK: Configuration
+    let host: HCIHost
+    let connectTimeout: Double
+    let attTimeout: Double
+    let parameters: LEConnectionParameters
+    let log: @Sendable (String) -> Void
+
+    // MARK: Threads
+    let worker = DispatchQueue(label: "favblue-connector")
+    /// Replies the controller expects promptly (parameter updates), apart from a busy worker.
+    let replies = DispatchQueue(label: "favblue-connector-replies")
+    let streams = ConnectionStreams()
+
+    // MARK: State, guarded by `lock`
+    /// Wakes the worker when a connection completes or ends, or the user changes their mind.
+    let lock = NSCondition()
+    /// Bumped by every user request, so work for an older one stops at its next check.
+    var generation = 0
+    /// The connection being made, while the worker waits for LE Connection Complete.
+    var attempt: Attempt?
+    /// The connection, from LE Connection Complete to Disconnection Complete.
+    var link: Link?
+    /// Why the host ended, once it has.
+    var hostEnded: ScanFailure?
+    /// What the controller offers, read once.
+    var controller: ControllerSetup?
+    /// Only the read thread touches it.
+    var reassembler = ACLReassembler()
+
+    /// A connection being made.
+    struct Attempt {
+        let device: DeviceID
+        var complete: LEConnectionComplete?
+    }
+
+    /// The controller's LE buffers and abilities.
+    struct ControllerSetup {
+        let bufferSize: Int
+        let bufferCount: Int
+        let extended: Bool
+        let ownRandom: Bool
+    }
+
+    /// One established connection.
+    final class Link: @unchecked Sendable {
+        let device: DeviceID
+        let handle: UInt16
+        let outbox: ACLOutbox
+        let bearer: ATTBearer
+        /// Set once the chat characteristics are known; guarded by the connector's lock.
+        var chat: ChatChannel?
+        /// False until `connected` is reported; notifications wait in `early` meanwhile.
+        var ready = false
+        var early: [[UInt8]] = []
+        /// The user (or a newer request) is ending it, so its end is no failure.
+        var ending = false
+
+        init(device: DeviceID, handle: UInt16, outbox: ACLOutbox, bearer: ATTBearer) {
+            self.device = device
+            self.handle = handle
+            self.outbox = outbox
+            self.bearer = bearer
+        }
+    }
+
+    /// The characteristics a chat uses.
+    struct ChatChannel {
+        let service: ChatService
+        let txValue: UInt16
+        let rxValue: UInt16
+        let writeWithResponse: Bool
+    }
+
+    /// Creates a connector on `host` and registers it as the host's client.
+    /// - Parameters:
+    ///   - connectTimeout: seconds to wait for the device before giving up (10).
+    ///   - attTimeout: seconds to wait for each ATT response (30, the spec's transaction timeout).
+    public init(host: HCIHost, connectTimeout: Double = 10, attTimeout: Double = 30,
+                parameters: LEConnectionParameters = LEConnectionParameters(),
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.host = host
+        self.connectTimeout = connectTimeout
+        self.attTimeout = attTimeout
+        self.parameters = parameters
+        self.log = log
+        host.add(self)
+    }
+
+    // MARK: DeviceConnector
+
+    public var events: AsyncStream<ConnectionEvent> { streams.events }
+
+    public var state: ConnectionState { streams.state }
+
+    public func connect(to device: DeviceID) {
+        let generation = supersede()
+        worker.async { [self] in runConnect(to: device, generation: generation) }
+    }
+
+    public func cancel() { disconnect() }
+
+    public func disconnect() {
+        let generation = supersede()
+        worker.async { [self] in runDisconnect(generation: generation) }
+    }
+
+    public func send(_ text: String) async throws(ChatSendError) {
+        let result: Result<Void, ChatSendError> = await withCheckedContinuation { continuation in
+            worker.async { [self] in continuation.resume(returning: runSend(text)) }
+        }
+        try result.get()
+    }
+
+    /// Starts a new user request: older work stops waiting at once.
+    private func supersede() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        generation += 1
+        link?.bearer.fail(.aborted)
+        lock.broadcast()
+        return generation
+    }
+
+    // MARK: HCIHostClient (the read thread)
+
+    public func host(_ host: HCIHost, didReceive event: HCIEvent) {
+        let decoded: LinkEvent?
+        do {
+            decoded = try LinkEvent.decode(event)
+        } catch {
+            log("skipped a malformed connection event: \(error)")
+            return
+        }
+        guard let decoded else { return }
+        switch decoded {
+        case .connectionComplete(let complete):
+            lock.lock()
+            if attempt != nil, attempt?.complete == nil {
+                attempt?.complete = complete
+                lock.broadcast()
+                lock.unlock()
+            } else {
+                lock.unlock()
+                // A connection nobody waits for (it won a race with a cancel): end it.
+                if complete.status == 0 {
+                    replies.async { _ = try? host.command(.disconnect(handle: complete.handle), expectStatus: true) }
+                }
+            }
+        case .disconnectionComplete(_, let handle, let reason):
+            linkEnded(handle: handle, reason: reason)
+        case .completedPackets(let list):
+            let current = lock.withLock { link }
+            for entry in list where entry.handle == current?.handle { current?.outbox.completed(Int(entry.count)) }
+        case .remoteParameterRequest(let handle, let request):
+            replies.async {
+                _ = try? host.command(.leRemoteConnectionParameterReply(handle: handle, request))
+            }
+        case .connectionUpdateComplete:
+            break
+        }
+    }
+
+    public func host(_ host: HCIHost, didReceiveACL bytes: [UInt8]) {
+        do {
+            let packet = try ACLPacket.decode(bytes[...])
+            guard let frameBytes = try reassembler.add(packet) else { return }
+            let frame = try L2CAPFrame.decode(frameBytes)
+            guard let current = lock.withLock({ link }), current.handle == packet.handle else { return }
+            switch frame.channel {
+            case L2CAPFrame.attChannel: try receiveATT(frame.payload, on: current)
+            case L2CAPFrame.signallingChannel: try receiveSignalling(frame.payload, on: current)
+            case L2CAPFrame.smpChannel:
+                if let answer = SecurityManager.answer(to: frame.payload) {
+                    current.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: answer).bytes)
+                }
+            default:
+                log("ignored L2CAP channel 0x\(String(frame.channel, radix: 16))")
+            }
+        } catch {
+            // A peer's malformed data costs that frame, never the app.
+            log("skipped malformed ACL data: \(error)")
+        }
+    }
+
+    public func hostDidClose(_ host: HCIHost, reason: ScanFailure) {
+        lock.lock()
+        hostEnded = reason
+        let active = (link.map { !$0.ending } ?? false) || attempt != nil
+        link?.bearer.fail(.linkEnded)
+        link = nil
+        if active { streams.set(.failed(.adapterGone(reason.detail))) }
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    private func receiveATT(_ payload: [UInt8], on link: Link) throws(DecodeError) {
+        let pdu = try ATTPDU.decode(payload)
+        if link.bearer.deliver(pdu) { return }
+        switch pdu {
+        case .notification(let handle, let value):
+            deliver(value, handle: handle, on: link)
+        case .indication(let handle, let value):
+            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: ATTPDU.confirmation.bytes).bytes)
+            deliver(value, handle: handle, on: link)
+        case .exchangeMTURequest(let mtu):
+            // The peer's own client asks; answer so both sides agree on the smaller MTU.
+            link.bearer.mtu = min(Int(mtu), Self.clientMTU)
+            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel,
+                                               payload: ATTPDU.exchangeMTUResponse(mtu: UInt16(Self.clientMTU)).bytes).bytes)
+        case _ where pdu.isRequest:
+            // FavBlue has no GATT server (Vol 3, Part F, §3.4.1.1).
+            let refusal = ATTPDU.errorResponse(request: pdu.opcode, handle: 0, code: .requestNotSupported)
+            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: refusal.bytes).bytes)
+        default:
+            log("ignored ATT opcode 0x\(String(pdu.opcode, radix: 16))")
+        }
+    }
+
+    /// Delivers a chat notification in arrival order; before `connected` is reported it waits.
+    private func deliver(_ value: [UInt8], handle: UInt16, on link: Link) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let chat = link.chat, chat.txValue == handle else { return }
+        if link.ready {
+            streams.emit(.received(message(value, from: link.device)))
+        } else {
+            link.early.append(value)
+        }
+    }
+
+    func message(_ value: [UInt8], from device: DeviceID) -> ChatMessage {
+        ChatMessage(device: device, direction: .incoming, body: ChatBody(decoding: value), time: Date(), delivery: .sent)
+    }
+
+    private func receiveSignalling(_ payload: [UInt8], on link: Link) throws(DecodeError) {
+        let command = try SignallingCommand.decode(payload)
+        if let answer = command.answer {
+            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.signallingChannel, payload: answer.bytes).bytes)
+        }
+        if case .connectionParameterUpdateRequest(_, let request) = command, request.isValid {
+            // Accepting obliges the central to apply them (Vol 3, Part A, §4.20).
+            replies.async { [self] in _ = try? host.command(.leConnectionUpdate(handle: link.handle, request), expectStatus: true) }
+        }
+    }
+
+    /// Disconnection Complete: the link is gone; unless the user ended it, say why.
+    private func linkEnded(handle: UInt16, reason: UInt8) {
+        lock.lock()
+        defer { lock.unlock() }
+        reassembler.reset(handle)
+        guard let current = link, current.handle == handle else { return }
+        current.bearer.fail(.linkEnded)
+        link = nil
+        if !current.ending { streams.set(.failed(Self.failure(disconnectReason: reason))) }
+        lock.broadcast()
+    }
+
+    /// The ATT_MTU FavBlue asks for: 247 fills one LE Data Length packet (251 bytes) with L2CAP.
+    static let clientMTU = 247
+
+    /// The user-facing reason for an HCI disconnection reason (Core v5.4, Vol 1, Part F, §2).
+    static func failure(disconnectReason reason: UInt8) -> ConnectionFailure {
+        switch reason {
+        case 0x08, 0x22, 0x28: return .linkLost
+        case 0x13, 0x14, 0x15: return .endedByDevice
+        case 0x3E: return .notEstablished(code: reason)
+        default: return .other(code: reason)
+        }
+    }
+}
+
+extension ScanFailure {
+    /// The explanation without the leading sentence, for a connection failure's own words.
+    var detail: String {
+        switch self {
+        case .unavailable(let d), .permissionDenied(let d), .disconnected(let d), .controller(let d), .badSource(let d): return d
+        }
+    }
+}

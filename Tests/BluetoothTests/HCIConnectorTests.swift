@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+@testable import Bluetooth
+import Domain
+import Foundation
+import XCTest
+
+/// The connector against a scripted controller: what a peer may send that Bumble does not.
+final class HCIConnectorTests: XCTestCase {
+    private let device = try! DeviceID(parsing: "F0:F1:F2:F3:F4:F5", kind: .leRandom)
+
+    private func connect(_ controller: ScriptedController) async throws -> (HCIHost, HCIConnector, EventLog) {
+        let host = HCIHost(transport: controller)
+        let connector = HCIConnector(host: host, connectTimeout: 5, attTimeout: 5)
+        let log = EventLog(connector)
+        connector.connect(to: device)
+        await log.wait { $0.states.contains(.connected(self.device, service: .chat)) }
+        XCTAssertEqual(connector.state, .connected(device, service: .chat), "\(log.states)")
+        return (host, connector, log)
+    }
+
+    func testMalformedDataFromThePeerIsSkippedAndTheChatGoesOn() async throws {
+        let controller = ScriptedController()
+        let (host, connector, log) = try await connect(controller)
+        defer { host.close() }
+        controller.notify("before")
+        controller.deliverACL([1, 2, 3], boundary: .continuation)              // continuation without a start
+        controller.deliverACL([0xFF, 0x00, 0x04, 0x00, 0x1B])                  // L2CAP longer than its data…
+        controller.deliverACL([9, 0, 4, 0, 0x1B, 0x12, 0x00, 0x41], boundary: .first)  // …and a new start
+        controller.deliver(channel: 4, [0x1B, 0x12])                           // notification without a handle
+        controller.deliver(channel: 4, [])                                     // empty ATT PDU
+        controller.deliver(channel: 5, [0x12, 1, 8, 0])                        // truncated signalling
+        controller.deliver(channel: 0x0040, [1, 2, 3])                         // a channel nobody opened
+        controller.deliverACL([0x05, 0x00, 0x04])                              // an L2CAP header cut short
+        controller.notify("after")
+        await log.wait { $0.received.count >= 2 }
+        XCTAssertEqual(log.received.map(\.body), [.text("before"), .text("after")])
+        XCTAssertEqual(connector.state, .connected(device, service: .chat))
+    }
+
+    func testPairingIsRefusedAndParameterUpdatesAccepted() async throws {
+        let controller = ScriptedController()
+        let (host, connector, _) = try await connect(controller)
+        defer { host.close() }
+        controller.deliver(channel: 6, [0x01, 0x03, 0x00, 0x01, 0x10, 0x07, 0x07])
+        controller.deliver(channel: 5, [0x12, 0x21, 8, 0, 24, 0, 40, 0, 0, 0, 0xF4, 1])
+        try await Task.sleep(nanoseconds: 500_000_000)
+        XCTAssertEqual(controller.frames(on: 6), [[0x05, 0x05]], "Pairing Failed: Pairing Not Supported")
+        XCTAssertEqual(controller.frames(on: 5), [[0x13, 0x21, 2, 0, 0, 0]], "the update is accepted")
+        XCTAssertTrue(controller.commands.contains(HCICommand.leConnectionUpdateOp), "and applied")
+        withExtendedLifetime(connector) {}
+    }
+
+    func testTheServersOwnRequestsAreRefused() async throws {
+        let controller = ScriptedController()
+        let (host, connector, _) = try await connect(controller)
+        defer { host.close() }
+        controller.deliver(channel: 4, [0x0A, 0x03, 0x00])  // Read Request
+        try await Task.sleep(nanoseconds: 500_000_000)
+        XCTAssertTrue(controller.frames(on: 4).contains([0x01, 0x0A, 0x00, 0x00, 0x06]), "Error Response: Request Not Supported")
+        withExtendedLifetime(connector) {}
+    }
+
+    func testWithoutFindByTypeValueTheServiceIsFoundByListingAll() async throws {
+        let controller = ScriptedController(findByTypeValue: false)
+        let (host, connector, log) = try await connect(controller)
+        defer { host.close() }
+        await log.wait { $0.services != nil }
+        XCTAssertEqual(log.services?.map(\.uuid), ["1800", ChatService.chat.uuid])
+        XCTAssertTrue(controller.frames(on: 4).contains { $0.first == 0x10 }, "found through Read By Group Type")
+        withExtendedLifetime(connector) {}
+    }
+
+    func testALongMessageWaitsForFreeBuffersAndIsCutAtTheNegotiatedMTU() async throws {
+        let controller = ScriptedController(bufferCount: 2)
+        let (host, connector, _) = try await connect(controller)
+        defer { host.close() }
+        controller.holdCompletions = true
+        let text = String(repeating: "ö", count: 100)  // 200 bytes; MTU 64 allows 61 per write
+        let sending = Task { try await connector.send(text) }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        XCTAssertLessThanOrEqual(controller.mostOutstanding, 2, "never more packets than the controller has buffers")
+        controller.completeAll()
+        for _ in 0..<40 {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            controller.completeAll()
+        }
+        try await sending.value
+        let writes = controller.frames(on: 4).filter { $0.first == 0x52 }
+        XCTAssertEqual(writes.map { $0.count - 3 }, [60, 60, 60, 20], "Write Commands of at most MTU − 3, whole characters")
+        XCTAssertEqual(writes.flatMap { $0.dropFirst(3) }, Array(text.utf8))
+        XCTAssertLessThanOrEqual(controller.mostOutstanding, 2)
+    }
+
+    func testRawHCIAndReplaysRefuseToConnectWithAClearReason() async {
+        let raw = ConnectorFactory.make(.hci(0), host: nil)
+        raw.connect(to: device)
+        guard case .failed(.notSupported(let why)) = raw.state else { return XCTFail("\(raw.state)") }
+        XCTAssertTrue(why.contains("BlueZ"), why)
+        let replay = ConnectorFactory.make(.demo, host: nil)
+        replay.connect(to: device)
+        XCTAssertEqual(replay.state, .failed(.notSupported("A replayed capture cannot connect to devices.")))
+        do {
+            try await raw.send("x")
+            XCTFail()
+        } catch {
+            XCTAssertEqual(error, .notConnected)
+        }
+    }
+
+    func testDisconnectionReasonsAreNamedInPlainWords() {
+        XCTAssertEqual(HCIConnector.failure(disconnectReason: 0x08), .linkLost)
+        XCTAssertEqual(HCIConnector.failure(disconnectReason: 0x13), .endedByDevice)
+        XCTAssertEqual(HCIConnector.failure(disconnectReason: 0x15), .endedByDevice)
+        XCTAssertEqual(HCIConnector.failure(disconnectReason: 0x3E), .notEstablished(code: 0x3E))
+        XCTAssertEqual(HCIConnector.failure(disconnectReason: 0x3B), .other(code: 0x3B))
+    }
+}
+
+/// Keeps a connector's events for a test.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [ConnectionEvent] = []
+    private var task: Task<Void, Never>?
+
+    init(_ connector: DeviceConnector) {
+        let stream = connector.events
+        task = Task { [weak self] in for await event in stream { self?.lock.withLock { self?.events.append(event) } } }
+    }
+
+    deinit { task?.cancel() }
+
+    var states: [ConnectionState] { lock.withLock { events.compactMap { if case .state(let s) = $0 { s } else { nil } } } }
+    var received: [ChatMessage] { lock.withLock { events.compactMap { if case .received(let m) = $0 { m } else { nil } } } }
+    var services: [ServiceID]? {
+        lock.withLock { events.lazy.compactMap { if case .services(_, let l) = $0 { l } else { nil } }.first }
+    }
+
+    func wait(timeout: Double = 10, until condition: @escaping (EventLog) -> Bool) async {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, !condition(self) { try? await Task.sleep(nanoseconds: 20_000_000) }
+    }
+}

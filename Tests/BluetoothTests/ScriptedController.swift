@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+@testable import Bluetooth
+import Domain
+import Foundation
+
+/// A controller and a peripheral's GATT server written out byte by byte from Core v5.4, for
+/// what Bumble will not do: malformed data, pairing and signalling requests, tight buffers,
+/// a server without Find By Type Value. It answers the host's commands and ATT requests.
+final class ScriptedController: HCITransport, @unchecked Sendable {
+    static let handle: UInt16 = 0x0040
+    let chat = ChatProfile.chat
+    /// Controller LE buffers: 27 bytes × `bufferCount`.
+    let bufferCount: Int
+    /// Whether the server answers Find By Type Value (else Request Not Supported).
+    let findByTypeValue: Bool
+
+    private let condition = NSCondition()
+    private var inbox: [(H4PacketType, [UInt8])] = []
+    private var closed = false
+    private var partial: [UInt8] = []
+    /// Everything the host sent, in order.
+    private(set) var sent: [(H4PacketType, [UInt8])] = []
+    /// ACL packets sent but not yet completed; the most ever outstanding.
+    private(set) var outstanding = 0
+    private(set) var mostOutstanding = 0
+    /// Whether Number of Completed Packets is held back (to test the credits).
+    var holdCompletions = false
+
+    init(bufferCount: Int = 8, findByTypeValue: Bool = true) {
+        self.bufferCount = bufferCount
+        self.findByTypeValue = findByTypeValue
+    }
+
+    // MARK: The peer's side, for tests
+
+    /// Sends an ACL packet as the controller would (first fragment flag unless told otherwise).
+    func deliverACL(_ data: [UInt8], boundary: ACLPacket.Boundary = .first) {
+        push(.acl, ACLPacket(handle: Self.handle, boundary: boundary, data: data).bytes)
+    }
+
+    /// Sends an L2CAP frame on `channel`.
+    func deliver(channel: UInt16, _ payload: [UInt8]) { deliverACL(L2CAPFrame(channel: channel, payload: payload).bytes) }
+
+    /// A notification of the chat TX value.
+    func notify(_ text: String) { deliver(channel: 4, ATTPDU.notification(handle: 0x12, value: Array(text.utf8)).bytes) }
+
+    /// Releases held completions.
+    func completeAll() {
+        condition.withLock { holdCompletions = false }
+        completePending()
+    }
+
+    /// L2CAP frames the host sent on `channel`, joined from their fragments.
+    func frames(on channel: UInt16) -> [[UInt8]] {
+        var reassembler = ACLReassembler()
+        return condition.withLock { sent }.compactMap { type, bytes -> [UInt8]? in
+            guard type == .acl, let packet = try? ACLPacket.decode(bytes[...]),
+                  let frame = try? reassembler.add(ACLPacket(handle: packet.handle,
+                                                             boundary: packet.boundary == .continuation ? .continuation : .first,
+                                                             data: packet.data)),
+                  let l2cap = try? L2CAPFrame.decode(frame), l2cap.channel == channel else { return nil }
+            return l2cap.payload
+        }
+    }
+
+    /// Opcodes of the commands the host sent.
+    var commands: [UInt16] {
+        condition.withLock { sent }.compactMap { $0.0 == .command ? UInt16($0.1[0]) | UInt16($0.1[1]) << 8 : nil }
+    }
+
+    // MARK: HCITransport
+
+    func send(_ type: H4PacketType, _ bytes: [UInt8]) throws(ScanFailure) {
+        condition.withLock { sent.append((type, bytes)) }
+        switch type {
+        case .command: answerCommand(bytes)
+        case .acl: receiveACL(bytes)
+        default: break
+        }
+    }
+
+    func receive(timeout: Double) throws(ScanFailure) -> (H4PacketType, [UInt8])? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while inbox.isEmpty {
+            if closed { throw .disconnected("scripted controller closed") }
+            if !condition.wait(until: deadline) { return nil }
+        }
+        return inbox.removeFirst()
+    }
+
+    func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+    }
+
+    // MARK: Controller
+
+    private func push(_ type: H4PacketType, _ bytes: [UInt8]) {
+        condition.withLock {
+            inbox.append((type, bytes))
+            condition.broadcast()
+        }
+    }
+
+    private func complete(_ opcode: UInt16, _ parameters: [UInt8]) {
+        push(.event, [0x0E, UInt8(3 + parameters.count), 1, UInt8(opcode & 0xFF), UInt8(opcode >> 8)] + parameters)
+    }
+
+    private func status(_ opcode: UInt16) { push(.event, [0x0F, 4, 0, 1, UInt8(opcode & 0xFF), UInt8(opcode >> 8)]) }
+
+    private func answerCommand(_ bytes: [UInt8]) {
+        let opcode = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
+        switch opcode {
+        case HCICommand.leReadBufferSizeOp: complete(opcode, [0, 27, 0, UInt8(bufferCount)])
+        case HCICommand.leReadLocalFeaturesOp: complete(opcode, [0] + [UInt8](repeating: 0, count: 8))
+        case HCICommand.leCreateConnectionOp:
+            status(opcode)
+            let peer = Array(bytes[9..<15])
+            push(.event, [0x3E, 19, 0x01, 0x00, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), 0x00, 0x01] + peer
+                 + [0x18, 0, 0, 0, 0xF4, 1, 0])
+        case HCICommand.disconnectOp, HCICommand.leConnectionUpdateOp:
+            status(opcode)
+            if opcode == HCICommand.disconnectOp {
+                push(.event, [0x05, 4, 0, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), 0x16])
+            }
+        default: complete(opcode, [0])
+        }
+    }
+
+    private func receiveACL(_ bytes: [UInt8]) {
+        condition.withLock {
+            outstanding += 1
+            mostOutstanding = max(mostOutstanding, outstanding)
+        }
+        if !condition.withLock({ holdCompletions }) { completePending() }
+        guard let packet = try? ACLPacket.decode(bytes[...]) else { return }
+        partial = packet.boundary == .continuation ? partial + packet.data : packet.data
+        guard partial.count >= 4, partial.count == 4 + (Int(partial[0]) | Int(partial[1]) << 8),
+              let frame = try? L2CAPFrame.decode(partial), frame.channel == 4 else { return }
+        if let answer = serve(frame.payload) { deliver(channel: 4, answer.bytes) }
+    }
+
+    private func completePending() {
+        let count = condition.withLock { () -> Int in
+            defer { outstanding = 0 }
+            return outstanding
+        }
+        guard count > 0 else { return }
+        push(.event, [0x13, 5, 1, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), UInt8(count), 0])
+    }
+
+    /// The GATT server: GAP 0x01–0x05, chat 0x10–0x15 (TX decl 0x11, value 0x12, CCCD 0x13;
+    /// RX decl 0x14, value 0x15, write without response only).
+    private func serve(_ request: [UInt8]) -> ATTPDU? {
+        guard let pdu = try? ATTPDU.decode(request) else { return nil }
+        switch pdu {
+        case .exchangeMTURequest: return .exchangeMTUResponse(mtu: 64)
+        case .findByTypeValueRequest(_, _, _, let value):
+            guard findByTypeValue else { return .errorResponse(request: 0x06, handle: 1, code: .requestNotSupported) }
+            if value == chat.service.wire { return .findByTypeValueResponse([GroupValue(start: 0x10, end: 0x15, value: [])]) }
+            return .errorResponse(request: 0x06, handle: 1, code: .attributeNotFound)
+        case .readByGroupTypeRequest(let start, _, _):
+            if start <= 1 { return .readByGroupTypeResponse([GroupValue(start: 1, end: 5, value: [0x00, 0x18])]) }
+            if start <= 0x10 { return .readByGroupTypeResponse([GroupValue(start: 0x10, end: 0x15, value: chat.service.wire)]) }
+            return .errorResponse(request: 0x10, handle: start, code: .attributeNotFound)
+        case .readByTypeRequest(let start, _, _):
+            guard start <= 0x14 else { return .errorResponse(request: 0x08, handle: start, code: .attributeNotFound) }
+            return .readByTypeResponse([HandleValue(handle: 0x11, value: [0x10, 0x12, 0x00] + chat.tx.wire),
+                                        HandleValue(handle: 0x14, value: [0x04, 0x15, 0x00] + chat.rx.wire)])
+        case .findInformationRequest(let start, _):
+            return .findInformationResponse([HandleUUID(handle: start, uuid: .clientCharacteristicConfiguration)])
+        case .writeRequest: return .writeResponse
+        default: return nil
+        }
+    }
+}

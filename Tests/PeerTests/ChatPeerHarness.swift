@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+@testable import Bluetooth
+import Domain
+import Foundation
+import XCTest
+
+/// Bumble's chat peripheral (peers/chat_peer.py) on its own virtual air, exposed over H4/TCP,
+/// with every line it prints kept for the test to wait on.
+final class ChatPeer: @unchecked Sendable {
+    /// The peers' static random addresses, as chat_peer.py gives them.
+    static let first = try! DeviceID(parsing: "F0:F1:F2:F3:F4:F5", kind: .leRandom)
+    static let second = try! DeviceID(parsing: "F0:F1:F2:F3:F4:F6", kind: .leRandom)
+
+    let port = Peers.freePort()
+    private let process = Process()
+    private let pipe = Pipe()
+    private let lock = NSLock()
+    private var text = ""
+
+    /// Starts the peer with `arguments` (see chat_peer.py) and waits until it advertises.
+    init(_ arguments: [String] = []) throws {
+        let script = Peers.root.appending(path: "Tests/PeerTests/peers/chat_peer.py").path
+        process.executableURL = URL(fileURLWithPath: try Peers.python())
+        process.arguments = [script, "--transport", "tcp-server:127.0.0.1:\(port)"] + arguments
+        process.standardOutput = pipe
+        process.standardError = pipe
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            lock.withLock { text += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+        guard wait(for: { $0.hasPrefix("READY") }, timeout: 20) != nil else {
+            throw PeerError.notReady("chat_peer.py", output)
+        }
+    }
+
+    deinit { stop() }
+
+    /// Everything printed so far.
+    var output: String { lock.withLock { text } }
+
+    /// The lines printed so far.
+    var lines: [String] { output.split(separator: "\n").map(String.init) }
+
+    /// Waits up to `timeout` seconds for a line matching `match`; returns it, or nil.
+    @discardableResult
+    func wait(for match: (String) -> Bool, timeout: Double = 10) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let line = lines.first(where: match) { return line }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
+    }
+
+    /// A fresh host and connector on this peer's exposed controller.
+    func connector(record: BtsnoopWriter? = nil) throws -> (HCIHost, HCIConnector) {
+        let log: @Sendable (String) -> Void = { line in
+            if ProcessInfo.processInfo.environment["FAVBLUE_DEBUG"] != nil { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        }
+        let host = HCIHost(transport: try TransportOpener.tcp(host: "127.0.0.1", port: port), record: record, log: log)
+        return (host, HCIConnector(host: host, log: log))
+    }
+
+    /// Ends the peer the way a user would.
+    func stop() {
+        if process.isRunning {
+            // Bumble may sit out SIGTERM; it gets two seconds, then SIGKILL.
+            process.terminate()
+            let deadline = Date().addingTimeInterval(2)
+            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        pipe.fileHandleForReading.readabilityHandler = nil
+    }
+
+    /// Kills the peer at once, as a controller that vanishes.
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// Keeps every event a connector reports, for a test to wait on.
+final class ConnectionLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [ConnectionEvent] = []
+    private var task: Task<Void, Never>?
+
+    init(_ connector: DeviceConnector) {
+        let stream = connector.events
+        task = Task { [weak self] in
+            for await event in stream { self?.add(event) }
+        }
+    }
+
+    deinit { task?.cancel() }
+
+    private func add(_ event: ConnectionEvent) { lock.withLock { events.append(event) } }
+
+    /// Every state reported, in order.
+    var states: [ConnectionState] {
+        lock.withLock { events.compactMap { if case .state(let s) = $0 { return s } else { return nil } } }
+    }
+
+    /// Every message received, in order.
+    var received: [ChatMessage] {
+        lock.withLock { events.compactMap { if case .received(let m) = $0 { return m } else { return nil } } }
+    }
+
+    /// The services reported, if any.
+    var services: [ServiceID]? {
+        lock.withLock { events.lazy.compactMap { if case .services(_, let list) = $0 { return list } else { return nil } }.first }
+    }
+
+    /// Waits until `condition` holds, up to `timeout` seconds; says whether it did.
+    @discardableResult
+    func wait(timeout: Double = 15, until condition: (ConnectionLog) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(self) { return true }
+            try? await Task.sleep(nanoseconds: 50_000_000)
+        }
+        return condition(self)
+    }
+
+    /// Waits for a state matching `match`.
+    @discardableResult
+    func wait(for match: @escaping (ConnectionState) -> Bool, timeout: Double = 15) async -> ConnectionState? {
+        await wait(timeout: timeout) { $0.states.contains(where: match) }
+        return states.last(where: match)
+    }
+}

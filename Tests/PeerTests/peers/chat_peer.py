@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+# Origin: FavBlue's shared peer recipes (reference/peers/chat_peer.py), copied into the project
+# so its tests do not depend on the shared folder; extended here with --peers (a second device)
+# and the peer's own address on CONNECTED/DISCONNECTED lines. Uses Bumble (Apache-2.0).
+"""A chat peripheral on a virtual LE "air", for testing an external HCI host's GATT client.
+
+One Bumble virtual controller (EXPOSED) speaks H4 on --transport; the host under test
+(the app) drives it. A second controller on the same LocalLink carries a Bumble Device
+(the PEER) that advertises connectably and serves, as GATT services:
+
+  chat  7E57C000-2C8F-4F3C-9F91-8577E1891234
+        TX 7E57C001-...  notify   (peer -> app)
+        RX 7E57C002-...  write / write without response (app -> peer)
+  nus   6E400001-B5A3-F393-E0A9-E50E24DCCA9E  (Nordic UART Service)
+        RX 6E400002-...  write / write without response (app -> peer)
+        TX 6E400003-...  notify   (peer -> app)
+
+What the peer does:
+  * every write to an RX characteristic is printed as `RX <service> <hex> <text>` and
+    answered on that service's TX with `echo: <text>` (only once the app subscribed);
+  * --burst N sends N numbered messages right after the app subscribes (unread badges);
+  * --every S sends one message every S seconds while subscribed;
+  * --disconnect-after S drops the connection S seconds after it was made.
+Lines that begin with CONNECTED, SUBSCRIBED, RX, SENT, DISCONNECTED are for tests to wait on.
+
+  * --peers 2 puts a second, identical peer ("NAME 2", F0:F1:F2:F3:F4:F6) on the same air,
+    so a central can connect to one while the other still advertises.
+CONNECTED and DISCONNECTED lines end with the address of the peer they concern.
+
+Usage (in a venv with `bumble` installed):
+  python chat_peer.py [--transport tcp-server:127.0.0.1:9001] [--name "Chat Peer"]
+        [--service chat|nus|both] [--burst N] [--every S] [--disconnect-after S]
+        [--legacy-reports] [--peers 1|2]
+
+Observed with bumble 0.0.236 (see PEERS.md): the central must use a random own address
+or ATT traffic is dropped; notifications longer than ATT_MTU-3 are cut silently and are
+dropped silently before the CCCD is written; after LE Create Connection Cancel the
+virtual controller refuses the next Create Connection (start a fresh peer per test).
+"""
+import argparse
+import asyncio
+import logging
+
+from bumble import hci
+from bumble.controller import Controller
+from bumble.core import AdvertisingData
+from bumble.device import Device, DeviceConfiguration
+from bumble.gatt import Characteristic, CharacteristicValue, Service
+from bumble.host import Host
+from bumble.link import LocalLink
+from bumble.transport import open_transport
+
+SERVICES = {
+    'chat': ('7E57C000-2C8F-4F3C-9F91-8577E1891234',
+             '7E57C001-2C8F-4F3C-9F91-8577E1891234',    # TX notify
+             '7E57C002-2C8F-4F3C-9F91-8577E1891234'),   # RX write
+    'nus': ('6E400001-B5A3-F393-E0A9-E50E24DCCA9E',
+            '6E400003-B5A3-F393-E0A9-E50E24DCCA9E',     # TX notify
+            '6E400002-B5A3-F393-E0A9-E50E24DCCA9E'),    # RX write
+}
+PEER_ADDRESSES = ['F0:F1:F2:F3:F4:F5', 'F0:F1:F2:F3:F4:F6']   # static random
+
+
+def say(*words):
+    print(*words, flush=True)
+
+
+async def main(args):
+    link = LocalLink()
+    transport = await open_transport(args.transport)
+    exposed = Controller('EXPOSED', host_source=transport.source, host_sink=transport.sink,
+                         link=link, public_address='00:1B:DC:00:00:02')
+    if args.legacy_reports:
+        exposed.le_features &= ~hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
+
+    names = ['chat', 'nus'] if args.service == 'both' else [args.service]
+
+    async def start_peer(index):
+        peer_controller = Controller(f'PEER{index}', link=link)
+        host = Host()
+        host.controller = peer_controller
+        config = DeviceConfiguration()
+        config.name = args.name if index == 0 else f'{args.name} {index + 1}'
+        config.address = hci.Address(PEER_ADDRESSES[index])
+        device = Device(config=config)
+        device.host = host
+
+        tx_of = {}
+        services = []
+        for name in names:
+            service_uuid, tx_uuid, rx_uuid = SERVICES[name]
+            tx = Characteristic(tx_uuid, Characteristic.Properties.NOTIFY, Characteristic.READABLE, b'')
+
+            def on_write(connection, value, name=name, tx=tx):
+                text = bytes(value).decode('utf-8', 'replace')
+                say('RX', name, bytes(value).hex(), text)
+                asyncio.get_running_loop().create_task(send(tx, name, f'echo: {text}'))
+
+            rx = Characteristic(rx_uuid,
+                                Characteristic.Properties.WRITE | Characteristic.Properties.WRITE_WITHOUT_RESPONSE,
+                                Characteristic.WRITEABLE, CharacteristicValue(write=on_write))
+            tx_of[name] = tx
+            services.append(Service(service_uuid, [tx, rx]))
+        device.add_services(services)
+
+        async def send(tx, name, text):
+            await device.notify_subscribers(tx, text.encode('utf-8'))
+            say('SENT', name, text)
+
+        async def after_subscribe(name):
+            tx = tx_of[name]
+            for i in range(1, args.burst + 1):
+                await send(tx, name, f'message {i}')
+            while args.every > 0:
+                await asyncio.sleep(args.every)
+                await send(tx, name, f'tick {asyncio.get_running_loop().time():.1f}')
+
+        def on_subscription(connection, characteristic, notify_enabled, indicate_enabled):
+            for name, tx in tx_of.items():
+                if characteristic is tx and notify_enabled:
+                    say('SUBSCRIBED', name)
+                    asyncio.get_running_loop().create_task(after_subscribe(name))
+
+        device.on('characteristic_subscription', on_subscription)
+
+        def on_connection(connection):
+            say('CONNECTED', connection.peer_address, PEER_ADDRESSES[index])
+            connection.on('disconnection', lambda reason: say('DISCONNECTED', reason, PEER_ADDRESSES[index]))
+            if args.disconnect_after > 0:
+                async def drop():
+                    await asyncio.sleep(args.disconnect_after)
+                    await connection.disconnect()
+                asyncio.get_running_loop().create_task(drop())
+
+        device.on('connection', on_connection)
+        device.advertising_data = bytes(AdvertisingData([
+            (AdvertisingData.FLAGS, bytes([0x06])),
+            (AdvertisingData.COMPLETE_LOCAL_NAME, config.name.encode('utf-8')),
+        ]))
+        await device.power_on()
+        await device.start_advertising(auto_restart=True)
+
+    for index in range(args.peers):
+        await start_peer(index)
+    say('READY', args.transport, args.name, ','.join(names))
+    await transport.source.terminated
+
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--transport', default='tcp-server:127.0.0.1:9001')
+    parser.add_argument('--name', default='Chat Peer')
+    parser.add_argument('--service', choices=['chat', 'nus', 'both'], default='both')
+    parser.add_argument('--burst', type=int, default=0)
+    parser.add_argument('--every', type=float, default=0)
+    parser.add_argument('--disconnect-after', type=float, default=0)
+    parser.add_argument('--legacy-reports', action='store_true')
+    parser.add_argument('--peers', type=int, choices=[1, 2], default=1)
+    parser.add_argument('-v', '--verbose', action='store_true')
+    arguments = parser.parse_args()
+    logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.WARNING)
+    asyncio.run(main(arguments))
