@@ -16,8 +16,14 @@
 //         LiveDevices                      owns the scan and every LiveDevice; folds, fades, drops,
 //                                          batches favorites' readings; pages observe it
 //         ChangeObservers                  how views and models learn that state changed
+//       Connection/                      the one connection and its chat:
+//         ConnectionState, ConnectionFailure  lifecycle and plain-words reasons
+//         ConnectionEvent                     what a DeviceConnector reports (state, services, messages)
+//         ChatMessage, ChatBody, ChatRetention one message (text or raw bytes) and how long they are kept
+//         UnreadBadge                         the badge rule (0 → none, 1–99, 100+ → "...")
 //       Ports/                           one protocol a file: FavoritesRepository,
-//                                        SightingsRepository, DeviceScanner
+//                                        SightingsRepository, DeviceScanner, DeviceConnector,
+//                                        ChatRepository
 //
 // Flow: adapters (Bluetooth, Persistence) implement the ports and are injected
 // by the composition root; LiveDevices folds a scanner's observations; view

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+/// Why a chat message could not be written.
+public enum ChatSendError: Error, Equatable, Sendable {
+    /// There is no connection with a chat channel.
+    case notConnected
+    /// The device refused the write; carries its reason.
+    case rejected(String)
+    /// The connection ended before the write was done.
+    case connectionLost
+    /// The device did not acknowledge the write in time.
+    case timedOut
+}
+
+/// Connects one device at a time and carries its chat.
+///
+/// Implemented by the HCI route (`HCIConnector`) and, later, BlueZ. Calls return at once
+/// and never block the caller; the work runs on the adapter's own threads. What happens is
+/// reported through `events`, an `AsyncStream` fed from those threads: consume it in a
+/// `Task { @MainActor in for await event in connector.events { … } }`, which GtkKit's
+/// MainLoop runs while GTK owns the main thread (DESIGN.md §3), as with `DeviceScanner`.
+public protocol DeviceConnector: AnyObject, Sendable {
+    /// Every event from now on, starting with the current state. Each access makes a new stream.
+    var events: AsyncStream<ConnectionEvent> { get }
+    /// The state right now.
+    var state: ConnectionState { get }
+    /// Connects to `device` and opens its chat channel, first ending any other connection.
+    func connect(to device: DeviceID)
+    /// Gives up a connection attempt under way; the state goes back to idle.
+    func cancel()
+    /// Ends the connection; the state goes back to idle.
+    func disconnect()
+    /// Writes `text` to the device, split as the link requires. Returns once every part was
+    /// written (acknowledged, where the device acknowledges writes).
+    func send(_ text: String) async throws(ChatSendError)
+}

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// A connector that does what the test tells it: connects at once (or fails), records what
+/// was sent, and delivers messages the test feeds it.
+public final class FakeConnector: DeviceConnector, @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuations: [UUID: AsyncStream<ConnectionEvent>.Continuation] = [:]
+    private var current: ConnectionState = .idle
+    /// The service a connection opens; nil simulates a device without one.
+    public var service: ChatService? = .chat
+    /// When set, `connect` fails with it.
+    public var connectFailure: ConnectionFailure?
+    /// When set, `send` throws it.
+    public var sendFailure: ChatSendError?
+    /// Every text sent, in order.
+    public private(set) var sent: [String] = []
+
+    public init() {}
+
+    public var events: AsyncStream<ConnectionEvent> {
+        AsyncStream { continuation in
+            let id = UUID()
+            lock.lock()
+            continuation.yield(.state(current))
+            continuations[id] = continuation
+            lock.unlock()
+            continuation.onTermination = { [weak self] _ in
+                self?.lock.lock()
+                self?.continuations[id] = nil
+                self?.lock.unlock()
+            }
+        }
+    }
+
+    public var state: ConnectionState {
+        lock.lock()
+        defer { lock.unlock() }
+        return current
+    }
+
+    public func connect(to device: DeviceID) {
+        if current.device != nil { emit(.state(.idle)) }
+        emit(.state(.connecting(device)))
+        if let failure = connectFailure {
+            emit(.state(.failed(failure)))
+        } else {
+            emit(.state(.connected(device, service: service)))
+        }
+    }
+
+    public func cancel() { emit(.state(.idle)) }
+
+    public func disconnect() {
+        if let device = current.device { emit(.state(.disconnecting(device))) }
+        emit(.state(.idle))
+    }
+
+    public func send(_ text: String) async throws(ChatSendError) {
+        if let sendFailure { throw sendFailure }
+        guard state.canChat else { throw .notConnected }
+        lock.lock()
+        sent.append(text)
+        lock.unlock()
+    }
+
+    /// Delivers `text` from the connected device.
+    public func receive(_ text: String, at time: Date = Date()) {
+        guard let device = state.device else { return }
+        emit(.received(ChatMessage(device: device, direction: .incoming, body: .text(text), time: time, delivery: .sent)))
+    }
+
+    /// Ends the connection as the device or the link would.
+    public func drop(_ failure: ConnectionFailure) { emit(.state(.failed(failure))) }
+
+    private func emit(_ event: ConnectionEvent) {
+        lock.lock()
+        if case .state(let state) = event { current = state }
+        let targets = Array(continuations.values)
+        // Yielded under the lock, so events from two threads keep one order.
+        targets.forEach { $0.yield(event) }
+        lock.unlock()
+    }
+}
