@@ -62,9 +62,7 @@ public final class FakeConnector: DeviceConnector, @unchecked Sendable {
     public func send(_ text: String) async throws(ChatSendError) {
         if let sendFailure { throw sendFailure }
         guard state.canChat else { throw .notConnected }
-        lock.lock()
-        sent.append(text)
-        lock.unlock()
+        lock.withLock { sent.append(text) }
     }
 
     /// Delivers `text` from the connected device.
