@@ -65,3 +65,82 @@ public actor InMemoryHiddenDevicesRepository: HiddenDevicesRepository {
     public func newDevicesMark() -> NewDevicesMark? { mark }
     public func setNewDevicesMark(_ mark: NewDevicesMark?) { self.mark = mark }
 }
+
+/// Chat messages kept only for this session.
+public actor InMemoryChatRepository: ChatRepository {
+    /// A message and its insertion number, which orders equal times as SQLite's `seq` does.
+    private struct Entry {
+        var message: ChatMessage
+        let seq: Int
+
+        func precedes(_ other: Entry) -> Bool {
+            message.time != other.message.time ? message.time < other.message.time : seq < other.seq
+        }
+    }
+
+    /// Each device's messages, kept sorted by time then insertion, so a page is a slice.
+    private var histories: [DeviceID: [Entry]] = [:]
+    private var deviceOf: [UUID: DeviceID] = [:]
+    private var nextSeq = 0
+
+    /// Creates an empty repository.
+    public init() {}
+
+    public func append(_ messages: [ChatMessage]) {
+        for message in messages {
+            var seq = nextSeq
+            nextSeq += 1
+            // A stored id is replaced but keeps its insertion number, as in SQLite.
+            if let old = deviceOf[message.id], let index = histories[old]?.firstIndex(where: { $0.message.id == message.id }) {
+                seq = histories[old]![index].seq
+                histories[old]!.remove(at: index)
+            }
+            Self.insert(Entry(message: message, seq: seq), into: &histories[message.device, default: []])
+            deviceOf[message.id] = message.device
+        }
+    }
+
+    /// Binary search for the place after every entry that precedes or ties `entry`; messages
+    /// mostly arrive in time order, so this is nearly always the end.
+    private static func insert(_ entry: Entry, into history: inout [Entry]) {
+        var low = 0
+        var high = history.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entry.precedes(history[mid]) { high = mid } else { low = mid + 1 }
+        }
+        history.insert(entry, at: low)
+    }
+
+    public func setDelivery(_ delivery: ChatDelivery, of id: UUID) {
+        guard let device = deviceOf[id], let index = histories[device]?.firstIndex(where: { $0.message.id == id }) else { return }
+        histories[device]![index].message.delivery = delivery
+    }
+
+    public func page(for device: DeviceID, offset: Int, limit: Int) -> [ChatMessage] {
+        let history = histories[device] ?? []
+        let start = min(max(0, offset), history.count)
+        let end = start + min(max(0, limit), history.count - start)
+        return history[start..<end].map(\.message)
+    }
+
+    public func count(for device: DeviceID) -> Int { histories[device]?.count ?? 0 }
+
+    @discardableResult
+    public func prune(_ retention: ChatRetention, now: Date) -> Int {
+        let cutoff = retention.days.map { now.addingTimeInterval(-Double($0) * 86_400) }
+        let keep = max(0, retention.maxPerDevice)
+        var deleted = 0
+        for (device, var history) in histories {
+            // Both rules drop the oldest, and the history is sorted, so together they drop a prefix.
+            var drop = history.count - keep
+            if let cutoff { drop = max(drop, history.firstIndex { $0.message.time >= cutoff } ?? history.count) }
+            guard drop > 0 else { continue }
+            for entry in history[..<drop] { deviceOf[entry.message.id] = nil }
+            history.removeFirst(drop)
+            histories[device] = history.isEmpty ? nil : history
+            deleted += drop
+        }
+        return deleted
+    }
+}

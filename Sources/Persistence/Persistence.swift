@@ -3,13 +3,15 @@
 
 // # Persistence
 //
-// Keeps favorites and sightings, behind Domain's repository ports:
+// Keeps favorites, sightings, hidden devices and chat messages, behind Domain's repository ports:
 //
 //     Persistence/
 //       StoreFactory                   opens the configured backend; recovers or falls back
 //       SQLiteDatabase                 the GRDB pool, WAL, migrations, file permissions
 //       SQLiteFavoritesRepository      favorites table
 //       SQLiteSightingsRepository      sightings table, bounded retention
+//       SQLiteHiddenDevicesRepository  hidden_devices and known_devices tables
+//       SQLiteChatRepository           messages table, paged by position, retention per device
 //       InMemory*Repository            the same contract without a file
 //
 // In: a backend choice, a data directory and a retention policy from the

@@ -45,6 +45,23 @@ public final class SQLiteDatabase: Sendable {
                 CREATE TABLE known_devices (device_id TEXT PRIMARY KEY NOT NULL);
                 """)
         }
+        // A message body is a BLOB plus a flag, so bytes that are not UTF-8 come back exactly.
+        // `seq` orders messages with equal times by insertion; it is kept when a message is replaced.
+        migrator.registerMigration("v3-messages") { db in
+            try db.execute(sql: """
+                CREATE TABLE messages (
+                  id TEXT PRIMARY KEY NOT NULL,
+                  seq INTEGER NOT NULL UNIQUE,
+                  device_id TEXT NOT NULL,
+                  direction TEXT NOT NULL,
+                  body BLOB NOT NULL,
+                  body_is_text INTEGER NOT NULL,
+                  time DOUBLE NOT NULL,
+                  delivery TEXT NOT NULL
+                );
+                CREATE INDEX messages_device_time ON messages(device_id, time, seq);
+                """)
+        }
         return migrator
     }
 

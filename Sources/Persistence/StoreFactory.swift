@@ -13,6 +13,8 @@ public struct Store: Sendable {
     public let sightings: SightingsRepository
     /// Devices hidden from the Scanner, and the "Only New Devices" mark.
     public let hidden: HiddenDevicesRepository
+    /// Chat messages, per device.
+    public let chats: ChatRepository
     /// Things that happened while opening (file moved aside, memory-only session).
     public let notices: [StoreNotice]
     /// The database file in use, or nil in memory.
@@ -77,12 +79,13 @@ public enum StoreFactory {
     private static func sqlite(_ database: SQLiteDatabase, notices: [StoreNotice]) -> Store {
         Store(favorites: SQLiteFavoritesRepository(database: database),
               sightings: SQLiteSightingsRepository(database: database),
-              hidden: SQLiteHiddenDevicesRepository(database: database), notices: notices, path: database.path)
+              hidden: SQLiteHiddenDevicesRepository(database: database), chats: SQLiteChatRepository(database: database),
+              notices: notices, path: database.path)
     }
 
     private static func memory(notices: [StoreNotice]) -> Store {
         Store(favorites: InMemoryFavoritesRepository(), sightings: InMemorySightingsRepository(),
-              hidden: InMemoryHiddenDevicesRepository(), notices: notices, path: nil)
+              hidden: InMemoryHiddenDevicesRepository(), chats: InMemoryChatRepository(), notices: notices, path: nil)
     }
 
     /// Renames the file (and its WAL and shared-memory files) to `<file>.corrupt-<UTC time>`.
