@@ -17,8 +17,13 @@ public final class BtsnoopWriter: @unchecked Sendable {
         try handle.write(contentsOf: Array("btsnoop\0".utf8) + Self.be32(1) + Self.be32(1002))
     }
 
-    /// Appends one packet; `received` is controller → host.
+    /// Appends one packet; `received` is controller → host. A failed write is dropped (see `append`).
     public func write(type: H4PacketType, bytes: [UInt8], received: Bool, at time: Date = Date()) {
+        try? append(type: type, bytes: bytes, received: received, at: time)
+    }
+
+    /// Appends one packet, and throws when the file cannot take it (a full disk).
+    public func append(type: H4PacketType, bytes: [UInt8], received: Bool, at time: Date = Date()) throws {
         let body = [type.rawValue] + bytes
         let micros = Int64(time.timeIntervalSince1970 * 1_000_000) + BtsnoopReader.epochOffset
         var flags: UInt32 = received ? 1 : 0
@@ -28,7 +33,7 @@ public final class BtsnoopWriter: @unchecked Sendable {
             + Self.be32(UInt32(truncatingIfNeeded: UInt64(bitPattern: micros))) + body
         lock.lock()
         defer { lock.unlock() }
-        try? handle.write(contentsOf: record)
+        try handle.write(contentsOf: record)
     }
 
     /// Flushes and closes the file.
