@@ -83,10 +83,6 @@ public final class BtsnoopRecorder: ScanRecorder, PacketRecorder, @unchecked Sen
             return String(cString: strerror(Int32(underlying.code)))
         }
         if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
-        // createFile says only "no"; errno still holds why.
-        if ns.domain == NSCocoaErrorDomain, ns.code == CocoaError.fileWriteNoPermission.rawValue, errno != 0 {
-            return String(cString: strerror(errno))
-        }
         return ns.localizedDescription
     }
 }

@@ -10,10 +10,13 @@ public final class BtsnoopWriter: @unchecked Sendable {
 
     /// Creates (or replaces) the file at `path` and writes the header.
     public init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        // open(2), not FileManager.createFile: that one writes a temporary file and renames it
+        // over the path, which would replace a symlink or a device node instead of writing to it.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno), userInfo: [NSFilePathErrorKey: path])
         }
-        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         try handle.write(contentsOf: Array("btsnoop\0".utf8) + Self.be32(1) + Self.be32(1002))
     }
 
