@@ -16,8 +16,10 @@
 //         LiveDevices                      owns the scan and every LiveDevice; folds, fades, drops,
 //                                          batches favorites' readings; pages observe it
 //         ChangeObservers                  how views and models learn that state changed
+//       Export/                          DeviceRecord (the keys favblue-scan and Export Devices share),
+//                                        CSV (RFC 4180) and JSON writers, ExportFormat
 //       Ports/                           one protocol a file: FavoritesRepository,
-//                                        SightingsRepository, DeviceScanner
+//                                        SightingsRepository, DeviceScanner, ScanRecorder
 //
 // Flow: adapters (Bluetooth, Persistence) implement the ports and are injected
 // by the composition root; LiveDevices folds a scanner's observations; view
