@@ -8,7 +8,8 @@
 //     Bluetooth/
 //       Codec/      ByteReader, HCICommand, HCIEvent, reports, AD/EIR parser   (pure, never trap)
 //       Names/      company names (libbluetooth), service names (data/)
-//       Btsnoop/    capture reader (streams files in chunks) and writer (datalinks 1001, 1002, 2001)
+//       Btsnoop/    capture reader (streams files in chunks) and writer (datalinks 1001, 1002, 2001);
+//                   BtsnoopRecorder, the app's switchable ScanRecorder every scanner writes into
 //       Transport/  H4 over unix/TCP/serial, raw HCI sockets (libbluetooth)
 //       Host/       HCIHost: owns one transport and its read thread, sends commands and matches
 //                   their Command Complete/Status, records to btsnoop, and hands every other

@@ -21,9 +21,12 @@
 //         ConnectionEvent                     what a DeviceConnector reports (state, services, messages)
 //         ChatMessage, ChatBody, ChatRetention one message (text or raw bytes) and how long they are kept
 //         UnreadBadge                         the badge rule (0 → none, 1–99, 100+ → "...")
+//       Hiding/                          HiddenDevice, NewDevicesMark (Only New Devices)
+//       Export/                          DeviceRecord (the keys favblue-scan and Export Devices share),
+//                                        CSV (RFC 4180) and JSON writers, ExportFormat
 //       Ports/                           one protocol a file: FavoritesRepository,
-//                                        SightingsRepository, DeviceScanner, DeviceConnector,
-//                                        ChatRepository
+//                                        SightingsRepository, HiddenDevicesRepository, DeviceScanner,
+//                                        ScanRecorder, DeviceConnector, ChatRepository
 //
 // Flow: adapters (Bluetooth, Persistence) implement the ports and are injected
 // by the composition root; LiveDevices folds a scanner's observations; view

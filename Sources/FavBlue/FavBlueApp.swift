@@ -24,6 +24,8 @@ final class FavBlueApp {
     private var hidden: HiddenDevicesViewModel?
     private var source: ScanSource = .auto
     private var benchmark: ScannerBenchmark?
+    /// Every scanner writes into it; the Scanner's Record toggle opens and closes its file.
+    private let recorder = BtsnoopRecorder()
 
     // MARK: Options
     private var splashOverride: Int?
@@ -51,6 +53,8 @@ final class FavBlueApp {
         application.onLocalOptions { [weak self] options in self?.handle(options) }
         application.onStartup { [weak self] in self?.startup() }
         application.onActivate { [weak self] in self?.activate() }
+        // However the app ends (Ctrl+Q, the last window closed), a recording ends with a complete file.
+        application.onShutdown { [weak self] in self?.live?.stop() }
     }
 
     func run(arguments: [String]) -> Int32 {
@@ -109,10 +113,11 @@ final class FavBlueApp {
             printError(error.message)
         }
         let demo = DemoCapture.path()
+        let recorder = self.recorder
         let live = LiveDevices(makeScanner: { [weak self] mode in
-            ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode,
+            ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder,
                                 log: { message in FileHandle.standardError.write(Data("favblue: \(message)\n".utf8)) })
-        }, sightings: store.sightings)
+        }, sightings: store.sightings, recorder: recorder)
         let favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: store.favorites), notices: store.notices,
                                            live: live, sightings: store.sightings)
         self.favorites = favorites
@@ -185,10 +190,13 @@ final class FavBlueApp {
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings),
                                  favorites: favorites, hidden: hidden)
             },
-            preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner, hidden: hidden) })
+            preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner, hidden: hidden) },
+            exportDevices: { navigator in ExportDialogs.exportDevices(navigator: navigator, scanner: scanner) })
     }
 
     private func quit() {
+        // A recording under way ends with a complete file.
+        live?.stop()
         window?.window.close()
         application.quit()
     }

@@ -46,6 +46,11 @@ public final class Application: GObjectRef {
         connect("startup") { _ in handler() }
     }
 
+    /// Runs `handler` once when the primary instance ends, after its windows are gone.
+    public func onShutdown(_ handler: @escaping () -> Void) {
+        connect("shutdown") { _ in handler() }
+    }
+
     /// Adds an app-wide action (`app.NAME`) with optional accelerators.
     public func addAction(_ name: String, accels: [String] = [], _ handler: @escaping () -> Void) {
         Actions.add(to: UnsafeMutableRawPointer(object), name, handler)

@@ -89,6 +89,24 @@ public final class DeviceDetailViewModel {
         return SignalHistory(points: points, lowest: values.min()!, highest: values.max()!, last: last.rssi)
     }
 
+    /// What Export Signal History writes: every stored sighting, then this session's readings
+    /// (the plotted window), oldest first. As in the plot, stored readings from this session are
+    /// left to the live ones, so none is written twice.
+    public func exportableHistory() async -> [(Date, Int)] {
+        let stored = ((try? await sightings?.history(for: id, since: Date(timeIntervalSince1970: 0))) ?? [])
+            .map { ($0.time, $0.rssi) }
+        let live = history
+        let firstLive = live.first?.0 ?? .distantFuture
+        return (stored.filter { $0.0 < firstLive } + live).sorted { $0.0 < $1.0 }
+    }
+
+    /// A file name to suggest for the history: the title, made safe for any file system.
+    public var historyFileName: String {
+        let safe = title.map { "/\\:*?\"<>|".contains($0) || $0.isNewline ? "-" : $0 }
+        // Translators: the suggested file name for a device's exported signal history; {} is its name.
+        return L10n.format("Signal history of {}", String(safe.prefix(60))) + ".csv"
+    }
+
     // MARK: Borrowed
     private let favorites: FavoritesViewModel
     private let live: LiveDevices

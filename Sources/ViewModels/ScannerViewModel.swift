@@ -97,6 +97,9 @@ public final class ScannerViewModel {
     private var republishAgain = false
     /// Set while `tick()` publishes itself, so the fold it causes does not publish twice.
     private var ticking = false
+    /// The capture seen open at the last change, to notice when it closes.
+    private var openRecording: String?
+    private var recordingEnd: RecordingEnd?
 
     /// Creates the view of `live` for the Scanner page.
     public init(live: LiveDevices, favorites: FavoritesViewModel, hidden: HiddenDevicesViewModel? = nil,
@@ -127,6 +130,54 @@ public final class ScannerViewModel {
 
     /// The name `id` advertises, if it is live and named (what a new favorite remembers).
     public func name(of id: DeviceID) -> String? { live[id]?.advertised.name }
+
+    // MARK: Recording
+
+    /// The btsnoop capture being written, or nil.
+    public var recordingPath: String? { live.recordingPath }
+    /// Whether this source can be recorded at all.
+    public var canRecord: Bool { live.canRecord }
+
+    /// How a recording ended, for a notice: where it went, and why it ended early if it did.
+    public struct RecordingEnd: Equatable, Sendable {
+        public let path: String
+        public let failure: RecordingError?
+    }
+
+    /// Records the scan into a new capture at `path`, starting the scan if it is not running;
+    /// returns why it could not, or nil. The recording ends when scanning stops.
+    @discardableResult
+    public func startRecording(to path: String) -> RecordingError? {
+        if !live.isRunning { start() }
+        do {
+            try live.startRecording(to: path)
+        } catch {
+            return error
+        }
+        return nil
+    }
+
+    /// Closes the capture; scanning goes on.
+    public func stopRecording() { live.stopRecording() }
+
+    /// The recording that ended since the last call, once, so the page can say where it went.
+    public func takeRecordingEnd() -> RecordingEnd? {
+        defer { recordingEnd = nil }
+        return recordingEnd
+    }
+
+    // MARK: Export
+
+    /// What the list shows now, in its order and with its filters, as export records.
+    public func exportRecords() -> [DeviceRecord] {
+        rows.compactMap { row in
+            guard let device = live[row.id] else { return nil }
+            let favorite = favorites.favorite(row.id)
+            return DeviceRecord(id: row.id, advertised: device.advertised, rssi: device.rssi, rssiMax: device.rssiMax,
+                                reports: device.reports, firstSeen: device.firstSeen, lastSeen: device.lastSeen,
+                                nickname: favorite?.nickname, favorite: favorite != nil)
+        }
+    }
 
     // MARK: Intents
 
@@ -168,6 +219,10 @@ public final class ScannerViewModel {
     private func liveChanged(_ change: LiveDevices.Change) {
         switch change {
         case .state:
+            if let path = openRecording, live.recordingPath != path {
+                recordingEnd = RecordingEnd(path: path, failure: live.recordingFailure)
+            }
+            openRecording = live.recordingPath
             observers.notify()
         case .devices:
             guard !ticking else { return }

@@ -97,6 +97,11 @@ public final class DeviceDetailPage: Page {
         content.add(scroller, name: "details")
         frame.setContent(content)
 
+        let plotActions = ActionGroup(on: plot.root, prefix: "plot")
+        plotActions.add("export-history") { [weak self] in
+            guard let self, let navigator = self.navigator else { return }
+            ExportDialogs.exportSignalHistory(navigator: navigator, model: self.model)
+        }
         heart.onClicked { [weak self] in self?.toggleFavorite() }
         rename.onClicked { [weak self] in self?.renameFavorite() }
         hide.onClicked { [weak self] in self?.hideDevice() }

@@ -18,6 +18,10 @@ extension MainWindow {
             guard let self else { return }
             ShortcutsWindow.present(parent: self.window)
         }
+        window.addAction("export-devices") { [weak self] in
+            guard let self else { return }
+            self.factory.exportDevices(self)
+        }
         window.addAction("about") { [weak self] in
             guard let self else { return }
             AboutWindow.present(parent: self.window)

@@ -53,16 +53,20 @@ public struct PageFactory {
     public var detail: (Navigator, DeviceID) -> Page
     /// Opens the Preferences window over the given window.
     public var preferences: (Window) -> Void
+    /// Export Devices…: saves what the Scanner's list shows.
+    public var exportDevices: (Navigator) -> Void
 
     /// Creates a factory from the page builders.
     public init(favorites: @escaping (Navigator) -> Page,
                 scanner: @escaping (Navigator) -> Page,
                 detail: @escaping (Navigator, DeviceID) -> Page,
-                preferences: @escaping (Window) -> Void = { _ in }) {
+                preferences: @escaping (Window) -> Void = { _ in },
+                exportDevices: @escaping (Navigator) -> Void = { _ in }) {
         self.favorites = favorites
         self.scanner = scanner
         self.detail = detail
         self.preferences = preferences
+        self.exportDevices = exportDevices
     }
 }
 

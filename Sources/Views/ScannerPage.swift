@@ -31,6 +31,7 @@ public final class ScannerPage: Page {
     private var favoritesOnlyAction: Action?
     private var hideUnnamedAction: Action?
     private var onlyNewAction: Action?
+    private var recordAction: Action?
 
     // MARK: Borrowed
     private weak var navigator: Navigator?
@@ -66,7 +67,9 @@ public final class ScannerPage: Page {
                                   (L10n.tr("_Last Seen"), "scanner.sort::last-seen")]),
             (L10n.tr("Show"), [(L10n.tr("_Favorites Only"), "scanner.favorites-only"),
                                (L10n.tr("_Hide Unnamed Devices"), "scanner.hide-unnamed"),
-                               (L10n.tr("Only _New Devices"), "scanner.only-new")]),
+                               (L10n.tr("_Only New Devices"), "scanner.only-new")]),
+            (nil, [(L10n.tr("_Export Devices…"), "win.export-devices"),
+                   (L10n.tr("_Record"), "scanner.record")]),
             (nil, [(L10n.tr("Scanner _Preferences"), "win.preferences")]),
         ]
         viewMenu = MenuButton(icon: "view-sort-descending-symbolic", accessibleName: L10n.tr("View Options"),
@@ -217,6 +220,7 @@ public final class ScannerPage: Page {
         hideUnnamedAction = group.addToggle("hide-unnamed", initial: p.hideUnnamed) { [weak model] in
             model?.hideUnnamed = $0
         }
+        recordAction = group.addToggle("record", initial: false) { [weak self] on in self?.record(on) }
         group.addTargeted("favorite") { [weak self] in self?.toggleFavorite(key: $0, fromHeart: false) }
         group.addTargeted("details") { [weak self] in self?.showDetails(key: $0) }
         group.addTargeted("hide") { [weak self] in self?.hideDevice(key: $0) }
@@ -236,7 +240,9 @@ public final class ScannerPage: Page {
         toggle.setIcon(running ? "media-playback-stop-symbolic" : "media-playback-start-symbolic")
         let toggleName = running ? L10n.tr("Stop Scanning") : L10n.tr("Start Scanning")
         toggle.accessibleLabel(toggleName).tooltip(toggleName)
-        frame.header.titleLabel.subtitle = statusText()
+        let status = statusText()
+        frame.header.titleLabel.subtitle = model.recordingPath == nil ? status : L10n.format("{} · Recording", status)
+        renderRecording()
         // Preferences may change elsewhere (the Preferences window); keep the menu's marks true.
         let p = model.preferences
         sortAction?.setState(p.sortOrder.rawValue)
@@ -316,6 +322,39 @@ public final class ScannerPage: Page {
 
     /// "−58 dBm" with a real minus sign, localized.
     static func dBm(_ value: Int) -> String { SignalText.dBm(value) }
+
+    // MARK: Recording
+
+    /// The Record check follows the model, and a recording that ended says where it went.
+    private func renderRecording() {
+        recordAction?.setState(model.recordingPath != nil)
+        recordAction?.isEnabled = model.canRecord
+        guard let end = model.takeRecordingEnd(), let navigator else { return }
+        if let failure = end.failure {
+            ExportDialogs.showFailure(heading: L10n.tr("Recording Stopped"), message: failure.message, parent: navigator.parentWindow)
+        } else {
+            navigator.toast(L10n.format("Recording saved to “{}”", (end.path as NSString).lastPathComponent), button: nil, action: nil)
+        }
+    }
+
+    /// Record on asks for a file first; cancelling leaves it off.
+    private func record(_ on: Bool) {
+        guard let navigator else { return }
+        guard on else {
+            model.stopRecording()
+            return
+        }
+        // Unchecked until a file is chosen.
+        recordAction?.setState(false)
+        ExportDialogs.chooseRecording(navigator: navigator) { [weak self] path in
+            guard let self, let path, let navigator = self.navigator else { return }
+            if let failure = self.model.startRecording(to: path) {
+                ExportDialogs.showFailure(heading: L10n.tr("Recording Failed"), message: failure.message,
+                                          parent: navigator.parentWindow)
+            }
+            self.render()
+        }
+    }
 
     // MARK: Actions
 

@@ -33,6 +33,13 @@ final class SignalPlot {
     init() {
         let heading = Label(L10n.tr("Signal History")).xalign(0)
         heading.css("heading")
+        heading.expand(horizontal: true, vertical: false)
+        // The plot's own menu; its page adds the "plot" actions.
+        let menu = MenuButton(icon: "view-more-symbolic", accessibleName: L10n.tr("Signal History Menu"), sections: [
+            [(L10n.tr("_Export Signal History…"), "plot.export-history")],
+        ])
+        menu.css("flat")
+        let headingRow = Box(vertical: false, spacing: 6).append(heading, menu)
         area = DrawingArea { [weak self] canvas in self?.draw(on: canvas) }
         area.sizeRequest(width: 120, height: 120)
         area.expand(horizontal: true, vertical: false)
@@ -59,7 +66,7 @@ final class SignalPlot {
 
         summary.xalign(0).wrap()
         summary.css("dim-text")
-        root.append(heading, grid, summary)
+        root.append(headingRow, grid, summary)
         // The dBm labels are repeated in the summary, so screen readers read the summary instead.
         yAxis.accessibleHidden()
         xAxis.accessibleHidden()

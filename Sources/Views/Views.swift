@@ -13,6 +13,7 @@
 //       FavoritesPage, ScannerPage, DeviceDetailPage
 //       DeviceRowView, SignalPlot, Banner, NoticeBar, PrimaryMenu   parts of pages
 //       FavoriteDialogs        add, rename and remove a favorite: the one copy every page calls
+//       ExportDialogs          Export Devices…, Export Signal History…, where a recording goes
 //       PreferencesWindow, AboutWindow
 //
 // In: view models (state + intents). Out: GTK widgets, built only from GtkKit's typed

@@ -27,7 +27,7 @@ final class ScanCommandTests: XCTestCase {
         let lines = out.split(separator: "\n")
         XCTAssertGreaterThanOrEqual(lines.count, 20, "a few dozen devices")
         let keys: Set = ["address", "addressType", "transport", "name", "rssi", "rssiMax", "txPower", "company", "companyId",
-                         "services", "reports", "firstSeen", "lastSeen"]
+                         "services", "reports", "firstSeen", "lastSeen", "manufacturerData", "serviceData"]
         for line in lines {
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             XCTAssertEqual(Set(object.keys), keys)

@@ -10,15 +10,23 @@ public final class BtsnoopWriter: @unchecked Sendable {
 
     /// Creates (or replaces) the file at `path` and writes the header.
     public init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+        // open(2), not FileManager.createFile: that one writes a temporary file and renames it
+        // over the path, which would replace a symlink or a device node instead of writing to it.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno), userInfo: [NSFilePathErrorKey: path])
         }
-        handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         try handle.write(contentsOf: Array("btsnoop\0".utf8) + Self.be32(1) + Self.be32(1002))
     }
 
-    /// Appends one packet; `received` is controller → host.
+    /// Appends one packet; `received` is controller → host. A failed write is dropped (see `append`).
     public func write(type: H4PacketType, bytes: [UInt8], received: Bool, at time: Date = Date()) {
+        try? append(type: type, bytes: bytes, received: received, at: time)
+    }
+
+    /// Appends one packet, and throws when the file cannot take it (a full disk).
+    public func append(type: H4PacketType, bytes: [UInt8], received: Bool, at time: Date = Date()) throws {
         let body = [type.rawValue] + bytes
         let micros = Int64(time.timeIntervalSince1970 * 1_000_000) + BtsnoopReader.epochOffset
         var flags: UInt32 = received ? 1 : 0
@@ -28,7 +36,7 @@ public final class BtsnoopWriter: @unchecked Sendable {
             + Self.be32(UInt32(truncatingIfNeeded: UInt64(bitPattern: micros))) + body
         lock.lock()
         defer { lock.unlock() }
-        try? handle.write(contentsOf: record)
+        try handle.write(contentsOf: record)
     }
 
     /// Flushes and closes the file.

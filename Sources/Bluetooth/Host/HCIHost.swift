@@ -32,7 +32,7 @@ extension HCIHostClient {
 /// Command Complete or Command Status, the timeout passes, or the link ends.
 public final class HCIHost: @unchecked Sendable {
     private let transport: HCITransport
-    private let recorder: BtsnoopWriter?
+    private let recorder: PacketRecorder?
     private let log: @Sendable (String) -> Void
 
     /// Guards everything below it and wakes whoever waits for an answer or for the end.
@@ -57,7 +57,7 @@ public final class HCIHost: @unchecked Sendable {
     private var transportClosed = false
 
     /// Takes ownership of `transport`; `record` receives every packet sent and received.
-    public init(transport: HCITransport, record: BtsnoopWriter? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(transport: HCITransport, record: PacketRecorder? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.transport = transport
         self.recorder = record
         self.log = log
@@ -174,7 +174,7 @@ public final class HCIHost: @unchecked Sendable {
         defer { sendLock.unlock() }
         guard !transportClosed else { throw .disconnected(L10n.tr("no link")) }
         try transport.send(type, bytes)
-        recorder?.write(type: type, bytes: bytes, received: false)
+        recorder?.write(type: type, bytes: bytes, received: false, at: Date())
     }
 
     private func closeTransport() {
@@ -192,7 +192,7 @@ public final class HCIHost: @unchecked Sendable {
         while !shouldStop {
             do {
                 guard let (type, bytes) = try transport.receive(timeout: 0.2) else { continue }
-                recorder?.write(type: type, bytes: bytes, received: true)
+                recorder?.write(type: type, bytes: bytes, received: true, at: Date())
                 dispatch(type, bytes)
             } catch {
                 reason = error

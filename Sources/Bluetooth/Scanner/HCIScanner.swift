@@ -24,7 +24,7 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
 
     /// Where the host comes from: a link of its own per session, or one shared with other clients.
     private enum Link {
-        case own(open: @Sendable () throws(ScanFailure) -> HCITransport, record: BtsnoopWriter?)
+        case own(open: @Sendable () throws(ScanFailure) -> HCITransport, record: PacketRecorder?)
         case shared(HCIHost)
     }
 
@@ -50,7 +50,7 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
     /// Creates a scanner with a link of its own. `open` makes the link (called on the scanner
     /// thread, once per session); `resetController` is false for adapters the kernel manages.
     public convenience init(open: @escaping @Sendable () throws(ScanFailure) -> HCITransport, resetController: Bool = true,
-                            mode: ScanMode = .continuous, record: BtsnoopWriter? = nil, commandTimeout: Double = 2,
+                            mode: ScanMode = .continuous, record: PacketRecorder? = nil, commandTimeout: Double = 2,
                             inquiryMode: UInt8? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.init(link: .own(open: open, record: record), resetController: resetController, mode: mode,
                   commandTimeout: commandTimeout, inquiryMode: inquiryMode, log: log)

@@ -9,15 +9,19 @@ import Foundation
 public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
     private let path: String
     private let realTime: Bool
+    /// Hears each replayed event, as a live session's recorder hears the controller's.
+    private let recorder: PacketRecorder?
     private let streams = ScanStreams()
     private let thread = ScanThread(name: "favblue-replay")
     /// Undecodable events met so far (each skipped, the replay goes on).
     public private(set) var malformedEvents = 0
 
-    /// Replays `path`, paced like the original when `realTime`, else as fast as possible.
-    public init(path: String, realTime: Bool) {
+    /// Replays `path`, paced like the original when `realTime`, else as fast as possible;
+    /// `record` is handed every event replayed, stamped with the time it is replayed at.
+    public init(path: String, realTime: Bool, record: PacketRecorder? = nil) {
         self.path = path
         self.realTime = realTime
+        self.recorder = record
     }
 
     /// The capture's reports, as observations.
@@ -85,8 +89,10 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
                 let wait = due.timeIntervalSinceNow
                 if wait > 0 { thread.pause(min(wait, 5)) }
             }
+            let time = realTime ? Date() : packet.timestamp
+            recorder?.write(type: .event, bytes: packet.bytes, received: true, at: time)
             do {
-                try handle(packet.bytes[...], realTime ? Date() : packet.timestamp)
+                try handle(packet.bytes[...], time)
             } catch {
                 malformedEvents += 1
             }

@@ -8,14 +8,15 @@ import Localization
 /// Makes the scanner a source names.
 public enum ScannerFactory {
     /// A scanner for `source`. `demoCapture` is the path of the shipped demo capture;
-    /// `fast` replays captures without pacing; `record` writes what a live session saw.
+    /// `fast` replays captures without pacing; `record` writes what the session saw (a replay's
+    /// events as they are replayed).
     public static func make(_ source: ScanSource, demoCapture: String?, fast: Bool = false, mode: ScanMode = .continuous,
-                            record: BtsnoopWriter? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) -> DeviceScanner {
+                            record: PacketRecorder? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) -> DeviceScanner {
         switch source {
         case .btsnoop(let path):
-            return ReplayScanner(path: path, realTime: !fast)
+            return ReplayScanner(path: path, realTime: !fast, record: record)
         case .demo:
-            return ReplayScanner(path: demoCapture ?? "/nonexistent/demo.btsnoop", realTime: !fast)
+            return ReplayScanner(path: demoCapture ?? "/nonexistent/demo.btsnoop", realTime: !fast, record: record)
         case .hci(let index):
             return HCIScanner(open: { () throws(ScanFailure) in try TransportOpener.rawHCI(index: index) },
                               resetController: false, mode: mode, record: record, log: log)

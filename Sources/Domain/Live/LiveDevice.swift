@@ -18,6 +18,8 @@ public struct LiveDevice: Sendable {
     public private(set) var advertised: AdvertisedData
     /// The newest reading, dBm.
     public private(set) var rssi: Int?
+    /// The strongest reading, dBm.
+    public private(set) var rssiMax: Int?
     /// An exponential moving average of the readings, dBm.
     public private(set) var smoothedRSSI: Double?
     /// One reading a second over the last five minutes or so.
@@ -49,6 +51,7 @@ public struct LiveDevice: Sendable {
         reports += 1
         if let value = o.rssi {
             rssi = value
+            rssiMax = max(rssiMax ?? value, value)
             // A steady figure that still follows a walk away: 30 % of each new reading.
             smoothedRSSI = smoothedRSSI.map { $0 * 0.7 + Double(value) * 0.3 } ?? Double(value)
             trace.add(value, at: o.timestamp)

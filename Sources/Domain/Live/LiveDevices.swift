@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import Foundation
+import Localization
 
 /// The devices heard in this session, and the scan that hears them.
 ///
@@ -34,9 +35,16 @@ public final class LiveDevices {
     /// Whether a page (the Scanner) holds the scan; otherwise a running scan is the background one.
     public private(set) var isForeground = false
 
+    /// The capture being written while scanning, or nil.
+    public private(set) var recordingPath: String?
+    /// Why the last recording ended early (a full disk), until the next one starts.
+    public private(set) var recordingFailure: RecordingError?
+
     // MARK: Configuration
     private let makeScanner: (ScanMode) -> DeviceScanner
     private let sightings: SightingsRepository?
+    /// Shared by every scanner `makeScanner` makes; nil where nothing can be recorded.
+    private let recorder: ScanRecorder?
     private let now: () -> Date
     private let refreshInterval: Double
     /// Whose readings are kept; set by the composition root (favorites).
@@ -54,11 +62,13 @@ public final class LiveDevices {
     private var mode: ScanMode = .continuous
     private var retry: Task<Void, Never>?
 
-    /// Creates the model; `makeScanner` opens the configured source in the given mode each time scanning starts.
+    /// Creates the model; `makeScanner` opens the configured source in the given mode each time scanning starts,
+    /// handing its scanners `recorder`.
     public init(makeScanner: @escaping (ScanMode) -> DeviceScanner, sightings: SightingsRepository?,
-                refreshesPerSecond: Double = 4, now: @escaping () -> Date = { Date() }) {
+                recorder: ScanRecorder? = nil, refreshesPerSecond: Double = 4, now: @escaping () -> Date = { Date() }) {
         self.makeScanner = makeScanner
         self.sightings = sightings
+        self.recorder = recorder
         self.now = now
         refreshInterval = 1 / refreshesPerSecond
     }
@@ -153,10 +163,32 @@ public final class LiveDevices {
         }
     }
 
-    /// Stops scanning; the devices stay.
+    /// Whether scans can be recorded at all.
+    public var canRecord: Bool { recorder != nil }
+
+    /// Records what the running scan hears into a new capture at `path`, until scanning stops
+    /// or `stopRecording`. Start scanning first: starting it again ends the recording.
+    public func startRecording(to path: String) throws(RecordingError) {
+        guard let recorder else { throw RecordingError(path: path, reason: L10n.tr("this source cannot be recorded")) }
+        try recorder.start(path: path)
+        recordingPath = path
+        recordingFailure = nil
+        notify(.state)
+    }
+
+    /// Closes the capture, if one is being written.
+    public func stopRecording() {
+        guard recordingPath != nil else { return }
+        recorder?.stop()
+        recordingPath = nil
+        notify(.state)
+    }
+
+    /// Stops scanning (and recording); the devices stay.
     public func stop() {
         retry?.cancel()
         retry = nil
+        stopRecording()
         scanner?.stop()
         scanner = nil
         tasks.forEach { $0.cancel() }
@@ -171,6 +203,12 @@ public final class LiveDevices {
     /// `removeAfter`, and tells the observers.
     public func tick() {
         fold()
+        if recordingPath != nil, let failure = recorder?.takeFailure() {
+            // The recorder has closed the file already; say why, once.
+            recordingFailure = failure
+            recordingPath = nil
+            notify(.state)
+        }
         notify(.devices)
     }
 
@@ -199,6 +237,15 @@ public final class LiveDevices {
 
     private func apply(_ newState: ScannerState) {
         state = newState
+        switch newState {
+        // A recording covers one scan: it ends cleanly when the scan does (a replay's end, a failure).
+        case .paused, .finished, .failed:
+            if recordingPath != nil {
+                recorder?.stop()
+                recordingPath = nil
+            }
+        default: break
+        }
         notify(.state)
         if case .failed = newState, isBackground, let mode = backgroundMode { retryBackground(mode) }
     }

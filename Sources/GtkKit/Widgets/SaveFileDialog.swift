@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+internal import CGtkShim
+import Dispatch
+
+/// A "Save" file chooser: GtkFileChooserNative, so a sandboxed session gets the desktop's
+/// portal dialog and everything else GTK's own chooser, where a full path can be typed into
+/// the name entry. GTK 4.8 has no GtkFileDialog yet.
+@MainActor
+public final class SaveFileDialog: GObjectRef {
+    /// One entry of the file type list: its label ("CSV (*.csv)") and a glob ("*.csv").
+    public struct Filter: Sendable {
+        public let name: String
+        public let pattern: String
+
+        /// Creates a filter.
+        public init(name: String, pattern: String) {
+            self.name = name
+            self.pattern = pattern
+        }
+    }
+
+    private var filters: [OpaquePointer] = []
+    /// The dialog lives until it is answered, whoever made it.
+    private var keepAlive: SaveFileDialog?
+    private var chooser: OpaquePointer { OpaquePointer(object) }
+
+    /// A modal dialog over `parent` titled `title` (also its accessible name), with `acceptLabel`
+    /// on its button ("_Save"), `suggestedName` in the name entry, and `filters` to choose from.
+    public init(parent: Window, title: String, acceptLabel: String, cancelLabel: String, suggestedName: String,
+                filters: [Filter]) {
+        let native = gtk_file_chooser_native_new(title, parent.window, GTK_FILE_CHOOSER_ACTION_SAVE, acceptLabel, cancelLabel)!
+        super.init(adopting: UnsafeMutableRawPointer(native))
+        gtk_native_dialog_set_modal(gcast(object), 1)
+        for filter in filters {
+            let f = gtk_file_filter_new()!
+            gtk_file_filter_set_name(f, filter.name)
+            gtk_file_filter_add_pattern(f, filter.pattern)
+            // The chooser takes its own reference; ours keeps the pointer comparable in `present`.
+            gtk_file_chooser_add_filter(chooser, f)
+            self.filters.append(f)
+        }
+        if let documents = g_get_user_special_dir(G_USER_DIRECTORY_DOCUMENTS) ?? g_get_home_dir() {
+            let folder = g_file_new_for_path(documents)
+            gtk_file_chooser_set_current_folder(chooser, folder, nil)
+            g_object_unref(UnsafeMutableRawPointer(folder))
+        }
+        gtk_file_chooser_set_current_name(chooser, suggestedName)
+    }
+
+    isolated deinit {
+        for f in filters { g_object_unref(UnsafeMutableRawPointer(f)) }
+    }
+
+    /// Shows the dialog. `completion` gets the chosen path and the index of the filter chosen
+    /// (nil when none), or nil when the dialog was cancelled.
+    public func present(_ completion: @escaping (_ path: String?, _ filter: Int?) -> Void) {
+        keepAlive = self
+        connect("response") { [weak self] args in
+            guard let self else { return }
+            var path: String?
+            var filterIndex: Int?
+            if args.int(1) == GTK_RESPONSE_ACCEPT.rawValue, let file = gtk_file_chooser_get_file(self.chooser) {
+                if let cPath = g_file_get_path(file) {
+                    path = String(cString: cPath)
+                    g_free(cPath)
+                }
+                g_object_unref(UnsafeMutableRawPointer(file))
+                if let chosen = gtk_file_chooser_get_filter(self.chooser) {
+                    filterIndex = self.filters.firstIndex(of: chosen)
+                }
+            }
+            completion(path, filterIndex)
+            // Let go on the next turn: GTK is still inside the emission.
+            DispatchQueue.main.async { self.keepAlive = nil }
+        }
+        gtk_native_dialog_show(gcast(object))
+    }
+}
