@@ -109,15 +109,12 @@ public final class ConnectionViewModel {
     private func handle(_ event: ConnectionEvent) {
         switch event {
         case .state(let new):
-            let old = state
             state = new
             if new.device == nil {
+                // The history stays; the count goes with the connection.
                 services = []
-                if old.device != nil || { if case .failed = new { return true } else { return false } }() {
-                    // The history stays; the count goes with the connection.
-                    unread = 0
-                    if case .failed(let failure) = new { onEnded?(failure.message) }
-                }
+                unread = 0
+                if case .failed(let failure) = new { onEnded?(failure.message) }
             }
             if chatShown != nil, chatShown == new.device { markRead() }
         case .services(let device, let found):
@@ -172,8 +169,7 @@ public final class ConnectionViewModel {
     }
 
     private func writeNow() {
-        guard let chats, !pendingWrites.isEmpty else { return }
-        _ = chats
+        guard !pendingWrites.isEmpty else { return }
         let batch = pendingWrites
         pendingWrites = []
         persist { try await $0.append(batch) }

@@ -261,7 +261,7 @@ public final class ScannerViewModel {
 
     /// Everything a publish needs, copied, so it can run on any thread.
     private func publishJob(reorder: Bool) -> PublishJob {
-        PublishJob(devices: live.all, favorites: favorites.snapshot, hidden: hidden.map { Set($0.hidden.keys) } ?? [],
+        PublishJob(devices: live.all, favorites: favorites.snapshot, hidden: hidden?.hidden ?? [:],
                    newMark: hidden?.newDevicesMark, preferences: preferences,
                    needle: searchText.trimmingCharacters(in: .whitespaces).lowercased(),
                    unknown: L10n.tr("Unknown device"), now: now(), fadeAfter: live.isReplayOver ? .infinity : live.effectiveFadeAfter,
@@ -273,7 +273,7 @@ public final class ScannerViewModel {
         let devices: [DeviceID: LiveDevice]
         let favorites: [DeviceID: Favorite]
         /// Hidden by the user: left out, and counted apart from the filters.
-        let hidden: Set<DeviceID>
+        let hidden: [DeviceID: HiddenDevice]
         /// While Only New Devices is on: devices known before it are left out.
         let newMark: NewDevicesMark?
         let preferences: ScannerPreferences
@@ -301,7 +301,7 @@ public final class ScannerViewModel {
             visible.reserveCapacity(devices.count)
             var hiddenByUser = 0
             for (id, device) in devices {
-                if hidden.contains(id) {
+                if hidden[id] != nil {
                     hiddenByUser += 1
                     continue
                 }

@@ -178,10 +178,15 @@ public final class LiveDevices {
 
     /// Closes the capture, if one is being written.
     public func stopRecording() {
-        guard recordingPath != nil else { return }
+        if closeRecording() { notify(.state) }
+    }
+
+    /// Closes the capture without telling the observers; false if none was open.
+    private func closeRecording() -> Bool {
+        guard recordingPath != nil else { return false }
         recorder?.stop()
         recordingPath = nil
-        notify(.state)
+        return true
     }
 
     /// Stops scanning (and recording); the devices stay.
@@ -240,10 +245,7 @@ public final class LiveDevices {
         switch newState {
         // A recording covers one scan: it ends cleanly when the scan does (a replay's end, a failure).
         case .paused, .finished, .failed:
-            if recordingPath != nil {
-                recorder?.stop()
-                recordingPath = nil
-            }
+            _ = closeRecording()
         default: break
         }
         notify(.state)

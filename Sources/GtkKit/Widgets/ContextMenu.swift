@@ -18,13 +18,7 @@ public final class ContextMenu {
     @discardableResult
     public init(on parent: Widget, x: Double, y: Double, sections: [[(String, String)]],
                 onClosed: (() -> Void)? = nil) {
-        let menu = g_menu_new()!
-        for items in sections {
-            let section = g_menu_new()!
-            for (label, action) in items { g_menu_append(section, label, action) }
-            g_menu_append_section(menu, nil, gcast(UnsafeMutableRawPointer(section)))
-            g_object_unref(UnsafeMutableRawPointer(section))
-        }
+        let menu = menuModel(sections.map { (nil, $0) })
         popover = Widget(gtk_popover_menu_new_from_model(gcast(UnsafeMutableRawPointer(menu))))
         g_object_unref(UnsafeMutableRawPointer(menu))
         self.onClosed = onClosed

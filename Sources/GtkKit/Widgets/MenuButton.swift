@@ -18,13 +18,7 @@ public final class MenuButton: Widget {
         gtk_menu_button_set_icon_name(gcast(object), icon)
         accessibleLabel(accessibleName)
         tooltip(accessibleName)
-        let menu = g_menu_new()!
-        for (title, items) in titledSections {
-            let section = g_menu_new()!
-            for (label, action) in items { g_menu_append(section, label, action) }
-            g_menu_append_section(menu, title, gcast(UnsafeMutableRawPointer(section)))
-            g_object_unref(UnsafeMutableRawPointer(section))
-        }
+        let menu = menuModel(titledSections)
         gtk_menu_button_set_menu_model(gcast(object), gcast(UnsafeMutableRawPointer(menu)))
         g_object_unref(UnsafeMutableRawPointer(menu))
     }
@@ -33,4 +27,18 @@ public final class MenuButton: Widget {
     public func makePrimary() {
         gtk_menu_button_set_primary(gcast(object), 1)
     }
+}
+
+/// A GMenu of sections (an optional heading, then label and detailed action pairs), split by
+/// lines; the caller owns the returned reference.
+@MainActor
+func menuModel(_ sections: [(String?, [(String, String)])]) -> OpaquePointer {
+    let menu = g_menu_new()!
+    for (title, items) in sections {
+        let section = g_menu_new()!
+        for (label, action) in items { g_menu_append(section, label, action) }
+        g_menu_append_section(menu, title, gcast(UnsafeMutableRawPointer(section)))
+        g_object_unref(UnsafeMutableRawPointer(section))
+    }
+    return menu
 }
