@@ -24,6 +24,10 @@ final class FavBlueApp {
     private var hidden: HiddenDevicesViewModel?
     private var source: ScanSource = .auto
     private var benchmark: ScannerBenchmark?
+    /// The H4 link the scanner and the connector share; nil for other sources.
+    private var link: HCILink?
+    private var connection: ConnectionViewModel?
+    private var shutDownDone = false
     /// Every scanner writes into it; the Scanner's Record toggle opens and closes its file.
     private let recorder = BtsnoopRecorder()
 
@@ -54,7 +58,7 @@ final class FavBlueApp {
         application.onStartup { [weak self] in self?.startup() }
         application.onActivate { [weak self] in self?.activate() }
         // However the app ends (Ctrl+Q, the last window closed), a recording ends with a complete file.
-        application.onShutdown { [weak self] in self?.live?.stop() }
+        application.onShutdown { [weak self] in self?.shutDown() }
     }
 
     func run(arguments: [String]) -> Int32 {
@@ -114,9 +118,10 @@ final class FavBlueApp {
         }
         let demo = DemoCapture.path()
         let recorder = self.recorder
+        let log: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("favblue: \(message)\n".utf8)) }
+        link = ScannerFactory.link(for: source, record: recorder, log: log)
         let live = LiveDevices(makeScanner: { [weak self] mode in
-            ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder,
-                                log: { message in FileHandle.standardError.write(Data("favblue: \(message)\n".utf8)) })
+            ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder, link: self?.link, log: log)
         }, sightings: store.sightings, recorder: recorder)
         let favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: store.favorites), notices: store.notices,
                                            live: live, sightings: store.sightings)
@@ -134,6 +139,15 @@ final class FavBlueApp {
             scanner.onPreferencesChange = { ScannerSettings.save($0, to: settings) }
         }
         self.scanner = scanner
+        let connection = ConnectionViewModel(connector: ConnectorFactory.make(source, link: link, log: log), chats: store.chats)
+        connection.names = { [weak live, weak favorites] id in
+            let favorite = favorites?.favorite(id)
+            return DisplayName.of(id: id, nickname: favorite?.nickname,
+                                  advertisedName: live?[id]?.advertised.name ?? favorite?.lastKnownName)
+        }
+        connection.onEnded = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
+        connection.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
+        self.connection = connection
         let splashMs = splashOverride ?? Int(settings?.int("splash-duration-ms") ?? 2000)
         let window = MainWindow(application: application, settings: settings,
                                 splash: SplashViewModel(durationMs: splashMs),
@@ -166,9 +180,20 @@ final class FavBlueApp {
         let retention = SightingRetention(days: Int(settings?.uint("sightings-retention-days") ?? 30),
                                           maxRows: Int(settings?.uint("sightings-max-rows") ?? 200_000))
         let sightings = store.sightings
-        Task.detached(priority: .background) { _ = try? await sightings.prune(retention, now: Date()) }
+        let chats = store.chats
+        let chatRetention = loadChatRetention()
+        Task.detached(priority: .background) {
+            _ = try? await sightings.prune(retention, now: Date())
+            _ = try? await chats.prune(chatRetention, now: Date())
+        }
         for notice in store.notices { printError(notice.message) }
         return store
+    }
+
+    private func loadChatRetention() -> ChatRetention {
+        let days = Int(settings?.uint("chat-retention-days") ?? 0)
+        return ChatRetention(days: days == 0 ? nil : days,
+                             maxPerDevice: Int(settings?.uint("chat-messages-per-device") ?? UInt32(ChatRetention.standard.maxPerDevice)))
     }
 
     private func makePages() -> PageFactory {
@@ -177,28 +202,58 @@ final class FavBlueApp {
         let live = self.live!
         let hidden = self.hidden!
         let sightings = store?.sightings
+        let connection = self.connection!
+        let settings = self.settings
+        let chatSetting = settings.map { settings in
+            ChatRetentionSetting(load: { [weak self] in self?.loadChatRetention() ?? .standard }, save: { retention in
+                settings.set("chat-retention-days", uint: UInt32(retention.days ?? 0))
+                settings.set("chat-messages-per-device", uint: UInt32(retention.maxPerDevice))
+            })
+        }
         return PageFactory(
             favorites: { navigator in FavoritesPage(navigator: navigator, model: favorites) },
             scanner: { [weak self] navigator in
                 ScannerPage(navigator: navigator, model: scanner, favorites: favorites, hidden: hidden, tryDemo: { [weak self] in
                     self?.source = .demo
+                    self?.link = nil
+                    connection.replace(connector: ConnectorFactory.make(.demo, link: nil))
                     scanner.start()
                 })
             },
             detail: { navigator, device in
                 DeviceDetailPage(navigator: navigator,
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings),
-                                 favorites: favorites, hidden: hidden)
+                                 favorites: favorites, hidden: hidden, connection: connection)
             },
-            preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner, hidden: hidden) },
-            exportDevices: { navigator in ExportDialogs.exportDevices(navigator: navigator, scanner: scanner) })
+            preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner, hidden: hidden, chat: chatSetting) },
+            exportDevices: { navigator in ExportDialogs.exportDevices(navigator: navigator, scanner: scanner) },
+            chat: { navigator, device in ChatPage(navigator: navigator, model: ChatViewModel(device: device, connection: connection)) },
+            connectionBar: { navigator in ConnectionBar(navigator: navigator, model: connection) })
     }
 
     private func quit() {
-        // A recording under way ends with a complete file.
-        live?.stop()
+        shutDown()
         window?.window.close()
         application.quit()
+    }
+
+    /// However the app ends (Ctrl+Q, the last window closed): a recording ends with a complete
+    /// file, the connection ends, and chat messages not yet written are written first.
+    private func shutDown() {
+        live?.stop()
+        guard let connection, !shutDownDone else { return }
+        shutDownDone = true
+        connection.disconnect()
+        let writes = connection.finishWriting()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            await writes?.value
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 3) == .timedOut {
+            printError(L10n.tr("Some chat messages could not be saved before FavBlue quit."))
+        }
+        link?.close()
     }
 
     private func printError(_ message: String) {

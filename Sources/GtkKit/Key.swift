@@ -25,6 +25,8 @@ public struct Key: Hashable, Sendable {
     public static let escape = Key(GDK_KEY_Escape)
     /// Enter (Return).
     public static let enter = Key(GDK_KEY_Return)
+    /// Up arrow.
+    public static let up = Key(GDK_KEY_Up)
 
     /// The key that types `letter` (a lower-case Latin letter stays lower case).
     public static func letter(_ letter: Unicode.Scalar) -> Key {

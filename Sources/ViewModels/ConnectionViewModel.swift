@@ -25,6 +25,8 @@ public final class ConnectionViewModel {
     }
     /// This session's messages, per device, oldest first (the chat page adds stored history before them).
     public private(set) var session: [DeviceID: [ChatMessage]] = [:]
+    /// The device of the last connection that failed or ended on its own, and why.
+    public private(set) var lastEnded: (device: DeviceID, reason: String)?
     /// Said when a connection ends or fails ("The device ended the connection.").
     public var onEnded: ((String) -> Void)?
     /// Said when messages could not be written to the store.
@@ -36,9 +38,16 @@ public final class ConnectionViewModel {
     /// "N unread messages", for the badge's accessible description.
     public var unreadDescription: String { L10n.plural("{} unread message", "{} unread messages", unread) }
 
+    /// The name a device goes by (nickname, else name, else address); the composition root sets it.
+    public var names: @MainActor (DeviceID) -> String = { $0.address }
+
+    /// Why this source can never connect (a replayed capture); nil when it can.
+    public var unavailableReason: String? { connector.unavailableReason }
+
     // MARK: Borrowed
-    private let connector: DeviceConnector
-    private let chats: ChatRepository?
+    private var connector: DeviceConnector
+    /// Where the history is kept; nil keeps this session's messages only.
+    public let chats: ChatRepository?
     private let now: () -> Date
 
     // MARK: Owned
@@ -47,15 +56,31 @@ public final class ConnectionViewModel {
     private var pendingWrites: [ChatMessage] = []
     private var flushTask: Task<Void, Never>?
     private var writes: Task<Void, Never>?
+    /// The device last asked for, so a failure can be told on its page.
+    private var attempted: DeviceID?
 
     public init(connector: DeviceConnector, chats: ChatRepository?, now: @escaping () -> Date = { Date() }) {
         self.connector = connector
         self.chats = chats
         self.now = now
+        listen()
+    }
+
+    /// Uses `connector` from now on (the source changed); the current connection ends first.
+    public func replace(connector new: DeviceConnector) {
+        guard new !== connector else { return }
+        connector.disconnect()
+        listener?.cancel()
+        connector = new
+        listen()
+        observers.notify()
+    }
+
+    private func listen() {
         let events = connector.events
         listener = Task { @MainActor [weak self] in
             for await event in events {
-                guard let self else { return }
+                guard let self, !Task.isCancelled else { return }
                 self.handle(event)
             }
         }
@@ -68,7 +93,10 @@ public final class ConnectionViewModel {
 
     // MARK: Intents
 
-    public func connect(to device: DeviceID) { connector.connect(to: device) }
+    public func connect(to device: DeviceID) {
+        attempted = device
+        connector.connect(to: device)
+    }
     public func cancel() { connector.cancel() }
     public func disconnect() { connector.disconnect() }
 
@@ -104,17 +132,34 @@ public final class ConnectionViewModel {
         await writes?.value
     }
 
+    /// Starts writing what is queued at once and returns the write chain, for a caller that
+    /// must wait without the main actor (quitting).
+    public func finishWriting() -> Task<Void, Never>? {
+        flushTask?.cancel()
+        flushTask = nil
+        writeNow()
+        return writes
+    }
+
     // MARK: Events
 
     private func handle(_ event: ConnectionEvent) {
         switch event {
         case .state(let new):
+            let previous = state.device ?? attempted
             state = new
+            if let device = new.device {
+                attempted = device
+                lastEnded = nil
+            }
             if new.device == nil {
                 // The history stays; the count goes with the connection.
                 services = []
                 unread = 0
-                if case .failed(let failure) = new { onEnded?(failure.message) }
+                if case .failed(let failure) = new {
+                    if let previous { lastEnded = (previous, failure.message) }
+                    onEnded?(failure.message)
+                }
             }
             if chatShown != nil, chatShown == new.device { markRead() }
         case .services(let device, let found):

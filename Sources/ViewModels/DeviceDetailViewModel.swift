@@ -21,6 +21,8 @@ public final class DeviceDetailViewModel {
     /// True until the stored history has loaded.
     public private(set) var isLoading = true
     public var isFavorite: Bool { favorites.isFavorite(id) }
+    /// Whether the device accepts LE connections: nil when unknown (not heard yet), false for BR/EDR.
+    public private(set) var isConnectable: Bool?
     /// When the device was last heard in this session; nil when it was not.
     public private(set) var lastHeard: Date?
     /// Labelled facts for the list above the keywords.
@@ -146,6 +148,7 @@ public final class DeviceDetailViewModel {
         // The last reading, as the plot's "last"; the Scanner's list shows the smoothed figure.
         rssi = device?.rssi
         lastHeard = device?.lastSeen
+        isConnectable = id.kind.transport == .le ? device?.advertised.connectable : false
         keywords = Self.keywords(id: id, advertised: device?.advertised)
         properties = Self.properties(id: id, nickname: favorite?.nickname, advertised: device?.advertised)
         observers.notify()

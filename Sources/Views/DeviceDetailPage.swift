@@ -37,6 +37,8 @@ public final class DeviceDetailPage: Page {
     private let favorites: FavoritesViewModel
     private let hidden: HiddenDevicesViewModel?
     private var hiddenToken: ObservationToken?
+    /// Connect, Open Chat, Disconnect; nil when the app cannot connect at all.
+    private let connection: DeviceConnectionSection?
 
     // MARK: Owned
     private var token: ObservationToken?
@@ -46,11 +48,12 @@ public final class DeviceDetailPage: Page {
 
     /// Creates the page over `model`.
     public init(navigator: Navigator, model: DeviceDetailViewModel, favorites: FavoritesViewModel,
-                hidden: HiddenDevicesViewModel? = nil) {
+                hidden: HiddenDevicesViewModel? = nil, connection: ConnectionViewModel? = nil) {
         self.navigator = navigator
         self.model = model
         self.favorites = favorites
         self.hidden = hidden
+        self.connection = connection.map { DeviceConnectionSection(device: model.id, model: $0, navigator: navigator) }
         frame = PageFrame(title: model.title, backButton: true)
         heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
         rename = Button(icon: "document-edit-symbolic", accessibleName: L10n.tr("Rename"))
@@ -90,7 +93,9 @@ public final class DeviceDetailPage: Page {
         seen.xalign(0).wrap()
         seen.css("dim-text")
 
-        let column = Box(vertical: true, spacing: 12).append(fullName, signal, properties, heading, keywordBox, plot.root, seen)
+        let column = Box(vertical: true, spacing: 12).append(fullName, signal)
+        if let connection = self.connection { column.append(connection.root) }
+        column.append(properties, heading, keywordBox, plot.root, seen)
         column.margins(18)
         let scroller = ScrolledWindow(child: Clamp(maximumSize: 600, child: column))
         content.add(loading, name: "loading")
@@ -138,6 +143,9 @@ public final class DeviceDetailPage: Page {
     /// The age line and the Last Heard row, for tests.
     public var ageText: String { signalAge.text }
 
+    /// The connection note ("A replayed capture cannot connect to devices."), for tests.
+    public var connectionNote: String? { connection?.noteText }
+
     /// The labelled properties shown, title → value, for tests.
     public var shownProperties: [String: String] {
         var shown: [String: String] = [:]
@@ -151,6 +159,7 @@ public final class DeviceDetailPage: Page {
         content.show(model.isLoading ? "loading" : "details")
         frame.header.titleLabel.title = model.title
         fullName.text = model.title
+        connection?.update(name: model.title, connectable: model.isConnectable)
         signalValue.text = model.rssi.map { ScannerPage.dBm($0) } ?? L10n.tr("Not heard")
         plot.show(model.signalHistory())
         let p = model.properties

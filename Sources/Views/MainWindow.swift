@@ -19,6 +19,8 @@ public final class MainWindow: Navigator {
     private let notices = NoticeBar()
     /// Tells the pages when the window is too narrow for every header control.
     private let narrowBin: NarrowBin
+    /// "Connected to NAME" under Favorites and the Scanner.
+    private var connectionBar: ConnectionBar?
 
     // MARK: Owned
     private var pages: [(name: String, page: Page)] = []
@@ -43,7 +45,7 @@ public final class MainWindow: Navigator {
         self.factory = pages
         window = Window(application: application)
         pageStack.expand()
-        body.append(pageStack, notices.root)
+        body.append(pageStack)
         window.title = L10n.tr("FavBlue")
         window.setDefaultSize(width: settings?.int("window-width") ?? 720,
                               height: settings?.int("window-height") ?? 640)
@@ -57,6 +59,11 @@ public final class MainWindow: Navigator {
         window.setContent(narrowBin)
 
         installActions()
+        if let bar = factory.connectionBar?(self) {
+            connectionBar = bar
+            body.append(bar.root)
+        }
+        body.append(notices.root)
         narrowBin.onNarrowChanged { [weak self] narrow in
             guard let self else { return }
             if narrow { self.narrowBin.css("narrow") } else { self.narrowBin.removeCSS("narrow") }
@@ -133,6 +140,7 @@ public final class MainWindow: Navigator {
         switch page {
         case is FavoritesPage: kind = "favorites"
         case is ScannerPage: kind = "scanner"
+        case is ChatPage: kind = "chat"
         default: kind = "detail"
         }
         let name = "\(kind)-\(pageCounter)"
@@ -140,6 +148,7 @@ public final class MainWindow: Navigator {
         pages.append((name, page))
         pageStack.add(page.root, name: name)
         pageStack.show(name, transition: animated ? .slideLeft : .instant)
+        updateConnectionBar()
         if !isShowingSplash && animated { page.pageDidAppear() }
     }
 
@@ -163,6 +172,25 @@ public final class MainWindow: Navigator {
         push(factory.detail(self, device))
     }
 
+    public func showChat(with device: DeviceID) {
+        ensureHome()
+        if let index = pages.firstIndex(where: { ($0.page as? ChatPage)?.device == device }) {
+            while pages.count > index + 1 { goBack() }
+            return
+        }
+        guard let chat = factory.chat?(self, device) else { return }
+        push(chat)
+    }
+
+    /// The connection bar belongs under Favorites and the Scanner only.
+    private func updateConnectionBar() {
+        let top = pages.last?.page
+        connectionBar?.setPageAllows(top is FavoritesPage || top is ScannerPage)
+    }
+
+    /// The connection bar, for tests.
+    public var connectionBarView: ConnectionBar? { connectionBar }
+
     public func goBack() {
         if isShowingSplash {
             splashModel.skip()
@@ -173,6 +201,7 @@ public final class MainWindow: Navigator {
         let (_, top) = pages.removeLast()
         top.pageWillDisappear()
         pageStack.show(pages.last!.name, transition: .slideRight)
+        updateConnectionBar()
         pages.last?.page.pageDidAppear()
         // Focus goes back to what opened the page (a row, a Details button), if it is still shown.
         if let below = pages.last?.page, let focus = returnFocus.removeValue(forKey: ObjectIdentifier(below)),

@@ -34,6 +34,8 @@ public protocol Navigator: AnyObject {
     func showScanner()
     /// Opens the detail page of one device.
     func showDetail(of device: DeviceID)
+    /// Opens the chat with one device (going back to it if it is open already).
+    func showChat(with device: DeviceID)
     /// Returns to the previous page.
     func goBack()
     /// Shows a short notice; with `button`, a click on it runs `action` (Undo).
@@ -55,18 +57,26 @@ public struct PageFactory {
     public var preferences: (Window) -> Void
     /// Export Devices…: saves what the Scanner's list shows.
     public var exportDevices: (Navigator) -> Void
+    /// Makes the chat page of one device.
+    public var chat: ((Navigator, DeviceID) -> Page)?
+    /// Makes the connection bar shown under Favorites and the Scanner.
+    public var connectionBar: ((Navigator) -> ConnectionBar)?
 
     /// Creates a factory from the page builders.
     public init(favorites: @escaping (Navigator) -> Page,
                 scanner: @escaping (Navigator) -> Page,
                 detail: @escaping (Navigator, DeviceID) -> Page,
                 preferences: @escaping (Window) -> Void = { _ in },
-                exportDevices: @escaping (Navigator) -> Void = { _ in }) {
+                exportDevices: @escaping (Navigator) -> Void = { _ in },
+                chat: ((Navigator, DeviceID) -> Page)? = nil,
+                connectionBar: ((Navigator) -> ConnectionBar)? = nil) {
         self.favorites = favorites
         self.scanner = scanner
         self.detail = detail
         self.preferences = preferences
         self.exportDevices = exportDevices
+        self.chat = chat
+        self.connectionBar = connectionBar
     }
 }
 

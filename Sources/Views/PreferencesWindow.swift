@@ -10,7 +10,8 @@ import ViewModels
 @MainActor
 public enum PreferencesWindow {
     /// Opens the window over `parent`; changes apply (and are kept) at once.
-    public static func present(parent: Window, scanner: ScannerViewModel, hidden: HiddenDevicesViewModel?) {
+    public static func present(parent: Window, scanner: ScannerViewModel, hidden: HiddenDevicesViewModel?,
+                               chat: ChatRetentionSetting? = nil) {
         let window = PreferencesDialog(parent: parent, title: L10n.tr("Preferences"))
         let page = PreferencesPage(title: L10n.tr("Scanner"), icon: "bluetooth-active-symbolic")
 
@@ -54,6 +55,7 @@ public enum PreferencesWindow {
         ])
         page.add(scanning)
         page.add(list)
+        if let chat { page.add(chatGroup(chat)) }
         if let hidden { page.add(hiddenDevices(hidden)) }
         window.add(page)
 
@@ -72,6 +74,33 @@ public enum PreferencesWindow {
         remove.onChanged { [weak scanner] in scanner?.preferences.removeAfterSeconds = $0 }
         // The dialog keeps its pages, rows and controls alive until GTK destroys it.
         window.present()
+    }
+
+    /// Preferences → Chat: how much history each device keeps (applied when FavBlue starts).
+    private static func chatGroup(_ setting: ChatRetentionSetting) -> PreferencesGroup {
+        let current = setting.value
+        let count = SpinButton(min: 100, max: 1_000_000, step: 100, accessibleName: L10n.tr("Messages Kept per Device"))
+        count.value = current.maxPerDevice
+        let days = SpinButton(min: 0, max: 3650, step: 1, accessibleName: L10n.tr("Delete Messages After in days"))
+        days.value = current.days ?? 0
+        let group = PreferencesGroup(title: L10n.tr("Chat"), rows: [
+            ActionRow(title: L10n.tr("Messages Kept per Device"), subtitle: L10n.tr("The oldest messages of a device go beyond this many"),
+                      control: count),
+            ActionRow(title: L10n.tr("Delete Messages After"), subtitle: L10n.tr("Days a message is kept; 0 keeps every message"),
+                      control: days),
+        ])
+        group.details = L10n.tr("Old messages are deleted the next time FavBlue starts.")
+        count.onChanged { value in
+            var retention = setting.value
+            retention.maxPerDevice = value
+            setting.save(retention)
+        }
+        days.onChanged { value in
+            var retention = setting.value
+            retention.days = value == 0 ? nil : value
+            setting.save(retention)
+        }
+        return group
     }
 
     /// Preferences → Hidden Devices: each with Unhide; the list follows changes made elsewhere.
@@ -95,5 +124,21 @@ public enum PreferencesWindow {
         // The observation lasts as long as the group.
         group.keep(token)
         return group
+    }
+}
+
+/// How much chat history is kept, read and written by whoever stores settings.
+@MainActor
+public struct ChatRetentionSetting {
+    /// The current retention.
+    public var value: ChatRetention { load() }
+    private let load: () -> ChatRetention
+    /// Keeps a changed retention.
+    public let save: (ChatRetention) -> Void
+
+    /// Creates a setting over `load` and `save`.
+    public init(load: @escaping () -> ChatRetention, save: @escaping (ChatRetention) -> Void) {
+        self.load = load
+        self.save = save
     }
 }

@@ -94,11 +94,11 @@ final class HCIConnectorTests: XCTestCase {
     }
 
     func testRawHCIAndReplaysRefuseToConnectWithAClearReason() async {
-        let raw = ConnectorFactory.make(.hci(0), host: nil)
+        let raw = ConnectorFactory.make(.hci(0), link: nil)
         raw.connect(to: device)
         guard case .failed(.notSupported(let why)) = raw.state else { return XCTFail("\(raw.state)") }
         XCTAssertTrue(why.contains("BlueZ"), why)
-        let replay = ConnectorFactory.make(.demo, host: nil)
+        let replay = ConnectorFactory.make(.demo, link: nil)
         replay.connect(to: device)
         XCTAssertEqual(replay.state, .failed(.notSupported("A replayed capture cannot connect to devices.")))
         do {

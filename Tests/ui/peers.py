@@ -14,6 +14,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LE_PEERS = os.path.join(ROOT, "Tests", "PeerTests", "peers", "le_peers.py")
+CHAT_PEER = os.path.join(ROOT, "Tests", "PeerTests", "peers", "chat_peer.py")
 BTVIRT_SOCKET = "/tmp/bt-server-bredr"
 
 
@@ -93,6 +94,64 @@ def _command(sock, opcode, params=b""):
             # Command Complete (0x0E) or Status (0x0F) for our opcode ends the wait.
             if any(buffer[i:i + 2] in (b"\x04\x0e", b"\x04\x0f") for i in range(len(buffer))):
                 return
+
+
+class ChatPeer:
+    """A Bumble GATT chat peripheral ("Chat Peer", F0:F1:F2:F3:F4:F5) that echoes each line;
+    FavBlue drives the radio at `source`. `lines` gathers what the peer printed."""
+
+    def __init__(self, *args):
+        venv = os.environ.get("FAVBLUE_VENV") or os.path.join(ROOT, ".venv-peers")
+        python = os.path.join(venv, "bin", "python")
+        if not os.path.exists(python):
+            raise unittest.SkipTest(f"no Bumble venv at {venv}: run meson-helpers/bootstrap")
+        port = free_port()
+        self.source = f"h4-tcp:127.0.0.1:{port}"
+        self.lines = []
+        self.process = subprocess.Popen([python, CHAT_PEER, "--transport", f"tcp-server:127.0.0.1:{port}", *args],
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.wait_for("READY", timeout=30)
+
+    def wait_for(self, prefix, timeout=15):
+        """Waits for a line starting with `prefix` and returns it."""
+        deadline = time.time() + timeout
+        while True:
+            for line in self.lines:
+                if line.startswith(prefix):
+                    return line
+            if time.time() > deadline or self.process.poll() is not None:
+                raise AssertionError(f"the chat peer never said {prefix!r}: {self.lines}")
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
+            if ready:
+                line = self.process.stdout.readline()
+                if line:
+                    self.lines.append(line.strip())
+
+    def count(self, prefix):
+        """How many lines so far start with `prefix`, after reading all the peer has printed."""
+        while select.select([self.process.stdout], [], [], 0.05)[0]:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            self.lines.append(line.strip())
+        return sum(1 for line in self.lines if line.startswith(prefix))
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process.stdout:
+            self.process.stdout.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
 
 
 class BtvirtStereo:

@@ -7,14 +7,14 @@ import Localization
 
 /// Makes the connector a source allows.
 public enum ConnectorFactory {
-    /// An `HCIConnector` on `host` for the H4 sources (share the host with the scanner), or a
-    /// connector that explains why `source` cannot connect.
-    public static func make(_ source: ScanSource, host: HCIHost?, log: @escaping @Sendable (String) -> Void = { _ in })
+    /// A connector on `link` for the H4 sources (the link the scanner shares, from
+    /// `ScannerFactory.link(for:)`), or a connector that explains why `source` cannot connect.
+    public static func make(_ source: ScanSource, link: HCILink?, log: @escaping @Sendable (String) -> Void = { _ in })
         -> DeviceConnector {
         switch source {
         case .h4Unix, .h4TCP, .h4Serial:
-            guard let host else { return RefusingConnector(.notSupported(L10n.tr("There is no link to the Bluetooth adapter."))) }
-            return HCIConnector(host: host, log: log)
+            guard let link else { return RefusingConnector(.notSupported(L10n.tr("There is no link to the Bluetooth adapter."))) }
+            return HCILinkConnector(link: link, log: log)
         case .hci, .auto:
             // On a raw socket the kernel and bluetoothd act on every connection made there too.
             return RefusingConnector(.notSupported(L10n.tr(
@@ -34,7 +34,7 @@ public final class RefusingConnector: DeviceConnector, @unchecked Sendable {
     public init(_ reason: ConnectionFailure) { self.reason = reason }
 
     /// Why this connector cannot connect, for a page to show before the user tries.
-    public var whyNot: ConnectionFailure { reason }
+    public var unavailableReason: String? { reason.message }
 
     public var events: AsyncStream<ConnectionEvent> { streams.events }
     public var state: ConnectionState { streams.state }

@@ -26,6 +26,7 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
     private enum Link {
         case own(open: @Sendable () throws(ScanFailure) -> HCITransport, record: PacketRecorder?)
         case shared(HCIHost)
+        case link(HCILink)
     }
 
     // MARK: Configuration
@@ -61,6 +62,13 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
                             inquiryMode: UInt8? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.init(link: .shared(host), resetController: resetController, mode: mode,
                   commandTimeout: commandTimeout, inquiryMode: inquiryMode, log: log)
+    }
+
+    /// Creates a scanner on a link it shares with the connector; the link resets the controller.
+    public convenience init(link: HCILink, mode: ScanMode = .continuous, commandTimeout: Double = 2,
+                            log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.init(link: .link(link), resetController: false, mode: mode, commandTimeout: commandTimeout,
+                  inquiryMode: nil, log: log)
     }
 
     private init(link: Link, resetController: Bool, mode: ScanMode, commandTimeout: Double, inquiryMode: UInt8?,
@@ -138,6 +146,8 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
             host = HCIHost(transport: try open(), record: record, log: log)
         case .shared(let shared):
             host = shared
+        case .link(let link):
+            host = try link.host()
         }
         host.add(self)
         host.start()
@@ -148,7 +158,7 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
     private func disconnect(_ host: HCIHost) {
         switch link {
         case .own: host.close()
-        case .shared: host.remove(self)
+        case .shared, .link: host.remove(self)
         }
     }
 

@@ -9,9 +9,11 @@ import Localization
 public enum ScannerFactory {
     /// A scanner for `source`. `demoCapture` is the path of the shipped demo capture;
     /// `fast` replays captures without pacing; `record` writes what the session saw (a replay's
-    /// events as they are replayed).
+    /// events as they are replayed). With `link` (H4 sources), the scanner shares that link with the connector.
     public static func make(_ source: ScanSource, demoCapture: String?, fast: Bool = false, mode: ScanMode = .continuous,
-                            record: PacketRecorder? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) -> DeviceScanner {
+                            record: PacketRecorder? = nil, link: HCILink? = nil,
+                            log: @escaping @Sendable (String) -> Void = { _ in }) -> DeviceScanner {
+        if let link, source.isH4 { return HCIScanner(link: link, mode: mode, log: log) }
         switch source {
         case .btsnoop(let path):
             return ReplayScanner(path: path, realTime: !fast, record: record)
@@ -35,11 +37,37 @@ public enum ScannerFactory {
         }
     }
 
+    /// The link an H4 source's scanner and connector share; nil for other sources.
+    public static func link(for source: ScanSource, record: PacketRecorder? = nil,
+                            log: @escaping @Sendable (String) -> Void = { _ in }) -> HCILink? {
+        switch source {
+        case .h4Unix(let path):
+            return HCILink(open: { () throws(ScanFailure) in try TransportOpener.unix(path: path) }, record: record, log: log)
+        case .h4TCP(let host, let port):
+            return HCILink(open: { () throws(ScanFailure) in try TransportOpener.tcp(host: host, port: port) }, record: record, log: log)
+        case .h4Serial(let device, let baud):
+            return HCILink(open: { () throws(ScanFailure) in try TransportOpener.serial(device: device, baud: baud) },
+                           record: record, log: log)
+        case .hci, .auto, .btsnoop, .demo:
+            return nil
+        }
+    }
+
     private static func firstAdapter() throws(ScanFailure) -> HCITransport {
         var firstError: ScanFailure?
         for index in 0..<4 {
             do { return try TransportOpener.rawHCI(index: index) } catch { firstError = firstError ?? error }
         }
         throw firstError ?? .unavailable(L10n.tr("no adapter found"))
+    }
+}
+
+extension ScanSource {
+    /// H4 framing over a socket or serial line: FavBlue's own host owns the controller.
+    var isH4: Bool {
+        switch self {
+        case .h4Unix, .h4TCP, .h4Serial: return true
+        case .hci, .auto, .btsnoop, .demo: return false
+        }
     }
 }

@@ -46,4 +46,10 @@ public protocol DeviceConnector: AnyObject, Sendable {
     /// Writes `text` to the device, split as the link requires. Returns once every part was
     /// written (acknowledged, where the device acknowledges writes).
     func send(_ text: String) async throws(ChatSendError)
+    /// Why this source can never connect (a replayed capture), for a page to say before the user tries; nil when it can.
+    var unavailableReason: String? { get }
+}
+
+extension DeviceConnector {
+    public var unavailableReason: String? { nil }
 }

@@ -28,6 +28,12 @@ public final class Button: Widget {
         gtk_button_set_child(gcast(object), content)
     }
 
+    /// A button showing `child` (a label with a badge, say); name it with `accessibleLabel`.
+    public init(child: Widget) {
+        super.init(gtk_button_new())
+        gtk_button_set_child(gcast(object), child.widget)
+    }
+
     /// Runs `handler` when the button is clicked or activated with the keyboard.
     public func onClicked(_ handler: @escaping () -> Void) {
         connect("clicked") { _ in handler() }

@@ -35,4 +35,14 @@ public final class Entry: Widget {
             handler(self.text)
         }
     }
+
+    /// Runs `handler` when Enter is pressed in the entry.
+    public func onActivate(_ handler: @escaping () -> Void) {
+        connect("activate") { _ in handler() }
+    }
+
+    /// Puts the cursor after the last character.
+    public func moveCursorToEnd() {
+        gtk_editable_set_position(gcast(object), -1)
+    }
 }

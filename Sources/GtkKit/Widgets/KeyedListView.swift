@@ -155,6 +155,31 @@ public final class KeyedListView<Row: AnyObject> {
         }
     }
 
+    /// Scrolls to the last row (a chat's newest message), now and once the layout has caught up.
+    public func scrollToEnd() {
+        guard !keys.isEmpty else { return }
+        gtk_widget_activate_action_variant(list.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(keys.count - 1)))
+        let scroller = root.widget
+        let settle: () -> Void = {
+            guard let adjustment = gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(scroller))) else { return }
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+        }
+        settle()
+        // Rows of differing heights are measured as they are bound: settle again after layout.
+        Task { @MainActor in
+            settle()
+            try? await Task.sleep(nanoseconds: 50_000_000)
+            settle()
+        }
+    }
+
+    /// Whether the view shows the last rows (within `slack` pixels), so new ones should scroll in.
+    public func isAtEnd(slack: Double = 48) -> Bool {
+        guard let adjustment = gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(root.widget))) else { return true }
+        return gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment)
+            >= gtk_adjustment_get_upper(adjustment) - slack
+    }
+
     /// Binds the row of list item `item` to `key`.
     private func show(item: UnsafeMutableRawPointer, key: String) {
         guard let row = rows[item] else { return }

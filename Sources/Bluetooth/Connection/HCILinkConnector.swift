@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// The connector of an H4 source: an `HCIConnector` on the host the scanner shares, made
+/// anew when the link was opened again, behind one steady stream of events.
+public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
+    private let link: HCILink
+    private let log: @Sendable (String) -> Void
+    private let streams = ConnectionStreams()
+    /// Opening the link may block; user requests wait here in order, off the caller's thread.
+    private let queue = DispatchQueue(label: "favblue-link-connector")
+    private let lock = NSLock()
+    private var inner: HCIConnector?
+    private var forwarding: Task<Void, Never>?
+
+    /// Creates a connector over `link`; nothing opens until the first connect.
+    public init(link: HCILink, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.link = link
+        self.log = log
+    }
+
+    deinit { forwarding?.cancel() }
+
+    public var events: AsyncStream<ConnectionEvent> { streams.events }
+    public var state: ConnectionState { streams.state }
+
+    public func connect(to device: DeviceID) {
+        queue.async { [self] in
+            do throws(ScanFailure) {
+                try connector().connect(to: device)
+            } catch {
+                streams.set(.failed(.adapterGone(error.detail)))
+            }
+        }
+    }
+
+    public func cancel() {
+        queue.async { [self] in
+            if let inner = lock.withLock({ inner }) { inner.cancel() } else { streams.set(.idle) }
+        }
+    }
+
+    public func disconnect() {
+        queue.async { [self] in
+            if let inner = lock.withLock({ inner }) { inner.disconnect() } else { streams.set(.idle) }
+        }
+    }
+
+    public func send(_ text: String) async throws(ChatSendError) {
+        guard let inner = lock.withLock({ inner }) else { throw .notConnected }
+        try await inner.send(text)
+    }
+
+    /// The connector on the link's current host, made (and listened to) when the host is new.
+    private func connector() throws(ScanFailure) -> HCIConnector {
+        let host = try link.host()
+        return lock.withLock {
+            if let inner, inner.host === host { return inner }
+            let made = HCIConnector(host: host, log: log)
+            inner = made
+            forwarding?.cancel()
+            let events = made.events
+            let streams = streams
+            forwarding = Task.detached {
+                for await event in events {
+                    if case .state(let state) = event { streams.set(state) } else { streams.emit(event) }
+                }
+            }
+            return made
+        }
+    }
+}

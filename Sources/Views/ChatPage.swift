@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import GtkKit
+import Localization
+import ViewModels
+
+/// The chat with one device: its whole history in a virtualized list, newest at the bottom,
+/// and an entry to write to it while connected.
+@MainActor
+public final class ChatPage: Page {
+    // MARK: Widgets
+    private let frame: PageFrame
+    private let content = Stack(transition: .crossfade, durationMs: 150)
+    private var list: KeyedListView<ChatRowView>!
+    private let empty: StatusPage
+    private let connect = Button(label: L10n.tr("Connect"))
+    private let reason = Label().xalign(0).wrap()
+    private let entry = Entry(accessibleName: L10n.tr("Message"))
+    private let send = Button(label: L10n.tr("Send"))
+
+    // MARK: Borrowed
+    private weak var navigator: Navigator?
+    private let model: ChatViewModel
+
+    // MARK: Owned
+    private var token: ObservationToken?
+    private var scrolledOnce = false
+
+    /// The device this chat is with.
+    public var device: DeviceID { model.device }
+
+    /// Creates the page over `model` and starts loading its history.
+    public init(navigator: Navigator, model: ChatViewModel) {
+        self.navigator = navigator
+        self.model = model
+        frame = PageFrame(title: model.title, backButton: true)
+        connect.css("suggested-action")
+        frame.header.packEnd(connect)
+
+        let loading = Spinner()
+        loading.isSpinning = true
+        loading.accessibleLabel(L10n.tr("Loading messages")).align(.center, .center).sizeRequest(width: 32, height: 32)
+        empty = StatusPage(icon: "mail-send-symbolic", title: L10n.tr("No Messages Yet"),
+                           description: L10n.tr("Messages you exchange with this device are kept here."))
+
+        list = KeyedListView(
+            accessibleName: L10n.tr("Messages"),
+            makeRow: { [weak model] in
+                let row = ChatRowView(onRetry: { id in model?.retry(id) })
+                return (row, row.root)
+            },
+            bind: { [weak self] row, key in self?.bind(row, key) },
+            activate: { _ in })
+        list.list.css("favblue-chat")
+
+        content.add(loading, name: "loading")
+        content.add(empty, name: "empty")
+        content.add(list.root, name: "messages")
+        content.expand()
+
+        reason.css("caption", "dim-text")
+        entry.placeholder(L10n.tr("Message"))
+        entry.expand(horizontal: true, vertical: false)
+        send.css("suggested-action")
+        send.accessibleLabel(L10n.tr("Send"))
+        let composer = Box(vertical: false, spacing: 6).append(entry, send)
+        let bottom = Box(vertical: true, spacing: 6).append(reason, composer)
+        bottom.margins(12)
+        bottom.css("favblue-composer")
+        frame.setContent(Box(vertical: true).append(content, bottom))
+
+        entry.onActivate { [weak self] in self?.sendEntry() }
+        send.onClicked { [weak self] in self?.sendEntry() }
+        entry.onKeyPressed { [weak self] key, modifiers in
+            guard let self, key == .up, modifiers.isEmpty, self.entry.text.isEmpty, let last = self.model.lastSent else { return false }
+            self.entry.text = last
+            self.entry.moveCursorToEnd()
+            return true
+        }
+        connect.onClicked { [weak self] in self?.model.connect() }
+        token = model.observe { [weak self] in self?.render() }
+        render()
+        Task { [weak model] in await model?.load() }
+    }
+
+    public var root: Widget { frame.root }
+
+    public func pageDidAppear() {
+        model.appear()
+        entry.grabFocus()
+        if !model.isLoading { list.scrollToEnd() }
+    }
+
+    public func pageWillDisappear() { model.disappear() }
+
+    /// The keys shown, for tests.
+    public var shownKeys: [String] { list.currentKeys }
+
+    private func render() {
+        frame.header.titleLabel.title = model.title
+        frame.header.titleLabel.subtitle = model.subtitle
+        let name = model.title
+        connect.isVisible = model.canConnect
+        connect.accessibleLabel(L10n.format("Connect to {}", name))
+        let canSend = model.canSend
+        entry.isSensitive = canSend
+        send.isSensitive = canSend
+        reason.text = model.sendBlockedReason ?? ""
+        reason.isVisible = model.sendBlockedReason != nil || model.loadProblem != nil
+        if let problem = model.loadProblem { reason.text = problem + (reason.text.isEmpty ? "" : "\n" + reason.text) }
+        if model.isLoading {
+            content.show("loading")
+            return
+        }
+        content.show(model.keys.isEmpty ? "empty" : "messages")
+        let follow = !scrolledOnce || list.isAtEnd()
+        let grew = model.keys.count != list.count
+        let changed = model.changedKeys
+        list.update(model.keys, isChanged: { changed.contains($0) })
+        if follow && (grew || !scrolledOnce) {
+            scrolledOnce = true
+            list.scrollToEnd()
+        }
+        if canSend, navigator?.parentWindow.focusedWidget == nil { entry.grabFocus() }
+    }
+
+    private func bind(_ row: ChatRowView, _ key: String) {
+        switch model.item(key) {
+        case .day(let day): row.showDay(model.dayTitle(day))
+        case .message(let message): row.show(message, sender: model.title, failure: model.failure(of: message.id))
+        case nil: break
+        }
+    }
+
+    private func sendEntry() {
+        if model.send(entry.text) { entry.text = "" }
+    }
+}

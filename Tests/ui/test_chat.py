@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Connect and chat on the real app against a real GATT peer: Bumble's chat
+peripheral behind a virtual controller that FavBlue drives over H4/TCP."""
+
+import re
+import unittest
+
+from harness import App, retry_gtk_atspi_crash
+from peers import ChatPeer
+
+PEER = "Chat Peer"
+
+ENGLISH = {
+    "home": "Add New Devices", "details": f"Details for {PEER}", "connect": f"Connect to {PEER}",
+    "open": f"Open chat with {PEER}", "bar": f"Connected to {PEER}", "disconnect": f"Disconnect from {PEER}",
+    "message": "Message", "unread": r"(\d+) unread messages?", "none": "No unread messages", "back": "Back",
+}
+GERMAN = {
+    "home": "Neue Geräte hinzufügen", "details": f"Details zu {PEER}", "connect": f"Mit {PEER} verbinden",
+    "open": f"Chat mit {PEER} öffnen", "bar": f"Verbunden mit {PEER}", "disconnect": f"Verbindung mit {PEER} trennen",
+    "message": "Nachricht", "unread": r"(\d+) ungelesene Nachrichten?", "none": "Keine ungelesenen Nachrichten",
+    "back": "Zurück",
+}
+
+SKIP = ("Devices nearby", "Geräte in der Nähe", "Messages", "Nachrichten")
+
+
+def unread(app, words):
+    """The count the Open Chat button's description gives (0 for none)."""
+    node = app.find(words["open"], "button", skip=SKIP)
+    # The client library caches what it read once; the badge changes under it.
+    node.clear_cache()
+    text = node.get_description()
+    if text == words["none"]:
+        return 0
+    match = re.fullmatch(words["unread"], text)
+    assert match, f"unexpected badge description {text!r}"
+    return int(match.group(1))
+
+
+@retry_gtk_atspi_crash
+class ChatTests(unittest.TestCase):
+    def chat(self, lang, words):
+        with ChatPeer("--service", "chat", "--every", "2") as peer, App("--source", peer.source, lang=lang) as app:
+            app.wait_for(lambda: words["home"] in app.names("button"), what="the home page")
+            app.press(words["home"])
+            app.wait_for(lambda: PEER in app.names("label"), timeout=30, what="the peer in the scanner")
+
+            # 1. Connect from the detail page.
+            app.press(words["details"])
+            app.wait_for(lambda: words["connect"] in app.names("button"), what="Connect on the detail page")
+            app.press(words["connect"])
+            peer.wait_for("SUBSCRIBED", timeout=20)
+            app.wait_for(lambda: words["open"] in app.names("button"), what="Open Chat once connected")
+
+            # 2. Back on the Scanner, the connection bar names the device.
+            app.press(words["back"])
+            app.wait_for(lambda: words["bar"] in app.names("label", skip=SKIP), what="the connection bar")
+
+            # 3. The chat opens with the entry focused; "hello" goes out and its echo comes back.
+            app.press(words["open"], skip=SKIP)
+            app.wait_for(lambda: words["message"] in app.names("text"), what="the chat page")
+            self.assertEqual(app.focused(), ("text", words["message"]), "the entry has focus")
+            app.type_text("hello")
+            app.key("Return")
+            self.assertIn("hello", peer.wait_for("RX chat"))
+            app.wait_for(lambda: "echo: hello" in app.names("label", skip=("Devices nearby",)), what="the echo")
+
+            # 4. Elsewhere, the peer's messages count on the badge.
+            app.press(words["back"])
+            app.wait_for(lambda: unread(app, words) >= 2, timeout=20, what="unread messages on the badge")
+            before = unread(app, words)
+
+            # 5. Opening the chat clears the count.
+            app.press(words["open"], skip=SKIP)
+            app.wait_for(lambda: words["message"] in app.names("text"), what="the chat page again")
+            sent_before = peer.count("SENT")
+            app.press(words["back"])
+            now = unread(app, words)
+            # Only what the peer sent after the chat was left may count (one may have been on its way).
+            self.assertLessEqual(now, peer.count("SENT") - sent_before + 1, f"the badge restarted from 0: {peer.lines}")
+            self.assertLess(now, before, "opening the chat cleared the badge")
+
+            # 6. Disconnect: the peer sees it and the bar goes.
+            app.press(words["disconnect"], skip=SKIP)
+            peer.wait_for("DISCONNECTED", timeout=15)
+            app.wait_for(lambda: words["bar"] not in app.names("label", skip=SKIP), what="the bar to go")
+
+    def test_connect_chat_badge_and_disconnect(self):
+        self.chat(None, ENGLISH)
+
+    def test_in_german(self):
+        self.chat("de", GERMAN)
+
+
+if __name__ == "__main__":
+    unittest.main()
