@@ -58,7 +58,7 @@ public final class ChatViewModel {
     // MARK: What the page shows
 
     /// The device's name.
-    public var title: String { connection.names(device) }
+    public var title: String { connection.name(of: device) }
 
     /// The connection state in a few words, for the subtitle.
     public var subtitle: String {

@@ -41,6 +41,17 @@ public final class ConnectionViewModel {
     /// The name a device goes by (nickname, else name, else address); the composition root sets it.
     public var names: @MainActor (DeviceID) -> String = { $0.address }
 
+    /// The name `device` goes by. A connected device stops advertising and may leave the
+    /// Scanner's list, so the last name it was known by is kept for as long as the app runs.
+    public func name(of device: DeviceID) -> String {
+        let current = names(device)
+        if current != device.address {
+            rememberedNames[device] = current
+            return current
+        }
+        return rememberedNames[device] ?? current
+    }
+
     /// Why this source can never connect (a replayed capture); nil when it can.
     public var unavailableReason: String? { connector.unavailableReason }
 
@@ -56,6 +67,7 @@ public final class ConnectionViewModel {
     private var pendingWrites: [ChatMessage] = []
     private var flushTask: Task<Void, Never>?
     private var writes: Task<Void, Never>?
+    private var rememberedNames: [DeviceID: String] = [:]
     /// The device last asked for, so a failure can be told on its page.
     private var attempted: DeviceID?
 
@@ -95,6 +107,7 @@ public final class ConnectionViewModel {
 
     public func connect(to device: DeviceID) {
         attempted = device
+        _ = name(of: device)
         connector.connect(to: device)
     }
     public func cancel() { connector.cancel() }

@@ -68,7 +68,7 @@ public final class ConnectionBar {
             return
         }
         root.isVisible = true
-        let name = model.names(device)
+        let name = model.name(of: device)
         let connecting: Bool
         switch state {
         case .connecting:

@@ -104,7 +104,7 @@ final class DeviceConnectionSection {
         } else if !mine, let ended = model.lastEnded, ended.device == device {
             text = ended.reason
         } else if !mine, let other = state.device {
-            text = L10n.format("Connecting here ends the connection to {}.", model.names(other))
+            text = L10n.format("Connecting here ends the connection to {}.", model.name(of: other))
         }
         note.text = text ?? ""
         note.isVisible = text != nil

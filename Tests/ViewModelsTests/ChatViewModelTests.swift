@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import TestSupport
+import ViewModels
+import XCTest
+
+/// A chat store holding a fixed history, optionally unreadable.
+private actor StoredChats: ChatRepository {
+    private var messages: [ChatMessage]
+    private let unreadable: Bool
+
+    init(_ messages: [ChatMessage], unreadable: Bool = false) {
+        self.messages = messages
+        self.unreadable = unreadable
+    }
+
+    func append(_ batch: [ChatMessage]) {
+        for message in batch where !messages.contains(where: { $0.id == message.id }) { messages.append(message) }
+    }
+    func setDelivery(_ delivery: ChatDelivery, of id: UUID) {}
+    func page(for device: DeviceID, offset: Int, limit: Int) throws -> [ChatMessage] {
+        if unreadable { throw FakeStoreFailure() }
+        let mine = messages.filter { $0.device == device }
+        return Array(mine.dropFirst(offset).prefix(limit))
+    }
+    func count(for device: DeviceID) throws -> Int {
+        if unreadable { throw FakeStoreFailure() }
+        return messages.filter { $0.device == device }.count
+    }
+    func prune(_ retention: ChatRetention, now: Date) -> Int { 0 }
+}
+
+@MainActor
+final class ChatViewModelTests: XCTestCase {
+    private let device = TestDevices.id(7, kind: .leRandom)
+    private let other = TestDevices.id(8, kind: .leRandom)
+    private var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }
+
+    private func settle() async { try? await Task.sleep(nanoseconds: 50_000_000) }
+
+    private func message(_ text: String, _ direction: ChatDirection = .incoming, at time: Date) -> ChatMessage {
+        ChatMessage(device: device, direction: direction, body: .text(text), time: time, delivery: .sent)
+    }
+
+    func testTheHistoryLoadsOldestFirstWithADaySeparatorBeforeEachDayAndNoDuplicates() async {
+        let now = Date()
+        let today = calendar.startOfDay(for: now)
+        let yesterday = today.addingTimeInterval(-86_400 + 3600)
+        let stored = [message("old", at: yesterday), message("older reply", .outgoing, at: yesterday.addingTimeInterval(60)),
+                      message("this morning", at: today.addingTimeInterval(60))]
+        let chats = StoredChats(stored + [ChatMessage(device: other, direction: .incoming, body: .text("elsewhere"),
+                                                      time: today, delivery: .sent)])
+        let connector = FakeConnector()
+        let connection = ConnectionViewModel(connector: connector, chats: chats)
+        connection.connect(to: device)
+        await settle()
+        connector.receive("live", at: now)
+        await settle()
+        await connection.flush()
+        let model = ChatViewModel(device: device, connection: connection, calendar: calendar)
+        XCTAssertTrue(model.isLoading)
+        await model.load()
+        XCTAssertFalse(model.isLoading)
+        let rows = model.keys.compactMap { model.item($0) }
+        XCTAssertEqual(rows.count, 6, "two day separators and four messages, the live one once")
+        guard case .day(let first) = rows[0], case .day(let second) = rows[3] else { return XCTFail("separators first: \(rows)") }
+        XCTAssertEqual(model.dayTitle(first, now: now), "Yesterday")
+        XCTAssertEqual(model.dayTitle(second, now: now), "Today")
+        let texts = rows.compactMap { row -> String? in
+            if case .message(let m) = row, case .text(let t) = m.body { return t } else { return nil }
+        }
+        XCTAssertEqual(texts, ["old", "older reply", "this morning", "live"])
+        XCTAssertEqual(model.messageCount, 4)
+
+        connector.receive("later")
+        await settle()
+        XCTAssertEqual(model.messageCount, 5, "a new message is added to the open chat")
+        XCTAssertEqual(model.lastKey.flatMap { model.item($0) }.flatMap { if case .message(let m) = $0 { m.body } else { nil } },
+                       .text("later"))
+    }
+
+    func testSendingWorksOnlyWhileConnectedToThisDeviceAndSaysWhyNot() async {
+        let connector = FakeConnector()
+        let connection = ConnectionViewModel(connector: connector, chats: nil)
+        let model = ChatViewModel(device: device, connection: connection)
+        await model.load()
+        XCTAssertFalse(model.canSend)
+        XCTAssertEqual(model.subtitle, "Not connected")
+        XCTAssertTrue(model.sendBlockedReason?.hasPrefix("Not connected.") == true)
+        XCTAssertTrue(model.canConnect)
+        XCTAssertFalse(model.send("hello"), "nothing goes out while disconnected")
+
+        connection.connect(to: other)
+        await settle()
+        XCTAssertFalse(model.canSend, "connected, but to another device")
+        XCTAssertTrue(model.canConnect)
+
+        connection.connect(to: device)
+        await settle()
+        XCTAssertTrue(model.canSend)
+        XCTAssertNil(model.sendBlockedReason)
+        XCTAssertEqual(model.subtitle, "Connected")
+        XCTAssertFalse(model.send("   "), "blank lines are not sent")
+        XCTAssertTrue(model.send("hello\n"))
+        await settle()
+        XCTAssertEqual(connector.sent, ["hello"])
+        XCTAssertEqual(model.lastSent, "hello", "Up recalls it")
+
+        connector.service = nil
+        connection.connect(to: device)
+        await settle()
+        XCTAssertFalse(model.canSend)
+        XCTAssertEqual(model.sendBlockedReason, "This device offers no chat service, so messages cannot be sent.")
+    }
+
+    func testAReplayedCaptureCannotConnectAndTheChatSaysWhy() async {
+        let connection = ConnectionViewModel(connector: ReplayOnly(), chats: nil)
+        let model = ChatViewModel(device: device, connection: connection)
+        await model.load()
+        XCTAssertFalse(model.canConnect)
+        XCTAssertEqual(model.sendBlockedReason, ReplayOnly.reason)
+    }
+
+    func testShowingTheChatReadsItsMessagesAndLeavingItCountsAgain() async {
+        let connector = FakeConnector()
+        let connection = ConnectionViewModel(connector: connector, chats: nil)
+        connection.connect(to: device)
+        await settle()
+        connector.receive("one")
+        await settle()
+        XCTAssertEqual(connection.badge, "1")
+        let model = ChatViewModel(device: device, connection: connection)
+        await model.load()
+        model.appear()
+        XCTAssertNil(connection.badge)
+        connector.receive("two")
+        await settle()
+        XCTAssertEqual(connection.unread, 0)
+        model.disappear()
+        connector.receive("three")
+        await settle()
+        XCTAssertEqual(connection.badge, "1")
+        XCTAssertEqual(model.messageCount, 3)
+    }
+
+    func testAMessageThatWasNotSentIsMarkedWithItsReasonAndRetried() async {
+        let connector = FakeConnector()
+        let connection = ConnectionViewModel(connector: connector, chats: nil)
+        connection.connect(to: device)
+        await settle()
+        let model = ChatViewModel(device: device, connection: connection)
+        await model.load()
+        connector.sendFailure = .timedOut
+        model.send("lost")
+        await settle()
+        guard let key = model.lastKey, case .message(let failed) = model.item(key) else { return XCTFail("listed") }
+        XCTAssertEqual(failed.delivery, .notSent)
+        XCTAssertTrue(model.changedKeys.contains(key), "the row is redrawn")
+        XCTAssertEqual(model.failure(of: failed.id), ChatSendError.timedOut.message)
+        connector.sendFailure = nil
+        model.retry(failed.id)
+        await settle()
+        guard case .message(let sent) = model.item(key) else { return XCTFail("still listed") }
+        XCTAssertEqual(sent.delivery, .sent)
+        XCTAssertEqual(connector.sent, ["lost"])
+    }
+
+    func testAnUnreadableHistoryIsSaidAndThisSessionsMessagesStayListed() async {
+        let connector = FakeConnector()
+        let connection = ConnectionViewModel(connector: connector, chats: StoredChats([], unreadable: true))
+        connection.connect(to: device)
+        await settle()
+        connector.receive("still here")
+        await settle()
+        let model = ChatViewModel(device: device, connection: connection)
+        await model.load()
+        XCTAssertNotNil(model.loadProblem)
+        XCTAssertEqual(model.messageCount, 1)
+    }
+
+    func testAFailedConnectionIsToldOnItsDevicesPageAndANewSourceTakesOver() async {
+        let connector = FakeConnector()
+        connector.connectFailure = .noAnswer(seconds: 10)
+        let connection = ConnectionViewModel(connector: connector, chats: nil)
+        connection.connect(to: device)
+        await settle()
+        XCTAssertEqual(connection.lastEnded?.device, device)
+        XCTAssertEqual(connection.lastEnded?.reason, ConnectionFailure.noAnswer(seconds: 10).message)
+
+        connection.replace(connector: ReplayOnly())
+        await settle()
+        XCTAssertEqual(connection.unavailableReason, ReplayOnly.reason)
+        connection.connect(to: device)
+        await settle()
+        XCTAssertNil(connection.state.device)
+    }
+}
+
+/// A connector like a replayed capture's: it can never connect.
+private final class ReplayOnly: DeviceConnector, @unchecked Sendable {
+    static let reason = "A replayed capture cannot connect to devices."
+    var events: AsyncStream<ConnectionEvent> { AsyncStream { $0.yield(.state(.idle)) } }
+    var state: ConnectionState { .idle }
+    var unavailableReason: String? { Self.reason }
+    func connect(to device: DeviceID) {}
+    func cancel() {}
+    func disconnect() {}
+    func send(_ text: String) async throws(ChatSendError) { throw .notConnected }
+}
