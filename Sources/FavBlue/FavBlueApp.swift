@@ -24,6 +24,7 @@ final class FavBlueApp {
     private var hidden: HiddenDevicesViewModel?
     private var source: ScanSource = .auto
     private var benchmark: ScannerBenchmark?
+    private var chatBenchmark: ChatBenchmark?
     /// The H4 link the scanner and the connector share; nil for other sources.
     private var link: HCILink?
     private var connection: ConnectionViewModel?
@@ -163,6 +164,10 @@ final class FavBlueApp {
             self?.quit()
         }
         benchmark?.start()
+        chatBenchmark = ChatBenchmark(environment: ProcessInfo.processInfo.environment, window: window, connection: connection) { [weak self] in
+            self?.quit()
+        }
+        chatBenchmark?.start()
     }
 
     /// For the start-up benchmark: prints the monotonic time (µs) of the first presented frame.

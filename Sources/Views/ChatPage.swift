@@ -95,6 +95,12 @@ public final class ChatPage: Page {
 
     public func pageWillDisappear() { model.disappear() }
 
+    /// Whether the history has loaded and is listed (for the benchmark).
+    public var hasLoaded: Bool { !model.isLoading }
+
+    /// Scrolls the history by `delta` pixels (for the benchmark).
+    public func scroll(by delta: Double) { list.scroll(by: delta) }
+
     /// The keys shown, for tests.
     public var shownKeys: [String] { list.currentKeys }
 

@@ -173,6 +173,12 @@ public final class KeyedListView<Row: AnyObject> {
         }
     }
 
+    /// Scrolls by `delta` pixels (negative: towards the start), as a wheel or touchpad would.
+    public func scroll(by delta: Double) {
+        guard let adjustment = gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(root.widget))) else { return }
+        gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment) + delta)
+    }
+
     /// Whether the view shows the last rows (within `slack` pixels), so new ones should scroll in.
     public func isAtEnd(slack: Double = 48) -> Bool {
         guard let adjustment = gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(root.widget))) else { return true }
