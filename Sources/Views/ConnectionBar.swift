@@ -38,7 +38,7 @@ public final class ConnectionBar {
         openChat = Button(child: Box(vertical: false, spacing: 6).append(chatLabel, badge))
         openChat.css("pill", "suggested-action")
         disconnect.css("flat", "circular")
-        status.ellipsize()
+        status.wrap()
         status.expand(horizontal: true, vertical: false)
         root.append(spinner, status, openChat, disconnect)
         root.css("favblue-connection-bar", "toolbar")
