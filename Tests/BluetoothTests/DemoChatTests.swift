@@ -7,11 +7,12 @@ import Foundation
 import XCTest
 
 /// The `demo` source without hardware: its scanner lists "FavBlue Demo Chat" next to the
-/// replayed devices.
+/// replayed devices, and its connector connects to that device alone, which answers each line.
 final class DemoChatTests: XCTestCase {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     private static let demoCapture = root.appending(path: "data/demo.btsnoop").path
+    private let other = try! DeviceID(parsing: "F0:F1:F2:F3:F4:F5", kind: .leRandom)
 
     // MARK: Scanner
 
@@ -92,7 +93,7 @@ final class DemoChatTests: XCTestCase {
         scanner.stop()
     }
 
-    func testTheDemoDeviceStaysListedAfterTheCaptureHasPlayedOut() async throws {
+    func testTheDemoDeviceStaysListedAndConnectableAfterTheCaptureHasPlayedOut() async throws {
         let path = try capture(at: [0, 0.3])
         defer { try? FileManager.default.removeItem(atPath: path) }
         let clock = Clock()
@@ -116,9 +117,113 @@ final class DemoChatTests: XCTestCase {
             XCTAssertNotNil(live[DemoChatDevice.id], "still listed")
             live.stop()
         }
+
+        let connector = ConnectorFactory.make(.demo, host: nil)
+        let log = EventLog(connector)
+        connector.connect(to: DemoChatDevice.id)
+        await log.wait { $0.states.contains(.connected(DemoChatDevice.id, service: .chat)) }
+        XCTAssertEqual(connector.state, .connected(DemoChatDevice.id, service: .chat))
+        connector.disconnect()
+    }
+
+    // MARK: Connector
+
+    func testConnectingToTheDemoDeviceReachesConnectedWithChatThenListsItsServices() async {
+        let connector = ConnectorFactory.make(.demo, host: nil)
+        XCTAssertTrue(connector is DemoChatConnector)
+        let log = EventLog(connector)
+        connector.connect(to: DemoChatDevice.id)
+        XCTAssertEqual(connector.state, .connecting(DemoChatDevice.id), "connecting at once")
+        await log.wait { $0.services != nil }
+        XCTAssertEqual(log.states, [.idle, .connecting(DemoChatDevice.id), .connected(DemoChatDevice.id, service: .chat)])
+        XCTAssertEqual(log.services?.map(\.uuid), ["1800", "180A", ChatService.chat.uuid])
+        XCTAssertEqual(log.services?.map(\.name), ["Generic Access", "Device Information", "FavBlue Chat"])
+        XCTAssertTrue(connector.state.canChat)
+    }
+
+    func testEachLineSentIsAnsweredByTheDemoDevice() async throws {
+        let (connector, log) = await connected()
+        let sent = Date()
+        try await connector.send("hello")
+        await log.wait { !$0.received.isEmpty }
+        let reply = try XCTUnwrap(log.received.first)
+        XCTAssertEqual(reply.body, .text("You said: hello"))
+        XCTAssertEqual(reply.direction, .incoming)
+        XCTAssertEqual(reply.delivery, .sent)
+        XCTAssertEqual(reply.device, DemoChatDevice.id)
+        XCTAssertGreaterThan(reply.time.timeIntervalSince(sent), 0.2, "a moment later, as from a device")
+
+        try await connector.send("one\ntwo")
+        try await connector.send("  ")
+        await log.wait { $0.received.count >= 4 }
+        XCTAssertEqual(log.received.map(\.body), [.text("You said: hello"), .text("You said: one"), .text("You said: two"),
+                                                  .text("That message was empty.")])
+    }
+
+    func testConnectingToAnotherDeviceFailsAtOnceSayingWhy() async throws {
+        let connector = DemoChatConnector()
+        connector.connect(to: other)
+        let expected = "In the demo, only “FavBlue Demo Chat” can be connected."
+        XCTAssertEqual(connector.state, .failed(.notSupported(expected)))
+        XCTAssertEqual(connector.state.summary, expected)
+        do {
+            try await connector.send("hello")
+            XCTFail("nothing to send to")
+        } catch {
+            XCTAssertEqual(error, .notConnected)
+        }
+        try await Task.sleep(nanoseconds: 800_000_000)
+        XCTAssertEqual(connector.state, .failed(.notSupported(expected)), "and stays failed")
+    }
+
+    func testConnectingElsewhereEndsTheDemoConnectionFirst() async {
+        let (connector, log) = await connected()
+        connector.connect(to: other)
+        await log.wait { if case .failed = $0.states.last { true } else { false } }
+        XCTAssertEqual(Array(log.states.suffix(3)), [.disconnecting(DemoChatDevice.id), .idle,
+                                                     .failed(.notSupported("In the demo, only “FavBlue Demo Chat” can be connected."))])
+    }
+
+    func testDisconnectGoesToIdleAndDropsRepliesStillOnTheWay() async throws {
+        let (connector, log) = await connected()
+        try await connector.send("hello")
+        connector.disconnect()
+        XCTAssertEqual(connector.state, .disconnecting(DemoChatDevice.id))
+        await log.wait { $0.states.last == .idle }
+        XCTAssertEqual(Array(log.states.suffix(2)), [.disconnecting(DemoChatDevice.id), .idle])
+        try await Task.sleep(nanoseconds: 600_000_000)
+        XCTAssertTrue(log.received.isEmpty, "no reply after the connection ended")
+        do {
+            try await connector.send("anyone?")
+            XCTFail("not connected any more")
+        } catch {
+            XCTAssertEqual(error, .notConnected)
+        }
+    }
+
+    func testCancelWhileConnectingGoesToIdleAndStaysThere() async throws {
+        let connector = DemoChatConnector()
+        let log = EventLog(connector)
+        connector.connect(to: DemoChatDevice.id)
+        try await Task.sleep(nanoseconds: 200_000_000)
+        connector.cancel()
+        XCTAssertEqual(connector.state, .idle)
+        try await Task.sleep(nanoseconds: 800_000_000)
+        XCTAssertEqual(connector.state, .idle, "the connection given up does not come back")
+        XCTAssertEqual(log.states, [.idle, .connecting(DemoChatDevice.id), .idle])
+        XCTAssertNil(log.services)
     }
 
     // MARK: Helpers
+
+    private func connected() async -> (DemoChatConnector, EventLog) {
+        let connector = DemoChatConnector()
+        let log = EventLog(connector)
+        connector.connect(to: DemoChatDevice.id)
+        await log.wait { $0.states.contains(.connected(DemoChatDevice.id, service: .chat)) }
+        XCTAssertEqual(connector.state, .connected(DemoChatDevice.id, service: .chat))
+        return (connector, log)
+    }
 
     /// A btsnoop (H4) file of one legacy advertising report at each of the given seconds.
     private func capture(at seconds: [Double]) throws -> String {
