@@ -22,6 +22,8 @@
 //                   LE Create Connection, ACLOutbox (LE buffer credits), ATTBearer (one
 //                   request at a time), GATTClient (discovery, subscribe), ConnectionStreams,
 //                   ConnectorFactory (source → connector; raw hciN and replays refuse)
+//       Demo/       the `demo` source: DemoScanner (the shipped capture plus DemoChatDevice's
+//                   advertisements), DemoChatConnector (connects to that device alone; it answers)
 //       Codec/ also  ACL, L2CAP (signalling, SMP answers), ATT, GATT declarations, LinkEvent
 //
 // Threads: the host reads on its own thread and calls its clients there; the scanner runs its

@@ -98,7 +98,7 @@ final class HCIConnectorTests: XCTestCase {
         raw.connect(to: device)
         guard case .failed(.notSupported(let why)) = raw.state else { return XCTFail("\(raw.state)") }
         XCTAssertTrue(why.contains("BlueZ"), why)
-        let replay = ConnectorFactory.make(.demo, link: nil)
+        let replay = ConnectorFactory.make(.btsnoop(path: "/nonexistent/capture.btsnoop"), link: nil)
         replay.connect(to: device)
         XCTAssertEqual(replay.state, .failed(.notSupported("A replayed capture cannot connect to devices.")))
         do {

@@ -134,6 +134,17 @@ class ScannerTests(unittest.TestCase):
             self.assertFalse(any("6E400001" in l for l in labels), "a well-known vendor service is named, not a bare UUID")
             self.assertIn(NAME, labels, "the name is the title")
 
+    def test_the_demo_lists_its_chat_device_with_the_keywords_of_a_real_advert(self):
+        with App("--source", "demo") as app:
+            self.open_scanner(app)
+            app.wait_for(lambda: "Details for FavBlue Demo Chat" in app.names("button"), what="the demo chat device")
+            self.assertIn("C0:FA:B1:0E:DE:01 · LE random", app.names("label"))
+            app.press("Details for FavBlue Demo Chat")
+            app.wait_for(lambda: "Keywords" in app.names("label"), what="the demo device's page")
+            labels = app.names("label")
+            for keyword in ("Bluetooth LE", "LE random", "Connectable", "FavBlue Chat", "General discoverable", "LE only"):
+                self.assertIn(keyword, labels)
+
     def test_german_scanner_and_detail(self):
         with App("--source", "demo", lang="de") as app:
             app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="the German home page")

@@ -19,8 +19,10 @@ public enum ConnectorFactory {
             // On a raw socket the kernel and bluetoothd act on every connection made there too.
             return RefusingConnector(.notSupported(L10n.tr(
                 "Connecting is not possible over a raw HCI socket, because the system’s Bluetooth service would act on the connection too. Use the BlueZ source (--source bluez) to connect.")))
-        case .btsnoop, .demo:
+        case .btsnoop:
             return RefusingConnector(.notSupported(L10n.tr("A replayed capture cannot connect to devices.")))
+        case .demo:
+            return DemoChatConnector()
         }
     }
 }

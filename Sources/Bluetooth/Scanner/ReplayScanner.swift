@@ -11,17 +11,23 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
     private let realTime: Bool
     /// Hears each replayed event, as a live session's recorder hears the controller's.
     private let recorder: PacketRecorder?
-    private let streams = ScanStreams()
+    private let streams: ScanStreams
     private let thread = ScanThread(name: "favblue-replay")
     /// Undecodable events met so far (each skipped, the replay goes on).
     public private(set) var malformedEvents = 0
 
     /// Replays `path`, paced like the original when `realTime`, else as fast as possible;
     /// `record` is handed every event replayed, stamped with the time it is replayed at.
-    public init(path: String, realTime: Bool, record: PacketRecorder? = nil) {
+    public convenience init(path: String, realTime: Bool, record: PacketRecorder? = nil) {
+        self.init(path: path, realTime: realTime, record: record, streams: ScanStreams())
+    }
+
+    /// Replays into `streams`, which the demo shares with its own device.
+    init(path: String, realTime: Bool, record: PacketRecorder?, streams: ScanStreams) {
         self.path = path
         self.realTime = realTime
         self.recorder = record
+        self.streams = streams
     }
 
     /// The capture's reports, as observations.

@@ -11,6 +11,8 @@ final class ScanStreams: @unchecked Sendable {
     private var stateObservers: [UUID: AsyncStream<ScannerState>.Continuation] = [:]
     private(set) var state: ScannerState = .idle
     private var ended = false
+    /// Called on the setting thread after each change of state has been told; set before scanning starts.
+    var didChange: (@Sendable (ScannerState) -> Void)?
 
     /// A new stream of observations. Unbounded, so nothing is dropped; consumers coalesce.
     var observations: AsyncStream<Observation> {
@@ -50,6 +52,17 @@ final class ScanStreams: @unchecked Sendable {
         for target in targets { target.yield(observation) }
     }
 
+    /// Emits `observation` only while the state is `.scanning`, checked and told in one step,
+    /// so a source of its own (the demo device) says nothing once the scan has stopped.
+    @discardableResult
+    func emitWhileScanning(_ observation: Observation) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard state == .scanning else { return false }
+        for target in observers.values { target.yield(observation) }
+        return true
+    }
+
     func set(_ newState: ScannerState) {
         lock.lock()
         guard newState != state else { lock.unlock(); return }
@@ -57,6 +70,7 @@ final class ScanStreams: @unchecked Sendable {
         let targets = stateObservers.values
         lock.unlock()
         for target in targets { target.yield(newState) }
+        didChange?(newState)
     }
 
     /// Ends every stream (a replay that ran out).

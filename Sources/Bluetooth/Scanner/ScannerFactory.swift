@@ -7,7 +7,8 @@ import Localization
 
 /// Makes the scanner a source names.
 public enum ScannerFactory {
-    /// A scanner for `source`. `demoCapture` is the path of the shipped demo capture;
+    /// A scanner for `source`. `demoCapture` is the path of the shipped demo capture, which the
+    /// `demo` source replays with `DemoChatDevice` advertising alongside;
     /// `fast` replays captures without pacing; `record` writes what the session saw (a replay's
     /// events as they are replayed). With `link` (H4 sources), the scanner shares that link with the connector.
     public static func make(_ source: ScanSource, demoCapture: String?, fast: Bool = false, mode: ScanMode = .continuous,
@@ -18,7 +19,7 @@ public enum ScannerFactory {
         case .btsnoop(let path):
             return ReplayScanner(path: path, realTime: !fast, record: record)
         case .demo:
-            return ReplayScanner(path: demoCapture ?? "/nonexistent/demo.btsnoop", realTime: !fast, record: record)
+            return DemoScanner(capture: demoCapture ?? "/nonexistent/demo.btsnoop", realTime: !fast, record: record)
         case .hci(let index):
             return HCIScanner(open: { () throws(ScanFailure) in try TransportOpener.rawHCI(index: index) },
                               resetController: false, mode: mode, record: record, log: log)

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// The `demo` source's connector: connects to `DemoChatDevice` alone, and the device answers
+/// every line sent with a reply of its own, so connecting and chatting can be tried without
+/// hardware. Any other device is refused at once, in plain words.
+///
+/// It keeps the pace of a small real device (connecting takes a moment, replies come a little
+/// later) so the screens show every state. Calls return at once; the timed steps run on a
+/// serial queue, never the main thread, and report through `events` (see `DeviceConnector`).
+public final class DemoChatConnector: DeviceConnector, @unchecked Sendable {
+    // MARK: Configuration
+    /// Seconds from `connecting` to `connected`.
+    private let connectDelay: Double
+    /// Seconds from a message to the device's reply.
+    private let replyDelay: Double
+    /// Seconds from `disconnecting` to `idle`.
+    private let disconnectDelay: Double
+
+    // MARK: Owned
+    private let queue = DispatchQueue(label: "favblue-demo-connector")
+    private let streams = ConnectionStreams()
+
+    // MARK: State, guarded by `lock`
+    private let lock = NSLock()
+    /// Bumped by every connect and disconnect, so a step scheduled for an older request is dropped.
+    private var generation = 0
+
+    /// Creates the connector; the delays are in seconds.
+    public init(connectDelay: Double = 0.6, replyDelay: Double = 0.4, disconnectDelay: Double = 0.2) {
+        self.connectDelay = connectDelay
+        self.replyDelay = replyDelay
+        self.disconnectDelay = disconnectDelay
+    }
+
+    // MARK: DeviceConnector
+
+    public var events: AsyncStream<ConnectionEvent> { streams.events }
+
+    public var state: ConnectionState { streams.state }
+
+    public func connect(to device: DeviceID) {
+        lock.withLock {
+            let generation = supersede()
+            // One connection at a time: the current one ends first, as on a real adapter.
+            switch streams.state {
+            case .connected(let current, _), .disconnecting(let current):
+                streams.set(.disconnecting(current))
+                streams.set(.idle)
+            case .idle, .connecting, .failed:
+                break
+            }
+            guard device == DemoChatDevice.id else {
+                // Translators: {} is the demo device's name, "FavBlue Demo Chat".
+                let why = L10n.format("In the demo, only “{}” can be connected.", DemoChatDevice.name)
+                streams.set(.failed(.notSupported(why)))
+                return
+            }
+            streams.set(.connecting(device))
+            later(connectDelay, generation) { streams in
+                streams.set(.connected(device, service: .chat))
+                streams.emit(.services(device, DemoChatDevice.services))
+            }
+        }
+    }
+
+    public func cancel() { disconnect() }
+
+    public func disconnect() {
+        lock.withLock {
+            let generation = supersede()
+            switch streams.state {
+            case .connected(let device, _), .disconnecting(let device):
+                streams.set(.disconnecting(device))
+                later(disconnectDelay, generation) { $0.set(.idle) }
+            case .connecting, .failed:
+                streams.set(.idle)
+            case .idle:
+                break
+            }
+        }
+    }
+
+    public func send(_ text: String) async throws(ChatSendError) {
+        let written = lock.withLock {
+            guard case .connected(let device, service: .some) = streams.state else { return false }
+            let replies = DemoChatDevice.replies(to: text)
+            later(replyDelay, generation) { streams in
+                for reply in replies {
+                    streams.emit(.received(ChatMessage(device: device, direction: .incoming, body: .text(reply),
+                                                       time: Date(), delivery: .sent)))
+                }
+            }
+            return true
+        }
+        guard written else { throw .notConnected }
+    }
+
+    // MARK: Steps
+
+    /// Starts a new request; call with `lock` held.
+    private func supersede() -> Int {
+        generation += 1
+        return generation
+    }
+
+    /// Runs `step` after `seconds` on the queue, unless a newer request came meanwhile;
+    /// call with `lock` held. The check and the step share the lock, so a disconnect cannot
+    /// slip between them.
+    private func later(_ seconds: Double, _ generation: Int, _ step: @escaping @Sendable (ConnectionStreams) -> Void) {
+        queue.asyncAfter(deadline: .now() + seconds) { [weak self] in
+            guard let self else { return }
+            lock.withLock {
+                guard self.generation == generation else { return }
+                step(streams)
+            }
+        }
+    }
+}
