@@ -7,8 +7,10 @@ internal import CGtkShim
 /// the widget's event controller owns, so it lives exactly as long as the widget.
 extension Widget {
     /// Runs `handler` for key presses reaching this widget; return true when the key was handled.
-    public func onKeyPressed(_ handler: @escaping (Key, KeyModifiers) -> Bool) {
+    /// With `beforeChildren`, the widget sees keys before its children do (an entry's text would take Up).
+    public func onKeyPressed(beforeChildren: Bool = false, _ handler: @escaping (Key, KeyModifiers) -> Bool) {
         let controller = gtk_event_controller_key_new()!
+        if beforeChildren { gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE) }
         Signals.connect(UnsafeMutableRawPointer(controller), "key-pressed") { args in
             args.setReturn(handler(Key(keyval: args.uint(1)), KeyModifiers(rawValue: args.flags(3))))
         }

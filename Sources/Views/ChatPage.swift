@@ -73,8 +73,8 @@ public final class ChatPage: Page {
 
         entry.onActivate { [weak self] in self?.sendEntry() }
         send.onClicked { [weak self] in self?.sendEntry() }
-        entry.onKeyPressed { [weak self] key, modifiers in
-            guard let self, key == .up, modifiers.isEmpty, self.entry.text.isEmpty, let last = self.model.lastSent else { return false }
+        entry.onKeyPressed(beforeChildren: true) { [weak self] key, modifiers in
+            guard let self, key == .up, modifiers.isDisjoint(with: [.shift, .control, .alt]), self.entry.text.isEmpty, let last = self.model.lastSent else { return false }
             self.entry.text = last
             self.entry.moveCursorToEnd()
             return true
