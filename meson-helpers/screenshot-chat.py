@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Takes the connect-and-chat screenshots with the demo's chat device, driving the app
+through its accessibility tree as the UI tests do:
+    screenshot-chat.py OUT_DIR NAME LANGUAGE STYLE WIDTH HEIGHT"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "ui"))
+from harness import App  # noqa: E402
+
+out, name, lang, style, width, height = sys.argv[1:7]
+home = tempfile.mkdtemp(prefix="favblue-shot-")
+config = os.path.join(home, "xdg_config_home")
+os.makedirs(os.path.join(config, "glib-2.0", "settings"))
+os.makedirs(os.path.join(config, "gtk-4.0"))
+with open(os.path.join(config, "glib-2.0", "settings", "keyfile"), "w") as f:
+    f.write(f"[io/github/favblue/FavBlue]\nwindow-width={width}\nwindow-height={height}\n")
+with open(os.path.join(config, "gtk-4.0", "settings.ini"), "w") as f:
+    f.write("[Settings]\ngtk-decoration-layout=appmenu:close\n")
+german = lang == "de"
+words = {
+    "home": "Neue Geräte hinzufügen" if german else "Add New Devices",
+    "details": "Details zu FavBlue-Demo-Chat" if german else "Details for FavBlue Demo Chat",
+    "connect": "Mit FavBlue-Demo-Chat verbinden" if german else "Connect to FavBlue Demo Chat",
+    "open": "Chat mit FavBlue-Demo-Chat öffnen" if german else "Open chat with FavBlue Demo Chat",
+    "device": "FavBlue-Demo-Chat" if german else "FavBlue Demo Chat",
+}
+scheme = "prefer-dark" if style == "dark" else "prefer-light"
+with App("--source", "demo", lang=lang, home=home, env={"ADW_DEBUG_COLOR_SCHEME": scheme}) as app:
+    app.wait_for(lambda: words["home"] in app.names("button"), what="the home page")
+    app.press(words["home"])
+    app.wait_for(lambda: words["device"] in app.names("label"), timeout=30, what="the demo device")
+    app.press(words["details"])
+    app.wait_for(lambda: words["connect"] in app.names("button"), what="Connect")
+    app.press(words["connect"])
+    app.wait_for(lambda: words["open"] in app.names("button"), what="Open Chat")
+    app.press(words["open"])
+    for line in (["Hallo!", "Wie weit reicht das Signal?"] if german else ["Hello!", "How far does the signal reach?"]):
+        app.type_text(line)
+        app.key("Return")
+        time.sleep(1)
+    time.sleep(1)
+    subprocess.run(["import", "-window", app.window_id(), os.path.join(out, name + ".png")], check=True)
+    print(os.path.join(out, name + ".png"))
