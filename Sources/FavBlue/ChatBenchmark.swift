@@ -90,19 +90,15 @@ final class ChatBenchmark {
     }
 
     private func finish(openMs: Double) {
-        let intervals = zip(paints.dropFirst(), paints).map { Double($0 - $1) / 1000 }.sorted()
-        func percentile(_ p: Double) -> Double {
-            intervals.isEmpty ? 0 : intervals[min(intervals.count - 1, Int(Double(intervals.count) * p))]
-        }
+        let frames = FrameStats.intervalPercentiles(paints, [0.5, 0.95])
         let result: [String: Any] = [
             "messages": messages,
             "open_to_first_frame_ms": openMs,
             "scroll_frames": paints.count,
-            "scroll_frame_interval_p50_ms": percentile(0.5),
-            "scroll_frame_interval_p95_ms": percentile(0.95),
+            "scroll_frame_interval_p50_ms": frames[0],
+            "scroll_frame_interval_p95_ms": frames[1],
         ]
-        let json = (try? JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        FileHandle.standardError.write(Data("chat-benchmark \(json)\n".utf8))
+        FrameStats.report("chat-benchmark", result)
         quit()
     }
 }

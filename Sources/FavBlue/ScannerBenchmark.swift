@@ -48,22 +48,18 @@ final class ScannerBenchmark {
     private func finish() {
         let wall = Self.monotonicSeconds() - startWall
         let busy = (Self.threadCPUSeconds() - startCPU) / wall
-        let intervals = zip(paints.dropFirst(), paints).map { Double($0 - $1) / 1000 }.sorted()
-        func percentile(_ p: Double) -> Double {
-            intervals.isEmpty ? 0 : intervals[min(intervals.count - 1, Int(Double(intervals.count) * p))]
-        }
+        let frames = FrameStats.intervalPercentiles(paints, [0.5, 0.95])
         let result: [String: Any] = [
             "seconds": wall,
             "main_thread_busy": busy,
             "frames": paints.count,
-            "frame_interval_p50_ms": percentile(0.5),
-            "frame_interval_p95_ms": percentile(0.95),
+            "frame_interval_p50_ms": frames[0],
+            "frame_interval_p95_ms": frames[1],
             "peak_rss_mib": Double(Self.statusKB("VmHWM")) / 1024,
             "refreshes_per_second": Double(scanner.refreshCount - startRefreshes) / wall,
             "rows": scanner.rows.count,
         ]
-        let json = (try? JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        FileHandle.standardError.write(Data("scanner-benchmark \(json)\n".utf8))
+        FrameStats.report("scanner-benchmark", result)
         quit()
     }
 

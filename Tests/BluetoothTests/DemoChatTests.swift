@@ -225,23 +225,8 @@ final class DemoChatTests: XCTestCase {
         return (connector, log)
     }
 
-    /// A btsnoop (H4) file of one legacy advertising report at each of the given seconds.
     private func capture(at seconds: [Double]) throws -> String {
-        var bytes = Array("btsnoop\0".utf8) + [0, 0, 0, 1, 0, 0, 0x03, 0xEA]
-        let epoch: Int64 = 0x00E0_3AB4_4A67_6000
-        for (i, second) in seconds.enumerated() {
-            let ad: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0x09] + Array("Tick".utf8)
-            let report: [UInt8] = [0x02, 0x01, 0x00, 0x01, UInt8(i), 2, 3, 4, 5, 0xC6, UInt8(ad.count)] + ad + [0xC4]
-            let packet: [UInt8] = [0x04, 0x3E, UInt8(report.count)] + report
-            let stamp = epoch + Int64(second * 1_000_000)
-            for value in [UInt32(packet.count), UInt32(packet.count), 3, 0] {
-                bytes += withUnsafeBytes(of: value.bigEndian, Array.init)
-            }
-            bytes += withUnsafeBytes(of: stamp.bigEndian, Array.init) + packet
-        }
-        let path = FileManager.default.temporaryDirectory.appending(path: "demo-\(UUID()).btsnoop").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        try TickCapture.write(at: seconds, prefix: "demo")
     }
 }
 

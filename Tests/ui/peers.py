@@ -24,14 +24,20 @@ def free_port():
         return s.getsockname()[1]
 
 
+def bumble_python():
+    """The Python of the venv that has Bumble (meson-helpers/bootstrap makes it)."""
+    venv = os.environ.get("FAVBLUE_VENV") or os.path.join(ROOT, ".venv-peers")
+    python = os.path.join(venv, "bin", "python")
+    if not os.path.exists(python):
+        raise unittest.SkipTest(f"no Bumble venv at {venv}: run meson-helpers/bootstrap")
+    return python
+
+
 class BumblePeers:
     """Advertising LE devices; FavBlue drives their shared radio at `source`."""
 
     def __init__(self, count=3):
-        venv = os.environ.get("FAVBLUE_VENV") or os.path.join(ROOT, ".venv-peers")
-        python = os.path.join(venv, "bin", "python")
-        if not os.path.exists(python):
-            raise unittest.SkipTest(f"no Bumble venv at {venv}: run meson-helpers/bootstrap")
+        python = bumble_python()
         port = free_port()
         self.source = f"h4-tcp:127.0.0.1:{port}"
         self.process = subprocess.Popen([python, LE_PEERS, f"tcp-server:127.0.0.1:{port}", "--count", str(count)],
@@ -101,10 +107,7 @@ class ChatPeer:
     FavBlue drives the radio at `source`. `lines` gathers what the peer printed."""
 
     def __init__(self, *args):
-        venv = os.environ.get("FAVBLUE_VENV") or os.path.join(ROOT, ".venv-peers")
-        python = os.path.join(venv, "bin", "python")
-        if not os.path.exists(python):
-            raise unittest.SkipTest(f"no Bumble venv at {venv}: run meson-helpers/bootstrap")
+        python = bumble_python()
         port = free_port()
         self.source = f"h4-tcp:127.0.0.1:{port}"
         self.lines = []
