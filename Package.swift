@@ -45,6 +45,7 @@ let package = Package(
                                                              .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "BluetoothBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/BluetoothBench"),
         .executableTarget(name: "PersistenceBench", dependencies: ["Persistence", "Domain"], path: "Benchmarks/PersistenceBench"),
+        .executableTarget(name: "ChatBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/ChatBench"),
 
         // MARK: Build plugins
         .plugin(name: "CompileResources", capability: .buildTool()),

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-// Favorites store benchmark, and the writer the crash test kills.
+// Store benchmarks, and the writer the crash test kills.
 //
-//   PersistenceBench                 10,000 favorites: open + list, add, rename, file size (median of 5)
+//   PersistenceBench                 both figures below
+//   PersistenceBench favorites       10,000 favorites: open + list, add, rename, file size (median of 5)
+//   PersistenceBench chat            opening a chat of 10,000 stored messages: count + the last page of 50
 //   PersistenceBench burst DIR       writes favorites until killed, printing each id once committed
 
 import Domain
@@ -33,7 +35,7 @@ func burst(directory: String) async {
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-func benchmark() async throws {
+func favoritesBenchmark() async throws {
     let count = 10_000
     var openList: [Double] = []
     var add: [Double] = []
@@ -70,9 +72,53 @@ func benchmark() async throws {
     print(String(format: "database + WAL size: %.2f MiB", Double(size) / 1_048_576))
 }
 
+/// What a chat page does on open, at the storage level: the count, then the newest page.
+func chatBenchmark() async throws {
+    let count = 10_000
+    let pageSize = 50
+    let peer = device(1)
+    let directory = NSTemporaryDirectory() + "favblue-bench-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    do {
+        let chats = StoreFactory.open(.sqlite, directory: directory).chats
+        // Half a minute apart, both ways, in batches as a busy chat's writes would come.
+        let start = Date(timeIntervalSince1970: 1_750_000_000)
+        for batch in stride(from: 0, to: count, by: 1_000) {
+            try await chats.append((batch..<batch + 1_000).map { n in
+                ChatMessage(device: peer, direction: n % 2 == 0 ? .outgoing : .incoming, body: .text("msg \(n)"),
+                            time: start.addingTimeInterval(Double(n) * 30), delivery: .sent)
+            })
+        }
+    }
+    /// Milliseconds for count + last page; checks the page is the newest one.
+    func openChat(_ chats: ChatRepository) async throws -> Double {
+        let clock = ContinuousClock()
+        let begin = clock.now
+        let total = try await chats.count(for: peer)
+        let page = try await chats.page(for: peer, offset: max(0, total - pageSize), limit: pageSize)
+        let elapsed = clock.now - begin
+        precondition(total == count && page.count == pageSize && page.last?.body == .text("msg \(count - 1)"))
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+    // First open right after the store opens (fresh connections, cold statement cache), then repeated.
+    var first: [Double] = []
+    var again: [Double] = []
+    for _ in 0..<5 {
+        let chats = StoreFactory.open(.sqlite, directory: directory).chats
+        first.append(try await openChat(chats))
+        for _ in 0..<20 { again.append(try await openChat(chats)) }
+    }
+    print("chat messages: \(count), one device; page of \(pageSize)")
+    print(String(format: "open chat (count + last page), first after the store opened: %.2f ms (median of 5)", median(first)))
+    print(String(format: "open chat again: %.2f ms (median of 100), p95 %.2f ms",
+                 median(again), again.sorted()[Int((Double(again.count) * 0.95).rounded(.up)) - 1]))
+}
+
 let arguments = CommandLine.arguments
 if arguments.count == 3, arguments[1] == "burst" {
     await burst(directory: arguments[2])
 } else {
-    try await benchmark()
+    let which = arguments.count > 1 ? arguments[1] : "all"
+    if which == "all" || which == "favorites" { try await favoritesBenchmark() }
+    if which == "all" || which == "chat" { try await chatBenchmark() }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # Origin: FavBlue's shared peer recipes (reference/peers/chat_peer.py), copied into the project
-# so its tests do not depend on the shared folder; extended here with --peers (a second device)
-# and the peer's own address on CONNECTED/DISCONNECTED lines. Uses Bumble (Apache-2.0).
+# so its tests do not depend on the shared folder; extended here with --peers (a second device),
+# the peer's own address on CONNECTED/DISCONNECTED lines and --advertising-interval (for
+# Benchmarks/ChatBench). Uses Bumble (Apache-2.0).
 """A chat peripheral on a virtual LE "air", for testing an external HCI host's GATT client.
 
 One Bumble virtual controller (EXPOSED) speaks H4 on --transport; the host under test
@@ -27,10 +28,13 @@ Lines that begin with CONNECTED, SUBSCRIBED, RX, SENT, DISCONNECTED are for test
     so a central can connect to one while the other still advertises.
 CONNECTED and DISCONNECTED lines end with the address of the peer they concern.
 
+  * --advertising-interval MS (default: Bumble's 1000). The virtual controller completes a
+    connection on the peer's next advertisement, so this bounds the time to connect.
+
 Usage (in a venv with `bumble` installed):
   python chat_peer.py [--transport tcp-server:127.0.0.1:9001] [--name "Chat Peer"]
         [--service chat|nus|both] [--burst N] [--every S] [--disconnect-after S]
-        [--legacy-reports] [--peers 1|2]
+        [--legacy-reports] [--peers 1|2] [--advertising-interval MS]
 
 Observed with bumble 0.0.236 (see PEERS.md): the central must use a random own address
 or ATT traffic is dropped; notifications longer than ATT_MTU-3 are cut silently and are
@@ -82,6 +86,8 @@ async def main(args):
         config = DeviceConfiguration()
         config.name = args.name if index == 0 else f'{args.name} {index + 1}'
         config.address = hci.Address(PEER_ADDRESSES[index])
+        if args.advertising_interval > 0:
+            config.advertising_interval_min = config.advertising_interval_max = args.advertising_interval
         device = Device(config=config)
         device.host = host
 
@@ -156,6 +162,7 @@ if __name__ == '__main__':
     parser.add_argument('--disconnect-after', type=float, default=0)
     parser.add_argument('--legacy-reports', action='store_true')
     parser.add_argument('--peers', type=int, choices=[1, 2], default=1)
+    parser.add_argument('--advertising-interval', type=float, default=0)
     parser.add_argument('-v', '--verbose', action='store_true')
     arguments = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.WARNING)
