@@ -130,7 +130,8 @@ public final class ChatViewModel {
                 var stored: [ChatMessage] = []
                 stored.reserveCapacity(total)
                 while stored.count < total {
-                    let page = try await chats.page(for: device, offset: stored.count, limit: 2000)
+                    // Large pages: each OFFSET query walks the rows before it again.
+                    let page = try await chats.page(for: device, offset: stored.count, limit: 10_000)
                     if page.isEmpty { break }
                     stored += page
                 }
