@@ -149,6 +149,7 @@ final class FavBlueApp {
         connection.onEnded = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         connection.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.connection = connection
+        live.keepsListed = { [weak connection] id in connection?.state.device == id }
         let splashMs = splashOverride ?? Int(settings?.int("splash-duration-ms") ?? 2000)
         let window = MainWindow(application: application, settings: settings,
                                 splash: SplashViewModel(durationMs: splashMs),

@@ -61,6 +61,33 @@ final class LiveDevicesTests: XCTestCase {
         await live.stop()
     }
 
+    func testAConnectedDeviceStaysListedThoughSilentAndGoesOnceItIsNot() async throws {
+        let clock = Clock()
+        let (live, scanner) = await Self.make(clock: clock)
+        let connected = TestDevices.id(1, kind: .leRandom)
+        final class Flag: @unchecked Sendable { var on = true }
+        let flag = Flag()
+        await MainActor.run {
+            live.removeAfter = 10
+            live.keepsListed = { $0 == connected && flag.on }
+            live.start(mode: .continuous)
+        }
+        scanner.feed(seen(1, rssi: -50, at: clock.now))
+        scanner.feed(seen(2, rssi: -50, at: clock.now))
+        try await Task.sleep(nanoseconds: 100_000_000)
+        clock.now.addTimeInterval(40)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let kept = await live[connected]
+        let other = await live[TestDevices.id(2, kind: .leRandom)]
+        XCTAssertNotNil(kept, "the connected device stays though it no longer advertises")
+        XCTAssertNil(other, "a silent device that is not connected goes")
+        flag.on = false
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let gone = await live[connected]
+        XCTAssertNil(gone, "once disconnected it goes like any other")
+        await live.stop()
+    }
+
     func testAFinishedReplayKeepsItsDevicesAndNoneLooksStale() async throws {
         let clock = Clock()
         let (live, scanner) = await Self.make(clock: clock)

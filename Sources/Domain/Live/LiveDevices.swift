@@ -49,6 +49,9 @@ public final class LiveDevices {
     private let refreshInterval: Double
     /// Whose readings are kept; set by the composition root (favorites).
     public var keepsSightings: @MainActor (DeviceID) -> Bool = { _ in false }
+    /// Devices that stay listed however long they are silent: a connected device stops
+    /// advertising, and must not vanish from the list while the user chats with it.
+    public var keepsListed: @MainActor (DeviceID) -> Bool = { _ in false }
 
     // MARK: Owned
     private var devices: [DeviceID: LiveDevice] = [:]
@@ -232,7 +235,7 @@ public final class LiveDevices {
         }
         if !isReplayOver {
             let cutoff = now().addingTimeInterval(-(max(removeAfter, fadeAfter) + pauseSeconds))
-            let gone = devices.compactMap { $0.value.lastSeen < cutoff ? $0.key : nil }
+            let gone = devices.compactMap { $0.value.lastSeen < cutoff && !keepsListed($0.key) ? $0.key : nil }
             for id in gone { devices[id] = nil }
         }
         if !readings.isEmpty, let sightings {
