@@ -16,6 +16,11 @@ public enum DBusError: Error, Equatable, Sendable {
     case doesNotExist
     case invalidArguments
     case notSupported
+    case timedOut
+    case serviceUnknown
+    case noReply
+    case accessDenied
+    case disconnected
     /// Any other D-Bus error, by name, with the peer's own text.
     case other(name: String, detail: String)
 
@@ -31,6 +36,12 @@ public enum DBusError: Error, Equatable, Sendable {
         case "org.bluez.Error.DoesNotExist", "org.freedesktop.DBus.Error.UnknownObject": self = .doesNotExist
         case "org.bluez.Error.InvalidArguments", "org.freedesktop.DBus.Error.InvalidArgs": self = .invalidArguments
         case "org.bluez.Error.NotSupported", "org.freedesktop.DBus.Error.NotSupported": self = .notSupported
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
+            self = .serviceUnknown
+        case "org.freedesktop.DBus.Error.NoReply": self = .noReply
+        case "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.TimedOut": self = .timedOut
+        case "org.freedesktop.DBus.Error.AccessDenied": self = .accessDenied
+        case "org.freedesktop.DBus.Error.Disconnected": self = .disconnected
         default: self = .other(name: name, detail: detail)
         }
     }
@@ -50,6 +61,11 @@ public enum DBusError: Error, Equatable, Sendable {
         case .doesNotExist: L10n.tr("The Bluetooth adapter or device no longer exists.")
         case .invalidArguments: L10n.tr("The Bluetooth service rejected the request’s arguments.")
         case .notSupported: L10n.tr("The Bluetooth adapter or device does not support this.")
+        case .timedOut: L10n.tr("The Bluetooth service did not answer in time.")
+        case .serviceUnknown: L10n.tr("The Bluetooth service is not running.")
+        case .noReply: L10n.tr("The Bluetooth service did not reply.")
+        case .accessDenied: L10n.tr("Access to the Bluetooth service was denied.")
+        case .disconnected: L10n.tr("The connection to the Bluetooth service was lost.")
         case .other(let name, let detail):
             L10n.format("The Bluetooth service reported an error ({}): {}", name, detail)
         }
