@@ -156,4 +156,49 @@ final class DBusConnectionTests: XCTestCase {
             XCTAssertEqual(error, .disconnected)
         }
     }
+
+    /// The next matching signal; nil if the stream ends (the tests' watchdog closes the bus).
+    private func next(_ iterator: inout AsyncStream<DBusSignal>.Iterator, where match: (DBusSignal) -> Bool) async -> DBusSignal? {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            guard let signal = await iterator.next() else { return nil }
+            if match(signal) { return signal }
+        }
+        return nil
+    }
+
+    func testSignalsArriveTypedOnTheStream() async throws {
+        let bus = try await connectWhenReady()
+        defer { bus.close() }
+        var signals = bus.signals(service: "org.bluez").makeAsyncIterator()
+        // A missing signal must fail the test, not hang it: closing ends the stream.
+        let watchdog = Task { try? await Task.sleep(for: .seconds(10)); bus.close() }
+        defer { watchdog.cancel() }
+        _ = try await bus.call(service: "org.bluez", path: "/org/bluez", interface: "org.bluez.Mock",
+                               method: "AddAdapter", args: [.string("hci0"), .string("my-computer")])
+        _ = try await bus.call(service: "org.bluez", path: "/org/bluez", interface: "org.bluez.Mock", method: "AddDevice",
+                               args: [.string("hci0"), .string("C0:98:E5:49:00:01"), .string("FavBlue Peer")])
+        let added = await next(&signals) { if case .interfacesAdded(self.device, _) = $0 { true } else { false } }
+        guard case .interfacesAdded(_, let interfaces) = added else { return XCTFail("no InterfacesAdded for the device") }
+        XCTAssertEqual(interfaces["org.bluez.Device1"]?["Address"], .string("C0:98:E5:49:00:01"))
+
+        _ = try await bus.call(service: "org.bluez", path: device, interface: "org.freedesktop.DBus.Properties", method: "Set",
+                               args: [.string("org.bluez.Device1"), .string("RSSI"), .variant(.int16(-42))])
+        let changed = await next(&signals) { if case .propertiesChanged(self.device, _, _, _) = $0 { true } else { false } }
+        XCTAssertEqual(changed, .propertiesChanged(path: device, interface: "org.bluez.Device1",
+                                                   changed: ["RSSI": .int16(-42)], invalidated: []))
+
+        // bluetoothd going away shows as the name losing its owner.
+        mock?.terminate()
+        let gone = await next(&signals) { if case .nameOwnerChanged("org.bluez", _, "") = $0 { true } else { false } }
+        XCTAssertNotNil(gone, "no NameOwnerChanged when the mock stopped")
+    }
+
+    func testCloseEndsTheSignalStream() async throws {
+        let bus = try await connectWhenReady()
+        var signals = bus.signals(service: "org.bluez").makeAsyncIterator()
+        bus.close()
+        let after = await signals.next()
+        XCTAssertNil(after)
+    }
 }

@@ -14,6 +14,7 @@ public final class DBusConnection: @unchecked Sendable {
     private let stopped = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var closed = false
+    private var subscribers: [ObjectIdentifier: SignalSubscriber] = [:]
 
     /// Connects to `address`, or to the system bus (GIO honours DBUS_SYSTEM_BUS_ADDRESS).
     public init(address: String? = nil) throws(DBusError) {
@@ -64,6 +65,14 @@ public final class DBusConnection: @unchecked Sendable {
         closed = true
         lock.unlock()
         guard !wasClosed else { return }
+        lock.lock()
+        let open = subscribers.values
+        subscribers = [:]
+        lock.unlock()
+        for subscriber in open {
+            for id in subscriber.ids { g_dbus_connection_signal_unsubscribe(connection, id) }
+            subscriber.continuation.finish()
+        }
         g_dbus_connection_close_sync(connection, nil, nil)
         // Low priority: the failed replies queued on the context run before the loop quits.
         perform(priority: G_PRIORITY_LOW) { [loop] in g_main_loop_quit(loop) }
@@ -145,6 +154,49 @@ public final class DBusConnection: @unchecked Sendable {
             } catch {
                 continuation.resume(returning: .failure(error))
             }
+        }
+    }
+
+    /// Subscribes on the connection's thread, so callbacks run there. False once closed.
+    func subscribe(_ subscriber: SignalSubscriber, service: String) -> Bool {
+        lock.lock()
+        guard !closed else { lock.unlock(); return false }
+        subscribers[ObjectIdentifier(subscriber)] = subscriber
+        lock.unlock()
+        let callback: GDBusSignalCallback = { _, _, path, _, member, parameters, data in
+            guard let data, let path, let member, let parameters else { return }
+            Unmanaged<SignalSubscriber>.fromOpaque(data).takeUnretainedValue()
+                .deliver(path: String(cString: path), member: String(cString: member), parameters: parameters)
+        }
+        let rules: [(sender: String, interface: String, member: String, arg0: String?)] = [
+            (service, "org.freedesktop.DBus.ObjectManager", "InterfacesAdded", nil),
+            (service, "org.freedesktop.DBus.ObjectManager", "InterfacesRemoved", nil),
+            (service, "org.freedesktop.DBus.Properties", "PropertiesChanged", nil),
+            ("org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", service),
+        ]
+        let semaphore = DispatchSemaphore(value: 0)
+        let started = perform { [connection] in
+            for rule in rules {
+                let id = g_dbus_connection_signal_subscribe(
+                    connection, rule.sender, rule.interface, rule.member, nil, rule.arg0, G_DBUS_SIGNAL_FLAGS_NONE,
+                    callback, Unmanaged.passRetained(subscriber).toOpaque(),
+                    { data in Unmanaged<SignalSubscriber>.fromOpaque(data!).release() })
+                subscriber.ids.append(id)
+            }
+            semaphore.signal()
+        }
+        // Wait so the match rules are in place before the caller acts on the bus.
+        if started { semaphore.wait() }
+        return started
+    }
+
+    func unsubscribe(_ subscriber: SignalSubscriber) {
+        lock.lock()
+        let wasOpen = subscribers.removeValue(forKey: ObjectIdentifier(subscriber)) != nil
+        lock.unlock()
+        guard wasOpen else { return }
+        perform { [connection] in
+            for id in subscriber.ids { g_dbus_connection_signal_unsubscribe(connection, id) }
         }
     }
 
