@@ -24,11 +24,12 @@ let package = Package(
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .target(name: "CGtkShim", dependencies: ["CAdwaita"]),
         .systemLibrary(name: "CIntl"),
+        .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
         // MARK: Core
         .target(name: "Localization", dependencies: ["CIntl"]),
         .target(name: "Domain", dependencies: ["Localization"]),
-        .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ"], plugins: ["ServiceNameTable"]),
+        .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ", "CGio"], plugins: ["ServiceNameTable"]),
         .target(name: "Persistence", dependencies: ["Domain", "Localization", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "ViewModels", dependencies: ["Domain", "Localization"]),
 

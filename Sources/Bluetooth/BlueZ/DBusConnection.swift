@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CGio
+import Foundation
+import Localization
+
+/// A private GDBus connection whose replies are dispatched on a GMainContext of its
+/// own, run by a dedicated thread, so neither GTK's loop nor the caller's is needed.
+public final class DBusConnection: @unchecked Sendable {
+    private let context: OpaquePointer
+    private let loop: OpaquePointer
+    private let connection: OpaquePointer
+    private let stopped = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var closed = false
+    private var subscribers: [ObjectIdentifier: SignalSubscriber] = [:]
+
+    /// Connects to `address`, or to the system bus (GIO honours DBUS_SYSTEM_BUS_ADDRESS).
+    public init(address: String? = nil) throws(DBusError) {
+        var error: UnsafeMutablePointer<GError>?
+        let busAddress: String
+        if let address {
+            busAddress = address
+        } else {
+            guard let found = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SYSTEM, nil, &error) else {
+                throw Self.mapped(error)
+            }
+            busAddress = String(cString: found)
+            g_free(found)
+        }
+        // A private connection, so close() never closes one GIO shares with others.
+        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                                         | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        guard let connection = g_dbus_connection_new_for_address_sync(busAddress, flags, nil, nil, &error) else {
+            throw Self.mapped(error)
+        }
+        // The default would end the whole process when the bus goes away.
+        g_dbus_connection_set_exit_on_close(connection, 0)
+        self.connection = connection
+        context = g_main_context_new()
+        loop = g_main_loop_new(context, 0)
+        let loopRef = LoopRef(context: context, loop: loop)
+        let thread = Thread { [loopRef, stopped] in
+            g_main_context_push_thread_default(loopRef.context)
+            g_main_loop_run(loopRef.loop)
+            g_main_context_pop_thread_default(loopRef.context)
+            stopped.signal()
+        }
+        thread.name = "favblue-dbus"
+        thread.start()
+    }
+
+    deinit {
+        close()
+        g_object_unref(UnsafeMutableRawPointer(connection))
+        g_main_loop_unref(loop)
+        g_main_context_unref(context)
+    }
+
+    /// Closes the connection; pending calls fail with `.disconnected`. Then stops the thread.
+    public func close() {
+        lock.lock()
+        let wasClosed = closed
+        closed = true
+        lock.unlock()
+        guard !wasClosed else { return }
+        lock.lock()
+        let open = subscribers.values
+        subscribers = [:]
+        lock.unlock()
+        for subscriber in open {
+            for id in subscriber.ids { g_dbus_connection_signal_unsubscribe(connection, id) }
+            subscriber.continuation.finish()
+        }
+        g_dbus_connection_close_sync(connection, nil, nil)
+        // Low priority: the failed replies queued on the context run before the loop quits.
+        perform(priority: G_PRIORITY_LOW) { [loop] in g_main_loop_quit(loop) }
+        stopped.wait()
+    }
+
+    /// Calls a method and returns its reply tuple.
+    public func call(service: String, path: String, interface: String, method: String,
+                     args: [DBusValue] = [], timeout: Duration = .seconds(25)) async throws(DBusError) -> DBusValue {
+        guard g_variant_is_object_path(path) != 0 else {
+            throw .invalidValue(L10n.format("“{}” is not a valid D-Bus object path.", path))
+        }
+        guard g_dbus_is_name(service) != 0, g_dbus_is_interface_name(interface) != 0,
+              g_dbus_is_member_name(method) != 0 else {
+            throw .invalidValue(L10n.format("“{}” is not a valid D-Bus method name.", "\(service) \(interface).\(method)"))
+        }
+        let parameters = try DBusValue.tuple(args).makeGVariant()
+        let millis = Int32(clamping: timeout.components.seconds * 1000
+                           + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let result: Result<DBusValue, DBusError> = await withCheckedContinuation { continuation in
+            let reply = Reply(connection: connection, continuation: continuation)
+            let started = perform { [connection] in
+                // g_dbus_connection_call takes the floating parameters.
+                g_dbus_connection_call(connection, service, path, interface, method, parameters, nil,
+                                       G_DBUS_CALL_FLAGS_NONE, max(1, millis), nil, { _, result, data in
+                    Unmanaged<Reply>.fromOpaque(data!).takeRetainedValue().finish(result)
+                }, Unmanaged.passRetained(reply).toOpaque())
+            }
+            if !started {
+                g_variant_unref(g_variant_ref_sink(parameters))
+                continuation.resume(returning: .failure(.disconnected))
+            }
+        }
+        return try result.get()
+    }
+
+    /// ObjectManager.GetManagedObjects, typed as path → interface → property → value.
+    public func getManagedObjects(service: String, path: String = "/")
+        async throws(DBusError) -> [String: [String: [String: DBusValue]]] {
+        let reply = try await call(service: service, path: path, interface: "org.freedesktop.DBus.ObjectManager",
+                                   method: "GetManagedObjects")
+        guard let objects = reply.items?.first?.stringKeyed else {
+            throw .invalidValue(L10n.format("The D-Bus type “{}” is not supported.", reply.signature))
+        }
+        var result: [String: [String: [String: DBusValue]]] = [:]
+        for (objectPath, interfaces) in objects {
+            var typed: [String: [String: DBusValue]] = [:]
+            for (name, properties) in interfaces.stringKeyed ?? [:] {
+                typed[name] = properties.stringKeyed ?? [:]
+            }
+            result[objectPath] = typed
+        }
+        return result
+    }
+
+    /// GLib's main context and loop are thread-safe to hand to the loop thread.
+    private struct LoopRef: @unchecked Sendable {
+        let context: OpaquePointer
+        let loop: OpaquePointer
+    }
+
+    private final class Reply {
+        let connection: OpaquePointer
+        let continuation: CheckedContinuation<Result<DBusValue, DBusError>, Never>
+        init(connection: OpaquePointer, continuation: CheckedContinuation<Result<DBusValue, DBusError>, Never>) {
+            self.connection = connection
+            self.continuation = continuation
+        }
+
+        func finish(_ result: OpaquePointer?) {
+            var error: UnsafeMutablePointer<GError>?
+            guard let reply = g_dbus_connection_call_finish(connection, result, &error) else {
+                continuation.resume(returning: .failure(DBusConnection.mapped(error)))
+                return
+            }
+            defer { g_variant_unref(reply) }
+            do {
+                continuation.resume(returning: .success(try DBusValue(gvariant: reply)))
+            } catch {
+                continuation.resume(returning: .failure(error))
+            }
+        }
+    }
+
+    /// Subscribes on the connection's thread, so callbacks run there. False once closed.
+    func subscribe(_ subscriber: SignalSubscriber, service: String) -> Bool {
+        lock.lock()
+        guard !closed else { lock.unlock(); return false }
+        subscribers[ObjectIdentifier(subscriber)] = subscriber
+        lock.unlock()
+        let callback: GDBusSignalCallback = { _, _, path, _, member, parameters, data in
+            guard let data, let path, let member, let parameters else { return }
+            Unmanaged<SignalSubscriber>.fromOpaque(data).takeUnretainedValue()
+                .deliver(path: String(cString: path), member: String(cString: member), parameters: parameters)
+        }
+        let rules: [(sender: String, interface: String, member: String, arg0: String?)] = [
+            (service, "org.freedesktop.DBus.ObjectManager", "InterfacesAdded", nil),
+            (service, "org.freedesktop.DBus.ObjectManager", "InterfacesRemoved", nil),
+            (service, "org.freedesktop.DBus.Properties", "PropertiesChanged", nil),
+            ("org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", service),
+        ]
+        let semaphore = DispatchSemaphore(value: 0)
+        let started = perform { [connection] in
+            for rule in rules {
+                let id = g_dbus_connection_signal_subscribe(
+                    connection, rule.sender, rule.interface, rule.member, nil, rule.arg0, G_DBUS_SIGNAL_FLAGS_NONE,
+                    callback, Unmanaged.passRetained(subscriber).toOpaque(),
+                    { data in Unmanaged<SignalSubscriber>.fromOpaque(data!).release() })
+                subscriber.ids.append(id)
+            }
+            semaphore.signal()
+        }
+        // Wait so the match rules are in place before the caller acts on the bus.
+        if started { semaphore.wait() }
+        return started
+    }
+
+    func unsubscribe(_ subscriber: SignalSubscriber) {
+        lock.lock()
+        let wasOpen = subscribers.removeValue(forKey: ObjectIdentifier(subscriber)) != nil
+        lock.unlock()
+        guard wasOpen else { return }
+        perform { [connection] in
+            for id in subscriber.ids { g_dbus_connection_signal_unsubscribe(connection, id) }
+        }
+    }
+
+    private final class Work {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    /// Runs `body` on the connection's thread; false once the connection is closed.
+    @discardableResult
+    private func perform(priority: Int32 = G_PRIORITY_DEFAULT, _ body: @escaping () -> Void) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        // After close() only the final quit may still be queued.
+        if closed && priority != G_PRIORITY_LOW { return false }
+        g_main_context_invoke_full(context, priority, { data in
+            Unmanaged<Work>.fromOpaque(data!).takeRetainedValue().body()
+            return 0
+        }, Unmanaged.passRetained(Work(body)).toOpaque(), nil)
+        return true
+    }
+
+    /// Turns a GError (which this frees) into a DBusError.
+    static func mapped(_ error: UnsafeMutablePointer<GError>?) -> DBusError {
+        guard let error else { return .failed("") }
+        defer { g_error_free(error) }
+        if g_dbus_error_is_remote_error(error) != 0, let name = g_dbus_error_get_remote_error(error) {
+            defer { g_free(name) }
+            g_dbus_error_strip_remote_error(error)
+            return DBusError(name: String(cString: name), detail: String(cString: error.pointee.message))
+        }
+        if error.pointee.domain == g_io_error_quark() {
+            switch error.pointee.code {
+            case Int32(G_IO_ERROR_TIMED_OUT.rawValue): return .timedOut
+            case Int32(G_IO_ERROR_CLOSED.rawValue): return .disconnected
+            case Int32(G_IO_ERROR_PERMISSION_DENIED.rawValue): return .accessDenied
+            default: break
+            }
+        }
+        return .failed(String(cString: error.pointee.message))
+    }
+}
