@@ -20,7 +20,7 @@ ENGLISH = {
 GERMAN = {
     "home": "Neue Geräte hinzufügen", "details": f"Details zu {PEER}", "connect": f"Mit {PEER} verbinden",
     "open": f"Chat mit {PEER} öffnen", "bar": f"Verbunden mit {PEER}", "disconnect": f"Verbindung mit {PEER} trennen",
-    "message": "Nachricht", "unread": r"(\d+) ungelesene Nachrichten?", "none": "Keine ungelesenen Nachrichten",
+    "message": "Nachricht", "unread": r"(\d+) ungelesene Nachricht(?:en)?", "none": "Keine ungelesenen Nachrichten",
     "back": "Zurück",
 }
 

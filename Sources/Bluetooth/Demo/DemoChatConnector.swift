@@ -116,7 +116,7 @@ public final class DemoChatConnector: DeviceConnector, @unchecked Sendable {
             guard let self else { return }
             lock.withLock {
                 guard self.generation == generation else { return }
-                step(streams)
+                step(self.streams)
             }
         }
     }
