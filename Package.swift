@@ -64,5 +64,7 @@ let package = Package(
                     swiftSettings: gtkSwift),
         // End-to-end tests against real Bluetooth peers (btvirt, Bumble), kept apart to run alone.
         .testTarget(name: "PeerTests", dependencies: ["Bluetooth", "Domain"]),
+        // The BlueZ route end to end, against python-dbusmock's bluez5 template on a private bus.
+        .testTarget(name: "BlueZTests", dependencies: ["Bluetooth", "Domain", "Persistence", "ViewModels"]),
     ]
 )

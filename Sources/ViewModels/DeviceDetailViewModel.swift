@@ -166,7 +166,8 @@ public final class DeviceDetailViewModel {
         return p
     }
 
-    /// Transport, connectable, address type, company, services, TX power, appearance or class, flags.
+    /// Transport, connectable, address type, company, services, TX power, appearance or class,
+    /// paired and connected (where the source knows), flags.
     static func keywords(id: DeviceID, advertised o: AdvertisedData?) -> [String] {
         var tags = [id.kind == .bredr ? L10n.tr("BR/EDR") : L10n.tr("Bluetooth LE"), id.kind.label]
         guard let o else { return tags }
@@ -182,6 +183,8 @@ public final class DeviceDetailViewModel {
                         ?? L10n.format("Appearance 0x{}", String(appearance, radix: 16, uppercase: true)))
         }
         if let cod = o.classOfDevice { tags.append(L10n.format("Class: {}", DeviceClass.name(cod))) }
+        if o.paired == true { tags.append(L10n.tr("Paired")) }
+        if o.connected == true { tags.append(L10n.tr("Connected to this computer")) }
         if let flags = o.flags {
             if flags & 0x02 != 0 { tags.append(L10n.tr("General discoverable")) }
             if flags & 0x01 != 0 { tags.append(L10n.tr("Limited discoverable")) }

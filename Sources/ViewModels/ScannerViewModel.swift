@@ -318,7 +318,7 @@ public final class ScannerViewModel {
                     if !haystack.contains(where: { $0?.lowercased().contains(needle) == true }) { continue }
                 }
                 let age = device.age(at: now)
-                let stale = age > fadeAfter
+                let stale = age > fadeAfter || (device.departed && fadeAfter.isFinite)
                 // A faded row says how old its figure is, so a silent device does not look current.
                 visible.append(Row(id: id, key: device.key, title: name ?? unknown, isUnnamed: name == nil,
                                    subtitle: device.identifierLine, rssi: rssi, level: ScannerViewModel.level(rssi),

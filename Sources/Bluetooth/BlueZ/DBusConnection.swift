@@ -15,6 +15,7 @@ public final class DBusConnection: @unchecked Sendable {
     private let lock = NSLock()
     private var closed = false
     private var subscribers: [ObjectIdentifier: SignalSubscriber] = [:]
+    private var closedHandlerID: gulong = 0
 
     /// Connects to `address`, or to the system bus (GIO honours DBUS_SYSTEM_BUS_ADDRESS).
     public init(address: String? = nil) throws(DBusError) {
@@ -29,17 +30,31 @@ public final class DBusConnection: @unchecked Sendable {
             busAddress = String(cString: found)
             g_free(found)
         }
-        // A private connection, so close() never closes one GIO shares with others.
+        // A private connection, so close() never closes one GIO shares with others. Made with the
+        // connection's own context as the thread default, so GIO emits "closed" there too.
         let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
                                          | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(busAddress, flags, nil, nil, &error) else {
+        let context = g_main_context_new()!
+        g_main_context_push_thread_default(context)
+        let made = g_dbus_connection_new_for_address_sync(busAddress, flags, nil, nil, &error)
+        g_main_context_pop_thread_default(context)
+        guard let connection = made else {
+            g_main_context_unref(context)
             throw Self.mapped(error)
         }
         // The default would end the whole process when the bus goes away.
         g_dbus_connection_set_exit_on_close(connection, 0)
         self.connection = connection
-        context = g_main_context_new()
+        self.context = context
         loop = g_main_loop_new(context, 0)
+        // When the bus goes away, every signal stream ends, so their readers learn of it.
+        let closedHandler: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, data in
+            guard let data else { return }
+            Unmanaged<DBusConnection>.fromOpaque(data).takeUnretainedValue().peerVanished()
+        }
+        closedHandlerID = g_signal_connect_data(UnsafeMutableRawPointer(connection), "closed",
+                                                unsafeBitCast(closedHandler, to: GCallback.self),
+                                                Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(0))
         let loopRef = LoopRef(context: context, loop: loop)
         let thread = Thread { [loopRef, stopped] in
             g_main_context_push_thread_default(loopRef.context)
@@ -53,6 +68,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     deinit {
         close()
+        g_signal_handler_disconnect(UnsafeMutableRawPointer(connection), closedHandlerID)
         g_object_unref(UnsafeMutableRawPointer(connection))
         g_main_loop_unref(loop)
         g_main_context_unref(context)
@@ -77,6 +93,16 @@ public final class DBusConnection: @unchecked Sendable {
         // Low priority: the failed replies queued on the context run before the loop quits.
         perform(priority: G_PRIORITY_LOW) { [loop] in g_main_loop_quit(loop) }
         stopped.wait()
+    }
+
+    /// The bus closed the connection (the daemon went away): signal streams end, calls fail.
+    private func peerVanished() {
+        let open = lock.withLock {
+            let open = subscribers.values
+            subscribers = [:]
+            return open
+        }
+        for subscriber in open { subscriber.continuation.finish() }
     }
 
     /// Calls a method and returns its reply tuple.
@@ -110,10 +136,10 @@ public final class DBusConnection: @unchecked Sendable {
     }
 
     /// ObjectManager.GetManagedObjects, typed as path → interface → property → value.
-    public func getManagedObjects(service: String, path: String = "/")
+    public func getManagedObjects(service: String, path: String = "/", timeout: Duration = .seconds(25))
         async throws(DBusError) -> [String: [String: [String: DBusValue]]] {
         let reply = try await call(service: service, path: path, interface: "org.freedesktop.DBus.ObjectManager",
-                                   method: "GetManagedObjects")
+                                   method: "GetManagedObjects", timeout: timeout)
         guard let objects = reply.items?.first?.stringKeyed else {
             throw .invalidValue(L10n.format("The D-Bus type “{}” is not supported.", reply.signature))
         }

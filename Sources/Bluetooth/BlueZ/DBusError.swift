@@ -13,6 +13,7 @@ public enum DBusError: Error, Equatable, Sendable {
     case notAuthorized
     case notPermitted
     case alreadyConnected
+    case notConnected
     case doesNotExist
     case invalidArguments
     case notSupported
@@ -33,6 +34,7 @@ public enum DBusError: Error, Equatable, Sendable {
         case "org.bluez.Error.NotAuthorized": self = .notAuthorized
         case "org.bluez.Error.NotPermitted": self = .notPermitted
         case "org.bluez.Error.AlreadyConnected": self = .alreadyConnected
+        case "org.bluez.Error.NotConnected": self = .notConnected
         case "org.bluez.Error.DoesNotExist", "org.freedesktop.DBus.Error.UnknownObject": self = .doesNotExist
         case "org.bluez.Error.InvalidArguments", "org.freedesktop.DBus.Error.InvalidArgs": self = .invalidArguments
         case "org.bluez.Error.NotSupported", "org.freedesktop.DBus.Error.NotSupported": self = .notSupported
@@ -58,6 +60,7 @@ public enum DBusError: Error, Equatable, Sendable {
         case .notAuthorized: L10n.tr("The Bluetooth request was not authorized.")
         case .notPermitted: L10n.tr("The Bluetooth request is not permitted.")
         case .alreadyConnected: L10n.tr("The device is already connected.")
+        case .notConnected: L10n.tr("The device is not connected.")
         case .doesNotExist: L10n.tr("The Bluetooth adapter or device no longer exists.")
         case .invalidArguments: L10n.tr("The Bluetooth service rejected the request’s arguments.")
         case .notSupported: L10n.tr("The Bluetooth adapter or device does not support this.")

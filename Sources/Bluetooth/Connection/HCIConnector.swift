@@ -292,7 +292,9 @@ extension ScanFailure {
     /// The explanation without the leading sentence, for a connection failure's own words.
     var detail: String {
         switch self {
-        case .unavailable(let d), .permissionDenied(let d), .disconnected(let d), .controller(let d), .badSource(let d): return d
+        case .unavailable(let d), .permissionDenied(let d), .disconnected(let d), .controller(let d), .badSource(let d),
+             .serviceRefused(let d): return d
+        case .adapterOff, .adapterBlocked: return message
         }
     }
 }

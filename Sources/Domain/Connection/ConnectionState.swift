@@ -47,6 +47,10 @@ public enum ConnectionFailure: Error, Equatable, Sendable {
     case notSupported(String)
     /// The connection ended for another reason (HCI error code).
     case other(code: UInt8)
+    /// The connection ended, and the system did not say why.
+    case ended
+    /// The system's Bluetooth service (BlueZ) could not connect or went on no further; carries what it said.
+    case service(String)
 
     /// What happened, in plain words, for a toast or a subtitle.
     public var message: String {
@@ -70,6 +74,10 @@ public enum ConnectionFailure: Error, Equatable, Sendable {
             return detail
         case .other(let code):
             return L10n.format("The connection ended (error 0x{}).", hex(code))
+        case .ended:
+            return L10n.tr("The connection ended.")
+        case .service(let detail):
+            return L10n.format("The system’s Bluetooth service could not connect: {}", detail)
         }
     }
 

@@ -25,6 +25,10 @@ public struct AdvertisedData: Equatable, Sendable {
     public private(set) var manufacturerData: [ManufacturerData] = []
     /// Service data blocks, by UUID; the newest block per UUID.
     public private(set) var serviceData: [ServiceID: [UInt8]] = [:]
+    /// Whether the system has paired with it, as last reported; nil when the source cannot tell.
+    public private(set) var paired: Bool?
+    /// Whether the system holds a connection to it, as last reported; nil when the source cannot tell.
+    public private(set) var connected: Bool?
 
     /// Nothing heard yet.
     public init() {}
@@ -52,5 +56,7 @@ public struct AdvertisedData: Equatable, Sendable {
             manufacturerData += o.manufacturerData
         }
         for (service, data) in o.serviceData { serviceData[service] = data }
+        if let value = o.paired { paired = value }
+        if let value = o.connected { connected = value }
     }
 }

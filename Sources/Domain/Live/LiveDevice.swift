@@ -30,6 +30,8 @@ public struct LiveDevice: Sendable {
     public private(set) var firstSeen: Date
     /// When it was last heard.
     public private(set) var lastSeen: Date
+    /// The source said it went out of range, and it has not been heard since.
+    public private(set) var departed = false
 
     /// A device as its first report describes it.
     public init(_ first: Observation) {
@@ -58,7 +60,11 @@ public struct LiveDevice: Sendable {
         }
         lastSeen = max(lastSeen, o.timestamp)
         firstSeen = min(firstSeen, o.timestamp)
+        departed = false
     }
+
+    /// Marks it out of range: it fades at once, and goes like any silent device.
+    public mutating func depart() { departed = true }
 
     /// Seconds since it was last heard, as of `now`.
     public func age(at now: Date) -> Double { now.timeIntervalSince(lastSeen) }

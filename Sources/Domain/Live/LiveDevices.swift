@@ -120,7 +120,7 @@ public final class LiveDevices {
 
     /// Whether `device` has not been heard for the fade time as of `now`.
     public func isStale(_ device: LiveDevice, at now: Date) -> Bool {
-        !isReplayOver && device.age(at: now) > effectiveFadeAfter
+        !isReplayOver && (device.departed || device.age(at: now) > effectiveFadeAfter)
     }
 
     // MARK: Intents
@@ -150,8 +150,10 @@ public final class LiveDevices {
         let inbox = self.inbox
         let observations = scanner.observations
         let states = scanner.states
+        let departures = scanner.departures
         tasks = [
             Task.detached { for await o in observations { inbox.add(o) } },
+            Task.detached { for await id in departures { inbox.depart(id, at: Date()) } },
             Task { [weak self] in for await s in states { self?.apply(s) } },
         ]
         scanner.start()
@@ -164,6 +166,12 @@ public final class LiveDevices {
                 self.tick()
             }
         }
+    }
+
+    /// Switches the adapter on (it was off) and scans again in the same mode.
+    public func powerOn() {
+        guard let scanner else { return run(mode) }
+        scanner.powerOn()
     }
 
     /// Whether scans can be recorded at all.
@@ -223,7 +231,7 @@ public final class LiveDevices {
     // MARK: Folding
 
     private func fold() {
-        let batch = inbox.drain()
+        let (batch, departures) = inbox.drain()
         var readings: [Sighting] = []
         for o in batch {
             if devices[o.id] != nil {
@@ -232,6 +240,10 @@ public final class LiveDevices {
                 devices[o.id] = LiveDevice(o)
             }
             if let rssi = o.rssi, keepsSightings(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
+        }
+        // Gone out of range, unless heard again since the source said so.
+        for (id, time) in departures where devices[id].map({ $0.lastSeen <= time }) == true {
+            devices[id]!.depart()
         }
         if !isReplayOver {
             let cutoff = now().addingTimeInterval(-(max(removeAfter, fadeAfter) + pauseSeconds))
@@ -274,10 +286,11 @@ public final class LiveDevices {
     }
 }
 
-/// Observations received off the main thread, waiting for the next fold.
+/// Observations and departures received off the main thread, waiting for the next fold.
 final class Inbox: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [Observation] = []
+    private var departures: [(DeviceID, Date)] = []
 
     func add(_ o: Observation) {
         lock.lock()
@@ -285,11 +298,18 @@ final class Inbox: @unchecked Sendable {
         lock.unlock()
     }
 
-    func drain() -> [Observation] {
+    func depart(_ id: DeviceID, at time: Date) {
+        lock.lock()
+        departures.append((id, time))
+        lock.unlock()
+    }
+
+    func drain() -> ([Observation], [(DeviceID, Date)]) {
         lock.lock()
         defer { lock.unlock() }
-        let out = items
+        let out = (items, departures)
         items = []
+        departures = []
         return out
     }
 }

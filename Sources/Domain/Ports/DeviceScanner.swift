@@ -7,8 +7,20 @@ public protocol DeviceScanner: AnyObject, Sendable {
     var observations: AsyncStream<Observation> { get }
     /// Every state change, starting with the current state.
     var states: AsyncStream<ScannerState> { get }
+    /// Devices the source says went out of range, as it says so. Most sources never say;
+    /// their devices fade when they fall silent.
+    var departures: AsyncStream<DeviceID> { get }
     /// Starts (or restarts) scanning.
     func start()
     /// Stops scanning; the scanner can be started again.
     func stop()
+    /// Switches the adapter on after `ScanFailure.adapterOff`, then scans. The system may ask
+    /// the user for authorisation first; a refusal ends in a failed state that says so.
+    func powerOn()
+}
+
+extension DeviceScanner {
+    public var departures: AsyncStream<DeviceID> { AsyncStream { $0.finish() } }
+    /// Sources that cannot be switched off only start again.
+    public func powerOn() { start() }
 }

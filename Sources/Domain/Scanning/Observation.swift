@@ -64,13 +64,17 @@ public struct Observation: Equatable, Sendable {
     public var classOfDevice: UInt32?
     /// The advertising or EIR data exactly as received.
     public var rawData: [UInt8]
+    /// Whether the system has paired with it; nil when the source cannot tell (HCI).
+    public var paired: Bool?
+    /// Whether the system holds a connection to it, ours or another app's; nil when the source cannot tell.
+    public var connected: Bool?
 
     /// Creates an observation.
     public init(id: DeviceID, timestamp: Date, rssi: Int?, name: String? = nil, txPower: Int? = nil,
                 flags: UInt8? = nil, connectable: Bool? = nil, isScanResponse: Bool = false,
                 services: [ServiceID] = [], manufacturerData: [ManufacturerData] = [],
                 serviceData: [ServiceID: [UInt8]] = [:], appearance: UInt16? = nil,
-                classOfDevice: UInt32? = nil, rawData: [UInt8] = []) {
+                classOfDevice: UInt32? = nil, rawData: [UInt8] = [], paired: Bool? = nil, connected: Bool? = nil) {
         self.id = id
         self.timestamp = timestamp
         self.rssi = rssi
@@ -85,6 +89,8 @@ public struct Observation: Equatable, Sendable {
         self.appearance = appearance
         self.classOfDevice = classOfDevice
         self.rawData = rawData
+        self.paired = paired
+        self.connected = connected
     }
 
     /// The transport the device was seen on.

@@ -5,8 +5,10 @@ import Localization
 
 /// Where scan reports come from, named by one string in the app and in favblue-scan.
 public enum ScanSource: Equatable, Sendable, CustomStringConvertible {
-    /// The first adapter that opens (BlueZ over D-Bus later).
+    /// BlueZ over D-Bus when the system's Bluetooth service has an adapter, else the first raw adapter that opens.
     case auto
+    /// BlueZ over D-Bus: the default adapter (nil), or the one named ("hci1").
+    case bluez(adapter: String?)
     /// A raw HCI socket on adapter `index` (hci0 = 0).
     case hci(Int)
     /// H4 over a unix socket.
@@ -20,7 +22,7 @@ public enum ScanSource: Equatable, Sendable, CustomStringConvertible {
     /// Replay of the capture shipped with FavBlue.
     case demo
 
-    /// Parses "auto", "hci0", "h4-unix:PATH", "h4-tcp:HOST:PORT", "h4-serial:DEV[@BAUD]",
+    /// Parses "auto", "bluez", "bluez:hciN", "hci0", "h4-unix:PATH", "h4-tcp:HOST:PORT", "h4-serial:DEV[@BAUD]",
     /// "btsnoop:PATH" or "demo".
     public init(parsing text: String) throws(ScanFailure) {
         let text = text.trimmingCharacters(in: .whitespaces)
@@ -32,6 +34,13 @@ public enum ScanSource: Equatable, Sendable, CustomStringConvertible {
         switch text {
         case "auto", "": self = .auto
         case "demo": self = .demo
+        case "bluez": self = .bluez(adapter: nil)
+        case _ where text.hasPrefix("bluez:"):
+            let name = try value(after: "bluez:")
+            guard name.hasPrefix("hci"), let index = Int(name.dropFirst(3)), index >= 0 else {
+                throw .badSource(L10n.format("“{}” is not an adapter name like hci0", name))
+            }
+            self = .bluez(adapter: name)
         case _ where text.hasPrefix("hci"):
             guard let index = Int(text.dropFirst(3)), index >= 0 else {
                 throw .badSource(L10n.format("“{}” is not an adapter name like hci0", text))
@@ -65,6 +74,7 @@ public enum ScanSource: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .auto: return "auto"
+        case .bluez(let adapter): return adapter.map { "bluez:\($0)" } ?? "bluez"
         case .hci(let index): return "hci\(index)"
         case .h4Unix(let path): return "h4-unix:\(path)"
         case .h4TCP(let host, let port): return "h4-tcp:\(host):\(port)"

@@ -15,6 +15,12 @@ public enum ScanFailure: Error, Equatable, Sendable {
     case controller(String)
     /// The source text or file could not be understood.
     case badSource(String)
+    /// The system's Bluetooth service (BlueZ) refused a request: a policy or an authorisation said no.
+    case serviceRefused(String)
+    /// The adapter is switched off; it can be switched on from FavBlue.
+    case adapterOff
+    /// The adapter is blocked by airplane mode or rfkill; FavBlue cannot switch it on.
+    case adapterBlocked
 
     /// What happened, in plain words.
     public var message: String {
@@ -24,6 +30,9 @@ public enum ScanFailure: Error, Equatable, Sendable {
         case .disconnected(let detail): return L10n.format("The Bluetooth adapter stopped answering: {}", detail)
         case .controller(let detail): return L10n.format("The Bluetooth adapter reported an error: {}", detail)
         case .badSource(let detail): return L10n.format("The Bluetooth source cannot be used: {}", detail)
+        case .serviceRefused(let detail): return L10n.format("The system’s Bluetooth service refused: {}", detail)
+        case .adapterOff: return L10n.tr("Bluetooth is off.")
+        case .adapterBlocked: return L10n.tr("Bluetooth is blocked, so it cannot be turned on here.")
         }
     }
 
@@ -40,6 +49,12 @@ public enum ScanFailure: Error, Equatable, Sendable {
             return L10n.tr("Try again; if it keeps failing, reset the adapter by unplugging it.")
         case .badSource:
             return L10n.tr("Check the source given with --source, or try the demo.")
+        case .serviceRefused:
+            return L10n.tr("Check that you may use Bluetooth on this computer (a local session, or the “bluetooth” group), then try again.")
+        case .adapterOff:
+            return L10n.tr("Turn Bluetooth on to find devices nearby.")
+        case .adapterBlocked:
+            return L10n.tr("Turn off airplane mode, or unblock Bluetooth with “rfkill unblock bluetooth”, then try again.")
         }
     }
 }

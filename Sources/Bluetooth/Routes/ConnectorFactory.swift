@@ -8,14 +8,20 @@ import Localization
 /// Makes the connector a source allows.
 public enum ConnectorFactory {
     /// A connector on `link` for the H4 sources (the link the scanner shares, from
-    /// `ScannerFactory.link(for:)`), or a connector that explains why `source` cannot connect.
-    public static func make(_ source: ScanSource, link: HCILink?, log: @escaping @Sendable (String) -> Void = { _ in })
-        -> DeviceConnector {
+    /// `ScannerFactory.link(for:)`), through `bus` for `bluez` and `auto` (from `ScannerFactory.bus(for:)`),
+    /// or a connector that explains why `source` cannot connect.
+    public static func make(_ source: ScanSource, link: HCILink?, bus: BlueZBus? = nil,
+                            log: @escaping @Sendable (String) -> Void = { _ in }) -> DeviceConnector {
         switch source {
+        case .bluez(let adapter):
+            return BlueZConnector(bus: bus ?? BlueZBus(), adapter: adapter, log: log)
+        case .auto:
+            // Connections always go through BlueZ: on a raw socket bluetoothd would act on them too.
+            return BlueZConnector(bus: bus ?? BlueZBus(), log: log)
         case .h4Unix, .h4TCP, .h4Serial:
             guard let link else { return RefusingConnector(.notSupported(L10n.tr("There is no link to the Bluetooth adapter."))) }
             return HCILinkConnector(link: link, log: log)
-        case .hci, .auto:
+        case .hci:
             // On a raw socket the kernel and bluetoothd act on every connection made there too.
             return RefusingConnector(.notSupported(L10n.tr(
                 "Connecting is not possible over a raw HCI socket, because the system’s Bluetooth service would act on the connection too. Use the BlueZ source (--source bluez) to connect.")))

@@ -10,9 +10,10 @@ public enum ScannerFactory {
     /// A scanner for `source`. `demoCapture` is the path of the shipped demo capture, which the
     /// `demo` source replays with `DemoChatDevice` advertising alongside;
     /// `fast` replays captures without pacing; `record` writes what the session saw (a replay's
-    /// events as they are replayed). With `link` (H4 sources), the scanner shares that link with the connector.
+    /// events as they are replayed). With `link` (H4 sources), the scanner shares that link with the connector;
+    /// with `bus` (`bluez`, `auto`), the BlueZ connection.
     public static func make(_ source: ScanSource, demoCapture: String?, fast: Bool = false, mode: ScanMode = .continuous,
-                            record: PacketRecorder? = nil, link: HCILink? = nil,
+                            record: PacketRecorder? = nil, link: HCILink? = nil, bus: BlueZBus? = nil,
                             log: @escaping @Sendable (String) -> Void = { _ in }) -> DeviceScanner {
         if let link, source.isH4 { return HCIScanner(link: link, mode: mode, log: log) }
         switch source {
@@ -20,12 +21,12 @@ public enum ScannerFactory {
             return ReplayScanner(path: path, realTime: !fast, record: record)
         case .demo:
             return DemoScanner(capture: demoCapture ?? "/nonexistent/demo.btsnoop", realTime: !fast, record: record)
+        case .bluez(let adapter):
+            return BlueZScanner(bus: bus ?? BlueZBus(), adapter: adapter, mode: mode, record: record, log: log)
+        case .auto:
+            return AutoScanner(bus: bus ?? BlueZBus(), mode: mode, record: record, log: log)
         case .hci(let index):
             return HCIScanner(open: { () throws(ScanFailure) in try TransportOpener.rawHCI(index: index) },
-                              resetController: false, mode: mode, record: record, log: log)
-        case .auto:
-            // BlueZ over D-Bus comes later; until then the first adapter that opens.
-            return HCIScanner(open: { () throws(ScanFailure) in try firstAdapter() },
                               resetController: false, mode: mode, record: record, log: log)
         case .h4Unix(let path):
             return HCIScanner(open: { () throws(ScanFailure) in try TransportOpener.unix(path: path) }, mode: mode, record: record, log: log)
@@ -49,17 +50,18 @@ public enum ScannerFactory {
         case .h4Serial(let device, let baud):
             return HCILink(open: { () throws(ScanFailure) in try TransportOpener.serial(device: device, baud: baud) },
                            record: record, log: log)
-        case .hci, .auto, .btsnoop, .demo:
+        case .hci, .auto, .bluez, .btsnoop, .demo:
             return nil
         }
     }
 
-    private static func firstAdapter() throws(ScanFailure) -> HCITransport {
-        var firstError: ScanFailure?
-        for index in 0..<4 {
-            do { return try TransportOpener.rawHCI(index: index) } catch { firstError = firstError ?? error }
+    /// The BlueZ connection the scanner, the connector and the alias writer share, for the
+    /// sources that may go through BlueZ; nil for the others. It connects on first use.
+    public static func bus(for source: ScanSource) -> BlueZBus? {
+        switch source {
+        case .bluez, .auto: return BlueZBus()
+        case .hci, .h4Unix, .h4TCP, .h4Serial, .btsnoop, .demo: return nil
         }
-        throw firstError ?? .unavailable(L10n.tr("no adapter found"))
     }
 }
 
@@ -68,7 +70,13 @@ extension ScanSource {
     var isH4: Bool {
         switch self {
         case .h4Unix, .h4TCP, .h4Serial: return true
-        case .hci, .auto, .btsnoop, .demo: return false
+        case .hci, .auto, .bluez, .btsnoop, .demo: return false
         }
+    }
+
+    /// The adapter a BlueZ source names; nil for the default and for other sources.
+    public var bluezAdapter: String? {
+        if case .bluez(let adapter) = self { return adapter }
+        return nil
     }
 }

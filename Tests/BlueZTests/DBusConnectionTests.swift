@@ -7,68 +7,17 @@ import XCTest
 
 /// DBusConnection against python-dbusmock's bluez5 template on a private bus this test starts.
 final class DBusConnectionTests: XCTestCase {
-    private var directory: URL!
-    private var daemon: Process?
-    private var mock: Process?
-    private var address = ""
-
-    override func setUpWithError() throws {
-        let python = "/usr/bin/python3"
-        guard let daemonPath = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("dbus-daemon is not installed (meson-helpers/apt-packages.txt lists it)")
-        }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: python)
-        probe.arguments = ["-c", "import dbusmock"]
-        probe.standardError = FileHandle.nullDevice
-        try probe.run()
-        probe.waitUntilExit()
-        guard probe.terminationStatus == 0 else {
-            throw XCTSkip("python3-dbusmock is not installed (meson-helpers/apt-packages.txt lists it)")
-        }
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("favblue-dbus-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: daemonPath)
-        daemon.arguments = ["--session", "--address=unix:path=\(directory.path)/bus.sock", "--nofork", "--print-address=1"]
-        let pipe = Pipe()
-        daemon.standardOutput = pipe
-        try daemon.run()
-        self.daemon = daemon
-        let line = pipe.fileHandleForReading.availableData
-        address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertFalse(address.isEmpty)
-        let mock = Process()
-        mock.executableURL = URL(fileURLWithPath: python)
-        mock.arguments = ["-m", "dbusmock", "--session", "--template", "bluez5"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SESSION_BUS_ADDRESS"] = address
-        mock.environment = environment
-        mock.standardOutput = FileHandle.nullDevice
-        mock.standardError = FileHandle.nullDevice
-        try mock.run()
-        self.mock = mock
-    }
+    private var mock: MockBlueZ!
 
     override func tearDown() {
-        for process in [mock, daemon].compactMap({ $0 }) where process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+        mock?.stop()
     }
 
-    /// Waits until the mock owns org.bluez on the private bus.
+    /// A connection of the test's own, once the mock owns org.bluez on the private bus.
     private func connectWhenReady() async throws -> DBusConnection {
-        let bus = try DBusConnection(address: address)
-        for _ in 0..<100 {
-            let reply = try await bus.call(service: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                           interface: "org.freedesktop.DBus", method: "NameHasOwner",
-                                           args: [.string("org.bluez")])
-            if reply == .tuple([.bool(true)]) { return bus }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw XCTSkip("the bluez5 mock did not claim org.bluez")
+        mock = try MockBlueZ()
+        try await mock.startMock()
+        return try DBusConnection(address: mock.address)
     }
 
     private let device = "/org/bluez/hci0/dev_C0_98_E5_49_00_01"
@@ -189,7 +138,7 @@ final class DBusConnectionTests: XCTestCase {
                                                    changed: ["RSSI": .int16(-42)], invalidated: []))
 
         // bluetoothd going away shows as the name losing its owner.
-        mock?.terminate()
+        mock.killMock()
         let gone = await next(&signals) { if case .nameOwnerChanged("org.bluez", _, "") = $0 { true } else { false } }
         XCTAssertNotNil(gone, "no NameOwnerChanged when the mock stopped")
     }
