@@ -27,6 +27,8 @@ final class FavBlueApp {
     private var chatBenchmark: ChatBenchmark?
     /// The H4 link the scanner and the connector share; nil for other sources.
     private var link: HCILink?
+    /// The BlueZ connection the scanner, the connector and the alias writer share (`bluez`, `auto`).
+    private var bus: BlueZBus?
     private var connection: ConnectionViewModel?
     private var shutDownDone = false
     /// Every scanner writes into it; the Scanner's Record toggle opens and closes its file.
@@ -50,7 +52,7 @@ final class FavBlueApp {
                               description: L10n.tr("Keep favorites in “sqlite” (a file) or “memory” (forgotten on quit)"),
                               placeholder: L10n.tr("BACKEND"))
         application.addOption("source", argument: .string,
-                              description: L10n.tr("Scan from SOURCE: auto, hci0, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH or demo"),
+                              description: L10n.tr("Scan from SOURCE: auto, bluez, bluez:hci1, hci0, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH or demo"),
                               placeholder: L10n.tr("SOURCE"))
         application.addOption("version", argument: .flag,
                               description: L10n.tr("Print the version and exit"), placeholder: nil)
@@ -121,8 +123,10 @@ final class FavBlueApp {
         let recorder = self.recorder
         let log: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("favblue: \(message)\n".utf8)) }
         link = ScannerFactory.link(for: source, record: recorder, log: log)
+        bus = ScannerFactory.bus(for: source)
         let live = LiveDevices(makeScanner: { [weak self] mode in
-            ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder, link: self?.link, log: log)
+            ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder, link: self?.link,
+                                bus: self?.bus, log: log)
         }, sightings: store.sightings, recorder: recorder)
         let favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: store.favorites), notices: store.notices,
                                            live: live, sightings: store.sightings)
@@ -140,7 +144,8 @@ final class FavBlueApp {
             scanner.onPreferencesChange = { ScannerSettings.save($0, to: settings) }
         }
         self.scanner = scanner
-        let connection = ConnectionViewModel(connector: ConnectorFactory.make(source, link: link, log: log), chats: store.chats)
+        let connection = ConnectionViewModel(connector: ConnectorFactory.make(source, link: link, bus: bus, log: log),
+                                             chats: store.chats)
         connection.names = { [weak live, weak favorites] id in
             let favorite = favorites?.favorite(id)
             return DisplayName.of(id: id, nickname: favorite?.nickname,
@@ -222,6 +227,8 @@ final class FavBlueApp {
                 ScannerPage(navigator: navigator, model: scanner, favorites: favorites, hidden: hidden, tryDemo: { [weak self] in
                     self?.source = .demo
                     self?.link = nil
+                    self?.bus?.close()
+                    self?.bus = nil
                     connection.replace(connector: ConnectorFactory.make(.demo, link: nil))
                     scanner.start()
                 })
@@ -260,6 +267,7 @@ final class FavBlueApp {
             printError(L10n.tr("Some chat messages could not be saved before FavBlue quit."))
         }
         link?.close()
+        bus?.close()
     }
 
     private func printError(_ message: String) {

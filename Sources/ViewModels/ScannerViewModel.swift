@@ -186,6 +186,19 @@ public final class ScannerViewModel {
         live.start(mode: preferences.scanMode)
     }
 
+    /// Switches the adapter on (the system may ask for authorisation first), then scans.
+    public func turnOn() {
+        live.powerOn()
+    }
+
+    /// Whether the adapter is off and Turn On can switch it on.
+    public var canTurnOn: Bool { state == .failed(.adapterOff) }
+
+    /// What the failure page's button does: Turn On when Bluetooth is off, else Try Again.
+    public func recover() {
+        if canTurnOn { turnOn() } else { start() }
+    }
+
     /// The page is left: the quiet background scan takes over if it is on, else scanning stops.
     public func leave() {
         ticking = true

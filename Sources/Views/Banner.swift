@@ -13,21 +13,24 @@ final class Banner {
     // MARK: Widgets
     let root = Box(vertical: false, spacing: 12)
     private let label = Label()
+    private let button: Button
 
     init(buttonLabel: String = L10n.tr("_Dismiss"), onDismiss: @escaping () -> Void) {
         root.css("favblue-banner")
         label.xalign(0).wrap().expand(horizontal: true, vertical: false)
-        let dismiss = Button(label: buttonLabel, mnemonic: true)
-        dismiss.css("flat").align(.end, .center)
-        dismiss.onClicked(onDismiss)
-        root.append(label, dismiss)
+        button = Button(label: buttonLabel, mnemonic: true)
+        button.css("flat").align(.end, .center)
+        button.onClicked(onDismiss)
+        root.append(label, button)
         root.isVisible = false
         root.accessibleLabel(L10n.tr("Notice"))
     }
 
-    /// Shows the messages, one per line, or hides the banner when there are none.
-    func show(_ messages: [String]) {
+    /// Shows the messages, one per line, or hides the banner when there are none; `button`
+    /// renames the button (with a mnemonic) for what it does now.
+    func show(_ messages: [String], button text: String? = nil) {
         label.text = messages.joined(separator: "\n")
         root.isVisible = !messages.isEmpty
+        if let text { button.setLabel(text) }
     }
 }

@@ -15,6 +15,8 @@ public final class ScannerPage: Page {
     private let content = Stack(transition: .crossfade, durationMs: 150)
     private let waiting: StatusPage
     private let problem: StatusPage
+    /// The problem page's main button: Try Again, or Turn On when Bluetooth is off.
+    private let retry: Button
     private let spinner = Spinner()
     private let toggle: Button
     private let searchToggle: ToggleButton
@@ -86,7 +88,7 @@ public final class ScannerPage: Page {
         searchBar.bind(toggle: searchToggle)
         frame.root.append(searchBar)
         // Scanning stopped with devices listed: keep them, and say so above them.
-        failureBanner = Banner(buttonLabel: L10n.tr("_Try Again"), onDismiss: { [weak model] in model?.start() })
+        failureBanner = Banner(buttonLabel: L10n.tr("_Try Again"), onDismiss: { [weak model] in model?.recover() })
         frame.root.append(failureBanner.root)
         noMatches = StatusPage(icon: "system-search-symbolic", title: L10n.tr("No Matching Devices"),
                                description: L10n.tr("Devices nearby are hidden by the search or by the filters in View Options."))
@@ -99,7 +101,7 @@ public final class ScannerPage: Page {
         waiting = StatusPage(icon: "bluetooth-acquiring-symbolic", title: L10n.tr("Looking for devices…"),
                              description: L10n.tr("Devices appear here as soon as they are heard."))
         problem = StatusPage(icon: "bluetooth-disabled-symbolic", title: L10n.tr("Scanning Is Not Possible"))
-        let retry = Button(label: L10n.tr("_Try Again"), mnemonic: true)
+        retry = Button(label: L10n.tr("_Try Again"), mnemonic: true)
         retry.css("pill", "suggested-action")
         let demo = Button(label: L10n.tr("Try the _Demo"), mnemonic: true)
         demo.css("pill")
@@ -142,7 +144,7 @@ public final class ScannerPage: Page {
             guard let self else { return }
             if self.model.isRunning { self.model.stop() } else { self.model.start() }
         }
-        retry.onClicked { [weak model] in model?.start() }
+        retry.onClicked { [weak model] in model?.recover() }
         demo.onClicked { [weak self] in self?.tryDemo?() }
         demo.isVisible = tryDemo != nil
         frame.root.onKeyPressed { [weak self] key, modifiers in
@@ -250,14 +252,28 @@ public final class ScannerPage: Page {
         hideUnnamedAction?.setState(p.hideUnnamed)
         onlyNewAction?.setState(model.onlyNewSince != nil)
 
+        let recovery = model.canTurnOn ? L10n.tr("Turn _On") : L10n.tr("_Try Again")
         if case .failed(let failure) = model.state, !model.rows.isEmpty {
-            failureBanner.show([failure.message + " " + failure.suggestion])
+            failureBanner.show([failure.message + " " + failure.suggestion], button: recovery)
         } else {
             failureBanner.show([])
         }
         if case .failed(let failure) = model.state, model.rows.isEmpty {
-            problem.title = L10n.tr("Scanning Is Not Possible")
-            problem.details = failure.message + "\n\n" + failure.suggestion
+            switch failure {
+            case .adapterOff:
+                problem.title = L10n.tr("Bluetooth Is Off")
+                problem.details = failure.suggestion
+                problem.setIcon("bluetooth-disabled-symbolic")
+            case .adapterBlocked:
+                problem.title = L10n.tr("Bluetooth Is Blocked")
+                problem.details = failure.message + "\n\n" + failure.suggestion
+                problem.setIcon("airplane-mode-symbolic")
+            default:
+                problem.title = L10n.tr("Scanning Is Not Possible")
+                problem.details = failure.message + "\n\n" + failure.suggestion
+                problem.setIcon("bluetooth-disabled-symbolic")
+            }
+            retry.setLabel(recovery)
             content.show("problem")
         } else if model.rows.isEmpty, let since = model.onlyNewSince {
             noNew.details = L10n.format("Only devices heard for the first time after {} are shown here.", Self.moment(since))

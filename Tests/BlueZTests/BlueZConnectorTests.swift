@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Bluetooth
+import Domain
+import Foundation
+import XCTest
+
+/// Connect and chat through BlueZ: Device1.Connect, ServicesResolved, the chat service's
+/// GattService1 and GattCharacteristic1 objects (added by the test, as bluetoothd adds them),
+/// StartNotify, WriteValue and Value changes, against the dbusmock bluez5 template.
+final class BlueZConnectorTests: XCTestCase {
+    private var mock: MockBlueZ!
+    private let address = "C0:98:E5:49:00:07"
+    private var device: DeviceID { try! DeviceID(parsing: address, kind: .lePublic) }
+    private let path = "/org/bluez/hci0/dev_C0_98_E5_49_00_07"
+
+    override func setUp() async throws {
+        mock = try MockBlueZ()
+        try await mock.startMock()
+        try await mock.addAdapter()
+        try await mock.addDevice(address, name: "Chat Peer")
+    }
+
+    override func tearDown() {
+        mock?.stop()
+    }
+
+    /// Collects a connector's events for the test to wait on.
+    private final class Events: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [ConnectionEvent] = []
+        private var task: Task<Void, Never>?
+        init(_ connector: DeviceConnector) {
+            let stream = connector.events
+            task = Task { [weak self] in for await event in stream { self?.lock.withLock { self?.events.append(event) } } }
+        }
+        deinit { task?.cancel() }
+        var all: [ConnectionEvent] { lock.withLock { events } }
+        var received: [String] {
+            all.compactMap { if case .received(let m) = $0, case .text(let t) = m.body { t } else { nil } }
+        }
+    }
+
+    private func eventually(_ what: String, _ seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line,
+                            _ condition: () async throws -> Bool) async throws {
+        try await MockBlueZ.eventually(seconds, what, file: file, line: line, condition)
+    }
+
+    /// The GATT objects bluetoothd would add once connected: a service with TX (notify) and RX.
+    private func addChatService(_ profile: (service: String, tx: String, rx: String), rxFlags: [String]) async throws
+        -> (tx: String, rx: String) {
+        let service = path + "/service000a", tx = service + "/char000b", rx = service + "/char000d"
+        try await mock.addObject(service, "org.bluez.GattService1", [
+            "UUID": .string(profile.service), "Primary": .bool(true), "Device": .objectPath(path),
+        ])
+        let notifyCode = "self.UpdateProperties('org.bluez.GattCharacteristic1', {'Notifying': dbus.Boolean(True)})"
+        try await mock.addObject(tx, "org.bluez.GattCharacteristic1", [
+            "UUID": .string(profile.tx), "Service": .objectPath(service), "Value": .bytes([]), "Notifying": .bool(false),
+            "Flags": .array(elementType: "s", [.string("notify")]),
+        ], methods: [("StartNotify", "", "", notifyCode), ("StopNotify", "", "", "")])
+        try await mock.addObject(rx, "org.bluez.GattCharacteristic1", [
+            "UUID": .string(profile.rx), "Service": .objectPath(service), "Value": .bytes([]),
+            "Flags": .array(elementType: "s", rxFlags.map { .string($0) }),
+        ], methods: [("WriteValue", "aya{sv}", "", "")])
+        return (tx, rx)
+    }
+
+    private let chat = (service: "7e57c000-2c8f-4f3c-9f91-8577e1891234", tx: "7e57c001-2c8f-4f3c-9f91-8577e1891234",
+                        rx: "7e57c002-2c8f-4f3c-9f91-8577e1891234")
+    private let nordic = (service: "6e400001-b5a3-f393-e0a9-e50e24dcca9e", tx: "6e400003-b5a3-f393-e0a9-e50e24dcca9e",
+                          rx: "6e400002-b5a3-f393-e0a9-e50e24dcca9e")
+
+    private func connector() -> BlueZConnector {
+        BlueZConnector(bus: BlueZBus(address: mock.address), connectTimeout: 5, resolveTimeout: 5)
+    }
+
+    func testAChatRunsOverTheGattObjectsBlueZResolves() async throws {
+        let connector = connector()
+        let events = Events(connector)
+        connector.connect(to: device)
+        try await eventually("Connect called") { try await self.mock.calls(self.path).contains("Connect") }
+        XCTAssertEqual(connector.state, .connecting(device), "connecting until BlueZ has resolved the services")
+        let (tx, rx) = try await addChatService(chat, rxFlags: ["write", "write-without-response"])
+        try await mock.set(path, "org.bluez.Device1", "ServicesResolved", .bool(true))
+        try await eventually("connected with the chat service") { connector.state == .connected(self.device, service: .chat) }
+        let notifying = try await mock.get(tx, "org.bluez.GattCharacteristic1", "Notifying")
+        XCTAssertEqual(notifying, .bool(true), "StartNotify on TX")
+        try await eventually("services listed") {
+            events.all.contains { if case .services(_, let list) = $0 { list.contains { $0.name == "FavBlue Chat" || $0.uuid.hasPrefix("7E57C000") } } else { false } }
+        }
+
+        // A write reaches the mock, acknowledged, as the RX flags allow.
+        try await connector.send("hello")
+        let writes = try await mock.arguments(rx, "WriteValue")
+        XCTAssertEqual(writes.count, 1)
+        XCTAssertEqual(writes.first?.first, .bytes(Array("hello".utf8)))
+        XCTAssertEqual(writes.first?.last?.stringKeyed?["type"], .string("request"))
+
+        // A value set on TX arrives as a message, emoji intact.
+        try await mock.set(tx, "org.bluez.GattCharacteristic1", "Value", .bytes(Array("hi there 👋".utf8)))
+        try await eventually("the message arrives") { events.received == ["hi there 👋"] }
+
+        connector.disconnect()
+        try await eventually("idle after Disconnect") { connector.state == .idle }
+        let calls = try await mock.calls(path)
+        XCTAssertTrue(calls.contains("Disconnect"), "\(calls)")
+        let connected = try await mock.get(path, "org.bluez.Device1", "Connected")
+        XCTAssertEqual(connected, .bool(false))
+    }
+
+    func testNordicUARTIsTheFallbackAndWritesWithoutResponseWhereThatIsAllRXAllows() async throws {
+        let connector = connector()
+        connector.connect(to: device)
+        try await eventually("Connect called") { try await self.mock.calls(self.path).contains("Connect") }
+        let (_, rx) = try await addChatService(nordic, rxFlags: ["write-without-response"])
+        try await mock.set(path, "org.bluez.Device1", "ServicesResolved", .bool(true))
+        try await eventually("connected over NUS") { connector.state == .connected(self.device, service: .nordicUART) }
+        // Longer than one write: split at ATT_MTU − 3 without cutting a character.
+        let text = String(repeating: "é", count: 15)
+        try await connector.send(text)
+        let writes = try await mock.arguments(rx, "WriteValue")
+        XCTAssertEqual(writes.count, 2)
+        XCTAssertEqual(Array(writes.compactMap { if case .bytes(let b) = $0.first { b } else { nil } }.joined()), Array(text.utf8))
+        XCTAssertTrue(writes.allSatisfy { $0.last?.stringKeyed?["type"] == .string("command") })
+        connector.disconnect()
+    }
+
+    func testADeviceWithoutAChatServiceConnectsAndSaysSo() async throws {
+        let connector = connector()
+        connector.connect(to: device)
+        try await eventually("Connect called") { try await self.mock.calls(self.path).contains("Connect") }
+        try await mock.set(path, "org.bluez.Device1", "ServicesResolved", .bool(true))
+        try await eventually("connected, no chat") { connector.state == .connected(self.device, service: nil) }
+        do {
+            try await connector.send("hello")
+            XCTFail("sent without a chat service")
+        } catch {
+            XCTAssertEqual(error, .notConnected)
+        }
+        connector.disconnect()
+    }
+
+    func testTheLinkDroppingEndsTheChatWithAReason() async throws {
+        let connector = connector()
+        connector.connect(to: device)
+        try await eventually("Connect called") { try await self.mock.calls(self.path).contains("Connect") }
+        _ = try await addChatService(chat, rxFlags: ["write"])
+        try await mock.set(path, "org.bluez.Device1", "ServicesResolved", .bool(true))
+        try await eventually("connected") { connector.state.canChat }
+        try await mock.call("/org/bluez", "org.bluez.Mock", "DisconnectDevice", [.string("hci0"), .string(address)])
+        try await eventually("failed: ended") { connector.state == .failed(.ended) }
+    }
+
+    func testErrorsFromBlueZAreSaidInPlainWords() async throws {
+        // A device BlueZ does not know.
+        let connector = connector()
+        connector.connect(to: try DeviceID(parsing: "C0:98:E5:49:00:55", kind: .leRandom))
+        try await eventually("unknown device") {
+            if case .failed(.service(let why)) = connector.state { return why.contains("Scan") } else { return false }
+        }
+        // A device that never answers (BlueZ's words for it).
+        try await mock.addMethod(path, "org.bluez.Device1", "Connect", code:
+            "raise dbus.exceptions.DBusException('le-connection-abort-by-local', name='org.bluez.Error.Failed')")
+        connector.connect(to: device)
+        try await eventually("no answer") { connector.state == .failed(.noAnswer(seconds: 5)) }
+        XCTAssertEqual(ConnectionFailure.noAnswer(seconds: 5).message, "The device did not answer within 5 seconds.")
+        // Services that never resolve.
+        try await mock.addMethod(path, "org.bluez.Device1", "Connect", code:
+            "self.UpdateProperties('org.bluez.Device1', {'Connected': dbus.Boolean(True)})")
+        let slow = BlueZConnector(bus: BlueZBus(address: mock.address), connectTimeout: 5, resolveTimeout: 1)
+        slow.connect(to: device)
+        try await eventually("not resolved") {
+            if case .failed(.protocolError) = slow.state { return true } else { return false }
+        }
+    }
+
+    func testCancelCallsOffAConnectStillUnderWay() async throws {
+        // A Connect that BlueZ is still working on (a device that does not answer yet).
+        try await mock.addMethod(path, "org.bluez.Device1", "Connect", code: "import time; time.sleep(2)")
+        let connector = connector()
+        connector.connect(to: device)
+        try await eventually("connecting") { connector.state == .connecting(self.device) }
+        connector.cancel()
+        try await eventually("idle", 5) { connector.state == .idle }
+        try await Task.sleep(for: .seconds(2.5))
+        XCTAssertEqual(connector.state, .idle, "the late answer does not bring the attempt back")
+    }
+}
