@@ -30,6 +30,7 @@ final class FavBlueApp {
     /// The BlueZ connection the scanner, the connector and the alias writer share (`bluez`, `auto`).
     private var bus: BlueZBus?
     private var connection: ConnectionViewModel?
+    private var nicknames: NicknameSharing?
     private var shutDownDone = false
     /// Every scanner writes into it; the Scanner's Record toggle opens and closes its file.
     private let recorder = BtsnoopRecorder()
@@ -155,6 +156,11 @@ final class FavBlueApp {
         connection.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.connection = connection
         live.keepsListed = { [weak connection] id in connection?.state.device == id }
+        let nicknames = NicknameSharing(writer: bus.map { BlueZAliasWriter(bus: $0, adapter: source.bluezAdapter) },
+                                        favorites: favorites, isOn: settings?.bool("share-nicknames") ?? false)
+        nicknames.onChange = { [weak settings] on in settings?.set("share-nicknames", bool: on) }
+        nicknames.onProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
+        self.nicknames = nicknames
         let splashMs = splashOverride ?? Int(settings?.int("splash-duration-ms") ?? 2000)
         let window = MainWindow(application: application, settings: settings,
                                 splash: SplashViewModel(durationMs: splashMs),
@@ -214,6 +220,7 @@ final class FavBlueApp {
         let hidden = self.hidden!
         let sightings = store?.sightings
         let connection = self.connection!
+        let nicknames = self.nicknames
         let settings = self.settings
         let chatSetting = settings.map { settings in
             ChatRetentionSetting(load: { [weak self] in self?.loadChatRetention() ?? .standard }, save: { retention in
@@ -238,7 +245,8 @@ final class FavBlueApp {
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings),
                                  favorites: favorites, hidden: hidden, connection: connection)
             },
-            preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner, hidden: hidden, chat: chatSetting) },
+            preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner, hidden: hidden, chat: chatSetting,
+                                                                   nicknames: nicknames) },
             exportDevices: { navigator in ExportDialogs.exportDevices(navigator: navigator, scanner: scanner) },
             chat: { navigator, device in ChatPage(navigator: navigator, model: ChatViewModel(device: device, connection: connection)) },
             connectionBar: { navigator in ConnectionBar(navigator: navigator, model: connection) })

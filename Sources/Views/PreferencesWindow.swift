@@ -11,7 +11,7 @@ import ViewModels
 public enum PreferencesWindow {
     /// Opens the window over `parent`; changes apply (and are kept) at once.
     public static func present(parent: Window, scanner: ScannerViewModel, hidden: HiddenDevicesViewModel?,
-                               chat: ChatRetentionSetting? = nil) {
+                               chat: ChatRetentionSetting? = nil, nicknames: NicknameSharing? = nil) {
         let window = PreferencesDialog(parent: parent, title: L10n.tr("Preferences"))
         let page = PreferencesPage(title: L10n.tr("Scanner"), icon: "bluetooth-active-symbolic")
 
@@ -55,6 +55,7 @@ public enum PreferencesWindow {
         ])
         page.add(scanning)
         page.add(list)
+        if let nicknames { page.add(nicknameGroup(nicknames)) }
         if let chat { page.add(chatGroup(chat)) }
         if let hidden { page.add(hiddenDevices(hidden)) }
         window.add(page)
@@ -74,6 +75,23 @@ public enum PreferencesWindow {
         remove.onChanged { [weak scanner] in scanner?.preferences.removeAfterSeconds = $0 }
         // The dialog keeps its pages, rows and controls alive until GTK destroys it.
         window.present()
+    }
+
+    /// Preferences → Favorites: nicknames shared with the rest of the desktop (BlueZ only).
+    private static func nicknameGroup(_ sharing: NicknameSharing) -> PreferencesGroup {
+        let share = Switch(accessibleName: L10n.tr("Share Nicknames"))
+        share.isOn = sharing.isOn
+        share.isSensitive = sharing.isAvailable
+        let group = PreferencesGroup(title: L10n.tr("Favorites"), rows: [
+            ActionRow(title: L10n.tr("Share Nicknames"),
+                      subtitle: L10n.tr("Name devices by their nicknames in GNOME Settings and other apps too"),
+                      control: share, activates: true),
+        ])
+        group.details = sharing.isAvailable
+            ? L10n.tr("Clearing a nickname gives the device its own name back.")
+            : L10n.tr("Only the system’s Bluetooth service (the bluez or auto source) can share nicknames.")
+        share.onToggled { [weak sharing] on in sharing?.isOn = on }
+        return group
     }
 
     /// Preferences → Chat: how much history each device keeps (applied when FavBlue starts).

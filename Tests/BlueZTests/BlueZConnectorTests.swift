@@ -187,3 +187,24 @@ final class BlueZConnectorTests: XCTestCase {
         XCTAssertEqual(connector.state, .idle, "the late answer does not bring the attempt back")
     }
 }
+
+/// Nicknames reach the system: Device1.Alias, for the devices BlueZ knows.
+final class BlueZAliasTests: XCTestCase {
+    func testTheAliasFollowsTheNicknameAndAnEmptyOneResetsIt() async throws {
+        let mock = try MockBlueZ()
+        defer { mock.stop() }
+        try await mock.startMock()
+        try await mock.addAdapter()
+        let path = try await mock.addDevice("C0:98:E5:49:00:07", name: "Pixel 8")
+        let writer = BlueZAliasWriter(bus: BlueZBus(address: mock.address))
+        let known = try await writer.setAlias("Anna’s phone 📱", for: try DeviceID(parsing: "C0:98:E5:49:00:07", kind: .lePublic))
+        XCTAssertTrue(known)
+        let alias = try await mock.get(path, "org.bluez.Device1", "Alias")
+        XCTAssertEqual(alias, .string("Anna’s phone 📱"))
+        _ = try await writer.setAlias("", for: try DeviceID(parsing: "C0:98:E5:49:00:07", kind: .lePublic))
+        let reset = try await mock.get(path, "org.bluez.Device1", "Alias")
+        XCTAssertEqual(reset, .string(""), "BlueZ shows the device's own name for an empty alias")
+        let unknown = try await writer.setAlias("Nobody", for: try DeviceID(parsing: "C0:98:E5:49:00:99", kind: .lePublic))
+        XCTAssertFalse(unknown, "a device BlueZ does not know is left alone")
+    }
+}
