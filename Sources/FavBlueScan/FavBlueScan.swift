@@ -19,7 +19,8 @@ struct FavBlueScan: AsyncParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, null }
 
-    @Option(help: "auto, hciN, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH or demo")
+    @Option(help: ArgumentHelp("auto, bluez, bluez:hciN, hciN, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH or demo",
+                               discussion: "auto: the system's Bluetooth service (BlueZ over D-Bus) when it has an adapter, else the first raw HCI adapter. bluez: BlueZ's first adapter, no special rights needed; bluez:hciN: its adapter hciN. hciN: a raw HCI socket (needs cap_net_raw,cap_net_admin)."))
     var source = "auto"
 
     @Option(help: "Stop after this many seconds (live sources run until interrupted without it).")
