@@ -3,7 +3,7 @@
 
 // # Bluetooth
 //
-// FavBlue's own HCI host, enough to find devices:
+// Two routes to the radio: FavBlue's own HCI host, and BlueZ over D-Bus.
 //
 //     Bluetooth/
 //       Codec/      ByteReader, HCICommand, HCIEvent, reports, AD/EIR parser   (pure, never trap)
@@ -16,19 +16,26 @@
 //                   event and ACL packet to its clients (HCIHostClient); HCIEventQueue
 //       Scanner/    HCIScanner (a live controller; the host's first client), ReplayScanner
 //                   (a capture), ObservationDecoder (the one path from event to observation,
-//                   for both), RemoteNameBook, ScannerFactory (source string → DeviceScanner),
-//                   DeviceAggregate
+//                   for both), RemoteNameBook, DeviceAggregate
 //       Connection/ HCIConnector (the host's second client; implements Domain's DeviceConnector):
 //                   LE Create Connection, ACLOutbox (LE buffer credits), ATTBearer (one
-//                   request at a time), GATTClient (discovery, subscribe), ConnectionStreams,
-//                   ConnectorFactory (source → connector; raw hciN and replays refuse)
+//                   request at a time), GATTClient (discovery, subscribe), ConnectionStreams
 //       Demo/       the `demo` source: DemoScanner (the shipped capture plus DemoChatDevice's
 //                   advertisements), DemoChatConnector (connects to that device alone; it answers)
 //       Codec/ also  ACL, L2CAP (signalling, SMP answers), ATT, GATT declarations, LinkEvent
+//       BlueZ/      the D-Bus route (CGio, no GTK): DBusConnection (a private connection whose
+//                   GMainContext runs on its own thread), DBusValue, DBusError; BlueZBus (one
+//                   connection, one signal subscription and BlueZ's object tree, shared by its
+//                   clients); BlueZScanner (discovery, Device1 → observations, adapter states),
+//                   BlueZConnector (Device1.Connect, GattCharacteristic1 chat), BlueZAliasWriter
+//       Routes/     ScannerFactory and ConnectorFactory (source → scanner, connector; raw hciN
+//                   and replays refuse to connect), AutoScanner (`auto`: BlueZ, else raw sockets)
 //
 // Threads: the host reads on its own thread and calls its clients there; the scanner runs its
 // session on another and blocks there on commands until the host hands over the answer; the
 // connector does the same on a serial queue, while ACL is decoded and answered on the read thread.
+// On the BlueZ route, GDBus runs on the connection's thread; its signals reach the bus's clients
+// on one task, in order, and their requests are async calls queued one at a time.
 //
 // In: a ScanSource. Out: Domain Observations and ScannerState through the
 // DeviceScanner port, as AsyncStreams fed from a background thread. Malformed

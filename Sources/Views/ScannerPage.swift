@@ -266,7 +266,7 @@ public final class ScannerPage: Page {
                 problem.setIcon("bluetooth-disabled-symbolic")
             case .adapterBlocked:
                 problem.title = L10n.tr("Bluetooth Is Blocked")
-                problem.details = failure.message + "\n\n" + failure.suggestion
+                problem.details = failure.suggestion
                 problem.setIcon("airplane-mode-symbolic")
             default:
                 problem.title = L10n.tr("Scanning Is Not Possible")
@@ -312,6 +312,8 @@ public final class ScannerPage: Page {
         case .starting: return L10n.tr("Starting…")
         case .scanning: status = L10n.plural("{} device", "{} devices", model.rows.count)
         case .finished: status = L10n.tr("Replay finished")
+        case .failed(.adapterOff): return L10n.tr("Bluetooth off")
+        case .failed(.adapterBlocked): return L10n.tr("Bluetooth blocked")
         case .failed: return L10n.tr("Failed")
         }
         guard model.hiddenByUserCount > 0 else { return status }

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""The installed app on the BlueZ route, against bluetoothd's stand-in (python-dbusmock's
+bluez5 template on a private bus): what a user with a normal desktop sees."""
+
+import os
+import tempfile
+import unittest
+
+from bluez import ADAPTER, DEVICE, MockBlueZ
+from flows import add_from_scanner
+from harness import App, retry_gtk_atspi_crash
+
+
+def home_sharing_nicknames():
+    home = tempfile.mkdtemp(prefix="favblue-ui-")
+    settings = os.path.join(home, "xdg_config_home", "glib-2.0", "settings")
+    os.makedirs(settings)
+    with open(os.path.join(settings, "keyfile"), "w") as f:
+        f.write("[io/github/favblue/FavBlue]\nshare-nicknames=true\n")
+    return home
+
+
+@retry_gtk_atspi_crash
+class BlueZRouteTest(unittest.TestCase):
+    def test_lists_the_devices_bluez_finds_and_adds_one_to_the_favorites(self):
+        with MockBlueZ() as bluez:
+            bluez.add_adapter()
+            pixel = bluez.add_device("C0:98:E5:49:00:01", "Pixel 8")
+            bluez.add_device("C0:98:E5:49:00:02", "Tile Mate")
+            with App("--source", "bluez", env=bluez.env, home=home_sharing_nicknames()) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: {"Pixel 8", "Tile Mate"} <= set(app.names("label")), what="the mock's devices")
+                self.assertIn("StartDiscovery", bluez.calls("/org/bluez/hci0"))
+                add_from_scanner(app, "Pixel 8", "Anna’s phone")
+                # Share Nicknames is on: GNOME Settings would show the nickname too.
+                app.wait_for(lambda: str(bluez.get(pixel, DEVICE, "Alias")) == "Anna’s phone", what="the alias")
+                app.press("Back")
+                app.wait_for(lambda: "Anna’s phone" in app.names("label") and "Back" not in app.names("button"),
+                             what="the favorite on the home page")
+                self.assertIn("C0:98:E5:49:00:01", " ".join(app.names("label")))
+
+    def test_bluetooth_off_offers_turn_on_which_starts_the_scan(self):
+        with MockBlueZ() as bluez:
+            adapter = bluez.add_adapter()
+            bluez.set(adapter, ADAPTER, "Powered", False)
+            bluez.add_device("C0:98:E5:49:00:01", "Pixel 8")
+            with App("--source", "bluez", env=bluez.env) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: "Bluetooth Is Off" in app.names(), what="the Bluetooth is off page")
+                self.assertNotIn("StartDiscovery", bluez.calls(adapter))
+                app.press("Turn On")
+                app.wait_for(lambda: "Pixel 8" in app.names("label"), what="the scan after Turn On")
+                self.assertTrue(bool(bluez.get(adapter, ADAPTER, "Powered")))
+
+    def test_a_blocked_adapter_names_airplane_mode_and_rfkill(self):
+        with MockBlueZ() as bluez:
+            adapter = bluez.add_adapter()
+            bluez.obj(adapter).AddProperty(ADAPTER, "PowerState", "off-blocked",
+                                           dbus_interface="org.freedesktop.DBus.Mock")
+            bluez.set(adapter, ADAPTER, "Powered", False)
+            with App("--source", "bluez", env=bluez.env, lang="de") as app:
+                app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="the German home page")
+                app.press("Neue Geräte hinzufügen")
+                app.wait_for(lambda: "Bluetooth ist blockiert" in app.names(), what="the blocked page")
+                text = " ".join(app.names())
+                self.assertIn("Flugmodus", text)
+                self.assertIn("rfkill", text)
+
+    def test_when_bluetoothd_dies_the_list_stays_under_a_banner_and_a_new_one_resumes(self):
+        with MockBlueZ() as bluez:
+            bluez.add_adapter()
+            bluez.add_device("C0:98:E5:49:00:01", "Pixel 8")
+            with App("--source", "bluez", env=bluez.env) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: "Pixel 8" in app.names("label"), what="the device")
+                bluez.kill()
+                app.wait_for(lambda: any("Bluetooth service stopped" in n for n in app.names("label")),
+                             what="the banner saying why")
+                self.assertIn("Pixel 8", app.names("label"), "the list stays")
+                bluez.start()
+                bluez.add_adapter()
+                bluez.add_device("C0:98:E5:49:00:03", "Kitchen Speaker")
+                app.wait_for(lambda: "Kitchen Speaker" in app.names("label"), what="scanning resumed by itself")
+                self.assertFalse(any("Bluetooth service stopped" in n for n in app.names("label")), "the banner goes")
+
+
+if __name__ == "__main__":
+    unittest.main()
