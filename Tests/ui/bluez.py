@@ -89,3 +89,36 @@ class MockBlueZ:
 
     def calls(self, path):
         return [str(call[1]) for call in self.obj(path).GetCalls(dbus_interface="org.freedesktop.DBus.Mock")]
+
+    def add_chat_service(self, device):
+        """Adds FavBlue's chat service to `device` as bluetoothd does after connecting (objects,
+        InterfacesAdded, then ServicesResolved); returns the TX and RX characteristics' paths."""
+        service, tx, rx = f"{device}/service000a", f"{device}/service000a/char000b", f"{device}/service000a/char000d"
+        root = self.obj("/")
+        mock = "org.freedesktop.DBus.Mock"
+        objects = [
+            (service, "org.bluez.GattService1",
+             {"UUID": "7e57c000-2c8f-4f3c-9f91-8577e1891234", "Primary": True, "Device": dbus.ObjectPath(device)}, []),
+            (tx, "org.bluez.GattCharacteristic1",
+             {"UUID": "7e57c001-2c8f-4f3c-9f91-8577e1891234", "Service": dbus.ObjectPath(service),
+              "Value": dbus.Array([], signature="y"), "Notifying": False, "Flags": dbus.Array(["notify"], signature="s")},
+             [("StartNotify", "", "", "self.UpdateProperties('org.bluez.GattCharacteristic1', {'Notifying': dbus.Boolean(True)})"),
+              ("StopNotify", "", "", "")]),
+            (rx, "org.bluez.GattCharacteristic1",
+             {"UUID": "7e57c002-2c8f-4f3c-9f91-8577e1891234", "Service": dbus.ObjectPath(service),
+              "Value": dbus.Array([], signature="y"), "Flags": dbus.Array(["write"], signature="s")},
+             [("WriteValue", "aya{sv}", "", "")]),
+        ]
+        for path, interface, properties, methods in objects:
+            properties = dbus.Dictionary(properties, signature="sv")
+            root.AddObject(path, interface, properties, dbus.Array(methods, signature="(ssss)"), dbus_interface=mock)
+            announced = dbus.Dictionary({interface: properties}, signature="sa{sv}")
+            root.EmitSignal("org.freedesktop.DBus.ObjectManager", "InterfacesAdded", "oa{sa{sv}}",
+                            dbus.Array([dbus.ObjectPath(path), announced], signature="v"), dbus_interface=mock)
+        self.obj(device).UpdateProperties(DEVICE, {"ServicesResolved": True}, dbus_interface=mock)
+        return tx, rx
+
+    def written(self, characteristic):
+        """The texts written to `characteristic`, oldest first."""
+        calls = self.obj(characteristic).GetMethodCalls("WriteValue", dbus_interface="org.freedesktop.DBus.Mock")
+        return [bytes(call[1][0]).decode() for call in calls]

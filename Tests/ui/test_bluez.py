@@ -7,7 +7,7 @@ import os
 import tempfile
 import unittest
 
-from bluez import ADAPTER, DEVICE, MockBlueZ
+from bluez import ADAPTER, DEVICE, MockBlueZ, dbus
 from flows import add_from_scanner
 from harness import App, retry_gtk_atspi_crash
 
@@ -90,3 +90,35 @@ class BlueZRouteTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@retry_gtk_atspi_crash
+class BlueZChatTest(unittest.TestCase):
+    def test_connect_and_chat_through_bluez(self):
+        peer = "Chat Peer"
+        with MockBlueZ() as bluez:
+            bluez.add_adapter()
+            device = bluez.add_device("C0:98:E5:49:00:07", peer)
+            with App("--source", "bluez", env=bluez.env) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: peer in app.names("label"), what="the device")
+                app.press(f"Details for {peer}")
+                app.wait_for(lambda: f"Connect to {peer}" in app.names("button"), what="Connect")
+                app.press(f"Connect to {peer}")
+                app.wait_for(lambda: "Connect" in bluez.calls(device), what="Device1.Connect")
+                tx, rx = bluez.add_chat_service(device)
+                app.wait_for(lambda: f"Open chat with {peer}" in app.names("button"), what="Open Chat once resolved")
+                self.assertIn(f"Disconnect from {peer}", app.names("button"))
+                app.press(f"Open chat with {peer}")
+                app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
+                app.type_text("hello")
+                app.key("Return")
+                app.wait_for(lambda: bluez.written(rx) == ["hello"], what="the write at the mock")
+                bluez.set(tx, "org.bluez.GattCharacteristic1", "Value", dbus.Array(b"hi from BlueZ", signature="y"))
+                app.wait_for(lambda: "hi from BlueZ" in app.names("label", skip=("Devices nearby",)), what="the answer")
+                app.press("Back")
+                app.wait_for(lambda: f"Disconnect from {peer}" in app.names("button"), what="the detail page")
+                app.press(f"Disconnect from {peer}")
+                app.wait_for(lambda: "Disconnect" in bluez.calls(device), what="Device1.Disconnect")
+                app.wait_for(lambda: f"Connect to {peer}" in app.names("button"), what="Connect again")
