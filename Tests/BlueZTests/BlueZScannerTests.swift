@@ -242,6 +242,26 @@ final class BlueZScannerTests: XCTestCase {
         await app.scanner.stop()
     }
 
+    func testWhenTheSystemBusGoesAwayTheScanFailsWithAReasonInsteadOfHanging() async throws {
+        try await mock.addAdapter()
+        try await mock.addDevice(phone, name: "Pixel 8")
+        let app = await App(address: mock.address, directory: directory)
+        await app.scanner.start()
+        try await eventually("listed") { app.row("Pixel 8") != nil }
+        mock.killBus()
+        try await eventually("failed: the bus was lost", 5) {
+            if case .failed(.disconnected(let why)) = app.scanner.state { return why.contains("system bus") } else { return false }
+        }
+        let rows = await app.scanner.rows.count
+        XCTAssertEqual(rows, 1, "the list stays")
+        // Try Again answers at once, with a reason, however the bus went.
+        await app.scanner.start()
+        try await eventually("failed again, not hanging", 5) {
+            if case .failed(.unavailable) = app.scanner.state { return true } else { return false }
+        }
+        await app.scanner.stop()
+    }
+
     func testAnAdapterRemovedMidScanKeepsTheListAndSaysWhy() async throws {
         try await mock.addAdapter()
         try await mock.addDevice(phone, name: "Pixel 8")

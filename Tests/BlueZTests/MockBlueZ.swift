@@ -78,6 +78,15 @@ final class MockBlueZ: @unchecked Sendable {
         self.mock = nil
     }
 
+    /// Kills the bus itself, as a system bus that goes away would.
+    func killBus() {
+        control?.close()
+        if let daemon, daemon.isRunning {
+            kill(daemon.processIdentifier, SIGKILL)
+            daemon.waitUntilExit()
+        }
+    }
+
     func stop() {
         control?.close()
         killMock()

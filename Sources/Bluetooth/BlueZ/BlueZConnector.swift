@@ -130,11 +130,14 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
         do {
             try await bus.connect()
         } catch {
-            return fail(generation, .adapterGone(error.message))
+            return fail(generation, .service(BlueZScanner.connectFailure(error).detail))
+        }
+        guard bus.isServiceRunning else {
+            return fail(generation, .service(L10n.tr("the system’s Bluetooth service (bluetoothd) is not running")))
         }
         let objects = bus.objects
-        guard bus.isServiceRunning, let adapter = objects.adapter(named: adapterName) else {
-            return fail(generation, .adapterGone(L10n.tr("the system’s Bluetooth service has no adapter")))
+        guard let adapter = objects.adapter(named: adapterName) else {
+            return fail(generation, .service(L10n.tr("the system’s Bluetooth service has no adapter")))
         }
         guard let path = objects.devicePath(for: device, adapter: adapter) else {
             return fail(generation, .service(L10n.tr("it does not know this device. Scan until the device is heard, then connect.")))
