@@ -88,6 +88,19 @@ final class BlueZScannerTests: XCTestCase {
         try await eventually("Old Watch listed once heard") { app.row("Old Watch")?.rssi == -61 }
         let watchRow = await app.row("Old Watch")
         XCTAssertEqual(watchRow?.id.kind, .leRandom)
+
+        // No name of its own: an alias given elsewhere names it, BlueZ's address-like default does not.
+        let nameless = "/org/bluez/hci0/dev_C0_98_E5_49_00_0A"
+        try await mock.addObject(nameless, "org.bluez.Device1", [
+            "Address": .string("C0:98:E5:49:00:0A"), "AddressType": .string("random"), "Alias": .string("C0-98-E5-49-00-0A"),
+            "Adapter": .objectPath("/org/bluez/hci0"), "RSSI": .int16(-70),
+        ])
+        try await eventually("the nameless device listed") { app.scanner.rows.contains { $0.id.address == "C0:98:E5:49:00:0A" } }
+        let unnamed = await app.scanner.rows.first { $0.id.address == "C0:98:E5:49:00:0A" }
+        XCTAssertEqual(unnamed?.isUnnamed, true)
+        try await mock.set(nameless, "org.bluez.Device1", "Alias", .string("Bike lock"))
+        try await mock.set(nameless, "org.bluez.Device1", "RSSI", .int16(-69))
+        try await eventually("named by its alias") { app.row("Bike lock") != nil }
         await app.scanner.stop()
     }
 
@@ -167,6 +180,11 @@ final class BlueZScannerTests: XCTestCase {
         try await eventually("both listed") { app.row("My phone") != nil && app.row("Tile") != nil }
         let fresh = await app.row("My phone")
         XCTAssertEqual(fresh?.isStale, false)
+
+        // A favorite's readings are stored, as on the HCI route.
+        let sightings = app.store.sightings
+        let id = phoneID
+        try await MockBlueZ.eventually(10, "a stored sighting") { try await sightings.summary(for: id) != nil }
 
         try await mock.call(adapter, "org.bluez.Adapter1", "RemoveDevice", [.objectPath(path)])
         try await eventually("the row fades at once") { app.row("My phone")?.isStale == true }

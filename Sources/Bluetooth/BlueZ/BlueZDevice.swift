@@ -36,7 +36,13 @@ public enum BlueZDevice {
     /// Everything the properties say, as one observation at `time`.
     public static func observation(_ properties: [String: DBusValue], id: DeviceID, at time: Date) -> Observation {
         var o = Observation(id: id, timestamp: time, rssi: rssi(of: properties))
-        if let name = properties["Name"]?.stringValue, !name.isEmpty { o.name = name }
+        if let name = properties["Name"]?.stringValue, !name.isEmpty {
+            o.name = name
+        } else if let alias = properties["Alias"]?.stringValue, !alias.isEmpty, !isAddressText(alias) {
+            // A device that never said its name may still have one the user gave it elsewhere;
+            // without either, BlueZ's alias is only the address written with dashes.
+            o.name = alias
+        }
         // BlueZ leaves TxPower out when the device did not say; 127 means "not available" (Vol 4, Part E, §7.7.65.2).
         if case .int16(let tx)? = properties["TxPower"], tx != 127 { o.txPower = Int(tx) }
         if case .bytes(let flags)? = properties["AdvertisingFlags"], let first = flags.first { o.flags = first }
@@ -55,6 +61,12 @@ public enum BlueZDevice {
         if case .bool(let paired)? = properties["Paired"] { o.paired = paired }
         if case .bool(let connected)? = properties["Connected"] { o.connected = connected }
         return o
+    }
+
+    /// "C0-98-E5-49-00-09", BlueZ's alias for a device with no name.
+    static func isAddressText(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 6 && parts.allSatisfy { $0.count == 2 && UInt8($0, radix: 16) != nil }
     }
 
     private static func dictionaryEntries(_ value: DBusValue?) -> [DBusValue.DictEntry] {

@@ -275,6 +275,8 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
     /// change as everything BlueZ holds, so the merge rule sees the same fields as on HCI.
     private func deviceChanged(_ path: String, changed: [String: DBusValue]) {
         let time = Date()
+        // A new alias is not the device being heard: it goes out with the next reading, in full.
+        if changed["Alias"] != nil { _ = lock.withLock { reported.remove(path) } }
         guard changed.keys.contains(where: BlueZDevice.heardProperties.contains) else { return }
         let (knownID, wasReported) = lock.withLock { (known[path], reported.contains(path)) }
         if wasReported, let id = knownID, changed.count == 1, case .int16(let rssi)? = changed["RSSI"] {
