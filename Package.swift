@@ -65,6 +65,6 @@ let package = Package(
         // End-to-end tests against real Bluetooth peers (btvirt, Bumble), kept apart to run alone.
         .testTarget(name: "PeerTests", dependencies: ["Bluetooth", "Domain"]),
         // The BlueZ route end to end, against python-dbusmock's bluez5 template on a private bus.
-        .testTarget(name: "BlueZTests", dependencies: ["Bluetooth", "Domain", "Persistence", "ViewModels"]),
+        .testTarget(name: "BlueZTests", dependencies: ["Bluetooth", "Domain", "Persistence", "ViewModels", "TestSupport"]),
     ]
 )

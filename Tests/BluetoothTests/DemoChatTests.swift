@@ -4,6 +4,7 @@
 @testable import Bluetooth
 import Domain
 import Foundation
+import TestSupport
 import XCTest
 
 /// The `demo` source without hardware: its scanner lists "FavBlue Demo Chat" next to the

@@ -4,6 +4,7 @@
 @testable import Bluetooth
 import Domain
 import Foundation
+import TestSupport
 import XCTest
 
 /// The connector against a scripted controller: what a peer may send that Bumble does not.
@@ -115,30 +116,5 @@ final class HCIConnectorTests: XCTestCase {
         XCTAssertEqual(HCIConnector.failure(disconnectReason: 0x15), .endedByDevice)
         XCTAssertEqual(HCIConnector.failure(disconnectReason: 0x3E), .notEstablished(code: 0x3E))
         XCTAssertEqual(HCIConnector.failure(disconnectReason: 0x3B), .other(code: 0x3B))
-    }
-}
-
-/// Keeps a connector's events for a test.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var events: [ConnectionEvent] = []
-    private var task: Task<Void, Never>?
-
-    init(_ connector: DeviceConnector) {
-        let stream = connector.events
-        task = Task { [weak self] in for await event in stream { self?.lock.withLock { self?.events.append(event) } } }
-    }
-
-    deinit { task?.cancel() }
-
-    var states: [ConnectionState] { lock.withLock { events.compactMap { if case .state(let s) = $0 { s } else { nil } } } }
-    var received: [ChatMessage] { lock.withLock { events.compactMap { if case .received(let m) = $0 { m } else { nil } } } }
-    var services: [ServiceID]? {
-        lock.withLock { events.lazy.compactMap { if case .services(_, let l) = $0 { l } else { nil } }.first }
-    }
-
-    func wait(timeout: Double = 10, until condition: @escaping (EventLog) -> Bool) async {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline, !condition(self) { try? await Task.sleep(nanoseconds: 20_000_000) }
     }
 }

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// Keeps a connector's events for a test to read and wait on.
+public final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var events: [ConnectionEvent] = []
+    private var task: Task<Void, Never>?
+
+    public init(_ connector: DeviceConnector) {
+        let stream = connector.events
+        task = Task { [weak self] in for await event in stream { self?.lock.withLock { self?.events.append(event) } } }
+    }
+
+    deinit { task?.cancel() }
+
+    public var states: [ConnectionState] { lock.withLock { events.compactMap { if case .state(let s) = $0 { s } else { nil } } } }
+    public var received: [ChatMessage] { lock.withLock { events.compactMap { if case .received(let m) = $0 { m } else { nil } } } }
+    public var services: [ServiceID]? {
+        lock.withLock { events.lazy.compactMap { if case .services(_, let l) = $0 { l } else { nil } }.first }
+    }
+
+    public func wait(timeout: Double = 10, until condition: @escaping (EventLog) -> Bool) async {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, !condition(self) { try? await Task.sleep(nanoseconds: 20_000_000) }
+    }
+}
