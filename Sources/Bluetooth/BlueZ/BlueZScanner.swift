@@ -61,11 +61,7 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
     public var departures: AsyncStream<DeviceID> { departureStream }
 
     public func start() {
-        let generation = lock.withLock {
-            wanted = true
-            self.generation += 1
-            return self.generation
-        }
+        let generation = want()
         streams.set(.starting)
         bus.discovery.enqueue { [self] in await bringUp(generation) }
     }
@@ -87,11 +83,7 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
     }
 
     public func powerOn() {
-        let generation = lock.withLock {
-            wanted = true
-            self.generation += 1
-            return self.generation
-        }
+        let generation = want()
         bus.discovery.enqueue { [self] in
             guard let path = bus.objects.adapter(named: adapterName) else { return await bringUp(generation) }
             do throws(DBusError) {
@@ -103,6 +95,15 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
                 return
             }
             await bringUp(generation)
+        }
+    }
+
+    /// Scanning is wanted from now on; returns the request's generation.
+    private func want() -> Int {
+        lock.withLock {
+            wanted = true
+            generation += 1
+            return generation
         }
     }
 
