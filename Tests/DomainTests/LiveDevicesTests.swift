@@ -39,6 +39,28 @@ final class LiveDevicesTests: XCTestCase {
         _ = token
     }
 
+    func testADeviceTheSourceSaysLeftFadesAtOnceAndIsBackWhenHeardAgain() async throws {
+        let clock = Clock()
+        let (live, scanner) = await Self.make(clock: clock)
+        await live.start(mode: .continuous)
+        scanner.feed(seen(1, rssi: -50, at: clock.now))
+        scanner.feed(seen(2, rssi: -60, at: clock.now))
+        try await Task.sleep(nanoseconds: 200_000_000)
+        scanner.depart(TestDevices.id(1, kind: .leRandom))
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let (gone, other) = await MainActor.run { () -> (Bool?, Bool?) in
+            let one = live[TestDevices.id(1, kind: .leRandom)], two = live[TestDevices.id(2, kind: .leRandom)]
+            return (one.map { live.isStale($0, at: clock.now) }, two.map { live.isStale($0, at: clock.now) })
+        }
+        XCTAssertEqual(gone, true, "faded at once, though just heard")
+        XCTAssertEqual(other, false)
+        scanner.feed(seen(1, rssi: -52, at: Date()))
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let back = await MainActor.run { live[TestDevices.id(1, kind: .leRandom)].map { live.isStale($0, at: clock.now) } }
+        XCTAssertEqual(back, false, "heard again: live again")
+        await live.stop()
+    }
+
     func testASilentDeviceFadesThenGoesByTheWallClockWithoutAnyReport() async throws {
         let clock = Clock()
         let (live, scanner) = await Self.make(clock: clock)

@@ -10,6 +10,7 @@ public final class FakeScanner: DeviceScanner, @unchecked Sendable {
     private var observationContinuations: [AsyncStream<Observation>.Continuation] = []
     private var stateContinuations: [AsyncStream<ScannerState>.Continuation] = []
     private var current: ScannerState = .idle
+    private let (departureStream, departureSink) = AsyncStream<DeviceID>.makeStream()
     /// How often start() was called.
     public private(set) var starts = 0
 
@@ -27,6 +28,8 @@ public final class FakeScanner: DeviceScanner, @unchecked Sendable {
         }
     }
 
+    public var departures: AsyncStream<DeviceID> { departureStream }
+
     public func start() {
         lock.lock(); starts += 1; lock.unlock()
         set(.scanning)
@@ -39,6 +42,9 @@ public final class FakeScanner: DeviceScanner, @unchecked Sendable {
         lock.lock(); let targets = observationContinuations; lock.unlock()
         targets.forEach { $0.yield(observation) }
     }
+
+    /// Says `id` went out of range, as BlueZ does when it drops a device.
+    public func depart(_ id: DeviceID) { departureSink.yield(id) }
 
     /// Moves to `state` (a failure, say).
     public func set(_ state: ScannerState) {
