@@ -275,7 +275,8 @@ final class FavBlueApp {
             printError(L10n.tr("Some chat messages could not be saved before FavBlue quit."))
         }
         link?.close()
-        bus?.close()
+        // The scan's StopDiscovery goes out first, so bluetoothd is not left discovering for us.
+        bus?.finish(within: 1)
     }
 
     private func printError(_ message: String) {

@@ -7,8 +7,9 @@ import ViewModels
 import Views
 
 /// For the scanner benchmark (FAVBLUE_BENCHMARK_SECONDS=N): opens the Scanner,
-/// measures the main thread, the frame clock and memory for N seconds, prints
-/// one "scanner-benchmark {json}" line to stderr and quits.
+/// measures the main thread, the D-Bus thread, the whole process, the frame clock
+/// and memory for N seconds, prints one "scanner-benchmark {json}" line to stderr
+/// and quits.
 @MainActor
 final class ScannerBenchmark {
     private let seconds: Double
@@ -17,6 +18,10 @@ final class ScannerBenchmark {
     private let quit: () -> Void
     private var paints: [Int64] = []
     private var startCPU = 0.0
+    private var startProcessCPU = 0.0
+    /// CPU seconds per thread id of FavBlue's D-Bus thread and GLib's D-Bus I/O thread when measuring began.
+    private var startBusCPU: [Int: Double] = [:]
+    private var startIOCPU: [Int: Double] = [:]
     private var startWall = 0.0
     private var startRefreshes = 0
 
@@ -31,6 +36,9 @@ final class ScannerBenchmark {
     func start() {
         window.showScanner()
         startCPU = Self.threadCPUSeconds()
+        startProcessCPU = Self.processCPUSeconds()
+        startBusCPU = Self.threadCPUSeconds(named: "favblue-dbus")
+        startIOCPU = Self.threadCPUSeconds(named: "gdbus")
         startWall = Self.monotonicSeconds()
         startRefreshes = scanner.refreshCount
         window.window.onAfterPaint { [weak self] in
@@ -48,10 +56,16 @@ final class ScannerBenchmark {
     private func finish() {
         let wall = Self.monotonicSeconds() - startWall
         let busy = (Self.threadCPUSeconds() - startCPU) / wall
+        let process = (Self.processCPUSeconds() - startProcessCPU) / wall
+        let bus = Self.share(of: "favblue-dbus", since: startBusCPU, over: wall)
+        let io = Self.share(of: "gdbus", since: startIOCPU, over: wall)
         let frames = FrameStats.intervalPercentiles(paints, [0.5, 0.95])
         let result: [String: Any] = [
             "seconds": wall,
             "main_thread_busy": busy,
+            "dbus_thread_busy": bus,
+            "gdbus_io_thread_busy": io,
+            "process_cpu": process,
             "frames": paints.count,
             "frame_interval_p50_ms": frames[0],
             "frame_interval_p95_ms": frames[1],
@@ -68,6 +82,42 @@ final class ScannerBenchmark {
         var ts = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// CPU time of the whole process, all threads, in seconds.
+    private static func processCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// The CPU share of the threads named `name` over `wall` seconds; null, not 0, when there is
+    /// none, so an idle thread and a missing one read differently. A thread started during the
+    /// window counts from zero; one that ended is lost.
+    private static func share(of name: String, since start: [Int: Double], over wall: Double) -> Any {
+        let threads = threadCPUSeconds(named: name)
+        guard !threads.isEmpty else { return NSNull() }
+        return threads.reduce(0.0) { sum, thread in sum + thread.value - (start[thread.key] ?? 0) } / wall
+    }
+
+    /// CPU seconds (user + system) of each thread named `name`, by thread id.
+    /// Another thread's CPU clock is out of reach, so this reads /proc, in clock ticks.
+    private static func threadCPUSeconds(named name: String) -> [Int: Double] {
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        guard ticks > 0, let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return [:] }
+        var result: [Int: Double] = [:]
+        for task in tasks {
+            guard let tid = Int(task),
+                  let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
+                  comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
+                  let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // After the name in parentheses: state is field 3, utime and stime are fields 14 and 15.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            result[tid] = (user + system) / ticks
+        }
+        return result
     }
 
     private static func monotonicSeconds() -> Double { Double(MainLoop.monotonicMicroseconds) / 1e6 }

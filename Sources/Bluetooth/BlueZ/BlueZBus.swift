@@ -163,6 +163,19 @@ public final class BlueZBus: @unchecked Sendable {
         for client in targets { client.bus(self, didReceive: event) }
     }
 
+    /// Lets the discovery requests already queued (a scan's StopDiscovery, at quit) reach BlueZ,
+    /// waiting at most `seconds`, then closes. Blocks the caller meanwhile.
+    public func finish(within seconds: Double) {
+        let done = DispatchSemaphore(value: 0)
+        let discovery = self.discovery
+        Task.detached {
+            await discovery.drain()
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + seconds)
+        close()
+    }
+
     /// Closes the connection; clients hear `.connectionLost`.
     public func close() {
         let (connection, pump) = lock.withLock { (self.connection, self.pump) }

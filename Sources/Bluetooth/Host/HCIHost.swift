@@ -93,8 +93,11 @@ public final class HCIHost: @unchecked Sendable {
         guard !started, !closeAnnounced else { return }
         started = true
         running = true
-        let thread = Thread { [self] in readLoop() }
-        thread.name = "favblue-hci-host"
+        let thread = Thread { [self] in
+            // Named from inside (Linux ignores a name set before start), in the 15 bytes Linux keeps.
+            Thread.current.name = "favblue-hcihost"
+            readLoop()
+        }
         readThread = thread
         thread.start()
     }

@@ -23,8 +23,11 @@ final class ScanThread: @unchecked Sendable {
         guard !running else { return }
         running = true
         stopRequested = false
-        let thread = Thread(block: session)
-        thread.name = name
+        // Named from inside: on Linux a name given before start() never reaches the system.
+        let thread = Thread { [name] in
+            Thread.current.name = name
+            session()
+        }
         thread.start()
     }
 
