@@ -123,6 +123,30 @@ final class BlueZScannerTests: XCTestCase {
         try await eventually("paused") { app.scanner.state == .paused }
     }
 
+    func testAStopRightAfterAStartLeavesBlueZNotDiscoveringAndTwoStartsScanOnce() async throws {
+        let adapter = try await mock.addAdapter()
+        let scanner = BlueZScanner(bus: BlueZBus(address: mock.address))
+        let states = scanner.states
+        scanner.start()
+        scanner.stop()
+        let mock = self.mock!
+        try await MockBlueZ.eventually(10, "discovery ended") {
+            let calls = try await mock.calls(adapter)
+            return calls.contains("StartDiscovery") ? calls.last == "StopDiscovery" : false
+        }
+        let discovering = try await mock.get(adapter, "org.bluez.Adapter1", "Discovering")
+        XCTAssertEqual(discovering, .bool(false), "no discovery left running for a scan that was stopped")
+
+        scanner.start()
+        scanner.start()
+        var iterator = states.makeAsyncIterator()
+        while let state = await iterator.next(), state != .scanning {}
+        try await Task.sleep(for: .milliseconds(300))
+        let starts = try await mock.calls(adapter).filter { $0 == "StartDiscovery" }.count
+        XCTAssertEqual(starts, 2, "one StartDiscovery for the first scan, one for the two starts of the second")
+        scanner.stop()
+    }
+
     func testInProgressCountsAsAlreadyScanning() async throws {
         let adapter = try await mock.addAdapter()
         try await mock.addMethod(adapter, "org.bluez.Adapter1", "StartDiscovery", code:

@@ -113,7 +113,12 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
 
     /// Connects, checks the adapter, and starts discovery, unless it runs or is no longer wanted.
     private func bringUp(_ generation: Int) async {
-        guard isCurrent(generation), lock.withLock({ adapter == nil }) else { return }
+        guard isCurrent(generation) else { return }
+        // Discovery already runs for this scanner (asked twice): that is scanning.
+        if lock.withLock({ adapter != nil }) {
+            streams.set(.scanning)
+            return scheduleWindows(generation)
+        }
         bus.add(self)
         do {
             try await bus.connect()
@@ -145,12 +150,13 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
             log("starting discovery on \(path) failed: \(error.message)")
             return fail(generation, Self.failure(error))
         }
-        let heard: [Observation] = lock.withLock {
-            guard self.generation == generation, wanted else { return [] }
+        let heard: [Observation]? = lock.withLock {
+            // Discovery runs for this client now, whatever was asked meanwhile: a stop queued behind ends it.
             adapter = path
             pausing = false
             known = [:]
             reported = []
+            guard wanted else { return nil }
             let now = Date()
             // Read afresh: devices announced while discovery started were not ours to report yet.
             return bus.objects.devices(of: path).compactMap { device in
@@ -162,10 +168,7 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
                 return BlueZDevice.observation(device.properties, id: id, at: now)
             }
         }
-        guard isCurrent(generation) else {
-            // Stopped meanwhile: the stop queued behind this ends the discovery just started.
-            return
-        }
+        guard let heard else { return }
         streams.set(.scanning)
         for observation in heard { emit(observation) }
         scheduleWindows(generation)
