@@ -196,9 +196,20 @@ class App:
 
     def press(self, name, role="button", skip=()):
         """Activates a control by its accessible name, as assistive technology does."""
-        node = self.find(name, role, skip)
-        assert Atspi.Action.get_n_actions(node) > 0, f"{name!r} has no action"
-        Atspi.Action.do_action(node, 0)
+        # A row's buttons move to whichever row shows their device as the list re-sorts; GTK then
+        # drops the accessible the walk found, or the walk passes a button mid-move. A screen
+        # reader asks again, and so does this, a few times.
+        for attempt in range(4):
+            try:
+                node = self.find(name, role, skip)
+                assert Atspi.Action.get_n_actions(node) > 0, f"{name!r} has no action"
+                Atspi.Action.do_action(node, 0)
+                break
+            except (gi.repository.GLib.Error, AssertionError) as error:
+                moved = "no longer exists" in str(error) or str(error).startswith("no ")
+                if not moved or attempt == 3:
+                    raise
+                time.sleep(0.3)
         self.settle()
 
     def settle(self):
