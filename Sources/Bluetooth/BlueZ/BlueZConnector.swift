@@ -218,7 +218,7 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
             return session.early
         }
         guard let early else { return }
-        for value in early { streams.emit(.received(message(value, from: session.device))) }
+        for value in early { streams.emit(.received(ChatMessage.received(value, from: session.device))) }
         streams.emit(.services(session.device, services.map(\.uuid.serviceID)))
     }
 
@@ -299,10 +299,6 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
         return .success(())
     }
 
-    func message(_ value: [UInt8], from device: DeviceID) -> ChatMessage {
-        ChatMessage(device: device, direction: .incoming, body: ChatBody(decoding: value), time: Date(), delivery: .sent)
-    }
-
     // MARK: BlueZClient
 
     public func bus(_ bus: BlueZBus, didReceive event: BlueZEvent) {
@@ -333,7 +329,7 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
             session.early.append(value)
             return nil
         }
-        if let device { streams.emit(.received(message(value, from: device))) }
+        if let device { streams.emit(.received(ChatMessage.received(value, from: device))) }
     }
 
     /// The connected device's link went (not at the user's request): say why.

@@ -158,7 +158,7 @@ extension HCIConnector {
             guard self.generation == generation, self.link === link else { lock.unlock(); return }
             streams.set(.connected(link.device, service: service))
             link.ready = true
-            for value in link.early { streams.emit(.received(message(value, from: link.device))) }
+            for value in link.early { streams.emit(.received(ChatMessage.received(value, from: link.device))) }
             link.early = []
             lock.unlock()
             let services = try gatt.primaryServices()

@@ -241,14 +241,10 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         defer { lock.unlock() }
         guard let chat = link.chat, chat.txValue == handle else { return }
         if link.ready {
-            streams.emit(.received(message(value, from: link.device)))
+            streams.emit(.received(ChatMessage.received(value, from: link.device)))
         } else {
             link.early.append(value)
         }
-    }
-
-    func message(_ value: [UInt8], from device: DeviceID) -> ChatMessage {
-        ChatMessage(device: device, direction: .incoming, body: ChatBody(decoding: value), time: Date(), delivery: .sent)
     }
 
     private func receiveSignalling(_ payload: [UInt8], on link: Link) throws(DecodeError) {

@@ -71,6 +71,13 @@ public struct ChatMessage: Equatable, Sendable, Identifiable {
     }
 }
 
+extension ChatMessage {
+    /// A message the device sent, as it arrived now: text where it is UTF-8, else its bytes.
+    public static func received(_ bytes: [UInt8], from device: DeviceID) -> ChatMessage {
+        ChatMessage(device: device, direction: .incoming, body: ChatBody(decoding: bytes), time: Date(), delivery: .sent)
+    }
+}
+
 /// How much chat history is kept per device.
 public struct ChatRetention: Equatable, Sendable {
     /// Messages older than this many days are deleted; nil keeps them whatever their age.

@@ -37,15 +37,10 @@ public enum ScanSource: Equatable, Sendable, CustomStringConvertible {
         case "bluez": self = .bluez(adapter: nil)
         case _ where text.hasPrefix("bluez:"):
             let name = try value(after: "bluez:")
-            guard name.hasPrefix("hci"), let index = Int(name.dropFirst(3)), index >= 0 else {
-                throw .badSource(L10n.format("“{}” is not an adapter name like hci0", name))
-            }
+            _ = try Self.adapterIndex(name)
             self = .bluez(adapter: name)
         case _ where text.hasPrefix("hci"):
-            guard let index = Int(text.dropFirst(3)), index >= 0 else {
-                throw .badSource(L10n.format("“{}” is not an adapter name like hci0", text))
-            }
-            self = .hci(index)
+            self = .hci(try Self.adapterIndex(text))
         case _ where text.hasPrefix("h4-unix:"):
             self = .h4Unix(path: try value(after: "h4-unix:"))
         case _ where text.hasPrefix("h4-tcp:"):
@@ -69,6 +64,14 @@ public enum ScanSource: Equatable, Sendable, CustomStringConvertible {
         default:
             throw .badSource(L10n.format("unknown source “{}”", text))
         }
+    }
+
+    /// The number of an adapter name like "hci0".
+    private static func adapterIndex(_ name: String) throws(ScanFailure) -> Int {
+        guard name.hasPrefix("hci"), let index = Int(name.dropFirst(3)), index >= 0 else {
+            throw .badSource(L10n.format("“{}” is not an adapter name like hci0", name))
+        }
+        return index
     }
 
     public var description: String {
