@@ -125,15 +125,16 @@ final class BlueZScannerTests: XCTestCase {
 
     func testAStopRightAfterAStartLeavesBlueZNotDiscoveringAndTwoStartsScanOnce() async throws {
         let adapter = try await mock.addAdapter()
+        // A slow StartDiscovery, so the stop comes while discovery is still starting.
+        try await mock.addMethod(adapter, "org.bluez.Adapter1", "StartDiscovery", code:
+            "import time; time.sleep(0.5); self.UpdateProperties('org.bluez.Adapter1', {'Discovering': dbus.Boolean(True)})")
         let scanner = BlueZScanner(bus: BlueZBus(address: mock.address))
         let states = scanner.states
         scanner.start()
-        scanner.stop()
         let mock = self.mock!
-        try await MockBlueZ.eventually(10, "discovery ended") {
-            let calls = try await mock.calls(adapter)
-            return calls.contains("StartDiscovery") ? calls.last == "StopDiscovery" : false
-        }
+        try await MockBlueZ.eventually(10, "StartDiscovery under way") { try await mock.calls(adapter).contains("StartDiscovery") }
+        scanner.stop()
+        try await MockBlueZ.eventually(10, "discovery ended") { try await mock.calls(adapter).last == "StopDiscovery" }
         let discovering = try await mock.get(adapter, "org.bluez.Adapter1", "Discovering")
         XCTAssertEqual(discovering, .bool(false), "no discovery left running for a scan that was stopped")
 
