@@ -5,13 +5,12 @@ import Domain
 import GtkKit
 import Localization
 
-/// One device's heart and Details buttons. They belong to the device, not to a row:
-/// when the list re-sorts, they move with their device to its new row.
+/// One device's heart and Details buttons. They belong to the device, not to a row.
 ///
 /// Voice control and switch access read a button's name, then activate it a moment
-/// later. A button that stayed with its row while the row was rebound to another device
-/// would act on that other device; a button that moves with its device acts on the
-/// device it names, wherever the row went.
+/// later. When the list re-sorts, the row itself moves with its device (`KeyedListView`),
+/// buttons included. A row that scrolled out is reused for another device; that device
+/// brings its own buttons, so a late activation of the old ones never acts on it.
 @MainActor
 final class DeviceButtons {
     let key: String

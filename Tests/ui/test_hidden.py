@@ -53,6 +53,7 @@ class HiddenDevicesTests(unittest.TestCase):
                 app.key("Tab")
                 if app.focused() == ("push button", f"Add {NAME} to favorites"):
                     break
+            self.assertEqual(app.focused(), ("push button", f"Add {NAME} to favorites"), "Tab reaches the row's heart")
             app.key("Menu")
             app.wait_for(lambda: "Hide Device" in app.names("menu item"), what="Hide Device in the row menu")
             app.press("Hide Device", role="menu item")

@@ -6,9 +6,11 @@ internal import CGtkShim
 /// A virtualized GtkListView over string keys; Swift looks up what each key shows.
 ///
 /// Only the rows on screen exist, so thousands of devices cost what a screenful
-/// costs. The GTK model holds one item per position, not per key: when the order
-/// changes, the rows on screen are rebound in place, and the model only grows or
-/// shrinks at its end. Re-sorting a long list therefore never creates widgets.
+/// costs. The GTK model holds one item per key, the same object for as long as the
+/// key is listed: when the order changes, GTK moves the row widgets on screen to
+/// their new places instead of rebinding them. A row, its buttons and their
+/// accessible objects therefore stay with their device, so an assistive tool that
+/// read a button a moment ago still acts on the device it named.
 @MainActor
 public final class KeyedListView<Row: AnyObject> {
     // MARK: Widgets
@@ -20,6 +22,8 @@ public final class KeyedListView<Row: AnyObject> {
     // MARK: Owned
     private let model: OpaquePointer
     private var keys: [String] = []
+    /// One GtkStringObject per listed key (a reference of ours), so GTK recognises a moved key.
+    private var items: [String: UnsafeMutableRawPointer] = [:]
     private var rows: [UnsafeMutableRawPointer: Row] = [:]
     /// The key each row widget shows, for keyboard and context-menu actions.
     private var keyOfRowWidget: [UnsafeMutableRawPointer: String] = [:]
@@ -34,7 +38,7 @@ public final class KeyedListView<Row: AnyObject> {
     public init(accessibleName: String, makeRow: @escaping () -> (Row, Widget),
                 bind: @escaping (Row, String) -> Void, activate: @escaping (String) -> Void) {
         self.bind = bind
-        model = gtk_string_list_new(nil)
+        model = g_list_store_new(gtk_string_object_get_type())!
         let factory = gtk_signal_list_item_factory_new()!
         let selection = gtk_no_selection_new(gcast(UnsafeMutableRawPointer(g_object_ref(UnsafeMutableRawPointer(model)))))!
         let view = gtk_list_view_new(gcast(UnsafeMutableRawPointer(selection)), factory)!
@@ -79,6 +83,7 @@ public final class KeyedListView<Row: AnyObject> {
     }
 
     deinit {
+        for item in items.values { g_object_unref(item) }
         g_object_unref(UnsafeMutableRawPointer(model))
     }
 
@@ -110,8 +115,8 @@ public final class KeyedListView<Row: AnyObject> {
     /// The keys in display order.
     public var currentKeys: [String] { keys }
 
-    /// Shows `newKeys` in order. Rows on screen whose key or content changed (`changed`)
-    /// are rebound in place; the model itself changes only when the count does.
+    /// Shows `newKeys` (each once) in order. Rows on screen move with their key; those
+    /// whose content changed (`changed`) are bound again.
     public func update(_ newKeys: [String], changed: Set<String> = []) {
         update(newKeys, isChanged: { changed.contains($0) })
     }
@@ -119,20 +124,51 @@ public final class KeyedListView<Row: AnyObject> {
     /// As above, asking `isChanged` only about the keys on screen: cheaper than a set of
     /// every changed key when thousands of rows change and a dozen are shown.
     public func update(_ newKeys: [String], isChanged: (String) -> Bool) {
-        let oldCount = keys.count
+        let oldKeys = keys
+        // Only the stretch between the first and the last difference is replaced, in one
+        // change, so GTK can move the rows inside it that are still listed.
+        var start = 0
+        while start < oldKeys.count, start < newKeys.count, oldKeys[start] == newKeys[start] { start += 1 }
+        var oldEnd = oldKeys.count, newEnd = newKeys.count
+        while oldEnd > start, newEnd > start, oldKeys[oldEnd - 1] == newKeys[newEnd - 1] {
+            oldEnd -= 1
+            newEnd -= 1
+        }
         keys = newKeys
-        for (item, shownKey) in bound {
-            let position = Int(gtk_list_item_get_position(gcast(item)))
-            guard position < newKeys.count else { continue }
-            let key = newKeys[position]
-            if key != shownKey || isChanged(key) { show(item: item, key: key) }
+        if start < oldEnd || start < newEnd {
+            // Tab into the list goes to the item GTK remembers, and that memory moves with its key:
+            // at first it is the key listed first. While the focus is elsewhere, the key leaving
+            // the top gets a new object, so GTK forgets it and Tab enters at the top row.
+            var retired: UnsafeMutableRawPointer?
+            if start == 0, let first = oldKeys.first, gtk_widget_get_focus_child(list.widget) == nil {
+                retired = items.removeValue(forKey: first)
+            }
+            defer { if let retired { g_object_unref(retired) } }
+            let added = newKeys[start..<newEnd].map { key -> UnsafeMutableRawPointer? in
+                if let item = items[key] { return item }
+                let item = UnsafeMutableRawPointer(gtk_string_object_new(key))!
+                items[key] = item
+                return item
+            }
+            let scroller = root.widget
+            let adjustment = gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(scroller)))
+            let atTop = adjustment.map { gtk_adjustment_get_value($0) <= 0 } ?? true
+            added.withUnsafeBufferPointer { buffer in
+                g_list_store_splice(model, UInt32(start), UInt32(oldEnd - start),
+                                    UnsafeMutablePointer(mutating: buffer.baseAddress), UInt32(added.count))
+            }
+            // GTK keeps the row at the top of the view in view wherever it moved; a list read
+            // from its start must stay at its start.
+            if atTop, !newKeys.isEmpty {
+                gtk_widget_activate_action_variant(list.widget, "list.scroll-to-item", g_variant_new_uint32(0))
+            }
+            let listed = Set(newKeys[start..<newEnd])
+            for key in oldKeys[start..<oldEnd] where !listed.contains(key) {
+                if let item = items.removeValue(forKey: key) { g_object_unref(item) }
+            }
         }
-        if newKeys.count > oldCount {
-            let slots = [String](repeating: "", count: newKeys.count - oldCount)
-            withCStringArray(slots) { gtk_string_list_splice(model, UInt32(oldCount), 0, $0) }
-        } else if newKeys.count < oldCount {
-            gtk_string_list_splice(model, UInt32(newKeys.count), UInt32(oldCount - newKeys.count), nil)
-        }
+        // Rows GTK kept show the same key; those whose content changed are refreshed.
+        for (item, shownKey) in bound where isChanged(shownKey) { show(item: item, key: shownKey) }
     }
 
     /// The row on screen showing `key`, if any.
