@@ -136,14 +136,7 @@ public final class KeyedListView<Row: AnyObject> {
         }
         keys = newKeys
         if start < oldEnd || start < newEnd {
-            // Tab into the list goes to the item GTK remembers, and that memory moves with its key:
-            // at first it is the key listed first. While the focus is elsewhere, the key leaving
-            // the top gets a new object, so GTK forgets it and Tab enters at the top row.
-            var retired: UnsafeMutableRawPointer?
-            if start == 0, let first = oldKeys.first, gtk_widget_get_focus_child(list.widget) == nil {
-                retired = items.removeValue(forKey: first)
-            }
-            defer { if let retired { g_object_unref(retired) } }
+            let focusOutside = gtk_widget_get_focus_child(list.widget) == nil
             let added = newKeys[start..<newEnd].map { key -> UnsafeMutableRawPointer? in
                 if let item = items[key] { return item }
                 let item = UnsafeMutableRawPointer(gtk_string_object_new(key))!
@@ -160,7 +153,13 @@ public final class KeyedListView<Row: AnyObject> {
             // GTK keeps the row at the top of the view in view wherever it moved; a list read
             // from its start must stay at its start.
             if atTop, !newKeys.isEmpty {
+                // Tab into the list goes to the item GTK remembers, and that memory moves with its
+                // key: at first the key listed first, wherever it went. GTK takes it from the focus
+                // child when it scrolls, so the top row stands in as focus child for that moment.
+                let top = focusOutside && start == 0 ? topItemWidget() : nil
+                if let top { gtk_widget_set_focus_child(list.widget, top) }
                 gtk_widget_activate_action_variant(list.widget, "list.scroll-to-item", g_variant_new_uint32(0))
+                if top != nil { gtk_widget_set_focus_child(list.widget, nil) }
             }
             let listed = Set(newKeys[start..<newEnd])
             for key in oldKeys[start..<oldEnd] where !listed.contains(key) {
@@ -169,6 +168,13 @@ public final class KeyedListView<Row: AnyObject> {
         }
         // Rows GTK kept show the same key; those whose content changed are refreshed.
         for (item, shownKey) in bound where isChanged(shownKey) { show(item: item, key: shownKey) }
+    }
+
+    /// GTK's widget for the item at the top, if it is bound.
+    private func topItemWidget() -> UnsafeMutablePointer<GtkWidget>? {
+        guard let item = bound.keys.first(where: { gtk_list_item_get_position(gcast($0)) == 0 }),
+              let child = gtk_list_item_get_child(gcast(item)) else { return nil }
+        return gtk_widget_get_parent(child)
     }
 
     /// The row on screen showing `key`, if any.
