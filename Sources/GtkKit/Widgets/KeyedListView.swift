@@ -143,9 +143,7 @@ public final class KeyedListView<Row: AnyObject> {
                 items[key] = item
                 return item
             }
-            let scroller = root.widget
-            let adjustment = gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(scroller)))
-            let atTop = adjustment.map { gtk_adjustment_get_value($0) <= 0 } ?? true
+            let atTop = vadjustment.map { gtk_adjustment_get_value($0) <= 0 } ?? true
             added.withUnsafeBufferPointer { buffer in
                 g_list_store_splice(model, UInt32(start), UInt32(oldEnd - start),
                                     UnsafeMutablePointer(mutating: buffer.baseAddress), UInt32(added.count))
@@ -168,6 +166,11 @@ public final class KeyedListView<Row: AnyObject> {
         }
         // Rows GTK kept show the same key; those whose content changed are refreshed.
         for (item, shownKey) in bound where isChanged(shownKey) { show(item: item, key: shownKey) }
+    }
+
+    /// The scroller's vertical adjustment.
+    private var vadjustment: UnsafeMutablePointer<GtkAdjustment>? {
+        gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(root.widget)))
     }
 
     /// GTK's widget for the item at the top, if it is bound.
@@ -217,13 +220,13 @@ public final class KeyedListView<Row: AnyObject> {
 
     /// Scrolls by `delta` pixels (negative: towards the start), as a wheel or touchpad would.
     public func scroll(by delta: Double) {
-        guard let adjustment = gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(root.widget))) else { return }
+        guard let adjustment = vadjustment else { return }
         gtk_adjustment_set_value(adjustment, gtk_adjustment_get_value(adjustment) + delta)
     }
 
     /// Whether the view shows the last rows (within `slack` pixels), so new ones should scroll in.
     public func isAtEnd(slack: Double = 48) -> Bool {
-        guard let adjustment = gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(root.widget))) else { return true }
+        guard let adjustment = vadjustment else { return true }
         return gtk_adjustment_get_value(adjustment) + gtk_adjustment_get_page_size(adjustment)
             >= gtk_adjustment_get_upper(adjustment) - slack
     }
