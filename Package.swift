@@ -17,6 +17,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // Tests only: a clock a test advances by hand, so nothing waits on real time.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", exact: "1.1.1"),
     ],
     targets: [
         // MARK: C libraries and the hand-written shim
@@ -53,12 +55,14 @@ let package = Package(
         .plugin(name: "ServiceNameTable", capability: .buildTool()),
 
         // MARK: Tests
-        .target(name: "TestSupport", dependencies: ["Domain"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["Domain", .product(name: "Clocks", package: "swift-clocks")],
+                path: "Tests/TestSupport"),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
-        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "BluetoothTests", dependencies: ["Bluetooth", "Domain", "TestSupport"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Domain", "TestSupport"]),
-        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "Domain", "TestSupport"]),
+        .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "Domain", "TestSupport",
+                                                           .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "CGtkShim", "CAdwaita"], swiftSettings: gtkSwift),
         .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "GtkKit", "Domain", "Localization", "TestSupport"],
                     swiftSettings: gtkSwift),

@@ -22,7 +22,7 @@ import Bluetooth
 import Domain
 import Foundation
 
-typealias Events = AsyncStream<ConnectionEvent>.Iterator
+typealias Events = Feed<ConnectionEvent>.AsyncIterator
 
 extension Duration {
     var milliseconds: Double { Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15 }

@@ -15,17 +15,17 @@ import Views
 final class ChatBenchmark {
     private let messages: Int
     private let window: MainWindow
-    private let connection: ConnectionViewModel
+    private let chats: ChatRepository?
     private let quit: () -> Void
     private var paints: [Int64] = []
     private var scrolling = false
     private let device = try! DeviceID(parsing: "C0:FA:B1:BE:4C:01", kind: .leRandom)
 
-    init?(environment: [String: String], window: MainWindow, connection: ConnectionViewModel, quit: @escaping () -> Void) {
+    init?(environment: [String: String], window: MainWindow, chats: ChatRepository?, quit: @escaping () -> Void) {
         guard let text = environment["FAVBLUE_CHAT_BENCHMARK"], let messages = Int(text), messages > 0 else { return nil }
         self.messages = messages
         self.window = window
-        self.connection = connection
+        self.chats = chats
         self.quit = quit
     }
 
@@ -38,7 +38,7 @@ final class ChatBenchmark {
 
     /// Fills the store the first time; later runs reuse it (XDG_DATA_HOME decides).
     private func seed() async {
-        guard let chats = connection.chats else { return }
+        guard let chats else { return }
         let have = (try? await chats.count(for: device)) ?? 0
         guard have < messages else { return }
         let start = Date().addingTimeInterval(-Double(messages) * 60)

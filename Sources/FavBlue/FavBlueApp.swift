@@ -29,7 +29,7 @@ final class FavBlueApp {
     private var link: HCILink?
     /// The BlueZ connection the scanner, the connector and the alias writer share (`bluez`, `auto`).
     private var bus: BlueZBus?
-    private var connection: ConnectionViewModel?
+    private var sessions: ChatSessions?
     private var nicknames: NicknameSharing?
     private var shutDownDone = false
     /// Every scanner writes into it; the Scanner's Record toggle opens and closes its file.
@@ -145,17 +145,16 @@ final class FavBlueApp {
             scanner.onPreferencesChange = { ScannerSettings.save($0, to: settings) }
         }
         self.scanner = scanner
-        let connection = ConnectionViewModel(connector: ConnectorFactory.make(source, link: link, bus: bus, log: log),
-                                             chats: store.chats)
-        connection.names = { [weak live, weak favorites] id in
+        let sessions = ChatSessions(connector: ConnectorFactory.make(source, link: link, bus: bus, log: log), chats: store.chats)
+        sessions.names = { [weak live, weak favorites] id in
             let favorite = favorites?.favorite(id)
             return DisplayName.of(id: id, nickname: favorite?.nickname,
                                   advertisedName: live?[id]?.advertised.name ?? favorite?.lastKnownName)
         }
-        connection.onEnded = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
-        connection.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
-        self.connection = connection
-        live.keepsListed = { [weak connection] id in connection?.state.device == id }
+        sessions.onEnded = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
+        sessions.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
+        self.sessions = sessions
+        live.keepsListed = { [weak sessions] id in sessions?.state.device == id }
         let nicknames = NicknameSharing(writer: bus.map { BlueZAliasWriter(bus: $0, adapter: source.bluezAdapter) },
                                         favorites: favorites, isOn: settings?.bool("share-nicknames") ?? false)
         nicknames.onChange = { [weak settings] on in settings?.set("share-nicknames", bool: on) }
@@ -176,7 +175,7 @@ final class FavBlueApp {
             self?.quit()
         }
         benchmark?.start()
-        chatBenchmark = ChatBenchmark(environment: ProcessInfo.processInfo.environment, window: window, connection: connection) { [weak self] in
+        chatBenchmark = ChatBenchmark(environment: ProcessInfo.processInfo.environment, window: window, chats: store.chats) { [weak self] in
             self?.quit()
         }
         chatBenchmark?.start()
@@ -219,7 +218,8 @@ final class FavBlueApp {
         let live = self.live!
         let hidden = self.hidden!
         let sightings = store?.sightings
-        let connection = self.connection!
+        let sessions = self.sessions!
+        let connection = ConnectionViewModel(sessions: sessions)
         let nicknames = self.nicknames
         let settings = self.settings
         let chatSetting = settings.map { settings in
@@ -236,7 +236,7 @@ final class FavBlueApp {
                     self?.link = nil
                     self?.bus?.close()
                     self?.bus = nil
-                    connection.replace(connector: ConnectorFactory.make(.demo, link: nil))
+                    sessions.replace(connector: ConnectorFactory.make(.demo, link: nil))
                     scanner.start()
                 })
             },
@@ -248,7 +248,7 @@ final class FavBlueApp {
             preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                    nicknames: nicknames) },
             exportDevices: { navigator in ExportDialogs.exportDevices(navigator: navigator, scanner: scanner) },
-            chat: { navigator, device in ChatPage(navigator: navigator, model: ChatViewModel(device: device, connection: connection)) },
+            chat: { navigator, device in ChatPage(navigator: navigator, model: ChatViewModel(device: device, sessions: sessions)) },
             connectionBar: { navigator in ConnectionBar(navigator: navigator, model: connection) })
     }
 
@@ -262,10 +262,10 @@ final class FavBlueApp {
     /// file, the connection ends, and chat messages not yet written are written first.
     private func shutDown() {
         live?.stop()
-        guard let connection, !shutDownDone else { return }
+        guard let sessions, !shutDownDone else { return }
         shutDownDone = true
-        connection.disconnect()
-        let writes = connection.finishWriting()
+        sessions.disconnect()
+        let writes = sessions.finishWriting()
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             await writes?.value

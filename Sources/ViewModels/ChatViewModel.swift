@@ -5,11 +5,13 @@ import Domain
 import Foundation
 import Localization
 
-/// One device's chat: its whole stored history and this session's messages, with a day
+/// One device's chat, a window on Domain's `ChatSessions`: its stored history, read a page at
+/// a time from the newest back as the list scrolls up, and this session's messages, with a day
 /// separator before each new day, and what can be sent right now.
 ///
 /// Rows are addressed by key (a message's id, or "day-" and the date) so a virtualized list
-/// binds only the rows it shows. New messages are appended without rebuilding the rest.
+/// binds only the rows it shows. New messages are appended, and older pages put in front,
+/// without rebuilding the rest.
 @MainActor
 public final class ChatViewModel {
     /// One row of the chat.
@@ -31,25 +33,33 @@ public final class ChatViewModel {
     public private(set) var messageCount = 0
     /// The last line the user sent (Up recalls it).
     public private(set) var lastSent: String?
+    /// Whether older stored messages are still to be read (`loadOlder`).
+    public var hasOlder: Bool { storedFrom > 0 }
+
+    /// How many stored messages one page holds: enough to fill a tall window several times.
+    public static let pageSize = 200
 
     // MARK: Borrowed
-    private let connection: ConnectionViewModel
+    private let sessions: ChatSessions
     private let calendar: Calendar
     private var token: ObservationToken?
 
     // MARK: Owned
     private var items: [String: Item] = [:]
     private var lastDay: Date?
+    /// The stored position (0 = oldest) of the oldest message listed.
+    private var storedFrom = 0
+    private var loadingOlder = false
     private let observers = ChangeObservers()
     /// Keys whose row changed since the last notification (delivery, retry).
     public private(set) var changedKeys: Set<String> = []
 
-    /// Creates the chat of `device` over the app's one connection.
-    public init(device: DeviceID, connection: ConnectionViewModel, calendar: Calendar = .current) {
+    /// Creates the chat of `device` over the app's chat sessions.
+    public init(device: DeviceID, sessions: ChatSessions, calendar: Calendar = .current) {
         self.device = device
-        self.connection = connection
+        self.sessions = sessions
         self.calendar = calendar
-        token = connection.observe { [weak self] in self?.refresh() }
+        token = sessions.observe { [weak self] in self?.refresh() }
     }
 
     /// Calls `handler` after every change.
@@ -58,22 +68,22 @@ public final class ChatViewModel {
     // MARK: What the page shows
 
     /// The device's name.
-    public var title: String { connection.name(of: device) }
+    public var title: String { sessions.name(of: device) }
 
     /// The connection state in a few words, for the subtitle.
     public var subtitle: String {
-        let state = connection.state
+        let state = sessions.state
         if state.device == device { return state.summary }
         return L10n.tr("Not connected")
     }
 
     /// Whether Send and the entry work now.
-    public var canSend: Bool { connection.state.device == device && connection.state.canChat }
+    public var canSend: Bool { sessions.state.device == device && sessions.state.canChat }
 
     /// Why nothing can be sent, shown under the entry; nil when sending works.
     public var sendBlockedReason: String? {
         if canSend { return nil }
-        let state = connection.state
+        let state = sessions.state
         if state.device == device {
             switch state {
             case .connecting: return L10n.tr("Connecting to the device…")
@@ -81,18 +91,18 @@ public final class ChatViewModel {
             default: return L10n.tr("Disconnecting…")
             }
         }
-        if let reason = connection.unavailableReason { return reason }
+        if let reason = sessions.unavailableReason { return reason }
         return L10n.tr("Not connected. Connect to send messages; the history stays here.")
     }
 
     /// Whether the page should offer Connect (not connected to this device, and the source can connect).
-    public var canConnect: Bool { connection.state.device != device && connection.unavailableReason == nil }
+    public var canConnect: Bool { sessions.state.device != device && sessions.unavailableReason == nil }
 
     /// The row for `key`.
     public func item(_ key: String) -> Item? { items[key] }
 
     /// Why a message was not sent, next to "Not sent".
-    public func failure(of id: UUID) -> String? { connection.failures[id] }
+    public func failure(of id: UUID) -> String? { sessions.failures[id] }
 
     /// The key of the newest row.
     public var lastKey: String? { keys.last }
@@ -100,10 +110,10 @@ public final class ChatViewModel {
     // MARK: Intents
 
     /// The chat is on screen: its messages count as read.
-    public func appear() { connection.chatShown = device }
+    public func appear() { sessions.reading = device }
 
     /// The chat left the screen: new messages count as unread again.
-    public func disappear() { if connection.chatShown == device { connection.chatShown = nil } }
+    public func disappear() { if sessions.reading == device { sessions.reading = nil } }
 
     /// Sends `text` (surrounding blank lines dropped); false when there is nothing to send or no link.
     @discardableResult
@@ -111,37 +121,56 @@ public final class ChatViewModel {
         let line = text.trimmingCharacters(in: .newlines)
         guard canSend, !line.trimmingCharacters(in: .whitespaces).isEmpty else { return false }
         lastSent = line
-        connection.send(line)
+        sessions.send(line)
         return true
     }
 
     /// Tries a message that was not sent once more.
-    public func retry(_ id: UUID) { connection.retry(id) }
+    public func retry(_ id: UUID) {
+        guard case .message(let message) = items[id.uuidString] else { return }
+        sessions.retry(message)
+    }
 
     /// Connects to this chat's device.
-    public func connect() { connection.connect(to: device) }
+    public func connect() { sessions.connect(to: device) }
 
-    /// Reads the stored history, then adds this session's messages not yet stored.
+    /// Reads the newest page of the stored history, then adds this session's messages not yet stored.
     public func load() async {
-        if let chats = connection.chats {
-            let device = device
-            do {
-                let total = try await chats.count(for: device)
-                var stored: [ChatMessage] = []
-                stored.reserveCapacity(total)
-                while stored.count < total {
-                    // Large pages: each OFFSET query walks the rows before it again.
-                    let page = try await chats.page(for: device, offset: stored.count, limit: 10_000)
-                    if page.isEmpty { break }
-                    stored += page
-                }
-                for message in stored { append(message) }
-            } catch {
-                loadProblem = L10n.format("The earlier messages could not be read: {}", "\(error)")
+        do {
+            let total = try await sessions.storedCount(of: device)
+            storedFrom = max(0, total - Self.pageSize)
+            for message in try await sessions.stored(of: device, offset: storedFrom, limit: total - storedFrom) {
+                append(message)
             }
+        } catch {
+            loadProblem = L10n.format("The earlier messages could not be read: {}", "\(error)")
         }
         isLoading = false
         refresh()
+    }
+
+    /// Reads the page of stored messages before the oldest listed and puts it in front;
+    /// returns how many rows came in front (0 when there were none, or a read is under way).
+    @discardableResult
+    public func loadOlder() async -> Int {
+        guard !isLoading, !loadingOlder, storedFrom > 0 else { return 0 }
+        loadingOlder = true
+        defer { loadingOlder = false }
+        let from = max(0, storedFrom - Self.pageSize)
+        let page: [ChatMessage]
+        do {
+            page = try await sessions.stored(of: device, offset: from, limit: storedFrom - from)
+        } catch {
+            loadProblem = L10n.format("The earlier messages could not be read: {}", "\(error)")
+            observers.notify()
+            return 0
+        }
+        storedFrom = from
+        let before = keys.count
+        prepend(page)
+        changedKeys = []
+        observers.notify()
+        return keys.count - before
     }
 
     // MARK: Building rows
@@ -152,7 +181,7 @@ public final class ChatViewModel {
             return
         }
         changedKeys = []
-        for message in connection.session[device] ?? [] {
+        for message in sessions.messages(of: device) {
             let key = message.id.uuidString
             if case .message(let shown) = items[key] {
                 if shown.delivery != message.delivery || (message.delivery == .notSent) {
@@ -172,7 +201,7 @@ public final class ChatViewModel {
         let day = calendar.startOfDay(for: message.time)
         if day != lastDay {
             lastDay = day
-            let dayKey = "day-\(Int(day.timeIntervalSince1970))"
+            let dayKey = Self.dayKey(day)
             if items[dayKey] == nil {
                 items[dayKey] = .day(day)
                 keys.append(dayKey)
@@ -182,6 +211,34 @@ public final class ChatViewModel {
         keys.append(key)
         messageCount += 1
     }
+
+    /// Puts `page` (oldest first, all older than every row) in front, with its day separators;
+    /// the first day already listed keeps its one separator.
+    private func prepend(_ page: [ChatMessage]) {
+        var front: [String] = []
+        var day: Date?
+        for message in page where items[message.id.uuidString] == nil {
+            let start = calendar.startOfDay(for: message.time)
+            let dayKey = Self.dayKey(start)
+            if start != day {
+                day = start
+                if items[dayKey] == nil {
+                    items[dayKey] = .day(start)
+                    front.append(dayKey)
+                } else if let at = keys.firstIndex(of: dayKey) {
+                    // The day continues into the rows listed already: its separator moves up.
+                    keys.remove(at: at)
+                    front.append(dayKey)
+                }
+            }
+            items[message.id.uuidString] = .message(message)
+            front.append(message.id.uuidString)
+            messageCount += 1
+        }
+        keys = front + keys
+    }
+
+    private static func dayKey(_ day: Date) -> String { "day-\(Int(day.timeIntervalSince1970))" }
 
     /// "Today", "Yesterday" or the date in the user's locale, for a day separator.
     public func dayTitle(_ day: Date, now: Date = Date()) -> String {

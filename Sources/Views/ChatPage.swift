@@ -6,8 +6,8 @@ import GtkKit
 import Localization
 import ViewModels
 
-/// The chat with one device: its whole history in a virtualized list, newest at the bottom,
-/// and an entry to write to it while connected.
+/// The chat with one device: its history in a virtualized list, newest at the bottom, read a
+/// page at a time as the reader scrolls up, and an entry to write to it while connected.
 @MainActor
 public final class ChatPage: Page {
     // MARK: Widgets
@@ -54,6 +54,9 @@ public final class ChatPage: Page {
             bind: { [weak self] row, key in self?.bind(row, key) },
             activate: { _ in })
         list.list.css("favblue-chat")
+        // Older messages come in a page at a time as the reader nears the top.
+        list.keepsStartInView = false
+        list.onNearStart(within: 600) { [weak self] in self?.loadOlder() }
 
         content.add(loading, name: "loading")
         content.add(empty, name: "empty")
@@ -138,6 +141,11 @@ public final class ChatPage: Page {
         case .message(let message): row.show(message, sender: model.title, failure: model.failure(of: message.id))
         case nil: break
         }
+    }
+
+    private func loadOlder() {
+        guard model.hasOlder, !model.isLoading else { return }
+        Task { [weak model] in await model?.loadOlder() }
     }
 
     private func sendEntry() {

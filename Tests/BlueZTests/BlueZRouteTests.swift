@@ -124,7 +124,7 @@ final class BlueZRouteTests: XCTestCase {
     }
 
     /// The stream's first element, awaited by a task that starts listening now.
-    private func first(_ stream: AsyncStream<Observation>) async -> Task<Observation?, Never> {
+    private func first(_ stream: Feed<Observation>) async -> Task<Observation?, Never> {
         Task {
             for await o in stream { return o }
             return nil

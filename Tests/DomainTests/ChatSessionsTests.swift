@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Clocks
 import Domain
 import Foundation
 import TestSupport
-import ViewModels
 import XCTest
 
-/// A chat store that records its batches, for the view-model rules.
+/// A chat store that records its batches and delivery changes, for the owner's rules.
 private actor RecordingChats: ChatRepository {
     private(set) var batches: [[ChatMessage]] = []
     private(set) var deliveries: [(UUID, ChatDelivery)] = []
@@ -19,56 +19,61 @@ private actor RecordingChats: ChatRepository {
         batches.append(messages)
     }
     func setDelivery(_ delivery: ChatDelivery, of id: UUID) { deliveries.append((id, delivery)) }
-    func page(for device: DeviceID, offset: Int, limit: Int) -> [ChatMessage] { [] }
-    func count(for device: DeviceID) -> Int { 0 }
+    func page(for device: DeviceID, offset: Int, limit: Int) -> [ChatMessage] {
+        var stored: [UUID: ChatMessage] = [:]
+        var order: [UUID] = []
+        for message in batches.joined() where message.device == device {
+            if stored[message.id] == nil { order.append(message.id) }
+            stored[message.id] = message
+        }
+        for (id, delivery) in deliveries where stored[id] != nil { stored[id]!.delivery = delivery }
+        return Array(order.compactMap { stored[$0] }.dropFirst(offset).prefix(limit))
+    }
+    func count(for device: DeviceID) -> Int { Set(batches.joined().filter { $0.device == device }.map(\.id)).count }
     func prune(_ retention: ChatRetention, now: Date) -> Int { 0 }
 }
 
 @MainActor
-final class ConnectionViewModelTests: XCTestCase {
+final class ChatSessionsTests: XCTestCase {
     private let device = TestDevices.id(7, kind: .leRandom)
-
-    private func settle() async { try? await Task.sleep(nanoseconds: 50_000_000) }
 
     func testIncomingMessagesCountUnreadUntilTheChatIsShownAndTheBadgeStopsAtNinetyNine() async {
         let connector = FakeConnector()
-        let model = ConnectionViewModel(connector: connector, chats: nil)
+        let model = ChatSessions(connector: connector, chats: nil)
         model.connect(to: device)
-        await settle()
+        await model.drain()
         XCTAssertEqual(model.state, .connected(device, service: .chat))
-        XCTAssertNil(model.badge)
+        XCTAssertNil(UnreadBadge.text(for: model.unread))
         connector.receive("hello")
-        await settle()
-        XCTAssertEqual(model.badge, "1")
+        await model.drain()
+        XCTAssertEqual(UnreadBadge.text(for: model.unread), "1")
         for i in 0..<149 { connector.receive("m\(i)") }
-        await settle()
+        await model.drain()
         XCTAssertEqual(model.unread, 150)
-        XCTAssertEqual(model.badge, "...")
-        XCTAssertEqual(model.unreadDescription, "150 unread messages")
-        model.chatShown = device
-        XCTAssertNil(model.badge, "opening the chat reads everything")
+        XCTAssertEqual(UnreadBadge.text(for: model.unread), "...")
+        model.reading = device
+        XCTAssertEqual(model.unread, 0, "opening the chat reads everything")
         connector.receive("while shown")
-        await settle()
+        await model.drain()
         XCTAssertEqual(model.unread, 0, "a message to the open chat is read at once")
-        XCTAssertEqual(model.session[device]?.count, 151)
+        XCTAssertEqual(model.messages(of: device).count, 151)
     }
 
     func testTheEndOfTheConnectionClearsTheCountKeepsTheHistoryAndSaysWhy() async {
         let connector = FakeConnector()
-        let model = ConnectionViewModel(connector: connector, chats: nil)
+        let model = ChatSessions(connector: connector, chats: nil)
         var said: [String] = []
         model.onEnded = { said.append($0) }
         model.connect(to: device)
-        await settle()
+        await model.drain()
         connector.receive("one")
         connector.receive("two")
-        await settle()
+        await model.drain()
         XCTAssertEqual(model.unread, 2)
         connector.drop(.endedByDevice)
-        await settle()
+        await model.drain()
         XCTAssertEqual(model.unread, 0)
-        XCTAssertNil(model.badge)
-        XCTAssertEqual(model.session[device]?.map(\.body), [.text("one"), .text("two")])
+        XCTAssertEqual(model.messages(of: device).map(\.body), [.text("one"), .text("two")])
         XCTAssertEqual(said, [ConnectionFailure.endedByDevice.message])
         XCTAssertFalse(model.canSend)
     }
@@ -76,40 +81,97 @@ final class ConnectionViewModelTests: XCTestCase {
     func testASentMessageGoesFromSendingToSentAndAFailedOneIsMarkedWithItsReasonThenRetried() async {
         let connector = FakeConnector()
         let chats = RecordingChats()
-        let model = ConnectionViewModel(connector: connector, chats: chats)
+        let clock = TestClock()
+        let model = ChatSessions(connector: connector, chats: chats, clock: clock)
         model.connect(to: device)
-        await settle()
+        await model.drain()
         model.send("hello")
-        XCTAssertEqual(model.session[device]?.last?.delivery, .sending, "listed at once")
-        await settle()
-        XCTAssertEqual(model.session[device]?.last?.delivery, .sent)
+        XCTAssertEqual(model.messages(of: device).last?.delivery, .sending, "listed at once")
+        await model.drain()
+        XCTAssertEqual(model.messages(of: device).last?.delivery, .sent)
         XCTAssertEqual(connector.sent, ["hello"])
 
         connector.sendFailure = .timedOut
         model.send("lost")
-        await settle()
-        let failed = model.session[device]!.last!
+        await model.drain()
+        let failed = model.messages(of: device).last!
         XCTAssertEqual(failed.delivery, .notSent)
         XCTAssertEqual(model.failures[failed.id], ChatSendError.timedOut.message)
         connector.sendFailure = nil
-        model.retry(failed.id)
-        await settle()
-        XCTAssertEqual(model.session[device]?.last?.delivery, .sent)
+        model.retry(failed)
+        await model.drain()
+        XCTAssertEqual(model.messages(of: device).last?.delivery, .sent)
         XCTAssertNil(model.failures[failed.id])
         XCTAssertEqual(connector.sent, ["hello", "lost"])
         await model.flush()
-        let deliveries = await chats.deliveries.filter { $0.0 == failed.id }.map(\.1)
-        XCTAssertEqual(deliveries, [.notSent, .sending, .sent], "the store follows every change")
+        let stored = try? await chats.page(for: device, offset: 0, limit: 10)
+        XCTAssertEqual(stored?.map(\.delivery), [.sent, .sent], "the store follows every change")
+
+        // Once written, a later change is written on its own.
+        connector.sendFailure = .connectionLost
+        model.send("late")
+        await model.drain()
+        await model.flush()
+        let late = model.messages(of: device).last!
+        connector.sendFailure = nil
+        model.retry(late)
+        await model.drain()
+        await model.flush()
+        let deliveries = await chats.deliveries.filter { $0.0 == late.id }.map(\.1)
+        XCTAssertEqual(deliveries, [.sending, .sent])
+    }
+
+    func testADeliveryThatChangesWhileItsMessageWaitsForTheStoreIsStoredWithIt() async {
+        let connector = FakeConnector()
+        let chats = RecordingChats()
+        let clock = TestClock()
+        let model = ChatSessions(connector: connector, chats: chats, clock: clock)
+        model.connect(to: device)
+        await model.drain()
+        model.send("hello")
+        connector.receive("hi back")
+        await model.drain()
+        // The batch waits for the clock; nothing is written yet.
+        var batches = await chats.batches
+        XCTAssertEqual(batches.count, 0)
+        model.send("again")
+        await model.drain()
+        XCTAssertEqual(model.waitingToBeWritten, 3)
+        await model.flush()
+        batches = await chats.batches
+        XCTAssertEqual(batches.count, 1, "one batch")
+        XCTAssertEqual(batches.first?.map(\.delivery), [.sent, .sent, .sent],
+                       "the answer that came while the message waited is what is stored")
+    }
+
+    func testAMessageCutOffByAQuitReadsAsNotSentAfterARestartAndCanBeRetried() async {
+        let chats = RecordingChats()
+        let sending = ChatMessage(device: device, direction: .outgoing, body: .text("in flight"), time: Date(), delivery: .sending)
+        try? await chats.append([sending])
+        let connector = FakeConnector()
+        let model = ChatSessions(connector: connector, chats: chats)
+        let stored = try? await model.stored(of: device, offset: 0, limit: 10)
+        XCTAssertEqual(stored?.map(\.delivery), [.notSent])
+        XCTAssertNotNil(model.failures[sending.id], "it says why")
+        model.connect(to: device)
+        await model.drain()
+        model.retry(stored![0])
+        await model.drain()
+        XCTAssertEqual(connector.sent, ["in flight"])
+        XCTAssertEqual(model.messages(of: device).map(\.delivery), [.sent])
+        await model.flush()
+        let after = try? await chats.page(for: device, offset: 0, limit: 10)
+        XCTAssertEqual(after?.map(\.delivery), [.sent])
     }
 
     func testABurstIsStoredInOrderInAFewBatches() async {
         let connector = FakeConnector()
         let chats = RecordingChats()
-        let model = ConnectionViewModel(connector: connector, chats: chats)
+        let model = ChatSessions(connector: connector, chats: chats)
         model.connect(to: device)
-        await settle()
+        await model.drain()
         for i in 0..<150 { connector.receive("message \(i)") }
-        await settle()
+        await model.drain()
         await model.flush()
         let batches = await chats.batches
         XCTAssertLessThanOrEqual(batches.count, 3, "one transaction per burst, not one per message")
@@ -120,17 +182,16 @@ final class ConnectionViewModelTests: XCTestCase {
         let connector = FakeConnector()
         let chats = RecordingChats()
         await chats.fail()
-        let model = ConnectionViewModel(connector: connector, chats: chats)
+        let model = ChatSessions(connector: connector, chats: chats)
         var problems: [String] = []
         model.onStoreProblem = { problems.append($0) }
         model.connect(to: device)
-        await settle()
+        await model.drain()
         connector.receive("kept")
-        await settle()
+        await model.drain()
         await model.flush()
-        await settle()
         XCTAssertEqual(problems.count, 1)
         XCTAssertTrue(problems[0].contains("could not be saved"))
-        XCTAssertEqual(model.session[device]?.map(\.body), [.text("kept")])
+        XCTAssertEqual(model.messages(of: device).map(\.body), [.text("kept")])
     }
 }

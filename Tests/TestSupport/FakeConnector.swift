@@ -8,7 +8,7 @@ import Foundation
 /// was sent, and delivers messages the test feeds it.
 public final class FakeConnector: DeviceConnector, @unchecked Sendable {
     private let lock = NSLock()
-    private var continuations: [UUID: AsyncStream<ConnectionEvent>.Continuation] = [:]
+    private var continuations: [UUID: Feed<ConnectionEvent>] = [:]
     private var current: ConnectionState = .idle
     /// The service a connection opens; nil simulates a device without one.
     public var service: ChatService? = .chat
@@ -21,19 +21,17 @@ public final class FakeConnector: DeviceConnector, @unchecked Sendable {
 
     public init() {}
 
-    public var events: AsyncStream<ConnectionEvent> {
-        AsyncStream { continuation in
-            let id = UUID()
-            lock.lock()
-            continuation.yield(.state(current))
-            continuations[id] = continuation
-            lock.unlock()
-            continuation.onTermination = { [weak self] _ in
-                self?.lock.lock()
-                self?.continuations[id] = nil
-                self?.lock.unlock()
-            }
+    public var events: Feed<ConnectionEvent> {
+        let feed = Feed<ConnectionEvent>()
+        let id = UUID()
+        lock.withLock {
+            feed.yield(.state(current))
+            continuations[id] = feed
         }
+        feed.onTermination = { [weak self] in
+            self?.lock.withLock { self?.continuations[id] = nil }
+        }
+        return feed
     }
 
     public var state: ConnectionState {

@@ -7,31 +7,34 @@ import Foundation
 /// A scanner that reports what the test feeds it.
 public final class FakeScanner: DeviceScanner, @unchecked Sendable {
     private let lock = NSLock()
-    private var observationContinuations: [AsyncStream<Observation>.Continuation] = []
-    private var stateContinuations: [AsyncStream<ScannerState>.Continuation] = []
+    private var observationFeeds: [Feed<Observation>] = []
+    private var stateFeeds: [Feed<ScannerState>] = []
     private var current: ScannerState = .idle
-    private let (departureStream, departureSink) = AsyncStream<DeviceID>.makeStream()
+    private let departureFeed = Feed<DeviceID>()
     /// How often start() was called.
     public private(set) var starts = 0
 
     public init() {}
 
-    public var observations: AsyncStream<Observation> {
-        AsyncStream { continuation in
-            lock.lock(); observationContinuations.append(continuation); lock.unlock()
-        }
+    public var observations: Feed<Observation> {
+        let feed = Feed<Observation>()
+        lock.withLock { observationFeeds.append(feed) }
+        return feed
     }
 
-    public var states: AsyncStream<ScannerState> {
-        AsyncStream { continuation in
-            lock.lock(); continuation.yield(current); stateContinuations.append(continuation); lock.unlock()
+    public var states: Feed<ScannerState> {
+        let feed = Feed<ScannerState>()
+        lock.withLock {
+            feed.yield(current)
+            stateFeeds.append(feed)
         }
+        return feed
     }
 
-    public var departures: AsyncStream<DeviceID> { departureStream }
+    public var departures: Feed<DeviceID> { departureFeed }
 
     public func start() {
-        lock.lock(); starts += 1; lock.unlock()
+        lock.withLock { starts += 1 }
         set(.scanning)
     }
 
@@ -39,16 +42,18 @@ public final class FakeScanner: DeviceScanner, @unchecked Sendable {
 
     /// Delivers an observation as if the radio heard it.
     public func feed(_ observation: Observation) {
-        lock.lock(); let targets = observationContinuations; lock.unlock()
-        targets.forEach { $0.yield(observation) }
+        lock.withLock { observationFeeds }.forEach { $0.yield(observation) }
     }
 
     /// Says `id` went out of range, as BlueZ does when it drops a device.
-    public func depart(_ id: DeviceID) { departureSink.yield(id) }
+    public func depart(_ id: DeviceID) { departureFeed.yield(id) }
 
     /// Moves to `state` (a failure, say).
     public func set(_ state: ScannerState) {
-        lock.lock(); current = state; let targets = stateContinuations; lock.unlock()
+        let targets = lock.withLock {
+            current = state
+            return stateFeeds
+        }
         targets.forEach { $0.yield(state) }
     }
 }

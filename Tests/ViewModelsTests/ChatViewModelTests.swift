@@ -43,8 +43,6 @@ final class ChatViewModelTests: XCTestCase {
         return calendar
     }
 
-    private func settle() async { try? await Task.sleep(nanoseconds: 50_000_000) }
-
     private func message(_ text: String, _ direction: ChatDirection = .incoming, at time: Date) -> ChatMessage {
         ChatMessage(device: device, direction: direction, body: .text(text), time: time, delivery: .sent)
     }
@@ -58,13 +56,13 @@ final class ChatViewModelTests: XCTestCase {
         let chats = StoredChats(stored + [ChatMessage(device: other, direction: .incoming, body: .text("elsewhere"),
                                                       time: today, delivery: .sent)])
         let connector = FakeConnector()
-        let connection = ConnectionViewModel(connector: connector, chats: chats)
+        let connection = ChatSessions(connector: connector, chats: chats)
         connection.connect(to: device)
-        await settle()
+        await connection.drain()
         connector.receive("live", at: now)
-        await settle()
+        await connection.drain()
         await connection.flush()
-        let model = ChatViewModel(device: device, connection: connection, calendar: calendar)
+        let model = ChatViewModel(device: device, sessions: connection, calendar: calendar)
         XCTAssertTrue(model.isLoading)
         await model.load()
         XCTAssertFalse(model.isLoading)
@@ -80,16 +78,53 @@ final class ChatViewModelTests: XCTestCase {
         XCTAssertEqual(model.messageCount, 4)
 
         connector.receive("later")
-        await settle()
+        await connection.drain()
         XCTAssertEqual(model.messageCount, 5, "a new message is added to the open chat")
         XCTAssertEqual(model.lastKey.flatMap { model.item($0) }.flatMap { if case .message(let m) = $0 { m.body } else { nil } },
                        .text("later"))
     }
 
+    func testALongHistoryOpensOnItsNewestPageAndOlderPagesComeInFrontInOrder() async {
+        let start = calendar.startOfDay(for: Date()).addingTimeInterval(-3 * 86_400)
+        // 1,000 messages, one every six minutes: four days and a bit.
+        let stored = (0..<1000).map { message("m\($0)", at: start.addingTimeInterval(Double($0) * 360)) }
+        let connection = ChatSessions(connector: FakeConnector(), chats: StoredChats(stored))
+        let model = ChatViewModel(device: device, sessions: connection, calendar: calendar)
+        await model.load()
+        XCTAssertEqual(model.messageCount, ChatViewModel.pageSize, "opening reads one page, whatever the length")
+        XCTAssertTrue(model.hasOlder)
+        var pages = 1
+        while model.hasOlder {
+            let added = await model.loadOlder()
+            XCTAssertGreaterThan(added, 0)
+            pages += 1
+        }
+        XCTAssertEqual(pages, 5)
+        XCTAssertEqual(model.messageCount, 1000)
+        let texts = model.keys.compactMap { key -> String? in
+            if case .message(let m) = model.item(key), case .text(let t) = m.body { return t }
+            return nil
+        }
+        XCTAssertEqual(texts, (0..<1000).map { "m\($0)" }, "oldest first, none twice")
+        let days = model.keys.filter { $0.hasPrefix("day-") }
+        XCTAssertEqual(days.count, Set(days).count)
+        XCTAssertEqual(days.count, 5, "one separator per day, each before its first message")
+        for day in days {
+            guard let at = model.keys.firstIndex(of: day), case .day(let date) = model.item(day),
+                  case .message(let next) = model.item(model.keys[at + 1]) else { return XCTFail("a day opens its messages") }
+            XCTAssertEqual(calendar.startOfDay(for: next.time), date)
+            if at > 0, case .message(let before) = model.item(model.keys[at - 1]) {
+                XCTAssertLessThan(calendar.startOfDay(for: before.time), date)
+            }
+        }
+        let none = await model.loadOlder()
+        XCTAssertEqual(none, 0)
+    }
+
     func testSendingWorksOnlyWhileConnectedToThisDeviceAndSaysWhyNot() async {
         let connector = FakeConnector()
-        let connection = ConnectionViewModel(connector: connector, chats: nil)
-        let model = ChatViewModel(device: device, connection: connection)
+        let connection = ChatSessions(connector: connector, chats: nil)
+        let model = ChatViewModel(device: device, sessions: connection)
         await model.load()
         XCTAssertFalse(model.canSend)
         XCTAssertEqual(model.subtitle, "Not connected")
@@ -98,31 +133,31 @@ final class ChatViewModelTests: XCTestCase {
         XCTAssertFalse(model.send("hello"), "nothing goes out while disconnected")
 
         connection.connect(to: other)
-        await settle()
+        await connection.drain()
         XCTAssertFalse(model.canSend, "connected, but to another device")
         XCTAssertTrue(model.canConnect)
 
         connection.connect(to: device)
-        await settle()
+        await connection.drain()
         XCTAssertTrue(model.canSend)
         XCTAssertNil(model.sendBlockedReason)
         XCTAssertEqual(model.subtitle, "Connected")
         XCTAssertFalse(model.send("   "), "blank lines are not sent")
         XCTAssertTrue(model.send("hello\n"))
-        await settle()
+        await connection.drain()
         XCTAssertEqual(connector.sent, ["hello"])
         XCTAssertEqual(model.lastSent, "hello", "Up recalls it")
 
         connector.service = nil
         connection.connect(to: device)
-        await settle()
+        await connection.drain()
         XCTAssertFalse(model.canSend)
         XCTAssertEqual(model.sendBlockedReason, "This device offers no chat service, so messages cannot be sent.")
     }
 
     func testAReplayedCaptureCannotConnectAndTheChatSaysWhy() async {
-        let connection = ConnectionViewModel(connector: ReplayOnly(), chats: nil)
-        let model = ChatViewModel(device: device, connection: connection)
+        let connection = ChatSessions(connector: ReplayOnly(), chats: nil)
+        let model = ChatViewModel(device: device, sessions: connection)
         await model.load()
         XCTAssertFalse(model.canConnect)
         XCTAssertEqual(model.sendBlockedReason, ReplayOnly.reason)
@@ -130,43 +165,44 @@ final class ChatViewModelTests: XCTestCase {
 
     func testShowingTheChatReadsItsMessagesAndLeavingItCountsAgain() async {
         let connector = FakeConnector()
-        let connection = ConnectionViewModel(connector: connector, chats: nil)
+        let connection = ChatSessions(connector: connector, chats: nil)
+        let bar = ConnectionViewModel(sessions: connection)
         connection.connect(to: device)
-        await settle()
+        await connection.drain()
         connector.receive("one")
-        await settle()
-        XCTAssertEqual(connection.badge, "1")
-        let model = ChatViewModel(device: device, connection: connection)
+        await connection.drain()
+        XCTAssertEqual(bar.badge, "1")
+        let model = ChatViewModel(device: device, sessions: connection)
         await model.load()
         model.appear()
-        XCTAssertNil(connection.badge)
+        XCTAssertNil(bar.badge)
         connector.receive("two")
-        await settle()
+        await connection.drain()
         XCTAssertEqual(connection.unread, 0)
         model.disappear()
         connector.receive("three")
-        await settle()
-        XCTAssertEqual(connection.badge, "1")
+        await connection.drain()
+        XCTAssertEqual(bar.badge, "1")
         XCTAssertEqual(model.messageCount, 3)
     }
 
     func testAMessageThatWasNotSentIsMarkedWithItsReasonAndRetried() async {
         let connector = FakeConnector()
-        let connection = ConnectionViewModel(connector: connector, chats: nil)
+        let connection = ChatSessions(connector: connector, chats: nil)
         connection.connect(to: device)
-        await settle()
-        let model = ChatViewModel(device: device, connection: connection)
+        await connection.drain()
+        let model = ChatViewModel(device: device, sessions: connection)
         await model.load()
         connector.sendFailure = .timedOut
         model.send("lost")
-        await settle()
+        await connection.drain()
         guard let key = model.lastKey, case .message(let failed) = model.item(key) else { return XCTFail("listed") }
         XCTAssertEqual(failed.delivery, .notSent)
         XCTAssertTrue(model.changedKeys.contains(key), "the row is redrawn")
         XCTAssertEqual(model.failure(of: failed.id), ChatSendError.timedOut.message)
         connector.sendFailure = nil
         model.retry(failed.id)
-        await settle()
+        await connection.drain()
         guard case .message(let sent) = model.item(key) else { return XCTFail("still listed") }
         XCTAssertEqual(sent.delivery, .sent)
         XCTAssertEqual(connector.sent, ["lost"])
@@ -174,12 +210,12 @@ final class ChatViewModelTests: XCTestCase {
 
     func testAnUnreadableHistoryIsSaidAndThisSessionsMessagesStayListed() async {
         let connector = FakeConnector()
-        let connection = ConnectionViewModel(connector: connector, chats: StoredChats([], unreadable: true))
+        let connection = ChatSessions(connector: connector, chats: StoredChats([], unreadable: true))
         connection.connect(to: device)
-        await settle()
+        await connection.drain()
         connector.receive("still here")
-        await settle()
-        let model = ChatViewModel(device: device, connection: connection)
+        await connection.drain()
+        let model = ChatViewModel(device: device, sessions: connection)
         await model.load()
         XCTAssertNotNil(model.loadProblem)
         XCTAssertEqual(model.messageCount, 1)
@@ -188,17 +224,17 @@ final class ChatViewModelTests: XCTestCase {
     func testAFailedConnectionIsToldOnItsDevicesPageAndANewSourceTakesOver() async {
         let connector = FakeConnector()
         connector.connectFailure = .noAnswer(seconds: 10)
-        let connection = ConnectionViewModel(connector: connector, chats: nil)
+        let connection = ChatSessions(connector: connector, chats: nil)
         connection.connect(to: device)
-        await settle()
+        await connection.drain()
         XCTAssertEqual(connection.lastEnded?.device, device)
         XCTAssertEqual(connection.lastEnded?.reason, ConnectionFailure.noAnswer(seconds: 10).message)
 
         connection.replace(connector: ReplayOnly())
-        await settle()
+        await connection.drain()
         XCTAssertEqual(connection.unavailableReason, ReplayOnly.reason)
         connection.connect(to: device)
-        await settle()
+        await connection.drain()
         XCTAssertNil(connection.state.device)
     }
 }
@@ -206,7 +242,11 @@ final class ChatViewModelTests: XCTestCase {
 /// A connector like a replayed capture's: it can never connect.
 private final class ReplayOnly: DeviceConnector, @unchecked Sendable {
     static let reason = "A replayed capture cannot connect to devices."
-    var events: AsyncStream<ConnectionEvent> { AsyncStream { $0.yield(.state(.idle)) } }
+    var events: Feed<ConnectionEvent> {
+        let feed = Feed<ConnectionEvent>()
+        feed.yield(.state(.idle))
+        return feed
+    }
     var state: ConnectionState { .idle }
     var unavailableReason: String? { Self.reason }
     func connect(to device: DeviceID) {}

@@ -80,7 +80,7 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
 
     // MARK: DeviceConnector
 
-    public var events: AsyncStream<ConnectionEvent> { streams.events }
+    public var events: Feed<ConnectionEvent> { streams.events }
     public var state: ConnectionState { streams.state }
 
     public func connect(to device: DeviceID) {

@@ -22,7 +22,7 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
 
     // MARK: Owned
     private let streams = ScanStreams()
-    private let (departureStream, departureSink) = AsyncStream<DeviceID>.makeStream()
+    private let departureSink = Feed<DeviceID>()
 
     // MARK: State, guarded by `lock`
     private let lock = NSLock()
@@ -56,9 +56,9 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
 
     deinit { departureSink.finish() }
 
-    public var observations: AsyncStream<Observation> { streams.observations }
-    public var states: AsyncStream<ScannerState> { streams.states }
-    public var departures: AsyncStream<DeviceID> { departureStream }
+    public var observations: Feed<Observation> { streams.observations }
+    public var states: Feed<ScannerState> { streams.states }
+    public var departures: Feed<DeviceID> { departureSink }
 
     public func start() {
         let generation = want()

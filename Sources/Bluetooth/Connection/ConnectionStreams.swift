@@ -8,21 +8,21 @@ import Foundation
 /// under the lock, so those from the read thread and the worker keep one order for everyone.
 final class ConnectionStreams: @unchecked Sendable {
     private let lock = NSLock()
-    private var observers: [UUID: AsyncStream<ConnectionEvent>.Continuation] = [:]
+    private var observers: [UUID: Feed<ConnectionEvent>] = [:]
     private var current: ConnectionState = .idle
 
     /// A new stream, starting with the current state. Unbounded, so no message is dropped.
-    var events: AsyncStream<ConnectionEvent> {
-        AsyncStream { continuation in
-            let id = UUID()
-            lock.withLock {
-                continuation.yield(.state(current))
-                observers[id] = continuation
-            }
-            continuation.onTermination = { [weak self] _ in
-                self?.lock.withLock { self?.observers[id] = nil }
-            }
+    var events: Feed<ConnectionEvent> {
+        let feed = Feed<ConnectionEvent>()
+        let id = UUID()
+        lock.withLock {
+            feed.yield(.state(current))
+            observers[id] = feed
         }
+        feed.onTermination = { [weak self] in
+            self?.lock.withLock { self?.observers[id] = nil }
+        }
+        return feed
     }
 
     /// The state last set.

@@ -107,7 +107,7 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
 
     // MARK: DeviceConnector
 
-    public var events: AsyncStream<ConnectionEvent> { streams.events }
+    public var events: Feed<ConnectionEvent> { streams.events }
 
     public var state: ConnectionState { streams.state }
 

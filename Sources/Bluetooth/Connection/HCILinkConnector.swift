@@ -24,7 +24,7 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
 
     deinit { forwarding?.cancel() }
 
-    public var events: AsyncStream<ConnectionEvent> { streams.events }
+    public var events: Feed<ConnectionEvent> { streams.events }
     public var state: ConnectionState { streams.state }
 
     public func connect(to device: DeviceID) {

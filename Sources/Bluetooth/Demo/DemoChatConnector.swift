@@ -39,7 +39,7 @@ public final class DemoChatConnector: DeviceConnector, @unchecked Sendable {
 
     // MARK: DeviceConnector
 
-    public var events: AsyncStream<ConnectionEvent> { streams.events }
+    public var events: Feed<ConnectionEvent> { streams.events }
 
     public var state: ConnectionState { streams.state }
 

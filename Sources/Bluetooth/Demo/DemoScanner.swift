@@ -37,9 +37,9 @@ public final class DemoScanner: DeviceScanner, @unchecked Sendable {
     deinit { silence() }
 
     /// The capture's reports and the demo device's, as observations.
-    public var observations: AsyncStream<Observation> { streams.observations }
+    public var observations: Feed<Observation> { streams.observations }
     /// The replay's state, starting with the current one.
-    public var states: AsyncStream<ScannerState> { streams.states }
+    public var states: Feed<ScannerState> { streams.states }
 
     /// Starts the replay; the demo device is heard as soon as it scans.
     public func start() { replay.start() }

@@ -17,7 +17,7 @@ final class AutoScanner: DeviceScanner, @unchecked Sendable {
 
     // MARK: Owned
     private let streams = ScanStreams()
-    private let (departureStream, departureSink) = AsyncStream<DeviceID>.makeStream()
+    private let departureSink = Feed<DeviceID>()
 
     // MARK: State, guarded by `lock`
     private let lock = NSLock()
@@ -37,9 +37,9 @@ final class AutoScanner: DeviceScanner, @unchecked Sendable {
         departureSink.finish()
     }
 
-    var observations: AsyncStream<Observation> { streams.observations }
-    var states: AsyncStream<ScannerState> { streams.states }
-    var departures: AsyncStream<DeviceID> { departureStream }
+    var observations: Feed<Observation> { streams.observations }
+    var states: Feed<ScannerState> { streams.states }
+    var departures: Feed<DeviceID> { departureSink }
 
     func start() {
         let route = lock.withLock {

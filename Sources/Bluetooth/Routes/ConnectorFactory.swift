@@ -44,7 +44,7 @@ public final class RefusingConnector: DeviceConnector, @unchecked Sendable {
     /// Why this connector cannot connect, for a page to show before the user tries.
     public var unavailableReason: String? { reason.message }
 
-    public var events: AsyncStream<ConnectionEvent> { streams.events }
+    public var events: Feed<ConnectionEvent> { streams.events }
     public var state: ConnectionState { streams.state }
     public func connect(to device: DeviceID) { streams.set(.failed(reason)) }
     public func cancel() { streams.set(.idle) }

@@ -83,9 +83,9 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
     }
 
     /// Everything the scanner hears, as observations.
-    public var observations: AsyncStream<Observation> { streams.observations }
+    public var observations: Feed<Observation> { streams.observations }
     /// The scanner's state, starting with the current one.
-    public var states: AsyncStream<ScannerState> { streams.states }
+    public var states: Feed<ScannerState> { streams.states }
 
     /// Starts a session on the scanner's thread, unless one is running.
     public func start() {

@@ -31,9 +31,9 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
     }
 
     /// The capture's reports, as observations.
-    public var observations: AsyncStream<Observation> { streams.observations }
+    public var observations: Feed<Observation> { streams.observations }
     /// The replay's state, starting with the current one.
-    public var states: AsyncStream<ScannerState> { streams.states }
+    public var states: Feed<ScannerState> { streams.states }
 
     /// Starts the replay on its own thread, unless one is running.
     public func start() {

@@ -7,42 +7,42 @@ import Foundation
 /// Fans observations and states out to every subscriber; safe from any thread.
 final class ScanStreams: @unchecked Sendable {
     private let lock = NSLock()
-    private var observers: [UUID: AsyncStream<Observation>.Continuation] = [:]
-    private var stateObservers: [UUID: AsyncStream<ScannerState>.Continuation] = [:]
+    private var observers: [UUID: Feed<Observation>] = [:]
+    private var stateObservers: [UUID: Feed<ScannerState>] = [:]
     private(set) var state: ScannerState = .idle
     private var ended = false
     /// Called on the setting thread after each change of state has been told; set before scanning starts.
     var didChange: (@Sendable (ScannerState) -> Void)?
 
     /// A new stream of observations. Unbounded, so nothing is dropped; consumers coalesce.
-    var observations: AsyncStream<Observation> {
-        AsyncStream { continuation in
-            let id = UUID()
-            lock.lock()
-            if ended { continuation.finish() } else { observers[id] = continuation }
-            lock.unlock()
-            continuation.onTermination = { [weak self] _ in
-                self?.lock.lock()
-                self?.observers[id] = nil
-                self?.lock.unlock()
-            }
+    var observations: Feed<Observation> {
+        let feed = Feed<Observation>()
+        let id = UUID()
+        lock.lock()
+        if ended { feed.finish() } else { observers[id] = feed }
+        lock.unlock()
+        feed.onTermination = { [weak self] in
+            self?.lock.lock()
+            self?.observers[id] = nil
+            self?.lock.unlock()
         }
+        return feed
     }
 
     /// A new stream of states, starting with the current one.
-    var states: AsyncStream<ScannerState> {
-        AsyncStream { continuation in
-            let id = UUID()
-            lock.lock()
-            continuation.yield(state)
-            if ended { continuation.finish() } else { stateObservers[id] = continuation }
-            lock.unlock()
-            continuation.onTermination = { [weak self] _ in
-                self?.lock.lock()
-                self?.stateObservers[id] = nil
-                self?.lock.unlock()
-            }
+    var states: Feed<ScannerState> {
+        let feed = Feed<ScannerState>()
+        let id = UUID()
+        lock.lock()
+        feed.yield(state)
+        if ended { feed.finish() } else { stateObservers[id] = feed }
+        lock.unlock()
+        feed.onTermination = { [weak self] in
+            self?.lock.lock()
+            self?.stateObservers[id] = nil
+            self?.lock.unlock()
         }
+        return feed
     }
 
     func emit(_ observation: Observation) {

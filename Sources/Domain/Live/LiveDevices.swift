@@ -46,7 +46,8 @@ public final class LiveDevices {
     /// Shared by every scanner `makeScanner` makes; nil where nothing can be recorded.
     private let recorder: ScanRecorder?
     private let now: () -> Date
-    private let refreshInterval: Double
+    private let clock: any Clock<Duration>
+    private let refreshInterval: Duration
     /// Whose readings are kept; set by the composition root (favorites).
     public var keepsSightings: @MainActor (DeviceID) -> Bool = { _ in false }
     /// Devices that stay listed however long they are silent: a connected device stops
@@ -58,6 +59,10 @@ public final class LiveDevices {
     private var scanner: DeviceScanner?
     private let inbox = Inbox()
     private var tasks: [Task<Void, Never>] = []
+    /// What the running scanner feeds; `drain()` waits on them.
+    private var feeds: [any Drainable] = []
+    /// Favorites' readings on their way to the store, in order.
+    private var sightingWrites: Task<Void, Never>?
     private var timer: Task<Void, Never>?
     private var handlers: [Int: @MainActor (Change) -> Void] = [:]
     private var nextHandler = 0
@@ -66,14 +71,16 @@ public final class LiveDevices {
     private var retry: Task<Void, Never>?
 
     /// Creates the model; `makeScanner` opens the configured source in the given mode each time scanning starts,
-    /// handing its scanners `recorder`.
+    /// handing its scanners `recorder`. `clock` paces the folds and the background retries.
     public init(makeScanner: @escaping (ScanMode) -> DeviceScanner, sightings: SightingsRepository?,
-                recorder: ScanRecorder? = nil, refreshesPerSecond: Double = 4, now: @escaping () -> Date = { Date() }) {
+                recorder: ScanRecorder? = nil, refreshesPerSecond: Double = 4,
+                clock: any Clock<Duration> = ContinuousClock(), now: @escaping () -> Date = { Date() }) {
         self.makeScanner = makeScanner
         self.sightings = sightings
         self.recorder = recorder
         self.now = now
-        refreshInterval = 1 / refreshesPerSecond
+        self.clock = clock
+        refreshInterval = .seconds(1 / refreshesPerSecond)
     }
 
     /// Calls `handler` after every fold and every change of state, while the token lives.
@@ -151,16 +158,18 @@ public final class LiveDevices {
         let observations = scanner.observations
         let states = scanner.states
         let departures = scanner.departures
+        feeds = [observations, departures, states]
         tasks = [
             Task.detached { for await o in observations { inbox.add(o) } },
             Task.detached { for await id in departures { inbox.depart(id, at: Date()) } },
             Task { [weak self] in for await s in states { self?.apply(s) } },
         ]
         scanner.start()
-        let interval = UInt64(refreshInterval * 1_000_000_000)
+        let interval = refreshInterval
+        let clock = clock
         timer = Task { [weak self] in
             while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: interval)
+                try? await clock.sleep(for: interval)
                 // Ends with the model, so a forgotten stop() leaves no loop behind.
                 guard let self, !Task.isCancelled else { return }
                 self.tick()
@@ -209,6 +218,7 @@ public final class LiveDevices {
         scanner = nil
         tasks.forEach { $0.cancel() }
         tasks = []
+        feeds = []
         timer?.cancel()
         timer = nil
         tick()
@@ -226,6 +236,15 @@ public final class LiveDevices {
             notify(.state)
         }
         notify(.devices)
+    }
+
+    /// Waits until the scanner's every report, departure and state so far has been taken in,
+    /// folds them, and waits for the readings on their way to the store: what a test awaits
+    /// instead of sleeping.
+    public func drain() async {
+        for feed in feeds { await feed.applied() }
+        tick()
+        await sightingWrites?.value
     }
 
     // MARK: Folding
@@ -251,7 +270,11 @@ public final class LiveDevices {
             for id in gone { devices[id] = nil }
         }
         if !readings.isEmpty, let sightings {
-            Task.detached { try? await sightings.record(readings) }
+            let previous = sightingWrites
+            sightingWrites = Task.detached {
+                await previous?.value
+                try? await sightings.record(readings)
+            }
         }
     }
 
@@ -273,8 +296,9 @@ public final class LiveDevices {
         retry?.cancel()
         let delay: Double
         if case .periodic(_, let interval) = mode { delay = interval } else { delay = 60 }
+        let clock = clock
         retry = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            try? await clock.sleep(for: .seconds(delay))
             guard let self, !Task.isCancelled, self.isBackground, case .failed = self.state,
                   self.backgroundMode == mode else { return }
             self.run(mode)

@@ -29,12 +29,12 @@ public enum ChatSendError: Error, Equatable, Sendable {
 ///
 /// Implemented by the HCI route (`HCIConnector`) and, later, BlueZ. Calls return at once
 /// and never block the caller; the work runs on the adapter's own threads. What happens is
-/// reported through `events`, an `AsyncStream` fed from those threads: consume it in a
+/// reported through `events`, a `Feed` fed from those threads: consume it in a
 /// `Task { @MainActor in for await event in connector.events { … } }`, which GtkKit's
 /// MainLoop runs while GTK owns the main thread (DESIGN.md §3), as with `DeviceScanner`.
 public protocol DeviceConnector: AnyObject, Sendable {
     /// Every event from now on, starting with the current state. Each access makes a new stream.
-    var events: AsyncStream<ConnectionEvent> { get }
+    var events: Feed<ConnectionEvent> { get }
     /// The state right now.
     var state: ConnectionState { get }
     /// Connects to `device` and opens its chat channel, first ending any other connection.

@@ -4,12 +4,12 @@
 /// A source of observations: a radio, a link to one, or a recording.
 public protocol DeviceScanner: AnyObject, Sendable {
     /// Every observation, in arrival order; ends when the scanner stops for good.
-    var observations: AsyncStream<Observation> { get }
+    var observations: Feed<Observation> { get }
     /// Every state change, starting with the current state.
-    var states: AsyncStream<ScannerState> { get }
+    var states: Feed<ScannerState> { get }
     /// Devices the source says went out of range, as it says so. Most sources never say;
     /// their devices fade when they fall silent.
-    var departures: AsyncStream<DeviceID> { get }
+    var departures: Feed<DeviceID> { get }
     /// Starts (or restarts) scanning.
     func start()
     /// Stops scanning; the scanner can be started again.
@@ -20,7 +20,7 @@ public protocol DeviceScanner: AnyObject, Sendable {
 }
 
 extension DeviceScanner {
-    public var departures: AsyncStream<DeviceID> { AsyncStream { $0.finish() } }
+    public var departures: Feed<DeviceID> { .finished }
     /// Sources that cannot be switched off only start again.
     public func powerOn() { start() }
 }

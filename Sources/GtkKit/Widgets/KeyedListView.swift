@@ -109,6 +109,20 @@ public final class KeyedListView<Row: AnyObject> {
         return nil
     }
 
+    /// Whether a list scrolled to its very start stays there as rows come in front (a device
+    /// list read from the top); off for a list that grows at its start as it is read (older chat
+    /// messages), where the rows on screen must stay put.
+    public var keepsStartInView = true
+
+    /// Calls `handler` whenever the view comes within `distance` pixels of the first row, as a
+    /// list that reads older rows on demand needs.
+    public func onNearStart(within distance: Double, _ handler: @escaping () -> Void) {
+        guard let adjustment = vadjustment else { return }
+        Signals.connect(UnsafeMutableRawPointer(adjustment), "value-changed") { _ in
+            if gtk_adjustment_get_value(adjustment) <= distance { handler() }
+        }
+    }
+
     /// Number of rows.
     public var count: Int { keys.count }
 
@@ -143,7 +157,7 @@ public final class KeyedListView<Row: AnyObject> {
                 items[key] = item
                 return item
             }
-            let atTop = vadjustment.map { gtk_adjustment_get_value($0) <= 0 } ?? true
+            let atTop = keepsStartInView && (vadjustment.map { gtk_adjustment_get_value($0) <= 0 } ?? true)
             added.withUnsafeBufferPointer { buffer in
                 g_list_store_splice(model, UInt32(start), UInt32(oldEnd - start),
                                     UnsafeMutablePointer(mutating: buffer.baseAddress), UInt32(added.count))

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+import Localization
+
+/// The app's one connection and every chat held over it: the owner of connection and chat
+/// state, for every page.
+///
+/// Events from the connector arrive on the main actor. Messages of this session are kept in
+/// memory per device and written to the store behind the user's back, in batches, off the
+/// main thread (write-behind); a change of delivery is written too, also while the message
+/// still waits in a batch. A message counts as unread while its device's chat is not read
+/// (`reading`); reading it, or the connection ending, clears the count (the history stays).
+/// The connection bar, the detail page and the chat page are windows on it.
+@MainActor
+public final class ChatSessions {
+    // MARK: State
+    /// Where the one connection stands.
+    public private(set) var state: ConnectionState = .idle
+    /// The primary services of the connected device, once discovered.
+    public private(set) var services: [ServiceID] = []
+    /// Messages received since the chat of their device was last read.
+    public private(set) var unread = 0
+    /// The device whose chat is on screen, if any.
+    public var reading: DeviceID? {
+        didSet { if reading != nil, reading == state.device { markRead() } }
+    }
+    /// The device of the last connection that failed or ended on its own, and why.
+    public private(set) var lastEnded: (device: DeviceID, reason: String)?
+    /// Why messages were not sent, by message id, to show next to "Not sent".
+    public private(set) var failures: [UUID: String] = [:]
+    /// Said when a connection ends or fails ("The device ended the connection.").
+    public var onEnded: ((String) -> Void)?
+    /// Said when messages could not be written to the store.
+    public var onStoreProblem: ((String) -> Void)?
+    /// The name a device goes by (nickname, else name, else address); the composition root sets it.
+    public var names: @MainActor (DeviceID) -> String = { $0.address }
+
+    /// Why this source can never connect (a replayed capture); nil when it can.
+    public var unavailableReason: String? { connector.unavailableReason }
+    /// Whether the chat with the connected device can send now.
+    public var canSend: Bool { state.canChat }
+    /// Whether messages outlive the session (a store is attached).
+    public var keepsHistory: Bool { chats != nil }
+
+    // MARK: Borrowed
+    private var connector: DeviceConnector
+    private let chats: ChatRepository?
+    private let clock: any Clock<Duration>
+    private let now: () -> Date
+
+    // MARK: Owned
+    private let observers = ChangeObservers()
+    private var events: Feed<ConnectionEvent>?
+    private var listener: Task<Void, Never>?
+    /// This session's messages, per device, oldest first.
+    private var session: [DeviceID: [ChatMessage]] = [:]
+    private var pendingWrites: [ChatMessage] = []
+    private var flushTask: Task<Void, Never>?
+    private var writes: Task<Void, Never>?
+    private var deliveries: [UUID: Task<Void, Never>] = [:]
+    private var rememberedNames: [DeviceID: String] = [:]
+    /// The device last asked for, so a failure can be told on its page.
+    private var attempted: DeviceID?
+
+    /// How long messages wait to be written together: a burst of notifications is one transaction.
+    public static let batchDelay: Duration = .milliseconds(200)
+
+    /// Owns the connection through `connector`; `chats` keeps the history (nil: this session only);
+    /// `clock` times the write-behind batches.
+    public init(connector: DeviceConnector, chats: ChatRepository?, clock: any Clock<Duration> = ContinuousClock(),
+                now: @escaping () -> Date = { Date() }) {
+        self.connector = connector
+        self.chats = chats
+        self.clock = clock
+        self.now = now
+        listen()
+    }
+
+    isolated deinit { listener?.cancel() }
+
+    /// Calls `handler` after every change.
+    public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { observers.observe(handler) }
+
+    /// Uses `connector` from now on (the source changed); the current connection ends first.
+    public func replace(connector new: DeviceConnector) {
+        guard new !== connector else { return }
+        connector.disconnect()
+        listener?.cancel()
+        connector = new
+        listen()
+        observers.notify()
+    }
+
+    private func listen() {
+        let events = connector.events
+        self.events = events
+        listener = Task { @MainActor [weak self] in
+            for await event in events {
+                guard let self, !Task.isCancelled else { return }
+                self.handle(event)
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    /// The name `device` goes by. A connected device stops advertising and may leave the
+    /// Scanner's list, so the last name it was known by is kept for as long as the app runs.
+    public func name(of device: DeviceID) -> String {
+        let current = names(device)
+        if current != device.address {
+            rememberedNames[device] = current
+            return current
+        }
+        return rememberedNames[device] ?? current
+    }
+
+    /// This session's messages with `device`, oldest first (stored history comes before them).
+    public func messages(of device: DeviceID) -> [ChatMessage] { session[device] ?? [] }
+
+    /// How many messages of `device` are stored.
+    public func storedCount(of device: DeviceID) async throws -> Int {
+        guard let chats else { return 0 }
+        return try await chats.count(for: device)
+    }
+
+    /// Up to `limit` stored messages of `device` from position `offset` (0 = oldest), oldest first.
+    /// A message stored as still sending was cut off by a quit: it reads as not sent, so it can be retried.
+    public func stored(of device: DeviceID, offset: Int, limit: Int) async throws -> [ChatMessage] {
+        guard let chats else { return [] }
+        let live = Set((session[device] ?? []).map(\.id))
+        return try await chats.page(for: device, offset: offset, limit: limit).map { message in
+            guard message.delivery == .sending, !live.contains(message.id) else { return message }
+            var cut = message
+            cut.delivery = .notSent
+            failures[message.id] = failures[message.id] ?? L10n.tr("FavBlue quit before the message was sent.")
+            return cut
+        }
+    }
+
+    // MARK: Intents
+
+    /// Connects to `device`, ending any other connection first.
+    public func connect(to device: DeviceID) {
+        attempted = device
+        _ = name(of: device)
+        connector.connect(to: device)
+    }
+
+    /// Gives up a connection attempt under way.
+    public func cancel() { connector.cancel() }
+
+    /// Ends the connection.
+    public func disconnect() { connector.disconnect() }
+
+    /// Sends `text` to the connected device; it is listed at once as sending, then sent or not sent.
+    public func send(_ text: String) {
+        guard let device = state.device, !text.isEmpty else { return }
+        let message = ChatMessage(device: device, direction: .outgoing, body: .text(text), time: now(), delivery: .sending)
+        session[device, default: []].append(message)
+        store([message])
+        observers.notify()
+        deliver(message)
+    }
+
+    /// Tries a message that was not sent once more (also one cut off by an earlier quit).
+    public func retry(_ message: ChatMessage) {
+        guard state.device == message.device, message.delivery == .notSent else { return }
+        if session[message.device]?.contains(where: { $0.id == message.id }) != true {
+            session[message.device, default: []].append(message)
+        }
+        update(message.id, of: message.device, to: .sending)
+        deliver(message)
+    }
+
+    /// Waits until every event the connector sent so far is handled and every send has its
+    /// answer: what tests await instead of sleeping. Writing is left to its batch (`flush`).
+    public func drain() async {
+        await events?.applied()
+        while let pending = deliveries.values.first {
+            await pending.value
+        }
+    }
+
+    /// How many messages wait for their batch to be written.
+    public var waitingToBeWritten: Int { pendingWrites.count }
+
+    /// Waits until every message so far is written (tests, quitting).
+    public func flush() async {
+        flushTask?.cancel()
+        flushTask = nil
+        writeNow()
+        await writes?.value
+    }
+
+    /// Starts writing what is queued at once and returns the write chain, for a caller that
+    /// must wait without the main actor (quitting).
+    public func finishWriting() -> Task<Void, Never>? {
+        flushTask?.cancel()
+        flushTask = nil
+        writeNow()
+        return writes
+    }
+
+    // MARK: Events
+
+    private func handle(_ event: ConnectionEvent) {
+        switch event {
+        case .state(let new):
+            let previous = state.device ?? attempted
+            state = new
+            if let device = new.device {
+                attempted = device
+                lastEnded = nil
+            }
+            if new.device == nil {
+                // The history stays; the count goes with the connection.
+                services = []
+                unread = 0
+                if case .failed(let failure) = new {
+                    if let previous { lastEnded = (previous, failure.message) }
+                    onEnded?(failure.message)
+                }
+            }
+            if reading != nil, reading == new.device { markRead() }
+        case .services(let device, let found):
+            if device == state.device { services = found }
+        case .received(let message):
+            session[message.device, default: []].append(message)
+            store([message])
+            if reading != message.device { unread += 1 }
+        }
+        observers.notify()
+    }
+
+    private func markRead() {
+        guard unread != 0 else { return }
+        unread = 0
+        observers.notify()
+    }
+
+    private func deliver(_ message: ChatMessage) {
+        guard case .text(let text) = message.body else { return }
+        let connector = connector
+        deliveries[message.id] = Task { @MainActor [weak self] in
+            do throws(ChatSendError) {
+                try await connector.send(text)
+                self?.update(message.id, of: message.device, to: .sent)
+            } catch {
+                self?.failures[message.id] = error.message
+                self?.update(message.id, of: message.device, to: .notSent)
+            }
+            self?.deliveries[message.id] = nil
+        }
+    }
+
+    private func update(_ id: UUID, of device: DeviceID, to delivery: ChatDelivery) {
+        guard let index = session[device]?.firstIndex(where: { $0.id == id }) else { return }
+        session[device]?[index].delivery = delivery
+        if delivery != .notSent { failures[id] = nil }
+        if let queued = pendingWrites.firstIndex(where: { $0.id == id }) {
+            // Still waiting in a batch: the batch carries the new delivery.
+            pendingWrites[queued].delivery = delivery
+        } else {
+            persist { try await $0.setDelivery(delivery, of: id) }
+        }
+        observers.notify()
+    }
+
+    /// Queues messages for the store; a burst of notifications becomes one transaction.
+    private func store(_ messages: [ChatMessage]) {
+        guard chats != nil else { return }
+        pendingWrites += messages
+        guard flushTask == nil else { return }
+        let clock = clock
+        flushTask = Task { @MainActor [weak self] in
+            try? await clock.sleep(for: Self.batchDelay)
+            guard !Task.isCancelled else { return }
+            self?.flushTask = nil
+            self?.writeNow()
+        }
+    }
+
+    private func writeNow() {
+        guard !pendingWrites.isEmpty else { return }
+        let batch = pendingWrites
+        pendingWrites = []
+        persist { try await $0.append(batch) }
+    }
+
+    /// Runs `write` after the writes before it, off the main thread; a failure is said, not dropped.
+    private func persist(_ write: @escaping @Sendable (ChatRepository) async throws -> Void) {
+        guard let chats else { return }
+        let previous = writes
+        writes = Task.detached(priority: .utility) { [weak self] in
+            await previous?.value
+            do {
+                try await write(chats)
+            } catch {
+                let reason = "\(error)"
+                await MainActor.run {
+                    self?.onStoreProblem?(L10n.format("Chat messages could not be saved: {}. They stay listed until FavBlue quits.", reason))
+                }
+            }
+        }
+    }
+}
