@@ -223,6 +223,13 @@ public final class ScannerViewModel {
         publish(reorder: reorderAllowed)
     }
 
+    /// Waits until the live model has taken in everything its scanner sent so far, then
+    /// publishes at once: what tests await instead of sleeping.
+    public func drain() async {
+        await live.drain()
+        tick()
+    }
+
     private func applyTimes() {
         live.fadeAfter = Double(preferences.fadeAfterSeconds)
         live.removeAfter = Double(preferences.removeAfterSeconds)

@@ -97,7 +97,7 @@ final class DemoChatTests: XCTestCase {
     func testTheDemoDeviceStaysListedAndConnectableAfterTheCaptureHasPlayedOut() async throws {
         let path = try capture(at: [0, 0.3])
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let clock = Clock()
+        let clock = WallClock(Date())
         let live = await MainActor.run {
             LiveDevices(makeScanner: { _ in ScannerFactory.make(.demo, demoCapture: path) }, sightings: nil,
                         refreshesPerSecond: 50, now: { clock.now })
@@ -231,13 +231,6 @@ final class DemoChatTests: XCTestCase {
     }
 }
 
-/// A clock a test moves on by hand.
-private final class Clock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var time = Date()
-    var now: Date { lock.withLock { time } }
-    func advance(_ seconds: Double) { lock.withLock { time += seconds } }
-}
 
 /// Counts the demo device's advertisements a scanner reports.
 private final class DemoCounter: @unchecked Sendable {

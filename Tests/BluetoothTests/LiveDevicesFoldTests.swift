@@ -21,17 +21,17 @@ final class LiveDevicesFoldTests: XCTestCase {
             LiveDevices(makeScanner: { _ in ReplayScanner(path: path, realTime: false) }, sightings: nil, refreshesPerSecond: 50,
                         now: { .distantPast })
         }
+        let finished = expectation(description: "the replay ran out")
+        finished.assertForOverFulfill = false
+        let token = await live.observe { change in
+            if case .state = change, live.state == .finished { finished.fulfill() }
+        }
         await MainActor.run { live.start(mode: .continuous) }
-        let deadline = Date().addingTimeInterval(20)
-        while await MainActor.run(body: { live.state }) != .finished, Date() < deadline {
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
+        await fulfillment(of: [finished], timeout: 20)
         // The replay's last reports may still sit in the stream when it says it finished.
-        try await Task.sleep(nanoseconds: 200_000_000)
-        let devices = await MainActor.run { () -> [DeviceID: LiveDevice] in
-            live.tick()
-            return live.all
-        }
+        await live.drain()
+        let devices = await MainActor.run { live.all }
+        _ = token
         let engine = table.devices
         XCTAssertFalse(engine.isEmpty, "the capture has devices", file: file, line: line)
         XCTAssertEqual(Set(devices.keys), Set(engine.keys), file: file, line: line)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Clocks
 import Domain
 import Foundation
 import TestSupport
@@ -10,7 +11,6 @@ import XCTest
 /// Scanner's own scan, comes back when the Scanner is left, and retries quietly after a failure.
 @MainActor
 final class BackgroundScanTests: XCTestCase {
-    private final class Clock: @unchecked Sendable { var now = Date(timeIntervalSince1970: 1_000) }
 
     /// Opens a fresh fake scanner each time and remembers the mode it was opened in.
     private final class Radio {
@@ -26,9 +26,13 @@ final class BackgroundScanTests: XCTestCase {
 
     private let quiet = ScanMode.periodic(windowSeconds: 10, intervalSeconds: 60)
 
-    private func make(clock: Clock = Clock()) -> (LiveDevices, Radio) {
+    /// Retries wait on `ticks`, a clock the test advances.
+    private let ticks = TestClock()
+
+    private func make(clock: WallClock = WallClock()) -> (LiveDevices, Radio) {
         let radio = Radio()
-        let live = LiveDevices(makeScanner: { radio.make($0) }, sightings: nil, refreshesPerSecond: 50, now: { clock.now })
+        let live = LiveDevices(makeScanner: { radio.make($0) }, sightings: nil, refreshesPerSecond: 50, clock: ticks,
+                               now: { clock.now })
         return (live, radio)
     }
 
@@ -76,38 +80,40 @@ final class BackgroundScanTests: XCTestCase {
 
     func testAFailedBackgroundScanTriesAgainOneIntervalLaterWithoutAPageAsking() async throws {
         let (live, radio) = make()
-        live.backgroundMode = .periodic(windowSeconds: 0.05, intervalSeconds: 0.3)
-        try await Task.sleep(nanoseconds: 50_000_000)
+        live.backgroundMode = .periodic(windowSeconds: 10, intervalSeconds: 60)
         radio.scanners[0].set(.failed(.disconnected("gone")))
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await live.drain()
+        await ticks.advance(by: .seconds(59))
         XCTAssertEqual(radio.scanners.count, 1, "not at once: a missing adapter would be hammered")
-        try await Task.sleep(nanoseconds: 500_000_000)
-        XCTAssertEqual(radio.scanners.count, 2, "tried again after the interval")
+        await ticks.advance(by: .seconds(1))
+        let retried = await untilTrue { radio.scanners.count == 2 }
+        XCTAssertTrue(retried, "tried again after the interval")
         XCTAssertTrue(live.isBackground)
         live.backgroundMode = nil
     }
 
     func testAFailedScannerScanIsNotRetriedBehindTheUsersBack() async throws {
         let (live, radio) = make()
-        live.backgroundMode = .periodic(windowSeconds: 0.05, intervalSeconds: 0.1)
+        live.backgroundMode = .periodic(windowSeconds: 10, intervalSeconds: 60)
         live.start(mode: .continuous)
-        try await Task.sleep(nanoseconds: 50_000_000)
         radio.scanners[1].set(.failed(.disconnected("gone")))
-        try await Task.sleep(nanoseconds: 400_000_000)
-        XCTAssertEqual(radio.scanners.count, 2, "the Scanner shows its failure and offers Try Again")
+        await live.drain()
+        await ticks.advance(by: .seconds(600))
+        let retried = await untilTrue({ radio.scanners.count > 2 }, yields: 1000)
+        XCTAssertFalse(retried, "the Scanner shows its failure and offers Try Again")
         live.backgroundMode = nil
         live.release()
     }
 
     func testAnAutoScansPauseDoesNotCountAgainstADevice() async throws {
-        let clock = Clock()
+        let clock = WallClock()
         let (live, radio) = make(clock: clock)
         live.fadeAfter = 30
         live.removeAfter = 60
         live.backgroundMode = quiet
         let id = TestDevices.id(1, kind: .leRandom)
         radio.scanners[0].feed(Observation(id: id, timestamp: clock.now, rssi: -52))
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await live.drain()
         // Heard at the start of a 10 s window; nobody listens for the 50 s after it.
         clock.now.addTimeInterval(75)
         live.tick()

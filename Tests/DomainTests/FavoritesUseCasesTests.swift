@@ -8,7 +8,7 @@ import XCTest
 
 final class FavoritesUseCasesTests: XCTestCase {
     private func makeUseCases(_ repository: FakeFavoritesRepository = FakeFavoritesRepository()) -> FavoritesUseCases {
-        let clock = Clock()
+        let clock = ReadingClock()
         return FavoritesUseCases(repository: repository, now: { clock.tick() })
     }
 
@@ -84,7 +84,7 @@ final class FavoritesUseCasesTests: XCTestCase {
 }
 
 /// A clock that moves one second per reading.
-final class Clock: @unchecked Sendable {
+final class ReadingClock: @unchecked Sendable {
     private var time = Date(timeIntervalSince1970: 1_700_000_000)
     private let lock = NSLock()
 

@@ -11,7 +11,6 @@ import XCTest
 /// still scans its own way, and a failing background scan stays quiet.
 @MainActor
 final class BackgroundScanPresenceTests: XCTestCase {
-    private final class Clock: @unchecked Sendable { var now = Date(timeIntervalSince1970: 100_000) }
 
     private final class Radio {
         var scanners: [FakeScanner] = []
@@ -23,13 +22,13 @@ final class BackgroundScanPresenceTests: XCTestCase {
         let favorites: FavoritesViewModel
         let scanner: ScannerViewModel
         let radio: Radio
-        let clock: Clock
+        let clock: WallClock
     }
 
     private let buds = TestDevices.id(1, kind: .leRandom)
 
     private func make() async -> Setup {
-        let clock = Clock()
+        let clock = WallClock(Date(timeIntervalSince1970: 100_000))
         let radio = Radio()
         let live = LiveDevices(makeScanner: { mode in
             let scanner = FakeScanner()
@@ -60,15 +59,15 @@ final class BackgroundScanPresenceTests: XCTestCase {
         let s = await make()
         s.scanner.preferences.backgroundScan = true
         XCTAssertEqual(s.radio.modes, [.periodic(windowSeconds: 10, intervalSeconds: 60)], "Auto Scan's rhythm")
-        try await Task.sleep(nanoseconds: 50_000_000)
+        await s.live.drain()
         s.radio.scanners[0].feed(Observation(id: buds, timestamp: s.clock.now, rssi: -52))
-        try await Task.sleep(nanoseconds: 200_000_000)
+        await s.live.drain()
         XCTAssertEqual(presence(s), "Nearby · \u{2212}52 dBm")
 
         // Between two quiet scans nobody listens: the favorite is still nearby.
         s.radio.scanners[0].set(.waiting)
         s.clock.now.addTimeInterval(45)
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await s.live.drain()
         XCTAssertEqual(presence(s), "Nearby · \u{2212}52 dBm")
 
         s.scanner.preferences.backgroundScan = false
@@ -95,12 +94,12 @@ final class BackgroundScanPresenceTests: XCTestCase {
     func testAFailingBackgroundScanShowsNoErrorOnFavorites() async throws {
         let s = await make()
         s.scanner.preferences.backgroundScan = true
-        try await Task.sleep(nanoseconds: 50_000_000)
+        await s.live.drain()
         s.radio.scanners[0].feed(Observation(id: buds, timestamp: s.clock.now, rssi: -60))
-        try await Task.sleep(nanoseconds: 200_000_000)
+        await s.live.drain()
         s.radio.scanners[0].set(.failed(.disconnected("the adapter was unplugged")))
         s.clock.now.addTimeInterval(5)
-        try await Task.sleep(nanoseconds: 200_000_000)
+        await s.live.drain()
         XCTAssertTrue(s.favorites.messages.isEmpty, "no banner, no error page")
         XCTAssertEqual(presence(s), "Last seen 5 s ago", "no longer claims it is nearby")
         s.scanner.preferences.backgroundScan = false

@@ -24,8 +24,7 @@ final class ExportAndRecordTests: XCTestCase {
     }
 
     private func settle(_ model: ScannerViewModel) async {
-        try? await Task.sleep(nanoseconds: 50_000_000)
-        model.tick()
+        await model.drain()
     }
 
     func testTheExportHoldsTheListedRowsInOrderAndNothingTheFiltersHide() async {

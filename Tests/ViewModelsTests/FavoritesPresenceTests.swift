@@ -9,7 +9,6 @@ import XCTest
 
 /// Favorites answers "is my device nearby?" from the live scan, else from stored sightings.
 final class FavoritesPresenceTests: XCTestCase {
-    private final class Clock: @unchecked Sendable { var now = Date(timeIntervalSince1970: 100_000) }
 
     private static func favorite(_ n: UInt8, _ nickname: String) -> Favorite {
         Favorite(id: TestDevices.id(n, kind: .leRandom), nickname: nickname, lastKnownName: nil,
@@ -17,7 +16,7 @@ final class FavoritesPresenceTests: XCTestCase {
     }
 
     func testEachFavoriteSaysWhetherItIsNearbyWhenItWasLastSeenOrThatItWasNot() async throws {
-        let clock = Clock()
+        let clock = WallClock(Date(timeIntervalSince1970: 100_000))
         let sightings = RecordingSightings()
         // The stereo was stored two hours ago; the speaker never was.
         try await sightings.record([Sighting(id: TestDevices.id(2, kind: .leRandom), time: clock.now.addingTimeInterval(-7200), rssi: -70)])
@@ -38,14 +37,14 @@ final class FavoritesPresenceTests: XCTestCase {
 
         await live.start(mode: .continuous)
         scanner.feed(Observation(id: TestDevices.id(1, kind: .leRandom), timestamp: clock.now, rssi: -52))
-        try await Task.sleep(nanoseconds: 200_000_000)
+        await live.drain()
         presence = await Dictionary(uniqueKeysWithValues: model.rows.map { ($0.title, $0.presence) })
         XCTAssertEqual(presence["Buds"], "Nearby · \u{2212}52 dBm", "heard by the running scan, whichever page shows")
         let nearby = await model.rows.first { $0.title == "Buds" }?.isNearby
         XCTAssertEqual(nearby, true)
 
         clock.now.addTimeInterval(40)
-        try await Task.sleep(nanoseconds: 200_000_000)
+        await live.drain()
         presence = await Dictionary(uniqueKeysWithValues: model.rows.map { ($0.title, $0.presence) })
         XCTAssertEqual(presence["Buds"], "Last seen 40 s ago", "no longer nearby once it fades")
         await live.stop()

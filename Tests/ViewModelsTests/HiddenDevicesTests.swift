@@ -35,7 +35,7 @@ final class HiddenDevicesTests: XCTestCase {
         for n in numbers {
             setup.feed.feed(Observation(id: TestDevices.id(n, kind: .leRandom), timestamp: Date(), rssi: -50 - Int(n), name: "Dev \(n)"))
         }
-        try? await Task.sleep(nanoseconds: 50_000_000)
+        await setup.scanner.drain()
         setup.scanner.tick()
     }
 
