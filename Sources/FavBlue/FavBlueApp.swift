@@ -18,10 +18,11 @@ final class FavBlueApp {
     private var settings: Settings?
     private var window: MainWindow?
     private var store: Store?
-    private var favorites: FavoritesViewModel?
+    private var favorites: Favorites?
+    private var favoritesPage: FavoritesViewModel?
     private var scanner: ScannerViewModel?
     private var live: LiveDevices?
-    private var hidden: HiddenDevicesViewModel?
+    private var hidden: HiddenDevices?
     private var source: ScanSource = .auto
     private var benchmark: ScannerBenchmark?
     private var chatBenchmark: ChatBenchmark?
@@ -129,13 +130,13 @@ final class FavBlueApp {
             ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder, link: self?.link,
                                 bus: self?.bus, log: log)
         }, sightings: store.sightings, recorder: recorder)
-        let favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: store.favorites), notices: store.notices,
-                                           live: live, sightings: store.sightings)
+        let favorites = Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live, sightings: store.sightings)
         self.favorites = favorites
+        favoritesPage = FavoritesViewModel(favorites: favorites, notices: store.notices)
         // Favorites' readings are kept, so their detail plot and history outlive the session.
         live.keepsSightings = { [weak favorites] id in favorites?.isFavorite(id) ?? false }
         self.live = live
-        let hidden = HiddenDevicesViewModel(repository: store.hidden, favorites: favorites)
+        let hidden = HiddenDevices(repository: store.hidden, favorites: favorites)
         hidden.onProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.hidden = hidden
         Task { await hidden.load() }
@@ -146,11 +147,7 @@ final class FavBlueApp {
         }
         self.scanner = scanner
         let sessions = ChatSessions(connector: ConnectorFactory.make(source, link: link, bus: bus, log: log), chats: store.chats)
-        sessions.names = { [weak live, weak favorites] id in
-            let favorite = favorites?.favorite(id)
-            return DisplayName.of(id: id, nickname: favorite?.nickname,
-                                  advertisedName: live?[id]?.advertised.name ?? favorite?.lastKnownName)
-        }
+        sessions.names = { [weak favorites] id in favorites?.name(of: id) ?? id.address }
         sessions.onEnded = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         sessions.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.sessions = sessions
@@ -214,9 +211,10 @@ final class FavBlueApp {
 
     private func makePages() -> PageFactory {
         let favorites = self.favorites!
+        let favoritesPage = self.favoritesPage!
         let scanner = self.scanner!
         let live = self.live!
-        let hidden = self.hidden!
+        let hidden = HiddenDevicesViewModel(devices: self.hidden!)
         let sightings = store?.sightings
         let sessions = self.sessions!
         let connection = ConnectionViewModel(sessions: sessions)
@@ -229,9 +227,9 @@ final class FavBlueApp {
             })
         }
         return PageFactory(
-            favorites: { navigator in FavoritesPage(navigator: navigator, model: favorites) },
+            favorites: { navigator in FavoritesPage(navigator: navigator, model: favoritesPage) },
             scanner: { [weak self] navigator in
-                ScannerPage(navigator: navigator, model: scanner, favorites: favorites, hidden: hidden, tryDemo: { [weak self] in
+                ScannerPage(navigator: navigator, model: scanner, favorites: favoritesPage, hidden: hidden, tryDemo: { [weak self] in
                     self?.source = .demo
                     self?.link = nil
                     self?.bus?.close()
@@ -243,7 +241,7 @@ final class FavBlueApp {
             detail: { navigator, device in
                 DeviceDetailPage(navigator: navigator,
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings),
-                                 favorites: favorites, hidden: hidden, connection: connection)
+                                 favorites: favoritesPage, hidden: hidden, connection: connection)
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                    nicknames: nicknames) },

@@ -110,14 +110,14 @@ public final class DeviceDetailViewModel {
     }
 
     // MARK: Borrowed
-    private let favorites: FavoritesViewModel
+    private let favorites: Favorites
     private let live: LiveDevices
     private let sightings: SightingsRepository?
     private let observers = ChangeObservers()
     private var tokens: [ObservationToken] = []
 
     /// Creates the model for `id`, a view of its entry in `live`.
-    public init(id: DeviceID, favorites: FavoritesViewModel, live: LiveDevices, sightings: SightingsRepository?) {
+    public init(id: DeviceID, favorites: Favorites, live: LiveDevices, sightings: SightingsRepository?) {
         self.id = id
         self.favorites = favorites
         self.live = live
@@ -144,7 +144,7 @@ public final class DeviceDetailViewModel {
     private func refresh() {
         let favorite = favorites.favorite(id)
         let device = live[id]
-        title = DisplayName.of(id: id, nickname: favorite?.nickname, advertisedName: device?.advertised.name ?? favorite?.lastKnownName)
+        title = favorites.name(of: id)
         // The last reading, as the plot's "last"; the Scanner's list shows the smoothed figure.
         rssi = device?.rssi
         lastHeard = device?.lastSeen

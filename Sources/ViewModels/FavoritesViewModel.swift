@@ -5,7 +5,8 @@ import Domain
 import Foundation
 import Localization
 
-/// The home page: the user's favorites, and the rename, remove and undo flows.
+/// The home page's window on Domain's `Favorites`: rows in words, the banner, and the toasts
+/// of the rename, remove and undo flows. The list and its rules live in `Favorites`.
 @MainActor
 public final class FavoritesViewModel {
     /// One row of the list.
@@ -33,50 +34,51 @@ public final class FavoritesViewModel {
     // MARK: State
     /// The favorites, sorted by display name.
     public private(set) var rows: [Row] = []
-    /// True until the first load finished.
-    public private(set) var isLoading = true
+    /// Whether the first load is still under way.
+    public var isLoading: Bool { favorites.isLoading }
     /// Store notices and failures the user must see (a banner), newest last.
-    public private(set) var messages: [String]
+    public var messages: [String] { notices + favorites.problems }
     /// True when changes will not be saved (memory-only session).
     public let isMemoryOnly: Bool
 
     /// Shown once after an action; the view turns it into a toast.
     public var onToast: ((Toast) -> Void)?
 
-    // MARK: Owned
-    private let useCases: FavoritesUseCases
-    private let observers = ChangeObservers()
-    private var favorites: [DeviceID: Favorite] = [:]
-    private var lastRemoved: Favorite?
-    /// The latest stored sighting of each favorite, loaded with the list.
-    private var storedLastSeen: [DeviceID: Date] = [:]
-    private var liveToken: ObservationToken?
-
     // MARK: Borrowed
-    private weak var live: LiveDevices?
-    private let sightings: SightingsRepository?
+    private let favorites: Favorites
     private let now: () -> Date
 
-    /// Creates the model over `useCases`; `notices` come from opening the store. With `live`,
-    /// each row says whether its device is nearby; `sightings` tell when it was last seen.
-    public init(useCases: FavoritesUseCases, notices: [StoreNotice] = [], live: LiveDevices? = nil,
-                sightings: SightingsRepository? = nil, now: @escaping () -> Date = { Date() }) {
-        self.useCases = useCases
-        self.live = live
-        self.sightings = sightings
+    // MARK: Owned
+    private let observers = ChangeObservers()
+    private var notices: [String]
+    private var shownMessages: [String] = []
+    private var tokens: [ObservationToken] = []
+
+    /// A window on `favorites`; `notices` come from opening the store.
+    public init(favorites: Favorites, notices: [StoreNotice] = [], now: @escaping () -> Date = { Date() }) {
+        self.favorites = favorites
         self.now = now
-        messages = notices.map(\.message)
+        self.notices = notices.map(\.message)
         isMemoryOnly = notices.contains { $0.isMemoryOnly }
-        liveToken = live?.observe { [weak self] _ in self?.refreshPresence() }
+        tokens = [favorites.observe { [weak self] in self?.refresh() },
+                  favorites.observePresence { [weak self] in self?.refresh() }]
+        refresh(force: true)
     }
 
-    /// Recomputes every row's presence (the page calls it now and then, so ages stay true).
-    public func refreshPresence() {
-        let updated = rows.map { row in favorites[row.id].map(self.row) ?? row }
-        guard updated != rows else { return }
+    /// Recomputes the rows; observers hear of it only when something shown changed (a fold of
+    /// the live devices comes four times a second, a changed presence far less often).
+    public func refreshPresence() { refresh() }
+
+    private func refresh(force: Bool = false) {
+        let updated = favorites.list.map(row)
+        let messages = self.messages
+        guard force || updated != rows || messages != shownMessages || favorites.isLoading != wasLoading else { return }
         rows = updated
+        shownMessages = messages
+        wasLoading = favorites.isLoading
         observers.notify()
     }
+    private var wasLoading = true
 
     /// Calls `handler` after every change of state.
     public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken {
@@ -87,127 +89,70 @@ public final class FavoritesViewModel {
     public var isEmpty: Bool { !isLoading && rows.isEmpty }
 
     /// Whether `id` is a favorite.
-    public func isFavorite(_ id: DeviceID) -> Bool { favorites[id] != nil }
+    public func isFavorite(_ id: DeviceID) -> Bool { favorites.isFavorite(id) }
 
     /// The favorite for `id`, if any.
-    public func favorite(_ id: DeviceID) -> Favorite? { favorites[id] }
-
-    /// Every favorite by device, as a value to hand to another thread.
-    public var snapshot: [DeviceID: Favorite] { favorites }
+    public func favorite(_ id: DeviceID) -> Favorite? { favorites.favorite(id) }
 
     /// The text a rename dialog starts with.
-    public func currentNickname(_ id: DeviceID) -> String { favorites[id]?.nickname ?? "" }
+    public func currentNickname(_ id: DeviceID) -> String { favorites.favorite(id)?.nickname ?? "" }
 
     /// What is wrong with `text` as a nickname, or nil; the dialog disables Save meanwhile.
-    public func nicknameProblem(_ text: String) -> String? { Nickname.problem(with: text) }
+    public func nicknameProblem(_ text: String) -> String? { favorites.nicknameProblem(text) }
 
     /// The question asked before removing `id`.
     public func removalQuestion(_ id: DeviceID, name: String? = nil) -> String {
-        L10n.format("Remove “{}” from favorites?", favorites[id]?.displayName ?? name ?? id.address)
+        L10n.format("Remove “{}” from favorites?", favorites.favorite(id)?.displayName ?? name ?? id.address)
     }
 
     /// Dismisses the banner messages.
     public func dismissMessages() {
-        messages = []
-        observers.notify()
+        notices = []
+        favorites.dismissProblems()
+        refresh(force: true)
     }
 
     // MARK: Intents
 
     /// Reads the favorites from the store.
-    public func load() async {
-        do {
-            let list = try await useCases.list()
-            favorites = Dictionary(uniqueKeysWithValues: list.map { ($0.id, $0) })
-            if let sightings {
-                for favorite in list where storedLastSeen[favorite.id] == nil {
-                    storedLastSeen[favorite.id] = try? await sightings.summary(for: favorite.id)?.lastSeen
-                }
-            }
-            rows = list.map(row)
-        } catch {
-            report(error)
-        }
-        isLoading = false
-        observers.notify()
-    }
+    public func load() async { await favorites.load() }
 
     /// Adds `id` with an optional nickname; returns false (with a message) on failure.
     @discardableResult
     public func add(_ id: DeviceID, name: String?, nickname: String) async -> Bool {
-        do {
-            let favorite = try await useCases.add(id, name: name, nickname: nickname)
-            await load()
-            onToast?(Toast(text: L10n.format("“{}” added to favorites", favorite.displayName), undoable: false))
-            return true
-        } catch {
-            report(error)
-            observers.notify()
-            return false
-        }
+        guard let favorite = await favorites.add(id, name: name, nickname: nickname) else { return false }
+        onToast?(Toast(text: L10n.format("“{}” added to favorites", favorite.displayName), undoable: false))
+        return true
     }
 
     /// Renames `id`; returns false (with a message) on failure.
     @discardableResult
     public func rename(_ id: DeviceID, to nickname: String) async -> Bool {
-        do {
-            try await useCases.rename(id, to: nickname)
-            await load()
-            return true
-        } catch {
-            report(error)
-            observers.notify()
-            return false
-        }
+        await favorites.rename(id, to: nickname)
     }
 
     /// Removes `id` and offers Undo.
     public func remove(_ id: DeviceID) async {
-        do {
-            let removed = try await useCases.remove(id)
-            lastRemoved = removed
-            await load()
-            onToast?(Toast(text: L10n.format("“{}” removed", removed.displayName), undoable: true))
-        } catch {
-            report(error)
-            observers.notify()
-        }
+        guard let removed = await favorites.remove(id) else { return }
+        onToast?(Toast(text: L10n.format("“{}” removed", removed.displayName), undoable: true))
     }
 
     /// Puts back the favorite removed last, with its nickname and added time.
-    public func undoRemove() async {
-        guard let removed = lastRemoved else { return }
-        do {
-            try await useCases.restore(removed)
-            lastRemoved = nil
-            await load()
-        } catch {
-            report(error)
-            observers.notify()
-        }
-    }
-
-    private func report(_ error: Error) {
-        let message = (error as? FavoritesError)?.message
-            ?? L10n.format("Something went wrong: {}", String(describing: error))
-        messages.append(message)
-    }
+    public func undoRemove() async { await favorites.undoRemove() }
 
     private func row(_ favorite: Favorite) -> Row {
-        let (presence, nearby) = presence(of: favorite.id)
+        let (presence, nearby) = presenceText(favorites.presence(of: favorite.id))
         return Row(id: favorite.id, title: favorite.displayName, subtitle: favorite.id.identifierLine,
                    presence: presence, isNearby: nearby)
     }
 
-    private func presence(of id: DeviceID) -> (String, Bool) {
-        let at = now()
-        let device = live?[id]
-        if let live, let device, live.isRunning, !live.isStale(device, at: at) {
-            if let rssi = device.smoothed { return (L10n.format("Nearby · {}", SignalText.dBm(rssi)), true) }
-            return (L10n.tr("Nearby"), true)
+    private func presenceText(_ presence: Favorites.Presence) -> (String, Bool) {
+        switch presence {
+        case .nearby(let rssi?): return (L10n.format("Nearby · {}", SignalText.dBm(rssi)), true)
+        case .nearby(nil): return (L10n.tr("Nearby"), true)
+        case .lastSeen(let seen):
+            return (L10n.format("Last seen {} ago", Formats.age(seconds: now().timeIntervalSince(seen))), false)
+        case .notSeen: return (L10n.tr("Not seen yet"), false)
         }
-        let seen = [device?.lastSeen, storedLastSeen[id]].compactMap { $0 }.max()
-        guard let seen else { return (L10n.tr("Not seen yet"), false) }
-        return (L10n.format("Last seen {} ago", Formats.age(seconds: at.timeIntervalSince(seen))), false)
     }
 }

@@ -28,7 +28,7 @@ public final class NicknameSharing {
 
     // MARK: Borrowed
     private let writer: SystemAliasWriter?
-    private let favorites: FavoritesViewModel
+    private let favorites: Favorites
 
     // MARK: Owned
     /// Each favorite's nickname as last seen, so only changes are written.
@@ -38,7 +38,7 @@ public final class NicknameSharing {
     private var queue: Task<Void, Never>?
 
     /// Shares through `writer` (nil where the source cannot) the nicknames of `favorites`.
-    public init(writer: SystemAliasWriter?, favorites: FavoritesViewModel, isOn: Bool) {
+    public init(writer: SystemAliasWriter?, favorites: Favorites, isOn: Bool) {
         self.writer = writer
         self.favorites = favorites
         self.isOn = isOn

@@ -82,8 +82,8 @@ public final class ScannerViewModel {
 
     // MARK: Borrowed
     private let live: LiveDevices
-    private let favorites: FavoritesViewModel
-    private let hidden: HiddenDevicesViewModel?
+    private let favorites: Favorites
+    private let hidden: HiddenDevices?
     private let now: () -> Date
 
     // MARK: Owned
@@ -102,7 +102,7 @@ public final class ScannerViewModel {
     private var recordingEnd: RecordingEnd?
 
     /// Creates the view of `live` for the Scanner page.
-    public init(live: LiveDevices, favorites: FavoritesViewModel, hidden: HiddenDevicesViewModel? = nil,
+    public init(live: LiveDevices, favorites: Favorites, hidden: HiddenDevices? = nil,
                 now: @escaping () -> Date = { Date() }) {
         self.live = live
         self.favorites = favorites
@@ -328,7 +328,7 @@ public final class ScannerViewModel {
                 if let newMark, !newMark.isNew(id) { continue }
                 let favorite = favorites[id]
                 let advertised = device.advertised
-                let name = DisplayName.name(nickname: favorite?.nickname, advertisedName: advertised.name ?? favorite?.lastKnownName)
+                let name = DisplayName.name(favorite: favorite, advertisedName: advertised.name)
                 if p.hideUnnamed && name == nil && favorite == nil { continue }
                 if p.favoritesOnly && favorite == nil { continue }
                 let rssi = device.smoothed

@@ -200,9 +200,7 @@ public final class DeviceDetailPage: Page {
         guard let hidden, let navigator else { return }
         let title = model.title
         let name = title == model.id.address ? nil : title
-        guard hidden.hide(model.id, name: name) else { return }
-        navigator.toast(L10n.format("“{}” is hidden", title), button: L10n.tr("_Undo"),
-                        action: { [weak hidden] in hidden?.undoHide() })
+        guard hidden.hide(model.id, name: name, title: title, toast: { navigator.toast($0, button: $1, action: $2) }) else { return }
         navigator.goBack()
     }
 

@@ -395,9 +395,8 @@ public final class ScannerPage: Page {
     /// Hides `key` at once, with Undo on the toast.
     private func hideDevice(key: String) {
         guard let id = try? DeviceID(storageKey: key), let row = shown[key] else { return }
-        guard hidden.hide(id, name: row.isUnnamed ? nil : row.title) else { return }
-        navigator?.toast(L10n.format("“{}” is hidden", row.title), button: L10n.tr("_Undo"),
-                         action: { [weak hidden] in hidden?.undoHide() })
+        guard hidden.hide(id, name: row.isUnnamed ? nil : row.title, title: row.title,
+                          toast: { [weak navigator] in navigator?.toast($0, button: $1, action: $2) }) else { return }
         list.list.grabFocus()
     }
 

@@ -34,7 +34,7 @@ final class BlueZScannerTests: XCTestCase {
     private final class App {
         let bus: BlueZBus
         let live: LiveDevices
-        let favorites: FavoritesViewModel
+        let favorites: Favorites
         let scanner: ScannerViewModel
         let store: Store
 
@@ -44,8 +44,8 @@ final class BlueZScannerTests: XCTestCase {
             store = StoreFactory.open(.sqlite, directory: directory.path)
             live = LiveDevices(makeScanner: { mode in BlueZScanner(bus: bus, mode: mode) }, sightings: store.sightings,
                                refreshesPerSecond: 20)
-            favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: store.favorites), live: live,
-                                           sightings: store.sightings)
+            favorites = Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live,
+                                  sightings: store.sightings)
             live.keepsSightings = { [weak favorites] in favorites?.isFavorite($0) ?? false }
             scanner = ScannerViewModel(live: live, favorites: favorites)
             scanner.hideUnnamed = false
@@ -200,7 +200,7 @@ final class BlueZScannerTests: XCTestCase {
         let app = await App(address: mock.address, directory: directory)
         await app.favorites.load()
         let added = await app.favorites.add(phoneID, name: "Pixel 8", nickname: "My phone")
-        XCTAssertTrue(added)
+        XCTAssertNotNil(added)
         await app.scanner.start()
         try await eventually("both listed") { app.row("My phone") != nil && app.row("Tile") != nil }
         let fresh = await app.row("My phone")
@@ -217,7 +217,7 @@ final class BlueZScannerTests: XCTestCase {
         XCTAssertEqual(row?.isFavorite, true, "the heart stays filled")
         let tile = await app.row("Tile")
         XCTAssertEqual(tile?.isStale, false, "other devices are untouched")
-        let favorites = await app.favorites.rows.map(\.title)
+        let favorites = await app.favorites.list.map(\.displayName)
         XCTAssertEqual(favorites, ["My phone"], "the favorite itself is never touched")
         let stored = try await app.store.favorites.all().map(\.nickname)
         XCTAssertEqual(stored, ["My phone"])

@@ -40,8 +40,9 @@ final class BackgroundScanPresenceTests: XCTestCase {
             Favorite(id: buds, nickname: "Buds", lastKnownName: nil,
                      addedAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0)),
         ])
-        let favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: repository), live: live, now: { clock.now })
-        let scanner = ScannerViewModel(live: live, favorites: favorites, now: { clock.now })
+        let owner = Favorites(useCases: FavoritesUseCases(repository: repository), live: live, now: { clock.now })
+        let favorites = FavoritesViewModel(favorites: owner, now: { clock.now })
+        let scanner = ScannerViewModel(live: live, favorites: owner, now: { clock.now })
         await favorites.load()
         return Setup(live: live, favorites: favorites, scanner: scanner, radio: radio, clock: clock)
     }

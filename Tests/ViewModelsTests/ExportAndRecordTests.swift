@@ -11,9 +11,9 @@ import XCTest
 @MainActor
 final class ExportAndRecordTests: XCTestCase {
     private func make(favorites: [Favorite] = [], recorder: FakeRecorder? = FakeRecorder())
-        -> (ScannerViewModel, FakeScanner, FavoritesViewModel, LiveDevices) {
+        -> (ScannerViewModel, FakeScanner, Favorites, LiveDevices) {
         let scanner = FakeScanner()
-        let favoritesModel = FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository(favorites)))
+        let favoritesModel = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository(favorites)))
         let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, recorder: recorder, refreshesPerSecond: 1000)
         return (ScannerViewModel(live: live, favorites: favoritesModel), scanner, favoritesModel, live)
     }

@@ -25,8 +25,9 @@ final class FavoritesPresenceTests: XCTestCase {
             let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 50, now: { clock.now })
             let repository = FakeFavoritesRepository([Self.favorite(1, "Buds"), Self.favorite(2, "Stereo"),
                                                                  Self.favorite(3, "Speaker")])
-            let model = FavoritesViewModel(useCases: FavoritesUseCases(repository: repository), live: live,
-                                           sightings: sightings, now: { clock.now })
+            let favorites = Favorites(useCases: FavoritesUseCases(repository: repository), live: live,
+                                      sightings: sightings, now: { clock.now })
+            let model = FavoritesViewModel(favorites: favorites, now: { clock.now })
             return (model, live)
         }
         await model.load()

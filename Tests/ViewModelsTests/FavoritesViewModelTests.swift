@@ -10,7 +10,7 @@ import XCTest
 final class FavoritesViewModelTests: XCTestCase {
     @MainActor
     private static func make(_ repository: FakeFavoritesRepository, notices: [StoreNotice] = []) -> FavoritesViewModel {
-        FavoritesViewModel(useCases: FavoritesUseCases(repository: repository), notices: notices)
+        FavoritesViewModel(favorites: Favorites(useCases: FavoritesUseCases(repository: repository)), notices: notices)
     }
 
     func testAnEmptyStoreShowsThePlaceholderOnlyAfterLoading() async {

@@ -13,17 +13,17 @@ final class HiddenDevicesTests: XCTestCase {
     private struct Setup {
         let scanner: ScannerViewModel
         let feed: FakeScanner
-        let favorites: FavoritesViewModel
-        let hidden: HiddenDevicesViewModel
+        let favorites: Favorites
+        let hidden: HiddenDevices
         let repository: FakeHiddenDevicesRepository
     }
 
     private func make(repository: FakeHiddenDevicesRepository = FakeHiddenDevicesRepository(),
                       favorites: [Favorite] = []) async -> Setup {
         let feed = FakeScanner()
-        let favoritesModel = FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository(favorites)))
+        let favoritesModel = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository(favorites)))
         await favoritesModel.load()
-        let hidden = HiddenDevicesViewModel(repository: repository, favorites: favoritesModel)
+        let hidden = HiddenDevices(repository: repository, favorites: favoritesModel)
         await hidden.load()
         let live = LiveDevices(makeScanner: { _ in feed }, sightings: nil, refreshesPerSecond: 1000)
         let scanner = ScannerViewModel(live: live, favorites: favoritesModel, hidden: hidden)
@@ -72,7 +72,7 @@ final class HiddenDevicesTests: XCTestCase {
         setup.hidden.hide(id, name: "Dev 4")
         XCTAssertEqual(titles(setup), [])
         let added = await setup.favorites.add(id, name: "Dev 4", nickname: "")
-        XCTAssertTrue(added)
+        XCTAssertNotNil(added)
         XCTAssertFalse(setup.hidden.isHidden(id))
         XCTAssertEqual(titles(setup), ["Dev 4"])
         await setup.hidden.flush()

@@ -14,11 +14,11 @@ final class NicknameSharingTests: XCTestCase {
     private let phone = TestDevices.id(1)
     private let watch = TestDevices.id(2)
 
-    private func make(on: Bool, writer: FakeAliasWriter) async -> (NicknameSharing, FavoritesViewModel) {
+    private func make(on: Bool, writer: FakeAliasWriter) async -> (NicknameSharing, Favorites) {
         let repository = FakeFavoritesRepository([
             Favorite(id: phone, nickname: "Anna’s phone", lastKnownName: "Pixel", addedAt: Date(), updatedAt: Date()),
         ])
-        let favorites = FavoritesViewModel(useCases: FavoritesUseCases(repository: repository))
+        let favorites = Favorites(useCases: FavoritesUseCases(repository: repository))
         let sharing = NicknameSharing(writer: writer, favorites: favorites, isOn: on)
         await favorites.load()
         await sharing.finishWriting()
@@ -76,7 +76,7 @@ final class NicknameSharingTests: XCTestCase {
 
     func testWithoutBlueZTheSwitchIsUnavailable() async {
         let repository = FakeFavoritesRepository()
-        let sharing = NicknameSharing(writer: nil, favorites: FavoritesViewModel(useCases: FavoritesUseCases(repository: repository)),
+        let sharing = NicknameSharing(writer: nil, favorites: Favorites(useCases: FavoritesUseCases(repository: repository)),
                                       isOn: true)
         XCTAssertFalse(sharing.isAvailable)
     }

@@ -9,17 +9,17 @@ import XCTest
 
 final class ScannerViewModelTests: XCTestCase {
     @MainActor
-    private static func make(favorites: [Favorite] = [], rate: Double = 1000) -> (ScannerViewModel, FakeScanner, FavoritesViewModel, WallClock) {
+    private static func make(favorites: [Favorite] = [], rate: Double = 1000) -> (ScannerViewModel, FakeScanner, Favorites, WallClock) {
         let (model, scanner, favoritesModel, clock, _) = makeWithLive(favorites: favorites, rate: rate)
         return (model, scanner, favoritesModel, clock)
     }
 
     @MainActor
     static func makeWithLive(favorites: [Favorite] = [], rate: Double = 1000)
-        -> (ScannerViewModel, FakeScanner, FavoritesViewModel, WallClock, LiveDevices) {
+        -> (ScannerViewModel, FakeScanner, Favorites, WallClock, LiveDevices) {
         let clock = WallClock()
         let scanner = FakeScanner()
-        let favoritesModel = FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository(favorites)))
+        let favoritesModel = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository(favorites)))
         let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: rate, now: { clock.now })
         let model = ScannerViewModel(live: live, favorites: favoritesModel, now: { clock.now })
         return (model, scanner, favoritesModel, clock, live)
@@ -200,7 +200,7 @@ extension ScannerViewModelTests {
     func testAutoScanOpensThePeriodicModeAndRestartsARunningScan() async {
         let clock = WallClock()
         let scanner = FakeScanner()
-        let favoritesModel = await FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
+        let favoritesModel = await Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
         let modes = ModeLog()
         let live = await LiveDevices(makeScanner: { mode in modes.append(mode); return scanner }, sightings: nil, now: { clock.now })
         let model = await ScannerViewModel(live: live, favorites: favoritesModel, now: { clock.now })

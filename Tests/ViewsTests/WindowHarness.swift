@@ -28,7 +28,7 @@ enum WindowHarness {
 
     /// Opens a MainWindow with `splashMs`, runs `body`, and returns once it has finished
     /// (or after `timeout` seconds, failing the test).
-    static func run(splashMs: Int, timeout: Double = 20, favorites: FavoritesViewModel? = nil,
+    static func run(splashMs: Int, timeout: Double = 20, favorites: Favorites? = nil,
                     sightings: SightingsRepository? = nil, scanner: FakeScanner? = nil,
                     file: StaticString = #filePath, line: UInt = #line,
                     _ body: @escaping @MainActor (MainWindow) async throws -> Void) {
@@ -38,17 +38,19 @@ enum WindowHarness {
         var window: MainWindow?
         var finished = false
         app.onStartup { MainWindow.installAccelerators(on: app) }
-        let favoritesModel = favorites ?? FavoritesViewModel(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
+        let favoritesOwner = favorites ?? Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
+        let favoritesModel = FavoritesViewModel(favorites: favoritesOwner)
         let live = LiveDevices(makeScanner: { _ in scanner ?? FakeScanner() }, sightings: nil)
-        let hidden = HiddenDevicesViewModel(repository: FakeHiddenDevicesRepository(), favorites: favoritesModel)
-        let scannerModel = ScannerViewModel(live: live, favorites: favoritesModel, hidden: hidden)
+        let hiddenDevices = HiddenDevices(repository: FakeHiddenDevicesRepository(), favorites: favoritesOwner)
+        let hidden = HiddenDevicesViewModel(devices: hiddenDevices)
+        let scannerModel = ScannerViewModel(live: live, favorites: favoritesOwner, hidden: hiddenDevices)
         app.onActivate {
             let main = MainWindow(application: app, settings: nil, splash: SplashViewModel(durationMs: splashMs),
                                   pages: PageFactory(
                                       favorites: { FavoritesPage(navigator: $0, model: favoritesModel) },
                                       scanner: { ScannerPage(navigator: $0, model: scannerModel, favorites: favoritesModel, hidden: hidden, tryDemo: nil) },
                                       detail: { DeviceDetailPage(navigator: $0, model: DeviceDetailViewModel(
-                                          id: $1, favorites: favoritesModel, live: live, sightings: sightings), favorites: favoritesModel) }))
+                                          id: $1, favorites: favoritesOwner, live: live, sightings: sightings), favorites: favoritesModel) }))
             window = main
             main.present()
             Task { @MainActor in

@@ -38,6 +38,17 @@ public enum DisplayName {
         name(nickname: nickname, advertisedName: advertisedName) ?? id.address
     }
 
+    /// The one rule for what a device is called: nickname, else what it advertises now, else
+    /// the name its favorite was saved with, else its address.
+    public static func of(id: DeviceID, favorite: Favorite?, advertisedName: String?) -> String {
+        name(favorite: favorite, advertisedName: advertisedName) ?? id.address
+    }
+
+    /// As `of`, but nil when the device has no name at all.
+    public static func name(favorite: Favorite?, advertisedName: String?) -> String? {
+        name(nickname: favorite?.nickname, advertisedName: advertisedName ?? favorite?.lastKnownName)
+    }
+
     /// Nickname, else advertised name; nil when the device has neither (blank names count as none).
     public static func name(nickname: String?, advertisedName: String?) -> String? {
         if let nickname, !nickname.isEmpty { return nickname }

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+import Localization
+
+/// The user's favorites, the owner of their state: the list, the nickname rules, the name a
+/// device goes by, and whether each favorite is nearby.
+///
+/// Pages read it (Favorites, Scanner, Detail, Hidden Devices, nickname sharing) and never each
+/// other; the Favorites page's model adds words and toasts on top. Store failures are kept as
+/// plain-words problems until dismissed, never dropped.
+@MainActor
+public final class Favorites {
+    /// Where a favorite is, as the nearby rule sees it.
+    public enum Presence: Equatable, Sendable {
+        /// A running scan hears it now; its smoothed signal, dBm, when it has one.
+        case nearby(rssi: Int?)
+        /// Last heard at this time, in this session or an earlier one.
+        case lastSeen(Date)
+        /// Never heard.
+        case notSeen
+    }
+
+    // MARK: State
+    /// The favorites, sorted by display name as the user's language orders names.
+    public private(set) var list: [Favorite] = []
+    /// True until the first load finished.
+    public private(set) var isLoading = true
+    /// Store failures the user must see, in plain words, newest last.
+    public private(set) var problems: [String] = []
+    /// The favorite removed last, for Undo.
+    public private(set) var lastRemoved: Favorite?
+
+    // MARK: Owned
+    private let useCases: FavoritesUseCases
+    private let observers = ChangeObservers()
+    private let presenceObservers = ChangeObservers()
+    private var byID: [DeviceID: Favorite] = [:]
+    /// The latest stored sighting of each favorite, loaded with the list.
+    private var storedLastSeen: [DeviceID: Date] = [:]
+    private var liveToken: ObservationToken?
+
+    // MARK: Borrowed
+    private weak var live: LiveDevices?
+    private let sightings: SightingsRepository?
+    private let now: () -> Date
+
+    /// Owns the favorites in `useCases`' store. With `live`, presence follows the running scan;
+    /// `sightings` tell when a favorite was last seen in an earlier session.
+    public init(useCases: FavoritesUseCases, live: LiveDevices? = nil, sightings: SightingsRepository? = nil,
+                now: @escaping () -> Date = { Date() }) {
+        self.useCases = useCases
+        self.live = live
+        self.sightings = sightings
+        self.now = now
+        liveToken = live?.observe { [weak self] _ in self?.presenceObservers.notify() }
+    }
+
+    /// Calls `handler` after every change of the list or the problems.
+    public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { observers.observe(handler) }
+
+    /// Calls `handler` whenever presence may have changed (each fold of the live devices, a few
+    /// times a second), for the one page that shows it.
+    public func observePresence(_ handler: @escaping @MainActor () -> Void) -> ObservationToken {
+        presenceObservers.observe(handler)
+    }
+
+    // MARK: Reading
+
+    /// Whether `id` is a favorite.
+    public func isFavorite(_ id: DeviceID) -> Bool { byID[id] != nil }
+
+    /// The favorite for `id`, if any.
+    public func favorite(_ id: DeviceID) -> Favorite? { byID[id] }
+
+    /// Every favorite by device, as a value to hand to another thread.
+    public var snapshot: [DeviceID: Favorite] { byID }
+
+    /// The name `id` goes by: nickname, else advertised name, else the name it was saved with,
+    /// else its address. The one rule every page uses.
+    public func name(of id: DeviceID) -> String {
+        DisplayName.of(id: id, favorite: byID[id], advertisedName: live?[id]?.advertised.name)
+    }
+
+    /// What is wrong with `text` as a nickname, or nil.
+    public func nicknameProblem(_ text: String) -> String? { Nickname.problem(with: text) }
+
+    /// The nearby rule: nearby while a running scan hears `id` within the fade time; otherwise
+    /// the newest of this session's and the stored sightings.
+    public func presence(of id: DeviceID) -> Presence {
+        let at = now()
+        let device = live?[id]
+        if let live, let device, live.isRunning, !live.isStale(device, at: at) { return .nearby(rssi: device.smoothed) }
+        guard let seen = [device?.lastSeen, storedLastSeen[id]].compactMap({ $0 }).max() else { return .notSeen }
+        return .lastSeen(seen)
+    }
+
+    // MARK: Intents
+
+    /// Reads the favorites (and when each was last seen) from the store.
+    public func load() async {
+        do {
+            let loaded = try await useCases.list()
+            if let sightings {
+                for favorite in loaded where storedLastSeen[favorite.id] == nil {
+                    storedLastSeen[favorite.id] = try? await sightings.summary(for: favorite.id)?.lastSeen
+                }
+            }
+            list = loaded
+            byID = Dictionary(loaded.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        } catch {
+            report(error)
+        }
+        isLoading = false
+        observers.notify()
+    }
+
+    /// Adds `id` with an optional nickname; nil (and a problem) on failure.
+    @discardableResult
+    public func add(_ id: DeviceID, name: String?, nickname: String) async -> Favorite? {
+        do {
+            let favorite = try await useCases.add(id, name: name, nickname: nickname)
+            await load()
+            return favorite
+        } catch {
+            report(error)
+            observers.notify()
+            return nil
+        }
+    }
+
+    /// Renames `id`; false (and a problem) on failure.
+    @discardableResult
+    public func rename(_ id: DeviceID, to nickname: String) async -> Bool {
+        do {
+            try await useCases.rename(id, to: nickname)
+            await load()
+            return true
+        } catch {
+            report(error)
+            observers.notify()
+            return false
+        }
+    }
+
+    /// Removes `id`, kept for Undo; nil (and a problem) on failure.
+    @discardableResult
+    public func remove(_ id: DeviceID) async -> Favorite? {
+        do {
+            let removed = try await useCases.remove(id)
+            lastRemoved = removed
+            await load()
+            return removed
+        } catch {
+            report(error)
+            observers.notify()
+            return nil
+        }
+    }
+
+    /// Puts back the favorite removed last, with its nickname and added time.
+    public func undoRemove() async {
+        guard let removed = lastRemoved else { return }
+        do {
+            try await useCases.restore(removed)
+            lastRemoved = nil
+            await load()
+        } catch {
+            report(error)
+            observers.notify()
+        }
+    }
+
+    /// Forgets the problems said so far (the user dismissed them).
+    public func dismissProblems() {
+        problems = []
+        observers.notify()
+    }
+
+    /// Keeps a problem from elsewhere (opening the store) with the favorites' own.
+    public func tell(_ problem: String) {
+        problems.append(problem)
+        observers.notify()
+    }
+
+    private func report(_ error: Error) {
+        problems.append((error as? FavoritesError)?.message
+            ?? L10n.format("Something went wrong: {}", String(describing: error)))
+    }
+}
