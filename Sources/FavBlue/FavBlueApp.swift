@@ -23,6 +23,7 @@ final class FavBlueApp {
     private var scanner: ScannerViewModel?
     private var live: LiveDevices?
     private var hidden: HiddenDevices?
+    private var policy: ScanPolicy?
     private var source: ScanSource = .auto
     private var benchmark: ScannerBenchmark?
     private var chatBenchmark: ChatBenchmark?
@@ -140,10 +141,13 @@ final class FavBlueApp {
         hidden.onProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.hidden = hidden
         Task { await hidden.load() }
-        let scanner = ScannerViewModel(live: live, favorites: favorites, hidden: hidden)
+        let policy = ScanPolicy(live: live, settings: settings.map(ScannerSettings.loadScan) ?? ScanSettings())
+        self.policy = policy
+        let scanner = ScannerViewModel(live: live, policy: policy, favorites: favorites, hidden: hidden)
         if let settings {
             scanner.preferences = ScannerSettings.load(settings)
             scanner.onPreferencesChange = { ScannerSettings.save($0, to: settings) }
+            policy.onChange = { ScannerSettings.saveScan($0, to: settings) }
         }
         self.scanner = scanner
         let sessions = ChatSessions(connector: ConnectorFactory.make(source, link: link, bus: bus, log: log), chats: store.chats)
@@ -215,6 +219,7 @@ final class FavBlueApp {
         let scanner = self.scanner!
         let live = self.live!
         let hidden = HiddenDevicesViewModel(devices: self.hidden!)
+        let scanning = ScanSettingsViewModel(policy: self.policy!)
         let sightings = store?.sightings
         let sessions = self.sessions!
         let connection = ConnectionViewModel(sessions: sessions)
@@ -243,7 +248,7 @@ final class FavBlueApp {
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings),
                                  favorites: favoritesPage, hidden: hidden, connection: connection)
             },
-            preferences: { parent in PreferencesWindow.present(parent: parent, scanner: scanner, hidden: hidden, chat: chatSetting,
+            preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                    nicknames: nicknames) },
             exportDevices: { navigator in ExportDialogs.exportDevices(navigator: navigator, scanner: scanner) },
             chat: { navigator, device in ChatPage(navigator: navigator, model: ChatViewModel(device: device, sessions: sessions)) },

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Domain
 import GtkKit
 import ViewModels
 
-/// Scanner preferences in GSettings, so sorting, filters and auto scan survive a restart.
+/// Scanner preferences and scan settings in GSettings, so sorting, filters and auto scan survive a restart.
 @MainActor
 enum ScannerSettings {
     static func load(_ settings: Settings) -> ScannerPreferences {
@@ -13,6 +14,18 @@ enum ScannerSettings {
         p.favoritesOnly = settings.bool("scanner-favorites-only")
         p.hideUnnamed = settings.bool("scanner-hide-unnamed")
         p.minimumRSSI = Int(settings.int("scanner-minimum-rssi"))
+        return p
+    }
+
+    static func save(_ p: ScannerPreferences, to settings: Settings) {
+        settings.set("scanner-sort", string: p.sortOrder.rawValue)
+        settings.set("scanner-favorites-only", bool: p.favoritesOnly)
+        settings.set("scanner-hide-unnamed", bool: p.hideUnnamed)
+        settings.set("scanner-minimum-rssi", int: Int32(clamping: p.minimumRSSI))
+    }
+
+    static func loadScan(_ settings: Settings) -> ScanSettings {
+        var p = ScanSettings()
         p.fadeAfterSeconds = Int(settings.uint("scanner-fade-after-seconds"))
         p.removeAfterSeconds = Int(settings.uint("scanner-remove-after-seconds"))
         p.periodic = settings.bool("scanner-periodic")
@@ -22,11 +35,7 @@ enum ScannerSettings {
         return p
     }
 
-    static func save(_ p: ScannerPreferences, to settings: Settings) {
-        settings.set("scanner-sort", string: p.sortOrder.rawValue)
-        settings.set("scanner-favorites-only", bool: p.favoritesOnly)
-        settings.set("scanner-hide-unnamed", bool: p.hideUnnamed)
-        settings.set("scanner-minimum-rssi", int: Int32(clamping: p.minimumRSSI))
+    static func saveScan(_ p: ScanSettings, to settings: Settings) {
         settings.set("scanner-fade-after-seconds", uint: UInt32(clamping: p.fadeAfterSeconds))
         settings.set("scanner-remove-after-seconds", uint: UInt32(clamping: p.removeAfterSeconds))
         settings.set("scanner-periodic", bool: p.periodic)

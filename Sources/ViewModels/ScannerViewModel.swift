@@ -46,13 +46,10 @@ public final class ScannerViewModel {
     public private(set) var hiddenByUserCount = 0
     /// How many list refreshes were published (for the benchmark and tests).
     public private(set) var refreshCount = 0
-    /// Sorting, filters, fading and scan mode; `onPreferencesChange` hears every change.
+    /// Sorting and filters; `onPreferencesChange` hears every change. How the scan runs is the policy's.
     public var preferences = ScannerPreferences() {
         didSet {
             guard preferences != oldValue else { return }
-            applyTimes()
-            // Only the page's own scan follows Auto Scan; the background one follows `backgroundScanMode`.
-            if preferences.scanMode != oldValue.scanMode, live.isForeground, live.isStarted { start() }
             publish(reorder: true)
             onPreferencesChange?(preferences)
         }
@@ -82,6 +79,7 @@ public final class ScannerViewModel {
 
     // MARK: Borrowed
     private let live: LiveDevices
+    private let policy: ScanPolicy
     private let favorites: Favorites
     private let hidden: HiddenDevices?
     private let now: () -> Date
@@ -101,14 +99,15 @@ public final class ScannerViewModel {
     private var openRecording: String?
     private var recordingEnd: RecordingEnd?
 
-    /// Creates the view of `live` for the Scanner page.
-    public init(live: LiveDevices, favorites: Favorites, hidden: HiddenDevices? = nil,
+    /// Creates the view of `live` for the Scanner page, which scans as `policy` decides.
+    public init(live: LiveDevices, policy: ScanPolicy, favorites: Favorites, hidden: HiddenDevices? = nil,
                 now: @escaping () -> Date = { Date() }) {
         self.live = live
+        self.policy = policy
         self.favorites = favorites
         self.hidden = hidden
         self.now = now
-        applyTimes()
+        tokens.append(policy.observe { [weak self] in self.map { $0.publish(reorder: $0.reorderAllowed) } })
         tokens.append(favorites.observe { [weak self] in self?.publish(reorder: false) })
         if let hidden { tokens.append(hidden.observe { [weak self] in self.map { $0.publish(reorder: $0.reorderAllowed) } }) }
         tokens.append(live.observe { [weak self] change in self?.liveChanged(change) })
@@ -183,12 +182,12 @@ public final class ScannerViewModel {
 
     /// Starts scanning (a fresh scanner, so a failed source is retried).
     public func start() {
-        live.start(mode: preferences.scanMode)
+        policy.scanInForeground()
     }
 
     /// Switches the adapter on (the system may ask for authorisation first), then scans.
     public func turnOn() {
-        live.powerOn()
+        policy.powerOn()
     }
 
     /// Whether the adapter is off and Turn On can switch it on.
@@ -202,7 +201,7 @@ public final class ScannerViewModel {
     /// The page is left: the quiet background scan takes over if it is on, else scanning stops.
     public func leave() {
         ticking = true
-        live.release()
+        policy.leaveForeground()
         ticking = false
         publish(reorder: reorderAllowed)
     }
@@ -210,7 +209,7 @@ public final class ScannerViewModel {
     /// Stops scanning; the list stays.
     public func stop() {
         ticking = true
-        live.stop()
+        policy.stop()
         ticking = false
         publish(reorder: reorderAllowed)
     }
@@ -228,12 +227,6 @@ public final class ScannerViewModel {
     public func drain() async {
         await live.drain()
         tick()
-    }
-
-    private func applyTimes() {
-        live.fadeAfter = Double(preferences.fadeAfterSeconds)
-        live.removeAfter = Double(preferences.removeAfterSeconds)
-        live.backgroundMode = preferences.backgroundScanMode
     }
 
     private func liveChanged(_ change: LiveDevices.Change) {

@@ -10,12 +10,13 @@ import ViewModels
 @MainActor
 public enum PreferencesWindow {
     /// Opens the window over `parent`; changes apply (and are kept) at once.
-    public static func present(parent: Window, scanner: ScannerViewModel, hidden: HiddenDevicesViewModel?,
+    public static func present(parent: Window, scanSettings: ScanSettingsViewModel, scanner: ScannerViewModel,
+                               hidden: HiddenDevicesViewModel?,
                                chat: ChatRetentionSetting? = nil, nicknames: NicknameSharing? = nil) {
         let window = PreferencesDialog(parent: parent, title: L10n.tr("Preferences"))
         let page = PreferencesPage(title: L10n.tr("Scanner"), icon: "bluetooth-active-symbolic")
 
-        let p = scanner.preferences
+        let p = scanSettings.settings
         let autoScan = Switch(accessibleName: L10n.tr("Auto Scan"))
         autoScan.isOn = p.periodic
         let background = Switch(accessibleName: L10n.tr("Scan in the Background"))
@@ -43,7 +44,7 @@ public enum PreferencesWindow {
 
         let minimum = SpinButton(min: -127, max: 0, step: 1, accessibleName: L10n.tr("Minimum Signal in dBm"))
         minimum.showsTrueMinus()
-        minimum.value = p.minimumRSSI
+        minimum.value = scanner.minimumRSSI
         let fade = SpinButton(min: 5, max: 3600, step: 5, accessibleName: L10n.tr("Fade After in seconds"))
         fade.value = p.fadeAfterSeconds
         let remove = SpinButton(min: 5, max: 3600, step: 5, accessibleName: L10n.tr("Remove After in seconds"))
@@ -60,19 +61,19 @@ public enum PreferencesWindow {
         if let hidden { page.add(hiddenDevices(hidden)) }
         window.add(page)
 
-        autoScan.onToggled { [weak scanner] on in
+        autoScan.onToggled { [weak scanSettings] on in
             syncSensitivity()
-            scanner?.preferences.periodic = on
+            scanSettings?.settings.periodic = on
         }
-        background.onToggled { [weak scanner] on in
+        background.onToggled { [weak scanSettings] on in
             syncSensitivity()
-            scanner?.preferences.backgroundScan = on
+            scanSettings?.settings.backgroundScan = on
         }
-        interval.onChanged { [weak scanner] in scanner?.preferences.periodSeconds = $0 }
-        length.onChanged { [weak scanner] in scanner?.preferences.scanWindowSeconds = $0 }
-        minimum.onChanged { [weak scanner] in scanner?.preferences.minimumRSSI = $0 }
-        fade.onChanged { [weak scanner] in scanner?.preferences.fadeAfterSeconds = $0 }
-        remove.onChanged { [weak scanner] in scanner?.preferences.removeAfterSeconds = $0 }
+        interval.onChanged { [weak scanSettings] in scanSettings?.settings.periodSeconds = $0 }
+        length.onChanged { [weak scanSettings] in scanSettings?.settings.scanWindowSeconds = $0 }
+        minimum.onChanged { [weak scanner] in scanner?.minimumRSSI = $0 }
+        fade.onChanged { [weak scanSettings] in scanSettings?.settings.fadeAfterSeconds = $0 }
+        remove.onChanged { [weak scanSettings] in scanSettings?.settings.removeAfterSeconds = $0 }
         // The dialog keeps its pages, rows and controls alive until GTK destroys it.
         window.present()
     }

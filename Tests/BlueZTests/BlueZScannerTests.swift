@@ -47,7 +47,7 @@ final class BlueZScannerTests: XCTestCase {
             favorites = Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live,
                                   sightings: store.sightings)
             live.keepsSightings = { [weak favorites] in favorites?.isFavorite($0) ?? false }
-            scanner = ScannerViewModel(live: live, favorites: favorites)
+            scanner = ScannerViewModel(live: live, policy: ScanPolicy(live: live), favorites: favorites)
             scanner.hideUnnamed = false
         }
 

@@ -21,6 +21,7 @@ final class BackgroundScanPresenceTests: XCTestCase {
         let live: LiveDevices
         let favorites: FavoritesViewModel
         let scanner: ScannerViewModel
+        let policy: ScanPolicy
         let radio: Radio
         let clock: WallClock
     }
@@ -42,23 +43,24 @@ final class BackgroundScanPresenceTests: XCTestCase {
         ])
         let owner = Favorites(useCases: FavoritesUseCases(repository: repository), live: live, now: { clock.now })
         let favorites = FavoritesViewModel(favorites: owner, now: { clock.now })
-        let scanner = ScannerViewModel(live: live, favorites: owner, now: { clock.now })
+        let policy = ScanPolicy(live: live)
+        let scanner = ScannerViewModel(live: live, policy: policy, favorites: owner, now: { clock.now })
         await favorites.load()
-        return Setup(live: live, favorites: favorites, scanner: scanner, radio: radio, clock: clock)
+        return Setup(live: live, favorites: favorites, scanner: scanner, policy: policy, radio: radio, clock: clock)
     }
 
     private func presence(_ s: Setup) -> String? { s.favorites.rows.first?.presence }
 
     func testTheSettingIsOffByDefaultAndNothingScansOnFavorites() async {
         let s = await make()
-        XCTAssertFalse(ScannerPreferences().backgroundScan)
+        XCTAssertFalse(ScanSettings().backgroundScan)
         XCTAssertTrue(s.radio.modes.isEmpty)
         XCTAssertEqual(presence(s), "Not seen yet")
     }
 
     func testWithTheSettingOnFavoritesSaysNearbyWithoutTheScanner() async throws {
         let s = await make()
-        s.scanner.preferences.backgroundScan = true
+        s.policy.settings.backgroundScan = true
         XCTAssertEqual(s.radio.modes, [.periodic(windowSeconds: 10, intervalSeconds: 60)], "Auto Scan's rhythm")
         await s.live.drain()
         s.radio.scanners[0].feed(Observation(id: buds, timestamp: s.clock.now, rssi: -52))
@@ -71,14 +73,14 @@ final class BackgroundScanPresenceTests: XCTestCase {
         await s.live.drain()
         XCTAssertEqual(presence(s), "Nearby · \u{2212}52 dBm")
 
-        s.scanner.preferences.backgroundScan = false
+        s.policy.settings.backgroundScan = false
         XCTAssertFalse(s.live.isStarted)
         XCTAssertEqual(presence(s), "Last seen 45 s ago")
     }
 
     func testTheScannerScansItsOwnWayAndLeavingItReturnsToTheQuietScan() async {
         let s = await make()
-        s.scanner.preferences.backgroundScan = true
+        s.policy.settings.backgroundScan = true
         s.scanner.start()
         XCTAssertEqual(s.radio.modes.last, .continuous, "opening the Scanner gives its normal scan")
         s.scanner.leave()
@@ -86,15 +88,15 @@ final class BackgroundScanPresenceTests: XCTestCase {
         XCTAssertTrue(s.live.isBackground)
 
         // Turning Auto Scan on in Preferences meanwhile does not start the Scanner's own scan.
-        s.scanner.preferences.periodic = true
+        s.policy.settings.periodic = true
         XCTAssertTrue(s.live.isBackground)
         XCTAssertEqual(s.radio.modes.count, 3)
-        s.scanner.preferences.backgroundScan = false
+        s.policy.settings.backgroundScan = false
     }
 
     func testAFailingBackgroundScanShowsNoErrorOnFavorites() async throws {
         let s = await make()
-        s.scanner.preferences.backgroundScan = true
+        s.policy.settings.backgroundScan = true
         await s.live.drain()
         s.radio.scanners[0].feed(Observation(id: buds, timestamp: s.clock.now, rssi: -60))
         await s.live.drain()
@@ -103,6 +105,6 @@ final class BackgroundScanPresenceTests: XCTestCase {
         await s.live.drain()
         XCTAssertTrue(s.favorites.messages.isEmpty, "no banner, no error page")
         XCTAssertEqual(presence(s), "Last seen 5 s ago", "no longer claims it is nearby")
-        s.scanner.preferences.backgroundScan = false
+        s.policy.settings.backgroundScan = false
     }
 }

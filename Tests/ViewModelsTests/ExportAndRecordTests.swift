@@ -15,7 +15,7 @@ final class ExportAndRecordTests: XCTestCase {
         let scanner = FakeScanner()
         let favoritesModel = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository(favorites)))
         let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, recorder: recorder, refreshesPerSecond: 1000)
-        return (ScannerViewModel(live: live, favorites: favoritesModel), scanner, favoritesModel, live)
+        return (ScannerViewModel(live: live, policy: ScanPolicy(live: live), favorites: favoritesModel), scanner, favoritesModel, live)
     }
 
     private func seen(_ n: UInt8, _ name: String?, _ rssi: Int) -> Observation {

@@ -26,7 +26,7 @@ final class HiddenDevicesTests: XCTestCase {
         let hidden = HiddenDevices(repository: repository, favorites: favoritesModel)
         await hidden.load()
         let live = LiveDevices(makeScanner: { _ in feed }, sightings: nil, refreshesPerSecond: 1000)
-        let scanner = ScannerViewModel(live: live, favorites: favoritesModel, hidden: hidden)
+        let scanner = ScannerViewModel(live: live, policy: ScanPolicy(live: live), favorites: favoritesModel, hidden: hidden)
         scanner.start()
         return Setup(scanner: scanner, feed: feed, favorites: favoritesModel, hidden: hidden, repository: repository)
     }

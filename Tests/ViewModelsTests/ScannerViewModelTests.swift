@@ -21,7 +21,7 @@ final class ScannerViewModelTests: XCTestCase {
         let scanner = FakeScanner()
         let favoritesModel = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository(favorites)))
         let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: rate, now: { clock.now })
-        let model = ScannerViewModel(live: live, favorites: favoritesModel, now: { clock.now })
+        let model = ScannerViewModel(live: live, policy: ScanPolicy(live: live), favorites: favoritesModel, now: { clock.now })
         return (model, scanner, favoritesModel, clock, live)
     }
 
@@ -178,10 +178,15 @@ final class ScannerViewModelTests: XCTestCase {
 
 extension ScannerViewModelTests {
     func testFadeAndRemoveTimesComeFromThePreferences() async {
-        let (model, scanner, _, clock) = await Self.make()
+        let clock = WallClock()
+        let scanner = FakeScanner()
+        let favorites = await Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
+        let live = await LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 1000, now: { clock.now })
+        let policy = await ScanPolicy(live: live)
+        let model = await ScannerViewModel(live: live, policy: policy, favorites: favorites, now: { clock.now })
         await MainActor.run {
-            model.preferences.fadeAfterSeconds = 5
-            model.preferences.removeAfterSeconds = 10
+            policy.settings.fadeAfterSeconds = 5
+            policy.settings.removeAfterSeconds = 10
             model.start()
         }
         scanner.feed(Self.seen(1, "Brief", -50, at: clock.now))
@@ -203,14 +208,17 @@ extension ScannerViewModelTests {
         let favoritesModel = await Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()))
         let modes = ModeLog()
         let live = await LiveDevices(makeScanner: { mode in modes.append(mode); return scanner }, sightings: nil, now: { clock.now })
-        let model = await ScannerViewModel(live: live, favorites: favoritesModel, now: { clock.now })
+        let policy = await ScanPolicy(live: live)
+        let model = await ScannerViewModel(live: live, policy: policy, favorites: favoritesModel, now: { clock.now })
         let saved = PreferencesLog()
+        let savedScan = ScanSettingsLog()
         await MainActor.run {
             model.onPreferencesChange = { saved.append($0) }
+            policy.onChange = { savedScan.append($0) }
             model.start()
-            model.preferences.periodic = true
-            model.preferences.periodSeconds = 120
-            model.preferences.scanWindowSeconds = 20
+            policy.settings.periodic = true
+            policy.settings.periodSeconds = 120
+            policy.settings.scanWindowSeconds = 20
             model.preferences.hideUnnamed = false
             model.stop()
         }
@@ -218,7 +226,9 @@ extension ScannerViewModelTests {
         XCTAssertEqual(modes.all.last, .periodic(windowSeconds: 20, intervalSeconds: 120),
                        "a running scan restarts in the new mode")
         XCTAssertEqual(modes.all.count, 4, "one restart per change of mode, none for a filter")
-        XCTAssertEqual(saved.all.count, 4, "every change is handed on to be kept")
+        XCTAssertEqual(savedScan.all.count, 3, "every change of how it scans is handed on to be kept")
+        XCTAssertEqual(savedScan.all.last?.scanWindowSeconds, 20)
+        XCTAssertEqual(saved.all.count, 1, "and every change of the list's filters")
         XCTAssertEqual(saved.all.last?.hideUnnamed, false)
     }
 
@@ -271,6 +281,11 @@ extension ScannerViewModelTests {
 final class PreferencesLog: @unchecked Sendable {
     private(set) var all: [ScannerPreferences] = []
     func append(_ p: ScannerPreferences) { all.append(p) }
+}
+
+final class ScanSettingsLog: @unchecked Sendable {
+    private(set) var all: [ScanSettings] = []
+    func append(_ p: ScanSettings) { all.append(p) }
 }
 
 final class ModeLog: @unchecked Sendable {

@@ -43,7 +43,7 @@ enum WindowHarness {
         let live = LiveDevices(makeScanner: { _ in scanner ?? FakeScanner() }, sightings: nil)
         let hiddenDevices = HiddenDevices(repository: FakeHiddenDevicesRepository(), favorites: favoritesOwner)
         let hidden = HiddenDevicesViewModel(devices: hiddenDevices)
-        let scannerModel = ScannerViewModel(live: live, favorites: favoritesOwner, hidden: hiddenDevices)
+        let scannerModel = ScannerViewModel(live: live, policy: ScanPolicy(live: live), favorites: favoritesOwner, hidden: hiddenDevices)
         app.onActivate {
             let main = MainWindow(application: app, settings: nil, splash: SplashViewModel(durationMs: splashMs),
                                   pages: PageFactory(
