@@ -11,44 +11,44 @@ import ViewModels
 @MainActor
 public final class ScannerPage: Page {
     // MARK: Widgets
-    private let frame: PageFrame
-    private let content = Stack(transition: .crossfade, durationMs: 150)
-    private let waiting: StatusPage
-    private let problem: StatusPage
+    let frame: PageFrame
+    let content = Stack(transition: .crossfade, durationMs: 150)
+    let waiting: StatusPage
+    let problem: StatusPage
     /// The problem page's main button: Try Again, or Turn On when Bluetooth is off.
-    private let retry: Button
-    private let spinner = Spinner()
-    private let toggle: Button
-    private let searchToggle: ToggleButton
-    private let viewMenu: MenuButton
+    let retry: Button
+    let spinner = Spinner()
+    let toggle: Button
+    let searchToggle: ToggleButton
+    let viewMenu: MenuButton
     /// Search and View Options in one menu, for narrow windows.
-    private let narrowMenu: MenuButton
-    private let searchBar: SearchBar
-    private let noMatches: StatusPage
-    private let noNew: StatusPage
-    private var failureBanner: Banner!
-    private var list: KeyedListView<DeviceRowView>!
-    private var controls: DeviceListControls!
-    private var sortAction: Action?
-    private var favoritesOnlyAction: Action?
-    private var hideUnnamedAction: Action?
-    private var onlyNewAction: Action?
-    private var recordAction: Action?
+    let narrowMenu: MenuButton
+    let searchBar: SearchBar
+    let noMatches: StatusPage
+    let noNew: StatusPage
+    var failureBanner: Banner!
+    var list: KeyedListView<DeviceRowView>!
+    var controls: DeviceListControls!
+    var sortAction: Action?
+    var favoritesOnlyAction: Action?
+    var hideUnnamedAction: Action?
+    var onlyNewAction: Action?
+    var recordAction: Action?
 
     // MARK: Borrowed
-    private weak var navigator: Navigator?
-    private let model: ScannerViewModel
-    private let favorites: FavoritesViewModel
-    private let hidden: HiddenDevicesViewModel
-    private let tryDemo: (() -> Void)?
+    weak var navigator: Navigator?
+    let model: ScannerViewModel
+    let favorites: FavoritesViewModel
+    let hidden: HiddenDevicesViewModel
+    let tryDemo: (() -> Void)?
 
     // MARK: Owned
-    private var token: ObservationToken?
-    private let rowLayout = DeviceRowLayout()
-    private var shown: [String: ScannerViewModel.Row] = [:]
-    private var pointerInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
-    private var focusInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
-    private var isNarrow = false
+    var token: ObservationToken?
+    let rowLayout = DeviceRowLayout()
+    var shown: [String: ScannerViewModel.Row] = [:]
+    var pointerInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
+    var focusInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
+    var isNarrow = false
 
     /// Creates the page; `tryDemo` switches the source to the shipped demo capture.
     public init(navigator: Navigator, model: ScannerViewModel, favorites: FavoritesViewModel,
@@ -193,7 +193,7 @@ public final class ScannerPage: Page {
     public var showsNarrowMenu: Bool { narrowMenu.isVisible }
 
     /// Opens the search bar with the keyboard in it; nothing to search while scanning is impossible.
-    private func openSearch() {
+    func openSearch() {
         guard content.visibleName != "problem" else { return }
         searchBar.isSearching = true
         searchBar.entry.grabFocus()
@@ -229,184 +229,5 @@ public final class ScannerPage: Page {
         onlyNewAction = group.addToggle("only-new", initial: model.onlyNewSince != nil) { [weak model] in
             model?.setOnlyNewDevices($0)
         }
-    }
-
-    // MARK: Rendering
-
-    private func render() {
-        let running = model.isRunning
-        // Between two auto scans nothing is heard: no spinner, the subtitle says it waits.
-        let busy = running && model.state != .waiting
-        spinner.isVisible = busy
-        spinner.isSpinning = busy
-        toggle.setIcon(running ? "media-playback-stop-symbolic" : "media-playback-start-symbolic")
-        let toggleName = running ? L10n.tr("Stop Scanning") : L10n.tr("Start Scanning")
-        toggle.accessibleLabel(toggleName).tooltip(toggleName)
-        let status = statusText()
-        frame.header.titleLabel.subtitle = model.recordingPath == nil ? status : L10n.format("{} · Recording", status)
-        renderRecording()
-        // Preferences may change elsewhere (the Preferences window); keep the menu's marks true.
-        let p = model.preferences
-        sortAction?.setState(p.sortOrder.rawValue)
-        favoritesOnlyAction?.setState(p.favoritesOnly)
-        hideUnnamedAction?.setState(p.hideUnnamed)
-        onlyNewAction?.setState(model.onlyNewSince != nil)
-
-        let recovery = model.canTurnOn ? L10n.tr("Turn _On") : L10n.tr("_Try Again")
-        if case .failed(let failure) = model.state, !model.rows.isEmpty {
-            failureBanner.show([failure.message + " " + failure.suggestion], button: recovery)
-        } else {
-            failureBanner.show([])
-        }
-        if case .failed(let failure) = model.state, model.rows.isEmpty {
-            switch failure {
-            case .adapterOff:
-                problem.title = L10n.tr("Bluetooth Is Off")
-                problem.details = failure.suggestion
-                problem.setIcon("bluetooth-disabled-symbolic")
-            case .adapterBlocked:
-                problem.title = L10n.tr("Bluetooth Is Blocked")
-                problem.details = failure.suggestion
-                problem.setIcon("airplane-mode-symbolic")
-            default:
-                problem.title = L10n.tr("Scanning Is Not Possible")
-                problem.details = failure.message + "\n\n" + failure.suggestion
-                problem.setIcon("bluetooth-disabled-symbolic")
-            }
-            retry.setLabel(recovery)
-            content.show("problem")
-        } else if model.rows.isEmpty, let since = model.onlyNewSince {
-            noNew.details = L10n.format("Only devices heard for the first time after {} are shown here.", Self.moment(since))
-            content.show("no-new")
-        } else if model.rows.isEmpty && model.hiddenCount > 0 {
-            content.show("no-matches")
-        } else if model.rows.isEmpty {
-            content.show("waiting")
-        } else {
-            content.show("list")
-        }
-        updateHeader()
-        let rows = model.rows
-        let previous = shown
-        shown = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, $0) })
-        list.update(rows.map(\.key), isChanged: { [shown] in previous[$0] != shown[$0] })
-    }
-
-    /// Shows only the header controls that work now: nothing to search, sort or start while the
-    /// problem page offers Try Again; in a narrow window Search and View Options share one menu.
-    private func updateHeader() {
-        let problem = content.visibleName == "problem"
-        if problem && searchBar.isSearching { searchBar.isSearching = false }
-        searchBar.captureKeys(from: problem ? nil : frame.root)
-        toggle.isVisible = !problem
-        searchToggle.isVisible = !problem && !isNarrow
-        viewMenu.isVisible = !problem && !isNarrow
-        narrowMenu.isVisible = !problem && isNarrow
-    }
-
-    private func statusText() -> String {
-        let status: String
-        switch model.state {
-        case .idle, .paused: status = L10n.tr("Paused")
-        case .waiting: status = L10n.plural("{} device · waiting for the next scan", "{} devices · waiting for the next scan", model.rows.count)
-        case .starting: return L10n.tr("Starting…")
-        case .scanning: status = L10n.plural("{} device", "{} devices", model.rows.count)
-        case .finished: status = L10n.tr("Replay finished")
-        case .failed(.adapterOff): return L10n.tr("Bluetooth off")
-        case .failed(.adapterBlocked): return L10n.tr("Bluetooth blocked")
-        case .failed: return L10n.tr("Failed")
-        }
-        guard model.hiddenByUserCount > 0 else { return status }
-        return L10n.format("{} · {}", status, L10n.plural("{} hidden", "{} hidden", model.hiddenByUserCount))
-    }
-
-    private func bind(_ row: DeviceRowView, _ key: String) {
-        guard let data = shown[key] else { return }
-        row.show(DeviceRowContent(title: data.title, titleIsPlaceholder: data.isUnnamed, subtitle: data.subtitle,
-                                  identifier: DeviceRowContent.Identifier(data.id),
-                                  signal: data.rssi.map { Self.dBm($0) }, signalIcon: Self.levelIcons[data.level],
-                                  signalDescription: Self.levelNames[data.level], isFavorite: data.isFavorite,
-                                  age: data.age), key: key)
-        if data.isStale { row.root.css("dim-label") } else { row.root.removeCSS("dim-label") }
-    }
-
-    private static let levelIcons = ["network-cellular-signal-none-symbolic", "network-cellular-signal-weak-symbolic",
-                                     "network-cellular-signal-ok-symbolic", "network-cellular-signal-good-symbolic",
-                                     "network-cellular-signal-excellent-symbolic"]
-    /// Made on first use, after the translations are bound.
-    private static let levelNames = [L10n.tr("Signal strength: none"), L10n.tr("Signal strength: weak"),
-                                     L10n.tr("Signal strength: fair"), L10n.tr("Signal strength: good"),
-                                     L10n.tr("Signal strength: excellent")]
-
-    /// "−58 dBm" with a real minus sign, localized.
-    static func dBm(_ value: Int) -> String { SignalText.dBm(value) }
-
-    // MARK: Recording
-
-    /// The Record check follows the model, and a recording that ended says where it went.
-    private func renderRecording() {
-        recordAction?.setState(model.recordingPath != nil)
-        recordAction?.isEnabled = model.canRecord
-        guard let end = model.takeRecordingEnd(), let navigator else { return }
-        if let failure = end.failure {
-            ExportDialogs.showFailure(heading: L10n.tr("Recording Stopped"), message: failure.message, parent: navigator.parentWindow)
-        } else {
-            navigator.toast(L10n.format("Recording saved to “{}”", (end.path as NSString).lastPathComponent), button: nil, action: nil)
-        }
-    }
-
-    /// Record on asks for a file first; cancelling leaves it off.
-    private func record(_ on: Bool) {
-        guard let navigator else { return }
-        guard on else {
-            model.stopRecording()
-            return
-        }
-        // Unchecked until a file is chosen.
-        recordAction?.setState(false)
-        ExportDialogs.chooseRecording(navigator: navigator) { [weak self] path in
-            guard let self, let path, let navigator = self.navigator else { return }
-            if let failure = self.model.startRecording(to: path) {
-                ExportDialogs.showFailure(heading: L10n.tr("Recording Failed"), message: failure.message,
-                                          parent: navigator.parentWindow)
-            }
-            self.render()
-        }
-    }
-
-    // MARK: Actions
-
-    /// Adds or removes `key`; focus then goes back to its heart or its row, whichever opened the dialog.
-    private func toggleFavorite(key: String, fromHeart: Bool) {
-        guard let id = try? DeviceID(storageKey: key), let navigator else { return }
-        let name = shown[key]?.title ?? id.address
-        let dialog: MessageDialog
-        if favorites.isFavorite(id) {
-            dialog = FavoriteDialogs.remove(id, name: name, parent: navigator.parentWindow, favorites: favorites)
-        } else {
-            dialog = FavoriteDialogs.add(id, title: name, advertisedName: model.name(of: id), parent: navigator.parentWindow,
-                                         favorites: favorites)
-        }
-        dialog.onClosed { [weak self] in
-            if fromHeart { self?.controls.returnFocusToHeart(of: key) } else { self?.controls.focusRow(key) }
-        }
-    }
-
-    /// Hides `key` at once, with Undo on the toast.
-    private func hideDevice(key: String) {
-        guard let id = try? DeviceID(storageKey: key), let row = shown[key] else { return }
-        guard hidden.hide(id, name: row.isUnnamed ? nil : row.title, title: row.title,
-                          toast: { [weak navigator] in navigator?.toast($0, button: $1, action: $2) }) else { return }
-        list.list.grabFocus()
-    }
-
-    /// A time today ("14:09"), else a date and time.
-    static func moment(_ date: Date) -> String {
-        Calendar.current.isDateInToday(date) ? Formats.time(date) : Formats.dateTime(date)
-    }
-
-    private func showDetails(key: String) {
-        guard let id = try? DeviceID(storageKey: key) else { return }
-        navigator?.showDetail(of: id)
     }
 }
