@@ -6,9 +6,9 @@
 
     Tests/ui/parallel.py [--jobs N] [PATTERN]
 
-The unit of work is a test class. Workers take classes from one shared queue, longest
-first (durations.json holds the last measured seconds of each), so the slowest class
-never starts last. Each finished test prints one line with its time; failures are told
+The unit of work is one test. Workers take tests from one shared queue, longest first
+(durations.json holds the seconds each took in a measured run), so the slowest never
+starts last. Each finished test prints one line with its time; failures are told
 in full at the end, and the closing lines are unittest's ("Ran N tests", "OK" or
 "FAILED (…)"), so a caller counts them as it would count one unittest run.
 
@@ -32,8 +32,8 @@ DURATIONS = os.path.join(HERE, "durations.json")
 
 # MARK: the queue
 
-def test_classes(pattern):
-    """`module.Class` for every class with test methods in the matching files, read without
+def test_ids(pattern):
+    """`module.Class.test_name` for every test method in the matching files, read without
     importing them (importing needs a display)."""
     import fnmatch
     out = []
@@ -43,20 +43,20 @@ def test_classes(pattern):
         with open(os.path.join(HERE, name), encoding="utf-8") as f:
             tree = ast.parse(f.read())
         for node in tree.body:
-            if isinstance(node, ast.ClassDef) and any(
-                    isinstance(item, ast.FunctionDef) and item.name.startswith("test_") for item in node.body):
-                out.append(f"{name[:-3]}.{node.name}")
+            if isinstance(node, ast.ClassDef):
+                out += [f"{name[:-3]}.{node.name}.{item.name}" for item in node.body
+                        if isinstance(item, ast.FunctionDef) and item.name.startswith("test_")]
     return out
 
 
-def ordered(classes):
-    """Longest first; a class never measured goes first of all (it may be long)."""
+def ordered(tests):
+    """Longest first; a test never measured goes first of all (it may be long)."""
     try:
         with open(DURATIONS, encoding="utf-8") as f:
             known = json.load(f)
     except (OSError, ValueError):
         known = {}
-    return sorted(classes, key=lambda c: -known.get(c, 1e9))
+    return sorted(tests, key=lambda t: -known.get(t, 1e9))
 
 
 def claim(queue):
@@ -118,7 +118,7 @@ class LineResult(unittest.TextTestResult):
 def work(queue, report, tag):
     sys.path.insert(0, HERE)
     loader = unittest.TestLoader()
-    totals = {"run": 0, "failures": [], "errors": [], "skipped": [], "unexpected": 0, "classes": {}}
+    totals = {"run": 0, "failures": [], "errors": [], "skipped": [], "unexpected": 0, "took": {}}
     while (name := claim(queue)) is not None:
         started = time.monotonic()
         try:
@@ -135,7 +135,7 @@ def work(queue, report, tag):
         totals["errors"] += [(t.id() if hasattr(t, "id") else str(t), text) for t, text in result.errors]
         totals["skipped"] += [(t.id(), reason) for t, reason in result.skipped]
         totals["unexpected"] += len(result.unexpectedSuccesses)
-        totals["classes"][name] = round(time.monotonic() - started, 1)
+        totals["took"][name] = round(time.monotonic() - started, 1)
     with open(report, "w", encoding="utf-8") as f:
         json.dump(totals, f)
 
@@ -156,12 +156,12 @@ def main():
     import tempfile
     started = time.monotonic()
     work_dir = tempfile.mkdtemp(prefix="favblue-ui-queue-")
-    classes = ordered(test_classes(args.pattern))
+    tests = ordered(test_ids(args.pattern))
     queue = os.path.join(work_dir, "queue")
     with open(queue, "w", encoding="utf-8") as f:
-        f.write("\n".join(classes))
-    jobs = max(1, min(args.jobs, len(classes)))
-    print(f"{len(classes)} test classes in {jobs} workers, each with its own display and accessibility bus", flush=True)
+        f.write("\n".join(tests))
+    jobs = max(1, min(args.jobs, len(tests)))
+    print(f"{len(tests)} tests in {jobs} workers, each with its own display and accessibility bus", flush=True)
     workers = []
     for n in range(jobs):
         report = os.path.join(work_dir, f"report-{n}.json")
@@ -172,7 +172,7 @@ def main():
         pump.start()
         workers.append((process, pump, report))
 
-    run, failures, errors, skipped, unexpected, classes_took = 0, [], [], [], 0, {}
+    run, failures, errors, skipped, unexpected, took = 0, [], [], [], 0, {}
     for process, pump, report in workers:
         process.wait()
         pump.join()
@@ -189,7 +189,7 @@ def main():
         errors += totals["errors"]
         skipped += totals["skipped"]
         unexpected += totals["unexpected"]
-        classes_took.update(totals["classes"])
+        took.update(totals["took"])
 
     for title, items in (("FAIL", failures), ("ERROR", errors)):
         for test, text in items:
@@ -199,10 +199,12 @@ def main():
             print(text)
     for test, reason in skipped:
         print(f"skipped {test}: {reason}")
-    print("Slowest classes: " + ", ".join(f"{c} {s:.0f} s" for c, s in sorted(classes_took.items(), key=lambda i: -i[1])[:6]))
+    print("Slowest: " + ", ".join(f"{t} {s:.0f} s" for t, s in sorted(took.items(), key=lambda i: -i[1])[:5]))
+    # FAVBLUE_UI_DURATIONS_OUT=Tests/ui/durations.json keeps this run's times for the next one's order.
     if os.environ.get("FAVBLUE_UI_DURATIONS_OUT"):
         with open(os.environ["FAVBLUE_UI_DURATIONS_OUT"], "w", encoding="utf-8") as f:
-            json.dump(dict(sorted(classes_took.items())), f, indent=1)
+            json.dump(dict(sorted(took.items())), f, indent=1)
+            f.write("\n")
     print("-" * 70)
     print(f"Ran {run} tests in {time.monotonic() - started:.3f}s")
     print()
