@@ -168,6 +168,7 @@ final class BlueZConnectorTests: XCTestCase {
         try await eventually("connecting") { connector.state == .connecting(self.device) }
         connector.cancel()
         try await eventually("idle", 5) { connector.state == .idle }
+        // Real time on purpose: past the moment the cancelled Connect would have completed in the mock.
         try await Task.sleep(for: .seconds(2.5))
         XCTAssertEqual(connector.state, .idle, "the late answer does not bring the attempt back")
     }

@@ -107,6 +107,7 @@ final class BlueZRouteTests: XCTestCase {
         let firstHeard = await heard.value
         let live = try XCTUnwrap(firstHeard)
         try await mock.set(path, "org.bluez.Device1", "RSSI", .int16(-50))
+        // Real time on purpose: the mock's signal reaches the scanner over the real bus.
         try await Task.sleep(for: .milliseconds(300))
         scanner.stop()
         writer.close()

@@ -142,6 +142,7 @@ final class BlueZScannerTests: XCTestCase {
         scanner.start()
         var iterator = states.makeAsyncIterator()
         while let state = await iterator.next(), state != .scanning {}
+        // Real time on purpose: time for a stray third StartDiscovery to reach the mock, were one sent.
         try await Task.sleep(for: .milliseconds(300))
         let starts = try await mock.calls(adapter).filter { $0 == "StartDiscovery" }.count
         XCTAssertEqual(starts, 2, "one StartDiscovery for the first scan, one for the two starts of the second")
@@ -170,6 +171,7 @@ final class BlueZScannerTests: XCTestCase {
         // The plot keeps one reading a second: a second and more apart, both are kept.
         for rssi: Int16 in [-60] + [Int16](repeating: -40, count: 12) {
             try await mock.set(path, "org.bluez.Device1", "RSSI", .int16(rssi))
+            // Real time on purpose: the gap between readings is what the smoothing test measures.
             try await Task.sleep(for: .milliseconds(rssi == -60 ? 1100 : 60))
         }
         try await eventually("the row follows the signal") { (app.row("Pixel 8")?.rssi ?? -100) >= -45 }

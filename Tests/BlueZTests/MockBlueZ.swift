@@ -65,6 +65,7 @@ final class MockBlueZ: @unchecked Sendable {
                                                interface: "org.freedesktop.DBus", method: "NameHasOwner",
                                                args: [.string("org.bluez")])
             if reply == .tuple([.bool(true)]) { return }
+            // Polls the private bus for the mock's name, not a fixed wait.
             try await Task.sleep(for: .milliseconds(50))
         }
         throw XCTSkip("the bluez5 mock did not claim org.bluez")
@@ -173,6 +174,7 @@ final class MockBlueZ: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try await condition() { return }
+            // Polls the mock over D-Bus, not a fixed wait.
             try await Task.sleep(for: .milliseconds(50))
         }
         XCTFail("timed out waiting for \(what)", file: file, line: line)

@@ -26,6 +26,7 @@ final class DemoChatTests: XCTestCase {
             return seen
         }
         scanner.start()
+        // A bound, not a wait: a replay that runs out ends the stream long before.
         let timeout = Task {
             try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
             task.cancel()
@@ -73,6 +74,7 @@ final class DemoChatTests: XCTestCase {
         var states = scanner.states.makeAsyncIterator()
         scanner.start()
         while let state = await states.next(), state != .scanning {}
+        // Real time on purpose: the demo device's advertising rate in the real-time replay is what is tested.
         try await Task.sleep(nanoseconds: 2_500_000_000)
         let heard = demo.count
         XCTAssertTrue((2...4).contains(heard), "heard \(heard) times in 2.5 s")
@@ -84,11 +86,13 @@ final class DemoChatTests: XCTestCase {
         }
         XCTAssertEqual(end, .paused)
         let atStop = demo.count
+        // Real time on purpose: silence over a second and a half of the real-time replay.
         try await Task.sleep(nanoseconds: 1_500_000_000)
         XCTAssertEqual(demo.count, atStop, "silent while paused")
 
         scanner.start()
         while let state = await states.next(), state != .scanning {}
+        // Real time on purpose: heard again within the first advertising interval.
         try await Task.sleep(nanoseconds: 300_000_000)
         XCTAssertGreaterThan(demo.count, atStop, "heard again as soon as scanning resumes")
         scanner.stop()
@@ -103,11 +107,8 @@ final class DemoChatTests: XCTestCase {
                         refreshesPerSecond: 50, now: { clock.now })
         }
         await MainActor.run { live.start(mode: .continuous) }
-        let deadline = Date().addingTimeInterval(10)
-        while await MainActor.run(body: { live.state }) != .finished, Date() < deadline {
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        let playedOut = await playOut(live, timeout: 10)
+        XCTAssertTrue(playedOut)
         await MainActor.run {
             XCTAssertEqual(live.state, .finished, "the scanner says the capture has played out")
             live.tick()
@@ -173,6 +174,7 @@ final class DemoChatTests: XCTestCase {
         } catch {
             XCTAssertEqual(error, .notConnected)
         }
+        // Real time on purpose: the demo connector would have connected within this.
         try await Task.sleep(nanoseconds: 800_000_000)
         XCTAssertEqual(connector.state, .failed(.notSupported(expected)), "and stays failed")
     }
@@ -192,6 +194,7 @@ final class DemoChatTests: XCTestCase {
         XCTAssertEqual(connector.state, .disconnecting(DemoChatDevice.id))
         await log.wait { $0.states.last == .idle }
         XCTAssertEqual(Array(log.states.suffix(2)), [.disconnecting(DemoChatDevice.id), .idle])
+        // Real time on purpose: longer than the demo device takes to reply.
         try await Task.sleep(nanoseconds: 600_000_000)
         XCTAssertTrue(log.received.isEmpty, "no reply after the connection ended")
         do {
@@ -206,9 +209,12 @@ final class DemoChatTests: XCTestCase {
         let connector = DemoChatConnector()
         let log = EventLog(connector)
         connector.connect(to: DemoChatDevice.id)
+        // Real time on purpose: cancel part-way through the demo's half-second connection, then
+        // wait past the moment it would have completed.
         try await Task.sleep(nanoseconds: 200_000_000)
         connector.cancel()
         XCTAssertEqual(connector.state, .idle)
+        // Past the moment the given-up connection would have completed.
         try await Task.sleep(nanoseconds: 800_000_000)
         XCTAssertEqual(connector.state, .idle, "the connection given up does not come back")
         XCTAssertEqual(log.states, [.idle, .connecting(DemoChatDevice.id), .idle])

@@ -4,6 +4,7 @@
 import Bluetooth
 import Domain
 import Foundation
+import TestSupport
 import XCTest
 
 /// favblue-scan and the app's Export Devices… write the same keys and the same raw advertising
@@ -82,8 +83,8 @@ final class ExportSharingTests: XCTestCase {
         live.start(mode: .continuous)
         try live.startRecording(to: path)
         XCTAssertEqual(live.recordingPath, path)
-        let deadline = Date().addingTimeInterval(30)
-        while live.state != .finished, Date() < deadline { try await Task.sleep(nanoseconds: 100_000_000) }
+        let playedOut = await playOut(live, timeout: 30)
+        XCTAssertTrue(playedOut)
         XCTAssertEqual(live.state, .finished)
         XCTAssertNil(live.recordingPath, "the recording ends with the scan")
         XCTAssertFalse(recorder.isRecording)

@@ -46,7 +46,7 @@ final class HCIConnectorTests: XCTestCase {
         defer { host.close() }
         controller.deliver(channel: 6, [0x01, 0x03, 0x00, 0x01, 0x10, 0x07, 0x07])
         controller.deliver(channel: 5, [0x12, 0x21, 8, 0, 24, 0, 40, 0, 0, 0, 0xF4, 1])
-        try await Task.sleep(nanoseconds: 500_000_000)
+        await eventually { controller.frames(on: 5).count == 1 && controller.commands.contains(HCICommand.leConnectionUpdateOp) }
         XCTAssertEqual(controller.frames(on: 6), [[0x05, 0x05]], "Pairing Failed: Pairing Not Supported")
         XCTAssertEqual(controller.frames(on: 5), [[0x13, 0x21, 2, 0, 0, 0]], "the update is accepted")
         XCTAssertTrue(controller.commands.contains(HCICommand.leConnectionUpdateOp), "and applied")
@@ -58,7 +58,7 @@ final class HCIConnectorTests: XCTestCase {
         let (host, connector, _) = try await connect(controller)
         defer { host.close() }
         controller.deliver(channel: 4, [0x0A, 0x03, 0x00])  // Read Request
-        try await Task.sleep(nanoseconds: 500_000_000)
+        await eventually { controller.frames(on: 4).contains([0x01, 0x0A, 0x00, 0x00, 0x06]) }
         XCTAssertTrue(controller.frames(on: 4).contains([0x01, 0x0A, 0x00, 0x00, 0x06]), "Error Response: Request Not Supported")
         withExtendedLifetime(connector) {}
     }
@@ -80,13 +80,14 @@ final class HCIConnectorTests: XCTestCase {
         controller.holdCompletions = true
         let text = String(repeating: "ö", count: 100)  // 200 bytes; MTU 64 allows 61 per write
         let sending = Task { try await connector.send(text) }
-        try await Task.sleep(nanoseconds: 300_000_000)
+        await eventually { controller.mostOutstanding == 2 }
         XCTAssertLessThanOrEqual(controller.mostOutstanding, 2, "never more packets than the controller has buffers")
-        controller.completeAll()
-        for _ in 0..<40 {
-            try await Task.sleep(nanoseconds: 50_000_000)
+        // Frees the buffers as the host's write thread fills them, until all four writes went out.
+        await eventually {
             controller.completeAll()
+            return controller.frames(on: 4).filter { $0.first == 0x52 }.count == 4
         }
+        controller.completeAll()
         try await sending.value
         let writes = controller.frames(on: 4).filter { $0.first == 0x52 }
         XCTAssertEqual(writes.map { $0.count - 3 }, [60, 60, 60, 20], "Write Commands of at most MTU − 3, whole characters")

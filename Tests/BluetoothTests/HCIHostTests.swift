@@ -184,6 +184,7 @@ private final class RecordingClient: HCIHostClient, @unchecked Sendable {
         let deadline = Date().addingTimeInterval(3)
         while Date() < deadline {
             if condition(self) { return true }
+            // A poll of the host's read thread, not a fixed wait.
             Thread.sleep(forTimeInterval: 0.01)
         }
         return condition(self)

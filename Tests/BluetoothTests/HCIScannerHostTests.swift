@@ -83,6 +83,7 @@ private final class Box<Item: Sendable>: @unchecked Sendable {
 private func waitUntil(_ condition: @Sendable () -> Bool) async -> Bool {
     for _ in 0..<100 {
         if condition() { return true }
+        // A poll of the host's read thread, not a fixed wait.
         try? await Task.sleep(nanoseconds: 50_000_000)
     }
     return condition()

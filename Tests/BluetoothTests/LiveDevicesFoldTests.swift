@@ -4,6 +4,7 @@
 import Bluetooth
 import Domain
 import Foundation
+import TestSupport
 import XCTest
 
 /// The app's live-device model and the engine's device table fold the same reports by the
@@ -21,17 +22,11 @@ final class LiveDevicesFoldTests: XCTestCase {
             LiveDevices(makeScanner: { _ in ReplayScanner(path: path, realTime: false) }, sightings: nil, refreshesPerSecond: 50,
                         now: { .distantPast })
         }
-        let finished = expectation(description: "the replay ran out")
-        finished.assertForOverFulfill = false
-        let token = await live.observe { change in
-            if case .state = change, live.state == .finished { finished.fulfill() }
-        }
         await MainActor.run { live.start(mode: .continuous) }
-        await fulfillment(of: [finished], timeout: 20)
-        // The replay's last reports may still sit in the stream when it says it finished.
-        await live.drain()
+        // The replay's last reports may still sit in the stream when it says it finished: playOut folds them.
+        let playedOut = await playOut(live)
+        XCTAssertTrue(playedOut, file: file, line: line)
         let devices = await MainActor.run { live.all }
-        _ = token
         let engine = table.devices
         XCTAssertFalse(engine.isEmpty, "the capture has devices", file: file, line: line)
         XCTAssertEqual(Set(devices.keys), Set(engine.keys), file: file, line: line)

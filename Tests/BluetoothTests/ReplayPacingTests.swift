@@ -19,6 +19,7 @@ final class ReplayPacingTests: XCTestCase {
         var states = replay.states.makeAsyncIterator()
         replay.start()
         while let state = await states.next(), state != .scanning {}
+        // Real time on purpose: the replay is paced by the capture's own gaps, and stop must cut one short.
         try await Task.sleep(nanoseconds: 300_000_000)
         let asked = Date()
         replay.stop()

@@ -34,6 +34,7 @@ final class MainLoopTests: GtkTestCase {
                 DispatchQueue.main.async { blockRan = true }
                 Task { @MainActor in taskRan = true }
                 Task { @MainActor in
+                    // Real time on purpose: a sleeping task must resume inside g_application_run.
                     try? await Task.sleep(nanoseconds: 50_000_000)
                     sleptAndResumed = true
                     app.quit()
@@ -52,6 +53,7 @@ final class MainLoopTests: GtkTestCase {
             runApplication { app in
                 // Let start-up work settle, then watch a quiet 500 ms.
                 Task { @MainActor in
+                    // Real time on purpose: the main loop's idle wakeups are counted over real time.
                     try? await Task.sleep(nanoseconds: 200_000_000)
                     let startWakeups = MainLoop.wakeups
                     let startCPU = Self.cpuTimeMs()

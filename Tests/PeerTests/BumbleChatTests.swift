@@ -184,6 +184,7 @@ final class BumbleChatTests: XCTestCase {
         scanner.start()
         var second = false
         for _ in 0..<100 where !second {
+            // Polls the real peer's advertising, not a fixed wait.
             try await Task.sleep(nanoseconds: 100_000_000)
             second = await heard.table.devices.keys.contains(ChatPeer.second)
         }

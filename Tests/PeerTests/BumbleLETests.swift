@@ -89,6 +89,7 @@ final class BumbleLETests: XCTestCase {
         let peer = try PeerProcess(try Peers.python(), [Peers.script, "tcp-server:127.0.0.1:\(port)", "--count", "1"])
         let scanner = ScannerFactory.make(.h4TCP(host: "127.0.0.1", port: port), demoCapture: nil)
         let killer = Task {
+            // Real time on purpose: the peer is killed mid-scan after three seconds.
             try? await Task.sleep(nanoseconds: 3_000_000_000)
             peer.kill9()
         }

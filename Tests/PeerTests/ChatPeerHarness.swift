@@ -51,6 +51,7 @@ final class ChatPeer: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = lines.first(where: match) { return line }
+            // Polls the peer's output, not a fixed wait.
             Thread.sleep(forTimeInterval: 0.05)
         }
         return nil
@@ -71,6 +72,7 @@ final class ChatPeer: @unchecked Sendable {
             // Bumble may sit out SIGTERM; it gets two seconds, then SIGKILL.
             process.terminate()
             let deadline = Date().addingTimeInterval(2)
+            // Polls for the peer process to exit.
             while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
@@ -123,6 +125,7 @@ final class ConnectionLog: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(self) { return true }
+            // Polls what the real peer has done, not a fixed wait.
             try? await Task.sleep(nanoseconds: 50_000_000)
         }
         return condition(self)

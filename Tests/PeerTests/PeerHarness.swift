@@ -24,6 +24,7 @@ final class PeerProcess {
         if let readyFile {
             while !FileManager.default.fileExists(atPath: readyFile) {
                 guard Date() < deadline, process.isRunning else { throw PeerError.notReady(executable, seen) }
+                // Polls for the peer process's ready file, not a fixed wait.
                 Thread.sleep(forTimeInterval: 0.05)
             }
             return
@@ -46,6 +47,7 @@ final class PeerProcess {
         guard process.isRunning else { return }
         process.terminate()
         let deadline = Date().addingTimeInterval(5)
+        // Polls for the peer process to exit.
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
@@ -118,11 +120,13 @@ enum Peers {
         scanner.start()
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
+            // Real time on purpose: a scan against a real peer runs for `seconds`.
             try? await Task.sleep(nanoseconds: 100_000_000)
             if let stopEarly, stopEarly(await box.table) { break }
             if case .failed? = await box.states.last { break }
         }
         scanner.stop()
+        // Real time on purpose: the scanner's stop reaches the peer's controller.
         try? await Task.sleep(nanoseconds: 300_000_000)
         observations.cancel()
         states.cancel()

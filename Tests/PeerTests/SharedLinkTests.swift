@@ -32,6 +32,7 @@ final class SharedLinkTests: XCTestCase {
         scanner.start()
         var found = false
         for _ in 0..<100 where !found {
+            // Polls the real peer's advertising, not a fixed wait.
             try await Task.sleep(nanoseconds: 100_000_000)
             found = await heard.table.devices.keys.contains(ChatPeer.first)
         }
@@ -48,6 +49,7 @@ final class SharedLinkTests: XCTestCase {
 
         // Scanning goes on beside the connection: the second peer keeps being heard.
         let before = await heard.table.devices[ChatPeer.second]?.reports ?? 0
+        // Real time on purpose: the second peer keeps advertising over the real link meanwhile.
         try await Task.sleep(nanoseconds: 1_500_000_000)
         let after = await heard.table.devices[ChatPeer.second]?.reports ?? 0
         XCTAssertGreaterThan(after, before, "scanning goes on while connected")

@@ -24,7 +24,6 @@ public final class EventLog: @unchecked Sendable {
     }
 
     public func wait(timeout: Double = 10, until condition: @escaping (EventLog) -> Bool) async {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline, !condition(self) { try? await Task.sleep(nanoseconds: 20_000_000) }
+        await eventually(timeout: timeout) { condition(self) }
     }
 }

@@ -31,6 +31,7 @@ public actor FakeFavoritesRepository: FavoritesRepository {
     public func delay(milliseconds: UInt64) { delayNanoseconds = milliseconds * 1_000_000 }
 
     private func enter(_ operation: Operation) async throws {
+        // Slow on purpose when a test asks: a store that takes its time, as a busy disk does.
         if delayNanoseconds > 0 { try await Task.sleep(nanoseconds: delayNanoseconds) }
         if failing.contains(operation) { throw FakeStoreFailure() }
     }

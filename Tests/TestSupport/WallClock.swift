@@ -20,14 +20,3 @@ public final class WallClock: @unchecked Sendable {
     /// Moves the time on by `seconds`.
     public func advance(_ seconds: Double) { lock.withLock { time += seconds } }
 }
-
-/// Lets other tasks on the main actor run until `condition` holds, without waiting on real time:
-/// for work a test clock has just released (a retry after `advance`). False if it never held.
-@MainActor
-public func untilTrue(_ condition: @MainActor () -> Bool, yields: Int = 10_000) async -> Bool {
-    for _ in 0..<yields {
-        if condition() { return true }
-        await Task.yield()
-    }
-    return condition()
-}

@@ -58,9 +58,9 @@ final class ScannerViewModelTests: XCTestCase {
         // Real time on purpose: the refresh rate is what is measured.
         for i in 0..<1000 {
             scanner.feed(Self.seen(UInt8(i % 5), "Dev \(i % 5)", -50 - i % 10))
-            if i % 100 == 0 { try? await Task.sleep(nanoseconds: 100_000_000) }
+            if i % 100 == 0 { try? await Task.sleep(nanoseconds: 100_000_000) }  // real time on purpose
         }
-        try? await Task.sleep(nanoseconds: 300_000_000)
+        try? await Task.sleep(nanoseconds: 300_000_000)  // real time on purpose, as above
         let after = await model.refreshCount
         XCTAssertLessThanOrEqual(after - before, 6, "1,000 reports over about 1.3 s")
         XCTAssertGreaterThanOrEqual(after - before, 2)

@@ -19,6 +19,7 @@ final class SlowSightings: SightingsRepository, @unchecked Sendable {
     func record(_ sightings: [Sighting]) async throws {}
 
     func summary(for id: DeviceID) async throws -> SightingSummary? {
+        // Slow on purpose: the page must show its spinner while a real store takes its time.
         try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
         return SightingSummary(firstSeen: Date(timeIntervalSinceNow: -3600), lastSeen: Date(timeIntervalSinceNow: -60), count: 42)
     }
@@ -38,6 +39,7 @@ final class DeviceDetailPageTests: XCTestCase {
                 window.showDetail(of: id)
                 let page = try XCTUnwrap(window.visiblePage as? DeviceDetailPage)
                 XCTAssertEqual(page.visibleContent, "loading", "a spinner shows while the store has not answered")
+                // Real time on purpose: part-way through the store's one-second answer.
                 try await Task.sleep(nanoseconds: 400_000_000)
                 XCTAssertEqual(page.visibleContent, "loading", "still loading before the store answers")
                 let loaded = await WindowHarness.wait(5) { page.visibleContent == "details" }

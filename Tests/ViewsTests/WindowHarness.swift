@@ -71,6 +71,7 @@ enum WindowHarness {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
             if Date() > deadline { return false }
+            // A poll that lets GTK's main loop run meanwhile, not a fixed wait.
             try? await Task.sleep(nanoseconds: 20_000_000)
         }
         return true

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+// Ways for a test to await what it caused instead of sleeping a fixed time.
+
+/// Lets other tasks on the main actor run until `condition` holds, without waiting on real time:
+/// for work a test clock has just released (a retry after `advance`). False if it never held.
+@MainActor
+public func untilTrue(_ condition: @MainActor () -> Bool, yields: Int = 10_000) async -> Bool {
+    for _ in 0..<yields {
+        if condition() { return true }
+        await Task.yield()
+    }
+    return condition()
+}
+
+/// Waits until `live`'s scan has played out (a replay that ran to its end), then folds what it
+/// sent; false if it had not after `timeout` seconds.
+@MainActor
+public func playOut(_ live: LiveDevices, timeout: Double = 20) async -> Bool {
+    var token: ObservationToken?
+    var timer: Task<Void, Never>?
+    let finished: Bool = await withCheckedContinuation { continuation in
+        var told = false
+        let tell: @MainActor (Bool) -> Void = { value in
+            guard !told else { return }
+            told = true
+            continuation.resume(returning: value)
+        }
+        token = live.observe { change in
+            if case .state = change, live.isReplayOver { tell(true) }
+        }
+        if live.isReplayOver { tell(true) }
+        // A bound, not a wait: the replay's end ends it long before.
+        timer = Task { @MainActor in
+            try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+            tell(live.isReplayOver)
+        }
+    }
+    timer?.cancel()
+    token?.invalidate()
+    await live.drain()
+    return finished
+}
+
+/// Returns as soon as `condition` holds, or after `timeout` seconds: for what a real thread (an
+/// adapter's read thread, a peer process) does in its own time. Polls every 10 ms, a bound on
+/// how late it notices, never a fixed wait.
+public func eventually(timeout: Double = 10, _ condition: () -> Bool) async {
+    let deadline = Date().addingTimeInterval(timeout)
+    // The poll described above.
+    while Date() < deadline, !condition() { try? await Task.sleep(nanoseconds: 10_000_000) }
+}
