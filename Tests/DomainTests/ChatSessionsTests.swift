@@ -37,6 +37,16 @@ private actor RecordingChats: ChatRepository {
 final class ChatSessionsTests: XCTestCase {
     private let device = TestDevices.id(7, kind: .leRandom)
 
+    /// Sessions connected to the test device, keeping messages in `chats`; batches are written
+    /// only when the test flushes them (their clock never moves).
+    private func connected(keepingIn chats: ChatRepository) async -> (ChatSessions, FakeConnector) {
+        let connector = FakeConnector()
+        let model = ChatSessions(connector: connector, chats: chats, clock: TestClock())
+        model.connect(to: device)
+        await model.drain()
+        return (model, connector)
+    }
+
     func testIncomingMessagesCountUnreadUntilTheChatIsShownAndTheBadgeStopsAtNinetyNine() async {
         let connector = FakeConnector()
         let model = ChatSessions(connector: connector, chats: nil)
@@ -79,12 +89,8 @@ final class ChatSessionsTests: XCTestCase {
     }
 
     func testASentMessageGoesFromSendingToSentAndAFailedOneIsMarkedWithItsReasonThenRetried() async {
-        let connector = FakeConnector()
         let chats = RecordingChats()
-        let clock = TestClock()
-        let model = ChatSessions(connector: connector, chats: chats, clock: clock)
-        model.connect(to: device)
-        await model.drain()
+        let (model, connector) = await connected(keepingIn: chats)
         model.send("hello")
         XCTAssertEqual(model.messages(of: device).last?.delivery, .sending, "listed at once")
         await model.drain()
@@ -122,12 +128,8 @@ final class ChatSessionsTests: XCTestCase {
     }
 
     func testADeliveryThatChangesWhileItsMessageWaitsForTheStoreIsStoredWithIt() async {
-        let connector = FakeConnector()
         let chats = RecordingChats()
-        let clock = TestClock()
-        let model = ChatSessions(connector: connector, chats: chats, clock: clock)
-        model.connect(to: device)
-        await model.drain()
+        let (model, connector) = await connected(keepingIn: chats)
         model.send("hello")
         connector.receive("hi back")
         await model.drain()

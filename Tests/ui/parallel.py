@@ -144,7 +144,7 @@ def work(queue, report, tag):
 
 def main():
     parser = argparse.ArgumentParser(description="Runs the UI tests in parallel workers.")
-    parser.add_argument("--jobs", type=int, default=int(os.environ.get("FAVBLUE_UI_JOBS", "2")))
+    parser.add_argument("--jobs", type=int, default=int(os.environ.get("FAVBLUE_UI_JOBS", "3")))
     parser.add_argument("--worker", nargs=2, metavar=("QUEUE", "REPORT"))
     parser.add_argument("--tag", default="")
     parser.add_argument("pattern", nargs="?", default="test_*.py")
