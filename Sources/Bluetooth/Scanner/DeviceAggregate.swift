@@ -10,15 +10,17 @@ public struct DeviceAggregate: Equatable, Sendable {
     public let id: DeviceID
     /// Everything it advertised, folded by Domain's one merge rule.
     public private(set) var advertised = AdvertisedData()
+    /// Reports, readings and times, counted by Domain's one rule.
+    public private(set) var counts: ReportCounts
     /// The newest reading, dBm.
-    public private(set) var rssi: Int?
+    public var rssi: Int? { counts.rssi }
     /// The strongest reading, dBm.
-    public private(set) var rssiMax: Int?
+    public var rssiMax: Int? { counts.rssiMax }
     /// How many reports were counted.
-    public private(set) var reports = 0
+    public var reports: Int { counts.reports }
     /// The earliest and the latest report.
-    public private(set) var firstSeen: Date
-    public private(set) var lastSeen: Date
+    public var firstSeen: Date { counts.firstSeen }
+    public var lastSeen: Date { counts.lastSeen }
     /// The latest observation in full; the repeat check compares new reports with its data.
     public private(set) var last: Observation
 
@@ -33,15 +35,14 @@ public struct DeviceAggregate: Equatable, Sendable {
 
     init(_ o: Observation) {
         id = o.id
-        firstSeen = o.timestamp
-        lastSeen = o.timestamp
+        counts = ReportCounts(at: o.timestamp)
         last = o
         merge(o)
     }
 
     /// Folds in a newer observation; names and data seen once are kept when a later report lacks them.
     mutating func merge(_ o: Observation) {
-        count(rssi: o.rssi, at: o.timestamp)
+        counts.count(rssi: o.rssi, at: o.timestamp)
         advertised.merge(o)
         last = o
     }
@@ -59,20 +60,10 @@ public struct DeviceAggregate: Equatable, Sendable {
             }
         }
         guard same else { return false }
-        count(rssi: report.rssi, at: report.time)
+        counts.count(rssi: report.rssi, at: report.time)
         last.timestamp = report.time
         last.rssi = report.rssi
         return true
-    }
-
-    private mutating func count(rssi value: Int?, at time: Date) {
-        reports += 1
-        if let value {
-            rssi = value
-            rssiMax = max(rssiMax ?? value, value)
-        }
-        lastSeen = max(lastSeen, time)
-        firstSeen = min(firstSeen, time)
     }
 }
 

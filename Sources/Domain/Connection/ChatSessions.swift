@@ -41,8 +41,6 @@ public final class ChatSessions {
     public var unavailableReason: String? { connector.unavailableReason }
     /// Whether the chat with the connected device can send now.
     public var canSend: Bool { state.canChat }
-    /// Whether messages outlive the session (a store is attached).
-    public var keepsHistory: Bool { chats != nil }
 
     // MARK: Borrowed
     private var connector: DeviceConnector

@@ -178,12 +178,6 @@ public final class Favorites {
         observers.notify()
     }
 
-    /// Keeps a problem from elsewhere (opening the store) with the favorites' own.
-    public func tell(_ problem: String) {
-        problems.append(problem)
-        observers.notify()
-    }
-
     private func report(_ error: Error) {
         problems.append((error as? FavoritesError)?.message
             ?? L10n.format("Something went wrong: {}", String(describing: error)))

@@ -16,20 +16,22 @@ public struct LiveDevice: Sendable {
     public let identifierLine: String
     /// Everything it advertised so far.
     public private(set) var advertised: AdvertisedData
+    /// Reports, readings and times, counted by the one rule `favblue-scan` uses too.
+    public private(set) var counts: ReportCounts
     /// The newest reading, dBm.
-    public private(set) var rssi: Int?
+    public var rssi: Int? { counts.rssi }
     /// The strongest reading, dBm.
-    public private(set) var rssiMax: Int?
+    public var rssiMax: Int? { counts.rssiMax }
     /// An exponential moving average of the readings, dBm.
     public private(set) var smoothedRSSI: Double?
     /// One reading a second over the last five minutes or so.
     public private(set) var trace = SignalTrace()
     /// How many reports were folded in.
-    public private(set) var reports = 0
+    public var reports: Int { counts.reports }
     /// When it was first heard in this session.
-    public private(set) var firstSeen: Date
+    public var firstSeen: Date { counts.firstSeen }
     /// When it was last heard.
-    public private(set) var lastSeen: Date
+    public var lastSeen: Date { counts.lastSeen }
     /// The source said it went out of range, and it has not been heard since.
     public private(set) var departed = false
 
@@ -39,8 +41,7 @@ public struct LiveDevice: Sendable {
         key = first.id.storageKey
         identifierLine = first.id.identifierLine
         advertised = AdvertisedData()
-        firstSeen = first.timestamp
-        lastSeen = first.timestamp
+        counts = ReportCounts(at: first.timestamp)
         fold(first)
     }
 
@@ -50,16 +51,12 @@ public struct LiveDevice: Sendable {
     /// Folds in a newer report.
     public mutating func fold(_ o: Observation) {
         advertised.merge(o)
-        reports += 1
+        counts.count(rssi: o.rssi, at: o.timestamp)
         if let value = o.rssi {
-            rssi = value
-            rssiMax = max(rssiMax ?? value, value)
             // A steady figure that still follows a walk away: 30 % of each new reading.
             smoothedRSSI = smoothedRSSI.map { $0 * 0.7 + Double(value) * 0.3 } ?? Double(value)
             trace.add(value, at: o.timestamp)
         }
-        lastSeen = max(lastSeen, o.timestamp)
-        firstSeen = min(firstSeen, o.timestamp)
         departed = false
     }
 

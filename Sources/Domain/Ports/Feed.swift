@@ -69,11 +69,13 @@ public final class Feed<Element: Sendable>: AsyncSequence, Drainable, @unchecked
     private func mark(handled count: Int) {
         let ready: [CheckedContinuation<Void, Never>] = lock.withLock {
             handled += count
+            // Thousands of reports a second and, outside tests, nobody waiting: nothing to sort out.
+            guard !waiters.isEmpty else { return [] }
             let (now, later) = (waiters.filter { $0.target <= handled }, waiters.filter { $0.target > handled })
             waiters = later
             return now.map(\.resume)
         }
-        ready.forEach { $0.resume() }
+        if !ready.isEmpty { ready.forEach { $0.resume() } }
     }
 
     private func end() {
