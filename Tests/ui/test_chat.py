@@ -5,6 +5,7 @@ peripheral behind a virtual controller that FavBlue drives over H4/TCP."""
 
 import os
 import re
+import tempfile
 import unittest
 
 from harness import App, retry_gtk_atspi_crash
@@ -96,18 +97,26 @@ class ChatTests(unittest.TestCase):
         self.chat("de", GERMAN)
 
 
+DEMO = "FavBlue Demo Chat"
+
+
+def open_demo_chat(app):
+    """From the home page: the Scanner, the demo device's details, Connect, Open Chat."""
+    app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+    app.press("Add New Devices")
+    app.wait_for(lambda: DEMO in app.names("label"), timeout=30, what="the demo device")
+    app.press(f"Details for {DEMO}")
+    app.wait_for(lambda: f"Connect to {DEMO}" in app.names("button"), what="Connect")
+    app.press(f"Connect to {DEMO}")
+    app.wait_for(lambda: f"Open chat with {DEMO}" in app.names("button"), what="Open Chat")
+
+
 @retry_gtk_atspi_crash
 class DemoChatTests(unittest.TestCase):
     def test_the_demo_device_connects_and_answers(self):
-        demo = "FavBlue Demo Chat"
+        demo = DEMO
         with App("--source", "demo") as app:
-            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
-            app.press("Add New Devices")
-            app.wait_for(lambda: demo in app.names("label"), timeout=30, what="the demo device")
-            app.press(f"Details for {demo}")
-            app.wait_for(lambda: f"Connect to {demo}" in app.names("button"), what="Connect")
-            app.press(f"Connect to {demo}")
-            app.wait_for(lambda: f"Open chat with {demo}" in app.names("button"), what="Open Chat")
+            open_demo_chat(app)
             self.assertIn(f"Disconnect from {demo}", app.names("button"))
             self.assertIn("FavBlue Chat (7E57C000-2C8F-4F3C-9F91-8577E1891234)", app.names("label"), "the services found")
             app.press(f"Open chat with {demo}")
@@ -120,6 +129,30 @@ class DemoChatTests(unittest.TestCase):
             app.key("Return")
             app.wait_for(lambda: app.names("label", skip=("Devices nearby",)).count("You said: hi there") == 2,
                          what="the recalled line answered again")
+
+    def test_delivered_messages_stay_delivered_after_a_restart(self):
+        """A line the device answered reads as sent after quitting and starting again, not as
+        "Sending…": its delivery is stored when it changes."""
+        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        with App("--source", "demo", storage="sqlite", home=home) as app:
+            open_demo_chat(app)
+            app.press(f"Open chat with {DEMO}")
+            app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
+            app.type_text("kept line")
+            app.key("Return")
+            app.wait_for(lambda: "You said: kept line" in app.names("label", skip=("Devices nearby",)), what="the answer")
+            app.key("ctrl+q")
+            app.proc.wait(timeout=15)
+        with App("--source", "demo", storage="sqlite", home=home) as app:
+            open_demo_chat(app)
+            app.press(f"Open chat with {DEMO}")
+            app.wait_for(lambda: "You said: kept line" in app.names("label", skip=("Devices nearby",)),
+                         what="the history after the restart")
+            names = app.names(skip=("Devices nearby",))
+            mine = [n for n in names if n.startswith("You, ") and n.endswith(": kept line")]
+            self.assertEqual(len(mine), 1, f"the line sent before the restart is listed once: {names}")
+            self.assertNotIn("Sending…", names, "nothing reads as still sending")
+            self.assertFalse(any(n.endswith("Not sent") for n in names), "and nothing as not sent")
 
     def test_a_replayed_capture_cannot_connect_and_says_why(self):
         capture = os.path.join(ROOT, "Tests", "Fixtures", "captures", "android-legacy-adverts-govee.btsnoop")
