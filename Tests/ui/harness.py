@@ -232,10 +232,18 @@ class App:
         self.settle()
 
     def click_on(self, name, role=None):
-        """Clicks the middle of a node, as a pointer user would."""
+        """Clicks the middle of a node once it has stopped moving, as a pointer user aims at
+        where a thing is, not where it was while the window still laid itself out."""
         node = self.find(name, role)
-        rect = Atspi.Component.get_extents(node, Atspi.CoordType.SCREEN)
-        self.click(rect.x + rect.width // 2, rect.y + rect.height // 2)
+        rect = None
+        for _ in range(20):
+            extents = Atspi.Component.get_extents(node, Atspi.CoordType.SCREEN)
+            now = (extents.x, extents.y, extents.width, extents.height)
+            if now == rect:
+                break
+            rect = now
+            time.sleep(0.1)
+        self.click(rect[0] + rect[2] // 2, rect[1] + rect[3] // 2)
 
     def frames(self):
         root = self.accessible()
@@ -248,8 +256,10 @@ class App:
         return self.find(name, role).get_state_set().contains(Atspi.StateType.SENSITIVE)
 
     def click(self, x, y):
-        # No --sync: it waits forever when the pointer is already there.
-        subprocess.run(["xdotool", "mousemove", str(x), str(y), "sleep", "0.1", "click", "1"], check=True, timeout=10)
+        # No --sync: it waits forever when the pointer is already there. The pointer comes from
+        # a corner, so the window sees it arrive even where an earlier test left it.
+        subprocess.run(["xdotool", "mousemove", "0", "0", "sleep", "0.05", "mousemove", str(x), str(y), "sleep", "0.1",
+                        "click", "1"], check=True, timeout=10)
 
 
 def spoken(name):
