@@ -162,7 +162,10 @@ public final class LiveDevices {
         tasks = [
             Task.detached { for await o in observations { inbox.add(o) } },
             Task.detached { for await id in departures { inbox.depart(id, at: Date()) } },
-            Task { [weak self] in for await s in states { self?.apply(s) } },
+            Task { [weak self] in
+                // A state the old scanner sent as it was stopped must not reach the new scan.
+                for await s in states where !Task.isCancelled { self?.apply(s) }
+            },
         ]
         scanner.start()
         let interval = refreshInterval
@@ -214,10 +217,10 @@ public final class LiveDevices {
         retry?.cancel()
         retry = nil
         stopRecording()
-        scanner?.stop()
-        scanner = nil
         tasks.forEach { $0.cancel() }
         tasks = []
+        scanner?.stop()
+        scanner = nil
         feeds = []
         timer?.cancel()
         timer = nil
