@@ -150,15 +150,16 @@ public final class DeviceDetailViewModel {
         lastHeard = device?.lastSeen
         isConnectable = id.kind.transport == .le ? device?.advertised.connectable : false
         keywords = Self.keywords(id: id, advertised: device?.advertised)
-        properties = Self.properties(id: id, nickname: favorite?.nickname, advertised: device?.advertised)
+        properties = Self.properties(id: id, advertised: device?.advertised)
         observers.notify()
     }
 
-    static func properties(id: DeviceID, nickname: String?, advertised o: AdvertisedData?) -> Properties {
+    static func properties(id: DeviceID, advertised o: AdvertisedData?) -> Properties {
         var p = Properties()
         p.address = id.address
         p.addressKind = id.kind.label
-        if nickname != nil, let name = o?.name, name != nickname { p.advertisedName = name }
+        // Said even when it is the title: the title may be a nickname, and this is what was sent.
+        if let name = o?.name { p.advertisedName = DeviceText.shown(name) }
         guard let o else { return p }
         if !o.manufacturerData.isEmpty { p.manufacturer = o.manufacturerData.map(\.companyName).joined(separator: ", ") }
         if !o.services.isEmpty { p.services = o.services.map(ServiceText.name).joined(separator: ", ") }
@@ -183,6 +184,10 @@ public final class DeviceDetailViewModel {
                         ?? L10n.format("Appearance 0x{}", String(appearance, radix: 16, uppercase: true)))
         }
         if let cod = o.classOfDevice { tags.append(L10n.format("Class: {}", DeviceClass.name(cod))) }
+        if let bytes = o.invalidNameBytes, let hex = DeviceText.invalidBytes(bytes) {
+            tags.append(L10n.format("Name bytes, not valid UTF-8: {}", hex))
+        }
+        if o.malformed { tags.append(L10n.tr("Malformed advertising data")) }
         if o.paired == true { tags.append(L10n.tr("Paired")) }
         if o.connected == true { tags.append(L10n.tr("Connected to this computer")) }
         if let flags = o.flags {

@@ -102,7 +102,7 @@ public final class FavoritesViewModel {
 
     /// The question asked before removing `id`.
     public func removalQuestion(_ id: DeviceID, name: String? = nil) -> String {
-        L10n.format("Remove “{}” from favorites?", favorites.favorite(id)?.displayName ?? name ?? id.address)
+        L10n.format("Remove “{}” from favorites?", DeviceText.isolated(favorites.favorite(id)?.displayName ?? name ?? id.address))
     }
 
     /// Dismisses the banner messages.
@@ -121,7 +121,7 @@ public final class FavoritesViewModel {
     @discardableResult
     public func add(_ id: DeviceID, name: String?, nickname: String) async -> Bool {
         guard let favorite = await favorites.add(id, name: name, nickname: nickname) else { return false }
-        onToast?(Toast(text: L10n.format("“{}” added to favorites", favorite.displayName), undoable: false))
+        onToast?(Toast(text: L10n.format("“{}” added to favorites", DeviceText.isolated(favorite.displayName)), undoable: false))
         return true
     }
 
@@ -134,7 +134,7 @@ public final class FavoritesViewModel {
     /// Removes `id` and offers Undo.
     public func remove(_ id: DeviceID) async {
         guard let removed = await favorites.remove(id) else { return }
-        onToast?(Toast(text: L10n.format("“{}” removed", removed.displayName), undoable: true))
+        onToast?(Toast(text: L10n.format("“{}” removed", DeviceText.isolated(removed.displayName)), undoable: true))
     }
 
     /// Puts back the favorite removed last, with its nickname and added time.

@@ -30,7 +30,7 @@ public final class HiddenDevicesViewModel {
     /// Hidden devices by name, for Preferences.
     public var rows: [Row] {
         devices.hidden.values.map { device in
-            Row(id: device.id, title: device.name ?? device.id.address, subtitle: device.id.identifierLine)
+            Row(id: device.id, title: DisplayName.of(id: device.id, nickname: nil, advertisedName: device.name), subtitle: device.id.identifierLine)
         }.sorted { DisplayName.sortKey($0.title) < DisplayName.sortKey($1.title) || ($0.title == $1.title && $0.id < $1.id) }
     }
 
@@ -46,7 +46,7 @@ public final class HiddenDevicesViewModel {
     public func hide(_ id: DeviceID, name: String?, title: String,
                      toast: (_ text: String, _ undoLabel: String, _ undo: @escaping @MainActor () -> Void) -> Void) -> Bool {
         guard devices.hide(id, name: name) else { return false }
-        toast(L10n.format("“{}” is hidden", title), L10n.tr("_Undo"), { [weak devices] in devices?.undoHide() })
+        toast(L10n.format("“{}” is hidden", DeviceText.isolated(title)), L10n.tr("_Undo"), { [weak devices] in devices?.undoHide() })
         return true
     }
 

@@ -73,13 +73,13 @@ public final class ConnectionBar {
         switch state {
         case .connecting:
             connecting = true
-            status.text = L10n.format("Connecting to {}…", name)
+            status.text = L10n.format("Connecting to {}…", DeviceText.isolated(name))
         case .disconnecting:
             connecting = true
-            status.text = L10n.format("Disconnecting from {}…", name)
+            status.text = L10n.format("Disconnecting from {}…", DeviceText.isolated(name))
         default:
             connecting = false
-            status.text = L10n.format("Connected to {}", name)
+            status.text = L10n.format("Connected to {}", DeviceText.isolated(name))
         }
         spinner.isVisible = connecting
         spinner.isSpinning = connecting

@@ -100,11 +100,11 @@ final class DeviceConnectionSection {
         } else if connected, !state.canChat {
             text = L10n.tr("Connected, but this device offers neither the FavBlue chat service nor the Nordic UART Service, so there is no chat.")
         } else if connecting {
-            text = L10n.format("Connecting to {}…", name)
+            text = L10n.format("Connecting to {}…", DeviceText.isolated(name))
         } else if !mine, let ended = model.lastEnded, ended.device == device {
             text = ended.reason
         } else if !mine, let other = state.device {
-            text = L10n.format("Connecting here ends the connection to {}.", model.name(of: other))
+            text = L10n.format("Connecting here ends the connection to {}.", DeviceText.isolated(model.name(of: other)))
         }
         note.text = text ?? ""
         note.isVisible = text != nil

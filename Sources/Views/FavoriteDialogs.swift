@@ -20,7 +20,7 @@ enum FavoriteDialogs {
     static func add(_ id: DeviceID, title: String, advertisedName: String?, parent: Window,
                     favorites: FavoritesViewModel) -> MessageDialog {
         nickname(parent: parent, heading: L10n.tr("Add to Favorites"),
-                 body: L10n.format("Add “{}” to your favorites. You can give it a nickname.", title),
+                 body: L10n.format("Add “{}” to your favorites. You can give it a nickname.", DeviceText.isolated(title)),
                  initial: "", confirm: L10n.tr("_Add"),
                  validate: { [weak favorites] in favorites?.nicknameProblem($0) },
                  onConfirm: { [weak favorites] text in
@@ -33,7 +33,7 @@ enum FavoriteDialogs {
     @discardableResult
     static func rename(_ id: DeviceID, name: String, parent: Window, favorites: FavoritesViewModel) -> MessageDialog {
         nickname(parent: parent, heading: L10n.tr("Rename Favorite"),
-                 body: L10n.format("Choose a nickname for “{}”. Leave it empty to use the device’s own name.", name),
+                 body: L10n.format("Choose a nickname for “{}”. Leave it empty to use the device’s own name.", DeviceText.isolated(name)),
                  initial: favorites.currentNickname(id), confirm: L10n.tr("_Save"),
                  validate: { [weak favorites] in favorites?.nicknameProblem($0) },
                  onConfirm: { [weak favorites] text in

@@ -3,6 +3,7 @@
 
 @testable import Bluetooth
 import Domain
+import Foundation
 import XCTest
 
 final class ADParserTests: XCTestCase {
@@ -48,7 +49,23 @@ final class ADParserTests: XCTestCase {
     }
 
     func testInvalidUTF8IsReplacedNotDropped() {
-        XCTAssertEqual(ADParser.parse([0x04, 0x09, 0x41, 0xFF, 0x42]).name, "A\u{FFFD}B")
+        let ad = ADParser.parse([0x04, 0x09, 0x41, 0xFF, 0x42])
+        XCTAssertEqual(ad.name, "A\u{FFFD}B")
+        XCTAssertEqual(ad.invalidNameBytes, [0x41, 0xFF, 0x42], "the bytes are kept, so the detail page can show them")
+        XCTAssertNil(ADParser.parse([0x03, 0x09, 0x41, 0x42]).invalidNameBytes, "valid names keep nothing extra")
+    }
+
+    func testAMalformedReportKeepsTheDeviceAndWholeUUIDs() {
+        // Flags, a 16-bit UUID list of 5 bytes (two whole UUIDs and a stray byte), then a name that overruns.
+        let data: [UInt8] = [0x02, 0x01, 0x06, 0x06, 0x03, 0x0D, 0x18, 0x0F, 0x18, 0xAA, 0x09, 0x09, 0x41]
+        let report = AdvertisingReport(eventType: AdvertisingEventType(legacy: 0x00)!, addressType: 1,
+                                       address: [1, 2, 3, 4, 5, 0xC6], rssi: -60, txPower: nil, data: data)
+        let o = ObservationDecoder.observation(report, at: Date())
+        XCTAssertEqual(o.rssi, -60, "still listed with its signal")
+        XCTAssertEqual(o.flags, 0x06)
+        XCTAssertEqual(o.services.map(\.uuid), ["180D", "180F"], "whole UUIDs kept, the stray byte dropped")
+        XCTAssertTrue(o.malformed)
+        XCTAssertNil(o.name, "the overrunning name is not guessed at")
     }
 
     func testUnassignedCompanyIsNamedByNumber() {

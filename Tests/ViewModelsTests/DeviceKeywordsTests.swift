@@ -39,18 +39,25 @@ final class DeviceKeywordsTests: XCTestCase {
         XCTAssertFalse(tags.contains("Human Interface Device"), "said once, by the more exact tag: \(tags)")
     }
 
-    func testThePropertiesNameTheAddressCompaniesServicesAndAHiddenName() async throws {
+    func testThePropertiesNameTheAddressCompaniesServicesAndTheNameAsSent() async throws {
         let id = try DeviceID(parsing: "C0:98:E5:49:00:08", kind: .leRandom)
         let seen = Observation(id: id, timestamp: Date(), rssi: -50, name: "Polar H10", txPower: -8,
                                services: [ServiceID(uuid: "180D", name: "Heart Rate"), ServiceID(uuid: "FFF0", name: nil)],
                                manufacturerData: [ManufacturerData(companyID: 0x006B, companyName: "Polar Electro OY", data: [])])
-        let named = await DeviceDetailViewModel.properties(id: id, nickname: "Heart strap", advertised: AdvertisedData(seen))
+        let named = await DeviceDetailViewModel.properties(id: id, advertised: AdvertisedData(seen))
         XCTAssertEqual(named.address, "C0:98:E5:49:00:08")
-        XCTAssertEqual(named.advertisedName, "Polar H10", "the nickname hides it, so the page says it")
+        XCTAssertEqual(named.advertisedName, "Polar H10")
         XCTAssertEqual(named.manufacturer, "Polar Electro OY")
         XCTAssertEqual(named.services, "Heart Rate, FFF0")
         XCTAssertEqual(named.txPower, "\u{2212}8 dBm")
-        let plain = await DeviceDetailViewModel.properties(id: id, nickname: nil, advertised: AdvertisedData(seen))
-        XCTAssertNil(plain.advertisedName, "the title already is the advertised name")
+        let hostile = Observation(id: id, timestamp: Date(), rssi: -50, name: "R\u{FFFD}D\n\u{07}", invalidNameBytes: [0x52, 0xFF, 0x44, 0x0A, 0x07])
+        let shown = await DeviceDetailViewModel.properties(id: id, advertised: AdvertisedData(hostile))
+        XCTAssertEqual(shown.advertisedName, "R\u{FFFD}D\u{240A}\u{2407}", "control characters are shown as symbols")
+        let tags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(hostile))
+        XCTAssertTrue(tags.contains("Name bytes, not valid UTF-8: 52 FF 44 0A 07"), "\(tags)")
+        var broken = hostile
+        broken.malformed = true
+        let brokenTags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(broken))
+        XCTAssertTrue(brokenTags.contains("Malformed advertising data"), "\(brokenTags)")
     }
 }

@@ -31,7 +31,7 @@ final class FavoritesViewModelTests: XCTestCase {
         let rows = await model.rows
         XCTAssertEqual(rows.map(\.title), ["Ear 🎧"])
         XCTAssertEqual(rows.first?.subtitle, "AA:BB:CC:DD:EE:01 · LE public")
-        XCTAssertEqual(toasts.items.map(\.text), ["“Ear 🎧” added to favorites"])
+        XCTAssertEqual(toasts.items.map(\.text), ["“\u{2068}Ear 🎧\u{2069}” added to favorites"])
     }
 
     func testRemoveThenUndoRestoresNicknameAndAddedTime() async {
@@ -41,13 +41,13 @@ final class FavoritesViewModelTests: XCTestCase {
         let model = await Self.make(repository)
         await model.load()
         let question = await model.removalQuestion(original.id)
-        XCTAssertEqual(question, "Remove “Kitchen” from favorites?")
+        XCTAssertEqual(question, "Remove “\u{2068}Kitchen\u{2069}” from favorites?")
         let toasts = ToastBox()
         await MainActor.run { model.onToast = { toasts.items.append($0) } }
         await model.remove(original.id)
         let empty = await model.isEmpty
         XCTAssertTrue(empty)
-        XCTAssertEqual(toasts.items.last?.text, "“Kitchen” removed")
+        XCTAssertEqual(toasts.items.last?.text, "“\u{2068}Kitchen\u{2069}” removed", "the name is isolated, so a right-to-left one cannot reorder the sentence")
         XCTAssertEqual(toasts.items.last?.undoable, true)
         await model.undoRemove()
         let restored = try? await repository.favorite(original.id)

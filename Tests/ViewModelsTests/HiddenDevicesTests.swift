@@ -109,7 +109,7 @@ final class HiddenDevicesTests: XCTestCase {
         await hear(setup, [1])
         setup.hidden.hide(TestDevices.id(1, kind: .leRandom), name: "Dev 1")
         await setup.hidden.flush()
-        XCTAssertEqual(problems, ["“Dev 1” is hidden until FavBlue quits, but could not be saved"])
+        XCTAssertEqual(problems, ["“\u{2068}Dev 1\u{2069}” is hidden until FavBlue quits, but could not be saved"])
         XCTAssertEqual(titles(setup), [])
     }
 }

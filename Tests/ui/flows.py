@@ -2,6 +2,8 @@
 # Copyright The FavBlue authors
 """Steps several UI tests share, written once."""
 
+from harness import iso
+
 
 def add_from_scanner(app, name, nickname):
     """Adds `name` through the heart and the dialog with `nickname`; waits for the filled heart."""
@@ -23,6 +25,6 @@ def remove_from_scanner_after_checking_home(app, name, nickname):
     app.press("Add New Devices")
     app.wait_for(lambda: f"Remove {nickname} from favorites" in app.names("button"), timeout=20, what="the scanner again")
     app.press(f"Remove {nickname} from favorites")
-    app.wait_for(lambda: f"Remove “{nickname}” from favorites?" in app.names(), what="the confirmation")
+    app.wait_for(lambda: f"Remove “{iso(nickname)}” from favorites?" in app.names(), what="the confirmation")
     app.press("Remove")
     app.wait_for(lambda: f"Add {name} to favorites" in app.names("button"), what="the outline heart")

@@ -262,6 +262,11 @@ class App:
                         "click", "1"], check=True, timeout=10)
 
 
+def iso(name):
+    """A device's name as FavBlue puts it inside a sentence: between Unicode isolates."""
+    return "\u2068" + name + "\u2069"
+
+
 def spoken(name):
     """The name as a screen reader says it. GTK 4.8 joins a button's mnemonic label
     and its text ("_Save Save"); both halves say the same, so compare one."""

@@ -8,19 +8,19 @@ import re
 import tempfile
 import unittest
 
-from harness import App, retry_gtk_atspi_crash
+from harness import App, retry_gtk_atspi_crash, iso
 from peers import ROOT, ChatPeer
 
 PEER = "Chat Peer"
 
 ENGLISH = {
     "home": "Add New Devices", "details": f"Details for {PEER}", "connect": f"Connect to {PEER}",
-    "open": f"Open chat with {PEER}", "bar": f"Connected to {PEER}", "disconnect": f"Disconnect from {PEER}",
+    "open": f"Open chat with {PEER}", "bar": f"Connected to {iso(PEER)}", "disconnect": f"Disconnect from {PEER}",
     "message": "Message", "unread": r"(\d+) unread messages?", "none": "No unread messages", "back": "Back",
 }
 GERMAN = {
     "home": "Neue Geräte hinzufügen", "details": f"Details zu {PEER}", "connect": f"Mit {PEER} verbinden",
-    "open": f"Chat mit {PEER} öffnen", "bar": f"Verbunden mit {PEER}", "disconnect": f"Verbindung mit {PEER} trennen",
+    "open": f"Chat mit {PEER} öffnen", "bar": f"Verbunden mit {iso(PEER)}", "disconnect": f"Verbindung mit {PEER} trennen",
     "message": "Nachricht", "unread": r"(\d+) ungelesene Nachricht(?:en)?", "none": "Keine ungelesenen Nachrichten",
     "back": "Zurück",
 }

@@ -11,7 +11,7 @@ import tempfile
 import time
 import unittest
 
-from harness import App, retry_gtk_atspi_crash
+from harness import App, retry_gtk_atspi_crash, iso
 
 DEVICES = [
     ("AA:BB:CC:DD:EE:01/le-public", None, "Buds"),
@@ -85,7 +85,7 @@ class FavoritesTests(unittest.TestCase):
         with App(storage="sqlite", home=self.home) as app:
             app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
             app.press("Remove Kitchen from favorites")
-            app.wait_for(lambda: "Remove “Kitchen” from favorites?" in app.names(), what="the confirmation")
+            app.wait_for(lambda: f"Remove “{iso('Kitchen')}” from favorites?" in app.names(), what="the confirmation")
             app.press("Remove")
             app.wait_for(lambda: "Kitchen" not in app.names("label"), what="the row to go")
             app.wait_for(lambda: "Undo" in app.names("button"), what="the Undo toast")
@@ -106,7 +106,7 @@ class FavoritesTests(unittest.TestCase):
                     break
                 app.key("Tab")
             app.key("Delete")
-            app.wait_for(lambda: "Remove “Buds” from favorites?" in app.names(), what="the confirmation")
+            app.wait_for(lambda: f"Remove “{iso('Buds')}” from favorites?" in app.names(), what="the confirmation")
             app.key("Escape")
 
     def test_removing_the_last_favorite_shows_the_placeholder(self):
@@ -125,7 +125,7 @@ class FavoritesTests(unittest.TestCase):
             self.assertIn("Kitchen aus den Favoriten entfernen", app.names("button"))
             self.assertIn("AA:BB:CC:DD:EE:02 · LE zufällig", app.names("label"))
             app.press("Kitchen aus den Favoriten entfernen")
-            app.wait_for(lambda: "„Kitchen“ aus den Favoriten entfernen?" in app.names(), what="German confirmation")
+            app.wait_for(lambda: f"„{iso('Kitchen')}“ aus den Favoriten entfernen?" in app.names(), what="German confirmation")
 
     def test_a_corrupt_database_is_moved_aside_and_the_user_is_told(self):
         folder = os.path.join(self.home, "xdg_data_home", "favblue")

@@ -7,7 +7,7 @@ import shutil
 import tempfile
 import unittest
 
-from harness import App, retry_gtk_atspi_crash
+from harness import App, retry_gtk_atspi_crash, iso
 from test_favorites import DEVICES, seed
 
 ROW = "panel"
@@ -32,15 +32,15 @@ class FocusTests(unittest.TestCase):
             app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
             self.tab_to(app, "Remove Kitchen from favorites")
             app.key("space")
-            app.wait_for(lambda: "Remove “Kitchen” from favorites?" in app.names(), what="the confirmation")
+            app.wait_for(lambda: f"Remove “{iso('Kitchen')}” from favorites?" in app.names(), what="the confirmation")
             app.key("Escape")
-            app.wait_for(lambda: "Remove “Kitchen” from favorites?" not in app.names(), what="the dialog to close")
+            app.wait_for(lambda: f"Remove “{iso('Kitchen')}” from favorites?" not in app.names(), what="the dialog to close")
             self.assertEqual(app.focused(), ("push button", "Remove Kitchen from favorites"))
             # Activated through AT-SPI, as voice control does, the button never had focus; it gets it now.
             app.press("Remove Buds from favorites")
-            app.wait_for(lambda: "Remove “Buds” from favorites?" in app.names(), what="the second confirmation")
+            app.wait_for(lambda: f"Remove “{iso('Buds')}” from favorites?" in app.names(), what="the second confirmation")
             app.key("Escape")
-            app.wait_for(lambda: "Remove “Buds” from favorites?" not in app.names(), what="the dialog to close")
+            app.wait_for(lambda: f"Remove “{iso('Buds')}” from favorites?" not in app.names(), what="the dialog to close")
             self.assertEqual(app.focused(), ("push button", "Remove Buds from favorites"))
 
     def test_the_row_menu_is_a_menu_and_escape_returns_to_the_row_not_its_heart(self):
@@ -90,7 +90,7 @@ class ScannerFocusTests(unittest.TestCase):
             app.wait_for(lambda: "Add to Favorites…" in app.names("menu item"), what="the row menu")
             self.assertIn("Details", app.names("menu item"))
             app.key("Return")
-            app.wait_for(lambda: f"Add “{device}” to your favorites. You can give it a nickname." in app.names(),
+            app.wait_for(lambda: f"Add “{iso(device)}” to your favorites. You can give it a nickname." in app.names(),
                          what=f"the add dialog for {device}")
             app.key("Escape")
             app.wait_for(lambda: "Add to Favorites" not in app.names(), what="the dialog to close")

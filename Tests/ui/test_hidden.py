@@ -10,7 +10,7 @@ import tempfile
 import time
 import unittest
 
-from harness import App, retry_gtk_atspi_crash
+from harness import App, retry_gtk_atspi_crash, iso
 
 NAME = "Kitchen Speaker"
 LIST = ("Devices nearby",)
@@ -61,7 +61,7 @@ class HiddenDevicesTests(unittest.TestCase):
             self.assertTrue(any(n.endswith("· 1 hidden") for n in app.names("label")), "the subtitle counts it")
             # The notice lasts 5 s: look past the long list to reach it in time.
             app.wait_for(lambda: "Undo" in app.names("button", skip=LIST), what="Undo on the notice")
-            self.assertIn(f"“{NAME}” is hidden", app.names("label", skip=LIST))
+            self.assertIn(f"“{iso(NAME)}” is hidden", app.names("label", skip=LIST))
             app.press("Undo", skip=LIST)
             app.wait_for(lambda: NAME in app.names("label"), what="the row to come back")
 

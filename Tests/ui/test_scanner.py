@@ -10,7 +10,7 @@ import unittest
 
 from flows import add_from_scanner, remove_from_scanner_after_checking_home
 from gi.repository import GLib
-from harness import App, Atspi, retry_gtk_atspi_crash
+from harness import App, Atspi, retry_gtk_atspi_crash, iso
 
 NAME = "Kitchen Speaker"
 
@@ -110,7 +110,7 @@ class ScannerTests(unittest.TestCase):
             self.assertGreater(root.get_child_count(), windows, f"activating {name!r} opened a dialog")
             dialog = root.get_child_at_index(root.get_child_count() - 1)
             bodies = [n for n in names_under(dialog) if n.startswith("Add “")]
-            self.assertEqual(bodies, [f"Add “{device}” to your favorites. You can give it a nickname."],
+            self.assertEqual(bodies, [f"Add “{iso(device)}” to your favorites. You can give it a nickname."],
                              f"activation {opened + 1} asked for {device}")
             opened += 1
             app.key("Escape")

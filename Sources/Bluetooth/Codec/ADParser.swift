@@ -19,8 +19,18 @@ public struct AdvertisingData: Equatable, Sendable {
     /// Set when the block is malformed; what came before is still decoded.
     public var problem: DecodeError?
 
+    /// The bytes of the shortened and the complete name, as sent.
+    public var shortNameBytes: [UInt8]?
+    public var completeNameBytes: [UInt8]?
+
     /// The complete name, else the shortened one.
     public var name: String? { completeName ?? shortName }
+
+    /// The name's bytes when they are not valid UTF-8, so they can be shown in hex.
+    public var invalidNameBytes: [UInt8]? {
+        guard let bytes = completeNameBytes ?? shortNameBytes else { return nil }
+        return String(validating: bytes.prefix { $0 != 0 }, as: UTF8.self) == nil ? bytes : nil
+    }
 
     public static func == (a: AdvertisingData, b: AdvertisingData) -> Bool {
         a.flags == b.flags && a.services == b.services && a.shortName == b.shortName && a.completeName == b.completeName
@@ -65,8 +75,12 @@ public enum ADParser {
         case 0x02, 0x03: r.services += uuids(data, width: 2)
         case 0x04, 0x05: r.services += uuids(data, width: 4)
         case 0x06, 0x07: r.services += uuids(data, width: 16)
-        case 0x08: r.shortName = text(data)
-        case 0x09: r.completeName = text(data)
+        case 0x08:
+            r.shortName = text(data)
+            r.shortNameBytes = data
+        case 0x09:
+            r.completeName = text(data)
+            r.completeNameBytes = data
         case 0x0A:
             if let byte = data.first, byte != 127 { r.txPower = Int(Int8(bitPattern: byte)) }
         case 0x0D where data.count == 3:

@@ -35,7 +35,8 @@ public enum ObservationDecoder {
                            name: ad.name, txPower: ad.txPower ?? report.txPower, flags: ad.flags,
                            connectable: report.eventType.connectable, isScanResponse: report.eventType.scanResponse,
                            services: ad.services, manufacturerData: ad.manufacturerData, serviceData: ad.serviceData,
-                           appearance: ad.appearance, classOfDevice: ad.classOfDevice, rawData: report.data)
+                           appearance: ad.appearance, classOfDevice: ad.classOfDevice, rawData: report.data,
+                           invalidNameBytes: ad.invalidNameBytes, malformed: ad.problem != nil)
     }
 
     /// The kind of an LE address type; identity types (2, 3) are the resolved public/random addresses.
@@ -48,6 +49,7 @@ public enum ObservationDecoder {
         return Observation(id: DeviceID(wireBytes: response.address, kind: .bredr), timestamp: time, rssi: response.rssi,
                            name: ad.name, txPower: ad.txPower, flags: ad.flags, connectable: nil,
                            services: ad.services, manufacturerData: ad.manufacturerData, serviceData: ad.serviceData,
-                           appearance: ad.appearance, classOfDevice: response.classOfDevice, rawData: response.eir)
+                           appearance: ad.appearance, classOfDevice: response.classOfDevice, rawData: response.eir,
+                           invalidNameBytes: ad.invalidNameBytes, malformed: ad.problem != nil)
     }
 }

@@ -51,8 +51,8 @@ public enum DisplayName {
 
     /// Nickname, else advertised name; nil when the device has neither (blank names count as none).
     public static func name(nickname: String?, advertisedName: String?) -> String? {
-        if let nickname, !nickname.isEmpty { return nickname }
-        if let name = advertisedName?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty { return name }
+        if let nickname, !nickname.isEmpty { return DeviceText.shown(nickname) }
+        if let name = advertisedName?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty { return DeviceText.shown(name) }
         return nil
     }
 

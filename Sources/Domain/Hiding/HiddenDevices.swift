@@ -66,7 +66,7 @@ public final class HiddenDevices {
         hidden[id] = device
         lastHidden = device
         observers.notify()
-        write(L10n.format("“{}” is hidden until FavBlue quits, but could not be saved", name ?? id.address)) {
+        write(L10n.format("“{}” is hidden until FavBlue quits, but could not be saved", DeviceText.isolated(name ?? id.address))) {
             try await $0.hide(device)
         }
         return true
@@ -83,7 +83,7 @@ public final class HiddenDevices {
     public func unhide(_ id: DeviceID) {
         guard let device = hidden.removeValue(forKey: id) else { return }
         observers.notify()
-        write(L10n.format("“{}” is shown again until FavBlue quits, but could not be saved", device.name ?? id.address)) {
+        write(L10n.format("“{}” is shown again until FavBlue quits, but could not be saved", DeviceText.isolated(device.name ?? id.address))) {
             try await $0.unhide(id)
         }
     }

@@ -30,6 +30,11 @@ public struct AdvertisedData: Equatable, Sendable {
     /// Whether the system holds a connection to it, as last reported; nil when the source cannot tell.
     public private(set) var connected: Bool?
 
+    /// The bytes of `name` when they were not valid UTF-8.
+    public private(set) var invalidNameBytes: [UInt8]?
+    /// Whether any report's advertising data broke off inside a structure.
+    public private(set) var malformed = false
+
     /// Nothing heard yet.
     public init() {}
 
@@ -43,7 +48,11 @@ public struct AdvertisedData: Equatable, Sendable {
 
     /// Folds in a newer report.
     public mutating func merge(_ o: Observation) {
-        if let name = o.name, !name.isEmpty { self.name = name }
+        if let name = o.name, !name.isEmpty {
+            self.name = name
+            invalidNameBytes = o.invalidNameBytes
+        }
+        if o.malformed { malformed = true }
         if let value = o.txPower { txPower = value }
         if let value = o.flags { flags = value }
         if !o.isScanResponse, let value = o.connectable { connectable = value }

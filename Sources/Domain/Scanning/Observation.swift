@@ -68,13 +68,18 @@ public struct Observation: Equatable, Sendable {
     public var paired: Bool?
     /// Whether the system holds a connection to it, ours or another app's; nil when the source cannot tell.
     public var connected: Bool?
+    /// The name's bytes when they are not valid UTF-8 (`name` then holds U+FFFD in their place).
+    public var invalidNameBytes: [UInt8]?
+    /// Whether the advertising data broke off inside a structure; what came before it is kept.
+    public var malformed = false
 
     /// Creates an observation.
     public init(id: DeviceID, timestamp: Date, rssi: Int?, name: String? = nil, txPower: Int? = nil,
                 flags: UInt8? = nil, connectable: Bool? = nil, isScanResponse: Bool = false,
                 services: [ServiceID] = [], manufacturerData: [ManufacturerData] = [],
                 serviceData: [ServiceID: [UInt8]] = [:], appearance: UInt16? = nil,
-                classOfDevice: UInt32? = nil, rawData: [UInt8] = [], paired: Bool? = nil, connected: Bool? = nil) {
+                classOfDevice: UInt32? = nil, rawData: [UInt8] = [], paired: Bool? = nil, connected: Bool? = nil,
+                invalidNameBytes: [UInt8]? = nil, malformed: Bool = false) {
         self.id = id
         self.timestamp = timestamp
         self.rssi = rssi
@@ -91,6 +96,8 @@ public struct Observation: Equatable, Sendable {
         self.rawData = rawData
         self.paired = paired
         self.connected = connected
+        self.invalidNameBytes = invalidNameBytes
+        self.malformed = malformed
     }
 
     /// The transport the device was seen on.

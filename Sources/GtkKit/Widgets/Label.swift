@@ -19,6 +19,11 @@ public final class Label: Widget {
         set { gtk_label_set_text(label, newValue) }
     }
 
+    /// Shows `markup` written by FavBlue itself (never device text, which goes through `text`).
+    public func setMarkup(_ markup: String) {
+        gtk_label_set_markup(label, markup)
+    }
+
     /// Shortens long text with an ellipsis (at the end, or in the middle) instead of widening the window.
     @discardableResult
     public func ellipsize(middle: Bool = false) -> Self {

@@ -19,6 +19,9 @@ public final class MessageDialog: Widget {
     /// Creates a dialog over `parent`.
     public init(parent: Window, heading: String, body: String) {
         super.init(adw_message_dialog_new(parent.window, nil, nil))
+        // Both may name a device: plain text, never markup.
+        adw_message_dialog_set_heading_use_markup(dialog, 0)
+        adw_message_dialog_set_body_use_markup(dialog, 0)
         adw_message_dialog_set_heading(dialog, heading)
         adw_message_dialog_set_body(dialog, body)
         // "response" fires for buttons and for Escape ("close-response").

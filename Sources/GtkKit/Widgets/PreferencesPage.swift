@@ -30,7 +30,8 @@ public final class PreferencesGroup: Widget {
     /// A group titled `title` holding `rows` in order.
     public init(title: String, rows: [ActionRow] = []) {
         super.init(adw_preferences_group_new())
-        adw_preferences_group_set_title(gcast(object), title)
+        // libadwaita reads a group's title and description as markup.
+        adw_preferences_group_set_title(gcast(object), Markup.escape(title))
         for row in rows { add(row) }
     }
 
@@ -52,9 +53,14 @@ public final class PreferencesGroup: Widget {
 
     /// A line under the title saying what the group is for.
     public var details: String {
-        get { adw_preferences_group_get_description(gcast(object)).map { String(cString: $0) } ?? "" }
-        set { adw_preferences_group_set_description(gcast(object), newValue) }
+        get { plainDetails }
+        set {
+            plainDetails = newValue
+            adw_preferences_group_set_description(gcast(object), Markup.escape(newValue))
+        }
     }
+
+    private var plainDetails = ""
 }
 
 /// An AdwActionRow: a title and a subtitle with a control (a switch, a spin button) at the end.
@@ -67,6 +73,8 @@ public final class ActionRow: Widget {
     public init(title: String, subtitle: String, control: Widget, activates: Bool = false) {
         self.control = control
         super.init(adw_action_row_new())
+        // A hidden device's row carries its name: plain text, never markup (title and subtitle).
+        adw_preferences_row_set_use_markup(gcast(object), 0)
         adw_preferences_row_set_title(gcast(object), title)
         adw_action_row_set_subtitle(gcast(object), subtitle)
         adw_action_row_add_suffix(gcast(object), control.widget)

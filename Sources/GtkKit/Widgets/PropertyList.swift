@@ -32,6 +32,8 @@ public final class PropertyRow: Widget {
     /// A row named `title`; rows are not activatable, so they are not Tab stops.
     public init(title: String) {
         super.init(adw_action_row_new())
+        // The value is often a device's name: plain text, never markup (it covers title and subtitle).
+        adw_preferences_row_set_use_markup(gcast(object), 0)
         adw_preferences_row_set_title(gcast(object), title)
         gtk_list_box_row_set_activatable(gcast(object), 0)
         // The value is what a reader of the list wants first, so it is the subtitle, made prominent.

@@ -20,10 +20,22 @@ public final class StatusPage: Widget {
         set { adw_status_page_set_title(gcast(object), newValue) }
     }
 
-    /// The explanation under the headline.
+    /// The explanation under the headline, as plain text.
     public var details: String {
-        get { adw_status_page_get_description(gcast(object)).map { String(cString: $0) } ?? "" }
-        set { adw_status_page_set_description(gcast(object), newValue.isEmpty ? nil : newValue) }
+        get { plainDetails }
+        set {
+            plainDetails = newValue
+            // libadwaita always reads the description as markup, and it may name a device.
+            adw_status_page_set_description(gcast(object), newValue.isEmpty ? nil : Markup.escape(newValue))
+        }
+    }
+
+    private var plainDetails = ""
+
+    /// Sets the explanation from markup written by FavBlue itself, never from device text.
+    public func setDetailsMarkup(_ markup: String) {
+        plainDetails = ""
+        adw_status_page_set_description(gcast(object), markup)
     }
 
     /// Changes the icon.

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import XCTest
+
+/// What a device's text looks like on screen: every character accounted for, none active.
+final class DeviceTextTests: XCTestCase {
+    func testControlCharactersBecomeVisibleSymbols() {
+        XCTAssertEqual(DeviceText.shown("Lamp\nKitchen"), "Lamp\u{240A}Kitchen", "a newline cannot make a row two lines tall")
+        XCTAssertEqual(DeviceText.shown("\u{07}bell\u{1B}[31m"), "\u{2407}bell\u{241B}[31m")
+        XCTAssertEqual(DeviceText.shown("tab\there"), "tab\u{2409}here")
+        XCTAssertEqual(DeviceText.shown("del\u{7F}"), "del\u{2421}")
+        XCTAssertEqual(DeviceText.shown("c1\u{85}\u{9B}"), "c1\u{FFFD}\u{FFFD}", "C1 controls have no symbol of their own")
+        XCTAssertEqual(DeviceText.shown("R&D <Lab> 🎧 שלום"), "R&D <Lab> 🎧 שלום", "everything else is kept exactly")
+    }
+
+    func testInvalidUTF8IsReplacedAndKeptInHex() {
+        XCTAssertEqual(DeviceText.shown(bytes: [0x52, 0xFF, 0x44, 0x00, 0x00]), "R\u{FFFD}D", "zero padding ends the text")
+        XCTAssertEqual(DeviceText.invalidBytes([0x52, 0xFF, 0x44]), "52 FF 44")
+        XCTAssertNil(DeviceText.invalidBytes(Array("Kitchen".utf8)))
+    }
+
+    func testANameInsideASentenceIsIsolated() {
+        let override = "\u{202E}exe.live"
+        let isolated = DeviceText.isolated(override)
+        XCTAssertEqual(isolated, "\u{2068}\u{202E}exe.live\u{2069}",
+                       "an override without its closing PDF ends at the isolate, so the words after it keep their order")
+        XCTAssertEqual(DeviceText.isolated("a\nb"), "\u{2068}a\u{240A}b\u{2069}", "isolated text is shown text too")
+    }
+}
