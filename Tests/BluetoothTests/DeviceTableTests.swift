@@ -114,8 +114,9 @@ final class DeviceTableTests: XCTestCase {
         for (name, events) in streams {
             var expected = DeviceTable()
             var folded = DeviceTable()
+            var fragments = AdvertisingFragments()
             for (event, at) in events {
-                let decoded = try? ObservationDecoder.observations(inEvent: event, at: at)
+                let decoded = try? ObservationDecoder.observations(inEvent: event, at: at, fragments: &fragments)
                 for o in decoded ?? [] { expected.add(o) }
                 let count = try? folded.add(event: event, at: at)
                 XCTAssertEqual(count, decoded?.count, "\(name): the same events fail, and the same reports count")

@@ -73,6 +73,10 @@ struct RepeatedReport {
     let id: DeviceID
     let connectable: Bool
     let scanResponse: Bool
+    /// False for a piece of a longer extended advertisement, which only the full decoder joins.
+    let isWhole: Bool
+    let address: ArraySlice<UInt8>
+    let addressType: UInt8
     let rssi: Int?
     let txPower: Int?
     /// Where the advertising data lies in the packet.
@@ -88,8 +92,7 @@ struct RepeatedReport {
         let end = s + 2 + Int(packet[s + 1])
         guard end <= packet.endIndex else { return nil }
         let type: AdvertisingEventType
-        let addressType: UInt8
-        let address: Int
+        let addressAt: Int
         let length: Int
         switch packet[s + 2] {
         case 0x02:
@@ -97,7 +100,7 @@ struct RepeatedReport {
             guard end >= s + 14, let legacy = AdvertisingEventType(legacy: packet[s + 4]) else { return nil }
             type = legacy
             addressType = packet[s + 5]
-            address = s + 6
+            addressAt = s + 6
             length = Int(packet[s + 12])
             guard length <= 31, s + 14 + length <= end else { return nil }
             data = s + 13 ..< s + 13 + length
@@ -108,7 +111,7 @@ struct RepeatedReport {
             guard end >= s + 28 else { return nil }
             type = AdvertisingEventType(extended: UInt16(packet[s + 4]) | UInt16(packet[s + 5]) << 8)
             addressType = packet[s + 6]
-            address = s + 7
+            addressAt = s + 7
             length = Int(packet[s + 27])
             guard s + 28 + length <= end else { return nil }
             data = s + 28 ..< s + 28 + length
@@ -117,7 +120,9 @@ struct RepeatedReport {
         default:
             return nil
         }
-        id = DeviceID(wireBytes: packet[address ..< address + 6], kind: ObservationDecoder.kind(addressType: addressType))
+        address = packet[addressAt ..< addressAt + 6]
+        id = DeviceID(wireBytes: address, kind: ObservationDecoder.kind(addressType: addressType))
+        isWhole = type.dataStatus == 0
         connectable = type.connectable
         scanResponse = type.scanResponse
         self.time = time
@@ -132,6 +137,7 @@ struct RepeatedReport {
 public struct DeviceTable: Sendable {
     private var index: [DeviceID: Int] = [:]
     private var entries: [DeviceAggregate] = []
+    private var fragments = AdvertisingFragments()
 
     public init() {}
 
@@ -156,8 +162,9 @@ public struct DeviceTable: Sendable {
     /// goes through the full decoder and fails with its errors.
     @discardableResult
     public mutating func add(event packet: ArraySlice<UInt8>, at time: Date) throws(DecodeError) -> Int {
-        if let report = RepeatedReport(packet, at: time), let i = index[report.id], entries[i].absorb(report, of: packet) { return 1 }
-        let observations = try ObservationDecoder.observations(inEvent: packet, at: time)
+        if let report = RepeatedReport(packet, at: time), report.isWhole, !fragments.isPending(address: report.address, addressType: report.addressType),
+           let i = index[report.id], entries[i].absorb(report, of: packet) { return 1 }
+        let observations = try ObservationDecoder.observations(inEvent: packet, at: time, fragments: &fragments)
         for o in observations { add(o) }
         return observations.count
     }

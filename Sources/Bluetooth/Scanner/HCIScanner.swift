@@ -47,6 +47,9 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
     private let names = RemoteNameBook()
     /// Inquiry Complete, Remote Name Request Complete and Hardware Error, for the scan loop.
     private let inbox = HCIEventQueue()
+    /// Pieces of long extended advertisements, joined before decoding.
+    private var fragments = AdvertisingFragments()
+    private let fragmentsLock = NSLock()
 
     /// Creates a scanner with a link of its own. `open` makes the link (called on the scanner
     /// thread, once per session); `resetController` is false for adapters the kernel manages.
@@ -102,7 +105,10 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
     /// Turns reports into observations through ObservationDecoder, notes which BR/EDR devices
     /// still need a name, and passes the events the scan loop waits for on to its thread.
     public func host(_ host: HCIHost, didReceive event: HCIEvent) {
-        let observations = ObservationDecoder.observations(in: event, at: Date())
+        fragmentsLock.lock()
+        let whole = fragments.join(event)
+        fragmentsLock.unlock()
+        let observations = ObservationDecoder.observations(in: whole, at: Date())
         names.note(observations, of: event)
         for observation in observations { streams.emit(observation) }
         switch event {

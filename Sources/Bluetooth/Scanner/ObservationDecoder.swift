@@ -12,6 +12,12 @@ public enum ObservationDecoder {
         observations(in: try HCIEvent.decode(packet), at: time)
     }
 
+    /// As `observations(inEvent:at:)`, joining an extended advertisement's pieces through `fragments`.
+    public static func observations(inEvent packet: ArraySlice<UInt8>, at time: Date,
+                                    fragments: inout AdvertisingFragments) throws(DecodeError) -> [Observation] {
+        observations(in: fragments.join(try HCIEvent.decode(packet)), at: time)
+    }
+
     /// The observations in one decoded event, in the order of its reports; none for other events.
     /// Inquiry results give one observation per response, in the response order.
     public static func observations(in event: HCIEvent, at time: Date) -> [Observation] {

@@ -47,8 +47,9 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
 
     private func run() {
         streams.set(.starting)
+        var fragments = AdvertisingFragments()
         let end = replay(scanning: { streams.set(.scanning) }) { [streams] (packet, time) throws(DecodeError) in
-            for observation in try ObservationDecoder.observations(inEvent: packet, at: time) {
+            for observation in try ObservationDecoder.observations(inEvent: packet, at: time, fragments: &fragments) {
                 streams.emit(observation)
             }
         }
