@@ -123,12 +123,7 @@ struct FavBlueScan: AsyncParsableCommand {
         case .json:
             for device in table.sorted { Swift.print(JSONLine.encode(device)) }
         case .table:
-            Swift.print("ADDRESS            TYPE    RSSI  REPORTS  NAME")
-            for d in table.sorted {
-                let type = d.id.kind == .bredr ? "bredr" : (d.id.kind == .lePublic ? "public" : "random")
-                let rssi = d.rssi.map { String($0) } ?? "-"
-                Swift.print("\(d.id.address)  \(type.padding(toLength: 6, withPad: " ", startingAt: 0))  \(rssi.leftPad(4))  \(String(d.reports).leftPad(7))  \(d.name ?? "")")
-            }
+            for line in DeviceExport.table(table.sorted.map(JSONLine.record)) { Swift.print(line) }
         }
     }
 
@@ -154,8 +149,4 @@ final class FailureBox: @unchecked Sendable {
     var done: Bool { lock.lock(); defer { lock.unlock() }; return _done }
     func set(_ reason: ScanFailure) { lock.lock(); _reason = reason; _done = true; lock.unlock() }
     func finishStream() { lock.lock(); _done = true; lock.unlock() }
-}
-
-extension String {
-    func leftPad(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

@@ -7,8 +7,10 @@ import Foundation
 
 /// One device as one JSON object on one line, with the keys the app's export uses too.
 enum JSONLine {
-    static func encode(_ d: DeviceAggregate) -> String {
-        DeviceExport.jsonLine(DeviceRecord(id: d.id, advertised: d.advertised, rssi: d.rssi, rssiMax: d.rssiMax,
-                                           reports: d.reports, firstSeen: d.firstSeen, lastSeen: d.lastSeen))
+    static func encode(_ d: DeviceAggregate) -> String { DeviceExport.jsonLine(record(d)) }
+
+    static func record(_ d: DeviceAggregate) -> DeviceRecord {
+        DeviceRecord(id: d.id, advertised: d.advertised, rssi: d.rssi, rssiMax: d.rssiMax,
+                     reports: d.reports, firstSeen: d.firstSeen, lastSeen: d.lastSeen)
     }
 }

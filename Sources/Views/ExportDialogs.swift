@@ -27,7 +27,7 @@ public enum ExportDialogs {
             confirmReplacing(target.path, ifAdded: target.extended, navigator: navigator) {
                 save(to: target.path, navigator: navigator,
                      done: L10n.plural("Exported {} device to “{}”", "Exported {} devices to “{}”", records.count,
-                                       records.count, fileName(target.path))) {
+                                       records.count, DeviceText.isolated(fileName(target.path)))) {
                     DeviceExport.document(records, format: target.format)
                 }
             }
@@ -48,7 +48,7 @@ public enum ExportDialogs {
                 confirmReplacing(target.path, ifAdded: target.extended, navigator: navigator) {
                     save(to: target.path, navigator: navigator,
                          done: L10n.plural("Exported {} reading to “{}”", "Exported {} readings to “{}”", readings.count,
-                                           readings.count, fileName(target.path))) {
+                                           readings.count, DeviceText.isolated(fileName(target.path)))) {
                         DeviceExport.signalHistory(readings)
                     }
                 }
@@ -81,7 +81,7 @@ public enum ExportDialogs {
                                          then: @escaping @MainActor () -> Void) {
         guard added, FileManager.default.fileExists(atPath: path) else { return then() }
         let dialog = MessageDialog(parent: navigator.parentWindow,
-                                   heading: L10n.format("Replace “{}”?", fileName(path)),
+                                   heading: L10n.format("Replace “{}”?", DeviceText.isolated(fileName(path))),
                                    body: L10n.tr("A file with this name already exists. Replacing it overwrites what it holds."))
         dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
         dialog.addResponse("replace", label: L10n.tr("_Replace"), appearance: .destructive) { then() }

@@ -57,6 +57,27 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertLessThan(try reports(out), try reports(all))
     }
 
+    func testTheTableNeverPassesADevicesControlCharactersToTheTerminal() throws {
+        let names = ["Line\nBreak", "Bell\u{07}Ring", "Esc\u{1B}[2JClear", "\u{202E}exe.live", "Plain"]
+        let capture = try TickCapture.write(adverts: names.map { [UInt8($0.utf8.count + 1), 0x09] + Array($0.utf8) },
+                                            prefix: "favblue-hostile-table")
+        defer { try? FileManager.default.removeItem(atPath: capture) }
+        let (status, table, err) = try run(["--source", "btsnoop:\(capture)", "--fast", "--format", "table"])
+        XCTAssertEqual(status, 0, err)
+        let lines = table.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        XCTAssertEqual(lines.count, names.count + 1, "a header and one line per device: \(table)")
+        XCTAssertFalse(table.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F || $0 == "\u{202E}" },
+                       "no bell, escape or bidi override reaches the terminal")
+        XCTAssertTrue(table.contains("Line\\nBreak") && table.contains("Bell\\x07Ring") && table.contains("Esc\\x1b[2JClear"))
+        XCTAssertTrue(table.contains("\\u{202e}exe.live"))
+
+        let (_, json, _) = try run(["--source", "btsnoop:\(capture)", "--fast", "--format", "json"])
+        let exact = try json.split(separator: "\n").map {
+            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["name"] as? String
+        }
+        XCTAssertEqual(Set(exact.compactMap { $0 }), Set(names), "JSON keeps every name exactly")
+    }
+
     func testAMissingFileIsAnErrorOnStderr() throws {
         let (status, out, err) = try run(["--source", "btsnoop:/nonexistent/x.btsnoop", "--fast", "--format", "json"])
         XCTAssertNotEqual(status, 0)

@@ -3,14 +3,24 @@
 
 import Foundation
 
-/// Writes small btsnoop (H4) captures for replay tests: one legacy advertising report named
-/// "Tick", from a new address each time, at each of the given seconds.
+/// Writes small btsnoop (H4) captures for replay tests: legacy advertising reports, each from a
+/// new address.
 enum TickCapture {
     static func write(at seconds: [Double], prefix: String) throws -> String {
+        let ad: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0x09] + Array("Tick".utf8)
+        return try write(seconds.map { ($0, ad) }, prefix: prefix)
+    }
+
+    /// One legacy report per advert, the i-th from address C6:05:04:03:02:i, at its second;
+    /// the advertising data is written as given, however wrong it is.
+    static func write(adverts: [[UInt8]], prefix: String) throws -> String {
+        try write(adverts.enumerated().map { (Double($0.offset) / 1000, $0.element) }, prefix: prefix)
+    }
+
+    private static func write(_ reports: [(second: Double, ad: [UInt8])], prefix: String) throws -> String {
         var bytes = Array("btsnoop\0".utf8) + [0, 0, 0, 1, 0, 0, 0x03, 0xEA]
         let epoch: Int64 = 0x00E0_3AB4_4A67_6000
-        for (i, second) in seconds.enumerated() {
-            let ad: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0x09] + Array("Tick".utf8)
+        for (i, (second, ad)) in reports.enumerated() {
             let report: [UInt8] = [0x02, 0x01, 0x00, 0x01, UInt8(i), 2, 3, 4, 5, 0xC6, UInt8(ad.count)] + ad + [0xC4]
             let packet: [UInt8] = [0x04, 0x3E, UInt8(report.count)] + report
             let stamp = epoch + Int64(second * 1_000_000)

@@ -23,7 +23,32 @@ final class DeviceExportTests: XCTestCase {
         " padded ",
         "",
         "=1+1",
+        "+cmd|' /C calc'!A0",
+        "-2+3",
+        "@SUM(1+1)",
+        "=HYPERLINK(\"http://x\",\"y\")",
+        "\tTabbed",
+        "\r=1",
     ]
+
+    func testTheScanTableKeepsOneLinePerDeviceWhateverTheNamesHold() {
+        let names = ["Two\nlines", "\u{07}Bell", "\u{1B}[31mRed", "\u{202E}exe.live", "Windows\r\nline", "Plain"]
+        let lines = DeviceExport.table(names.map { record(name: $0) })
+        XCTAssertEqual(lines.count, names.count + 1)
+        XCTAssertEqual(lines[0], "ADDRESS            TYPE    RSSI  REPORTS  NAME")
+        XCTAssertEqual(lines[1], "C0:98:E5:49:00:01  random   -50        3  Two\\nlines")
+        XCTAssertTrue(lines[3].hasSuffix("\\x1b[31mRed"))
+        XCTAssertTrue(lines[4].hasSuffix("\\u{202e}exe.live"))
+        for line in lines {
+            XCTAssertFalse(line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) },
+                           "no control reaches the terminal: \(line.debugDescription)")
+        }
+    }
+
+    /// What a spreadsheet shows for a cell: the `'` that stops a formula is not part of the text.
+    private func shownBySpreadsheet(_ cell: String) -> String {
+        cell.hasPrefix("'") ? String(cell.dropFirst()) : cell
+    }
 
     private func record(name: String?, nickname: String? = nil, favorite: Bool? = false) -> DeviceRecord {
         var advertised = AdvertisedData()
@@ -46,9 +71,29 @@ final class DeviceExportTests: XCTestCase {
         for (row, name) in zip(rows.dropFirst(), Self.hostileNames) {
             XCTAssertEqual(row.count, header.count, "every row has every column: \(name.debugDescription)")
             let fields = Dictionary(uniqueKeysWithValues: zip(header, row))
-            XCTAssertEqual(fields["name"], name)
-            XCTAssertEqual(fields["nickname"], name)
+            XCTAssertEqual(fields["name"].map(shownBySpreadsheet), name)
+            XCTAssertEqual(fields["nickname"].map(shownBySpreadsheet), name)
+            for cell in row {
+                guard let first = cell.unicodeScalars.first, CSVWriter.formulaStarters.contains(first) else { continue }
+                XCTAssertNotNil(Double(cell), "only a plain number may start like a formula: \(cell.debugDescription)")
+            }
         }
+    }
+
+    func testACellASpreadsheetWouldRunGetsALeadingQuote() {
+        XCTAssertEqual(CSVWriter.field("=1+1"), "'=1+1")
+        XCTAssertEqual(CSVWriter.field("+cmd|' /C calc'!A0"), "'+cmd|' /C calc'!A0")
+        XCTAssertEqual(CSVWriter.field("-2+3"), "'-2+3")
+        XCTAssertEqual(CSVWriter.field("@SUM(1+1)"), "'@SUM(1+1)")
+        XCTAssertEqual(CSVWriter.field("\tTabbed"), "'\tTabbed")
+        XCTAssertEqual(CSVWriter.field("\r=1"), "\"'\r=1\"", "defused first, then quoted for its CR")
+        XCTAssertEqual(CSVWriter.field("=HYPERLINK(\"x\",\"y\")"), "\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")\"")
+        XCTAssertEqual(CSVWriter.field("a=b"), "a=b", "only the first character counts")
+        XCTAssertEqual(CSVWriter.field("-43"), "-43", "an RSSI stays a number")
+        XCTAssertEqual(CSVWriter.field("-0.5"), "-0.5")
+        XCTAssertEqual(CSVWriter.field("-"), "'-")
+        XCTAssertEqual(CSVWriter.field("-43dB"), "'-43dB")
+        XCTAssertEqual(CSVWriter.field("-1.2.3"), "'-1.2.3")
     }
 
     func testCSVQuotesOnlyWhatRFC4180Requires() {

@@ -28,4 +28,14 @@ final class DeviceTextTests: XCTestCase {
                        "an override without its closing PDF ends at the isolate, so the words after it keep their order")
         XCTAssertEqual(DeviceText.isolated("a\nb"), "\u{2068}a\u{240A}b\u{2069}", "isolated text is shown text too")
     }
+
+    func testATerminalCellEscapesEveryControlAndIsolatesRightToLeftText() {
+        XCTAssertEqual(DeviceText.terminal("Two\nlines\r\tx"), "Two\\nlines\\r\\tx")
+        XCTAssertEqual(DeviceText.terminal("\u{07}ring\u{1B}[2J"), "\\x07ring\\x1b[2J", "no bell, no cleared screen")
+        XCTAssertEqual(DeviceText.terminal("back\\slash"), "back\\\\slash", "an escape cannot be forged")
+        XCTAssertEqual(DeviceText.terminal("\u{202E}exe.live"), "\\u{202e}exe.live", "a bidi override is written out")
+        XCTAssertEqual(DeviceText.terminal("c1\u{9B}"), "c1\\x9b")
+        XCTAssertEqual(DeviceText.terminal("מדחום"), "\u{2068}מדחום\u{2069}")
+        XCTAssertEqual(DeviceText.terminal("Lamp 🎧"), "Lamp 🎧")
+    }
 }

@@ -72,9 +72,9 @@ public enum ADParser {
     private static func decode(_ type: UInt8, _ data: [UInt8], into r: inout AdvertisingData) {
         switch type {
         case 0x01: r.flags = data.first
-        case 0x02, 0x03: r.services += uuids(data, width: 2)
-        case 0x04, 0x05: r.services += uuids(data, width: 4)
-        case 0x06, 0x07: r.services += uuids(data, width: 16)
+        case 0x02, 0x03: r.services += uuids(data, width: 2, into: &r)
+        case 0x04, 0x05: r.services += uuids(data, width: 4, into: &r)
+        case 0x06, 0x07: r.services += uuids(data, width: 16, into: &r)
         case 0x08:
             r.shortName = text(data)
             r.shortNameBytes = data
@@ -103,8 +103,13 @@ public enum ADParser {
         String(decoding: data.prefix { $0 != 0 }, as: UTF8.self)
     }
 
-    private static func uuids(_ data: [UInt8], width: Int) -> [ServiceID] {
-        stride(from: 0, to: data.count - data.count % width, by: width).map { service(Array(data[$0..<($0 + width)])) }
+    /// The whole UUIDs of a list; a list whose length is not a multiple of `width` keeps them and
+    /// marks the block malformed, as Wireshark does.
+    private static func uuids(_ data: [UInt8], width: Int, into r: inout AdvertisingData) -> [ServiceID] {
+        if data.count % width != 0, r.problem == nil {
+            r.problem = .malformed("a list of \(width)-byte UUIDs holds \(data.count) bytes")
+        }
+        return stride(from: 0, to: data.count - data.count % width, by: width).map { service(Array(data[$0..<($0 + width)])) }
     }
 
     /// A UUID from wire bytes (little-endian) in canonical text, with its well-known name.

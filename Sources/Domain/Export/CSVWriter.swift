@@ -5,7 +5,8 @@ import Foundation
 
 /// Writes comma-separated values as RFC 4180 says: CRLF line ends, and a field holding a comma,
 /// a double quote, CR or LF is quoted with its quotes doubled. Text is kept exactly (emoji,
-/// right-to-left names), so a reader gets back what the device advertised.
+/// right-to-left names), so a reader gets back what the device advertised, except that a cell a
+/// spreadsheet would run as a formula gets a leading `'` (OWASP's rule for CSV injection).
 public struct CSVWriter: Sendable {
     private(set) var text = ""
 
@@ -21,11 +22,33 @@ public struct CSVWriter: Sendable {
     /// The document so far, as UTF-8.
     public var data: Data { Data(text.utf8) }
 
-    /// One field, quoted when it must be (RFC 4180, §2 rules 5–7).
+    /// One field: defused when a spreadsheet would run it, then quoted when it must be
+    /// (RFC 4180, §2 rules 5–7).
     public static func field(_ value: String) -> String {
+        let value = defused(value)
         // unicodeScalars: "\r\n" is one Character in Swift, so a Character test would miss it.
         guard value.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" }) else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The characters that make a spreadsheet read a cell as a formula (or, for tab and CR,
+    /// hide one behind whitespace).
+    public static let formulaStarters: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// `value` with a leading `'` when it starts like a formula. A plain number such as "-43"
+    /// (an RSSI) is data, not a formula, and stays as it is so it still sorts as a number.
+    public static func defused(_ value: String) -> String {
+        guard let first = value.unicodeScalars.first, formulaStarters.contains(first),
+              !isPlainNumber(value) else { return value }
+        return "'" + value
+    }
+
+    private static func isPlainNumber(_ value: String) -> Bool {
+        var rest = Substring(value)
+        if rest.first == "-" { rest = rest.dropFirst() }
+        let parts = rest.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let digits = { (s: Substring) in !s.isEmpty && s.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }
+        return digits(parts[0]) && (parts.count == 1 || digits(parts[1]))
     }
 }
 

@@ -37,6 +37,20 @@ public enum DeviceExport {
         return (try? String(decoding: encoder.encode(Encoded(record: record)), as: UTF8.self)) ?? "{}"
     }
 
+    /// The lines of `favblue-scan`'s table: a header, then address, type, RSSI, reports and name.
+    /// Names pass through `DeviceText.terminal`, so a newline, BEL or escape sequence a device
+    /// advertised is printed as `\n`, `\x07`, `\x1b` and never reaches the terminal as a control.
+    public static func table(_ records: [DeviceRecord]) -> [String] {
+        func left(_ s: String, _ width: Int) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
+        func right(_ s: String, _ width: Int) -> String { s.count >= width ? s : String(repeating: " ", count: width - s.count) + s }
+        let header = "ADDRESS            TYPE    RSSI  REPORTS  NAME"
+        return [header] + records.map { r in
+            let type = r.transport == "bredr" ? "bredr" : r.addressType
+            return "\(left(r.address, 17))  \(left(type, 6))  \(right(r.rssi.map(String.init) ?? "-", 4))  "
+                + "\(right(String(r.reports), 7))  \(DeviceText.terminal(r.name ?? ""))"
+        }
+    }
+
     /// `time,rssi` rows of signal readings (dBm), oldest first.
     public static func signalHistory(_ readings: [(Date, Int)]) -> Data {
         var writer = CSVWriter()
