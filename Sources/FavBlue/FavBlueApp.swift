@@ -103,6 +103,8 @@ final class FavBlueApp {
         }
         Window.setDefaultIconName(AppInfo.id)
         application.addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
+        // A session logging out sends SIGTERM: quit as Ctrl+Q does, so nothing waiting is lost.
+        for signal in [SIGTERM, SIGINT, SIGHUP] { application.onUnixSignal(signal) { [weak self] in self?.quit() } }
         MainWindow.installAccelerators(on: application)
     }
 
@@ -269,13 +271,15 @@ final class FavBlueApp {
         shutDownDone = true
         sessions.disconnect()
         let writes = sessions.finishWriting()
+        let sightings = live?.pendingWrites
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             await writes?.value
+            await sightings?.value
             done.signal()
         }
         if done.wait(timeout: .now() + 3) == .timedOut {
-            printError(L10n.tr("Some chat messages could not be saved before FavBlue quit."))
+            printError(L10n.tr("Some chat messages or sightings could not be saved before FavBlue quit."))
         }
         link?.close()
         // The scan's StopDiscovery goes out first, so bluetoothd is not left discovering for us.

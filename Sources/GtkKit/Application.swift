@@ -51,6 +51,24 @@ public final class Application: GObjectRef {
         connect("shutdown") { _ in handler() }
     }
 
+    /// Runs `handler` on the main loop each time the process gets `signal` (SIGTERM when the
+    /// session logs out, SIGINT from a terminal), instead of the default of dying on the spot.
+    public func onUnixSignal(_ signal: Int32, _ handler: @escaping () -> Void) {
+        final class Box {
+            let handler: () -> Void
+            init(_ handler: @escaping () -> Void) { self.handler = handler }
+        }
+        let box = Unmanaged.passRetained(Box(handler)).toOpaque()
+        _ = g_unix_signal_add_full(G_PRIORITY_DEFAULT, signal, { data in
+            guard let data else { return 0 }
+            MainActor.assumeIsolated { Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().handler() }
+            return 1 // G_SOURCE_CONTINUE: a second signal while quitting is handled the same way
+        }, box, { data in
+            guard let data else { return }
+            Unmanaged<Box>.fromOpaque(data).release()
+        })
+    }
+
     /// Adds an app-wide action (`app.NAME`) with optional accelerators.
     public func addAction(_ name: String, accels: [String] = [], _ handler: @escaping () -> Void) {
         Actions.add(to: UnsafeMutableRawPointer(object), name, handler)

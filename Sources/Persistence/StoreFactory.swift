@@ -53,6 +53,9 @@ public enum StoreFactory {
             return memory(notices: [.notSaved(reason: (error as NSError).localizedDescription)])
         }
         let path = directory + "/" + fileName
+        // One FavBlue per database: two would each keep their own favorites and chats in memory
+        // and write over each other's changes.
+        if case .heldBy(let pid) = DatabaseLock.acquire(path + ".lock") { return memory(notices: [.inUse(pid: pid)]) }
         let database: SQLiteDatabase
         do {
             database = try SQLiteDatabase(path: path)
@@ -105,5 +108,42 @@ public enum StoreFactory {
             try? fm.moveItem(atPath: path + suffix, toPath: aside + suffix)
         }
         return aside
+    }
+}
+
+/// A POSIX record lock on a file beside the database, held until the process ends. Record
+/// locks belong to the process, so opening the store again in the same process is allowed,
+/// and the kernel names the process holding it.
+enum DatabaseLock {
+    enum Outcome: Equatable { case held, heldBy(pid: Int32?), unavailable }
+
+    private nonisolated(unsafe) static var descriptors: [String: Int32] = [:]
+    private static let lock = NSLock()
+
+    static func acquire(_ path: String) -> Outcome {
+        lock.lock()
+        defer { lock.unlock() }
+        if descriptors[path] != nil { return .held }
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // A lock file that cannot be made (a read-only folder) is no reason to refuse the database.
+        guard fd >= 0 else { return .unavailable }
+        var request = flock()
+        request.l_type = Int16(F_WRLCK)
+        request.l_whence = Int16(SEEK_SET)
+        if fcntl(fd, F_SETLK, &request) == 0 {
+            descriptors[path] = fd
+            return .held
+        }
+        // Only a conflicting lock means another process; a file system without locks does not.
+        guard errno == EAGAIN || errno == EACCES else {
+            close(fd)
+            return .unavailable
+        }
+        var holder = flock()
+        holder.l_type = Int16(F_WRLCK)
+        holder.l_whence = Int16(SEEK_SET)
+        let pid: Int32? = fcntl(fd, F_GETLK, &holder) == 0 && holder.l_type != Int16(F_UNLCK) ? holder.l_pid : nil
+        close(fd)
+        return .heldBy(pid: pid)
     }
 }

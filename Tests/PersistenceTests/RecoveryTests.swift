@@ -152,4 +152,38 @@ final class RecoveryTests: XCTestCase {
         let lost = acknowledged.filter { !stored.contains($0) }
         XCTAssertEqual(lost, [], "every committed favorite survives kill -9")
     }
+
+    func testADatabaseAnotherFavBlueHoldsIsLeftToItAndSaysWhichProcess() async throws {
+        let first = StoreFactory.open(.sqlite, directory: directory)
+        try await first.favorites.save(favorite(1))
+        // Record locks belong to a process and this one holds the real directory's, so another
+        // process (standing in for a second FavBlue in another session) holds a second directory's.
+        let other = directory + "-other"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = ["-c", "import fcntl, sys; f = open(sys.argv[1], 'a'); fcntl.lockf(f, fcntl.LOCK_EX | fcntl.LOCK_NB); "
+                            + "print('held', flush=True); sys.stdin.read()", other + "/" + StoreFactory.fileName + ".lock"]
+        let input = Pipe(), output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        _ = output.fileHandleForReading.availableData
+        let second = StoreFactory.open(.sqlite, directory: other)
+        XCTAssertEqual(second.notices, [.inUse(pid: holder.processIdentifier)])
+        XCTAssertNil(second.path, "nothing is written beside the other FavBlue")
+        XCTAssertTrue(second.notices[0].message.contains("process \(holder.processIdentifier)"), second.notices[0].message)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: other + "/" + StoreFactory.fileName), "the database is not touched")
+
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        let retried = StoreFactory.open(.sqlite, directory: other)
+        XCTAssertEqual(retried.notices, [], "once the other has quit, starting again opens the file")
+        XCTAssertEqual(retried.path, other + "/" + StoreFactory.fileName)
+        let reopened = StoreFactory.open(.sqlite, directory: directory)
+        XCTAssertEqual(reopened.notices, [], "the same process may open its own store again")
+        let kept = try await reopened.favorites.all()
+        XCTAssertEqual(kept.map(\.nickname), ["n1"])
+    }
 }

@@ -5,6 +5,8 @@ screen reader or a user's automation would: through the AT-SPI tree, with real
 key presses (xdotool) and real screenshots (ImageMagick's import)."""
 
 import os
+import resource
+import signal
 import subprocess
 import tempfile
 import time
@@ -49,10 +51,19 @@ def retry_gtk_atspi_crash(cls):
     return cls
 
 
+def _limit_file_size(size):
+    """For the child only: `ulimit -f` in bytes, with SIGXFSZ ignored so a write past it fails
+    with EFBIG, as a full disk fails a write, instead of killing the process."""
+    def apply():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    return apply
+
+
 class App:
     """One running favblue process with its own data, settings and language."""
 
-    def __init__(self, *args, lang=None, splash_ms=0, env=None, storage="memory", home=None):
+    def __init__(self, *args, lang=None, splash_ms=0, env=None, storage="memory", home=None, file_size_limit=None):
         self.home = home or tempfile.mkdtemp(prefix="favblue-ui-")
         self.env = dict(os.environ)
         for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
@@ -69,7 +80,8 @@ class App:
         # stderr goes to a file so a crash report is never lost in an unread pipe.
         self.stderr_path = os.path.join(self.home, "stderr.log")
         self._stderr = open(self.stderr_path, "wb")
-        self.proc = subprocess.Popen(self.args, env=self.env, stdout=subprocess.DEVNULL, stderr=self._stderr)
+        self.proc = subprocess.Popen(self.args, env=self.env, stdout=subprocess.DEVNULL, stderr=self._stderr,
+                                     preexec_fn=_limit_file_size(file_size_limit) if file_size_limit else None)
         self._accessible = None
 
     # MARK: lifetime

@@ -4,6 +4,8 @@
 peripheral behind a virtual controller that FavBlue drives over H4/TCP."""
 
 import os
+import signal
+import sqlite3
 import re
 import tempfile
 import unittest
@@ -153,6 +155,28 @@ class DemoChatTests(unittest.TestCase):
             self.assertEqual(len(mine), 1, f"the line sent before the restart is listed once: {names}")
             self.assertNotIn("Sending…", names, "nothing reads as still sending")
             self.assertFalse(any(n.endswith("Not sent") for n in names), "and nothing as not sent")
+
+    def test_a_session_logging_out_loses_no_chat_message(self):
+        """SIGTERM (a session logging out) quits as Ctrl+Q does: the lines just sent and their
+        answers are in the database when the process has gone, and it exits cleanly."""
+        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        lines = [f"line {n}" for n in range(5)]
+        with App("--source", "demo", storage="sqlite", home=home) as app:
+            open_demo_chat(app)
+            app.press(f"Open chat with {DEMO}")
+            app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
+            for line in lines:
+                app.type_text(line)
+                app.key("Return")
+            app.wait_for(lambda: f"You said: {lines[-1]}" in app.names("label", skip=("Devices nearby",)), what="the last answer")
+            app.proc.send_signal(signal.SIGTERM)
+            self.assertEqual(app.proc.wait(timeout=15), 0, "SIGTERM quits through the application, not by dying")
+        db = sqlite3.connect(os.path.join(home, "xdg_data_home", "favblue", "favblue.sqlite"))
+        bodies = [bytes(b).decode() for (b,) in db.execute("SELECT body FROM messages ORDER BY seq")]
+        db.close()
+        for line in lines:
+            self.assertIn(line, bodies, "every line sent is stored")
+            self.assertIn(f"You said: {line}", bodies, "and every answer")
 
     def test_a_replayed_capture_cannot_connect_and_says_why(self):
         capture = os.path.join(ROOT, "Tests", "Fixtures", "captures", "android-legacy-adverts-govee.btsnoop")

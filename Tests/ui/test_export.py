@@ -85,6 +85,30 @@ class ExportTests(unittest.TestCase):
             self.assertRegex(r["lastSeen"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
             self.assertEqual(r["favorite"], "false")
 
+    def test_a_full_disk_says_so_and_leaves_the_older_file_whole(self):
+        """A write past `ulimit -f` fails as a full disk does: the dialog says what happened and
+        what to do, the older file of that name is untouched, and no partial file is left."""
+        folder = tempfile.mkdtemp(prefix="favblue-export-")
+        path = os.path.join(folder, "nearby.csv")
+        with open(path, "w") as f:
+            f.write("older export\n")
+        with App("--source", "demo", file_size_limit=1024) as app:
+            self.open_finished_scanner(app)
+            self.choose_in_menu(app, "Export Devices")
+            self.save_through_chooser(app, "Export Devices", path)
+            app.wait_for(lambda: "Replace" in app.names("button"), what="the chooser's question before replacing")
+            app.press("Replace")
+            app.wait_for(lambda: "Export Failed" in app.names(), what="the failure")
+            message = next(n for n in app.names("label") if "could not be saved" in n)
+            self.assertIn("“nearby.csv” could not be saved: File too large.", message)
+            self.assertIn("Nothing was lost", " ".join(app.names("label")), "and what to do next")
+            app.key("Escape")
+            app.wait_for(lambda: "Export Failed" not in app.names(), what="the dialog closed")
+            self.assertGreaterEqual(len(self.listed_devices(app)), 5, "the list is unchanged")
+        with open(path) as f:
+            self.assertEqual(f.read(), "older export\n", "the older file stays whole")
+        self.assertEqual(os.listdir(folder), ["nearby.csv"], "no partial file is left beside it")
+
     def test_a_typed_json_name_writes_a_json_array_with_favblue_scans_keys(self):
         folder = tempfile.mkdtemp(prefix="favblue-export-")
         path = os.path.join(folder, "devices.json")

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <adwaita.h>
+#include <glib-unix.h>
 
 G_BEGIN_DECLS
 

@@ -250,6 +250,9 @@ public final class LiveDevices {
         await sightingWrites?.value
     }
 
+    /// The sightings on their way to the store, so quitting can wait for them.
+    public var pendingWrites: Task<Void, Never>? { sightingWrites }
+
     // MARK: Folding
 
     private func fold() {
