@@ -56,6 +56,50 @@ final class HCIScannerHostTests: XCTestCase {
         XCTAssertNil(host.endReason, "a shared host outlives the scan")
         _ = try host.command(.reset)
     }
+
+    func testAScanStartedAsTheLastOneStopsLeavesTheControllerScanning() async throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
+        let controller = FileDescriptorTransport(fd: fds[0], label: "controller")
+        let enables = EnableLog()
+        Thread {
+            while let (type, bytes) = try? controller.receive(timeout: 10) {
+                guard type == .command, bytes.count >= 3 else { continue }
+                let opcode = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
+                var parameters: [UInt8] = [0]
+                if opcode == HCICommand.readLocalFeaturesOp { parameters += [0, 0, 0, 0, 0x60, 0, 0, 0] }
+                if opcode == HCICommand.leReadLocalFeaturesOp { parameters += [UInt8](repeating: 0, count: 8) }
+                if opcode == HCICommand.leSetScanEnableOp, bytes.count > 3 { enables.append(bytes[3]) }
+                try? controller.send(.event, [0x0E, UInt8(3 + parameters.count), 1, bytes[0], bytes[1]] + parameters)
+            }
+        }.start()
+        let hostEnd = fds[1]
+        let link = HCILink(open: { () throws(ScanFailure) in FileDescriptorTransport(fd: hostEnd, label: "link") })
+        defer {
+            link.close()
+            controller.close()
+        }
+
+        // The background scan hands over to the Scanner's: one stops as the other starts.
+        let background = HCIScanner(link: link)
+        let backgroundStates = Box<ScannerState>()
+        let watcher = Task { for await s in background.states { backgroundStates.append(s) } }
+        defer { watcher.cancel() }
+        background.start()
+        let scanning = await waitUntil { backgroundStates.items.last == .scanning }
+        XCTAssertTrue(scanning)
+        let page = HCIScanner(link: link)
+        let pageStates = Box<ScannerState>()
+        let pageWatcher = Task { for await s in page.states { pageStates.append(s) } }
+        defer { pageWatcher.cancel() }
+        background.stop()
+        page.start()
+        let pageScanning = await waitUntil { pageStates.items.last == .scanning }
+        XCTAssertTrue(pageScanning, "\(pageStates.items)")
+        try await Task.sleep(for: .milliseconds(600))
+        XCTAssertEqual(enables.all.last, 1, "the controller is left scanning for the page, not turned off by the scan before: \(enables.all)")
+        page.stop()
+    }
 }
 
 /// Counts the advertising reports it hears.
@@ -87,4 +131,12 @@ private func waitUntil(_ condition: @Sendable () -> Bool) async -> Bool {
         try? await Task.sleep(nanoseconds: 50_000_000)
     }
     return condition()
+}
+
+/// The scan-enable values a scripted controller received, in order.
+private final class EnableLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [UInt8] = []
+    func append(_ v: UInt8) { lock.withLock { values.append(v) } }
+    var all: [UInt8] { lock.withLock { values } }
 }

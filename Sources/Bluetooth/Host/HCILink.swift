@@ -17,6 +17,10 @@ public final class HCILink: @unchecked Sendable {
     /// Held while opening, so two clients asking at once share one host.
     private let lock = NSLock()
     private var current: HCIHost?
+    /// One scan session at a time: a stopped scan turns scanning off as it ends, which must
+    /// reach the controller before the next scan turns it on, or the next scan hears nothing.
+    private let scanGate = NSCondition()
+    private var scanning = false
 
     /// Creates a link that opens its transport with `open`; `record` hears every packet.
     public init(open: @escaping @Sendable () throws(ScanFailure) -> HCITransport, record: PacketRecorder? = nil,
@@ -47,6 +51,23 @@ public final class HCILink: @unchecked Sendable {
         }
         current = host
         return host
+    }
+
+    /// Waits until the scan session before has ended, then holds the controller's scanning for
+    /// the caller; called on the scanner's own thread.
+    func beginScanSession() {
+        scanGate.lock()
+        while scanning { scanGate.wait() }
+        scanning = true
+        scanGate.unlock()
+    }
+
+    /// Lets the next scan session begin.
+    func endScanSession() {
+        scanGate.lock()
+        scanning = false
+        scanGate.signal()
+        scanGate.unlock()
     }
 
     /// Ends the link, if it is open; the next `host()` opens it again.

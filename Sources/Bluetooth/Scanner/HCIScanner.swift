@@ -127,6 +127,17 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
     private func session() {
         streams.set(.starting)
         inbox.reset()
+        if case .link(let link) = link {
+            link.beginScanSession()
+            defer { link.endScanSession() }
+            run()
+        } else {
+            run()
+        }
+        thread.finished()
+    }
+
+    private func run() {
         do {
             let host = try connect()
             self.host = host
@@ -141,7 +152,6 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
             log("scanner failed: \(error.message)")
             streams.set(.failed(error))
         }
-        thread.finished()
     }
 
     /// The host for this session, with the scanner registered as its client.
