@@ -122,3 +122,50 @@ class BlueZChatTest(unittest.TestCase):
                 app.press(f"Disconnect from {peer}")
                 app.wait_for(lambda: "Disconnect" in bluez.calls(device), what="Device1.Disconnect")
                 app.wait_for(lambda: f"Connect to {peer}" in app.names("button"), what="Connect again")
+
+    def test_bluetoothd_vanishing_mid_chat_keeps_the_history_and_connecting_again_works(self):
+        """The service dies while connected: the chat says the connection ended and why, keeps
+        every line, and once bluetoothd is back Connect on the same page works again."""
+        peer = "Chat Peer"
+        address = "C0:98:E5:49:00:07"
+        with MockBlueZ() as bluez:
+            bluez.add_adapter()
+            device = bluez.add_device(address, peer)
+            with App("--source", "bluez", env=bluez.env) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: peer in app.names("label"), what="the device")
+                app.press(f"Details for {peer}")
+                app.wait_for(lambda: f"Connect to {peer}" in app.names("button"), what="Connect")
+                app.press(f"Connect to {peer}")
+                app.wait_for(lambda: "Connect" in bluez.calls(device), what="Device1.Connect")
+                tx, rx = bluez.add_chat_service(device)
+                app.wait_for(lambda: f"Open chat with {peer}" in app.names("button"), what="Open Chat once resolved")
+                app.press(f"Open chat with {peer}")
+                app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
+                app.type_text("before")
+                app.key("Return")
+                app.wait_for(lambda: bluez.written(rx) == ["before"], what="the write at the mock")
+                bluez.set(tx, "org.bluez.GattCharacteristic1", "Value", dbus.Array(b"answer", signature="y"))
+                app.wait_for(lambda: "answer" in app.names("label", skip=("Devices nearby",)), what="the answer")
+
+                bluez.kill()
+                app.wait_for(lambda: f"Connect to {peer}" in app.names("button"), what="the chat offering Connect again")
+                labels = app.names("label", skip=("Devices nearby",))
+                self.assertTrue(any("Bluetooth" in n and ("stopped" in n or "service" in n) for n in app.names()),
+                                f"the page says the Bluetooth service went away: {app.names()}")
+                self.assertIn("answer", labels, "the history stays")
+                self.assertTrue(any(n.startswith("You, ") and n.endswith(": before") for n in app.names()), "and the line sent")
+
+                bluez.start()
+                bluez.add_adapter()
+                device = bluez.add_device(address, peer)
+                app.wait_for(lambda: peer in app.names("label") or f"Connect to {peer}" in app.names("button"),
+                             what="the device back")
+                app.press(f"Connect to {peer}")
+                app.wait_for(lambda: "Connect" in bluez.calls(device), timeout=30, what="Device1.Connect on the new service")
+                tx, rx = bluez.add_chat_service(device)
+                app.wait_for(lambda: "Connected" in app.names("label"), what="connected again")
+                app.type_text("after")
+                app.key("Return")
+                app.wait_for(lambda: bluez.written(rx) == ["after"], what="the write through the new service")
