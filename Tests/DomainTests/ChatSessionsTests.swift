@@ -14,6 +14,7 @@ private actor RecordingChats: ChatRepository {
     var failing = false
 
     func fail() { failing = true }
+    func recover() { failing = false }
     func append(_ messages: [ChatMessage]) throws {
         if failing { throw FakeStoreFailure() }
         batches.append(messages)
@@ -195,5 +196,37 @@ final class ChatSessionsTests: XCTestCase {
         XCTAssertEqual(problems.count, 1)
         XCTAssertTrue(problems[0].contains("could not be saved"))
         XCTAssertEqual(model.messages(of: device).map(\.body), [.text("kept")])
+    }
+
+    func testMessagesTheStoreRefusedAreWrittenWhenItTakesThemAgain() async throws {
+        let chats = RecordingChats()
+        await chats.fail()
+        let clock = TestClock()
+        let connector = FakeConnector()
+        let model = ChatSessions(connector: connector, chats: chats, clock: clock)
+        var problems: [String] = []
+        model.onStoreProblem = { problems.append($0) }
+        model.connect(to: device)
+        await model.drain()
+        connector.receive("first")
+        await model.drain()
+        await model.flush()
+        connector.receive("second")
+        await model.drain()
+        await model.flush()
+        XCTAssertEqual(problems.count, 1, "a full disk is said once, not at every write: \(problems)")
+        XCTAssertEqual(model.waitingToBeWritten, 2, "both wait to be written again")
+
+        await chats.recover()
+        await clock.advance(by: ChatSessions.retryDelay)
+        var written: [[ChatMessage]] = []
+        for _ in 0..<200 {
+            written = await chats.batches
+            if !written.isEmpty { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        XCTAssertEqual(written.flatMap { $0 }.map(\.body), [.text("first"), .text("second")],
+                       "written by the retry, in order, once the store takes them")
+        XCTAssertEqual(model.waitingToBeWritten, 0)
     }
 }

@@ -55,6 +55,8 @@ public final class ChatSessions {
     /// This session's messages, per device, oldest first.
     private var session: [DeviceID: [ChatMessage]] = [:]
     private var pendingWrites: [ChatMessage] = []
+    /// Set while the store refuses writes (a full disk): said once, retried until it takes them.
+    private var storeFailing = false
     private var flushTask: Task<Void, Never>?
     private var writes: Task<Void, Never>?
     private var deliveries: [UUID: Task<Void, Never>] = [:]
@@ -64,6 +66,8 @@ public final class ChatSessions {
 
     /// How long messages wait to be written together: a burst of notifications is one transaction.
     public static let batchDelay: Duration = .milliseconds(200)
+    /// How long a batch the store refused waits before it is tried again.
+    public static let retryDelay: Duration = .seconds(10)
 
     /// Owns the connection through `connector`; `chats` keeps the history (nil: this session only);
     /// `clock` times the write-behind batches.
@@ -268,13 +272,13 @@ public final class ChatSessions {
     }
 
     /// Queues messages for the store; a burst of notifications becomes one transaction.
-    private func store(_ messages: [ChatMessage]) {
+    private func store(_ messages: [ChatMessage], after delay: Duration = ChatSessions.batchDelay) {
         guard chats != nil else { return }
         pendingWrites += messages
         guard flushTask == nil else { return }
         let clock = clock
         flushTask = Task { @MainActor [weak self] in
-            try? await clock.sleep(for: Self.batchDelay)
+            try? await clock.sleep(for: delay)
             guard !Task.isCancelled else { return }
             self?.flushTask = nil
             self?.writeNow()
@@ -285,23 +289,37 @@ public final class ChatSessions {
         guard !pendingWrites.isEmpty else { return }
         let batch = pendingWrites
         pendingWrites = []
-        persist { try await $0.append(batch) }
+        persist(batch: batch) { try await $0.append(batch) }
     }
 
-    /// Runs `write` after the writes before it, off the main thread; a failure is said, not dropped.
-    private func persist(_ write: @escaping @Sendable (ChatRepository) async throws -> Void) {
+    /// Runs `write` after the writes before it, off the main thread. A failure is said once, and a
+    /// refused `batch` goes back in the queue, so nothing is dropped while the disk is full.
+    private func persist(batch: [ChatMessage] = [], _ write: @escaping @Sendable (ChatRepository) async throws -> Void) {
         guard let chats else { return }
         let previous = writes
         writes = Task.detached(priority: .utility) { [weak self] in
             await previous?.value
             do {
                 try await write(chats)
+                // Not awaited: quitting waits for the writes on the main thread.
+                Task { @MainActor in self?.storeFailing = false }
             } catch {
-                let reason = "\(error)"
-                await MainActor.run {
-                    self?.onStoreProblem?(L10n.format("Chat messages could not be saved: {}. They stay listed until FavBlue quits.", reason))
-                }
+                await self?.refused(batch, reason: "\(error)")
             }
         }
+    }
+
+    private func refused(_ batch: [ChatMessage], reason: String) {
+        if !storeFailing {
+            storeFailing = true
+            onStoreProblem?(L10n.format("Chat messages could not be saved: {}. FavBlue keeps them and tries again.", reason))
+        }
+        guard !batch.isEmpty else { return }
+        // Each message as it is now, so a delivery that changed meanwhile is written too.
+        let current = batch.map { message in session[message.device]?.first { $0.id == message.id } ?? message }
+        pendingWrites = current + pendingWrites
+        flushTask?.cancel()
+        flushTask = nil
+        store([], after: Self.retryDelay)
     }
 }
