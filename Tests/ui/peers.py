@@ -9,6 +9,7 @@ import shutil
 import socket
 import struct
 import subprocess
+import threading
 import time
 import unittest
 
@@ -43,28 +44,23 @@ class BumblePeers:
         self.process = subprocess.Popen([python, LE_PEERS, f"tcp-server:127.0.0.1:{port}", "--count", str(count)],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         text=True)
+        self._lines = _Lines(self.process.stdout)
         deadline = time.time() + 30
-        seen = ""
-        while "ready" not in seen:
+        while not any("ready" in line for line in self._lines.snapshot()):
             if time.time() > deadline or self.process.poll() is not None:
                 self.stop()
-                raise AssertionError(f"Bumble peers did not start: {seen}")
-            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
-            if ready:
-                seen += self.process.stdout.readline()
+                raise AssertionError(f"Bumble peers did not start: {self._lines.snapshot()}")
+            time.sleep(0.05)
 
     def silence(self, index):
         """Device `index` (from 0) stops advertising; its controller stays on the link."""
         self.process.stdin.write(f"silent {index}\n")
         self.process.stdin.flush()
         deadline = time.time() + 10
-        seen = ""
-        while f"silent {index}" not in seen:
+        while not any(f"silent {index}" in line for line in self._lines.snapshot()):
             if time.time() > deadline or self.process.poll() is not None:
-                raise AssertionError(f"peer {index} did not fall silent: {seen}")
-            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
-            if ready:
-                seen += self.process.stdout.readline()
+                raise AssertionError(f"peer {index} did not fall silent: {self._lines.snapshot()}")
+            time.sleep(0.05)
 
     def kill(self):
         """Vanishes at once, as an unplugged adapter would."""
@@ -102,18 +98,45 @@ def _command(sock, opcode, params=b""):
                 return
 
 
+class _Lines:
+    """Every line a child prints, read by a thread of its own. A select() on the pipe cannot
+    see lines Python's buffer has already read ahead, so a wait built on it can miss a line
+    that arrived together with the one before."""
+
+    def __init__(self, stream):
+        self._lock = threading.Lock()
+        self._items = []
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream):
+        try:
+            for line in stream:
+                with self._lock:
+                    self._items.append(line.strip())
+        except (ValueError, OSError):
+            pass  # the pipe was closed by stop()
+
+    def snapshot(self):
+        with self._lock:
+            return list(self._items)
+
+
 class ChatPeer:
     """A Bumble GATT chat peripheral ("Chat Peer", F0:F1:F2:F3:F4:F5) that echoes each line;
-    FavBlue drives the radio at `source`. `lines` gathers what the peer printed."""
+    FavBlue drives the radio at `source`. `lines` is what the peer has printed so far."""
 
     def __init__(self, *args):
         python = bumble_python()
         port = free_port()
         self.source = f"h4-tcp:127.0.0.1:{port}"
-        self.lines = []
         self.process = subprocess.Popen([python, CHAT_PEER, "--transport", f"tcp-server:127.0.0.1:{port}", *args],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self._lines = _Lines(self.process.stdout)
         self.wait_for("READY", timeout=30)
+
+    @property
+    def lines(self):
+        return self._lines.snapshot()
 
     def wait_for(self, prefix, timeout=15):
         """Waits for a line starting with `prefix` and returns it."""
@@ -123,20 +146,12 @@ class ChatPeer:
                 if line.startswith(prefix):
                     return line
             if time.time() > deadline or self.process.poll() is not None:
+                time.sleep(0.2)  # the last lines of a peer that ended
                 raise AssertionError(f"the chat peer never said {prefix!r}: {self.lines}")
-            ready, _, _ = select.select([self.process.stdout], [], [], 0.2)
-            if ready:
-                line = self.process.stdout.readline()
-                if line:
-                    self.lines.append(line.strip())
+            time.sleep(0.05)
 
     def count(self, prefix):
-        """How many lines so far start with `prefix`, after reading all the peer has printed."""
-        while select.select([self.process.stdout], [], [], 0.05)[0]:
-            line = self.process.stdout.readline()
-            if not line:
-                break
-            self.lines.append(line.strip())
+        """How many lines so far start with `prefix`."""
         return sum(1 for line in self.lines if line.startswith(prefix))
 
     def stop(self):
