@@ -154,7 +154,12 @@ final class FavBlueApp {
         self.scanner = scanner
         let sessions = ChatSessions(connector: ConnectorFactory.make(source, link: link, bus: bus, log: log), chats: store.chats)
         sessions.names = { [weak favorites] id in favorites?.name(of: id) ?? id.address }
-        sessions.onEnded = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
+        sessions.onEnded = { [weak self] text, unreadFrom in
+            guard let window = self?.window else { return }
+            guard let unreadFrom else { return window.toast(text, button: nil, action: nil) }
+            // Left unread: the notice opens the chat, which reads disconnected.
+            window.toast(text, button: L10n.tr("_Open Chat"), action: { [weak window] in window?.showChat(with: unreadFrom) })
+        }
         sessions.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.sessions = sessions
         live.keepsListed = { [weak sessions] id in sessions?.state.device == id }
@@ -252,7 +257,9 @@ final class FavBlueApp {
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                    nicknames: nicknames) },
-            exportDevices: { navigator in ExportDialogs.exportDevices(navigator: navigator, scanner: scanner) },
+            exportDevices: { navigator, scope in
+                ExportDialogs.exportDevices(navigator: navigator, scope: scope, scanner: scanner, favorites: favoritesPage)
+            },
             chat: { navigator, device in ChatPage(navigator: navigator, model: ChatViewModel(device: device, sessions: sessions)) },
             connectionBar: { navigator in ConnectionBar(navigator: navigator, model: connection) })
     }

@@ -137,6 +137,9 @@ open class Widget: GObjectRef {
     /// Moves keyboard focus here.
     public func grabFocus() { _ = gtk_widget_grab_focus(widget) }
 
+    /// Whether this widget holds the keyboard focus of its window.
+    public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
+
     /// Whether Tab and a click can give this widget the keyboard focus.
     public var isFocusable: Bool {
         get { gtk_widget_get_focusable(widget) != 0 }

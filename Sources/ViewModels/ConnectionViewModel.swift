@@ -40,6 +40,18 @@ public final class ConnectionViewModel {
     /// Whether the chat with the connected device can send now.
     public var canSend: Bool { sessions.canSend }
 
+    /// Messages of `device` not yet read: of the connection, or left when it ended.
+    public func unread(of device: DeviceID) -> Int { sessions.unread(of: device) }
+
+    /// Whether there is a chat with `device` to read: this session's messages, else the stored history.
+    public func hasHistory(with device: DeviceID) async -> Bool {
+        if hasMessagesThisSession(with: device) { return true }
+        return ((try? await sessions.storedCount(of: device)) ?? 0) > 0
+    }
+
+    /// Whether this session exchanged messages with `device`.
+    public func hasMessagesThisSession(with device: DeviceID) -> Bool { !sessions.messages(of: device).isEmpty }
+
     /// The name `device` goes by, also once it stopped advertising.
     public func name(of device: DeviceID) -> String { sessions.name(of: device) }
 

@@ -65,6 +65,9 @@ public final class FavoritesViewModel {
         refresh(force: true)
     }
 
+    /// The favorites as Export Favorites… writes them.
+    public func exportRecords() -> [DeviceRecord] { favorites.exportRecords() }
+
     /// Recomputes the rows; observers hear of it only when something shown changed (a fold of
     /// the live devices comes four times a second, a changed presence far less often).
     public func refreshPresence() { refresh() }

@@ -18,7 +18,8 @@ public final class ConnectionBar {
     private let chatLabel = Label(L10n.tr("Open Chat"))
     private let badge = Label()
     private let openChat: Button
-    private let disconnect = Button(icon: "window-close-symbolic", accessibleName: "")
+    /// Says what it does in words: an X would read as "dismiss the bar".
+    private let disconnect = Button(label: L10n.tr("Disconnect"))
 
     // MARK: Borrowed
     private weak var navigator: Navigator?
@@ -37,7 +38,7 @@ public final class ConnectionBar {
         badge.accessibleHidden()
         openChat = Button(child: Box(vertical: false, spacing: 6).append(chatLabel, badge))
         openChat.css("pill", "suggested-action")
-        disconnect.css("flat", "circular")
+        disconnect.css("pill")
         status.wrap()
         status.expand(horizontal: true, vertical: false)
         root.append(spinner, status, openChat, disconnect)
@@ -90,7 +91,8 @@ public final class ConnectionBar {
         badge.isVisible = badgeText != nil
         openChat.accessibleDescription(model.unread == 0 ? L10n.tr("No unread messages") : model.unreadDescription)
         let endName = connecting ? L10n.format("Cancel connecting to {}", name) : L10n.format("Disconnect from {}", name)
-        disconnect.accessibleLabel(endName).tooltip(endName)
+        disconnect.setLabel(connecting ? L10n.tr("Cancel") : L10n.tr("Disconnect"))
+        disconnect.accessibleLabel(endName)
     }
 
     private func showChat() {

@@ -7,7 +7,10 @@ import Localization
 import ViewModels
 
 /// The detail page's connection controls: Connect; while connecting a spinner and Cancel;
-/// once connected Open Chat, Disconnect and the GATT services found. Says why not where it cannot.
+/// once connected Open Chat, Disconnect and the GATT services found; Chat History for a device
+/// with messages while it is not connected. The line under them says where the connection
+/// stands ("Connected", "Disconnected: …"), or why not where it cannot. The keyboard focus
+/// stays on the controls as they change.
 @MainActor
 final class DeviceConnectionSection {
     let root = Box(vertical: true, spacing: 8)
@@ -16,6 +19,7 @@ final class DeviceConnectionSection {
     private let cancel = Button(label: L10n.tr("Cancel"))
     private let openChat = Button(label: L10n.tr("Open Chat"))
     private let disconnect = Button(label: L10n.tr("Disconnect"))
+    private let history = Button(label: L10n.tr("Chat History"))
     private let note = Label().wrap().justifyCenter()
     private let servicesHeading = Label(L10n.tr("Services on the Device")).xalign(0)
     private let servicesBox = Box(vertical: true, spacing: 2)
@@ -29,6 +33,8 @@ final class DeviceConnectionSection {
     /// The page's title and whether the device takes connections, set by the page.
     private var name = ""
     private var connectable: Bool?
+    /// Whether there are messages to read with this device (stored, or of this session).
+    private var hasHistory = false
 
     init(device: DeviceID, model: ConnectionViewModel, navigator: Navigator) {
         self.device = device
@@ -37,8 +43,10 @@ final class DeviceConnectionSection {
         connect.css("pill", "suggested-action")
         openChat.css("pill", "suggested-action")
         cancel.css("pill")
-        disconnect.css("pill", "destructive-action")
-        let buttons = Box(vertical: false, spacing: 12).append(spinner, connect, cancel, openChat, disconnect)
+        // Ending a link destroys nothing: a plain button.
+        disconnect.css("pill")
+        history.css("pill")
+        let buttons = Box(vertical: false, spacing: 12).append(spinner, connect, cancel, openChat, disconnect, history)
         buttons.align(.center, .center)
         note.css("dim-text")
         servicesHeading.css("heading")
@@ -47,11 +55,19 @@ final class DeviceConnectionSection {
         connect.onClicked { [weak self] in self?.startConnecting() }
         cancel.onClicked { [weak self] in self?.model.cancel() }
         disconnect.onClicked { [weak self] in self?.model.disconnect() }
-        openChat.onClicked { [weak self] in
-            guard let self else { return }
-            self.navigator?.showChat(with: self.device)
+        for button in [openChat, history] {
+            button.onClicked { [weak self] in
+                guard let self else { return }
+                self.navigator?.showChat(with: self.device)
+            }
         }
         token = model.observe { [weak self] in self?.render() }
+        Task { [weak self, model, device] in
+            let found = await model.hasHistory(with: device)
+            guard let self, found, !self.hasHistory else { return }
+            self.hasHistory = true
+            self.render()
+        }
     }
 
     /// Updates the name in the controls' accessible names and whether the device takes connections.
@@ -70,6 +86,9 @@ final class DeviceConnectionSection {
     }
 
     private func render() {
+        // Which control had the focus, before any of them hides.
+        let controls = [connect, cancel, openChat, disconnect, history]
+        let focusWasHere = controls.contains { $0.hasFocus }
         let state = model.state
         let mine = state.device == device
         let connecting: Bool
@@ -90,6 +109,14 @@ final class DeviceConnectionSection {
         openChat.accessibleLabel(L10n.format("Open chat with {}", name))
         disconnect.isVisible = connected
         disconnect.accessibleLabel(L10n.format("Disconnect from {}", name))
+        if model.hasMessagesThisSession(with: device) { hasHistory = true }
+        history.isVisible = hasHistory && !(connected && state.canChat) && !connecting
+        let unread = model.unread(of: device)
+        // The label first: setting it names the button again.
+        history.setLabel(unread == 0 ? L10n.tr("Chat History")
+                         : L10n.plural("Chat History ({} unread)", "Chat History ({} unread)", unread))
+        history.accessibleLabel(L10n.format("Chat history with {}", name))
+        history.accessibleDescription(unread == 0 ? "" : L10n.plural("{} unread message", "{} unread messages", unread))
 
         var text: String?
         if let unavailable, !mine {
@@ -99,6 +126,8 @@ final class DeviceConnectionSection {
                 : L10n.tr("Only Bluetooth LE devices can be connected.")
         } else if connected, !state.canChat {
             text = L10n.tr("Connected, but this device offers neither the FavBlue chat service nor the Nordic UART Service, so there is no chat.")
+        } else if connected {
+            text = L10n.tr("Connected")
         } else if connecting {
             text = L10n.format("Connecting to {}…", DeviceText.isolated(name))
         } else if !mine, let ended = model.lastEnded, ended.device == device {
@@ -108,6 +137,11 @@ final class DeviceConnectionSection {
         }
         note.text = text ?? ""
         note.isVisible = text != nil
+        if focusWasHere, !controls.contains(where: { $0.hasFocus && $0.isVisible }) {
+            // The control in use went away: the focus goes to the next step, never to the page.
+            let next = [openChat, disconnect, cancel, connect, history].first { $0.isVisible && $0.isSensitive }
+            next?.grabFocus()
+        }
 
         let services = connected ? model.services : []
         servicesHeading.isVisible = !services.isEmpty

@@ -57,6 +57,7 @@ public final class DeviceDetailPage: Page {
         frame = PageFrame(title: model.title, backButton: true)
         heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
         rename = Button(icon: "document-edit-symbolic", accessibleName: L10n.tr("Rename"))
+        frame.header.packEnd(PrimaryMenu.make())
         frame.header.packEnd(heart)
         frame.header.packEnd(rename)
         frame.header.packEnd(hide)

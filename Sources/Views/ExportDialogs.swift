@@ -7,27 +7,40 @@ import GtkKit
 import Localization
 import ViewModels
 
+/// Which list Export takes: the favorites, or the Scanner's rows as shown.
+public enum ExportScope: Sendable {
+    case favorites
+    case scanner
+}
+
 /// Taking data away: Export Devices…, Export Signal History… and the file a recording goes to.
 /// Each asks for a file with the system's chooser, writes off the main thread, and ends with a
 /// notice saying where the file went, or a dialog saying what failed and what to do.
 @MainActor
 public enum ExportDialogs {
-    /// Saves what the Scanner's list shows now as CSV or JSON; the file name's extension decides.
-    public static func exportDevices(navigator: Navigator, scanner: ScannerViewModel) {
-        let suggested = L10n.format("Devices {}", fileStamp(Date())) + ".csv"
-        let dialog = SaveFileDialog(parent: navigator.parentWindow, title: L10n.tr("Export Devices"),
+    /// Saves what the page shows as CSV or JSON (the file name's extension decides): the
+    /// Scanner's rows as listed now, or the favorites.
+    public static func exportDevices(navigator: Navigator, scope: ExportScope, scanner: ScannerViewModel,
+                                     favorites: FavoritesViewModel) {
+        let isFavorites = scope == .favorites
+        let suggested = (isFavorites ? L10n.format("Favorites {}", fileStamp(Date()))
+                         : L10n.format("Devices {}", fileStamp(Date()))) + ".csv"
+        let title = isFavorites ? L10n.tr("Export Favorites") : L10n.tr("Export Devices")
+        let dialog = SaveFileDialog(parent: navigator.parentWindow, title: title,
                                     acceptLabel: L10n.tr("_Save"), cancelLabel: L10n.tr("_Cancel"), suggestedName: suggested,
                                     filters: [.init(name: L10n.tr("CSV (*.csv)"), pattern: "*.csv"),
                                               .init(name: L10n.tr("JSON (*.json)"), pattern: "*.json")])
-        dialog.present { [weak navigator, weak scanner] path, filter in
-            guard let path, let navigator, let scanner else { return }
+        dialog.present { [weak navigator, weak scanner, weak favorites] path, filter in
+            guard let path, let navigator, let scanner, let favorites else { return }
             let target = ExportFormat.resolve(path: path, fallback: filter == 1 ? .json : .csv)
             // Taken now: the list may change while the file is written.
-            let records = scanner.exportRecords()
+            let records = isFavorites ? favorites.exportRecords() : scanner.exportRecords()
+            let file = DeviceText.isolated(fileName(target.path))
+            let done = isFavorites
+                ? L10n.plural("Exported {} favorite to “{}”", "Exported {} favorites to “{}”", records.count, records.count, file)
+                : L10n.plural("Exported {} device to “{}”", "Exported {} devices to “{}”", records.count, records.count, file)
             confirmReplacing(target.path, ifAdded: target.extended, navigator: navigator) {
-                save(to: target.path, navigator: navigator,
-                     done: L10n.plural("Exported {} device to “{}”", "Exported {} devices to “{}”", records.count,
-                                       records.count, DeviceText.isolated(fileName(target.path)))) {
+                save(to: target.path, navigator: navigator, done: done) {
                     DeviceExport.document(records, format: target.format)
                 }
             }

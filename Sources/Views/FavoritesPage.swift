@@ -35,7 +35,7 @@ public final class FavoritesPage: Page {
         let add = Button(icon: "list-add-symbolic", accessibleName: L10n.tr("Add New Devices"))
         add.action("win.add-devices")
         frame.header.packStart(add)
-        frame.header.packEnd(PrimaryMenu.make())
+        frame.header.packEnd(PrimaryMenu.make(export: L10n.tr("_Export Favorites…")))
 
         empty = StatusPage(icon: "favblue-heart-outline-symbolic", title: L10n.tr("No Favorites Yet"),
                            description: L10n.tr("Devices you add from the scanner appear here under the names you give them."))

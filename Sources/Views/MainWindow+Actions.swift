@@ -20,7 +20,7 @@ extension MainWindow {
         }
         window.addAction("export-devices") { [weak self] in
             guard let self else { return }
-            self.factory.exportDevices(self)
+            self.factory.exportDevices(self, self.exportScope)
         }
         window.addAction("about") { [weak self] in
             guard let self else { return }

@@ -182,6 +182,12 @@ public final class MainWindow: Navigator {
         push(chat)
     }
 
+    /// What Export exports: the list page in view, or under the detail or chat page on top.
+    var exportScope: ExportScope {
+        let list = pages.reversed().first { $0.page is ScannerPage || $0.page is FavoritesPage }?.page
+        return list is ScannerPage ? .scanner : .favorites
+    }
+
     /// The connection bar belongs under Favorites and the Scanner only.
     private func updateConnectionBar() {
         let top = pages.last?.page

@@ -55,8 +55,8 @@ public struct PageFactory {
     public var detail: (Navigator, DeviceID) -> Page
     /// Opens the Preferences window over the given window.
     public var preferences: (Window) -> Void
-    /// Export Devices…: saves what the Scanner's list shows.
-    public var exportDevices: (Navigator) -> Void
+    /// Export Devices… (the Scanner's rows as shown) or Export Favorites…, by the list page in view.
+    public var exportDevices: (Navigator, ExportScope) -> Void
     /// Makes the chat page of one device.
     public var chat: ((Navigator, DeviceID) -> Page)?
     /// Makes the connection bar shown under Favorites and the Scanner.
@@ -67,7 +67,7 @@ public struct PageFactory {
                 scanner: @escaping (Navigator) -> Page,
                 detail: @escaping (Navigator, DeviceID) -> Page,
                 preferences: @escaping (Window) -> Void = { _ in },
-                exportDevices: @escaping (Navigator) -> Void = { _ in },
+                exportDevices: @escaping (Navigator, ExportScope) -> Void = { _, _ in },
                 chat: ((Navigator, DeviceID) -> Page)? = nil,
                 connectionBar: ((Navigator) -> ConnectionBar)? = nil) {
         self.favorites = favorites

@@ -5,16 +5,17 @@ import Domain
 import GtkKit
 import Localization
 
-/// The header bar's main menu: Export Devices, Preferences, Keyboard Shortcuts and About.
+/// The header bar's main menu, on every page, so F10 always opens it: Preferences, Keyboard
+/// Shortcuts and About, after the page's own export where it has one (Favorites: "Export
+/// Favorites…"; the Scanner keeps Export Devices… in its View Options).
 @MainActor
 enum PrimaryMenu {
-    static func make() -> MenuButton {
-        let button = MenuButton(icon: "open-menu-symbolic", accessibleName: L10n.tr("Main Menu"), sections: [
-            [(L10n.tr("_Export Devices…"), "win.export-devices")],
-            [(L10n.tr("_Preferences"), "win.preferences"),
-             (L10n.tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
-             (L10n.tr("_About FavBlue"), "win.about")],
-        ])
+    static func make(export: String? = nil) -> MenuButton {
+        let common = [(L10n.tr("_Preferences"), "win.preferences"),
+                      (L10n.tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
+                      (L10n.tr("_About FavBlue"), "win.about")]
+        let button = MenuButton(icon: "open-menu-symbolic", accessibleName: L10n.tr("Main Menu"),
+                                sections: (export.map { [[($0, "win.export-devices")]] } ?? []) + [common])
         button.makePrimary()
         return button
     }

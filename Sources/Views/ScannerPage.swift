@@ -60,6 +60,7 @@ public final class ScannerPage: Page {
         self.tryDemo = tryDemo
         frame = PageFrame(title: L10n.tr("Scanner"), backButton: true)
         toggle = Button(icon: "media-playback-stop-symbolic", accessibleName: L10n.tr("Stop Scanning"))
+        frame.header.packEnd(PrimaryMenu.make())
         frame.header.packEnd(toggle)
         spinner.accessibleLabel(L10n.ctx("Status", "Scanning"))
         frame.header.packEnd(spinner)

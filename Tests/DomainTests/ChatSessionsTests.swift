@@ -70,11 +70,15 @@ final class ChatSessionsTests: XCTestCase {
         XCTAssertEqual(model.messages(of: device).count, 151)
     }
 
-    func testTheEndOfTheConnectionClearsTheCountKeepsTheHistoryAndSaysWhy() async {
+    func testTheEndOfTheConnectionKeepsTheHistoryAndWhatIsUnreadAndSaysBoth() async {
         let connector = FakeConnector()
         let model = ChatSessions(connector: connector, chats: nil)
         var said: [String] = []
-        model.onEnded = { said.append($0) }
+        var openable: [DeviceID?] = []
+        model.onEnded = { text, unreadFrom in
+            said.append(text)
+            openable.append(unreadFrom)
+        }
         model.connect(to: device)
         await model.drain()
         connector.receive("one")
@@ -83,10 +87,37 @@ final class ChatSessionsTests: XCTestCase {
         XCTAssertEqual(model.unread, 2)
         connector.drop(.endedByDevice)
         await model.drain()
-        XCTAssertEqual(model.unread, 0)
+        XCTAssertEqual(model.unread, 0, "the connection's count goes with it")
+        XCTAssertEqual(model.unread(of: device), 2, "the replies stay unread under their device")
         XCTAssertEqual(model.messages(of: device).map(\.body), [.text("one"), .text("two")])
-        XCTAssertEqual(said, [ConnectionFailure.endedByDevice.message])
+        XCTAssertEqual(said, [ConnectionFailure.endedByDevice.message + " 2 messages are unread."])
+        XCTAssertEqual(openable, [device], "the notice can open the chat")
+        XCTAssertEqual(model.lastEnded?.reason, "Disconnected: " + ConnectionFailure.endedByDevice.message)
         XCTAssertFalse(model.canSend)
+        model.reading = device
+        XCTAssertEqual(model.unread(of: device), 0, "reading the chat reads them")
+    }
+
+    func testDisconnectingWithAnUnreadReplySaysSoAndNothingOtherwise() async {
+        let connector = FakeConnector()
+        let model = ChatSessions(connector: connector, chats: nil)
+        model.names = { _ in "Kitchen" }
+        var said: [String] = []
+        model.onEnded = { text, _ in said.append(text) }
+        model.connect(to: device)
+        await model.drain()
+        model.disconnect()
+        await model.drain()
+        XCTAssertEqual(said, [], "a disconnect the user asked for needs no notice")
+        XCTAssertEqual(model.lastEnded?.reason, "Disconnected")
+        model.connect(to: device)
+        await model.drain()
+        connector.receive("are you there?")
+        await model.drain()
+        model.disconnect()
+        await model.drain()
+        XCTAssertEqual(said, ["Disconnected from \u{2068}Kitchen\u{2069}. 1 message is unread."])
+        XCTAssertEqual(model.unread(of: device), 1)
     }
 
     func testASentMessageGoesFromSendingToSentAndAFailedOneIsMarkedWithItsReasonThenRetried() async {

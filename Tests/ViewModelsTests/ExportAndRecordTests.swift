@@ -50,6 +50,33 @@ final class ExportAndRecordTests: XCTestCase {
         model.stop()
     }
 
+    func testExportFavoritesHoldsEveryFavoriteHeardOrNotAndNoOtherDevice() async {
+        let scanner = FakeScanner()
+        let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, recorder: nil, refreshesPerSecond: 1000)
+        let added = Date(timeIntervalSince1970: 1_700_000_000)
+        let heard = Favorite(id: TestDevices.id(3, kind: .leRandom), nickname: "Mine", lastKnownName: "Tag", addedAt: added, updatedAt: added)
+        let away = Favorite(id: TestDevices.id(4, kind: .lePublic), nickname: nil, lastKnownName: "Old Lamp", addedAt: added, updatedAt: added)
+        let favorites = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository([heard, away])), live: live)
+        await favorites.load()
+        let model = ScannerViewModel(live: live, policy: ScanPolicy(live: live), favorites: favorites)
+        model.start()
+        scanner.feed(seen(1, "Stranger", -40))
+        scanner.feed(seen(3, "Tag", -60))
+        await settle(model)
+        let records = FavoritesViewModel(favorites: favorites).exportRecords()
+        XCTAssertEqual(Set(records.map(\.address)), [heard.id.address, away.id.address], "the favorites, not the Scanner's list")
+        let mine = try? XCTUnwrap(records.first { $0.address == heard.id.address })
+        XCTAssertEqual(mine?.nickname, "Mine")
+        XCTAssertEqual(mine?.rssi, -60)
+        XCTAssertEqual(mine?.reports, 1)
+        let lamp = try? XCTUnwrap(records.first { $0.address == away.id.address })
+        XCTAssertEqual(lamp?.name, "Old Lamp", "a favorite not heard keeps the name it was last known by")
+        XCTAssertEqual(lamp?.reports, 0)
+        XCTAssertEqual(lamp?.lastSeen, added)
+        XCTAssertEqual(records.map(\.favorite), [true, true])
+        model.stop()
+    }
+
     func testSavingWritesTheFileAndAMissingFolderSaysWhatToDo() async throws {
         let folder = NSTemporaryDirectory() + "favblue-export-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -95,6 +95,48 @@ class ChatTests(unittest.TestCase):
     def test_connect_chat_badge_and_disconnect(self):
         self.chat(None, ENGLISH)
 
+    def test_after_connect_the_focus_stays_and_an_unread_reply_outlives_disconnect(self):
+        """Enter on Connect leaves the focus on Open Chat and the page says Connected; a reply
+        left unread when the user disconnects is said in a notice and read from Chat History,
+        with no connection."""
+        words = ENGLISH
+        with ChatPeer("--service", "chat", "--every", "1") as peer, App("--source", peer.source) as app:
+            app.wait_for(lambda: words["home"] in app.names("button"), what="the home page")
+            app.press(words["home"])
+            app.wait_for(lambda: PEER in app.names("label"), timeout=30, what="the peer in the scanner")
+            app.press(words["details"])
+            app.wait_for(lambda: words["connect"] in app.names("button"), what="Connect on the detail page")
+            self.assertNotIn("Connected", app.names("label"))
+            for _ in range(12):
+                app.key("Tab")
+                if app.focused() == ("push button", words["connect"]):
+                    break
+            self.assertEqual(app.focused(), ("push button", words["connect"]), "Tab reaches Connect")
+            app.key("Return")
+            peer.wait_for("SUBSCRIBED", timeout=20)
+            app.wait_for(lambda: words["open"] in app.names("button"), what="Open Chat once connected")
+            self.assertEqual(app.focused(), ("push button", words["open"]), "the focus moved on to Open Chat")
+            self.assertIn("Connected", app.names("label"), "the page says where the connection stands")
+
+            # A reply arrives while the Scanner shows; Disconnect (in words) ends the link.
+            app.press(words["back"])
+            app.wait_for(lambda: unread(app, words) >= 1, timeout=20, what="an unread reply")
+            self.assertIn("Disconnect", [n for n in app.names("label", skip=SKIP)], "the bar's Disconnect says so in words")
+            app.press(words["disconnect"], skip=SKIP)
+            peer.wait_for("DISCONNECTED", timeout=15)
+            notice = re.compile(rf"Disconnected from {iso(PEER)}\. \d+ messages? (is|are) unread\.")
+            app.wait_for(lambda: any(notice.fullmatch(n) for n in app.names("label", skip=SKIP)),
+                         what="the notice naming what is unread")
+
+            # The detail page keeps the chat, and it opens disconnected with the replies in it.
+            app.press(words["details"])
+            app.wait_for(lambda: f"Chat history with {PEER}" in app.names("button"), what="Chat History")
+            self.assertIn("Disconnected", app.names("label"))
+            app.press(f"Chat history with {PEER}")
+            app.wait_for(lambda: words["message"] in app.names("text"), what="the chat page")
+            app.wait_for(lambda: any(": tick " in n for n in app.names(skip=("Devices nearby",))),
+                         what="the peer's replies, read without connecting")
+
     def test_in_german(self):
         self.chat("de", GERMAN)
 

@@ -85,6 +85,26 @@ class ExportTests(unittest.TestCase):
             self.assertRegex(r["lastSeen"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
             self.assertEqual(r["favorite"], "false")
 
+    def test_export_from_favorites_writes_the_favorites_not_the_scanners_list(self):
+        """With no favorites, Export from the home page's main menu writes none, although the
+        Scanner hears the whole demo room."""
+        folder = tempfile.mkdtemp(prefix="favblue-export-")
+        path = os.path.join(folder, "mine.csv")
+        with App("--source", "demo") as app:
+            app.wait_for(lambda: "No Favorites Yet" in app.names(), what="the empty home page")
+            app.key("F10")
+            app.wait_for(lambda: any(n.startswith("Export Favorites") for n in app.names("menu item")), what="the main menu")
+            node = next(node for node, _, name in app.nodes() if name.startswith("Export Favorites"))
+            Atspi.Action.do_action(node, 0)
+            app.settle()
+            self.save_through_chooser(app, "Export Favorites", path)
+            app.wait_for(lambda: os.path.exists(path), what="the exported file")
+            app.wait_for(lambda: any(n.startswith("Exported 0 favorites to ") for n in app.names()),
+                         what="the notice naming favorites")
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f))
+        self.assertEqual(rows, [HEADER], "the header and no device: there are no favorites")
+
     def test_a_full_disk_says_so_and_leaves_the_older_file_whole(self):
         """A write past `ulimit -f` fails as a full disk does: the dialog says what happened and
         what to do, the older file of that name is untouched, and no partial file is left."""

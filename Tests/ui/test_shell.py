@@ -122,6 +122,23 @@ class MenuTests(unittest.TestCase):
             app.press("About FavBlue", role="menu item")
             app.wait_for(lambda: len(self.frames(app)) == 2, what="the About window")
 
+    def test_f10_opens_the_main_menu_on_the_scanner_and_the_detail_page_too(self):
+        with App("--source", "demo") as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: any(n.startswith("Details for ") for n in app.names("button")), what="the Scanner's rows")
+            app.key("F10")
+            app.wait_for(lambda: "About FavBlue" in app.names("menu item"), what="the main menu on the Scanner")
+            self.assertIn("Preferences", app.names("menu item"))
+            app.key("Escape")
+            app.wait_for(lambda: "About FavBlue" not in app.names("menu item"), what="the menu closed")
+            app.press(next(n for n in app.names("button") if n.startswith("Details for ")))
+            app.wait_for(lambda: "Signal" in app.names("label"), what="the detail page")
+            app.key("F10")
+            app.wait_for(lambda: "About FavBlue" in app.names("menu item"), what="the main menu on the detail page")
+            app.press("Keyboard Shortcuts", role="menu item")
+            app.wait_for(lambda: "Keyboard Shortcuts" in self.frames(app), what="the shortcuts window")
+
     def test_ctrl_question_shows_the_keyboard_shortcuts(self):
         with App() as app:
             app.accessible()

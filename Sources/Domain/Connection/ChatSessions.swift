@@ -11,7 +11,8 @@ import Localization
 /// memory per device and written to the store behind the user's back, in batches, off the
 /// main thread (write-behind); a change of delivery is written too, also while the message
 /// still waits in a batch. A message counts as unread while its device's chat is not read
-/// (`reading`); reading it, or the connection ending, clears the count (the history stays).
+/// (`reading`); reading it clears the count. When the connection ends, what was unread stays
+/// unread under its device (`unread(of:)`) until that chat is read, and the end says so.
 /// The connection bar, the detail page and the chat page are windows on it.
 @MainActor
 public final class ChatSessions {
@@ -24,14 +25,19 @@ public final class ChatSessions {
     public private(set) var unread = 0
     /// The device whose chat is on screen, if any.
     public var reading: DeviceID? {
-        didSet { if reading != nil, reading == state.device { markRead() } }
+        didSet {
+            if let reading, reading == state.device { markRead() }
+            if let reading, unreadLeft.removeValue(forKey: reading) != nil { observers.notify() }
+        }
     }
-    /// The device of the last connection that failed or ended on its own, and why.
+    /// The device of the last connection that failed or ended, and what to say about it
+    /// ("Disconnected: The device ended the connection.").
     public private(set) var lastEnded: (device: DeviceID, reason: String)?
     /// Why messages were not sent, by message id, to show next to "Not sent".
     public private(set) var failures: [UUID: String] = [:]
-    /// Said when a connection ends or fails ("The device ended the connection.").
-    public var onEnded: ((String) -> Void)?
+    /// Said when a connection ends or fails ("The device ended the connection."), and when
+    /// it ends with messages unread; `unreadFrom` is then their device, so the notice can open its chat.
+    public var onEnded: ((_ text: String, _ unreadFrom: DeviceID?) -> Void)?
     /// Said when messages could not be written to the store.
     public var onStoreProblem: ((String) -> Void)?
     /// The name a device goes by (nickname, else name, else address); the composition root sets it.
@@ -61,6 +67,8 @@ public final class ChatSessions {
     private var writes: Task<Void, Never>?
     private var deliveries: [UUID: Task<Void, Never>] = [:]
     private var rememberedNames: [DeviceID: String] = [:]
+    /// Unread messages of chats whose connection ended, by device.
+    private var unreadLeft: [DeviceID: Int] = [:]
     /// The device last asked for, so a failure can be told on its page.
     private var attempted: DeviceID?
 
@@ -117,6 +125,12 @@ public final class ChatSessions {
             return current
         }
         return rememberedNames[device] ?? current
+    }
+
+    /// Messages of `device` received while its chat was not read: those of the connection, or
+    /// those left when it ended.
+    public func unread(of device: DeviceID) -> Int {
+        device == state.device ? unread : unreadLeft[device] ?? 0
     }
 
     /// This session's messages with `device`, oldest first (stored history comes before them).
@@ -212,18 +226,38 @@ public final class ChatSessions {
         switch event {
         case .state(let new):
             let previous = state.device ?? attempted
+            var wasConnected = false
+            switch state {
+            case .connected, .disconnecting: wasConnected = true
+            default: break
+            }
             state = new
             if let device = new.device {
                 attempted = device
                 lastEnded = nil
+                unreadLeft[device] = nil
             }
             if new.device == nil {
-                // The history stays; the count goes with the connection.
+                // The history stays, and so does what is unread: under its device, for its chat.
+                let left = unread
                 services = []
                 unread = 0
+                var said: String?
                 if case .failed(let failure) = new {
-                    if let previous { lastEnded = (previous, failure.message) }
-                    onEnded?(failure.message)
+                    said = failure.message
+                    if let previous {
+                        lastEnded = (previous, wasConnected ? L10n.format("Disconnected: {}", failure.message) : failure.message)
+                    }
+                } else if wasConnected, let previous {
+                    lastEnded = (previous, L10n.tr("Disconnected"))
+                    if left > 0 { said = L10n.format("Disconnected from {}.", DeviceText.isolated(name(of: previous))) }
+                }
+                if left > 0, let previous {
+                    unreadLeft[previous] = left
+                    let count = L10n.plural("{} message is unread.", "{} messages are unread.", left)
+                    onEnded?([said, count].compactMap { $0 }.joined(separator: " "), previous)
+                } else if let said {
+                    onEnded?(said, nil)
                 }
             }
             if reading != nil, reading == new.device { markRead() }

@@ -96,6 +96,21 @@ public final class Favorites {
         return .lastSeen(seen)
     }
 
+    /// The favorites as export records, in list order: what a running scan knows of each, else
+    /// its last known name and when it was last seen (or added, if never).
+    public func exportRecords() -> [DeviceRecord] {
+        list.map { favorite in
+            let device = live?[favorite.id]
+            let seen = [device?.lastSeen, storedLastSeen[favorite.id]].compactMap { $0 }.max() ?? favorite.addedAt
+            var record = DeviceRecord(id: favorite.id, advertised: device?.advertised ?? AdvertisedData(), rssi: device?.rssi,
+                                      rssiMax: device?.rssiMax, reports: device?.reports ?? 0,
+                                      firstSeen: device?.firstSeen ?? seen, lastSeen: seen,
+                                      nickname: favorite.nickname, favorite: true)
+            if record.name == nil { record.name = favorite.lastKnownName }
+            return record
+        }
+    }
+
     // MARK: Intents
 
     /// Reads the favorites (and when each was last seen) from the store.
