@@ -13,6 +13,7 @@ public final class FavoritesPage: Page {
     private let frame: PageFrame
     private let content = Stack(transition: .crossfade, durationMs: 150)
     private let empty: StatusPage
+    private let emptyAdd = Button(label: L10n.tr("Add New Devices"))
     private let banner: Banner
     private var list: KeyedListView<DeviceRowView>!
     private var controls: DeviceListControls!
@@ -39,7 +40,6 @@ public final class FavoritesPage: Page {
 
         empty = StatusPage(icon: "favblue-heart-outline-symbolic", title: L10n.tr("No Favorites Yet"),
                            description: L10n.tr("Devices you add from the scanner appear here under the names you give them."))
-        let emptyAdd = Button(label: L10n.tr("Add New Devices"))
         emptyAdd.css("pill", "suggested-action").align(.center, .center)
         emptyAdd.action("win.add-devices")
         empty.setChild(emptyAdd)
@@ -122,11 +122,26 @@ public final class FavoritesPage: Page {
             content.show("loading")
             return
         }
-        content.show(model.isEmpty ? "empty" : "list")
         let rows = model.rows
+        let keys = rows.map(\.id.storageKey)
+        // A focused row that goes (removed) hands the focus to the row that takes its place,
+        // never to a button inside it: a second Enter must not remove another favorite.
+        let focused = list.focusedKey
+        let focusedAt = focused.flatMap { list.currentKeys.firstIndex(of: $0) }
+        content.show(model.isEmpty ? "empty" : "list")
         let changed = Set(rows.filter { shownRows[$0.id.storageKey] != $0 }.map(\.id.storageKey))
         shownRows = Dictionary(uniqueKeysWithValues: rows.map { ($0.id.storageKey, $0) })
-        list.update(rows.map(\.id.storageKey), changed: changed)
+        list.update(keys, changed: changed)
+        if let focused, let focusedAt, !keys.contains(focused) { focusInstead(at: focusedAt, of: keys) }
+    }
+
+    /// Focuses the row now at `index` (or the last one), or Add New Devices when none is left.
+    private func focusInstead(at index: Int, of keys: [String]) {
+        if keys.isEmpty {
+            emptyAdd.grabFocus()
+        } else {
+            controls.focusRow(keys[min(index, keys.count - 1)])
+        }
     }
 
     private func bind(_ row: DeviceRowView, _ key: String) {
@@ -151,9 +166,12 @@ public final class FavoritesPage: Page {
 
     private func confirmRemoval(key: String, from opener: Opener) {
         guard let id = device(key), let navigator else { return }
+        let index = list.currentKeys.firstIndex(of: key) ?? 0
         FavoriteDialogs.remove(id, parent: navigator.parentWindow, favorites: model)
             .onClosed { [weak self] in
                 guard let self else { return }
+                // Removed already: the row that took its place.
+                guard self.list.currentKeys.contains(key) else { return self.focusInstead(at: index, of: self.list.currentKeys) }
                 switch opener {
                 case .heart: self.controls.returnFocusToHeart(of: key)
                 case .row: self.controls.focusRow(key)

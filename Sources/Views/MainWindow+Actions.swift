@@ -22,6 +22,7 @@ extension MainWindow {
             guard let self else { return }
             self.factory.exportDevices(self, self.exportScope)
         }
+        window.addAction("undo") { [weak self] in self?.notices.undo() }
         window.addAction("about") { [weak self] in
             guard let self else { return }
             AboutWindow.present(parent: self.window)
@@ -35,5 +36,6 @@ extension MainWindow {
         application.setAccels(for: "win.close", ["<Primary>w"])
         application.setAccels(for: "win.preferences", ["<Primary>comma"])
         application.setAccels(for: "win.show-help-overlay", ["<Primary>question"])
+        application.setAccels(for: "win.undo", ["<Primary>z"])
     }
 }

@@ -16,7 +16,7 @@ public final class MainWindow: Navigator {
     private let outer = Stack(transition: .crossfade, durationMs: 400)
     private let pageStack = Stack(transition: .slideLeftRight, durationMs: 200)
     private let body = Box(vertical: true)
-    private let notices = NoticeBar()
+    let notices = NoticeBar()
     /// Tells the pages when the window is too narrow for every header control.
     private let narrowBin: NarrowBin
     /// "Connected to NAME" under Favorites and the Scanner.

@@ -4,6 +4,7 @@
 import Domain
 import Foundation
 import GtkKit
+import Localization
 
 /// A short notice at the bottom of the window, with an optional action (Undo), that
 /// hides itself after a few seconds.
@@ -20,6 +21,7 @@ final class NoticeBar {
 
     // MARK: Owned
     private var action: (() -> Void)?
+    private var undoable = false
     private var generation = 0
 
     init() {
@@ -42,6 +44,7 @@ final class NoticeBar {
     func show(_ text: String, buttonLabel: String?, action: (() -> Void)?, seconds: Double = 5) {
         label.text = text
         self.action = action
+        undoable = buttonLabel == L10n.tr("_Undo") && action != nil
         button.isVisible = buttonLabel != nil
         if let buttonLabel { button.setLabel(buttonLabel) }
         root.isVisible = true
@@ -53,8 +56,18 @@ final class NoticeBar {
         }
     }
 
+    /// Ctrl+Z: runs the Undo of the notice on screen; false when none shows.
+    @discardableResult
+    func undo() -> Bool {
+        guard root.isVisible, undoable, let action else { return false }
+        hide()
+        action()
+        return true
+    }
+
     private func hide() {
         root.isVisible = false
         action = nil
+        undoable = false
     }
 }

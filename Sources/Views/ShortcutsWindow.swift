@@ -22,6 +22,7 @@ enum ShortcutsWindow {
                 (L10n.ctx("shortcut window", "Back"), "<Alt>Left Escape"),
                 (L10n.ctx("shortcut window", "Add New Devices"), "<Primary>n"),
                 (L10n.ctx("shortcut window", "Device Menu"), "Menu <Shift>F10"),
+                (L10n.ctx("shortcut window", "Undo Remove or Hide"), "<Primary>z"),
             ]),
             (L10n.ctx("shortcut window", "Scanner"), [
                 (L10n.ctx("shortcut window", "Search Devices"), "<Primary>f"),

@@ -43,6 +43,30 @@ class FocusTests(unittest.TestCase):
             app.wait_for(lambda: f"Remove “{iso('Buds')}” from favorites?" not in app.names(), what="the dialog to close")
             self.assertEqual(app.focused(), ("push button", "Remove Buds from favorites"))
 
+    def test_after_remove_the_focus_is_on_the_next_row_and_ctrl_z_brings_the_favorite_back(self):
+        home = tempfile.mkdtemp(prefix="favblue-focus-")
+        self.addCleanup(shutil.rmtree, home, True)
+        seed(home, DEVICES)
+        with App(storage="sqlite", home=home) as app:
+            app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
+            self.tab_to(app, "Remove Buds from favorites")
+            app.key("space")
+            app.wait_for(lambda: f"Remove “{iso('Buds')}” from favorites?" in app.names(), what="the confirmation")
+            app.press("Remove")
+            app.wait_for(lambda: "Buds" not in app.names("label"), what="Buds removed")
+            # The row that took its place, not its heart: Enter again must not remove Kitchen.
+            self.assertEqual(app.focused(), (ROW, "Kitchen"))
+            app.key("ctrl+z")
+            app.wait_for(lambda: "Buds" in app.names("label"), what="Ctrl+Z to bring Buds back")
+            # The last one removed: the focus goes to the empty page's Add New Devices.
+            for name in ("Kitchen", "Buds", "00:1A:7D:DA:71:13"):
+                app.key("Delete")
+                app.wait_for(lambda: "Remove" in app.names("button"), what=f"the confirmation for {name}")
+                app.press("Remove")
+                app.settle()
+            app.wait_for(lambda: "No Favorites Yet" in app.names(), what="the empty page")
+            self.assertEqual(app.focused(), ("push button", "Add New Devices"))
+
     def test_the_row_menu_is_a_menu_and_escape_returns_to_the_row_not_its_heart(self):
         with App(storage="sqlite", home=self.home) as app:
             app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
