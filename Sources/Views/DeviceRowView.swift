@@ -134,6 +134,7 @@ final class DeviceRowView {
         // The row itself is a focus stop named after its device, so its context menu
         // (Menu, Shift+F10) and a closing dialog have somewhere to return focus to.
         root.isFocusable = true
+        root.css("favblue-device-row")
         layout.register(self)
     }
 

@@ -7,7 +7,9 @@ import shutil
 import tempfile
 import unittest
 
-from harness import App, retry_gtk_atspi_crash, iso
+import subprocess
+
+from harness import App, Atspi, retry_gtk_atspi_crash, iso, screenshot_pixels
 from test_favorites import DEVICES, seed
 
 ROW = "panel"
@@ -95,6 +97,58 @@ class FocusTests(unittest.TestCase):
             app.key("alt+Left")
             app.wait_for(lambda: "Signal" not in app.names("label"), what="the favorites again")
             self.assertEqual(app.focused(), ("push button", "Details for Buds"))
+
+
+def row_pixels(rect):
+    """The screen's RGB pixels inside rect (x, y, width, height), row by row."""
+    width, _, data = screenshot_pixels()
+    x, y, w, h = rect
+    return [data[((y + j) * width + x) * 3:((y + j) * width + x + w) * 3] for j in range(h)]
+
+
+@retry_gtk_atspi_crash
+class RowFocusRingTests(unittest.TestCase):
+    """A row that takes the keyboard focus looks focused: screenshots of the row before and
+    after, in the light and the dark style."""
+
+    def ring(self, env):
+        home = tempfile.mkdtemp(prefix="favblue-ring-")
+        self.addCleanup(shutil.rmtree, home, True)
+        seed(home, DEVICES[:2])
+        with App(storage="sqlite", home=home, env=env) as app:
+            app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
+            subprocess.run(["xdotool", "mousemove", "0", "0"], check=True, timeout=10)
+            app.settle()
+            extents = Atspi.Component.get_extents(app.find("Kitchen", ROW), Atspi.CoordType.SCREEN)
+            # With a margin: GNOME's focus ring may sit just outside the row.
+            rect = (extents.x - 4, extents.y - 4, extents.width + 8, extents.height + 8)
+            before = row_pixels(rect)
+            # Into the list, then Down, as a keyboard user moves between rows.
+            for _ in range(12):
+                app.key("Tab")
+                if app.focused()[0] == ROW:
+                    break
+            for _ in range(3):
+                if app.focused() == (ROW, "Kitchen"):
+                    break
+                app.key("Down")
+            self.assertEqual(app.focused(), (ROW, "Kitchen"), "the keyboard reaches the row")
+            after = row_pixels(rect)
+        changed = strong = 0
+        for line_before, line_after in zip(before, after):
+            for i in range(0, len(line_before), 3):
+                diff = max(abs(line_before[i + k] - line_after[i + k]) for k in range(3))
+                changed += diff > 8
+                strong += diff > 60
+        area = rect[2] * rect[3]
+        self.assertGreater(changed, area * 0.3, "the focused row is tinted")
+        self.assertGreater(strong, 1.5 * (rect[2] + rect[3]), "and ringed in the accent colour")
+
+    def test_a_focused_row_shows_a_focus_ring_in_the_light_style(self):
+        self.ring(None)
+
+    def test_a_focused_row_shows_a_focus_ring_in_the_dark_style(self):
+        self.ring({"ADW_DEBUG_COLOR_SCHEME": "prefer-dark"})
 
 
 @retry_gtk_atspi_crash
