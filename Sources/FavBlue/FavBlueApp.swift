@@ -226,7 +226,8 @@ final class FavBlueApp {
         let scanner = self.scanner!
         let live = self.live!
         let hidden = HiddenDevicesViewModel(devices: self.hidden!)
-        let scanning = ScanSettingsViewModel(policy: self.policy!)
+        let policy = self.policy!
+        let scanning = ScanSettingsViewModel(policy: policy)
         let sightings = store?.sightings
         let sessions = self.sessions!
         let connection = ConnectionViewModel(sessions: sessions)
@@ -252,7 +253,8 @@ final class FavBlueApp {
             },
             detail: { navigator, device in
                 DeviceDetailPage(navigator: navigator,
-                                 model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings),
+                                 model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings,
+                                                              policy: policy),
                                  favorites: favoritesPage, hidden: hidden, connection: connection)
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,

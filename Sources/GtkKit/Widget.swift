@@ -140,6 +140,13 @@ open class Widget: GObjectRef {
     /// Whether this widget holds the keyboard focus of its window.
     public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
 
+    /// Whether the focus may go to this widget or anything inside it: false takes a whole
+    /// subtree of things to read, not to operate, out of the Tab order.
+    public var canFocus: Bool {
+        get { gtk_widget_get_can_focus(widget) != 0 }
+        set { gtk_widget_set_can_focus(widget, newValue ? 1 : 0) }
+    }
+
     /// Whether Tab and a click can give this widget the keyboard focus.
     public var isFocusable: Bool {
         get { gtk_widget_get_focusable(widget) != 0 }

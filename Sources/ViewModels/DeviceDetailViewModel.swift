@@ -58,6 +58,13 @@ public final class DeviceDetailViewModel {
     }
 
     /// Whether the figure is older than the fade time, so the page dims it.
+    /// The Last Heard row: "3 s ago" under an hour (the rule every time follows), else the date
+    /// and time; a finished replay's readings are old, so they always give the date and time.
+    public func lastHeardMoment(now: Date = Date()) -> String? {
+        guard let lastHeard else { return nil }
+        return live.isReplayOver ? Formats.dateTime(lastHeard) : Formats.moment(lastHeard, now: now)
+    }
+
     public func isStale(now: Date = Date()) -> Bool {
         live[id].map { live.isStale($0, at: now) } ?? false
     }
@@ -113,12 +120,17 @@ public final class DeviceDetailViewModel {
     private let favorites: Favorites
     private let live: LiveDevices
     private let sightings: SightingsRepository?
+    private let policy: ScanPolicy?
     private let observers = ChangeObservers()
+    /// Whether this page started the scan it shows (no page below held one).
+    private var holdsScan = false
     private var tokens: [ObservationToken] = []
 
     /// Creates the model for `id`, a view of its entry in `live`.
-    public init(id: DeviceID, favorites: Favorites, live: LiveDevices, sightings: SightingsRepository?) {
+    public init(id: DeviceID, favorites: Favorites, live: LiveDevices, sightings: SightingsRepository?,
+                policy: ScanPolicy? = nil) {
         self.id = id
+        self.policy = policy
         self.favorites = favorites
         self.live = live
         self.sightings = sightings
@@ -129,6 +141,21 @@ public final class DeviceDetailViewModel {
 
     /// Calls `handler` after every change.
     public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { observers.observe(handler) }
+
+    /// The page is shown: the reading and the plot stay live. A scan a page below holds (the
+    /// Scanner's, even stopped by the user) is kept as it is; otherwise the page scans itself.
+    public func appear() {
+        guard let policy, !live.isForeground else { return }
+        policy.scanInForeground()
+        holdsScan = true
+    }
+
+    /// The page is covered or gone: a scan it started goes back to what runs without it.
+    public func disappear() {
+        guard holdsScan else { return }
+        holdsScan = false
+        policy?.leaveForeground()
+    }
 
     /// Loads the stored sightings (the page shows a spinner until then).
     public func load() async {

@@ -91,6 +91,8 @@ public final class DeviceDetailPage: Page {
         let heading = Label(L10n.tr("Keywords")).xalign(0)
         heading.css("heading")
         keywordBox.accessibleLabel(L10n.tr("Keywords"))
+        // Tags to read, not controls: each one a Tab stop made Tab crawl through them unseen.
+        keywordBox.canFocus = false
         seen.xalign(0).wrap()
         seen.css("dim-text")
 
@@ -131,6 +133,11 @@ public final class DeviceDetailPage: Page {
     isolated deinit { ageTicker?.cancel() }
 
     public var root: Widget { frame.root }
+
+    /// Live while shown: the Scanner's scan when it lies under this page, else one of its own.
+    public func pageDidAppear() { model.appear() }
+
+    public func pageWillDisappear() { model.disappear() }
 
     /// "loading" while the stored data is on its way, then "details" (for tests).
     public var visibleContent: String? { content.visibleName }
@@ -214,7 +221,7 @@ public final class DeviceDetailPage: Page {
     private func renderAge() {
         let age = model.lastHeardText()
         signalAge.text = age
-        lastHeardRow.value = model.lastHeard.map { Formats.dateTime($0) } ?? age
+        lastHeardRow.value = model.lastHeardMoment() ?? age
         if model.isStale() { signalValue.css("dim-text") } else { signalValue.removeCSS("dim-text") }
     }
 

@@ -133,7 +133,7 @@ public final class MainWindow: Navigator {
     // MARK: Navigation
 
     private func push(_ page: Page, animated: Bool = true) {
-        pages.last?.page.pageWillDisappear()
+        pages.last?.page.pageWillBeCovered(by: page)
         if let focus = window.focusedWidget, let below = pages.last?.page { returnFocus[ObjectIdentifier(below)] = focus }
         pageCounter += 1
         let kind: String

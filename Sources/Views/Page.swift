@@ -14,6 +14,8 @@ public protocol Page: AnyObject {
     func pageDidAppear()
     /// Called before the page is covered or removed (stop scanning).
     func pageWillDisappear()
+    /// Called before `page` covers this one; by default as `pageWillDisappear`.
+    func pageWillBeCovered(by page: Page)
     /// Back was asked for (Escape, Alt+Left): true if the page used it itself, say to close its search.
     func consumeBack() -> Bool
     /// The window became narrow (a phone, a tiled window) or wide again: fold or unfold controls.
@@ -23,6 +25,7 @@ public protocol Page: AnyObject {
 extension Page {
     public func pageDidAppear() {}
     public func pageWillDisappear() {}
+    public func pageWillBeCovered(by page: Page) { pageWillDisappear() }
     public func consumeBack() -> Bool { false }
     public func adapt(narrow: Bool) {}
 }

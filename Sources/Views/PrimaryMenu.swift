@@ -10,12 +10,16 @@ import Localization
 /// Favorites…"; the Scanner keeps Export Devices… in its View Options).
 @MainActor
 enum PrimaryMenu {
+    /// Preferences, Keyboard Shortcuts and About: the part every page's menu ends with.
+    static var common: [(String, String)] {
+        [(L10n.tr("_Preferences"), "win.preferences"),
+         (L10n.tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
+         (L10n.tr("_About FavBlue"), "win.about")]
+    }
+
     static func make(export: String? = nil) -> MenuButton {
-        let common = [(L10n.tr("_Preferences"), "win.preferences"),
-                      (L10n.tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
-                      (L10n.tr("_About FavBlue"), "win.about")]
         let button = MenuButton(icon: "open-menu-symbolic", accessibleName: L10n.tr("Main Menu"),
-                                sections: (export.map { [[($0, "win.export-devices")]] } ?? []) + [common])
+                                sections: (export.map { [[($0, "win.export-devices")]] } ?? []) + [Self.common])
         button.makePrimary()
         return button
     }

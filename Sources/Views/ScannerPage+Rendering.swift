@@ -38,6 +38,7 @@ extension ScannerPage {
             failureBanner.show([])
         }
         if case .failed(let failure) = model.state, model.rows.isEmpty {
+            problemExpander.isVisible = false
             switch failure {
             case .adapterOff:
                 problem.title = L10n.tr("Bluetooth Is Off")
@@ -47,6 +48,13 @@ extension ScannerPage {
                 problem.title = L10n.tr("Bluetooth Is Blocked")
                 problem.details = failure.suggestion
                 problem.setIcon("airplane-mode-symbolic")
+            case .unavailable:
+                // One plain sentence, as GNOME Settings says it; the routes tried and why, under Details.
+                problem.title = L10n.tr("No Bluetooth Adapter Found")
+                problem.details = failure.suggestion
+                problem.setIcon("bluetooth-disabled-symbolic")
+                problemDetail.text = failure.message
+                problemExpander.isVisible = true
             default:
                 problem.title = L10n.tr("Scanning Is Not Possible")
                 problem.details = failure.message + "\n\n" + failure.suggestion
@@ -81,6 +89,7 @@ extension ScannerPage {
         searchToggle.isVisible = !problem && !isNarrow
         viewMenu.isVisible = !problem && !isNarrow
         narrowMenu.isVisible = !problem && isNarrow
+        primaryMenu.isVisible = !narrowMenu.isVisible
     }
 
     func statusText() -> String {
@@ -93,6 +102,7 @@ extension ScannerPage {
         case .finished: status = L10n.tr("Replay finished")
         case .failed(.adapterOff): return L10n.tr("Bluetooth off")
         case .failed(.adapterBlocked): return L10n.tr("Bluetooth blocked")
+        case .failed(.unavailable): return L10n.tr("No adapter")
         case .failed: return L10n.tr("Failed")
         }
         guard model.hiddenByUserCount > 0 else { return status }

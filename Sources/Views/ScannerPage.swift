@@ -15,6 +15,9 @@ public final class ScannerPage: Page {
     let content = Stack(transition: .crossfade, durationMs: 150)
     let waiting: StatusPage
     let problem: StatusPage
+    /// "Details" on the problem page: what exactly failed, closed at first.
+    let problemExpander = Expander(label: L10n.ctx("technical detail", "_Details"))
+    let problemDetail = Label()
     /// The problem page's main button: Try Again, or Turn On when Bluetooth is off.
     let retry: Button
     let spinner = Spinner()
@@ -23,6 +26,7 @@ public final class ScannerPage: Page {
     let viewMenu: MenuButton
     /// Search and View Options in one menu, for narrow windows.
     let narrowMenu: MenuButton
+    let primaryMenu = PrimaryMenu.make()
     let searchBar: SearchBar
     let noMatches: StatusPage
     let noNew: StatusPage
@@ -60,7 +64,7 @@ public final class ScannerPage: Page {
         self.tryDemo = tryDemo
         frame = PageFrame(title: L10n.tr("Scanner"), backButton: true)
         toggle = Button(icon: "media-playback-stop-symbolic", accessibleName: L10n.tr("Stop Scanning"))
-        frame.header.packEnd(PrimaryMenu.make())
+        frame.header.packEnd(primaryMenu)
         frame.header.packEnd(toggle)
         spinner.accessibleLabel(L10n.ctx("Status", "Scanning"))
         frame.header.packEnd(spinner)
@@ -78,7 +82,10 @@ public final class ScannerPage: Page {
         viewMenu = MenuButton(icon: "view-sort-descending-symbolic", accessibleName: L10n.tr("View Options"),
                               titledSections: viewSections)
         narrowMenu = MenuButton(icon: "view-more-symbolic", accessibleName: L10n.tr("Search and View Options"),
-                                titledSections: [(nil, [(L10n.tr("Sea_rch Devices"), "scanner.search")])] + viewSections)
+                                titledSections: [(nil, [(L10n.tr("Sea_rch Devices"), "scanner.search")])] + viewSections.dropLast()
+                                    + [(nil, PrimaryMenu.common)])
+        // In a narrow window this one menu is the main menu too (F10), so the header fits 360 px.
+        narrowMenu.makePrimary()
         narrowMenu.isVisible = false
         searchToggle = ToggleButton(icon: "system-search-symbolic", accessibleName: L10n.tr("Search Devices"))
         frame.header.packStart(searchToggle)
@@ -108,7 +115,14 @@ public final class ScannerPage: Page {
         demo.css("pill")
         let buttons = Box(vertical: true, spacing: 12).append(retry, demo)
         buttons.align(.center, .center)
-        problem.setChild(buttons)
+        // The technical cause, for whoever wants it, under the plain sentence.
+        problemDetail.wrap().xalign(0)
+        problemDetail.isSelectable = true
+        problemExpander.setChild(problemDetail)
+        problemExpander.accessibleLabel(L10n.ctx("technical detail", "Details"))
+        problemExpander.align(.center, .start)
+        problemExpander.margins(12)
+        problem.setChild(Box(vertical: true, spacing: 12).append(buttons, problemExpander))
 
         let pool = DeviceButtonPool(onHeart: { [weak self] in self?.toggleFavorite(key: $0, fromHeart: true) },
                                     onDetails: { [weak self] in self?.showDetails(key: $0) })
@@ -180,9 +194,15 @@ public final class ScannerPage: Page {
     public var visibleContent: String? { content.visibleName }
 
     /// The explanation on the problem page, for tests.
-    public var problemText: String { "\(problem.title)\n\(problem.details)" }
+    public var problemText: String { "\(problem.title)\n\(problem.details)\n\(problemDetail.text)" }
 
     public func pageWillDisappear() { model.leave() }
+
+    /// A device's details over the list keep the Scanner's scan: "where is my device?" needs
+    /// the reading live, and the list is as it was on coming back.
+    public func pageWillBeCovered(by page: Page) {
+        if !(page is DeviceDetailPage) { model.leave() }
+    }
 
     public func adapt(narrow: Bool) {
         isNarrow = narrow

@@ -113,8 +113,14 @@ class NarrowWindowTests(unittest.TestCase):
             self.assertNotIn("View Options", buttons)
             app.click_on("Search and View Options")
             app.wait_for(lambda: "Search Devices" in app.names("menu item"), what="the folded menu")
-            for item in ("Signal Strength", "Favorites Only", "Scanner Preferences"):
+            # The main menu folds in too: one menu button, and F10 opens it.
+            for item in ("Signal Strength", "Favorites Only", "Preferences", "About FavBlue"):
                 self.assertIn(item, app.names("menu item"))
+            self.assertNotIn("Main Menu", buttons)
+            app.key("Escape")
+            app.wait_for(lambda: "Search Devices" not in app.names("menu item"), what="the menu closed")
+            app.key("F10")
+            app.wait_for(lambda: "About FavBlue" in app.names("menu item"), what="F10 to open the folded menu")
             app.press("Search Devices", role="menu item")
             app.wait_for(lambda: app.focused_name() == "Search Devices", what="the search entry focused")
             app.type_text("lamp")
@@ -129,7 +135,7 @@ class NarrowWindowTests(unittest.TestCase):
         with App("--source", "h4-unix:/nonexistent/favblue.sock", home=home_with(360)) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.press("Add New Devices")
-            app.wait_for(lambda: "Scanning Is Not Possible" in app.names(), what="the problem page")
+            app.wait_for(lambda: "No Bluetooth Adapter Found" in app.names(), what="the problem page")
             app.settle()
             buttons = app.names("button")
             self.assertIn("Try Again", buttons)
@@ -142,7 +148,7 @@ class NarrowWindowTests(unittest.TestCase):
         with App("--source", "h4-unix:/nonexistent/favblue.sock", home=home_with(1000)) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.press("Add New Devices")
-            app.wait_for(lambda: "Scanning Is Not Possible" in app.names(), what="the problem page")
+            app.wait_for(lambda: "No Bluetooth Adapter Found" in app.names(), what="the problem page")
             app.settle()
             buttons = app.names("button")
             for gone in ("Search Devices", "View Options", "Start Scanning"):

@@ -4,6 +4,7 @@
 (recorded from virtual Bumble devices) and by sources that fail."""
 
 import os
+import re
 import tempfile
 import time
 import unittest
@@ -207,10 +208,101 @@ class ScannerTests(unittest.TestCase):
         with App("--source", "h4-unix:/nonexistent/favblue.sock") as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.press("Add New Devices")
-            app.wait_for(lambda: "Scanning Is Not Possible" in app.names(), what="the explanation")
-            self.assertTrue(any("/nonexistent/favblue.sock" in n for n in app.names("label")), "it says what failed")
+            app.wait_for(lambda: "No Bluetooth Adapter Found" in app.names(), what="the explanation")
+            app.press("Details")
+            app.wait_for(lambda: any("/nonexistent/favblue.sock" in n for n in app.names("label")), what="what failed, under Details")
             app.press("Try the Demo")
             app.wait_for(lambda: NAME in app.names("label"), timeout=20, what="demo devices")
+
+
+def tab_cycle(test, app, limit=40):
+    """Presses Tab until the focus comes back to where it started; returns the (role, name)
+    of each stop, in order. Fails on a stop that repeats before the cycle closes (a trap)."""
+    app.key("Tab")
+    first = app.focused()
+    stops = [first]
+    for _ in range(limit):
+        app.key("Tab")
+        now = app.focused()
+        if now == first:
+            return stops
+        test.assertNotIn(now, stops, f"Tab came back to {now} before closing the cycle: {stops}")
+        stops.append(now)
+    test.fail(f"Tab never came back to {first}: {stops}")
+
+
+@retry_gtk_atspi_crash
+class DetailPageTests(unittest.TestCase):
+    def open_details(self, app, name):
+        app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+        app.press("Add New Devices")
+        app.wait_for(lambda: f"Details for {name}" in app.names("button"), timeout=30, what=name)
+        app.press(f"Details for {name}")
+        app.wait_for(lambda: "Signal" in app.names("label"), what="the detail page")
+
+    def check_tab_visits_every_control_once(self, app, name):
+        stops = tab_cycle(self, app)
+        names = [n for _, n in stops]
+        for control in ("Back", f"Hide {name}", f"Add {name} to favorites", "Main Menu", "Copy Address",
+                        "Signal History Menu"):
+            self.assertIn(control, names, f"Tab reaches {control}: {stops}")
+        self.assertTrue(all(n for n in names), f"every stop is named: {stops}")
+        # Reading order: the header, then the page from top to bottom.
+        self.assertLess(names.index("Main Menu"), names.index("Copy Address"))
+        self.assertLess(names.index("Copy Address"), names.index("Signal History Menu"))
+
+    def test_tab_visits_every_control_of_the_detail_page_once_in_a_quiet_room(self):
+        with App("--source", "demo") as app:
+            self.open_details(app, NAME)
+            self.check_tab_visits_every_control_once(app, NAME)
+
+    def test_tab_visits_every_control_of_the_detail_page_once_in_a_busy_room(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            capture = os.path.join(tmp, "busy.btsnoop")
+            write_busy_capture(capture)
+            with App("--source", f"btsnoop:{capture}") as app:
+                self.open_details(app, "Busy Sensor 03")
+                self.check_tab_visits_every_control_once(app, "Busy Sensor 03")
+
+    def test_the_reading_stays_live_while_the_detail_page_is_shown(self):
+        """In a busy replay the page's "Last heard" stays within a second or two and the plot's
+        last reading moves, for as long as the page is shown."""
+        with tempfile.TemporaryDirectory() as tmp:
+            capture = os.path.join(tmp, "busy.btsnoop")
+            write_busy_capture(capture)
+            with App("--source", f"btsnoop:{capture}") as app:
+                self.open_details(app, "Busy Sensor 03")
+                ages, plots = [], set()
+                for _ in range(8):
+                    time.sleep(1)
+                    age = next((n for n in app.names("label") if n.startswith("Last heard ")), None)
+                    ages.append(age)
+                    plots.update(n for n in app.names() if n.startswith("Last 5 minutes: "))
+                seconds = [int(m.group(1)) for m in (re.fullmatch(r"Last heard (\d+) s ago", a or "") for a in ages) if m]
+                self.assertEqual(len(seconds), len(ages), f"a recent age every time: {ages}")
+                self.assertLessEqual(max(seconds), 2, f"the device is still heard while its page shows: {ages}")
+                self.assertGreater(len(plots), 1, f"the plot's readings move on: {plots}")
+                # One rule for times: the Last Heard row is relative too under an hour, not a date.
+                self.assertTrue(any(re.fullmatch(r"\d+ s ago", n) for n in app.names("label")),
+                                f"the Last Heard row reads '3 s ago': {app.names('label')}")
+
+
+@retry_gtk_atspi_crash
+class NoAdapterTests(unittest.TestCase):
+    def test_no_adapter_is_one_plain_sentence_with_the_detail_behind_details(self):
+        """No system bus and no Bluetooth sockets: the page says so as GNOME Settings does,
+        keeps Try the Demo, and shows the routes tried only when Details is opened."""
+        with App("--source", "auto", env={"DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/system_bus_socket"}) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "No Bluetooth Adapter Found" in app.names(), what="the plain sentence")
+            labels = app.names("label")
+            self.assertIn("Plug in or switch on a Bluetooth adapter and try again, or try the demo.", labels)
+            self.assertFalse(any("system bus" in n or "socket" in n for n in labels), f"no technical words up front: {labels}")
+            self.assertNotIn("Failed", app.names(), "the header does not just say Failed")
+            self.assertIn("Try the Demo", app.names("button"))
+            app.press("Details")
+            app.wait_for(lambda: any("system bus" in n for n in app.names("label")), what="the routes tried, under Details")
 
 
 if __name__ == "__main__":

@@ -135,6 +135,8 @@ public final class LiveDevices {
     /// Starts scanning in `mode` for a page, with a fresh scanner, so a failed source is retried.
     /// The page holds the scan (even through a stop) until it calls `release()`.
     public func start(mode: ScanMode) {
+        // Already scanning this way for a page (back from a device's details): nothing to restart.
+        if isForeground, isRunning, mode == self.mode, scanner != nil { return }
         isForeground = true
         run(mode)
     }

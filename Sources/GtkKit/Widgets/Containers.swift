@@ -83,3 +83,27 @@ public final class ScrolledWindow: Widget {
         gtk_scrolled_window_set_child(gcast(object), child.widget)
     }
 }
+
+/// A GtkExpander: a labelled disclosure that shows its child when opened (technical detail
+/// under a plain sentence, say).
+@MainActor
+public final class Expander: Widget {
+    private var child: Widget?
+
+    /// A closed expander with `label` (mnemonic: an underscore marks the access key).
+    public init(label: String) {
+        super.init(gtk_expander_new_with_mnemonic(label))
+    }
+
+    /// The widget shown while open.
+    public func setChild(_ widget: Widget) {
+        child = widget
+        gtk_expander_set_child(gcast(object), widget.widget)
+    }
+
+    /// Whether the child shows.
+    public var isExpanded: Bool {
+        get { gtk_expander_get_expanded(gcast(object)) != 0 }
+        set { gtk_expander_set_expanded(gcast(object), newValue ? 1 : 0) }
+    }
+}

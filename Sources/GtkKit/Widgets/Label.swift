@@ -35,6 +35,12 @@ public final class Label: Widget {
         return self
     }
 
+    /// Whether the text can be selected and copied (an error's detail, say).
+    public var isSelectable: Bool {
+        get { gtk_label_get_selectable(gcast(object)) != 0 }
+        set { gtk_label_set_selectable(gcast(object), newValue ? 1 : 0) }
+    }
+
     /// Wraps long text onto several lines.
     @discardableResult
     public func wrap() -> Self {
