@@ -155,8 +155,12 @@ final class FavBlueApp {
         let sessions = ChatSessions(connector: ConnectorFactory.make(source, link: link, bus: bus, log: log), chats: store.chats)
         sessions.names = { [weak favorites] id in favorites?.name(of: id) ?? id.address }
         sessions.onEnded = { [weak self] text, unreadFrom in
-            guard let window = self?.window else { return }
-            guard let unreadFrom else { return window.toast(text, button: nil, action: nil) }
+            guard let self, let window = self.window else { return }
+            guard let unreadFrom else {
+                // Said once: the device's own page, on screen, says it under Connect.
+                if let shown = (window.visiblePage as? DeviceDetailPage)?.device, shown == self.sessions?.lastEnded?.device { return }
+                return window.toast(text, button: nil, action: nil)
+            }
             // Left unread: the notice opens the chat, which reads disconnected.
             window.toast(text, button: L10n.tr("_Open Chat"), action: { [weak window] in window?.showChat(with: unreadFrom) })
         }

@@ -37,6 +37,9 @@ public final class ConnectionViewModel {
     public var unreadDescription: String { L10n.plural("{} unread message", "{} unread messages", unread) }
     /// Why this source can never connect (a replayed capture); nil when it can.
     public var unavailableReason: String? { sessions.unavailableReason }
+    /// Why `device` cannot be connected through this source (a demo device that is not the
+    /// demo chat); nil when it may.
+    public func unavailableReason(for device: DeviceID) -> String? { sessions.unavailableReason(for: device) }
     /// Whether the chat with the connected device can send now.
     public var canSend: Bool { sessions.canSend }
 

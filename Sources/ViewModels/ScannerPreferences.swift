@@ -12,8 +12,13 @@ public struct ScannerPreferences: Equatable, Sendable {
     public var sortOrder: SortOrder = .signal
     public var favoritesOnly = false
     public var hideUnnamed = true
-    /// Devices weaker than this are hidden, dBm (-127 shows all).
-    public var minimumRSSI = -127
+    /// Devices weaker than this are hidden, dBm (`showsAll` shows all).
+    public var minimumRSSI = Self.showsAll
+
+    /// The minimum that hides nothing: the weakest signal a report can carry.
+    public static let showsAll = -127
+    /// The minimum offered when weak devices are first hidden: about where a device is in the next room.
+    public static let suggestedMinimum = -90
 
     public init() {}
 }

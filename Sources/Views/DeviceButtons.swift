@@ -15,7 +15,9 @@ import Localization
 final class DeviceButtons {
     let key: String
     let heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
-    let details = Button(icon: "go-next-symbolic", accessibleName: "")
+    // An "i", not a chevron: in GNOME a row ending in ">" opens when clicked, and these rows
+    // open Add to Favorites (Scanner) or Rename (Favorites); details are this button's.
+    let details = Button(icon: "help-about-symbolic", accessibleName: "")
     /// The row showing them now; nil while they wait in the pool.
     weak var owner: DeviceRowView?
     private var shownFavorite: Bool?

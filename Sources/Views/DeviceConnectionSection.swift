@@ -40,7 +40,7 @@ final class DeviceConnectionSection {
         self.device = device
         self.model = model
         self.navigator = navigator
-        connect.css("pill", "suggested-action")
+        connect.css("pill")
         openChat.css("pill", "suggested-action")
         cancel.css("pill")
         // Ending a link destroys nothing: a plain button.
@@ -95,11 +95,13 @@ final class DeviceConnectionSection {
         if case .connecting = state, mine { connecting = true } else { connecting = false }
         var connected = false
         if case .connected = state, mine { connected = true }
-        let unavailable = model.unavailableReason
+        let unavailable = model.unavailableReason(for: device)
         let refused = connectable == false
-        // Replayed captures and devices that do not take connections still show Connect, insensitive, with why.
+        // Replayed captures and devices that do not take connections still show Connect, insensitive, with why,
+        // and not in the accent colour of a next step.
         connect.isVisible = !mine
         connect.isSensitive = unavailable == nil && !refused
+        if connect.isSensitive { connect.css("suggested-action") } else { connect.removeCSS("suggested-action") }
         connect.accessibleLabel(L10n.format("Connect to {}", name))
         spinner.isVisible = connecting
         spinner.isSpinning = connecting

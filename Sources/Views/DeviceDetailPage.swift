@@ -134,6 +134,9 @@ public final class DeviceDetailPage: Page {
 
     public var root: Widget { frame.root }
 
+    /// The device the page is about.
+    public var device: DeviceID { model.id }
+
     /// Live while shown: the Scanner's scan when it lies under this page, else one of its own.
     public func pageDidAppear() { model.appear() }
 

@@ -42,15 +42,22 @@ public enum PreferencesWindow {
         }
         syncSensitivity()
 
-        let minimum = SpinButton(min: -127, max: 0, step: 1, accessibleName: L10n.tr("Minimum Signal in dBm"))
+        // A switch says "show every device"; the figure is only for when weak ones are hidden.
+        let hideWeak = Switch(accessibleName: L10n.tr("Hide Weak Devices"))
+        let showsAll = ScannerPreferences.showsAll
+        hideWeak.isOn = scanner.minimumRSSI > showsAll
+        let minimum = SpinButton(min: Double(showsAll + 1), max: 0, step: 1, accessibleName: L10n.tr("Minimum Signal in dBm"))
         minimum.showsTrueMinus()
-        minimum.value = scanner.minimumRSSI
+        minimum.value = hideWeak.isOn ? scanner.minimumRSSI : ScannerPreferences.suggestedMinimum
+        minimum.isSensitive = hideWeak.isOn
         let fade = SpinButton(min: 5, max: 3600, step: 5, accessibleName: L10n.tr("Fade After in seconds"))
         fade.value = p.fadeAfterSeconds
         let remove = SpinButton(min: 5, max: 3600, step: 5, accessibleName: L10n.tr("Remove After in seconds"))
         remove.value = p.removeAfterSeconds
         let list = PreferencesGroup(title: L10n.tr("Device List"), rows: [
-            ActionRow(title: L10n.tr("Minimum Signal"), subtitle: L10n.tr("Hide devices weaker than this many dBm; −127 shows all"), control: minimum),
+            ActionRow(title: L10n.tr("Hide Weak Devices"), subtitle: L10n.tr("Leave out devices whose signal is below the minimum"),
+                      control: hideWeak, activates: true),
+            ActionRow(title: L10n.tr("Minimum Signal"), subtitle: L10n.tr("The weakest signal shown, in dBm"), control: minimum),
             ActionRow(title: L10n.tr("Fade After"), subtitle: L10n.tr("Seconds unheard before a device is dimmed"), control: fade),
             ActionRow(title: L10n.tr("Remove After"), subtitle: L10n.tr("Seconds unheard before a device leaves the list"), control: remove),
         ])
@@ -72,6 +79,10 @@ public enum PreferencesWindow {
         interval.onChanged { [weak scanSettings] in scanSettings?.settings.periodSeconds = $0 }
         length.onChanged { [weak scanSettings] in scanSettings?.settings.scanWindowSeconds = $0 }
         minimum.onChanged { [weak scanner] in scanner?.minimumRSSI = $0 }
+        hideWeak.onToggled { [weak scanner, weak minimum] on in
+            minimum?.isSensitive = on
+            scanner?.minimumRSSI = on ? (minimum?.value ?? ScannerPreferences.suggestedMinimum) : showsAll
+        }
         fade.onChanged { [weak scanSettings] in scanSettings?.settings.fadeAfterSeconds = $0 }
         remove.onChanged { [weak scanSettings] in scanSettings?.settings.removeAfterSeconds = $0 }
         // The dialog keeps its pages, rows and controls alive until GTK destroys it.
@@ -90,7 +101,7 @@ public enum PreferencesWindow {
         ])
         group.details = sharing.isAvailable
             ? L10n.tr("Clearing a nickname gives the device its own name back.")
-            : L10n.tr("Only the system’s Bluetooth service (the bluez or auto source) can share nicknames.")
+            : L10n.tr("Nicknames can be shared only while FavBlue reaches Bluetooth through the system’s Bluetooth service.")
         share.onToggled { [weak sharing] on in sharing?.isOn = on }
         return group
     }
@@ -100,13 +111,18 @@ public enum PreferencesWindow {
         let current = setting.value
         let count = SpinButton(min: 100, max: 1_000_000, step: 100, accessibleName: L10n.tr("Messages Kept per Device"))
         count.value = current.maxPerDevice
-        let days = SpinButton(min: 0, max: 3650, step: 1, accessibleName: L10n.tr("Delete Messages After in days"))
-        days.value = current.days ?? 0
+        // Keeping every message is a switch, not a magic 0.
+        let deleteOld = Switch(accessibleName: L10n.tr("Delete Old Messages"))
+        deleteOld.isOn = current.days != nil
+        let days = SpinButton(min: 1, max: 3650, step: 1, accessibleName: L10n.tr("Delete Messages After in days"))
+        days.value = current.days ?? 365
+        days.isSensitive = deleteOld.isOn
         let group = PreferencesGroup(title: L10n.tr("Chat"), rows: [
             ActionRow(title: L10n.tr("Messages Kept per Device"), subtitle: L10n.tr("The oldest messages of a device go beyond this many"),
                       control: count),
-            ActionRow(title: L10n.tr("Delete Messages After"), subtitle: L10n.tr("Days a message is kept; 0 keeps every message"),
-                      control: days),
+            ActionRow(title: L10n.tr("Delete Old Messages"), subtitle: L10n.tr("Off keeps every message"),
+                      control: deleteOld, activates: true),
+            ActionRow(title: L10n.tr("Delete Messages After"), subtitle: L10n.tr("Days a message is kept"), control: days),
         ])
         group.details = L10n.tr("Old messages are deleted the next time FavBlue starts.")
         count.onChanged { value in
@@ -116,7 +132,13 @@ public enum PreferencesWindow {
         }
         days.onChanged { value in
             var retention = setting.value
-            retention.days = value == 0 ? nil : value
+            retention.days = value
+            setting.save(retention)
+        }
+        deleteOld.onToggled { [weak days] on in
+            days?.isSensitive = on
+            var retention = setting.value
+            retention.days = on ? (days?.value ?? 365) : nil
             setting.save(retention)
         }
         return group

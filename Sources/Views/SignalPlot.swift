@@ -89,7 +89,8 @@ final class SignalPlot {
         }
         let text: String
         if let history {
-            text = L10n.format("Last 5 minutes: lowest {}, highest {}, last {}",
+            // The span the axis shows ("Last 1 min"), so the words and the axis agree.
+            text = L10n.format("Last {}: lowest {}, highest {}, last {}", Formats.age(seconds: span),
                                ScannerPage.dBm(history.lowest), ScannerPage.dBm(history.highest), ScannerPage.dBm(history.last))
         } else {
             text = L10n.tr("No readings in the last 5 minutes.")

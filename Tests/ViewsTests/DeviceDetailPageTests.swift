@@ -45,7 +45,7 @@ final class DeviceDetailPageTests: XCTestCase {
                 let loaded = await WindowHarness.wait(5) { page.visibleContent == "details" }
                 XCTAssertTrue(loaded, "the details replace the spinner once the store answers")
                 XCTAssertTrue(page.seenText.contains("42"), "the stored sighting count shows: \(page.seenText)")
-                XCTAssertEqual(page.signalSummary, "Last 5 minutes: lowest −71 dBm, highest −64 dBm, last −64 dBm",
+                XCTAssertEqual(page.signalSummary, "Last 5 min: lowest −71 dBm, highest −64 dBm, last −64 dBm",
                                "the stored readings of the last minutes are plotted and described")
             }
         }

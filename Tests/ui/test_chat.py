@@ -174,6 +174,17 @@ class DemoChatTests(unittest.TestCase):
             app.wait_for(lambda: app.names("label", skip=("Devices nearby",)).count("You said: hi there") == 2,
                          what="the recalled line answered again")
 
+    def test_a_demo_device_that_cannot_connect_says_so_once_before_anyone_tries(self):
+        with App("--source", "demo") as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Details for Kitchen Speaker" in app.names("button"), timeout=30, what="a demo device")
+            app.press("Details for Kitchen Speaker")
+            app.wait_for(lambda: "Connect to Kitchen Speaker" in app.names("button"), what="Connect")
+            self.assertFalse(app.is_sensitive("Connect to Kitchen Speaker"), "Connect is offered only where it can work")
+            why = f"In the demo, only “{DEMO}” can be connected."
+            self.assertEqual(app.names("label").count(why), 1, "the reason is said once, on the page")
+
     def test_delivered_messages_stay_delivered_after_a_restart(self):
         """A line the device answered reads as sent after quitting and starting again, not as
         "Sending…": its delivery is stored when it changes."""

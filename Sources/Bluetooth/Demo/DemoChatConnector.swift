@@ -43,6 +43,12 @@ public final class DemoChatConnector: DeviceConnector, @unchecked Sendable {
 
     public var state: ConnectionState { streams.state }
 
+    public func unavailableReason(for device: DeviceID) -> String? {
+        guard device != DemoChatDevice.id else { return nil }
+        // Translators: {} is the demo device's name, "FavBlue Demo Chat".
+        return L10n.format("In the demo, only “{}” can be connected.", DemoChatDevice.name)
+    }
+
     public func connect(to device: DeviceID) {
         lock.withLock {
             let generation = supersede()
@@ -54,9 +60,7 @@ public final class DemoChatConnector: DeviceConnector, @unchecked Sendable {
             case .idle, .connecting, .failed:
                 break
             }
-            guard device == DemoChatDevice.id else {
-                // Translators: {} is the demo device's name, "FavBlue Demo Chat".
-                let why = L10n.format("In the demo, only “{}” can be connected.", DemoChatDevice.name)
+            if let why = unavailableReason(for: device) {
                 streams.set(.failed(.notSupported(why)))
                 return
             }

@@ -45,6 +45,8 @@ public final class ChatSessions {
 
     /// Why this source can never connect (a replayed capture); nil when it can.
     public var unavailableReason: String? { connector.unavailableReason }
+    /// Why `device` cannot be connected through this source; nil when it may.
+    public func unavailableReason(for device: DeviceID) -> String? { connector.unavailableReason(for: device) }
     /// Whether the chat with the connected device can send now.
     public var canSend: Bool { state.canChat }
 

@@ -48,8 +48,11 @@ public protocol DeviceConnector: AnyObject, Sendable {
     func send(_ text: String) async throws(ChatSendError)
     /// Why this source can never connect (a replayed capture), for a page to say before the user tries; nil when it can.
     var unavailableReason: String? { get }
+    /// Why `device` cannot be connected through this source, said before the user tries; nil when it may.
+    func unavailableReason(for device: DeviceID) -> String?
 }
 
 extension DeviceConnector {
     public var unavailableReason: String? { nil }
+    public func unavailableReason(for device: DeviceID) -> String? { unavailableReason }
 }
