@@ -49,6 +49,8 @@ public final class ChatViewModel {
     private var lastDay: Date?
     /// The stored position (0 = oldest) of the oldest message listed.
     private var storedFrom = 0
+    /// The time of the oldest stored message read when the chat opened.
+    private var oldestShown: Date?
     private var loadingOlder = false
     private let observers = ChangeObservers()
     /// Keys whose row changed since the last notification (delivery, retry).
@@ -139,7 +141,9 @@ public final class ChatViewModel {
         do {
             let total = try await sessions.storedCount(of: device)
             storedFrom = max(0, total - Self.pageSize)
-            for message in try await sessions.stored(of: device, offset: storedFrom, limit: total - storedFrom) {
+            let page = try await sessions.stored(of: device, offset: storedFrom, limit: total - storedFrom)
+            oldestShown = page.first?.time
+            for message in page {
                 append(message)
             }
         } catch {
@@ -183,6 +187,8 @@ public final class ChatViewModel {
         changedKeys = []
         for message in sessions.messages(of: device) {
             let key = message.id.uuidString
+            // Stored already and older than the page shown: it comes with the older pages, in order.
+            if hasOlder, items[key] == nil, let oldestShown, message.time < oldestShown { continue }
             if case .message(let shown) = items[key] {
                 if shown.delivery != message.delivery || (message.delivery == .notSent) {
                     items[key] = .message(message)

@@ -37,9 +37,11 @@ public final class DeviceDetailViewModel {
 
     /// What the property list shows; nil values are left out.
     public struct Properties: Equatable, Sendable {
-        /// "C0:98:E5:49:00:06", and its kind ("LE random").
+        /// "C0:98:E5:49:00:06", and its type ("LE static random").
         public var address = ""
         public var addressKind = ""
+        /// What the type means for recognising the device (a private address changes), if anything.
+        public var addressNote: String?
         /// The advertised name, when a nickname hides it.
         public var advertisedName: String?
         /// Every company heard, by name.
@@ -184,7 +186,8 @@ public final class DeviceDetailViewModel {
     static func properties(id: DeviceID, advertised o: AdvertisedData?) -> Properties {
         var p = Properties()
         p.address = id.address
-        p.addressKind = id.kind.label
+        p.addressKind = id.addressType.label
+        p.addressNote = id.addressType.explanation
         // Said even when it is the title: the title may be a nickname, and this is what was sent.
         if let name = o?.name { p.advertisedName = DeviceText.shown(name) }
         guard let o else { return p }
@@ -197,7 +200,7 @@ public final class DeviceDetailViewModel {
     /// Transport, connectable, address type, company, services, TX power, appearance or class,
     /// paired and connected (where the source knows), flags.
     static func keywords(id: DeviceID, advertised o: AdvertisedData?) -> [String] {
-        var tags = [id.kind == .bredr ? L10n.tr("BR/EDR") : L10n.tr("Bluetooth LE"), id.kind.label]
+        var tags = [id.kind == .bredr ? L10n.tr("BR/EDR") : L10n.tr("Bluetooth LE"), id.addressType.label]
         guard let o else { return tags }
         if let connectable = o.connectable { tags.append(connectable ? L10n.tr("Connectable") : L10n.tr("Not connectable")) }
         for maker in o.manufacturerData { tags.append(maker.companyName) }

@@ -174,7 +174,7 @@ public final class DeviceDetailPage: Page {
         signalValue.text = model.rssi.map { ScannerPage.dBm($0) } ?? L10n.tr("Not heard")
         plot.show(model.signalHistory())
         let p = model.properties
-        addressRow.value = L10n.format("{} · {}", p.address, p.addressKind)
+        addressRow.value = L10n.format("{} · {}", p.address, p.addressKind) + (p.addressNote.map { "\n" + $0 } ?? "")
         show(advertisedNameRow, p.advertisedName)
         show(manufacturerRow, p.manufacturer)
         show(servicesRow, p.services)

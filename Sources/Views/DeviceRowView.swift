@@ -32,13 +32,13 @@ public struct DeviceRowContent: Equatable {
     public struct Identifier: Equatable {
         /// "AA:BB:CC:DD:EE:FF".
         public var address: String
-        /// "LE random".
+        /// "LE static random".
         public var kind: String
 
         /// The identifier of `id`.
         public init(_ id: DeviceID) {
             address = id.address
-            kind = id.kind.label
+            kind = id.addressType.label
         }
     }
 

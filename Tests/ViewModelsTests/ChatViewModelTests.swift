@@ -121,6 +121,38 @@ final class ChatViewModelTests: XCTestCase {
         XCTAssertEqual(none, 0)
     }
 
+    func testAnHourOfChatKeepsOnlyTheNewestMessagesInMemoryAndTheChatStillListsEveryOneInOrder() async {
+        let chats = StoredChats([])
+        let connector = FakeConnector()
+        let sessions = ChatSessions(connector: connector, chats: chats)
+        sessions.connect(to: device)
+        await sessions.drain()
+        let start = Date().addingTimeInterval(-3600)
+        for n in 0..<1200 {
+            connector.receive("r\(n)", at: start.addingTimeInterval(Double(n)))
+            if n % 100 == 99 {
+                await sessions.drain()
+                await sessions.flush()
+            }
+        }
+        await sessions.drain()
+        await sessions.flush()
+        connector.receive("last", at: start.addingTimeInterval(1300))
+        await sessions.drain()
+        XCTAssertLessThanOrEqual(sessions.messages(of: device).count, ChatSessions.sessionTail + 51,
+                                 "written messages beyond the newest few are let go")
+        XCTAssertEqual(sessions.messages(of: device).last?.body, .text("last"))
+        await sessions.flush()
+        let model = ChatViewModel(device: device, sessions: sessions, calendar: calendar)
+        await model.load()
+        while model.hasOlder { await model.loadOlder() }
+        let texts = model.keys.compactMap { key -> String? in
+            if case .message(let m) = model.item(key), case .text(let t) = m.body { return t }
+            return nil
+        }
+        XCTAssertEqual(texts, (0..<1200).map { "r\($0)" } + ["last"], "every message once, oldest first")
+    }
+
     func testSendingWorksOnlyWhileConnectedToThisDeviceAndSaysWhyNot() async {
         let connector = FakeConnector()
         let connection = ChatSessions(connector: connector, chats: nil)

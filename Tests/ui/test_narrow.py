@@ -102,8 +102,8 @@ class NarrowWindowTests(unittest.TestCase):
             open_scanner(app, "Replay finished")
             labels = app.names("label")
             self.assertIn("C0:98:E5:49:00:01", labels, "the whole address, alone on its line")
-            self.assertIn("LE random", labels, "the kind on the next line")
-            self.assertFalse(any(l.endswith("· LE random") for l in labels), "no joined identifier line")
+            self.assertIn("LE static random", labels, "the kind on the next line")
+            self.assertFalse(any(l.endswith("· LE static random") for l in labels), "no joined identifier line")
 
     def test_search_and_view_options_fold_into_one_menu_and_ctrl_f_still_searches(self):
         with App("--source", "demo", home=home_with(360)) as app:

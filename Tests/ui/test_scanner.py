@@ -59,7 +59,7 @@ class ScannerTests(unittest.TestCase):
             self.open_scanner(app)
             labels = app.names("label")
             self.assertTrue(any(l.endswith("dBm") and l.startswith("−") for l in labels), "RSSI as −NN dBm")
-            self.assertTrue(any(l.endswith("· LE random") for l in labels), "identifier and kind")
+            self.assertTrue(any(l.endswith("· LE static random") for l in labels), "identifier and kind")
             self.assertIn(f"Add {NAME} to favorites", app.names("button"))
             self.assertIn(f"Details for {NAME}", app.names("button"))
             self.assertTrue(any(n.startswith("Signal strength:") for n in app.names()), "the signal icon is named")
@@ -132,7 +132,7 @@ class ScannerTests(unittest.TestCase):
             labels = app.names("label")
             self.assertIn("Signal", labels)
             self.assertTrue(any(l.startswith("−") and l.endswith("dBm") for l in labels), "the signal figure")
-            for keyword in ("Bluetooth LE", "LE random", "Nordic Semiconductor ASA", "Nordic UART"):
+            for keyword in ("Bluetooth LE", "LE static random", "Nordic Semiconductor ASA", "Nordic UART"):
                 self.assertIn(keyword, labels)
             self.assertFalse(any("6E400001" in l for l in labels), "a well-known vendor service is named, not a bare UUID")
             self.assertIn(NAME, labels, "the name is the title")
@@ -141,11 +141,11 @@ class ScannerTests(unittest.TestCase):
         with App("--source", "demo") as app:
             self.open_scanner(app)
             app.wait_for(lambda: "Details for FavBlue Demo Chat" in app.names("button"), what="the demo chat device")
-            self.assertIn("C0:FA:B1:0E:DE:01 · LE random", app.names("label"))
+            self.assertIn("C0:FA:B1:0E:DE:01 · LE static random", app.names("label"))
             app.press("Details for FavBlue Demo Chat")
             app.wait_for(lambda: "Keywords" in app.names("label"), what="the demo device's page")
             labels = app.names("label")
-            for keyword in ("Bluetooth LE", "LE random", "Connectable", "FavBlue Chat", "General discoverable", "LE only"):
+            for keyword in ("Bluetooth LE", "LE static random", "Connectable", "FavBlue Chat", "General discoverable", "LE only"):
                 self.assertIn(keyword, labels)
 
     def test_german_scanner_and_detail(self):

@@ -78,6 +78,9 @@ public final class ChatSessions {
     public static let batchDelay: Duration = .milliseconds(200)
     /// How long a batch the store refused waits before it is tried again.
     public static let retryDelay: Duration = .seconds(10)
+    /// How many of a device's newest messages stay in memory once written (with a store); older
+    /// ones are read from the store, so an hour of chat does not grow the process.
+    public static let sessionTail = 500
 
     /// Owns the connection through `connector`; `chats` keeps the history (nil: this session only);
     /// `clock` times the write-behind batches.
@@ -135,7 +138,8 @@ public final class ChatSessions {
         device == state.device ? unread : unreadLeft[device] ?? 0
     }
 
-    /// This session's messages with `device`, oldest first (stored history comes before them).
+    /// This session's newest messages with `device`, oldest first: at most about `sessionTail` once
+    /// written (the store has the rest, and the stored history comes before them).
     public func messages(of device: DeviceID) -> [ChatMessage] { session[device] ?? [] }
 
     /// How many messages of `device` are stored.
@@ -179,6 +183,7 @@ public final class ChatSessions {
         let message = ChatMessage(device: device, direction: .outgoing, body: .text(text), time: now(), delivery: .sending)
         session[device, default: []].append(message)
         store([message])
+        trim(device)
         observers.notify()
         deliver(message)
     }
@@ -268,6 +273,7 @@ public final class ChatSessions {
         case .received(let message):
             session[message.device, default: []].append(message)
             store([message])
+            trim(message.device)
             if reading != message.device { unread += 1 }
         }
         observers.notify()
@@ -292,6 +298,21 @@ public final class ChatSessions {
             }
             self?.deliveries[message.id] = nil
         }
+    }
+
+    /// Lets go of `device`'s oldest messages beyond `sessionTail` that the store already has and
+    /// whose delivery is settled; without a store the session is all there is, so all stay.
+    private func trim(_ device: DeviceID) {
+        guard chats != nil, var messages = session[device], messages.count > Self.sessionTail + 50 else { return }
+        let queued = Set(pendingWrites.map(\.id))
+        var drop = 0
+        for message in messages.prefix(messages.count - Self.sessionTail) {
+            guard message.delivery != .sending, !queued.contains(message.id) else { break }
+            drop += 1
+        }
+        guard drop > 0 else { return }
+        messages.removeFirst(drop)
+        session[device] = messages
     }
 
     private func update(_ id: UUID, of device: DeviceID, to delivery: ChatDelivery) {

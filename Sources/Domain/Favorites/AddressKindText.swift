@@ -14,9 +14,68 @@ extension AddressKind {
     }
 }
 
+/// What an address is, read from its kind and, for a random address, its two top bits
+/// (Core spec Vol 6 Part B §1.3).
+public enum AddressType: Equatable, Sendable {
+    /// A public (IEEE-assigned) LE address: fixed for the device's life.
+    case lePublic
+    /// Top bits 11: fixed until the device is reset.
+    case staticRandom
+    /// Top bits 01: changes every few minutes; a bonded device's IRK resolves it.
+    case resolvablePrivate
+    /// Top bits 00: changes and cannot be resolved.
+    case nonResolvablePrivate
+    /// Top bits 10: a random address of a type the spec reserves.
+    case reservedRandom
+    /// A classic (BR/EDR) address.
+    case bredr
+
+    /// Classifies `id`.
+    public init(_ id: DeviceID) {
+        switch id.kind {
+        case .lePublic: self = .lePublic
+        case .bredr: self = .bredr
+        case .leRandom:
+            switch id.value >> 46 {
+            case 0b11: self = .staticRandom
+            case 0b01: self = .resolvablePrivate
+            case 0b00: self = .nonResolvablePrivate
+            default: self = .reservedRandom
+            }
+        }
+    }
+
+    /// Short, for the line under a device's name: "LE static random".
+    public var label: String {
+        switch self {
+        case .lePublic: return L10n.tr("LE public")
+        case .staticRandom: return L10n.tr("LE static random")
+        case .resolvablePrivate: return L10n.tr("LE resolvable private")
+        case .nonResolvablePrivate: return L10n.tr("LE non-resolvable private")
+        case .reservedRandom: return L10n.tr("LE random")
+        case .bredr: return L10n.tr("BR/EDR")
+        }
+    }
+
+    /// What it means for recognising the device, for the detail page; nil where the label says enough.
+    public var explanation: String? {
+        switch self {
+        case .resolvablePrivate:
+            return L10n.tr("This address changes every few minutes, and FavBlue cannot yet tell that the new one is the same device.")
+        case .nonResolvablePrivate:
+            return L10n.tr("This address changes and nothing can link the new one to this device.")
+        default:
+            return nil
+        }
+    }
+}
+
 extension DeviceID {
+    /// What the address is: public, static random, resolvable or non-resolvable private, or classic.
+    public var addressType: AddressType { AddressType(self) }
+
     /// "AA:BB:CC:DD:EE:FF · LE public", the identifier line under a device's name.
     public var identifierLine: String {
-        L10n.format("{} · {}", address, kind.label)
+        L10n.format("{} · {}", address, addressType.label)
     }
 }
