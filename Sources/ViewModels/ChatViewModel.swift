@@ -177,6 +177,35 @@ public final class ChatViewModel {
         return keys.count - before
     }
 
+    /// Lets go of the oldest listed messages beyond the newest `limit` (and a quarter more, so it
+    /// happens now and then, not on every message); they come back from the store as older pages
+    /// when scrolled to. The page calls it while it follows the newest message, so an open chat
+    /// does not grow without end.
+    public func keepNewest(_ limit: Int) {
+        guard !isLoading, !loadingOlder, messageCount > limit + limit / 4 else { return }
+        let drop = messageCount - limit
+        var removed = 0, cut = 0
+        while cut < keys.count, removed < drop {
+            if case .message = items[keys[cut]] { removed += 1 }
+            items[keys[cut]] = nil
+            cut += 1
+        }
+        // Separators left at the front belong to messages already gone.
+        while cut < keys.count, case .day = items[keys[cut]] {
+            items[keys[cut]] = nil
+            cut += 1
+        }
+        keys.removeFirst(cut)
+        messageCount -= removed
+        storedFrom += removed
+        if let first = keys.first, case .message(let message) = items[first] {
+            oldestShown = message.time
+            let day = calendar.startOfDay(for: message.time)
+            items[Self.dayKey(day)] = .day(day)
+            keys.insert(Self.dayKey(day), at: 0)
+        }
+    }
+
     // MARK: Building rows
 
     private func refresh() {

@@ -10,6 +10,9 @@ import ViewModels
 /// page at a time as the reader scrolls up, and an entry to write to it while connected.
 @MainActor
 public final class ChatPage: Page {
+    /// How many messages stay listed while the page follows the newest.
+    static let shownWhileFollowing = 1000
+
     // MARK: Widgets
     private let frame: PageFrame
     private let content = Stack(transition: .crossfade, durationMs: 150)
@@ -125,6 +128,8 @@ public final class ChatPage: Page {
         }
         content.show(model.keys.isEmpty ? "empty" : "messages")
         let follow = !scrolledOnce || list.isAtEnd()
+        // Following the newest: the oldest rows go, and come back as older pages when scrolled to.
+        if follow { model.keepNewest(Self.shownWhileFollowing) }
         let grew = model.keys.count != list.count
         let changed = model.changedKeys
         list.update(model.keys, isChanged: { changed.contains($0) })

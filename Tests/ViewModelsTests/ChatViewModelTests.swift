@@ -153,6 +153,30 @@ final class ChatViewModelTests: XCTestCase {
         XCTAssertEqual(texts, (0..<1200).map { "r\($0)" } + ["last"], "every message once, oldest first")
     }
 
+    func testAChatFollowingTheNewestLetsTheOldestRowsGoAndScrollingUpBringsThemBackInOrder() async {
+        let start = calendar.startOfDay(for: Date()).addingTimeInterval(-2 * 86_400)
+        let stored = (0..<1500).map { message("m\($0)", at: start.addingTimeInterval(Double($0) * 120)) }
+        let sessions = ChatSessions(connector: FakeConnector(), chats: StoredChats(stored))
+        let model = ChatViewModel(device: device, sessions: sessions, calendar: calendar)
+        await model.load()
+        while model.hasOlder { await model.loadOlder() }
+        XCTAssertEqual(model.messageCount, 1500)
+        model.keepNewest(1000)
+        XCTAssertEqual(model.messageCount, 1000, "the oldest 500 go")
+        XCTAssertTrue(model.hasOlder, "and can be read again")
+        guard case .day = model.item(model.keys[0]) else { return XCTFail("the first kept message keeps its day line") }
+        while model.hasOlder { await model.loadOlder() }
+        let texts = model.keys.compactMap { key -> String? in
+            if case .message(let m) = model.item(key), case .text(let t) = m.body { return t }
+            return nil
+        }
+        XCTAssertEqual(texts, (0..<1500).map { "m\($0)" }, "every message once, oldest first")
+        let days = model.keys.filter { $0.hasPrefix("day-") }
+        XCTAssertEqual(days.count, Set(days).count, "one line per day")
+        model.keepNewest(1400)
+        XCTAssertEqual(model.messageCount, 1500, "a little over the limit waits for more")
+    }
+
     func testSendingWorksOnlyWhileConnectedToThisDeviceAndSaysWhyNot() async {
         let connector = FakeConnector()
         let connection = ChatSessions(connector: connector, chats: nil)
