@@ -52,19 +52,19 @@ public final class DeviceDetailViewModel {
         public var txPower: String?
     }
 
-    /// "Last heard 40 s ago" as of `now`, "Last heard at the end of the replay", or "Not heard yet".
+    /// "Last heard 40 s ago" under an hour as of `now`, else "Last heard" with the date and time
+    /// (a replay's old readings), or "Not heard in this session": the one rule for times.
     public func lastHeardText(now: Date = Date()) -> String {
         guard let lastHeard else { return L10n.tr("Not heard in this session") }
-        if live.isReplayOver { return L10n.format("Last heard {}", Formats.dateTime(lastHeard)) }
-        return L10n.format("Last heard {} ago", Formats.age(seconds: now.timeIntervalSince(lastHeard)))
+        let seconds = now.timeIntervalSince(lastHeard)
+        guard seconds >= -1, seconds < 3600 else { return L10n.format("Last heard {}", Formats.dateTime(lastHeard)) }
+        return L10n.format("Last heard {} ago", Formats.age(seconds: seconds))
     }
 
     /// Whether the figure is older than the fade time, so the page dims it.
-    /// The Last Heard row: "3 s ago" under an hour (the rule every time follows), else the date
-    /// and time; a finished replay's readings are old, so they always give the date and time.
+    /// The Last Heard row: "3 s ago" under an hour (the rule every time follows), else the date and time.
     public func lastHeardMoment(now: Date = Date()) -> String? {
-        guard let lastHeard else { return nil }
-        return live.isReplayOver ? Formats.dateTime(lastHeard) : Formats.moment(lastHeard, now: now)
+        lastHeard.map { Formats.moment($0, now: now) }
     }
 
     public func isStale(now: Date = Date()) -> Bool {

@@ -273,6 +273,9 @@ class DetailPageTests(unittest.TestCase):
     def test_tab_visits_every_control_of_the_detail_page_once_in_a_quiet_room(self):
         with App("--source", "demo") as app:
             self.open_details(app, NAME)
+            # One rule for times: a reading seconds old is "N s ago", never a date.
+            app.wait_for(lambda: any(re.fullmatch(r"Last heard \d+ s ago", n) for n in app.names("label")),
+                         what="the age in seconds")
             self.check_tab_visits_every_control_once(app, NAME)
 
     def test_tab_visits_every_control_of_the_detail_page_once_in_a_busy_room(self):
