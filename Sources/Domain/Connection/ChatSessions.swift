@@ -303,16 +303,13 @@ public final class ChatSessions {
     /// Lets go of `device`'s oldest messages beyond `sessionTail` that the store already has and
     /// whose delivery is settled; without a store the session is all there is, so all stay.
     private func trim(_ device: DeviceID) {
-        guard chats != nil, var messages = session[device], messages.count > Self.sessionTail + 50 else { return }
+        guard chats != nil, let messages = session[device], messages.count > Self.sessionTail + 50 else { return }
         let queued = Set(pendingWrites.map(\.id))
-        var drop = 0
-        for message in messages.prefix(messages.count - Self.sessionTail) {
-            guard message.delivery != .sending, !queued.contains(message.id) else { break }
-            drop += 1
-        }
-        guard drop > 0 else { return }
-        messages.removeFirst(drop)
-        session[device] = messages
+        let old = messages.count - Self.sessionTail
+        // One still sending (or unwritten) stays, without holding back those after it.
+        let kept = messages.prefix(old).filter { $0.delivery == .sending || queued.contains($0.id) }
+        guard kept.count < old else { return }
+        session[device] = kept + messages.suffix(Self.sessionTail)
     }
 
     private func update(_ id: UUID, of device: DeviceID, to delivery: ChatDelivery) {
