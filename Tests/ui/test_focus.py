@@ -83,7 +83,7 @@ class FocusTests(unittest.TestCase):
             app.wait_for(lambda: "Rename…" in app.names("menu item"), what="the context menu again")
             app.key("Return")
             app.wait_for(lambda: "Rename Favorite" in app.names(), what="the rename dialog")
-            self.assertTrue(any("“Kitchen”" in n for n in app.names()), "the dialog names the row's device")
+            self.assertTrue(any(f"“{iso('Kitchen')}”" in n for n in app.names()), "the dialog names the row's device")
             app.key("Escape")
             app.wait_for(lambda: "Rename Favorite" not in app.names(), what="the dialog to close")
             self.assertEqual(app.focused(), (ROW, "Kitchen"))

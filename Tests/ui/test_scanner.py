@@ -283,7 +283,7 @@ class DetailPageTests(unittest.TestCase):
         last reading moves, for as long as the page is shown; its updates never hold Tab."""
         with tempfile.TemporaryDirectory() as tmp:
             capture = os.path.join(tmp, "busy.btsnoop")
-            write_busy_capture(capture)
+            write_busy_capture(capture, seconds=600)  # still replaying however long the machine takes to get here
             with App("--source", f"btsnoop:{capture}") as app:
                 self.open_details(app, "Busy Sensor 03")
                 ages, plots = [], set()
