@@ -55,6 +55,8 @@ acl 01200c000800040009070b00100c0001c0 > "$work/corpus/acl-chars"
 acl 01200f000b0004001b1000686920f09f9880 > "$work/corpus/acl-notify"
 acl 01201b001b000400011500 0110080001020304050607 > "$work/corpus/acl-fragments"
 acl 01200b0007000600010300011007 01200c000800050012010800060010000000c800 > "$work/corpus/acl-smp-signalling"
+# Inputs that once failed, kept so they are tried first on every run.
+cp Fuzz/seeds/* "$work/corpus/"
 echo "seeds: $(ls "$work/corpus" | wc -l)"
 if "$work/fuzz-parsers" -artifact_prefix="$work/" -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 "$work/corpus" > "$work/fuzz.log" 2>&1; then
   grep -E "stat::number_of_executed_units|Done" "$work/fuzz.log" | tail -n 2
