@@ -93,12 +93,12 @@ public final class ChatViewModel {
             default: return L10n.tr("Disconnecting…")
             }
         }
-        if let reason = sessions.unavailableReason { return reason }
+        if let reason = sessions.unavailableReason(for: device) { return reason }
         return L10n.tr("Not connected. Connect to send messages; the history stays here.")
     }
 
     /// Whether the page should offer Connect (not connected to this device, and the source can connect).
-    public var canConnect: Bool { sessions.state.device != device && sessions.unavailableReason == nil }
+    public var canConnect: Bool { sessions.state.device != device && sessions.unavailableReason(for: device) == nil }
 
     /// The row for `key`.
     public func item(_ key: String) -> Item? { items[key] }

@@ -39,14 +39,14 @@ public final class HiddenDevicesViewModel {
     /// Whether Hide Device is offered: never for a favorite.
     public func canHide(_ id: DeviceID) -> Bool { devices.canHide(id) }
 
-    /// Hides `id`, keeping `name` (nil when it has none) for Preferences, and says so with Undo
-    /// through `toast`, calling it `title` as the page does; false, with nothing said, for a favorite.
-    /// The one Hide with Undo of every page.
+    /// Hides `id`, keeping `name` (nil when it has none) for Preferences, and says so with an
+    /// undo through `toast`, calling it `title` as the page does; false, with nothing said, for a
+    /// favorite. The one Hide with Undo of every page.
     @discardableResult
     public func hide(_ id: DeviceID, name: String?, title: String,
-                     toast: (_ text: String, _ undoLabel: String, _ undo: @escaping @MainActor () -> Void) -> Void) -> Bool {
+                     toast: (_ text: String, _ undo: @escaping @MainActor () -> Void) -> Void) -> Bool {
         guard devices.hide(id, name: name) else { return false }
-        toast(L10n.format("“{}” is hidden", DeviceText.isolated(title)), L10n.tr("_Undo"), { [weak devices] in devices?.undoHide() })
+        toast(L10n.format("“{}” is hidden", DeviceText.isolated(title)), { [weak devices] in devices?.undoHide() })
         return true
     }
 

@@ -211,7 +211,7 @@ public final class DeviceDetailPage: Page {
         guard let hidden, let navigator else { return }
         let title = model.title
         let name = title == model.id.address ? nil : title
-        guard hidden.hide(model.id, name: name, title: title, toast: { navigator.toast($0, button: $1, action: $2) }) else { return }
+        guard hidden.hide(model.id, name: name, title: title, toast: { navigator.toast($0, undo: $1) }) else { return }
         navigator.goBack()
     }
 

@@ -79,7 +79,7 @@ public final class FavoritesPage: Page {
         model.onToast = { [weak self] toast in
             guard let self else { return }
             if toast.undoable {
-                self.navigator?.toast(toast.text, button: L10n.tr("_Undo"), action: { [weak self] in
+                self.navigator?.toast(toast.text, undo: { [weak self] in
                     guard let model = self?.model else { return }
                     Task { await model.undoRemove() }
                 })

@@ -228,6 +228,10 @@ public final class MainWindow: Navigator {
         notices.show(text, buttonLabel: button, action: action)
     }
 
+    public func toast(_ text: String, undo: @escaping () -> Void) {
+        notices.show(text, buttonLabel: L10n.tr("_Undo"), action: undo, undoable: true)
+    }
+
     public var parentWindow: Window { window }
 
     private func saveWindowState() {

@@ -4,7 +4,6 @@
 import Domain
 import Foundation
 import GtkKit
-import Localization
 
 /// A short notice at the bottom of the window, with an optional action (Undo), that
 /// hides itself after a few seconds.
@@ -40,11 +39,12 @@ final class NoticeBar {
         }
     }
 
-    /// Shows `text` for `seconds`; with `buttonLabel`, a click runs `action`.
-    func show(_ text: String, buttonLabel: String?, action: (() -> Void)?, seconds: Double = 5) {
+    /// Shows `text` for `seconds`; with `buttonLabel`, a click runs `action`, and so does
+    /// Ctrl+Z when the action is `undoable`.
+    func show(_ text: String, buttonLabel: String?, action: (() -> Void)?, undoable: Bool = false, seconds: Double = 5) {
         label.text = text
         self.action = action
-        undoable = buttonLabel == L10n.tr("_Undo") && action != nil
+        self.undoable = undoable && action != nil
         button.isVisible = buttonLabel != nil
         if let buttonLabel { button.setLabel(buttonLabel) }
         root.isVisible = true

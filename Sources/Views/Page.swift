@@ -43,6 +43,8 @@ public protocol Navigator: AnyObject {
     func goBack()
     /// Shows a short notice; with `button`, a click on it runs `action` (Undo).
     func toast(_ text: String, button: String?, action: (() -> Void)?)
+    /// Shows a short notice with Undo, which Ctrl+Z runs too.
+    func toast(_ text: String, undo: @escaping () -> Void)
     /// The window, for dialogs that must be transient for it.
     var parentWindow: Window { get }
 }

@@ -64,7 +64,7 @@ extension ScannerPage {
     func hideDevice(key: String) {
         guard let id = try? DeviceID(storageKey: key), let row = shown[key] else { return }
         guard hidden.hide(id, name: row.isUnnamed ? nil : row.title, title: row.title,
-                          toast: { [weak navigator] in navigator?.toast($0, button: $1, action: $2) }) else { return }
+                          toast: { [weak navigator] text, undo in navigator?.toast(text, undo: undo) }) else { return }
         list.list.grabFocus()
     }
 

@@ -257,6 +257,20 @@ class App:
             time.sleep(0.1)
         self.click(rect[0] + rect[2] // 2, rect[1] + rect[3] // 2)
 
+    def click_on_until(self, name, role, predicate, what, tries=3):
+        """Clicks as click_on does, again if nothing happened: on a loaded machine the first
+        click can reach the window before it takes pointer input."""
+        for _ in range(tries - 1):
+            self.click_on(name, role)
+            try:
+                self.wait_for(predicate, timeout=8, what=what)
+                return
+            except AssertionError:
+                if not any(n == name for n in self.names(role)):
+                    raise
+        self.click_on(name, role)
+        self.wait_for(predicate, what=what)
+
     def frames(self):
         root = self.accessible()
         return [root.get_child_at_index(i).get_name() for i in range(root.get_child_count())]

@@ -92,6 +92,24 @@ if __name__ == "__main__":
     unittest.main()
 
 
+def open_chat(app, bluez, device, peer):
+    """From the home page: finds the peer, connects through Device1.Connect, and opens the chat
+    once the chat service resolves; returns its notify and write characteristics."""
+    app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+    app.press("Add New Devices")
+    app.wait_for(lambda: peer in app.names("label"), what="the device")
+    app.press(f"Details for {peer}")
+    app.wait_for(lambda: f"Connect to {peer}" in app.names("button"), what="Connect")
+    app.press(f"Connect to {peer}")
+    app.wait_for(lambda: "Connect" in bluez.calls(device), what="Device1.Connect")
+    tx, rx = bluez.add_chat_service(device)
+    app.wait_for(lambda: f"Open chat with {peer}" in app.names("button"), what="Open Chat once resolved")
+    assert f"Disconnect from {peer}" in app.names("button")
+    app.press(f"Open chat with {peer}")
+    app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
+    return tx, rx
+
+
 @retry_gtk_atspi_crash
 class BlueZChatTest(unittest.TestCase):
     def test_connect_and_chat_through_bluez(self):
@@ -100,18 +118,7 @@ class BlueZChatTest(unittest.TestCase):
             bluez.add_adapter()
             device = bluez.add_device("C0:98:E5:49:00:07", peer)
             with App("--source", "bluez", env=bluez.env) as app:
-                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
-                app.press("Add New Devices")
-                app.wait_for(lambda: peer in app.names("label"), what="the device")
-                app.press(f"Details for {peer}")
-                app.wait_for(lambda: f"Connect to {peer}" in app.names("button"), what="Connect")
-                app.press(f"Connect to {peer}")
-                app.wait_for(lambda: "Connect" in bluez.calls(device), what="Device1.Connect")
-                tx, rx = bluez.add_chat_service(device)
-                app.wait_for(lambda: f"Open chat with {peer}" in app.names("button"), what="Open Chat once resolved")
-                self.assertIn(f"Disconnect from {peer}", app.names("button"))
-                app.press(f"Open chat with {peer}")
-                app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
+                tx, rx = open_chat(app, bluez, device, peer)
                 app.type_text("hello")
                 app.key("Return")
                 app.wait_for(lambda: bluez.written(rx) == ["hello"], what="the write at the mock")
@@ -132,17 +139,7 @@ class BlueZChatTest(unittest.TestCase):
             bluez.add_adapter()
             device = bluez.add_device(address, peer)
             with App("--source", "bluez", env=bluez.env) as app:
-                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
-                app.press("Add New Devices")
-                app.wait_for(lambda: peer in app.names("label"), what="the device")
-                app.press(f"Details for {peer}")
-                app.wait_for(lambda: f"Connect to {peer}" in app.names("button"), what="Connect")
-                app.press(f"Connect to {peer}")
-                app.wait_for(lambda: "Connect" in bluez.calls(device), what="Device1.Connect")
-                tx, rx = bluez.add_chat_service(device)
-                app.wait_for(lambda: f"Open chat with {peer}" in app.names("button"), what="Open Chat once resolved")
-                app.press(f"Open chat with {peer}")
-                app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
+                tx, rx = open_chat(app, bluez, device, peer)
                 app.type_text("before")
                 app.key("Return")
                 app.wait_for(lambda: bluez.written(rx) == ["before"], what="the write at the mock")

@@ -55,8 +55,7 @@ class FavoritesTests(unittest.TestCase):
         seed(self.home)
         with App(storage="sqlite", home=self.home) as app:
             app.wait_for(lambda: "Buds" in app.names("label"), what="the favorites")
-            app.click_on("Buds", "label")
-            app.wait_for(lambda: "Rename Favorite" in app.names(), what="the rename dialog")
+            app.click_on_until("Buds", "label", lambda: "Rename Favorite" in app.names(), what="the rename dialog")
             app.type_text("x" * 65)
             app.wait_for(lambda: not app.is_sensitive("Save"), what="Save disabled for 65 characters")
             self.assertTrue(any("at most 64" in n for n in app.names("label")), "the reason is shown")
@@ -73,8 +72,7 @@ class FavoritesTests(unittest.TestCase):
         seed(self.home)
         with App(storage="sqlite", home=self.home) as app:
             app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
-            app.click_on("Kitchen", "label")
-            app.wait_for(lambda: "Rename Favorite" in app.names(), what="the rename dialog")
+            app.click_on_until("Kitchen", "label", lambda: "Rename Favorite" in app.names(), what="the rename dialog")
             app.type_text("Changed")
             app.key("Escape")
             app.wait_for(lambda: "Rename Favorite" not in app.names(), what="the dialog to close")
