@@ -54,13 +54,13 @@ class ExportTests(unittest.TestCase):
         app.click_on("View Options")
         app.wait_for(lambda: any(n.startswith(label) for n in app.names()), what=f"{label} in View Options")
         node = next(node for node, _, name in app.nodes() if name.startswith(label))
-        Atspi.Action.do_action(node, 0)
+        node.do_action(0)
         app.settle()
 
     def save_through_chooser(self, app, title, path, button="Save"):
         app.wait_for(lambda: title in app.frames(), what=f"the {title} file chooser")
         entry = app.find("Name:", role="text")
-        Atspi.EditableText.set_text_contents(entry, path)
+        entry.set_text_contents(path)
         app.settle()
         app.press(button)
 
@@ -95,7 +95,7 @@ class ExportTests(unittest.TestCase):
             app.key("F10")
             app.wait_for(lambda: any(n.startswith("Export Favorites") for n in app.names("menu item")), what="the main menu")
             node = next(node for node, _, name in app.nodes() if name.startswith("Export Favorites"))
-            Atspi.Action.do_action(node, 0)
+            node.do_action(0)
             app.settle()
             self.save_through_chooser(app, "Export Favorites", path)
             app.wait_for(lambda: os.path.exists(path), what="the exported file")

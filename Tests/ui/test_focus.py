@@ -119,7 +119,7 @@ class RowFocusRingTests(unittest.TestCase):
             app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
             subprocess.run(["xdotool", "mousemove", "0", "0"], check=True, timeout=10)
             app.settle()
-            extents = Atspi.Component.get_extents(app.find("Kitchen", ROW), Atspi.CoordType.SCREEN)
+            extents = app.find("Kitchen", ROW).extents(Atspi.CoordType.SCREEN)
             # With a margin: GNOME's focus ring may sit just outside the row.
             rect = (extents.x - 4, extents.y - 4, extents.width + 8, extents.height + 8)
             before = row_pixels(rect)

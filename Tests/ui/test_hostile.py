@@ -131,15 +131,16 @@ class HostileNameTests(unittest.TestCase):
             app.click_on("View Options")
             app.wait_for(lambda: any(n.startswith("Export Devices") for n in app.names()), what="Export Devices")
             node = next(node for node, _, name in app.nodes() if name.startswith("Export Devices"))
-            Atspi.Action.do_action(node, 0)
+            node.do_action(0)
             app.settle()
             app.wait_for(lambda: "Export Devices" in app.frames(), what="the file chooser")
-            Atspi.EditableText.set_text_contents(app.find("Name:", role="text"), path)
+            app.find("Name:", role="text").set_text_contents(path)
             app.settle()
             app.press("Save")
             app.wait_for(lambda: os.path.exists(path), what="the exported file")
             app.wait_for(lambda: f"Exported {len(NAMES) - 1} devices to “{iso('hostile.csv')}”" in app.names(),
                          what="the export notice")
+            app.wait_for(lambda: "Export Devices" not in app.frames(), what="the file chooser to close")
 
             app.key("ctrl+comma")
             app.wait_for(lambda: f"Unhide {hidden}" in app.names("button"), what="the hidden device in Preferences")

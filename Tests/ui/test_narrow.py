@@ -15,7 +15,7 @@ import tempfile
 import time
 import unittest
 
-from harness import App, Atspi, retry_gtk_atspi_crash
+from harness import App, Atspi, Node, retry_gtk_atspi_crash
 
 UBUNTU_LAYOUT = "appmenu:minimize,maximize,close"
 
@@ -34,6 +34,8 @@ def home_with(width, height=640, layout=UBUNTU_LAYOUT):
 
 
 def extents(node):
+    if isinstance(node, Node):
+        return node.extents(Atspi.CoordType.WINDOW)
     return Atspi.Component.get_extents(node, Atspi.CoordType.WINDOW)
 
 

@@ -101,7 +101,7 @@ class ScannerTests(unittest.TestCase):
             device = name[len("Add "):-len(" to favorites")]
             time.sleep(0.4)  # the list re-sorts meanwhile, as it does while a command is spoken
             try:
-                Atspi.Action.do_action(node, 0)
+                node.do_action(0)
             except GLib.Error:
                 continue  # the button is gone with its device: nothing happened, which is also safe
             # A dialog is a window of its own: counting windows is cheaper than walking the tree.
@@ -202,7 +202,7 @@ class ScannerTests(unittest.TestCase):
             self.assertFalse(app.is_sensitive("Delete Messages After in days", role=None), "every message is kept at first")
             switch = next(node for node, role, name in app.nodes()
                           if name == "Hide Weak Devices" and role in ("toggle button", "switch", "check box"))
-            Atspi.Action.do_action(switch, 0)
+            switch.do_action(0)
             app.wait_for(lambda: app.is_sensitive("Minimum Signal in dBm", role=None), what="the minimum to take a figure")
 
     def test_preferences_are_named_and_kept(self):
