@@ -142,7 +142,11 @@ class HostileNameTests(unittest.TestCase):
                          what="the export notice")
             app.wait_for(lambda: "Export Devices" not in app.frames(), what="the file chooser to close")
 
-            app.key("ctrl+comma")
+            # Through the main menu, as a screen reader user would: the keyboard focus is for the
+            # window manager to give back after the file chooser, and this display has none.
+            app.click_on("Main Menu")
+            app.wait_for(lambda: "Preferences" in app.names("menu item"), what="the main menu")
+            app.find("Preferences", role="menu item").do_action(0)
             app.wait_for(lambda: f"Unhide {hidden}" in app.names("button"), what="the hidden device in Preferences")
             self.assertIn(hidden, self.labels(app), "its row shows the name as text")
             app.key("Escape")
