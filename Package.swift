@@ -17,6 +17,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // The Security Manager's AES (one block at a time, from _CryptoExtras) and, later, P-256.
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         // Tests only: a clock a test advances by hand, so nothing waits on real time.
         .package(url: "https://github.com/pointfreeco/swift-clocks", exact: "1.1.1"),
     ],
@@ -34,6 +36,8 @@ let package = Package(
         .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ", "CGio"], plugins: ["ServiceNameTable"]),
         .target(name: "Persistence", dependencies: ["Domain", "Localization", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "ViewModels", dependencies: ["Domain", "Localization"]),
+        .target(name: "SecurityToolbox", dependencies: ["Domain", .product(name: "Crypto", package: "swift-crypto"),
+                                                        .product(name: "_CryptoExtras", package: "swift-crypto")]),
 
         // MARK: GTK
         .target(name: "GtkKit", dependencies: ["CGtkShim", "CAdwaita"], swiftSettings: gtkSwift),
@@ -59,6 +63,7 @@ let package = Package(
                 path: "Tests/TestSupport"),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
+        .testTarget(name: "SecurityToolboxTests", dependencies: ["SecurityToolbox", "Domain"]),
         .testTarget(name: "BluetoothTests", dependencies: ["Bluetooth", "Domain", "TestSupport"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Domain", "TestSupport"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "Domain", "TestSupport",

@@ -38,7 +38,8 @@ final class BlueZRouteTests: XCTestCase {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Meanwhile the tile is heard again, stronger.
+        // Meanwhile the tile is heard again, stronger. Real time on purpose: favblue-scan runs for a
+        // fixed span, and the change must land inside it.
         try await Task.sleep(for: .seconds(1))
         try await mock.set(path, "org.bluez.Device1", "RSSI", .int16(-45))
         let output = out.fileHandleForReading.readDataToEndOfFile()

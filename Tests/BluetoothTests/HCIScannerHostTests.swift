@@ -96,6 +96,8 @@ final class HCIScannerHostTests: XCTestCase {
         page.start()
         let pageScanning = await waitUntil { pageStates.items.last == .scanning }
         XCTAssertTrue(pageScanning, "\(pageStates.items)")
+        // Real time on purpose: a wrong "scan off" from the emulated controller is an absence, so
+        // there is nothing to await; 600 ms is several of its command round trips.
         try await Task.sleep(for: .milliseconds(600))
         XCTAssertEqual(enables.all.last, 1, "the controller is left scanning for the page, not turned off by the scan before: \(enables.all)")
         page.stop()

@@ -254,6 +254,7 @@ final class ChatSessionsTests: XCTestCase {
         for _ in 0..<200 {
             written = await chats.batches
             if !written.isEmpty { break }
+            // A poll for the detached write the retry timer started; flush() would bypass the timer under test.
             try await Task.sleep(for: .milliseconds(10))
         }
         XCTAssertEqual(written.flatMap { $0 }.map(\.body), [.text("first"), .text("second")],

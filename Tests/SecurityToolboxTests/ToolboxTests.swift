@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import SecurityToolbox
+import XCTest
+
+private func hex(_ text: String) -> [UInt8] {
+    let digits = Array(text.filter { !$0.isWhitespace })
+    return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0 ... $0 + 1]), radix: 16)! }
+}
+
+final class ToolboxTests: XCTestCase {
+    // RFC 4493 §4: the four examples under one key.
+    private let cmacKey = hex("2b7e1516 28aed2a6 abf71588 09cf4f3c")
+    private let cmacMessage = hex("""
+        6bc1bee2 2e409f96 e93d7e11 7393172a ae2d8a57 1e03ac9c 9eb76fac 45af8e51
+        30c81c46 a35ce411 e5fbc119 1a0a52ef f69f2445 df4f9b17 ad2b417b e66c3710
+        """)
+
+    func testAESCMACMatchesTheFourExamplesOfRFC4493() throws {
+        let expected = [
+            0: "bb1d6929 e9593728 7fa37d12 9b756746",
+            16: "070a16b4 6b4d4144 f79bdd9d d04a287c",
+            40: "dfa66747 de9ae630 30ca3261 1497c827",
+            64: "51f0bebf 7e3b9d92 fc497417 79363cfe",
+        ]
+        for (length, mac) in expected {
+            XCTAssertEqual(try Toolbox.aesCMAC(key: cmacKey, Array(cmacMessage.prefix(length))), hex(mac), "\(length) bytes")
+        }
+    }
+
+    func testAHMatchesTheCoreSpecSampleData() throws {
+        // Core spec Vol 3 Part H Appendix D.7.
+        XCTAssertEqual(try Toolbox.ah(irk: hex("ec0234a357c8ad05341010a60a397d9b"), prand: 0x708194), 0x0DFBAA)
+    }
+
+    func testAWrongKeyLengthIsAnErrorNotATrap() {
+        XCTAssertThrowsError(try Toolbox.e(key: [1, 2, 3], [UInt8](repeating: 0, count: 16)))
+        XCTAssertThrowsError(try Toolbox.e(key: [UInt8](repeating: 0, count: 16), [1]))
+    }
+}
+
+final class PrivateAddressResolutionTests: XCTestCase {
+    private let irk = try! IdentityResolvingKey(parsing: "ec0234a357c8ad05341010a60a397d9b")
+    private let identity = try! DeviceID(parsing: "C4:11:22:33:44:55", kind: .leRandom)
+
+    func testTheSpecsSampleAddressResolvesToItsBondsIdentity() throws {
+        var resolver = PrivateAddressResolver(hashing: AESAddressHashing(), bonds: [
+            ResolvingBond(identity: try DeviceID(parsing: "00:11:22:33:44:55", kind: .lePublic),
+                          irk: try IdentityResolvingKey(parsing: "00112233445566778899aabbccddeeff")),
+            ResolvingBond(identity: identity, irk: irk),
+        ])
+        let heard = try DeviceID(parsing: "70:81:94:0D:FB:AA", kind: .leRandom)
+        XCTAssertEqual(resolver.resolve(heard), identity)
+        XCTAssertEqual(resolver.hashesComputed, 2, "each bond tried once")
+        XCTAssertEqual(resolver.resolve(heard), identity)
+        XCTAssertEqual(resolver.hashesComputed, 2, "the second report costs no AES")
+        XCTAssertNil(resolver.resolve(try DeviceID(parsing: "70:81:94:0D:FB:AB", kind: .leRandom)), "one bit off")
+    }
+
+    func testOnlyResolvablePrivateAddressesAreTried() throws {
+        var resolver = PrivateAddressResolver(hashing: AESAddressHashing(), bonds: [ResolvingBond(identity: identity, irk: irk)])
+        for text in ["70:81:94:0D:FB:AA"] {
+            XCTAssertNil(resolver.resolve(try DeviceID(parsing: text, kind: .lePublic)), "a public address")
+            XCTAssertNil(resolver.resolve(try DeviceID(parsing: text, kind: .bredr)), "a classic address")
+        }
+        XCTAssertNil(resolver.resolve(try DeviceID(parsing: "F0:81:94:0D:FB:AA", kind: .leRandom)), "a static address")
+        XCTAssertNil(resolver.resolve(try DeviceID(parsing: "30:81:94:0D:FB:AA", kind: .leRandom)), "a non-resolvable address")
+        XCTAssertEqual(resolver.hashesComputed, 0)
+    }
+
+    func testAKeyPrintedTheOtherWayRoundResolvesOnceSwapped() throws {
+        let swapped = irk.byteSwapped
+        var resolver = PrivateAddressResolver(hashing: AESAddressHashing(), bonds: [ResolvingBond(identity: identity, irk: swapped)])
+        let heard = try DeviceID(parsing: "70:81:94:0D:FB:AA", kind: .leRandom)
+        XCTAssertNil(resolver.resolve(heard))
+        resolver.setBonds([ResolvingBond(identity: identity, irk: swapped.byteSwapped)])
+        XCTAssertEqual(resolver.resolve(heard), identity, "a new set of bonds forgets the earlier no")
+    }
+
+    func testTheMemoryStaysBoundedUnder100000Addresses() throws {
+        var resolver = PrivateAddressResolver(hashing: AESAddressHashing(), bonds: [ResolvingBond(identity: identity, irk: irk)],
+                                              capacity: 4096)
+        for n in 0 ..< 100_000 {
+            // Resolvable private addresses (top bits 01) that are all different.
+            let value = UInt64(0x40_0000_0000_00) | UInt64(n) << 24 | UInt64(n & 0xFFFF)
+            let id = DeviceID(octets: (0 ..< 6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - UInt64($0)))) }, kind: .leRandom)
+            XCTAssertNil(resolver.resolve(id))
+            XCTAssertLessThanOrEqual(resolver.remembered, 4096)
+        }
+        XCTAssertEqual(resolver.hashesComputed, 100_000)
+        // The sample address still resolves amid them.
+        XCTAssertEqual(resolver.resolve(try DeviceID(parsing: "70:81:94:0D:FB:AA", kind: .leRandom)), identity)
+    }
+}
+
+final class IdentityResolvingKeyTests: XCTestCase {
+    func testAKeyIsParsedFromHexWithOrWithoutSeparators() throws {
+        let plain = try IdentityResolvingKey(parsing: "ec0234a357c8ad05341010a60a397d9b")
+        XCTAssertEqual(try IdentityResolvingKey(parsing: "EC:02:34:A3:57:C8:AD:05:34:10:10:A6:0A:39:7D:9B"), plain)
+        XCTAssertEqual(try IdentityResolvingKey(parsing: " ec0234a3 57c8ad05 341010a6 0a397d9b "), plain)
+        XCTAssertEqual(plain.bytes.first, 0xEC)
+        XCTAssertEqual(plain.byteSwapped.bytes.first, 0x9B)
+    }
+
+    func testANonKeyIsRefusedWithTheReason() {
+        XCTAssertThrowsError(try IdentityResolvingKey(parsing: "ec02")) { XCTAssertEqual($0 as? IdentityResolvingKeyError, .wrongLength(4)) }
+        XCTAssertThrowsError(try IdentityResolvingKey(parsing: "zz0234a357c8ad05341010a60a397d9b")) {
+            XCTAssertEqual($0 as? IdentityResolvingKeyError, .notHex("z"))
+        }
+        XCTAssertThrowsError(try IdentityResolvingKey(parsing: "ec0234a357c8ad05341010a60a397d9b٣")) {
+            XCTAssertEqual($0 as? IdentityResolvingKeyError, .notHex("٣"))
+        }
+    }
+
+    func testAKeyNeverPrintsItself() throws {
+        let key = try IdentityResolvingKey(parsing: "ec0234a357c8ad05341010a60a397d9b")
+        XCTAssertFalse("\(key)".lowercased().contains("ec02"))
+        XCTAssertFalse(String(reflecting: key).lowercased().contains("ec02"))
+    }
+}
