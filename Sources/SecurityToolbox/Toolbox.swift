@@ -52,6 +52,72 @@ public enum Toolbox {
         return try e(key: key, xor(x, last))
     }
 
+    /// c1: the confirm value of LE legacy pairing (§2.2.3). `preq` and `pres` are the 7-byte Pairing
+    /// Request and Response as sent (MSB first), the address types 0 (public) or 1 (random).
+    public static func c1(k: [UInt8], r: [UInt8], preq: [UInt8], pres: [UInt8],
+                          iat: UInt8, ia: [UInt8], rat: UInt8, ra: [UInt8]) throws(Failure) -> [UInt8] {
+        guard preq.count == 7, pres.count == 7, ia.count == 6, ra.count == 6 else { throw Failure() }
+        let p1 = pres + preq + [rat & 1, iat & 1]
+        let p2 = [UInt8](repeating: 0, count: 4) + ia + ra
+        return try e(key: k, xor(try e(key: k, xor(r, p1)), p2))
+    }
+
+    /// s1: the short-term key of LE legacy pairing (§2.2.4), from the low halves of both randoms.
+    public static func s1(k: [UInt8], r1: [UInt8], r2: [UInt8]) throws(Failure) -> [UInt8] {
+        guard r1.count == 16, r2.count == 16 else { throw Failure() }
+        return try e(key: k, Array(r1[8...]) + Array(r2[8...]))
+    }
+
+    /// f4: the confirm value of LE Secure Connections (§2.2.6); `u` and `v` are public-key X coordinates.
+    public static func f4(u: [UInt8], v: [UInt8], x: [UInt8], z: UInt8) throws(Failure) -> [UInt8] {
+        guard u.count == 32, v.count == 32 else { throw Failure() }
+        return try aesCMAC(key: x, u + v + [z])
+    }
+
+    /// f5: the MacKey and the LTK of LE Secure Connections (§2.2.7). `a1` and `a2` are 7 bytes:
+    /// the address type, then the address.
+    public static func f5(w: [UInt8], n1: [UInt8], n2: [UInt8], a1: [UInt8], a2: [UInt8]) throws(Failure) -> (macKey: [UInt8], ltk: [UInt8]) {
+        guard w.count == 32, n1.count == 16, n2.count == 16, a1.count == 7, a2.count == 7 else { throw Failure() }
+        let salt: [UInt8] = [0x6C, 0x88, 0x83, 0x91, 0xAA, 0xF5, 0xA5, 0x38, 0x60, 0x37, 0x0B, 0xDB, 0x5A, 0x60, 0x83, 0xBE]
+        let t = try aesCMAC(key: salt, w)
+        let body: [UInt8] = Array("btle".utf8) + n1 + n2 + a1 + a2 + [0x01, 0x00]
+        return (try aesCMAC(key: t, [0] + body), try aesCMAC(key: t, [1] + body))
+    }
+
+    /// f6: the DHKey check value of LE Secure Connections (§2.2.8); `ioCap` is 3 bytes.
+    public static func f6(w: [UInt8], n1: [UInt8], n2: [UInt8], r: [UInt8], ioCap: [UInt8],
+                          a1: [UInt8], a2: [UInt8]) throws(Failure) -> [UInt8] {
+        guard n1.count == 16, n2.count == 16, r.count == 16, ioCap.count == 3, a1.count == 7, a2.count == 7 else { throw Failure() }
+        return try aesCMAC(key: w, n1 + n2 + r + ioCap + a1 + a2)
+    }
+
+    /// g2: the number both sides show in Numeric Comparison (§2.2.9); the six digits are `g2 % 1_000_000`.
+    public static func g2(u: [UInt8], v: [UInt8], x: [UInt8], y: [UInt8]) throws(Failure) -> UInt32 {
+        guard u.count == 32, v.count == 32, y.count == 16 else { throw Failure() }
+        let mac = try aesCMAC(key: x, u + v + y)
+        return mac[12...].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    /// h6: a key derived from `w` with a 4-byte key id (§2.2.10), for keys shared across transports.
+    public static func h6(w: [UInt8], keyID: [UInt8]) throws(Failure) -> [UInt8] {
+        guard keyID.count == 4 else { throw Failure() }
+        return try aesCMAC(key: w, keyID)
+    }
+
+    /// The Diffie-Hellman key of LE Secure Connections (§2.3.5.6.1): the X coordinate of the
+    /// P-256 product of our private key and the peer's public key (X and Y, 32 bytes each, MSB first).
+    public static func dhKey(privateKey: P256.KeyAgreement.PrivateKey, peerX: [UInt8], peerY: [UInt8]) throws(Failure) -> [UInt8] {
+        guard peerX.count == 32, peerY.count == 32 else { throw Failure() }
+        do {
+            // A point off the curve is refused here, which is the check the spec asks for.
+            let peer = try P256.KeyAgreement.PublicKey(rawRepresentation: peerX + peerY)
+            let secret = try privateKey.sharedSecretFromKeyAgreement(with: peer)
+            return secret.withUnsafeBytes { Array($0) }
+        } catch {
+            throw Failure()
+        }
+    }
+
     /// A block shifted left by one bit, with the field's constant folded in when a bit falls off (RFC 4493 §2.3).
     private static func doubled(_ block: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 16)

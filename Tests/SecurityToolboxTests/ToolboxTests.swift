@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Crypto
 import Domain
 import SecurityToolbox
 import XCTest
@@ -33,6 +34,50 @@ final class ToolboxTests: XCTestCase {
     func testAHMatchesTheCoreSpecSampleData() throws {
         // Core spec Vol 3 Part H Appendix D.7.
         XCTAssertEqual(try Toolbox.ah(irk: hex("ec0234a357c8ad05341010a60a397d9b"), prand: 0x708194), 0x0DFBAA)
+    }
+
+    // Core spec Vol 3 Part H Appendix D, the values as it prints them (most significant octet first).
+    private let u = hex("20b003d2 f297be2c 5e2c83a7 e9f9a5b9 eff49111 acf4fddb cc030148 0e359de6")
+    private let v = hex("55188b3d 32f6bb9a 900afcfb eed4e72a 59cb9ac2 f19d7cfb 6b4fdd49 f47fc5fd")
+    private let n1 = hex("d5cb8454 d177733e ffffb2ec 712baeab")
+    private let n2 = hex("a6e8e7cc 25a75f6e 216583f7 ff3dc4cf")
+    private let dhKey = hex("ec0234a3 57c8ad05 341010a6 0a397d9b 99796b13 b4f866f1 868d34f3 73bfa698")
+    private let a1 = hex("00561237 37bfce")
+    private let a2 = hex("00a71370 2dcfc1")
+
+    func testC1AndS1MatchTheSampleDataOfLegacyPairing() throws {
+        let zero = [UInt8](repeating: 0, count: 16)
+        XCTAssertEqual(try Toolbox.c1(k: zero, r: hex("5783D52156AD6F0E6388274EC6702EE0"), preq: hex("07071000000101"),
+                                      pres: hex("05000800000302"), iat: 1, ia: hex("A1A2A3A4A5A6"), rat: 0, ra: hex("B1B2B3B4B5B6")),
+                       hex("1e1e3fef878988ead2a74dc5bef13b86"))
+        XCTAssertEqual(try Toolbox.s1(k: zero, r1: hex("000F0E0D0C0B0A091122334455667788"), r2: hex("010203040506070899AABBCCDDEEFF00")),
+                       hex("9a1fe1f0e8b0f49b5b4216ae796da062"))
+    }
+
+    func testTheSecureConnectionsFunctionsMatchTheSpecsSampleData() throws {
+        XCTAssertEqual(try Toolbox.f4(u: u, v: v, x: n1, z: 0), hex("f2c916f1 07a9bd1c f1eda1be a974872d"))
+        let keys = try Toolbox.f5(w: dhKey, n1: n1, n2: n2, a1: a1, a2: a2)
+        XCTAssertEqual(keys.macKey, hex("2965f176 a1084a02 fd3f6a20 ce636e20"))
+        XCTAssertEqual(keys.ltk, hex("69867911 69d7cd23 980522b5 94750a38"))
+        XCTAssertEqual(try Toolbox.f6(w: keys.macKey, n1: n1, n2: n2, r: hex("12a3343b b453bb54 08da42d2 0c2d0fc8"),
+                                      ioCap: hex("010102"), a1: a1, a2: a2),
+                       hex("e3c47398 9cd0e8c5 d26c0b09 da958f61"))
+        XCTAssertEqual(try Toolbox.g2(u: u, v: v, x: n1, y: n2), 0x2F9E_D5BA)
+        XCTAssertEqual(try Toolbox.h6(w: hex("ec0234a3 57c8ad05 341010a6 0a397d9b"), keyID: Array("lebr".utf8)),
+                       hex("2d9ae102 e76dc91c e8d3a9e2 80b16399"))
+    }
+
+    func testTheP256KeyAgreementGivesTheSpecsDHKeyBothWays() throws {
+        let privateA = try P256.KeyAgreement.PrivateKey(rawRepresentation:
+            hex("3f49f6d4 a3c55f38 74c9b3e3 d2103f50 4aff607b eb40b799 5899b8a6 cd3c1abd"))
+        let privateB = try P256.KeyAgreement.PrivateKey(rawRepresentation: v)
+        let publicA = privateA.publicKey.rawRepresentation
+        XCTAssertEqual(Array(publicA.prefix(32)), u, "the spec's public key A")
+        let publicB = Array(privateB.publicKey.rawRepresentation)
+        XCTAssertEqual(try Toolbox.dhKey(privateKey: privateA, peerX: Array(publicB.prefix(32)), peerY: Array(publicB.suffix(32))), dhKey)
+        XCTAssertEqual(try Toolbox.dhKey(privateKey: privateB, peerX: Array(publicA.prefix(32)), peerY: Array(publicA.suffix(32))), dhKey)
+        // A point that is not on the curve is refused, not used.
+        XCTAssertThrowsError(try Toolbox.dhKey(privateKey: privateA, peerX: u, peerY: u))
     }
 
     func testAWrongKeyLengthIsAnErrorNotATrap() {
