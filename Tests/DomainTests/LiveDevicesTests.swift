@@ -163,3 +163,51 @@ final class LiveDevicesTests: XCTestCase {
 }
 
 
+
+/// Resolution at the door: a bonded device that changes its private address stays one device.
+final class LiveDevicesIdentityTests: XCTestCase {
+    /// A stand-in for ah that is easy to compute by hand: the key's first byte XOR prand.
+    private struct XorHashing: AddressHashing {
+        func ah(irk: IdentityResolvingKey, prand: UInt32) -> UInt32 { (prand ^ UInt32(irk.bytes[0])) & 0xFF_FFFF }
+    }
+
+    /// A resolvable private address (top bits 01) that `irk` resolves under XorHashing.
+    private func privateAddress(_ n: UInt32, irk: IdentityResolvingKey) -> DeviceID {
+        let prand = 0x40_0000 | n
+        let value = UInt64(prand) << 24 | UInt64((prand ^ UInt32(irk.bytes[0])) & 0xFF_FFFF)
+        return DeviceID(octets: (0 ..< 6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - UInt64($0)))) }, kind: .leRandom)
+    }
+
+    @MainActor
+    func testAddressesOfOneBondFoldIntoItsIdentityAndOthersStayApart() async throws {
+        let irk = IdentityResolvingKey(bytes: [0x5A] + [UInt8](repeating: 1, count: 15))!
+        let stranger = IdentityResolvingKey(bytes: [0x33] + [UInt8](repeating: 2, count: 15))!
+        let identity = try DeviceID(parsing: "C4:00:00:00:00:01", kind: .leRandom)
+        let scanner = FakeScanner()
+        let clock = WallClock()
+        let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 50, clock: TestClock(),
+                               now: { clock.now })
+        live.identities = Identities(hashing: XorHashing(), bonds: [ResolvingBond(identity: identity, irk: irk)])
+        live.start(mode: .continuous)
+        let first = privateAddress(1, irk: irk), second = privateAddress(2, irk: irk), other = privateAddress(3, irk: stranger)
+        scanner.feed(Observation(id: first, timestamp: clock.now, rssi: -50, name: "Band"))
+        scanner.feed(Observation(id: second, timestamp: clock.now.addingTimeInterval(1), rssi: -55))
+        scanner.feed(Observation(id: other, timestamp: clock.now, rssi: -70, name: "Someone else"))
+        await live.drain()
+        XCTAssertEqual(Set(live.all.keys), [identity, other], "one row for the bonded device, one for the stranger")
+        let band = try XCTUnwrap(live[identity])
+        XCTAssertEqual(band.reports, 2)
+        XCTAssertEqual(band.advertised.name, "Band", "what the first address said stays with the device")
+        XCTAssertEqual(band.heardAddress, second, "the address heard last")
+        XCTAssertNil(live[other]?.heardAddress)
+        // The source says the first address left: the device was heard since under the second, so it stays.
+        scanner.depart(first)
+        await live.drain()
+        XCTAssertEqual(live[identity].map { live.isStale($0, at: clock.now) }, false)
+        // The address it uses now leaving is the device leaving.
+        scanner.depart(second)
+        await live.drain()
+        XCTAssertEqual(live[identity].map { live.isStale($0, at: clock.now) }, true)
+        live.stop()
+    }
+}

@@ -34,6 +34,8 @@ public struct LiveDevice: Sendable {
     public var lastSeen: Date { counts.lastSeen }
     /// The source said it went out of range, and it has not been heard since.
     public private(set) var departed = false
+    /// The resolvable private address it was last heard from, when `id` is the identity behind it.
+    public private(set) var heardAddress: DeviceID?
 
     /// A device as its first report describes it.
     public init(_ first: Observation) {
@@ -51,6 +53,7 @@ public struct LiveDevice: Sendable {
     /// Folds in a newer report.
     public mutating func fold(_ o: Observation) {
         advertised.merge(o)
+        heardAddress = o.heardAs
         counts.count(rssi: o.rssi, at: o.timestamp)
         if let value = o.rssi {
             // A steady figure that still follows a walk away: 30 % of each new reading.

@@ -50,6 +50,9 @@ public final class LiveDevices {
     private let refreshInterval: Duration
     /// Whose readings are kept; set by the composition root (favorites).
     public var keepsSightings: @MainActor (DeviceID) -> Bool = { _ in false }
+    /// Who a private address belongs to: each report is keyed on its identity as it comes in, so
+    /// a bonded device that changes its address stays one device. Nil resolves nothing.
+    public var identities: Identities?
     /// Devices that stay listed however long they are silent: a connected device stops
     /// advertising, and must not vanish from the list while the user chats with it.
     public var keepsListed: @MainActor (DeviceID) -> Bool = { _ in false }
@@ -260,7 +263,8 @@ public final class LiveDevices {
     private func fold() {
         let (batch, departures) = inbox.drain()
         var readings: [Sighting] = []
-        for o in batch {
+        for var o in batch {
+            if let identities { o.resolve(to: identities.identity(of: o.id)) }
             if devices[o.id] != nil {
                 devices[o.id]!.fold(o)
             } else {
@@ -269,7 +273,11 @@ public final class LiveDevices {
             if let rssi = o.rssi, keepsSightings(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
         }
         // Gone out of range, unless heard again since the source said so.
-        for (id, time) in departures where devices[id].map({ $0.lastSeen <= time }) == true {
+        for (heard, time) in departures {
+            let id = identities?.identity(of: heard) ?? heard
+            guard let device = devices[id], device.lastSeen <= time else { continue }
+            // An address the device has moved on from says nothing about the device.
+            if id != heard && device.heardAddress != heard { continue }
             devices[id]!.depart()
         }
         if !isReplayOver {

@@ -36,8 +36,10 @@ public struct ServiceID: Equatable, Hashable, Sendable {
 
 /// One report of a device: what it advertised (or answered to an inquiry) at one moment.
 public struct Observation: Equatable, Sendable {
-    /// The device.
-    public let id: DeviceID
+    /// The device: the address heard, or the identity behind it once resolved.
+    public private(set) var id: DeviceID
+    /// The resolvable private address it was heard from, once `id` is its identity.
+    public private(set) var heardAs: DeviceID?
     /// When it was heard.
     public var timestamp: Date
     /// Received signal strength in dBm; nil when the report carries none.
@@ -73,6 +75,13 @@ public struct Observation: Equatable, Sendable {
     /// Whether the advertising data broke off inside a structure; what came before it is kept.
     public var malformed = false
 
+    /// Keys it on `identity`, keeping the address it was heard from.
+    public mutating func resolve(to identity: DeviceID) {
+        guard identity != id else { return }
+        heardAs = id
+        id = identity
+    }
+
     /// Creates an observation.
     public init(id: DeviceID, timestamp: Date, rssi: Int?, name: String? = nil, txPower: Int? = nil,
                 flags: UInt8? = nil, connectable: Bool? = nil, isScanResponse: Bool = false,
@@ -98,6 +107,7 @@ public struct Observation: Equatable, Sendable {
         self.connected = connected
         self.invalidNameBytes = invalidNameBytes
         self.malformed = malformed
+        heardAs = nil
     }
 
     /// The transport the device was seen on.
