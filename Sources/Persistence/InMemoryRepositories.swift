@@ -52,6 +52,17 @@ public actor InMemorySightingsRepository: SightingsRepository {
 }
 
 /// Hidden devices and the "Only New Devices" mark for a session that must not write.
+public actor InMemoryBondsRepository: BondsRepository {
+    private var bonds: [DeviceID: Bond] = [:]
+
+    /// Creates an empty repository.
+    public init() {}
+
+    public func all() -> BondsReading { BondsReading(bonds: bonds.values.sorted { $0.identity < $1.identity }, unreadable: []) }
+    public func save(_ bond: Bond) { bonds[bond.identity] = bond }
+    public func forget(_ identity: DeviceID) { bonds[identity] = nil }
+}
+
 public actor InMemoryHiddenDevicesRepository: HiddenDevicesRepository {
     private var hidden: [DeviceID: HiddenDevice] = [:]
     private var mark: NewDevicesMark?

@@ -62,6 +62,22 @@ public final class SQLiteDatabase: Sendable {
                 CREATE INDEX messages_device_time ON messages(device_id, time, seq);
                 """)
         }
+        // Bonds keep keys: a table of their own, never joined into exports.
+        migrator.registerMigration("v4-bonds") { db in
+            try db.execute(sql: """
+                CREATE TABLE bonds (
+                  device_id TEXT PRIMARY KEY NOT NULL,
+                  irk BLOB,
+                  ltk BLOB,
+                  ediv INTEGER,
+                  rand BLOB,
+                  key_size INTEGER NOT NULL,
+                  authenticated INTEGER NOT NULL,
+                  secure_connections INTEGER NOT NULL,
+                  created_at DOUBLE NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 

@@ -15,6 +15,8 @@ public struct Store: Sendable {
     public let hidden: HiddenDevicesRepository
     /// Chat messages, per device.
     public let chats: ChatRepository
+    /// Bonds: the keys pairing left behind.
+    public let bonds: BondsRepository
     /// Things that happened while opening (file moved aside, memory-only session).
     public let notices: [StoreNotice]
     /// The database file in use, or nil in memory.
@@ -83,12 +85,13 @@ public enum StoreFactory {
         Store(favorites: SQLiteFavoritesRepository(database: database),
               sightings: SQLiteSightingsRepository(database: database),
               hidden: SQLiteHiddenDevicesRepository(database: database), chats: SQLiteChatRepository(database: database),
-              notices: notices, path: database.path)
+              bonds: SQLiteBondsRepository(database: database), notices: notices, path: database.path)
     }
 
     private static func memory(notices: [StoreNotice]) -> Store {
         Store(favorites: InMemoryFavoritesRepository(), sightings: InMemorySightingsRepository(),
-              hidden: InMemoryHiddenDevicesRepository(), chats: InMemoryChatRepository(), notices: notices, path: nil)
+              hidden: InMemoryHiddenDevicesRepository(), chats: InMemoryChatRepository(), bonds: InMemoryBondsRepository(),
+              notices: notices, path: nil)
     }
 
     /// Renames the file (and its WAL and shared-memory files) to `<file>.corrupt-<UTC time>`.
