@@ -46,7 +46,7 @@ let package = Package(
 
         // MARK: Executables
         .executableTarget(name: "FavBlue", dependencies: ["Views", "ViewModels", "Domain", "Localization", "Bluetooth",
-                                                                    "Persistence", "GtkKit"],
+                                                                    "Persistence", "GtkKit", "SecurityToolbox"],
                           swiftSettings: gtkSwift),
         .executableTarget(name: "FavBlueScan", dependencies: ["Bluetooth", "Domain",
                                                              .product(name: "ArgumentParser", package: "swift-argument-parser")]),

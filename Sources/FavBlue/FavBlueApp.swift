@@ -7,6 +7,7 @@ import Foundation
 import GtkKit
 import Localization
 import Persistence
+import SecurityToolbox
 import ViewModels
 import Views
 
@@ -23,6 +24,7 @@ final class FavBlueApp {
     private var scanner: ScannerViewModel?
     private var live: LiveDevices?
     private var hidden: HiddenDevices?
+    private var identities: Identities?
     private var policy: ScanPolicy?
     private var source: ScanSource = .auto
     private var benchmark: ScannerBenchmark?
@@ -139,6 +141,22 @@ final class FavBlueApp {
         // Favorites' readings are kept, so their detail plot and history outlive the session.
         live.keepsSightings = { [weak favorites] id in favorites?.isFavorite(id) ?? false }
         self.live = live
+        // Who each private address belongs to, from the keys kept: resolved as reports come in.
+        let identities = Identities(hashing: AESAddressHashing(), repository: store.bonds)
+        live.identities = identities
+        self.identities = identities
+        Task { [weak self] in
+            do {
+                let unreadable = try await identities.load()
+                guard !unreadable.isEmpty else { return }
+                let text = L10n.plural("{} stored key could not be read. It is kept in the database, unused.",
+                                       "{} stored keys could not be read. They are kept in the database, unused.", unreadable.count)
+                self?.printError(text)
+                self?.window?.toast(text, button: nil, action: nil)
+            } catch {
+                self?.printError(L10n.format("The stored keys could not be read: {}", "\(error)"))
+            }
+        }
         let hidden = HiddenDevices(repository: store.hidden, favorites: favorites)
         hidden.onProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.hidden = hidden
@@ -229,6 +247,7 @@ final class FavBlueApp {
         let favoritesPage = self.favoritesPage!
         let scanner = self.scanner!
         let live = self.live!
+        let identities = self.identities
         let hidden = HiddenDevicesViewModel(devices: self.hidden!)
         let policy = self.policy!
         let scanning = ScanSettingsViewModel(policy: policy)
@@ -258,7 +277,7 @@ final class FavBlueApp {
             detail: { navigator, device in
                 DeviceDetailPage(navigator: navigator,
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings,
-                                                              policy: policy),
+                                                              policy: policy, identities: identities),
                                  favorites: favoritesPage, hidden: hidden, connection: connection)
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,

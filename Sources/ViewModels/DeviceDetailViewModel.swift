@@ -50,6 +50,68 @@ public final class DeviceDetailViewModel {
         public var services: String?
         /// "−8 dBm".
         public var txPower: String?
+        /// The private address it was heard from, when a key resolved it to this device.
+        public var heardAs: String?
+    }
+
+    // MARK: Recognition (a key typed in for a device bonded elsewhere)
+
+    /// Whether the page offers a key: a favorite on LE, where addresses can change.
+    public var canHoldKey: Bool { identities != nil && isFavorite && id.kind.transport == .le }
+    /// Whether a key recognises this device now.
+    public var hasKey: Bool { identities?.hasKey(id) ?? false }
+
+    /// What became of a key: said under the entry.
+    public struct KeyResult: Equatable, Sendable {
+        /// Whether the key is now in use.
+        public let kept: Bool
+        /// What happened, in words.
+        public let message: String
+    }
+
+    /// Uses `text` (32 hex digits, any order of bytes) to recognise this device from now on.
+    public func useKey(_ text: String) async -> KeyResult {
+        guard let identities else { return KeyResult(kept: false, message: L10n.tr("This source cannot use keys.")) }
+        let key: IdentityResolvingKey
+        do {
+            key = try IdentityResolvingKey(parsing: text)
+        } catch {
+            switch error {
+            case .wrongLength(let count):
+                return KeyResult(kept: false, message: L10n.plural("A key has 32 hex digits; this one has {} digit.",
+                                                                   "A key has 32 hex digits; this one has {} digits.", count))
+            case .notHex(let character):
+                return KeyResult(kept: false, message: L10n.format("“{}” is not a hex digit (0–9, A–F).",
+                                                                   DeviceText.shown(String(character))))
+            }
+        }
+        let heard = live.all.values.flatMap { [$0.id, $0.heardAddress].compactMap { $0 } }
+        do {
+            switch try await identities.addKey(key, for: id, heard: heard) {
+            case .kept:
+                refresh()
+                return KeyResult(kept: true, message: L10n.tr("Key saved. FavBlue now recognises this device when its address changes."))
+            case .noMatch(ownAddress: true):
+                return KeyResult(kept: false, message: L10n.tr(
+                    "This key does not match the address this favorite was saved with. It may belong to another device."))
+            case .noMatch(ownAddress: false):
+                return KeyResult(kept: false, message: L10n.tr(
+                    "This key matches none of the addresses heard. Check it, or try again while the device is nearby."))
+            }
+        } catch {
+            return KeyResult(kept: false, message: L10n.format("The key could not be saved: {}", "\(error)"))
+        }
+    }
+
+    /// Stops recognising this device by its key, and deletes the key. Nil, or what went wrong.
+    public func removeKey() async -> String? {
+        do {
+            try await identities?.forget(id)
+            refresh()
+            return nil
+        } catch {
+            return L10n.format("The key could not be removed: {}", "\(error)")
+        }
     }
 
     /// "Last heard 40 s ago" under an hour as of `now`, else "Last heard" with the date and time
@@ -123,6 +185,7 @@ public final class DeviceDetailViewModel {
     private let live: LiveDevices
     private let sightings: SightingsRepository?
     private let policy: ScanPolicy?
+    private let identities: Identities?
     private let observers = ChangeObservers()
     /// Whether this page started the scan it shows (no page below held one).
     private var holdsScan = false
@@ -130,14 +193,16 @@ public final class DeviceDetailViewModel {
 
     /// Creates the model for `id`, a view of its entry in `live`.
     public init(id: DeviceID, favorites: Favorites, live: LiveDevices, sightings: SightingsRepository?,
-                policy: ScanPolicy? = nil) {
+                policy: ScanPolicy? = nil, identities: Identities? = nil) {
         self.id = id
         self.policy = policy
+        self.identities = identities
         self.favorites = favorites
         self.live = live
         self.sightings = sightings
         tokens.append(favorites.observe { [weak self] in self?.refresh() })
         tokens.append(live.observe { [weak self] _ in self?.refresh() })
+        if let identities { tokens.append(identities.observe { [weak self] in self?.refresh() }) }
         refresh()
     }
 
@@ -180,6 +245,13 @@ public final class DeviceDetailViewModel {
         isConnectable = id.kind.transport == .le ? device?.advertised.connectable : false
         keywords = Self.keywords(id: id, advertised: device?.advertised)
         properties = Self.properties(id: id, advertised: device?.advertised)
+        // Translators: {} is the private address a device used when it was last heard.
+        properties.heardAs = device?.heardAddress.map { L10n.format("{}, resolved", $0.address) }
+        if canHoldKey, id.addressType == .resolvablePrivate {
+            properties.addressNote = hasKey
+                ? L10n.tr("This address changes every few minutes; the key set below recognises the device whatever address it uses.")
+                : L10n.tr("This address changes every few minutes. To recognise the device when it changes, set its key below.")
+        }
         observers.notify()
     }
 

@@ -23,6 +23,7 @@ public final class DeviceDetailPage: Page {
     private let servicesRow = PropertyRow(title: L10n.tr("Services"))
     private let txPowerRow = PropertyRow(title: L10n.tr("TX Power"))
     private let lastHeardRow = PropertyRow(title: L10n.tr("Last Heard"))
+    private let heardAsRow = PropertyRow(title: L10n.tr("Private Address"))
     private let copyAddress = Button(icon: "edit-copy-symbolic", accessibleName: L10n.tr("Copy Address"))
     private let keywordBox = FlowBox(maxPerLine: 20, columnSpacing: 6, rowSpacing: 6)
     private let seen = Label()
@@ -43,6 +44,8 @@ public final class DeviceDetailPage: Page {
     // MARK: Owned
     private var token: ObservationToken?
     private var shownKeywords: [String] = []
+    /// A favorite's Identity Resolving Key.
+    private let keySection: DeviceKeySection
     /// Brings "Last heard 40 s ago" up to date every second, and dims a figure that got old.
     private var ageTicker: Task<Void, Never>?
 
@@ -54,6 +57,7 @@ public final class DeviceDetailPage: Page {
         self.favorites = favorites
         self.hidden = hidden
         self.connection = connection.map { DeviceConnectionSection(device: model.id, model: $0, navigator: navigator) }
+        keySection = DeviceKeySection(model: model)
         frame = PageFrame(title: model.title, backButton: true)
         heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
         rename = Button(icon: "document-edit-symbolic", accessibleName: L10n.tr("Rename"))
@@ -84,7 +88,7 @@ public final class DeviceDetailPage: Page {
         copyAddress.align(.center, .center)
         copyAddress.tooltip(L10n.tr("Copy Address"))
         addressRow.addSuffix(copyAddress)
-        for row in [addressRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow, lastHeardRow] {
+        for row in [addressRow, heardAsRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow, lastHeardRow] {
             properties.append(row)
         }
 
@@ -98,7 +102,9 @@ public final class DeviceDetailPage: Page {
 
         let column = Box(vertical: true, spacing: 12).append(fullName, signal)
         if let connection = self.connection { column.append(connection.root) }
-        column.append(properties, heading, keywordBox, plot.root, seen)
+        column.append(properties)
+        column.append(keySection.root)
+        column.append(heading, keywordBox, plot.root, seen)
         column.margins(18)
         let scroller = ScrolledWindow(child: Clamp(maximumSize: 600, child: column))
         content.add(loading, name: "loading")
@@ -160,7 +166,7 @@ public final class DeviceDetailPage: Page {
     /// The labelled properties shown, title → value, for tests.
     public var shownProperties: [String: String] {
         var shown: [String: String] = [:]
-        for row in [addressRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow, lastHeardRow] where row.isVisible {
+        for row in [addressRow, heardAsRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow, lastHeardRow] where row.isVisible {
             shown[row.title] = row.value
         }
         return shown
@@ -175,6 +181,8 @@ public final class DeviceDetailPage: Page {
         plot.show(model.signalHistory())
         let p = model.properties
         addressRow.value = L10n.format("{} · {}", p.address, p.addressKind) + (p.addressNote.map { "\n" + $0 } ?? "")
+        show(heardAsRow, p.heardAs)
+        keySection.render()
         show(advertisedNameRow, p.advertisedName)
         show(manufacturerRow, p.manufacturer)
         show(servicesRow, p.services)

@@ -187,7 +187,8 @@ final class LiveDevicesIdentityTests: XCTestCase {
         let clock = WallClock()
         let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 50, clock: TestClock(),
                                now: { clock.now })
-        live.identities = Identities(hashing: XorHashing(), bonds: [ResolvingBond(identity: identity, irk: irk)])
+        live.identities = Identities(hashing: XorHashing(), bonds: [Bond(identity: identity, irk: irk, ltk: nil, authenticated: false,
+                                                                        secureConnections: false, createdAt: clock.now)])
         live.start(mode: .continuous)
         let first = privateAddress(1, irk: irk), second = privateAddress(2, irk: irk), other = privateAddress(3, irk: stranger)
         scanner.feed(Observation(id: first, timestamp: clock.now, rssi: -50, name: "Band"))
@@ -210,4 +211,50 @@ final class LiveDevicesIdentityTests: XCTestCase {
         XCTAssertEqual(live[identity].map { live.isStale($0, at: clock.now) }, true)
         live.stop()
     }
+}
+
+/// A key typed in for a device bonded elsewhere: kept in the byte order that resolves.
+final class TypedKeyTests: XCTestCase {
+    private struct XorHashing: AddressHashing {
+        func ah(irk: IdentityResolvingKey, prand: UInt32) -> UInt32 { (prand ^ UInt32(irk.bytes[0])) & 0xFF_FFFF }
+    }
+
+    private func privateAddress(_ n: UInt32, firstKeyByte: UInt8) -> DeviceID {
+        let prand = 0x40_0000 | n
+        let value = UInt64(prand) << 24 | UInt64((prand ^ UInt32(firstKeyByte)) & 0xFF_FFFF)
+        return DeviceID(octets: (0 ..< 6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - UInt64($0)))) }, kind: .leRandom)
+    }
+
+    @MainActor
+    func testAKeyIsKeptInTheOrderThatResolvesAndOneThatResolvesNothingIsNot() async throws {
+        let repository = InMemoryBonds()
+        let identities = Identities(hashing: XorHashing(), repository: repository)
+        // The device was saved under the address it had then; it has moved on since.
+        let saved = privateAddress(1, firstKeyByte: 0x9B)
+        let now = privateAddress(2, firstKeyByte: 0x9B)
+        let printedBackwards = IdentityResolvingKey(bytes: [0x11] + [UInt8](repeating: 0, count: 14) + [0x9B])!
+        let wrong = IdentityResolvingKey(bytes: [0x22] + [UInt8](repeating: 0, count: 14) + [0x23])!
+        let refused = try await identities.addKey(wrong, for: saved, heard: [now])
+        XCTAssertEqual(refused, .noMatch(ownAddress: true))
+        XCTAssertFalse(identities.hasKey(saved))
+        let stored = await repository.saved
+        XCTAssertEqual(stored, [], "nothing kept for a key that matches nothing")
+        let kept = try await identities.addKey(printedBackwards, for: saved, heard: [now])
+        XCTAssertEqual(kept, .kept(swapped: true))
+        XCTAssertTrue(identities.hasKey(saved))
+        XCTAssertEqual(identities.identity(of: now), saved, "the new address is the saved device")
+        let written = await repository.saved
+        XCTAssertEqual(written.map(\.irk), [printedBackwards.byteSwapped])
+        try await identities.forget(saved)
+        XCTAssertEqual(identities.identity(of: now), now, "forgotten: the address is a stranger again")
+        let afterForget = await repository.saved
+        XCTAssertEqual(afterForget, [])
+    }
+}
+
+private actor InMemoryBonds: BondsRepository {
+    var saved: [Bond] = []
+    func all() -> BondsReading { BondsReading(bonds: saved, unreadable: []) }
+    func save(_ bond: Bond) { saved.removeAll { $0.identity == bond.identity }; saved.append(bond) }
+    func forget(_ identity: DeviceID) { saved.removeAll { $0.identity == identity } }
 }
