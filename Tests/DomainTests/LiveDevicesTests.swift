@@ -164,19 +164,21 @@ final class LiveDevicesTests: XCTestCase {
 
 
 
+/// A stand-in for ah that is easy to compute by hand: the key's first byte XOR prand.
+private struct XorHashing: AddressHashing {
+    func ah(irk: IdentityResolvingKey, prand: UInt32) -> UInt32 { (prand ^ UInt32(irk.bytes[0])) & 0xFF_FFFF }
+}
+
+/// A resolvable private address (top bits 01) that a key starting with `firstKeyByte` resolves under XorHashing.
+private func xorPrivateAddress(_ n: UInt32, firstKeyByte: UInt8) -> DeviceID {
+    let prand = 0x40_0000 | n
+    let value = UInt64(prand) << 24 | UInt64((prand ^ UInt32(firstKeyByte)) & 0xFF_FFFF)
+    return DeviceID(octets: (0 ..< 6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - UInt64($0)))) }, kind: .leRandom)
+}
+
 /// Resolution at the door: a bonded device that changes its private address stays one device.
 final class LiveDevicesIdentityTests: XCTestCase {
-    /// A stand-in for ah that is easy to compute by hand: the key's first byte XOR prand.
-    private struct XorHashing: AddressHashing {
-        func ah(irk: IdentityResolvingKey, prand: UInt32) -> UInt32 { (prand ^ UInt32(irk.bytes[0])) & 0xFF_FFFF }
-    }
-
-    /// A resolvable private address (top bits 01) that `irk` resolves under XorHashing.
-    private func privateAddress(_ n: UInt32, irk: IdentityResolvingKey) -> DeviceID {
-        let prand = 0x40_0000 | n
-        let value = UInt64(prand) << 24 | UInt64((prand ^ UInt32(irk.bytes[0])) & 0xFF_FFFF)
-        return DeviceID(octets: (0 ..< 6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - UInt64($0)))) }, kind: .leRandom)
-    }
+    private func privateAddress(_ n: UInt32, irk: IdentityResolvingKey) -> DeviceID { xorPrivateAddress(n, firstKeyByte: irk.bytes[0]) }
 
     @MainActor
     func testAddressesOfOneBondFoldIntoItsIdentityAndOthersStayApart() async throws {
@@ -215,15 +217,7 @@ final class LiveDevicesIdentityTests: XCTestCase {
 
 /// A key typed in for a device bonded elsewhere: kept in the byte order that resolves.
 final class TypedKeyTests: XCTestCase {
-    private struct XorHashing: AddressHashing {
-        func ah(irk: IdentityResolvingKey, prand: UInt32) -> UInt32 { (prand ^ UInt32(irk.bytes[0])) & 0xFF_FFFF }
-    }
-
-    private func privateAddress(_ n: UInt32, firstKeyByte: UInt8) -> DeviceID {
-        let prand = 0x40_0000 | n
-        let value = UInt64(prand) << 24 | UInt64((prand ^ UInt32(firstKeyByte)) & 0xFF_FFFF)
-        return DeviceID(octets: (0 ..< 6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - UInt64($0)))) }, kind: .leRandom)
-    }
+    private func privateAddress(_ n: UInt32, firstKeyByte: UInt8) -> DeviceID { xorPrivateAddress(n, firstKeyByte: firstKeyByte) }
 
     @MainActor
     func testAKeyIsKeptInTheOrderThatResolvesAndOneThatResolvesNothingIsNot() async throws {

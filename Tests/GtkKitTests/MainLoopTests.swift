@@ -69,9 +69,10 @@ final class MainLoopTests: GtkTestCase {
                 }
             }
             // All test targets share one process, so a timer left by another
-            // test may wake the source a few times; a spinning source would
-            // wake thousands of times in 500 ms.
-            XCTAssertLessThanOrEqual(wakeups, 10, "the main-queue source must not spin while nothing is queued")
+            // test may wake the source a few times, more on a loaded machine (16
+            // seen beside a release build); a spinning source would wake
+            // thousands of times in 500 ms.
+            XCTAssertLessThanOrEqual(wakeups, 50, "the main-queue source must not spin while nothing is queued")
             XCTAssertLessThan(cpuMs, 100, "a spinning loop would burn the whole 500 ms of CPU")
         }
     }

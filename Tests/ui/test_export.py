@@ -51,8 +51,7 @@ class ExportTests(unittest.TestCase):
         return {n[len(prefix):] for n in app.names("button") if n.startswith(prefix)}
 
     def choose_in_menu(self, app, label):
-        app.click_on("View Options")
-        app.wait_for(lambda: any(n.startswith(label) for n in app.names()), what=f"{label} in View Options")
+        app.click_on_until("View Options", None, lambda: any(n.startswith(label) for n in app.names()), what=f"{label} in View Options")
         node = next(node for node, _, name in app.nodes() if name.startswith(label))
         node.do_action(0)
         app.settle()

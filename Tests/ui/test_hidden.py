@@ -92,8 +92,7 @@ class HiddenDevicesTests(unittest.TestCase):
         write_late_arrival_capture(after, seconds=60, late_at=3)
         with App("--source", f"btsnoop:{before}", storage="sqlite", home=self.home) as app:
             self.open_scanner(app, name="Early Sensor")
-            app.click_on("View Options")
-            app.wait_for(lambda: "Only New Devices" in app.names("menu item"), what="the View Options menu")
+            app.click_on_until("View Options", None, lambda: "Only New Devices" in app.names("menu item"), what="the View Options menu")
             app.press("Only New Devices", role="menu item")
             app.wait_for(lambda: "No New Devices Yet" in app.names(), what="the status page")
             self.assertTrue(any("for the first time after" in n for n in app.names()), "it gives the time")
@@ -102,8 +101,7 @@ class HiddenDevicesTests(unittest.TestCase):
         with App("--source", f"btsnoop:{after}", storage="sqlite", home=self.home) as app:
             self.open_scanner(app, name="Late Sensor")
             self.assertNotIn("Early Sensor", app.names("label"))
-            app.click_on("View Options")
-            app.wait_for(lambda: "Only New Devices" in app.names("menu item"), what="the View Options menu")
+            app.click_on_until("View Options", None, lambda: "Only New Devices" in app.names("menu item"), what="the View Options menu")
             app.press("Only New Devices", role="menu item")
             app.wait_for(lambda: "Early Sensor" in app.names("label"), what="every device again once it is off")
 

@@ -128,8 +128,7 @@ class HostileNameTests(unittest.TestCase):
 
             # Export Devices: the notice, then a file no spreadsheet runs.
             path = os.path.join(self.home, "hostile.csv")
-            app.click_on("View Options")
-            app.wait_for(lambda: any(n.startswith("Export Devices") for n in app.names()), what="Export Devices")
+            app.click_on_until("View Options", None, lambda: any(n.startswith("Export Devices") for n in app.names()), what="Export Devices")
             node = next(node for node, _, name in app.nodes() if name.startswith("Export Devices"))
             node.do_action(0)
             app.settle()
@@ -144,8 +143,7 @@ class HostileNameTests(unittest.TestCase):
 
             # Through the main menu, as a screen reader user would: the keyboard focus is for the
             # window manager to give back after the file chooser, and this display has none.
-            app.click_on("Main Menu")
-            app.wait_for(lambda: "Preferences" in app.names("menu item"), what="the main menu")
+            app.click_on_until("Main Menu", None, lambda: "Preferences" in app.names("menu item"), what="the main menu")
             app.find("Preferences", role="menu item").do_action(0)
             app.wait_for(lambda: f"Unhide {hidden}" in app.names("button"), what="the hidden device in Preferences")
             self.assertIn(hidden, self.labels(app), "its row shows the name as text")

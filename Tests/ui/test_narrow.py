@@ -113,8 +113,7 @@ class NarrowWindowTests(unittest.TestCase):
             buttons = app.names("button")
             self.assertNotIn("Search Devices", buttons)
             self.assertNotIn("View Options", buttons)
-            app.click_on("Search and View Options")
-            app.wait_for(lambda: "Search Devices" in app.names("menu item"), what="the folded menu")
+            app.click_on_until("Search and View Options", None, lambda: "Search Devices" in app.names("menu item"), what="the folded menu")
             # The main menu folds in too: one menu button, and F10 opens it.
             for item in ("Signal Strength", "Favorites Only", "Preferences", "About FavBlue"):
                 self.assertIn(item, app.names("menu item"))

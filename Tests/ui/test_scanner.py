@@ -176,8 +176,7 @@ class ScannerTests(unittest.TestCase):
         home = tempfile.mkdtemp(prefix="favblue-ui-")
         with App("--source", "demo", home=home) as app:
             self.open_scanner(app)
-            app.click_on("View Options")
-            app.wait_for(lambda: "Favorites Only" in app.names(), what="the view menu")
+            app.click_on_until("View Options", None, lambda: "Favorites Only" in app.names(), what="the view menu")
             app.press("Favorites Only", role=None)
             app.wait_for(lambda: "No Matching Devices" in app.names(), what="the filtered-out explanation")
             self.assertNotIn(NAME, app.names("label"))
