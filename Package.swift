@@ -52,6 +52,7 @@ let package = Package(
                                                              .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "BluetoothBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/BluetoothBench"),
         .executableTarget(name: "PersistenceBench", dependencies: ["Persistence", "Domain"], path: "Benchmarks/PersistenceBench"),
+        .executableTarget(name: "ResolveBench", dependencies: ["Bluetooth", "Domain", "SecurityToolbox"], path: "Benchmarks/ResolveBench"),
         .executableTarget(name: "ChatBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/ChatBench"),
 
         // MARK: Build plugins

@@ -133,6 +133,13 @@ public enum Toolbox {
     private static func xor(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] { zip(a, b).map { $0 ^ $1 } }
 }
 
+/// A key made once and only read afterwards, so closures on any thread may share it
+/// (swift-crypto 3 does not mark `SymmetricKey` Sendable).
+private struct SharedKey: @unchecked Sendable {
+    let key: SymmetricKey
+    init(_ key: SymmetricKey) { self.key = key }
+}
+
 /// `ah` for the private-address resolver, from the toolbox.
 public struct AESAddressHashing: AddressHashing {
     public init() {}
@@ -140,5 +147,22 @@ public struct AESAddressHashing: AddressHashing {
     /// The hash, or a value above 24 bits (which no address carries) if the AES refused the key.
     public func ah(irk: IdentityResolvingKey, prand: UInt32) -> UInt32 {
         (try? Toolbox.ah(irk: irk.bytes, prand: prand)) ?? UInt32.max
+    }
+
+    /// `ah` with the key made once, as a busy room asks it for every new address.
+    public func prepared(_ irk: IdentityResolvingKey) -> @Sendable (UInt32) -> UInt32 {
+        let shared = SharedKey(SymmetricKey(data: irk.bytes))
+        return { prand in
+            // r' = 13 zero bytes, then prand most significant first (§2.2.2); on the stack.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer -> UInt32 in
+                var block = buffer
+                block.initialize(repeating: 0)
+                block[13] = UInt8(truncatingIfNeeded: prand >> 16)
+                block[14] = UInt8(truncatingIfNeeded: prand >> 8)
+                block[15] = UInt8(truncatingIfNeeded: prand)
+                guard (try? AES.permute(&block, key: shared.key)) != nil else { return UInt32.max }
+                return UInt32(block[13]) << 16 | UInt32(block[14]) << 8 | UInt32(block[15])
+            }
+        }
     }
 }

@@ -6,6 +6,15 @@
 public protocol AddressHashing: Sendable {
     /// ah(irk, prand): the 24-bit hash of the 24-bit `prand` under `irk`.
     func ah(irk: IdentityResolvingKey, prand: UInt32) -> UInt32
+    /// `ah` under one key, with whatever the key needs made once (an AES key, say): the
+    /// resolver prepares each bond when the bonds change, not for every address.
+    func prepared(_ irk: IdentityResolvingKey) -> @Sendable (UInt32) -> UInt32
+}
+
+extension AddressHashing {
+    public func prepared(_ irk: IdentityResolvingKey) -> @Sendable (UInt32) -> UInt32 {
+        { [self] prand in self.ah(irk: irk, prand: prand) }
+    }
 }
 
 /// A bond as far as recognising a device goes: who it is, and the key that tells.
@@ -37,6 +46,7 @@ public struct PrivateAddressResolver: Sendable {
     public private(set) var hashesComputed = 0
 
     private let hashing: any AddressHashing
+    private var hashes: [@Sendable (UInt32) -> UInt32] = []
     // The address (48 bits) to the index of its bond, or -1 for none.
     private var newer: [UInt64: Int] = [:]
     private var older: [UInt64: Int] = [:]
@@ -46,6 +56,7 @@ public struct PrivateAddressResolver: Sendable {
         self.hashing = hashing
         self.bonds = bonds
         self.capacity = capacity
+        hashes = bonds.map { hashing.prepared($0.irk) }
     }
 
     /// How many answers are remembered now.
@@ -54,6 +65,7 @@ public struct PrivateAddressResolver: Sendable {
     /// Replaces the bonds; every answer remembered so far is forgotten, since it may change.
     public mutating func setBonds(_ bonds: [ResolvingBond]) {
         self.bonds = bonds
+        hashes = bonds.map { hashing.prepared($0.irk) }
         newer.removeAll(keepingCapacity: true)
         older.removeAll()
     }
@@ -72,9 +84,9 @@ public struct PrivateAddressResolver: Sendable {
             let prand = UInt32(truncatingIfNeeded: key >> 24)
             let hash = UInt32(truncatingIfNeeded: key & 0xFF_FFFF)
             var found = -1
-            for (i, bond) in bonds.enumerated() {
+            for (i, ah) in hashes.enumerated() {
                 hashesComputed += 1
-                if hashing.ah(irk: bond.irk, prand: prand) & 0xFF_FFFF == hash { found = i; break }
+                if ah(prand) & 0xFF_FFFF == hash { found = i; break }
             }
             index = found
         }
