@@ -56,8 +56,9 @@ public final class DeviceDetailViewModel {
 
     // MARK: Recognition (a key typed in for a device bonded elsewhere)
 
-    /// Whether the page offers a key: a favorite on LE, where addresses can change.
-    public var canHoldKey: Bool { identities != nil && isFavorite && id.kind.transport == .le }
+    /// Whether the page offers a key: a favorite on LE, where addresses can change, or any device
+    /// that still has one (a favorite removed since), so its key can be removed too.
+    public var canHoldKey: Bool { identities != nil && id.kind.transport == .le && (isFavorite || hasKey) }
     /// Whether a key recognises this device now.
     public var hasKey: Bool { identities?.hasKey(id) ?? false }
 

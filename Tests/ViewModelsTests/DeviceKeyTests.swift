@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import TestSupport
+import ViewModels
+import XCTest
+
+/// The detail page's key: offered for an LE favorite, refused with the reason, and still
+/// removable after the favorite is gone, so no key stays behind where nothing shows it.
+@MainActor
+final class DeviceKeyTests: XCTestCase {
+    /// ah as the key's first byte XOR prand: easy to build an address for by hand.
+    private struct XorHashing: AddressHashing {
+        func ah(irk: IdentityResolvingKey, prand: UInt32) -> UInt32 { (prand ^ UInt32(irk.bytes[0])) & 0xFF_FFFF }
+    }
+
+    func testAKeyIsRefusedWithItsReasonKeptAndStillRemovableOnceTheFavoriteIsGone() async throws {
+        // A resolvable private address that a key starting with 0x5A resolves.
+        let prand: UInt32 = 0x41_2345
+        let value = UInt64(prand) << 24 | UInt64(prand ^ 0x5A)
+        let id = DeviceID(octets: (0 ..< 6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - UInt64($0)))) }, kind: .leRandom)
+        let favorites = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository([
+            Favorite(id: id, nickname: "Band", lastKnownName: nil, addedAt: Date(), updatedAt: Date()),
+        ])))
+        await favorites.load()
+        let live = LiveDevices(makeScanner: { _ in FakeScanner() }, sightings: nil)
+        let identities = Identities(hashing: XorHashing())
+        let detail = DeviceDetailViewModel(id: id, favorites: favorites, live: live, sightings: nil, identities: identities)
+        XCTAssertTrue(detail.canHoldKey)
+        XCTAssertFalse(detail.hasKey)
+
+        let short = await detail.useKey("5a01")
+        XCTAssertFalse(short.kept)
+        XCTAssertEqual(short.message, "A key has 32 hex digits; this one has 4 digits.")
+        let notHex = await detail.useKey("5g" + String(repeating: "0", count: 30))
+        XCTAssertFalse(notHex.kept)
+        XCTAssertEqual(notHex.message, "“g” is not a hex digit (0–9, A–F).")
+        let other = await detail.useKey("33" + String(repeating: "0", count: 30))
+        XCTAssertFalse(other.kept)
+        XCTAssertTrue(other.message.contains("may belong to another device"), other.message)
+
+        let kept = await detail.useKey("5A:" + String(repeating: "00:", count: 14) + "01")
+        XCTAssertTrue(kept.kept, kept.message)
+        XCTAssertTrue(detail.hasKey)
+        XCTAssertTrue(detail.properties.addressNote?.contains("the key set below") == true)
+
+        _ = await favorites.remove(id)
+        XCTAssertFalse(detail.isFavorite)
+        XCTAssertTrue(detail.canHoldKey, "a key outlives its favorite on the page, so it can be removed")
+        let problem = await detail.removeKey()
+        XCTAssertNil(problem)
+        XCTAssertFalse(detail.hasKey)
+        XCTAssertFalse(detail.canHoldKey, "nothing left to show for a device that is no favorite")
+    }
+}
