@@ -50,8 +50,11 @@ public final class DeviceDetailViewModel {
         public var services: String?
         /// "−8 dBm".
         public var txPower: String?
-        /// The private address it was heard from, when a key resolved it to this device.
+        /// The private address it was heard from, when a key resolved it to this device or it
+        /// was seen to change its address.
         public var heardAs: String?
+        /// The addresses it used before, when it was seen to change its address.
+        public var earlierAddresses: String?
     }
 
     // MARK: Recognition (a key typed in for a device bonded elsewhere)
@@ -248,6 +251,15 @@ public final class DeviceDetailViewModel {
         properties = Self.properties(id: id, advertised: device?.advertised)
         // Translators: {} is the private address a device used when it was last heard.
         properties.heardAs = device?.heardAddress.map { L10n.format("{}, resolved", $0.address) }
+        if let device, !device.formerAddresses.isEmpty {
+            // Translators: {} is the private address a device uses now, after it was seen to change it.
+            properties.heardAs = L10n.format("{}, in use now", device.currentAddress.address)
+            properties.earlierAddresses = device.formerAddresses.map(\.address).joined(separator: ", ")
+            if !hasKey {
+                properties.addressNote = L10n.tr(
+                    "This device changes its address. FavBlue keeps it in one row while it advertises the same data; only its key recognises it for certain.")
+            }
+        }
         if canHoldKey, id.addressType == .resolvablePrivate {
             properties.addressNote = hasKey
                 ? L10n.tr("This address changes every few minutes; the key set below recognises the device whatever address it uses.")

@@ -24,6 +24,7 @@ public final class DeviceDetailPage: Page {
     private let txPowerRow = PropertyRow(title: L10n.tr("TX Power"))
     private let lastHeardRow = PropertyRow(title: L10n.tr("Last Heard"))
     private let heardAsRow = PropertyRow(title: L10n.tr("Private Address"))
+    private let earlierRow = PropertyRow(title: L10n.tr("Earlier Addresses"))
     private let copyAddress = Button(icon: "edit-copy-symbolic", accessibleName: L10n.tr("Copy Address"))
     private let keywordBox = FlowBox(maxPerLine: 20, columnSpacing: 6, rowSpacing: 6)
     private let seen = Label()
@@ -88,7 +89,7 @@ public final class DeviceDetailPage: Page {
         copyAddress.align(.center, .center)
         copyAddress.tooltip(L10n.tr("Copy Address"))
         addressRow.addSuffix(copyAddress)
-        for row in [addressRow, heardAsRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow, lastHeardRow] {
+        for row in [addressRow, heardAsRow, earlierRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow, lastHeardRow] {
             properties.append(row)
         }
 
@@ -166,7 +167,7 @@ public final class DeviceDetailPage: Page {
     /// The labelled properties shown, title → value, for tests.
     public var shownProperties: [String: String] {
         var shown: [String: String] = [:]
-        for row in [addressRow, heardAsRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow, lastHeardRow] where row.isVisible {
+        for row in [addressRow, heardAsRow, earlierRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow, lastHeardRow] where row.isVisible {
             shown[row.title] = row.value
         }
         return shown
@@ -182,6 +183,7 @@ public final class DeviceDetailPage: Page {
         let p = model.properties
         addressRow.value = L10n.format("{} · {}", p.address, p.addressKind) + (p.addressNote.map { "\n" + $0 } ?? "")
         show(heardAsRow, p.heardAs)
+        show(earlierRow, p.earlierAddresses)
         keySection.render()
         show(advertisedNameRow, p.advertisedName)
         show(manufacturerRow, p.manufacturer)

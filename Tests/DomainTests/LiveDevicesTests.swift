@@ -252,3 +252,100 @@ private actor InMemoryBonds: BondsRepository {
     func save(_ bond: Bond) { saved.removeAll { $0.identity == bond.identity }; saved.append(bond) }
     func forget(_ identity: DeviceID) { saved.removeAll { $0.identity == identity } }
 }
+
+/// A device that changes its private address without a bond: its new address joins its row
+/// when exactly one listed device with the same advertising data fell silent just before.
+final class AddressChangeFoldingTests: XCTestCase {
+    private let payload: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0x09, 0x42, 0x61, 0x6E, 0x64]
+
+    private func address(_ n: UInt8) -> DeviceID { DeviceID(octets: [0x52, 0x11, 0x22, 0x33, 0x44, n], kind: .leRandom) }
+
+    private func report(_ n: UInt8, at time: Date, rssi: Int = -50, data: [UInt8]? = nil) -> Observation {
+        Observation(id: address(n), timestamp: time, rssi: rssi, name: "Band", rawData: data ?? payload)
+    }
+
+    @MainActor
+    private func make(favorite: DeviceID? = nil) -> (LiveDevices, FakeScanner, WallClock) {
+        let scanner = FakeScanner()
+        let clock = WallClock()
+        let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 50, clock: TestClock(),
+                               now: { clock.now })
+        live.keepsListed = { $0 == favorite }
+        live.start(mode: .continuous)
+        return (live, scanner, clock)
+    }
+
+    /// Reports from `n` every 200 ms over `seconds`, starting `start` seconds after `clock.now`.
+    private func feed(_ scanner: FakeScanner, _ n: UInt8, from start: Double, for seconds: Double, clock: WallClock) {
+        for step in 0 ..< Int(seconds * 5) {
+            scanner.feed(report(n, at: clock.now.addingTimeInterval(start + Double(step) * 0.2)))
+        }
+    }
+
+    @MainActor
+    func testADeviceThatChangesItsAddressStaysOneRow() async {
+        let (live, scanner, clock) = make()
+        feed(scanner, 1, from: 0, for: 3, clock: clock)
+        await live.drain()
+        // It goes on from address 1 to 2, then to 3, each time within a report interval.
+        feed(scanner, 2, from: 3.1, for: 3, clock: clock)
+        await live.drain()
+        feed(scanner, 3, from: 6.2, for: 3, clock: clock)
+        await live.drain()
+        XCTAssertEqual(Array(live.all.keys), [address(1)], "one row, under the address first heard")
+        let band = live[address(1)]
+        XCTAssertEqual(band?.reports, 45, "no report lost")
+        XCTAssertEqual(band?.formerAddresses, [address(1), address(2)])
+        XCTAssertEqual(band?.currentAddress, address(3))
+        XCTAssertEqual(band?.identifierLine.hasSuffix("changes its address"), true)
+        live.stop()
+    }
+
+    @MainActor
+    func testARoomOfIdenticalDevicesIsNeverMerged() async {
+        let (live, scanner, clock) = make()
+        // Two identical devices heard all along: a third like them has two candidates.
+        feed(scanner, 1, from: 0, for: 4, clock: clock)
+        feed(scanner, 2, from: 0, for: 4, clock: clock)
+        feed(scanner, 3, from: 2, for: 2, clock: clock)
+        await live.drain()
+        XCTAssertEqual(Set(live.all.keys), [address(1), address(2), address(3)])
+        live.stop()
+    }
+
+    @MainActor
+    func testAnIdenticalDeviceAppearingBesideAnotherIsADeviceOfItsOwn() async {
+        let (live, scanner, clock) = make()
+        // Heard in time order, interleaved: 4 all along, 5 from the second second. 5 is held
+        // back a moment, then listed on its own, since 4 never fell silent.
+        for step in 0 ..< 20 {
+            let time = clock.now.addingTimeInterval(Double(step) * 0.2)
+            scanner.feed(report(4, at: time))
+            if step >= 5 { scanner.feed(report(5, at: time.addingTimeInterval(0.05))) }
+        }
+        await live.drain()
+        XCTAssertNotNil(live[address(5)], "a device of its own")
+        XCTAssertEqual(live[address(5)]?.reports, 15, "none of its reports lost while it was held back")
+        XCTAssertEqual(live[address(4)]?.reports, 20)
+        XCTAssertEqual(live[address(4)]?.formerAddresses, [])
+        live.stop()
+    }
+
+    @MainActor
+    func testAFavoriteIsNeverFoldedAndAHeldAddressIsReleasedWhenReportsStop() async {
+        let (live, scanner, clock) = make(favorite: address(1))
+        feed(scanner, 1, from: 0, for: 2, clock: clock)
+        feed(scanner, 2, from: 2.1, for: 2, clock: clock)
+        await live.drain()
+        XCTAssertNotNil(live[address(2)], "a favorite's row takes no other address")
+        // A lone new address with one silent candidate, then nothing more: released by the wall clock.
+        feed(scanner, 3, from: 10, for: 0.2, clock: clock)
+        feed(scanner, 4, from: 10.25, for: 0.2, clock: clock)
+        await live.drain()
+        clock.advance(5)
+        await live.drain()
+        let three = live[address(3)], four = live[address(4)]
+        XCTAssertEqual((three?.reports ?? 0) + (four?.reports ?? 0), 2, "both reports are listed, folded or not")
+        live.stop()
+    }
+}

@@ -113,5 +113,44 @@ class TypedKeyTests(unittest.TestCase):
         db.close()
 
 
+def write_rotating_capture(path, seconds=600):
+    """A btsnoop capture (H4) of a device that changes its private address every 5 s,
+    without a bond, next to a device that keeps its address."""
+    start = 1_700_000_000_000_000 + 0x00DCDDB30F2F8000
+    with open(path, "wb") as f:
+        f.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
+        for tick in range(seconds * 10):
+            band = private_address(STRANGER_IRK, 0x100 + tick // 50)
+            for n, (address, name, rssi) in enumerate(((band, b"Band", -50), (bytes.fromhex("C61122334455"), b"Lamp", -60))):
+                data = bytes([0x02, 0x01, 0x06, len(name) + 1, 0x09]) + name
+                report = bytes([0x01, 0x00, 0x01]) + address[::-1] + bytes([len(data)]) + data + struct.pack("b", rssi)
+                packet = bytes([0x04, 0x3E, len(report) + 1, 0x02]) + report
+                f.write(struct.pack(">IIIIq", len(packet), len(packet), 3, 0, start + tick * 100_000 + n) + packet)
+
+
+@retry_gtk_atspi_crash
+class AddressChangeTests(unittest.TestCase):
+    def test_a_device_that_changes_its_address_is_one_row_that_says_so(self):
+        home = tempfile.mkdtemp(prefix="favblue-rotating-")
+        self.addCleanup(shutil.rmtree, home, True)
+        capture = os.path.join(home, "rotating.btsnoop")
+        write_rotating_capture(capture)
+        with App("--source", f"btsnoop:{capture}", home=home) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            # Three changes of address take 15 s of the replay.
+            app.wait_for(lambda: any(n.endswith(" · changes its address") for n in app.names("label")), timeout=40,
+                         what="the row marked as changing its address")
+            self.assertEqual(app.names("button").count("Details for Band"), 1, "one row for the band")
+            app.wait_for(lambda: len([n for n in app.names("label") if n.endswith(" · changes its address")]) == 1
+                         and app.names("label").count("Band") == 1, timeout=20, what="still one row after more changes")
+            app.press("Details for Band")
+            app.wait_for(lambda: "Earlier Addresses" in app.names("label"), what="the earlier addresses on the detail page")
+            labels = [n for _, r, n in app.nodes() if r == "label"]
+            earlier = labels[labels.index("Earlier Addresses") + 1]
+            self.assertGreaterEqual(len(earlier.split(", ")), 1)
+            self.assertTrue(any(n.endswith(", in use now") for n in labels))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import Foundation
+import Localization
 
 /// One device heard in this session: everything the pages show of it while it is live.
 ///
@@ -12,8 +13,9 @@ public struct LiveDevice: Sendable {
     public let id: DeviceID
     /// `id.storageKey`, made once: thousands of rows are keyed four times a second.
     public let key: String
-    /// "AA:BB:… · LE random", made once for the same reason.
-    public let identifierLine: String
+    /// "AA:BB:… · LE random", made once for the same reason (and again when it turns out to
+    /// change its address).
+    public private(set) var identifierLine: String
     /// Everything it advertised so far.
     public private(set) var advertised: AdvertisedData
     /// Reports, readings and times, counted by the one rule `favblue-scan` uses too.
@@ -36,6 +38,10 @@ public struct LiveDevice: Sendable {
     public private(set) var departed = false
     /// The resolvable private address it was last heard from, when `id` is the identity behind it.
     public private(set) var heardAddress: DeviceID?
+    /// The advertising data of its last report that was not a scan response.
+    public private(set) var lastPayload: [UInt8] = []
+    /// Addresses it used before, oldest first, when it was seen to change its address.
+    public private(set) var formerAddresses: [DeviceID] = []
 
     /// A device as its first report describes it.
     public init(_ first: Observation) {
@@ -54,6 +60,7 @@ public struct LiveDevice: Sendable {
     public mutating func fold(_ o: Observation) {
         advertised.merge(o)
         heardAddress = o.heardAs
+        if !o.isScanResponse { lastPayload = o.rawData }
         counts.count(rssi: o.rssi, at: o.timestamp)
         if let value = o.rssi {
             // A steady figure that still follows a walk away: 30 % of each new reading.
@@ -61,6 +68,17 @@ public struct LiveDevice: Sendable {
             trace.add(value, at: o.timestamp)
         }
         departed = false
+    }
+
+    /// The address it is heard from now: the one after `heardAddress`'s resolution, else its own.
+    public var currentAddress: DeviceID { heardAddress ?? id }
+
+    /// Notes that it went on from its current address, so the row says it changes its address.
+    public mutating func noteAddressChange() {
+        formerAddresses.append(currentAddress)
+        if formerAddresses.count == 1 {
+            identifierLine = L10n.format("{} · changes its address", identifierLine)
+        }
     }
 
     /// Marks it out of range: it fades at once, and goes like any silent device.
