@@ -45,7 +45,7 @@ public final class LiveDevices {
     private let sightings: SightingsRepository?
     /// Shared by every scanner `makeScanner` makes; nil where nothing can be recorded.
     private let recorder: ScanRecorder?
-    private let now: () -> Date
+    let now: () -> Date
     private let clock: any Clock<Duration>
     private let refreshInterval: Duration
     /// Whose readings are kept; set by the composition root (favorites).
@@ -58,15 +58,15 @@ public final class LiveDevices {
     public var keepsListed: @MainActor (DeviceID) -> Bool = { _ in false }
 
     // MARK: Owned
-    private var devices: [DeviceID: LiveDevice] = [:]
+    var devices: [DeviceID: LiveDevice] = [:]
     /// Private addresses seen to be a device's new address, to the row that device keeps.
-    private var aliases: [DeviceID: DeviceID] = [:]
+    var aliases: [DeviceID: DeviceID] = [:]
     /// New private addresses held back while it is told whether they are a listed device's next one.
-    private var ghosts: [DeviceID: Ghost] = [:]
+    var ghosts: [DeviceID: Ghost] = [:]
     /// The advertising data of private, unbonded, unkept devices, to find the one a new address continues.
-    private var payloads: [[UInt8]: Set<DeviceID>] = [:]
+    var payloads: [[UInt8]: Set<DeviceID>] = [:]
     /// The newest report time folded: the clock the folding rule reads, so a replay follows its own time.
-    private var newest = Date.distantPast
+    var newest = Date.distantPast
     private var scanner: DeviceScanner?
     private let inbox = Inbox()
     private var tasks: [Task<Void, Never>] = []
@@ -365,91 +365,5 @@ final class Inbox: @unchecked Sendable {
         items = []
         departures = []
         return out
-    }
-}
-
-// MARK: - Devices that change their private address (not bonded)
-
-extension LiveDevices {
-    /// A new private address held back: the one listed device it may continue, and its reports so far.
-    struct Ghost {
-        let candidate: DeviceID
-        /// When the new address was first heard (report time), and when it was held (wall clock).
-        let first: Date
-        let heldAt: Date
-        var reports: [Observation]
-    }
-
-    /// How long before a new address a listed device may have fallen silent to be its predecessor.
-    static let ghostGap: Double = 2
-    /// How long the listed device must stay silent after the new address appears before they are one.
-    static let ghostConfirm: Double = 1
-
-    /// Whether `o` (from an address not listed) is held back as the possible new address of a
-    /// listed device: its advertising data is byte-identical to that of exactly one private
-    /// address, not bonded and not a favorite, heard within the last `ghostGap` seconds.
-    private func holdAsGhost(_ o: Observation) -> Bool {
-        if ghosts[o.id] != nil {
-            ghosts[o.id]!.reports.append(o)
-            return true
-        }
-        guard o.heardAs == nil, !o.isScanResponse, !o.rawData.isEmpty, foldable(o.id),
-              let listed = payloads[o.rawData] else { return false }
-        let recent = listed.filter { id in
-            guard id != o.id, let device = devices[id] else { return false }
-            let gap = o.timestamp.timeIntervalSince(device.lastSeen)
-            return gap >= 0 && gap <= Self.ghostGap
-        }
-        guard recent.count == 1, let candidate = recent.first else { return false }
-        ghosts[o.id] = Ghost(candidate: candidate, first: o.timestamp, heldAt: now(), reports: [o])
-        return true
-    }
-
-    /// A private address that is neither bonded nor kept: the only kind the rule may fold.
-    private func foldable(_ id: DeviceID) -> Bool {
-        AddressType(id) == .resolvablePrivate && !keepsListed(id) && !keepsSightings(id)
-    }
-
-    /// Decides the held-back addresses: one whose listed device stayed silent for
-    /// `ghostConfirm` seconds joins its row; one whose device was heard again is a device of its own.
-    private func settleGhosts() {
-        for (address, ghost) in ghosts {
-            let device = devices[ghost.candidate]
-            let alive = device.map { $0.lastSeen > ghost.first } ?? false
-            // Report time, or the wall clock when reports stop (a replay that ended), so none waits for ever.
-            let waited = max(newest.timeIntervalSince(ghost.first), now().timeIntervalSince(ghost.heldAt))
-            if device != nil, !alive, waited < Self.ghostConfirm { continue }
-            ghosts[address] = nil
-            if device != nil, !alive {
-                aliases[address] = ghost.candidate
-                devices[ghost.candidate]!.noteAddressChange()
-            }
-            for var o in ghost.reports {
-                if let alias = aliases[address] { o.resolve(to: alias) }
-                let before = devices[o.id]?.lastPayload
-                if devices[o.id] != nil { devices[o.id]!.fold(o) } else { devices[o.id] = LiveDevice(o) }
-                index(o.id, replacing: before)
-            }
-        }
-    }
-
-    /// Keeps the payload index in step with `id`'s last advertising data.
-    private func index(_ id: DeviceID, replacing before: [UInt8]?) {
-        // Most reports are from fixed addresses: the address type is the cheap test, so it comes first.
-        guard AddressType(id) == .resolvablePrivate, let device = devices[id], foldable(id) else { return }
-        let now = device.lastPayload
-        guard now != before else { return }
-        if let before { payloads[before]?.remove(id); if payloads[before]?.isEmpty == true { payloads[before] = nil } }
-        if !now.isEmpty { payloads[now, default: []].insert(id) }
-    }
-
-    /// Drops `id` and everything that points at it.
-    private func forget(_ id: DeviceID) {
-        if let payload = devices[id]?.lastPayload {
-            payloads[payload]?.remove(id)
-            if payloads[payload]?.isEmpty == true { payloads[payload] = nil }
-        }
-        devices[id] = nil
-        aliases = aliases.filter { $0.value != id }
     }
 }
