@@ -37,17 +37,28 @@ NOW = private_address(IRK, 0x2ABCDE)        # the address it uses today
 STRANGER = private_address(STRANGER_IRK, 0x333333)
 
 
-def write_capture(path, seconds=600):
-    """A btsnoop capture (H4): the band from its new address and a stranger, ten times a second."""
+def write_capture(path, devices_at, seconds=600):
+    """A btsnoop capture (H4) of legacy advertising reports ten times a second: at each tick,
+    one report from each (address, name, dBm) that `devices_at(tick)` lists."""
     start = 1_700_000_000_000_000 + 0x00DCDDB30F2F8000
     with open(path, "wb") as f:
         f.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
         for tick in range(seconds * 10):
-            for n, (address, name, rssi) in enumerate(((NOW, b"Band", -50), (STRANGER, b"Other", -70))):
+            for n, (address, name, rssi) in enumerate(devices_at(tick)):
                 data = bytes([0x02, 0x01, 0x06, len(name) + 1, 0x09]) + name
                 report = bytes([0x01, 0x00, 0x01]) + address[::-1] + bytes([len(data)]) + data + struct.pack("b", rssi)
                 packet = bytes([0x04, 0x3E, len(report) + 1, 0x02]) + report
                 f.write(struct.pack(">IIIIq", len(packet), len(packet), 3, 0, start + tick * 100_000 + n) + packet)
+
+
+def band_and_stranger(tick):
+    """The band from its new address, and a stranger."""
+    return [(NOW, b"Band", -50), (STRANGER, b"Other", -70)]
+
+
+def rotating_band_and_lamp(tick):
+    """A band that changes its private address every 5 s, without a bond, and a lamp that keeps its address."""
+    return [(private_address(STRANGER_IRK, 0x100 + tick // 50), b"Band", -50), (bytes.fromhex("C61122334455"), b"Lamp", -60)]
 
 
 @retry_gtk_atspi_crash
@@ -56,7 +67,7 @@ class TypedKeyTests(unittest.TestCase):
         self.home = tempfile.mkdtemp(prefix="favblue-identity-")
         self.addCleanup(shutil.rmtree, self.home, True)
         self.capture = os.path.join(self.home, "band.btsnoop")
-        write_capture(self.capture)
+        write_capture(self.capture, band_and_stranger)
 
     def property_value(self, app, title):
         labels = [n for _, r, n in app.nodes() if r == "label"]
@@ -113,28 +124,13 @@ class TypedKeyTests(unittest.TestCase):
         db.close()
 
 
-def write_rotating_capture(path, seconds=600):
-    """A btsnoop capture (H4) of a device that changes its private address every 5 s,
-    without a bond, next to a device that keeps its address."""
-    start = 1_700_000_000_000_000 + 0x00DCDDB30F2F8000
-    with open(path, "wb") as f:
-        f.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
-        for tick in range(seconds * 10):
-            band = private_address(STRANGER_IRK, 0x100 + tick // 50)
-            for n, (address, name, rssi) in enumerate(((band, b"Band", -50), (bytes.fromhex("C61122334455"), b"Lamp", -60))):
-                data = bytes([0x02, 0x01, 0x06, len(name) + 1, 0x09]) + name
-                report = bytes([0x01, 0x00, 0x01]) + address[::-1] + bytes([len(data)]) + data + struct.pack("b", rssi)
-                packet = bytes([0x04, 0x3E, len(report) + 1, 0x02]) + report
-                f.write(struct.pack(">IIIIq", len(packet), len(packet), 3, 0, start + tick * 100_000 + n) + packet)
-
-
 @retry_gtk_atspi_crash
 class AddressChangeTests(unittest.TestCase):
     def test_a_device_that_changes_its_address_is_one_row_that_says_so(self):
         home = tempfile.mkdtemp(prefix="favblue-rotating-")
         self.addCleanup(shutil.rmtree, home, True)
         capture = os.path.join(home, "rotating.btsnoop")
-        write_rotating_capture(capture)
+        write_capture(capture, rotating_band_and_lamp)
         with App("--source", f"btsnoop:{capture}", home=home) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.press("Add New Devices")
