@@ -25,9 +25,26 @@ public enum Toolbox {
 
     /// ah(k, r): the random address hash (§2.2.2); `prand` is the low 24 bits of r.
     public static func ah(irk: [UInt8], prand: UInt32) throws(Failure) -> UInt32 {
-        let r: [UInt8] = [UInt8](repeating: 0, count: 13) + [16, 8, 0].map { UInt8(truncatingIfNeeded: prand >> $0) }
-        let out = try e(key: irk, r)
-        return UInt32(out[13]) << 16 | UInt32(out[14]) << 8 | UInt32(out[15])
+        guard irk.count == 16 else { throw Failure() }
+        return try ah(key: SymmetricKey(data: irk), prand: prand)
+    }
+
+    /// ah under a key made already, as the resolver keeps one per bond.
+    static func ah(key: SymmetricKey, prand: UInt32) throws(Failure) -> UInt32 {
+        // r' = 13 zero bytes, then prand most significant first; on the stack.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer throws(Failure) -> UInt32 in
+            var block = buffer
+            block.initialize(repeating: 0)
+            block[13] = UInt8(truncatingIfNeeded: prand >> 16)
+            block[14] = UInt8(truncatingIfNeeded: prand >> 8)
+            block[15] = UInt8(truncatingIfNeeded: prand)
+            do {
+                try AES.permute(&block, key: key)
+            } catch {
+                throw Failure()
+            }
+            return UInt32(block[13]) << 16 | UInt32(block[14]) << 8 | UInt32(block[15])
+        }
     }
 
     /// AES-CMAC (RFC 4493) of `message` under `key`: the MAC behind f4, f5, f6 and g2.
@@ -152,17 +169,6 @@ public struct AESAddressHashing: AddressHashing {
     /// `ah` with the key made once, as a busy room asks it for every new address.
     public func prepared(_ irk: IdentityResolvingKey) -> @Sendable (UInt32) -> UInt32 {
         let shared = SharedKey(SymmetricKey(data: irk.bytes))
-        return { prand in
-            // r' = 13 zero bytes, then prand most significant first (§2.2.2); on the stack.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer -> UInt32 in
-                var block = buffer
-                block.initialize(repeating: 0)
-                block[13] = UInt8(truncatingIfNeeded: prand >> 16)
-                block[14] = UInt8(truncatingIfNeeded: prand >> 8)
-                block[15] = UInt8(truncatingIfNeeded: prand)
-                guard (try? AES.permute(&block, key: shared.key)) != nil else { return UInt32.max }
-                return UInt32(block[13]) << 16 | UInt32(block[14]) << 8 | UInt32(block[15])
-            }
-        }
+        return { prand in (try? Toolbox.ah(key: shared.key, prand: prand)) ?? UInt32.max }
     }
 }

@@ -42,9 +42,6 @@ public final class Identities {
         return reading.unreadable
     }
 
-    /// The bonds that resolve addresses now.
-    public var bonds: [ResolvingBond] { resolver.bonds }
-
     /// Whether `identity` has a key that resolves its private addresses.
     public func hasKey(_ identity: DeviceID) -> Bool { stored[identity]?.irk != nil }
 

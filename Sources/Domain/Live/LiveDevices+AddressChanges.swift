@@ -61,30 +61,34 @@ extension LiveDevices {
             }
             for var o in ghost.reports {
                 if let alias = aliases[address] { o.resolve(to: alias) }
-                let before = devices[o.id]?.lastPayload
-                if devices[o.id] != nil { devices[o.id]!.fold(o) } else { devices[o.id] = LiveDevice(o) }
-                index(o.id, replacing: before)
+                admit(o)
             }
         }
     }
 
-    /// Keeps the payload index in step with `id`'s last advertising data.
-    func index(_ id: DeviceID, replacing before: [UInt8]?) {
+    /// Folds `o` into its device, listing the device if new, and keeps the payload index in step.
+    func admit(_ o: Observation) {
         // Most reports are from fixed addresses: the address type is the cheap test, so it comes first.
-        guard AddressType(id) == .resolvablePrivate, let device = devices[id], foldable(id) else { return }
-        let now = device.lastPayload
-        guard now != before else { return }
-        if let before { payloads[before]?.remove(id); if payloads[before]?.isEmpty == true { payloads[before] = nil } }
-        if !now.isEmpty { payloads[now, default: []].insert(id) }
+        let indexed = AddressType(o.id) == .resolvablePrivate && foldable(o.id)
+        let before = indexed ? devices[o.id]?.lastPayload : nil
+        if devices[o.id] != nil { devices[o.id]!.fold(o) } else { devices[o.id] = LiveDevice(o) }
+        guard indexed, let now = devices[o.id]?.lastPayload, now != before else { return }
+        if let before { unindex(o.id, before) }
+        if !now.isEmpty { payloads[now, default: []].insert(o.id) }
     }
 
-    /// Drops `id` and everything that points at it.
+    /// Drops `id`, its place in the payload index and the addresses that led to it.
     func forget(_ id: DeviceID) {
-        if let payload = devices[id]?.lastPayload {
-            payloads[payload]?.remove(id)
-            if payloads[payload]?.isEmpty == true { payloads[payload] = nil }
+        guard let device = devices.removeValue(forKey: id) else { return }
+        unindex(id, device.lastPayload)
+        // Its later addresses are the only aliases that lead to it.
+        for address in device.formerAddresses.dropFirst() + [device.currentAddress] where aliases[address] == id {
+            aliases[address] = nil
         }
-        devices[id] = nil
-        aliases = aliases.filter { $0.value != id }
+    }
+
+    private func unindex(_ id: DeviceID, _ payload: [UInt8]) {
+        payloads[payload]?.remove(id)
+        if payloads[payload]?.isEmpty == true { payloads[payload] = nil }
     }
 }

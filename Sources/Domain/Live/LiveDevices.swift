@@ -276,14 +276,8 @@ public final class LiveDevices {
             if let alias = aliases[o.id] { o.resolve(to: alias) }
             if o.timestamp > newest { newest = o.timestamp }
             if devices[o.id] == nil, holdAsGhost(o) { continue }
-            let before = devices[o.id]?.lastPayload
-            if devices[o.id] != nil {
-                devices[o.id]!.fold(o)
-            } else {
-                devices[o.id] = LiveDevice(o)
-            }
+            admit(o)
             if let rssi = o.rssi, keepsSightings(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
-            index(o.id, replacing: before)
         }
         settleGhosts()
         // Gone out of range, unless heard again since the source said so.
