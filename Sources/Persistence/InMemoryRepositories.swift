@@ -28,6 +28,8 @@ public actor InMemorySightingsRepository: SightingsRepository {
 
     public func record(_ batch: [Sighting]) { sightings.append(contentsOf: batch) }
 
+    func replaceAll(_ change: (Sighting) -> Sighting) { sightings = sightings.map(change) }
+
     public func summary(for id: DeviceID) -> SightingSummary? {
         let mine = sightings.filter { $0.id == id }
         guard let first = mine.map(\.time).min(), let last = mine.map(\.time).max() else { return nil }
@@ -96,6 +98,17 @@ public actor InMemoryChatRepository: ChatRepository {
 
     /// Creates an empty repository.
     public init() {}
+
+    /// Re-keys `old`'s history to `new`, merged in time order with what `new` has.
+    func move(from old: DeviceID, to new: DeviceID) {
+        guard let moving = histories.removeValue(forKey: old) else { return }
+        var history = histories[new] ?? []
+        for entry in moving {
+            deviceOf[entry.message.id] = new
+            Self.insert(Entry(message: entry.message.moved(to: new), seq: entry.seq), into: &history)
+        }
+        histories[new] = history
+    }
 
     public func append(_ messages: [ChatMessage]) {
         for message in messages {

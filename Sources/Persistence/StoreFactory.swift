@@ -17,6 +17,8 @@ public struct Store: Sendable {
     public let chats: ChatRepository
     /// Bonds: the keys pairing left behind.
     public let bonds: BondsRepository
+    /// Moves a device's records to the identity pairing revealed.
+    public let mover: RecordsMover
     /// Things that happened while opening (file moved aside, memory-only session).
     public let notices: [StoreNotice]
     /// The database file in use, or nil in memory.
@@ -85,13 +87,17 @@ public enum StoreFactory {
         Store(favorites: SQLiteFavoritesRepository(database: database),
               sightings: SQLiteSightingsRepository(database: database),
               hidden: SQLiteHiddenDevicesRepository(database: database), chats: SQLiteChatRepository(database: database),
-              bonds: SQLiteBondsRepository(database: database), notices: notices, path: database.path)
+              bonds: SQLiteBondsRepository(database: database), mover: SQLiteRecordsMover(database: database),
+              notices: notices, path: database.path)
     }
 
     private static func memory(notices: [StoreNotice]) -> Store {
-        Store(favorites: InMemoryFavoritesRepository(), sightings: InMemorySightingsRepository(),
-              hidden: InMemoryHiddenDevicesRepository(), chats: InMemoryChatRepository(), bonds: InMemoryBondsRepository(),
-              notices: notices, path: nil)
+        let favorites = InMemoryFavoritesRepository(), sightings = InMemorySightingsRepository()
+        let hidden = InMemoryHiddenDevicesRepository(), chats = InMemoryChatRepository(), bonds = InMemoryBondsRepository()
+        return Store(favorites: favorites, sightings: sightings, hidden: hidden, chats: chats, bonds: bonds,
+                     mover: InMemoryRecordsMover(favorites: favorites, sightings: sightings, hidden: hidden,
+                                                 chats: chats, bonds: bonds),
+                     notices: notices, path: nil)
     }
 
     /// Renames the file (and its WAL and shared-memory files) to `<file>.corrupt-<UTC time>`.

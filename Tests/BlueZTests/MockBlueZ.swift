@@ -151,6 +151,21 @@ final class MockBlueZ: @unchecked Sendable {
                        [.string(interface), .string(name), .string(input), .string(output), .string(code)])
     }
 
+    /// Loads Tests/Fixtures/dbusmock/bluez_pairing.py on top of bluez5: Pair asks the caller's agent.
+    func loadPairing() async throws {
+        let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/dbusmock/bluez_pairing.py").path
+        try await call("/org/bluez", "org.freedesktop.DBus.Mock", "AddTemplate",
+                       [.string(template), .dictionary(keyType: "s", valueType: "v", [])])
+    }
+
+    /// Makes Pair on `path` run `script` ("confirm", "passkey", "display", "cancel", "silent", "reject")
+    /// with `code`, revealing `identity` ("AA:…/public") on success when given.
+    func scriptPairing(_ path: String, _ script: String, code: UInt32 = 0, identity: String = "") async throws {
+        try await call("/org/bluez", "org.bluez.Mock", "ScriptPairing",
+                       [.string(path), .string(script), .string(String(code)), .string(identity)])
+    }
+
     /// Adds a property without announcing it.
     func addProperty(_ path: String, _ interface: String, _ name: String, _ value: DBusValue) async throws {
         try await call(path, "org.freedesktop.DBus.Mock", "AddProperty", [.string(interface), .string(name), .variant(value)])

@@ -232,6 +232,13 @@ public final class DBusConnection: @unchecked Sendable {
         init(_ body: @escaping () -> Void) { self.body = body }
     }
 
+    /// The GDBusConnection, for the extensions that serve objects.
+    var raw: OpaquePointer { connection }
+
+    /// Runs `body` on the connection's thread; false once the connection is closed.
+    @discardableResult
+    func performOnThread(_ body: @escaping () -> Void) -> Bool { perform(body) }
+
     /// Runs `body` on the connection's thread; false once the connection is closed.
     @discardableResult
     private func perform(priority: Int32 = G_PRIORITY_DEFAULT, _ body: @escaping () -> Void) -> Bool {

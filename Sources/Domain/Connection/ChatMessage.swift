@@ -94,3 +94,10 @@ public struct ChatRetention: Equatable, Sendable {
         self.maxPerDevice = maxPerDevice
     }
 }
+
+extension ChatMessage {
+    /// The same message, kept under `device` (an identity pairing revealed).
+    public func moved(to device: DeviceID) -> ChatMessage {
+        ChatMessage(id: id, device: device, direction: direction, body: body, time: time, delivery: delivery)
+    }
+}

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+import Localization
+
+/// The owner of pairing: which device is pairing, the one question on screen, and what a
+/// finished pairing moves. A private address that pairing shows to be an identity hands its
+/// favorite, nickname, sightings, hidden mark and chat to that identity.
+@MainActor
+public final class Pairing {
+    /// Where a device stands, in the words the page shows.
+    public enum State: Equatable, Sendable {
+        case notPaired
+        case pairing
+        case paired
+        case forgetting
+    }
+
+    /// How long a question waits for the user before pairing gives up.
+    public static let answerTime: Duration = .seconds(30)
+
+    private var pairer: DevicePairer
+    private let mover: RecordsMover?
+    private let clock: any Clock<Duration>
+    private let observers = ChangeObservers()
+    private var listening: Task<Void, Never>?
+    private var busy: [DeviceID: State] = [:]
+    private var expiry: Task<Void, Never>?
+
+    /// The question shown now, if any. Only one at a time.
+    public private(set) var prompt: PairingPrompt?
+    /// Why the last question closed without an answer from here (the device cancelled, time ran out).
+    public private(set) var promptClosedReason: String?
+    /// Private addresses whose identity pairing revealed: old → identity, so open pages follow.
+    public private(set) var moves: [DeviceID: DeviceID] = [:]
+    /// The last failure per device, said under its Pair button until it pairs or tries again.
+    public private(set) var failures: [DeviceID: String] = [:]
+
+    /// Runs after a device's records moved to its identity, for the owners that keep them in memory.
+    public var onMoved: ((_ old: DeviceID, _ identity: DeviceID) async -> Void)?
+    /// A sentence for a notice: pairing ended, or the bond was removed.
+    public var onNotice: ((String) -> Void)?
+
+    public init(pairer: DevicePairer, mover: RecordsMover?, clock: any Clock<Duration> = ContinuousClock()) {
+        self.pairer = pairer
+        self.mover = mover
+        self.clock = clock
+        listen()
+    }
+
+    /// Calls `handler` after every change: a state, a question, a move.
+    public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { observers.observe(handler) }
+
+    /// Takes another route's pairer (the source changed).
+    public func replace(pairer new: DevicePairer) {
+        close(reason: nil, answering: .declined)
+        listening?.cancel()
+        pairer = new
+        busy = [:]
+        listen()
+        observers.notify()
+    }
+
+    /// Why pairing cannot work on this route, for the page to say before anyone tries.
+    public var unavailableReason: String? { pairer.unavailableReason }
+
+    /// The identity `device` is known by now: itself, unless pairing moved it.
+    public func current(_ device: DeviceID) -> DeviceID {
+        var id = device
+        var seen: Set<DeviceID> = []
+        while let next = moves[id], seen.insert(id).inserted { id = next }
+        return id
+    }
+
+    public func state(of device: DeviceID) -> State {
+        if let state = busy[device] { return state }
+        return pairer.isPaired(device) ? .paired : .notPaired
+    }
+
+    /// Pairs with `device`, asking the user what the device asks. Returns the identity, or the failure.
+    @discardableResult
+    public func pair(_ device: DeviceID) async -> Result<DeviceID, PairingFailure> {
+        guard busy[device] == nil else { return .failure(.other(L10n.tr("pairing is under way already."))) }
+        busy[device] = .pairing
+        failures[device] = nil
+        observers.notify()
+        let result: Result<DeviceID, PairingFailure>
+        do {
+            result = .success(try await pairer.pair(device))
+        } catch .alreadyPaired {
+            result = .success(device)
+        } catch {
+            result = .failure(error)
+        }
+        if prompt?.device == device { close(reason: nil, answering: .declined) }
+        busy[device] = nil
+        switch result {
+        case .success(let identity):
+            if identity != device { await move(device, to: identity) }
+        case .failure(let failure):
+            failures[device] = L10n.format("Pairing failed: {}", failure.message)
+        }
+        observers.notify()
+        return result
+    }
+
+    /// Removes the bond with `device`; its favorite and chat stay.
+    @discardableResult
+    public func forget(_ device: DeviceID) async -> PairingFailure? {
+        guard busy[device] == nil else { return .other(L10n.tr("pairing is under way already.")) }
+        busy[device] = .forgetting
+        observers.notify()
+        var failure: PairingFailure?
+        do {
+            try await pairer.forget(device)
+        } catch {
+            failure = error
+            failures[device] = L10n.format("The bond could not be removed: {}", error.message)
+        }
+        busy[device] = nil
+        observers.notify()
+        return failure
+    }
+
+    /// Answers the question on screen and closes it.
+    public func answer(_ answer: PairingAnswer) {
+        close(reason: nil, answering: answer)
+    }
+
+    // MARK: Questions
+
+    private func listen() {
+        let prompts = pairer.prompts
+        listening = Task { @MainActor [weak self] in
+            for await event in prompts {
+                guard let self else { return }
+                switch event {
+                case .ask(let prompt): self.ask(prompt)
+                case .withdrawn(let id, let reason):
+                    if self.prompt?.id == id { self.close(reason: reason, answering: nil) }
+                }
+            }
+        }
+    }
+
+    private func ask(_ new: PairingPrompt) {
+        if let shown = prompt, shown.id != new.id, shown.question.wantsAnswer {
+            // One dialog at a time: a second question while one waits is refused.
+            new.answer(.declined)
+            return
+        }
+        let updating = prompt?.id == new.id
+        prompt = new
+        promptClosedReason = nil
+        if !updating { startExpiry(for: new.id) }
+        observers.notify()
+    }
+
+    private func startExpiry(for id: Int) {
+        expiry?.cancel()
+        let clock = self.clock
+        expiry = Task { @MainActor [weak self] in
+            do { try await clock.sleep(for: Self.answerTime) } catch { return }
+            guard let self, self.prompt?.id == id else { return }
+            self.close(reason: L10n.tr("No answer came within 30 seconds, so pairing was cancelled."), answering: .declined)
+        }
+    }
+
+    private func close(reason: String?, answering answer: PairingAnswer?) {
+        guard let shown = prompt else { return }
+        expiry?.cancel()
+        expiry = nil
+        prompt = nil
+        promptClosedReason = reason
+        if let answer { shown.answer(answer) }
+        if let reason { onNotice?(reason) }
+        observers.notify()
+    }
+
+    // MARK: Moving to the identity
+
+    private func move(_ old: DeviceID, to identity: DeviceID) async {
+        do {
+            try await mover?.moveRecords(from: old, to: identity)
+        } catch {
+            onNotice?(L10n.format("The device’s favorite and chat could not be moved to its identity address: {}", "\(error)"))
+            return
+        }
+        moves[old] = identity
+        await onMoved?(old, identity)
+    }
+}
