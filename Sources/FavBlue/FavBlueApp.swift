@@ -34,6 +34,8 @@ final class FavBlueApp {
     /// The BlueZ connection the scanner, the connector and the alias writer share (`bluez`, `auto`).
     private var bus: BlueZBus?
     private var sessions: ChatSessions?
+    private var pairing: Pairing?
+    private var pairingDialogs: PairingDialogs?
     private var nicknames: NicknameSharing?
     private var shutDownDone = false
     /// Every scanner writes into it; the Scanner's Record toggle opens and closes its file.
@@ -185,6 +187,19 @@ final class FavBlueApp {
         sessions.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.sessions = sessions
         live.keepsListed = { [weak sessions] id in sessions?.state.device == id }
+        let pairing = Pairing(pairer: PairerFactory.make(source, bus: bus, log: log), mover: store.mover)
+        pairing.beforeMove = { [weak sessions, weak live] _ in
+            await sessions?.flush()
+            await live?.pendingWrites?.value
+        }
+        pairing.onMoved = { [weak favorites, weak hidden, weak sessions, weak live] old, identity in
+            sessions?.move(old, to: identity)
+            live?.move(old, to: identity)
+            await favorites?.load()
+            await hidden?.load()
+        }
+        pairing.onNotice = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
+        self.pairing = pairing
         let nicknames = NicknameSharing(writer: bus.map { BlueZAliasWriter(bus: $0, adapter: source.bluezAdapter) },
                                         favorites: favorites, isOn: settings?.bool("share-nicknames") ?? false)
         nicknames.onChange = { [weak settings] on in settings?.set("share-nicknames", bool: on) }
@@ -195,6 +210,7 @@ final class FavBlueApp {
                                 splash: SplashViewModel(durationMs: splashMs),
                                 pages: makePages())
         self.window = window
+        pairingDialogs = PairingDialogs(model: PairingPromptViewModel(pairing: pairing, name: { [weak favorites] id in favorites?.name(of: id) ?? id.address }), navigator: window)
         StartupTrace.mark("window-built")
         if StartupTrace.enabled {
             reportFirstFrame(of: window.window)
@@ -253,6 +269,7 @@ final class FavBlueApp {
         let scanning = ScanSettingsViewModel(policy: policy)
         let sightings = store?.sightings
         let sessions = self.sessions!
+        let pairing = self.pairing!
         let connection = ConnectionViewModel(sessions: sessions)
         let nicknames = self.nicknames
         let settings = self.settings
@@ -271,6 +288,7 @@ final class FavBlueApp {
                     self?.bus?.close()
                     self?.bus = nil
                     sessions.replace(connector: ConnectorFactory.make(.demo, link: nil))
+                    pairing.replace(pairer: PairerFactory.make(.demo))
                     scanner.start()
                 })
             },
@@ -278,7 +296,8 @@ final class FavBlueApp {
                 DeviceDetailPage(navigator: navigator,
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings,
                                                               policy: policy, identities: identities),
-                                 favorites: favoritesPage, hidden: hidden, connection: connection)
+                                 favorites: favoritesPage, hidden: hidden, connection: connection,
+                                 pairing: DevicePairingViewModel(device: device, pairing: pairing, name: { [weak favorites] id in favorites?.name(of: id) ?? id.address }))
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                    nicknames: nicknames) },

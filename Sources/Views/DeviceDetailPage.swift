@@ -47,18 +47,25 @@ public final class DeviceDetailPage: Page {
     private var shownKeywords: [String] = []
     /// A favorite's Identity Resolving Key.
     private let keySection: DeviceKeySection
+    /// Paired or not, Pair and Forget.
+    private let pairingSection: DevicePairingSection?
+    private let pairing: DevicePairingViewModel?
+    private var pairingToken: ObservationToken?
     /// Brings "Last heard 40 s ago" up to date every second, and dims a figure that got old.
     private var ageTicker: Task<Void, Never>?
 
     /// Creates the page over `model`.
     public init(navigator: Navigator, model: DeviceDetailViewModel, favorites: FavoritesViewModel,
-                hidden: HiddenDevicesViewModel? = nil, connection: ConnectionViewModel? = nil) {
+                hidden: HiddenDevicesViewModel? = nil, connection: ConnectionViewModel? = nil,
+                pairing: DevicePairingViewModel? = nil) {
         self.navigator = navigator
         self.model = model
         self.favorites = favorites
         self.hidden = hidden
         self.connection = connection.map { DeviceConnectionSection(device: model.id, model: $0, navigator: navigator) }
         keySection = DeviceKeySection(model: model)
+        pairingSection = pairing.map { DevicePairingSection(model: $0, navigator: navigator) }
+        self.pairing = pairing
         frame = PageFrame(title: model.title, backButton: true)
         heart = Button(icon: "favblue-heart-outline-symbolic", accessibleName: "")
         rename = Button(icon: "document-edit-symbolic", accessibleName: L10n.tr("Rename"))
@@ -103,6 +110,7 @@ public final class DeviceDetailPage: Page {
 
         let column = Box(vertical: true, spacing: 12).append(fullName, signal)
         if let connection = self.connection { column.append(connection.root) }
+        if let pairingSection { column.append(pairingSection.root) }
         column.append(properties)
         column.append(keySection.root)
         column.append(heading, keywordBox, plot.root, seen)
@@ -126,6 +134,12 @@ public final class DeviceDetailPage: Page {
             self.copyAddress.copyToClipboard(self.model.id.address)
         }
         token = model.observe { [weak self] in self?.render() }
+        // Pairing showed this address to be a device's identity: the page follows it there.
+        pairingToken = pairing?.observe { [weak self] in
+            guard let self, let identity = self.pairing?.movedTo else { return }
+            self.pairingToken = nil
+            self.navigator?.showDetail(of: identity, replacing: self.device)
+        }
         render()
         Task { [weak model] in await model?.load() }
         ageTicker = Task { [weak self] in
@@ -146,6 +160,9 @@ public final class DeviceDetailPage: Page {
 
     /// Live while shown: the Scanner's scan when it lies under this page, else one of its own.
     public func pageDidAppear() { model.appear() }
+
+    /// Puts the focus on the pairing row's control.
+    func focusPairing() { pairingSection?.focus() }
 
     public func pageWillDisappear() { model.disappear() }
 

@@ -172,6 +172,24 @@ public final class MainWindow: Navigator {
         push(factory.detail(self, device))
     }
 
+    public func showDetail(of device: DeviceID, replacing old: DeviceID) {
+        guard let index = pages.firstIndex(where: { ($0.page as? DeviceDetailPage)?.device == old }) else { return }
+        let (_, page) = pages[index]
+        let replacement = factory.detail(self, device)
+        pageCounter += 1
+        let name = "detail-\(pageCounter)"
+        if narrowBin.isNarrow { replacement.adapt(narrow: true) }
+        pages[index] = (name, replacement)
+        pageStack.add(replacement.root, name: name)
+        if index == pages.count - 1 {
+            page.pageWillDisappear()
+            pageStack.show(name, transition: .instant)
+            replacement.pageDidAppear()
+            (replacement as? DeviceDetailPage)?.focusPairing()
+        }
+        pageStack.remove(page.root)
+    }
+
     public func showChat(with device: DeviceID) {
         ensureHome()
         if let index = pages.firstIndex(where: { ($0.page as? ChatPage)?.device == device }) {

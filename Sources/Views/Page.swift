@@ -37,6 +37,8 @@ public protocol Navigator: AnyObject {
     func showScanner()
     /// Opens the detail page of one device.
     func showDetail(of device: DeviceID)
+    /// Puts the detail page of `device` where the one of `old` is (pairing showed them to be one device).
+    func showDetail(of device: DeviceID, replacing old: DeviceID)
     /// Opens the chat with one device (going back to it if it is open already).
     func showChat(with device: DeviceID)
     /// Returns to the previous page.

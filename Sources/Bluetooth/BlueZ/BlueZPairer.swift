@@ -106,6 +106,11 @@ public final class BlueZPairer: DevicePairer, BlueZClient, @unchecked Sendable {
         }
     }
 
+    public func cancelPairing(_ device: DeviceID) async {
+        guard let path = path(of: device) else { return }
+        _ = try? await bus.call(path, BlueZObjects.Interface.device, "CancelPairing", timeout: .seconds(5))
+    }
+
     /// BlueZ's Pair errors in the user's words.
     static func failure(_ error: DBusError) -> PairingFailure {
         switch error {

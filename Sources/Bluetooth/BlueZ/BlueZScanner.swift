@@ -281,6 +281,14 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
         let time = Date()
         // A new alias is not the device being heard: it goes out with the next reading, in full.
         if changed["Alias"] != nil { _ = lock.withLock { reported.remove(path) } }
+        // Bonded, the device's keys reveal its identity: BlueZ gives the same object that address.
+        if changed["Address"] != nil || changed["AddressType"] != nil,
+           let properties = bus.objects[path, BlueZObjects.Interface.device], let id = BlueZDevice.id(of: properties) {
+            lock.withLock {
+                if known[path] != nil { known[path] = id }
+                reported.remove(path)
+            }
+        }
         guard changed.keys.contains(where: BlueZDevice.heardProperties.contains) else { return }
         let (knownID, wasReported) = lock.withLock { (known[path], reported.contains(path)) }
         if wasReported, let id = knownID, changed.count == 1, case .int16(let rssi)? = changed["RSSI"] {

@@ -119,6 +119,18 @@ public final class ChatSessions {
         }
     }
 
+    /// Keeps `old`'s chat of this session under `identity`, which pairing showed it to be. The
+    /// stored history moves with the other records (`RecordsMover`); write what waits first.
+    public func move(_ old: DeviceID, to identity: DeviceID) {
+        guard old != identity else { return }
+        if let moving = session.removeValue(forKey: old) {
+            session[identity] = ((session[identity] ?? []) + moving.map { $0.moved(to: identity) }).sorted { $0.time < $1.time }
+        }
+        if let count = unreadLeft.removeValue(forKey: old) { unreadLeft[identity, default: 0] += count }
+        if let name = rememberedNames.removeValue(forKey: old), rememberedNames[identity] == nil { rememberedNames[identity] = name }
+        observers.notify()
+    }
+
     // MARK: Reading
 
     /// The name `device` goes by. A connected device stops advertising and may leave the

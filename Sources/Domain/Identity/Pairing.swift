@@ -37,6 +37,8 @@ public final class Pairing {
     /// The last failure per device, said under its Pair button until it pairs or tries again.
     public private(set) var failures: [DeviceID: String] = [:]
 
+    /// Runs before a device's records move, to write what still waits for the store.
+    public var beforeMove: ((_ old: DeviceID) async -> Void)?
     /// Runs after a device's records moved to its identity, for the owners that keep them in memory.
     public var onMoved: ((_ old: DeviceID, _ identity: DeviceID) async -> Void)?
     /// A sentence for a notice: pairing ended, or the bond was removed.
@@ -98,11 +100,21 @@ public final class Pairing {
         switch result {
         case .success(let identity):
             if identity != device { await move(device, to: identity) }
+        case .failure(.declined):
+            failures[device] = L10n.tr("Pairing was cancelled.")
         case .failure(let failure):
             failures[device] = L10n.format("Pairing failed: {}", failure.message)
         }
         observers.notify()
         return result
+    }
+
+    /// Calls off the pairing with `device`, closing its question.
+    public func cancel(_ device: DeviceID) {
+        guard busy[device] == .pairing else { return }
+        if prompt?.device == device { close(reason: nil, answering: .declined) }
+        let pairer = self.pairer
+        Task { await pairer.cancelPairing(device) }
     }
 
     /// Removes the bond with `device`; its favorite and chat stay.
@@ -123,8 +135,9 @@ public final class Pairing {
         return failure
     }
 
-    /// Answers the question on screen and closes it.
-    public func answer(_ answer: PairingAnswer) {
+    /// Answers the question on screen and closes it; with `id`, only if that question is still the one shown.
+    public func answer(_ answer: PairingAnswer, to id: Int? = nil) {
+        guard id == nil || prompt?.id == id else { return }
         close(reason: nil, answering: answer)
     }
 
@@ -174,6 +187,11 @@ public final class Pairing {
         prompt = nil
         promptClosedReason = reason
         if let answer { shown.answer(answer) }
+        // A code shown for typing on the device has no answer to refuse: cancelling calls pairing off.
+        if answer == .declined, !shown.question.wantsAnswer, busy[shown.device] == .pairing {
+            let pairer = self.pairer
+            Task { await pairer.cancelPairing(shown.device) }
+        }
         if let reason { onNotice?(reason) }
         observers.notify()
     }
@@ -181,6 +199,7 @@ public final class Pairing {
     // MARK: Moving to the identity
 
     private func move(_ old: DeviceID, to identity: DeviceID) async {
+        await beforeMove?(old)
         do {
             try await mover?.moveRecords(from: old, to: identity)
         } catch {

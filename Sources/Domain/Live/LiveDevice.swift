@@ -81,6 +81,26 @@ public struct LiveDevice: Sendable {
         }
     }
 
+    /// The same device kept under `identity`, which pairing showed its address to belong to.
+    /// Everything heard stays; the address it had is listed as an earlier one.
+    public init(_ other: LiveDevice, movedTo identity: DeviceID) {
+        id = identity
+        key = identity.storageKey
+        identifierLine = identity.identifierLine
+        advertised = other.advertised
+        counts = other.counts
+        smoothedRSSI = other.smoothedRSSI
+        trace = other.trace
+        departed = other.departed
+        lastPayload = other.lastPayload
+        formerAddresses = other.formerAddresses + [other.currentAddress]
+    }
+
+    /// Notes `address` as one it used before (a row pairing folded into this one).
+    public mutating func noteFormer(_ address: DeviceID) {
+        if !formerAddresses.contains(address) { formerAddresses.append(address) }
+    }
+
     /// Marks it out of range: it fades at once, and goes like any silent device.
     public mutating func depart() { departed = true }
 

@@ -77,6 +77,20 @@ extension LiveDevices {
         if !now.isEmpty { payloads[now, default: []].insert(o.id) }
     }
 
+    /// Keeps the row of `old` under `identity`, which pairing showed it to be: one row, its
+    /// readings kept, the old address listed as an earlier one.
+    public func move(_ old: DeviceID, to identity: DeviceID) {
+        guard old != identity, let device = devices[old] else { return }
+        forget(old)
+        if devices[identity] != nil {
+            devices[identity]!.noteFormer(device.currentAddress)
+        } else {
+            devices[identity] = LiveDevice(device, movedTo: identity)
+        }
+        aliases[old] = identity
+        notify(.devices)
+    }
+
     /// Drops `id`, its place in the payload index and the addresses that led to it.
     func forget(_ id: DeviceID) {
         guard let device = devices.removeValue(forKey: id) else { return }

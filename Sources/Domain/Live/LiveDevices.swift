@@ -329,7 +329,7 @@ public final class LiveDevices {
         }
     }
 
-    private func notify(_ change: Change) {
+    func notify(_ change: Change) {
         for handler in handlers.values { handler(change) }
     }
 }

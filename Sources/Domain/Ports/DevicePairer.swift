@@ -105,6 +105,8 @@ public protocol DevicePairer: AnyObject, Sendable {
     func pair(_ device: DeviceID) async throws(PairingFailure) -> DeviceID
     /// Removes the bond with `device`.
     func forget(_ device: DeviceID) async throws(PairingFailure)
+    /// Calls off a pairing with `device` under way; its `pair` then fails with `.declined`.
+    func cancelPairing(_ device: DeviceID) async
 }
 
 /// A route with no pairing: says why, once.
@@ -121,4 +123,5 @@ public final class UnavailablePairer: DevicePairer {
     public func forget(_ device: DeviceID) async throws(PairingFailure) {
         throw .unavailable(unavailableReason ?? "")
     }
+    public func cancelPairing(_ device: DeviceID) async {}
 }

@@ -62,6 +62,16 @@ public final class MessageDialog: Widget {
         adw_message_dialog_set_response_enabled(dialog, id, enabled ? 1 : 0)
     }
 
+    /// Replaces the body (plain text, never markup), as a question's figures change.
+    public func setBody(_ body: String) {
+        adw_message_dialog_set_body(dialog, body)
+    }
+
+    /// Closes the dialog as Escape would, choosing its close response.
+    public func close() {
+        gtk_window_close(gcast(object))
+    }
+
     /// Places extra content (an entry) under the body.
     public func setExtraChild(_ child: Widget) {
         adw_message_dialog_set_extra_child(dialog, child.widget)
