@@ -47,8 +47,9 @@ public final class DevicePairingViewModel {
         return current == device ? nil : current
     }
 
-    public var pairLabel: String { L10n.format("Pair with {}", DeviceText.isolated(name(device))) }
-    public var forgetLabel: String { L10n.format("Forget {}", DeviceText.isolated(name(device))) }
+    // Accessible names: a screen reader reads the name, so no isolates around it.
+    public var pairLabel: String { L10n.format("Pair with {}", DeviceText.shown(name(device))) }
+    public var forgetLabel: String { L10n.format("Forget {}", DeviceText.shown(name(device))) }
 
     /// The question Forget asks first, and what it says goes.
     public var forgetQuestion: (heading: String, body: String) {
@@ -66,7 +67,7 @@ public final class DevicePairingViewModel {
 
     public func cancel() { pairing.cancel(device) }
 
-    public var cancelLabel: String { L10n.format("Cancel pairing with {}", DeviceText.isolated(name(device))) }
+    public var cancelLabel: String { L10n.format("Cancel pairing with {}", DeviceText.shown(name(device))) }
 }
 
 /// The one pairing question on screen, in words and with its checks.

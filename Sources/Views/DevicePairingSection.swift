@@ -15,9 +15,9 @@ final class DevicePairingSection {
     private let list = PropertyList(accessibleName: L10n.tr("Pairing"))
     private let row = PropertyRow(title: L10n.tr("Pairing"))
     private let spinner = Spinner()
-    private let pair = Button(label: L10n.tr("_Pair"), mnemonic: true)
-    private let forget = Button(label: L10n.tr("_Forget"), mnemonic: true)
-    private let cancel = Button(label: L10n.tr("_Cancel Pairing"), mnemonic: true)
+    private let pair = Button(label: L10n.tr("Pair"))
+    private let forget = Button(label: L10n.tr("Forget"))
+    private let cancel = Button(label: L10n.tr("Cancel Pairing"))
     private let message = Label()
 
     private let model: DevicePairingViewModel
@@ -41,7 +41,11 @@ final class DevicePairingSection {
         message.xalign(0).wrap()
         message.css("dim-text")
         root.append(list, message)
-        pair.onClicked { [weak self] in self?.model.pair() }
+        pair.onClicked { [weak self] in
+            // The focus stays with the row while pairing runs, whatever the dialog does with it.
+            self?.keepFocus = true
+            self?.model.pair()
+        }
         forget.onClicked { [weak self] in self?.askForget() }
         cancel.onClicked { [weak self] in self?.model.cancel() }
         token = model.observe { [weak self] in self?.render() }
@@ -55,7 +59,7 @@ final class DevicePairingSection {
 
     func render() {
         let controls = [pair, forget, cancel]
-        let focusWasHere = controls.contains { $0.hasFocus }
+        let focusWasHere = controls.contains { $0.isWindowFocus }
         let state = model.state
         row.value = model.stateText
         pair.isVisible = state == .notPaired
@@ -72,7 +76,7 @@ final class DevicePairingSection {
         message.text = text ?? ""
         message.isVisible = text != nil
         // The control in use turned into another (Pair → Cancel Pairing → Forget): the focus follows.
-        if focusWasHere || keepFocus, !controls.contains(where: { $0.hasFocus && $0.isVisible }) {
+        if focusWasHere || keepFocus, !controls.contains(where: { $0.isWindowFocus && $0.isVisible }) {
             let next = [forget, cancel, pair].first { $0.isVisible && $0.isSensitive }
             next?.grabFocus()
             keepFocus = next == nil

@@ -90,6 +90,16 @@ class MockBlueZ:
     def calls(self, path):
         return [str(call[1]) for call in self.obj(path).GetCalls(dbus_interface="org.freedesktop.DBus.Mock")]
 
+    def load_pairing(self):
+        """Pair asks the caller's agent, as bluetoothd does (Tests/Fixtures/dbusmock/bluez_pairing.py)."""
+        template = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Fixtures", "dbusmock", "bluez_pairing.py")
+        self.obj("/org/bluez").AddTemplate(os.path.abspath(template), dbus.Dictionary({}, signature="sv"),
+                                           dbus_interface="org.freedesktop.DBus.Mock")
+
+    def script_pairing(self, device, script, code=0, identity=""):
+        """Makes Pair on `device` run `script` (confirm, passkey, display, cancel, silent, reject)."""
+        self.obj("/org/bluez").ScriptPairing(device, script, str(code), identity, dbus_interface="org.bluez.Mock")
+
     def add_chat_service(self, device):
         """Adds FavBlue's chat service to `device` as bluetoothd does after connecting (objects,
         InterfacesAdded, then ServicesResolved); returns the TX and RX characteristics' paths."""

@@ -1,0 +1,186 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Pair and Forget on the BlueZ route, against bluetoothd's stand-in with pairing
+(Tests/Fixtures/dbusmock/bluez_pairing.py): FavBlue's own agent asks what the device asks,
+in one dialog that names it, and a private address that turns out to be an identity keeps
+its favorite under that identity."""
+
+import os
+import tempfile
+import time
+import unittest
+
+from bluez import DEVICE, MockBlueZ, dbus
+from flows import add_from_scanner
+from harness import App, iso, retry_gtk_atspi_crash
+
+PEER = "Fitness Band"
+PRIVATE = "5C:11:22:33:44:55"
+IDENTITY = "F0:11:22:33:44:55"
+
+
+def bluez_with_band(bluez):
+    """An adapter and one device heard from a private address; returns its path."""
+    bluez.load_pairing()
+    bluez.add_adapter()
+    device = bluez.add_device(PRIVATE, PEER)
+    bluez.set(device, DEVICE, "AddressType", "random")
+    return device
+
+
+def open_details(app):
+    app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+    app.press("Add New Devices")
+    app.wait_for(lambda: f"Details for {PEER}" in app.names("button"), what="the device")
+    app.press(f"Details for {PEER}")
+    app.wait_for(lambda: f"Pair with {PEER}" in app.names("button"), what="Pair on the detail page")
+
+
+def pairing_state(app):
+    """The pairing row's value as a screen reader reads the row."""
+    return [n for n in app.names() if n in ("Paired", "Not paired", "Pairing…")]
+
+
+@retry_gtk_atspi_crash
+class PairingTests(unittest.TestCase):
+    def test_confirming_the_number_pairs_and_the_favorite_moves_to_the_identity_address(self):
+        """A favorite kept under a private address: Pair, "Does Fitness Band show 004 321?",
+        Confirm. The page says Paired and shows the identity address; the favorite keeps its
+        nickname under it, also after a restart. FavBlue registered its own KeyboardDisplay agent
+        and never asked to be the desktop's default one."""
+        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        with MockBlueZ() as bluez:
+            device = bluez_with_band(bluez)
+            bluez.script_pairing(device, "confirm", 4321, f"{IDENTITY}/public")
+            with App("--source", "bluez", env=bluez.env, storage="sqlite", home=home) as app:
+                open_details(app)
+                self.assertIn("Not paired", app.names())
+                app.press("Back")
+                app.wait_for(lambda: f"Add {PEER} to favorites" in app.names("button"), what="the scanner")
+                add_from_scanner(app, PEER, "My Band")
+                app.press("Details for My Band")
+                app.wait_for(lambda: "Pair with My Band" in app.names("button"), what="Pair")
+                app.press("Pair with My Band")
+                question = f"Does {iso('My Band')} show 004 321? Confirm only if the numbers match."
+                app.wait_for(lambda: question in app.names(), what="the question naming the device and the number")
+                self.assertIn(f"Pair with {iso('My Band')}", app.names())
+                app.press("Confirm")
+                app.wait_for(lambda: "Paired" in app.names() and "Forget My Band" in app.names("button"),
+                             what="Paired, and Forget offered")
+                self.assertTrue(any(IDENTITY in n for n in app.names()), "the page shows the identity address")
+                self.assertFalse(any(PRIVATE in n and "resolved" not in n and "Earlier" not in n
+                                     for n in app.names("label") if n.startswith(PRIVATE[:8]) and "·" in n),
+                                 "the title line no longer names the private address")
+                manager_calls = bluez.calls("/org/bluez")
+                self.assertIn("RegisterAgent", manager_calls)
+                self.assertNotIn("RequestDefaultAgent", manager_calls)
+                agent = bluez.obj("/org/bluez").GetMethodCalls("RegisterAgent", dbus_interface="org.freedesktop.DBus.Mock")
+                self.assertEqual(str(agent[0][1][1]), "KeyboardDisplay")
+                app.press("Back")
+                app.press("Back")
+                app.wait_for(lambda: "My Band" in app.names("label") and "Back" not in app.names("button"),
+                             what="the home page")
+                self.assertTrue(any(IDENTITY in n for n in app.names("label")), f"the favorite reads the identity: {app.names('label')}")
+                self.assertFalse(any(PRIVATE in n for n in app.names("label")), "and not the private address")
+            with App("--source", "bluez", env=bluez.env, storage="sqlite", home=home) as app:
+                app.wait_for(lambda: "My Band" in app.names("label"), what="the favorite after a restart")
+                self.assertTrue(any(IDENTITY in n for n in app.names("label")), "still under its identity")
+
+    def test_a_wrong_passkey_fails_in_words_and_the_right_one_pairs(self):
+        """Six digits, checked as typed: five keep Pair off; a wrong code fails with a plain
+        reason under Pair; the right one, typed with its leading zeros, pairs."""
+        with MockBlueZ() as bluez:
+            device = bluez_with_band(bluez)
+            bluez.script_pairing(device, "passkey", 7)
+            with App("--source", "bluez", env=bluez.env) as app:
+                open_details(app)
+                app.press(f"Pair with {PEER}")
+                app.wait_for(lambda: f"Type the six digits that {iso(PEER)} shows." in app.names(), what="the passkey question")
+                app.wait_for(lambda: app.focused_name() == "Passkey", what="the focus in the entry")
+                app.type_text("12345")
+                app.wait_for(lambda: "Six digits, as the device shows them." in app.names(), what="the check as typed")
+                self.assertFalse(app.is_sensitive("Pair"), "five digits cannot be sent")
+                app.type_text("6")
+                app.wait_for(lambda: app.is_sensitive("Pair"), what="Pair enabled with six digits")
+                app.key("Return")
+                app.wait_for(lambda: any(n.startswith("Pairing failed: the codes did not match") for n in app.names()),
+                             what="the failure in words")
+                app.press(f"Pair with {PEER}")
+                app.wait_for(lambda: app.focused_name() == "Passkey", what="the entry again")
+                app.type_text("000007")
+                app.key("Return")
+                app.wait_for(lambda: "Paired" in app.names(), what="Paired")
+                self.assertFalse(any(n.startswith("Pairing failed") for n in app.names()), "the old failure is gone")
+
+    def test_cancel_from_bluez_closes_the_dialog_and_says_why(self):
+        with MockBlueZ() as bluez:
+            device = bluez_with_band(bluez)
+            bluez.script_pairing(device, "cancel", 999999)
+            with App("--source", "bluez", env=bluez.env) as app:
+                open_details(app)
+                app.press(f"Pair with {PEER}")
+                app.wait_for(lambda: "Confirm" in app.names("button"), what="the question")
+                app.wait_for(lambda: "Confirm" not in app.names("button"), what="the dialog closed by BlueZ's Cancel")
+                app.wait_for(lambda: "The device or the system cancelled pairing." in app.names(), what="the notice saying why")
+                app.wait_for(lambda: "Not paired" in app.names() and app.is_sensitive(f"Pair with {PEER}"),
+                             what="Pair offered again")
+
+    def test_a_code_to_type_on_the_device_counts_the_keys_and_closes_when_paired(self):
+        """DisplayPasskey again and again, as keys are typed on the device: one dialog,
+        updated in place, closed once BlueZ says Paired (no Cancel comes)."""
+        with MockBlueZ() as bluez:
+            device = bluez_with_band(bluez)
+            bluez.script_pairing(device, "display", 42)
+            with App("--source", "bluez", env=bluez.env) as app:
+                open_details(app)
+                app.press(f"Pair with {PEER}")
+                text = f"Type 000 042 on {iso(PEER)}, then press Enter on it."
+                app.wait_for(lambda: text in app.names(), what="the code to type")
+                app.wait_for(lambda: "3 of 6 digits typed" in app.names(), what="the keys counted")
+                self.assertEqual(app.names().count(text), 1, "one dialog")
+                app.wait_for(lambda: "Paired" in app.names() and text not in app.names(), what="closed when paired")
+
+    def test_forget_asks_then_removes_the_bond_and_the_favorite_stays(self):
+        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        with MockBlueZ() as bluez:
+            device = bluez_with_band(bluez)
+            bluez.script_pairing(device, "confirm", 1)
+            with App("--source", "bluez", env=bluez.env, storage="sqlite", home=home) as app:
+                open_details(app)
+                app.press("Back")
+                app.wait_for(lambda: f"Add {PEER} to favorites" in app.names("button"), what="the scanner")
+                add_from_scanner(app, PEER, "Band")
+                app.press("Details for Band")
+                app.wait_for(lambda: "Pair with Band" in app.names("button"), what="Pair")
+                for _ in range(12):
+                    app.key("Tab")
+                    if app.focused_name() == "Pair with Band":
+                        break
+                self.assertEqual(app.focused_name(), "Pair with Band", "Tab reaches Pair")
+                app.key("Return")
+                app.wait_for(lambda: "Confirm" in app.names("button"), what="the question")
+                app.key("Return")
+                app.wait_for(lambda: "Forget Band" in app.names("button"), what="Forget")
+                app.wait_for(lambda: app.focused_name() == "Forget Band", what="the focus moved from Pair to Forget")
+                app.press("Forget Band")
+                app.wait_for(lambda: f"Forget {iso('Band')}?" in app.names(), what="the question first")
+                self.assertTrue(any("favorite, nickname and chat stay" in n for n in app.names()), "it says what stays")
+                app.press("Forget")
+                app.wait_for(lambda: "RemoveDevice" in bluez.calls("/org/bluez/hci0"), what="Adapter1.RemoveDevice")
+                app.press("Back")
+                app.wait_for(lambda: "Remove Band from favorites" in app.names("button"), what="still a favorite")
+
+    def test_with_no_adapter_link_pair_is_offered_greyed_with_the_reason(self):
+        with App("--source", "demo") as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: any(n.startswith("Details for ") for n in app.names("button")), what="a device")
+            app.press(next(n for n in app.names("button") if n.startswith("Details for ")))
+            app.wait_for(lambda: any(n.startswith("Pair with ") for n in app.names("button")), what="Pair")
+            pair = next(n for n in app.names("button") if n.startswith("Pair with "))
+            self.assertFalse(app.is_sensitive(pair))
+            self.assertIn("The demo’s devices cannot pair.", app.names())
+
+
+if __name__ == "__main__":
+    unittest.main()
