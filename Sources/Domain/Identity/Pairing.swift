@@ -112,7 +112,7 @@ public final class Pairing {
     /// Calls off the pairing with `device`, closing its question.
     public func cancel(_ device: DeviceID) {
         guard busy[device] == .pairing else { return }
-        if prompt?.device == device { close(reason: nil, answering: .declined) }
+        if prompt?.device == device { close(reason: nil, answering: .declined, callingOff: false) }
         let pairer = self.pairer
         Task { await pairer.cancelPairing(device) }
     }
@@ -180,7 +180,7 @@ public final class Pairing {
         }
     }
 
-    private func close(reason: String?, answering answer: PairingAnswer?) {
+    private func close(reason: String?, answering answer: PairingAnswer?, callingOff: Bool = true) {
         guard let shown = prompt else { return }
         expiry?.cancel()
         expiry = nil
@@ -188,7 +188,7 @@ public final class Pairing {
         promptClosedReason = reason
         if let answer { shown.answer(answer) }
         // A code shown for typing on the device has no answer to refuse: cancelling calls pairing off.
-        if answer == .declined, !shown.question.wantsAnswer, busy[shown.device] == .pairing {
+        if callingOff, answer == .declined, !shown.question.wantsAnswer, busy[shown.device] == .pairing {
             let pairer = self.pairer
             Task { await pairer.cancelPairing(shown.device) }
         }

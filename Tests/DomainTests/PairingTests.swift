@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Clocks
+import Domain
+import Foundation
+import TestSupport
+import XCTest
+
+private actor RecordingMover: RecordsMover {
+    private(set) var moves: [[DeviceID]] = []
+    func moveRecords(from old: DeviceID, to new: DeviceID) { moves.append([old, new]) }
+}
+
+@MainActor
+final class PairingTests: XCTestCase {
+    private let band = TestDevices.id(0x5C, kind: .leRandom)
+    private let other = TestDevices.id(0x60, kind: .leRandom)
+    private let identity = TestDevices.id(0xF0, kind: .lePublic)
+
+    private func settle(_ pairer: FakePairer) async {
+        await pairer.prompts.applied()
+    }
+
+    private func waitUntilAsked(_ pairer: FakePairer) async {
+        while !pairer.isWaiting { await Task.yield() }
+    }
+
+    func testOneQuestionAtATimeAndASecondWhileOneWaitsIsRefused() async {
+        let pairer = FakePairer()
+        let pairing = Pairing(pairer: pairer, mover: nil, clock: TestClock())
+        pairer.ask(1, band, .confirm(passkey: 4_321))
+        pairer.ask(2, other, .enterPasskey)
+        await settle(pairer)
+        XCTAssertEqual(pairing.prompt?.id, 1)
+        XCTAssertEqual(pairer.answers, [.declined], "the second question is refused, not stacked")
+        pairing.answer(.confirmed, to: 2)
+        XCTAssertEqual(pairing.prompt?.id, 1, "an answer meant for another question changes nothing")
+        pairing.answer(.confirmed, to: 1)
+        XCTAssertNil(pairing.prompt)
+        XCTAssertEqual(pairer.answers, [.declined, .confirmed])
+    }
+
+    func testADisplayShownAgainUpdatesTheSameQuestion() async {
+        let pairer = FakePairer()
+        let pairing = Pairing(pairer: pairer, mover: nil, clock: TestClock())
+        pairer.ask(3, band, .displayPasskey(passkey: 42, typed: 0))
+        pairer.ask(3, band, .displayPasskey(passkey: 42, typed: 4))
+        await settle(pairer)
+        XCTAssertEqual(pairing.prompt?.question, .displayPasskey(passkey: 42, typed: 4))
+        XCTAssertEqual(pairer.answers, [])
+    }
+
+    func testAQuestionLeftUnansweredFor30SecondsClosesAndSaysWhy() async {
+        let clock = TestClock()
+        let pairer = FakePairer()
+        let pairing = Pairing(pairer: pairer, mover: nil, clock: clock)
+        var notices: [String] = []
+        pairing.onNotice = { notices.append($0) }
+        pairer.ask(1, band, .confirm(passkey: 1))
+        await settle(pairer)
+        await clock.advance(by: .seconds(29))
+        XCTAssertNotNil(pairing.prompt)
+        await clock.advance(by: .seconds(1))
+        await Task.megaYield()
+        XCTAssertNil(pairing.prompt)
+        XCTAssertEqual(pairer.answers, [.declined])
+        XCTAssertEqual(notices, ["No answer came within 30 seconds, so pairing was cancelled."])
+    }
+
+    func testWithdrawnByTheDeviceClosesWithItsReason() async {
+        let pairer = FakePairer()
+        let pairing = Pairing(pairer: pairer, mover: nil, clock: TestClock())
+        pairer.ask(1, band, .confirm(passkey: 1))
+        pairer.prompts.yield(.withdrawn(id: 1, reason: "The device or the system cancelled pairing."))
+        await settle(pairer)
+        XCTAssertNil(pairing.prompt)
+        XCTAssertEqual(pairing.promptClosedReason, "The device or the system cancelled pairing.")
+    }
+
+    func testPairingStatesAndAFailureInWords() async {
+        let pairer = FakePairer()
+        let pairing = Pairing(pairer: pairer, mover: nil, clock: TestClock())
+        XCTAssertEqual(pairing.state(of: band), .notPaired)
+        let attempt = Task { await pairing.pair(band) }
+        await waitUntilAsked(pairer)
+        XCTAssertEqual(pairing.state(of: band), .pairing)
+        pairer.finish(band, .failure(.authenticationFailed))
+        _ = await attempt.value
+        XCTAssertEqual(pairing.state(of: band), .notPaired)
+        XCTAssertEqual(pairing.failures[band], "Pairing failed: the codes did not match. Try again and compare them carefully.")
+        let again = Task { await pairing.pair(band) }
+        await waitUntilAsked(pairer)
+        XCTAssertNil(pairing.failures[band], "trying again clears the old failure")
+        pairer.finish(band, .success(band))
+        _ = await again.value
+        XCTAssertEqual(pairing.state(of: band), .paired)
+    }
+
+    func testCancelClosesTheQuestionAndCallsPairingOff() async {
+        let pairer = FakePairer()
+        let pairing = Pairing(pairer: pairer, mover: nil, clock: TestClock())
+        let attempt = Task { await pairing.pair(band) }
+        await waitUntilAsked(pairer)
+        pairer.ask(1, band, .displayPasskey(passkey: 5, typed: nil))
+        await settle(pairer)
+        pairing.cancel(band)
+        XCTAssertNil(pairing.prompt)
+        while pairer.cancelled.isEmpty { await Task.yield() }
+        XCTAssertEqual(pairer.cancelled, [band])
+        pairer.finish(band, .failure(.declined))
+        _ = await attempt.value
+        XCTAssertEqual(pairing.failures[band], "Pairing was cancelled.")
+    }
+
+    func testARevealedIdentityMovesTheRecordsThenTellsTheOwnersAndOpenPagesFollow() async throws {
+        let mover = RecordingMover()
+        let pairer = FakePairer()
+        let pairing = Pairing(pairer: pairer, mover: mover, clock: TestClock())
+        var steps: [String] = []
+        pairing.beforeMove = { _ in steps.append("write what waits") }
+        pairing.onMoved = { old, new in steps.append("moved \(old == self.band) \(new == self.identity)") }
+        let attempt = Task { await pairing.pair(band) }
+        await waitUntilAsked(pairer)
+        pairer.finish(band, .success(identity))
+        let result = await attempt.value
+        XCTAssertEqual(try result.get(), identity)
+        let moves = await mover.moves
+        XCTAssertEqual(moves, [[band, identity]])
+        XCTAssertEqual(steps, ["write what waits", "moved true true"])
+        XCTAssertEqual(pairing.current(band), identity)
+        XCTAssertEqual(pairing.current(identity), identity)
+        XCTAssertEqual(pairing.state(of: identity), .paired)
+    }
+
+    func testAnIdentityThatIsTheAddressItselfMovesNothing() async {
+        let mover = RecordingMover()
+        let pairer = FakePairer()
+        let pairing = Pairing(pairer: pairer, mover: mover, clock: TestClock())
+        let attempt = Task { await pairing.pair(identity) }
+        await waitUntilAsked(pairer)
+        pairer.finish(identity, .success(identity))
+        _ = await attempt.value
+        let moves = await mover.moves
+        XCTAssertEqual(moves, [])
+    }
+}
