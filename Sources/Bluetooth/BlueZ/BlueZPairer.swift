@@ -11,19 +11,20 @@ import Localization
 /// Keys stay in BlueZ; once bonded, BlueZ gives the device object its identity address.
 public final class BlueZPairer: DevicePairer, BlueZClient, @unchecked Sendable {
     static let agentPath = "/org/favblue/agent"
-    static let agentXML = """
-        <node><interface name="org.bluez.Agent1">
-          <method name="Release"/>
-          <method name="RequestPinCode"><arg type="o" direction="in"/><arg type="s" direction="out"/></method>
-          <method name="DisplayPinCode"><arg type="o" direction="in"/><arg type="s" direction="in"/></method>
-          <method name="RequestPasskey"><arg type="o" direction="in"/><arg type="u" direction="out"/></method>
-          <method name="DisplayPasskey"><arg type="o" direction="in"/><arg type="u" direction="in"/><arg type="q" direction="in"/></method>
-          <method name="RequestConfirmation"><arg type="o" direction="in"/><arg type="u" direction="in"/></method>
-          <method name="RequestAuthorization"><arg type="o" direction="in"/></method>
-          <method name="AuthorizeService"><arg type="o" direction="in"/><arg type="s" direction="in"/></method>
-          <method name="Cancel"/>
-        </interface></node>
-        """
+    // One string per method, not a multi-line literal: the message extractor misreads those.
+    static let agentXML = [
+        "<node><interface name='org.bluez.Agent1'>",
+        "<method name='Release'/>",
+        "<method name='RequestPinCode'><arg type='o' direction='in'/><arg type='s' direction='out'/></method>",
+        "<method name='DisplayPinCode'><arg type='o' direction='in'/><arg type='s' direction='in'/></method>",
+        "<method name='RequestPasskey'><arg type='o' direction='in'/><arg type='u' direction='out'/></method>",
+        "<method name='DisplayPasskey'><arg type='o' direction='in'/><arg type='u' direction='in'/><arg type='q' direction='in'/></method>",
+        "<method name='RequestConfirmation'><arg type='o' direction='in'/><arg type='u' direction='in'/></method>",
+        "<method name='RequestAuthorization'><arg type='o' direction='in'/></method>",
+        "<method name='AuthorizeService'><arg type='o' direction='in'/><arg type='s' direction='in'/></method>",
+        "<method name='Cancel'/>",
+        "</interface></node>",
+    ].joined()
 
     private let bus: BlueZBus
     private let adapterName: String?
