@@ -270,6 +270,7 @@ final class FavBlueApp {
         let sightings = store?.sightings
         let sessions = self.sessions!
         let pairing = self.pairing!
+        let pairingActions = PairingActionsViewModel(pairing: pairing, name: { [weak favorites] id in favorites?.name(of: id) ?? id.address })
         let connection = ConnectionViewModel(sessions: sessions)
         let nicknames = self.nicknames
         let settings = self.settings
@@ -280,9 +281,10 @@ final class FavBlueApp {
             })
         }
         return PageFactory(
-            favorites: { navigator in FavoritesPage(navigator: navigator, model: favoritesPage) },
+            favorites: { navigator in FavoritesPage(navigator: navigator, model: favoritesPage, pairing: pairingActions) },
             scanner: { [weak self] navigator in
-                ScannerPage(navigator: navigator, model: scanner, favorites: favoritesPage, hidden: hidden, tryDemo: { [weak self] in
+                ScannerPage(navigator: navigator, model: scanner, favorites: favoritesPage, hidden: hidden, pairing: pairingActions,
+                            tryDemo: { [weak self] in
                     self?.source = .demo
                     self?.link = nil
                     self?.bus?.close()

@@ -52,8 +52,10 @@ public final class DevicePairingViewModel {
     public var forgetLabel: String { L10n.format("Forget {}", DeviceText.shown(name(device))) }
 
     /// The question Forget asks first, and what it says goes.
-    public var forgetQuestion: (heading: String, body: String) {
-        (L10n.format("Forget {}?", DeviceText.isolated(name(device))),
+    public var forgetQuestion: (heading: String, body: String) { Self.forgetQuestion(name: name(device)) }
+
+    static func forgetQuestion(name: String) -> (heading: String, body: String) {
+        (L10n.format("Forget {}?", DeviceText.isolated(name)),
          L10n.tr("The keys shared with this device are removed, here and in the system’s Bluetooth settings. Its favorite, nickname and chat stay. To recognise it when its address changes, pair again."))
     }
 
@@ -183,5 +185,47 @@ public final class PairingPromptViewModel {
             return false
         }
         return true
+    }
+}
+
+/// Pair and Forget for any row of a device list: the menu item a device gets, and the intents.
+@MainActor
+public final class PairingActionsViewModel {
+    private let pairing: Pairing
+    private let name: @MainActor (DeviceID) -> String
+
+    public init(pairing: Pairing, name: @escaping @MainActor (DeviceID) -> String) {
+        self.pairing = pairing
+        self.name = name
+    }
+
+    /// "Pair" or "Forget…" for `device`; nil where this source cannot pair, or while it pairs.
+    public func menuLabel(for device: DeviceID) -> String? {
+        guard pairing.unavailableReason == nil else { return nil }
+        switch pairing.state(of: device) {
+        case .notPaired: return L10n.tr("_Pair")
+        case .paired: return L10n.tr("_Forget…")
+        case .pairing, .forgetting: return nil
+        }
+    }
+
+    public func isPaired(_ device: DeviceID) -> Bool { pairing.state(of: device) == .paired }
+
+    /// Pairs with `device`; `onFailure` gets the reason in a sentence.
+    public func pair(_ device: DeviceID, onFailure: @escaping @MainActor (String) -> Void) {
+        Task {
+            if case .failure = await pairing.pair(device), let text = pairing.failures[device] {
+                onFailure(L10n.format("{}: {}", DeviceText.isolated(name(device)), text))
+            }
+        }
+    }
+
+    /// The question Forget asks first.
+    public func forgetQuestion(for device: DeviceID) -> (heading: String, body: String) {
+        DevicePairingViewModel.forgetQuestion(name: name(device))
+    }
+
+    public func forget(_ device: DeviceID) {
+        Task { await pairing.forget(device) }
     }
 }

@@ -85,17 +85,11 @@ final class DevicePairingSection {
 
     private func askForget() {
         guard let navigator else { return }
-        let question = model.forgetQuestion
-        let dialog = MessageDialog(parent: navigator.parentWindow, heading: question.heading, body: question.body)
-        dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
-        dialog.addResponse("forget", label: L10n.tr("_Forget"), appearance: .destructive) { [weak self] in
-            self?.model.forget()
-        }
-        dialog.setDefault("cancel", close: "cancel")
-        dialog.onClosed { [weak self] in
-            self?.keepFocus = true
-            self?.render()
-        }
-        dialog.present()
+        PairingDialogs.confirmForget(parent: navigator.parentWindow, question: model.forgetQuestion,
+                                     forget: { [weak self] in self?.model.forget() },
+                                     closed: { [weak self] in
+                                         self?.keepFocus = true
+                                         self?.render()
+                                     })
     }
 }

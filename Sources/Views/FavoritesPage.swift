@@ -21,6 +21,8 @@ public final class FavoritesPage: Page {
 
     // MARK: Borrowed
     private weak var navigator: Navigator?
+    /// Pair and Forget in a row's menu.
+    private let pairingActions: PairingActionsViewModel?
     private let model: FavoritesViewModel
 
     // MARK: Owned
@@ -28,7 +30,8 @@ public final class FavoritesPage: Page {
     private let rowLayout = DeviceRowLayout()
 
     /// Creates the page over `model`.
-    public init(navigator: Navigator, model: FavoritesViewModel) {
+    public init(navigator: Navigator, model: FavoritesViewModel, pairing: PairingActionsViewModel? = nil) {
+        pairingActions = pairing
         self.navigator = navigator
         self.model = model
         frame = PageFrame(title: L10n.tr("FavBlue"), backButton: false)
@@ -60,14 +63,23 @@ public final class FavoritesPage: Page {
             bind: { [weak self] row, key in self?.bind(row, key) },
             activate: { [weak self] key in self?.rename(key: key) })
         list.list.onKeyPressed { [weak self] key, _ in self?.handleKey(key) ?? false }
-        controls = DeviceListControls(list: list, pool: pool) { key in
-            [[(L10n.tr("_Rename…"), "favorites.rename::\(key)"), (L10n.tr("_Details"), "favorites.details::\(key)")],
-             [(L10n.tr("_Remove…"), "favorites.remove::\(key)")]]
+        controls = DeviceListControls(list: list, pool: pool) { [weak self] key in
+            var sections = [[(L10n.tr("_Rename…"), "favorites.rename::\(key)"), (L10n.tr("_Details"), "favorites.details::\(key)")]]
+            if let id = try? DeviceID(storageKey: key), let label = self?.pairingActions?.menuLabel(for: id) {
+                sections.append([(label, "favorites.pair::\(key)")])
+            }
+            sections.append([(L10n.tr("_Remove…"), "favorites.remove::\(key)")])
+            return sections
         }
         let actions = ActionGroup(on: frame.root, prefix: "favorites")
         actions.addTargeted("rename") { [weak self] in self?.rename(key: $0) }
         actions.addTargeted("details") { [weak self] in self?.showDetails(key: $0) }
         actions.addTargeted("remove") { [weak self] in self?.confirmRemoval(key: $0, from: .row) }
+        actions.addTargeted("pair") { [weak self] key in
+            guard let self, let id = try? DeviceID(storageKey: key), let pairing = self.pairingActions,
+                  let navigator = self.navigator else { return }
+            PairingRowActions.run(id, key: key, pairing: pairing, navigator: navigator) { [weak self] in self?.controls.focusRow(key) }
+        }
 
         content.add(loading, name: "loading")
         content.add(empty, name: "empty")

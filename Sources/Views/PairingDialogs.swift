@@ -23,6 +23,17 @@ public final class PairingDialogs {
         token = model.observe { [weak self] in self?.render() }
     }
 
+    /// Asks before Forget, saying what goes and what stays; `forget` runs on yes, `closed` either way.
+    static func confirmForget(parent: Window, question: (heading: String, body: String),
+                              forget: @escaping () -> Void, closed: @escaping () -> Void) {
+        let dialog = MessageDialog(parent: parent, heading: question.heading, body: question.body)
+        dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
+        dialog.addResponse("forget", label: L10n.tr("_Forget"), appearance: .destructive, handler: forget)
+        dialog.setDefault("cancel", close: "cancel")
+        dialog.onClosed(closed)
+        dialog.present()
+    }
+
     /// The dialog on screen, for tests.
     public var isShowing: Bool { shown != nil }
 
@@ -89,5 +100,19 @@ public final class PairingDialogs {
         shown = (id, dialog, progress)
         dialog.present()
         focus?.grabFocus()
+    }
+}
+
+/// Pair or Forget from a device list's row menu, the same on every list page.
+@MainActor
+enum PairingRowActions {
+    static func run(_ id: DeviceID, key: String, pairing: PairingActionsViewModel, navigator: Navigator,
+                    returnFocus: @escaping () -> Void) {
+        if pairing.isPaired(id) {
+            PairingDialogs.confirmForget(parent: navigator.parentWindow, question: pairing.forgetQuestion(for: id),
+                                         forget: { pairing.forget(id) }, closed: returnFocus)
+        } else {
+            pairing.pair(id) { [weak navigator] text in navigator?.toast(text, button: nil, action: nil) }
+        }
     }
 }

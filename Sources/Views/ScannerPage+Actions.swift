@@ -73,6 +73,12 @@ extension ScannerPage {
         Calendar.current.isDateInToday(date) ? Formats.time(date) : Formats.dateTime(date)
     }
 
+    /// Pair from a row's menu; Forget after asking. The focus goes back to the row.
+    func pairOrForget(key: String) {
+        guard let id = try? DeviceID(storageKey: key), let pairing = pairingActions, let navigator else { return }
+        PairingRowActions.run(id, key: key, pairing: pairing, navigator: navigator) { [weak self] in self?.controls.focusRow(key) }
+    }
+
     func showDetails(key: String) {
         guard let id = try? DeviceID(storageKey: key) else { return }
         navigator?.showDetail(of: id)

@@ -53,11 +53,14 @@ public final class ScannerPage: Page {
     var pointerInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
     var focusInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
     var isNarrow = false
+    /// Pair and Forget in a row's menu.
+    let pairingActions: PairingActionsViewModel?
 
     /// Creates the page; `tryDemo` switches the source to the shipped demo capture.
     public init(navigator: Navigator, model: ScannerViewModel, favorites: FavoritesViewModel,
-                hidden: HiddenDevicesViewModel, tryDemo: (() -> Void)?) {
+                hidden: HiddenDevicesViewModel, pairing: PairingActionsViewModel? = nil, tryDemo: (() -> Void)?) {
         self.navigator = navigator
+        pairingActions = pairing
         self.model = model
         self.favorites = favorites
         self.hidden = hidden
@@ -141,6 +144,9 @@ public final class ScannerPage: Page {
             // A favorite cannot be hidden, so its menu does not offer it.
             if let id = try? DeviceID(storageKey: key), self?.hidden.canHide(id) == true {
                 sections.append([(L10n.tr("_Hide Device"), "scanner.hide::\(key)")])
+            }
+            if let id = try? DeviceID(storageKey: key), let label = self?.pairingActions?.menuLabel(for: id) {
+                sections.append([(label, "scanner.pair::\(key)")])
             }
             return sections
         }
@@ -247,6 +253,7 @@ public final class ScannerPage: Page {
         group.addTargeted("favorite") { [weak self] in self?.toggleFavorite(key: $0, fromHeart: false) }
         group.addTargeted("details") { [weak self] in self?.showDetails(key: $0) }
         group.addTargeted("hide") { [weak self] in self?.hideDevice(key: $0) }
+        group.addTargeted("pair") { [weak self] in self?.pairOrForget(key: $0) }
         onlyNewAction = group.addToggle("only-new", initial: model.onlyNewSince != nil) { [weak model] in
             model?.setOnlyNewDevices($0)
         }

@@ -170,6 +170,32 @@ class PairingTests(unittest.TestCase):
                 app.press("Back")
                 app.wait_for(lambda: "Remove Band from favorites" in app.names("button"), what="still a favorite")
 
+    def test_the_row_menu_pairs_and_then_offers_forget(self):
+        with MockBlueZ() as bluez:
+            device = bluez_with_band(bluez)
+            bluez.script_pairing(device, "confirm", 5)
+            with App("--source", "bluez", env=bluez.env) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: f"Add {PEER} to favorites" in app.names("button"), what="the device")
+                for _ in range(30):
+                    app.key("Tab")
+                    if app.focused_name() == f"Add {PEER} to favorites":
+                        break
+                app.key("Menu")
+                app.wait_for(lambda: "Pair" in app.names("menu item"), what="Pair in the row menu")
+                app.press("Pair", role="menu item")
+                app.wait_for(lambda: "Confirm" in app.names("button"), what="the question")
+                app.press("Confirm")
+                app.wait_for(lambda: "Paired" in bluez.calls(device) or bool(bluez.get(device, DEVICE, "Paired")),
+                             what="paired at BlueZ")
+                for _ in range(30):
+                    if app.focused_name() == f"Add {PEER} to favorites":
+                        break
+                    app.key("Tab")
+                app.key("Menu")
+                app.wait_for(lambda: "Forget…" in app.names("menu item"), what="Forget… in the row menu once paired")
+
     def test_with_no_adapter_link_pair_is_offered_greyed_with_the_reason(self):
         with App("--source", "demo") as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
