@@ -137,6 +137,35 @@ final class BlueZConnectorTests: XCTestCase {
         try await eventually("failed: ended") { connector.state == .failed(.ended) }
     }
 
+    /// bluetoothd answers an ATT Insufficient Authentication or Encryption with NotPermitted "Not paired":
+    /// a write says to pair first, and so does a subscription that needs it, instead of a dead end.
+    func testADeviceThatWantsPairingSaysPairFirst() async throws {
+        let connector = connector()
+        connector.connect(to: device)
+        try await eventually("Connect called") { try await self.mock.calls(self.path).contains("Connect") }
+        let (_, rx) = try await addChatService(chat, rxFlags: ["write"])
+        let notPaired = "raise dbus.exceptions.DBusException('Not paired', name='org.bluez.Error.NotPermitted')"
+        try await mock.addMethod(rx, "org.bluez.GattCharacteristic1", "WriteValue", in: "aya{sv}", code: notPaired)
+        try await mock.set(path, "org.bluez.Device1", "ServicesResolved", .bool(true))
+        try await eventually("connected") { connector.state.canChat }
+        do {
+            try await connector.send("hello")
+            XCTFail("a write the device refused was sent")
+        } catch {
+            XCTAssertEqual(error, .needsPairing)
+            XCTAssertEqual(error.message, "The device wants to be paired first. Pair it on its page, then send again.")
+        }
+        connector.disconnect()
+        try await eventually("idle") { connector.state == .idle }
+
+        let tx = path + "/service000a/char000b"
+        try await mock.addMethod(tx, "org.bluez.GattCharacteristic1", "StartNotify", code: notPaired)
+        try await mock.set(path, "org.bluez.Device1", "ServicesResolved", .bool(false))
+        connector.connect(to: device)
+        try await mock.set(path, "org.bluez.Device1", "ServicesResolved", .bool(true))
+        try await eventually("failed: pair first") { connector.state == .failed(.needsPairing) }
+    }
+
     func testErrorsFromBlueZAreSaidInPlainWords() async throws {
         // A device BlueZ does not know.
         let connector = connector()

@@ -205,6 +205,9 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
             lock.withLock { session.chat = chat }
             do {
                 try await bus.call(chat.tx, BlueZObjects.Interface.gattCharacteristic, "StartNotify", timeout: callTimeout)
+            } catch .notPaired {
+                guard isCurrent(generation) else { return }
+                return fail(generation, .needsPairing)
             } catch {
                 guard isCurrent(generation) else { return }
                 return fail(generation, .protocolError(error.message))
@@ -291,6 +294,8 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
                 return .failure(.timedOut)
             } catch .notConnected, .disconnected, .doesNotExist, .serviceUnknown {
                 return .failure(.connectionLost)
+            } catch .notPaired {
+                return .failure(.needsPairing)
             } catch {
                 return .failure(.rejected(error.message))
             }

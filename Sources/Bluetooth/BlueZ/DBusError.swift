@@ -12,6 +12,8 @@ public enum DBusError: Error, Equatable, Sendable {
     case failed(String)
     case notAuthorized
     case notPermitted
+    /// The device wants to be paired first (an ATT Insufficient Authentication or Encryption).
+    case notPaired
     case alreadyConnected
     case notConnected
     case doesNotExist
@@ -32,6 +34,10 @@ public enum DBusError: Error, Equatable, Sendable {
         case "org.bluez.Error.NotReady": self = .notReady
         case "org.bluez.Error.Failed": self = .failed(detail)
         case "org.bluez.Error.NotAuthorized": self = .notAuthorized
+        // bluetoothd's words for an ATT Insufficient Authentication or Encryption.
+        case "org.bluez.Error.NotPermitted" where detail.localizedCaseInsensitiveContains("not paired"),
+             "org.bluez.Error.NotPaired":
+            self = .notPaired
         case "org.bluez.Error.NotPermitted": self = .notPermitted
         case "org.bluez.Error.AlreadyConnected": self = .alreadyConnected
         case "org.bluez.Error.NotConnected": self = .notConnected
@@ -59,6 +65,7 @@ public enum DBusError: Error, Equatable, Sendable {
                 : L10n.format("The Bluetooth request failed: {}", detail)
         case .notAuthorized: L10n.tr("The Bluetooth request was not authorized.")
         case .notPermitted: L10n.tr("The Bluetooth request is not permitted.")
+        case .notPaired: L10n.tr("The device wants to be paired first.")
         case .alreadyConnected: L10n.tr("The device is already connected.")
         case .notConnected: L10n.tr("The device is not connected.")
         case .doesNotExist: L10n.tr("The Bluetooth adapter or device no longer exists.")

@@ -167,6 +167,9 @@ extension HCIConnector {
             }
         } catch .aborted, .linkEnded {
             return
+        } catch .error(.insufficientAuthentication, _, _), .error(.insufficientEncryption, _, _),
+                .error(.other(0x0C), _, _) {
+            throw .needsPairing
         } catch .timeout {
             throw .protocolError(L10n.format("no answer within {} seconds", Int(attTimeout.rounded())))
         } catch {
@@ -211,6 +214,9 @@ extension HCIConnector {
                 do {
                     let answer = try link.bearer.request(.writeRequest(handle: chat.rxValue, value: part))
                     guard answer == .writeResponse else { return .failure(.rejected(L10n.tr("unexpected answer"))) }
+                } catch .error(.insufficientAuthentication, _, _), .error(.insufficientEncryption, _, _),
+                        .error(.other(0x0C), _, _) {
+                    return .failure(.needsPairing)
                 } catch .error(let code, _, _) {
                     return .failure(.rejected(ATTError.error(code, request: 0x12, handle: chat.rxValue).description))
                 } catch .timeout {

@@ -51,6 +51,8 @@ public enum ConnectionFailure: Error, Equatable, Sendable {
     case ended
     /// The system's Bluetooth service (BlueZ) could not connect or went on no further; carries what it said.
     case service(String)
+    /// The device answered Insufficient Authentication or Encryption: it must be paired first.
+    case needsPairing
 
     /// What happened, in plain words, for a toast or a subtitle.
     public var message: String {
@@ -78,6 +80,8 @@ public enum ConnectionFailure: Error, Equatable, Sendable {
             return L10n.tr("The connection ended.")
         case .service(let detail):
             return L10n.format("The system’s Bluetooth service could not connect: {}", detail)
+        case .needsPairing:
+            return L10n.tr("The device wants to be paired first. Press Pair, then connect again.")
         }
     }
 

@@ -13,6 +13,8 @@ public enum ChatSendError: Error, Equatable, Sendable {
     case connectionLost
     /// The device did not acknowledge the write in time.
     case timedOut
+    /// The device answered Insufficient Authentication or Encryption: it must be paired first.
+    case needsPairing
 
     /// Why, in plain words, next to "Not sent".
     public var message: String {
@@ -21,6 +23,7 @@ public enum ChatSendError: Error, Equatable, Sendable {
         case .rejected(let detail): return L10n.format("The device refused the message: {}", detail)
         case .connectionLost: return L10n.tr("The connection ended before the message was sent.")
         case .timedOut: return L10n.tr("The device did not confirm the message in time.")
+        case .needsPairing: return L10n.tr("The device wants to be paired first. Pair it on its page, then send again.")
         }
     }
 }
