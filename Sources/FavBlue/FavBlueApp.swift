@@ -36,6 +36,7 @@ final class FavBlueApp {
     private var sessions: ChatSessions?
     private var pairing: Pairing?
     private var pairingDialogs: PairingDialogs?
+    private var presenceAlerts: PresenceAlertsWatch?
     private var nicknames: NicknameSharing?
     private var shutDownDone = false
     /// Every scanner writes into it; the Scanner's Record toggle opens and closes its file.
@@ -107,6 +108,12 @@ final class FavBlueApp {
         }
         Window.setDefaultIconName(AppInfo.id)
         application.addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
+        // A notification's click: the device's page, in the window brought forward.
+        application.addTargetedAction("show-device") { [weak self] key in
+            guard let self, let window = self.window, let id = try? DeviceID(storageKey: key) else { return }
+            window.window.present()
+            window.showDetail(of: id)
+        }
         // A session logging out sends SIGTERM: quit as Ctrl+Q does, so nothing waiting is lost.
         for signal in [SIGTERM, SIGINT, SIGHUP] { application.onUnixSignal(signal) { [weak self] in self?.quit() } }
         MainWindow.installAccelerators(on: application)
@@ -159,6 +166,7 @@ final class FavBlueApp {
                 self?.printError(L10n.format("The stored keys could not be read: {}", "\(error)"))
             }
         }
+        presenceAlerts = PresenceAlertsWatch(live: live, favorites: favorites, notifier: AppNotifier(application: application))
         let hidden = HiddenDevices(repository: store.hidden, favorites: favorites)
         hidden.onProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.hidden = hidden

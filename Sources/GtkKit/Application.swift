@@ -75,6 +75,21 @@ public final class Application: GObjectRef {
         if !accels.isEmpty { setAccels(for: "app.\(name)", accels) }
     }
 
+    /// Adds an app-wide action with a string parameter (`app.NAME`, target "…").
+    public func addTargetedAction(_ name: String, _ handler: @escaping (String) -> Void) {
+        Actions.addTargeted(to: UnsafeMutableRawPointer(object), name, handler)
+    }
+
+    /// Sends a desktop notification under `id` (a later one with the same id replaces it).
+    /// Title and body are set as given, never as markup; clicking it runs `app.ACTION` with `target`.
+    public func sendNotification(id: String, title: String, body: String, action: String, target: String) {
+        let notification = g_notification_new(title)
+        g_notification_set_body(notification, body)
+        g_notification_set_default_action_and_target_value(notification, "app." + action, g_variant_new_string(target))
+        g_application_send_notification(gapplication, id, notification)
+        g_object_unref(UnsafeMutableRawPointer(notification))
+    }
+
     /// Binds keyboard accelerators to a detailed action name.
     public func setAccels(for action: String, _ accels: [String]) {
         withCStringArray(accels) { gtk_application_set_accels_for_action(application, action, $0) }

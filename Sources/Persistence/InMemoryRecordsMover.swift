@@ -40,7 +40,7 @@ extension InMemoryFavoritesRepository {
             save(kept)
         } else {
             save(Favorite(id: new, nickname: moving.nickname, lastKnownName: moving.lastKnownName,
-                          addedAt: moving.addedAt, updatedAt: moving.updatedAt))
+                          addedAt: moving.addedAt, updatedAt: moving.updatedAt, alerts: moving.alerts))
         }
     }
 }

@@ -78,6 +78,10 @@ public final class SQLiteDatabase: Sendable {
                 );
                 """)
         }
+        // Which notifications a favorite sends; 0 (none) for every favorite kept before.
+        migrator.registerMigration("v5-favorite-alerts") { db in
+            try db.execute(sql: "ALTER TABLE favorites ADD COLUMN alerts INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

@@ -107,6 +107,22 @@ public final class DeviceDetailViewModel {
         }
     }
 
+    // MARK: Notifications (favorites only)
+
+    /// Which notifications this favorite sends; empty for a device that is no favorite.
+    public var alerts: PresenceAlerts { favorites.favorite(id)?.alerts ?? [] }
+
+    /// Sets which notifications this favorite sends, both at once, so two quick toggles cannot undo each other.
+    public func setAlerts(_ alerts: PresenceAlerts) async {
+        savingAlerts += 1
+        await favorites.setAlerts(id, alerts)
+        savingAlerts -= 1
+    }
+
+    /// Whether a change of the notifications is still being written.
+    public var isSavingAlerts: Bool { savingAlerts > 0 }
+    private var savingAlerts = 0
+
     /// Stops recognising this device by its key, and deletes the key. Nil, or what went wrong.
     public func removeKey() async -> String? {
         do {

@@ -47,6 +47,8 @@ public final class DeviceDetailPage: Page {
     private var shownKeywords: [String] = []
     /// A favorite's Identity Resolving Key.
     private let keySection: DeviceKeySection
+    /// A favorite's notifications.
+    private let alertsSection: DeviceAlertsSection
     /// Paired or not, Pair and Forget.
     private let pairingSection: DevicePairingSection?
     private let pairing: DevicePairingViewModel?
@@ -64,6 +66,7 @@ public final class DeviceDetailPage: Page {
         self.hidden = hidden
         self.connection = connection.map { DeviceConnectionSection(device: model.id, model: $0, navigator: navigator) }
         keySection = DeviceKeySection(model: model)
+        alertsSection = DeviceAlertsSection(model: model)
         pairingSection = pairing.map { DevicePairingSection(model: $0, navigator: navigator) }
         self.pairing = pairing
         frame = PageFrame(title: model.title, backButton: true)
@@ -112,6 +115,7 @@ public final class DeviceDetailPage: Page {
         if let connection = self.connection { column.append(connection.root) }
         if let pairingSection { column.append(pairingSection.root) }
         column.append(properties)
+        column.append(alertsSection.root)
         column.append(keySection.root)
         column.append(heading, keywordBox, plot.root, seen)
         column.margins(18)
@@ -202,6 +206,7 @@ public final class DeviceDetailPage: Page {
         show(heardAsRow, p.heardAs)
         show(earlierRow, p.earlierAddresses)
         keySection.render()
+        alertsSection.render()
         show(advertisedNameRow, p.advertisedName)
         show(manufacturerRow, p.manufacturer)
         show(servicesRow, p.services)

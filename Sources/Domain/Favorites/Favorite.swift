@@ -15,9 +15,13 @@ public struct Favorite: Equatable, Sendable, Identifiable {
     public let addedAt: Date
     /// When the nickname or name last changed.
     public var updatedAt: Date
+    /// Which desktop notifications it sends: when it comes near, when it leaves. None by default.
+    public var alerts: PresenceAlerts
 
     /// Creates a favorite.
-    public init(id: DeviceID, nickname: String?, lastKnownName: String?, addedAt: Date, updatedAt: Date) {
+    public init(id: DeviceID, nickname: String?, lastKnownName: String?, addedAt: Date, updatedAt: Date,
+                alerts: PresenceAlerts = []) {
+        self.alerts = alerts
         self.id = id
         self.nickname = nickname
         self.lastKnownName = lastKnownName
@@ -60,4 +64,14 @@ public enum DisplayName {
     public static func sortKey(_ name: String, locale: Locale = .current) -> String {
         name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: locale)
     }
+}
+
+/// The desktop notifications a favorite asks for.
+public struct PresenceAlerts: OptionSet, Hashable, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// When it comes into range.
+    public static let arrive = PresenceAlerts(rawValue: 1)
+    /// When it leaves.
+    public static let leave = PresenceAlerts(rawValue: 2)
 }

@@ -159,6 +159,20 @@ public final class Favorites {
         }
     }
 
+    /// Sets which notifications `id` sends; false (and a problem) on failure.
+    @discardableResult
+    public func setAlerts(_ id: DeviceID, _ alerts: PresenceAlerts) async -> Bool {
+        do {
+            try await useCases.setAlerts(id, alerts)
+            await load()
+            return true
+        } catch {
+            report(error)
+            observers.notify()
+            return false
+        }
+    }
+
     /// Removes `id`, kept for Undo; nil (and a problem) on failure.
     @discardableResult
     public func remove(_ id: DeviceID) async -> Favorite? {

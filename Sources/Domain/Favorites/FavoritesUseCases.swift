@@ -56,7 +56,7 @@ public struct FavoritesUseCases: Sendable {
         let existing = try await storage { try await repository.favorite(id) }
         let favorite = Favorite(id: id, nickname: nick ?? existing?.nickname,
                                 lastKnownName: name ?? existing?.lastKnownName,
-                                addedAt: existing?.addedAt ?? time, updatedAt: time)
+                                addedAt: existing?.addedAt ?? time, updatedAt: time, alerts: existing?.alerts ?? [])
         try await storage { try await repository.save(favorite) }
         return favorite
     }
@@ -68,6 +68,16 @@ public struct FavoritesUseCases: Sendable {
         guard var favorite = try await storage({ try await repository.favorite(id) }) else { throw .notFound(id) }
         favorite.nickname = nick
         favorite.updatedAt = now()
+        let saved = favorite
+        try await storage { try await repository.save(saved) }
+        return saved
+    }
+
+    /// Sets which notifications `id` sends.
+    @discardableResult
+    public func setAlerts(_ id: DeviceID, _ alerts: PresenceAlerts) async throws(FavoritesError) -> Favorite {
+        guard var favorite = try await storage({ try await repository.favorite(id) }) else { throw .notFound(id) }
+        favorite.alerts = alerts
         let saved = favorite
         try await storage { try await repository.save(saved) }
         return saved

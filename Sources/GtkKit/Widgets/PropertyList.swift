@@ -22,6 +22,14 @@ public final class PropertyList: Widget {
         gtk_list_box_append(gcast(object), row.widget)
         rows.append(row)
     }
+
+    /// Appends a row with a control (a switch).
+    public func append(_ row: ActionRow) {
+        gtk_list_box_append(gcast(object), row.widget)
+        controlRows.append(row)
+    }
+
+    private var controlRows: [ActionRow] = []
 }
 
 /// One property: a name, a value that can change, and optional buttons at the end.
