@@ -70,7 +70,7 @@ final class ChatStorageTests: XCTestCase {
         let applied = try await DatabaseQueue(path: path).read { db in
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
-        XCTAssertEqual(applied, ["v1-favorites-sightings", "v2-hidden-devices", "v3-messages", "v4-bonds"])
+        XCTAssertEqual(applied, ["v1-favorites-sightings", "v2-hidden-devices", "v3-messages", "v4-bonds", "v5-favorite-alerts"])
     }
 
     func testAPageIsReadThroughTheDeviceTimeIndexWithoutSorting() throws {

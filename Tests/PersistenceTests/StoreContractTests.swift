@@ -37,6 +37,21 @@ final class StoreContractTests: XCTestCase {
         }
     }
 
+    func testAFavoritesNotificationsAreKeptAndAnOlderFileStartsWithNone() async throws {
+        for (name, store) in stores() {
+            let favorite = Favorite(id: id(2), nickname: nil, lastKnownName: "Keys", addedAt: Date(timeIntervalSince1970: 1),
+                                    updatedAt: Date(timeIntervalSince1970: 1), alerts: [.arrive, .leave])
+            try await store.favorites.save(favorite)
+            let read = try await store.favorites.favorite(id(2))
+            XCTAssertEqual(read?.alerts, [.arrive, .leave], name)
+            var leaveOnly = favorite
+            leaveOnly.alerts = [.leave]
+            try await store.favorites.save(leaveOnly)
+            let again = try await store.favorites.favorite(id(2))
+            XCTAssertEqual(again?.alerts, [.leave], name)
+        }
+    }
+
     func testSavingAgainReplacesAndRemovingDeletes() async throws {
         for (name, store) in stores() {
             var favorite = Favorite(id: id(2), nickname: nil, lastKnownName: nil,
