@@ -273,13 +273,13 @@ public final class DeviceDetailViewModel {
             properties.earlierAddresses = device.formerAddresses.map(\.address).joined(separator: ", ")
             if !hasKey {
                 properties.addressNote = L10n.tr(
-                    "This device changes its address. FavBlue keeps it in one row while it advertises the same data; only its key recognises it for certain.")
+                    "This device changes its address. FavBlue keeps it in one row while it advertises the same data; only pairing, or its key, recognises it for certain.")
             }
         }
         if canHoldKey, id.addressType == .resolvablePrivate {
             properties.addressNote = hasKey
                 ? L10n.tr("This address changes every few minutes; the key set below recognises the device whatever address it uses.")
-                : L10n.tr("This address changes every few minutes. To recognise the device when it changes, set its key below.")
+                : L10n.tr("This address changes every few minutes. To recognise the device when it changes, pair with it, or set its key below.")
         }
         observers.notify()
     }

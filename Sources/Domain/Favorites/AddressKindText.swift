@@ -61,7 +61,7 @@ public enum AddressType: Equatable, Sendable {
     public var explanation: String? {
         switch self {
         case .resolvablePrivate:
-            return L10n.tr("This address changes every few minutes, and FavBlue cannot yet tell that the new one is the same device.")
+            return L10n.tr("This address changes every few minutes. Pair with the device so FavBlue recognises it whatever address it uses.")
         case .nonResolvablePrivate:
             return L10n.tr("This address changes and nothing can link the new one to this device.")
         default:
