@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(name: "FavBlue", dependencies: ["Views", "ViewModels", "Domain", "Localization", "Bluetooth",
                                                                     "Persistence", "GtkKit", "SecurityToolbox"],
                           swiftSettings: gtkSwift),
-        .executableTarget(name: "FavBlueScan", dependencies: ["Bluetooth", "Domain",
+        .executableTarget(name: "FavBlueScan", dependencies: ["Bluetooth", "Domain", "SecurityToolbox",
                                                              .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "BluetoothBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/BluetoothBench"),
         .executableTarget(name: "PersistenceBench", dependencies: ["Persistence", "Domain"], path: "Benchmarks/PersistenceBench"),

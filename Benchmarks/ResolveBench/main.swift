@@ -12,6 +12,9 @@
 // as the cost of resolution relative to folding alone.
 //
 //   ResolveBench
+//   ResolveBench --write CAPTURE KEYS   (the same reports as a btsnoop capture, and the 100
+//                                        bonds as a keys file for favblue-scan --keys; see
+//                                        Benchmarks/resolve-scan/run.py)
 
 import Bluetooth
 import Domain
@@ -63,7 +66,22 @@ for r in 0..<reports {
     heard.append(id)
     events.append(event(id, n: n, rssi: Int8(-40 - (r % 50))))
 }
+let base = Date(timeIntervalSince1970: 1_700_000_000)
 let bonds = (0..<bonded).map { ResolvingBond(identity: DeviceID(octets: [0xC4, 0, 0, 0, 0, UInt8($0)], kind: .leRandom), irk: key($0)) }
+
+let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "--write" {
+    let writer = try BtsnoopWriter(path: arguments[2])
+    for (i, e) in events.enumerated() {
+        try writer.append(type: .event, bytes: e, received: true, at: base.addingTimeInterval(Double(i) / Double(perSecond)))
+    }
+    writer.close()
+    let lines = bonds.map { "\($0.identity.storageKey) \($0.irk.bytes.map { String(format: "%02X", $0) }.joined())" }
+    try ("# identity address and Identity Resolving Key, one bonded device a line\n" + lines.joined(separator: "\n") + "\n")
+        .write(toFile: arguments[3], atomically: true, encoding: .utf8)
+    print("wrote \(events.count) reports to \(arguments[2]) and \(bonds.count) keys to \(arguments[3])")
+    exit(0)
+}
 
 func seconds(_ body: () -> Void) -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -72,7 +90,6 @@ func seconds(_ body: () -> Void) -> Double {
 }
 
 var table = DeviceTable()
-let base = Date(timeIntervalSince1970: 0)
 let folding = seconds {
     for (i, e) in events.enumerated() { _ = try? table.add(event: e[...], at: base.addingTimeInterval(Double(i) / Double(perSecond))) }
 }

@@ -10,6 +10,7 @@ import ArgumentParser
 import Bluetooth
 import Domain
 import Foundation
+import SecurityToolbox
 
 @main
 struct FavBlueScan: AsyncParsableCommand {
@@ -38,6 +39,10 @@ struct FavBlueScan: AsyncParsableCommand {
     @Flag(help: "Log what the controller supports and what is skipped, on stderr.")
     var verbose = false
 
+    @Option(help: ArgumentHelp("A file of Identity Resolving Keys: one device a line, its identity address and its key in hex.",
+                               discussion: "Each line reads \"AA:BB:CC:DD:EE:FF/le-public 0123456789ABCDEF0123456789ABCDEF\" (or /le-random); lines starting with # are skipped. A private address a key resolves is listed under that identity. Keep the file private: the keys recognise the devices anywhere."))
+    var keys: String?
+
     func run() async throws {
         let parsed: ScanSource
         do { parsed = try ScanSource(parsing: source) } catch { fail(Self.explain(error)) }
@@ -48,13 +53,19 @@ struct FavBlueScan: AsyncParsableCommand {
             writer = nil
         }
         let verbose = self.verbose
+        var resolver: PrivateAddressResolver?
+        if let keys {
+            do { resolver = PrivateAddressResolver(hashing: AESAddressHashing(), bonds: try Self.readKeys(keys)) } catch {
+                fail(error.message)
+            }
+        }
         let scanner = ScannerFactory.make(parsed, demoCapture: DemoCapture.path(), fast: fast, record: writer,
                                           log: { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } })
         let (table, failure): (DeviceTable, ScanFailure?)
         if fast, let replay = scanner as? ReplayScanner {
-            (table, failure) = await Self.fold(replay, duration: duration)
+            (table, failure) = await Self.fold(replay, duration: duration, resolver: resolver)
         } else {
-            (table, failure) = await Self.collect(scanner, duration: duration)
+            (table, failure) = await Self.collect(scanner, duration: duration, resolver: resolver)
         }
         writer?.close()
         // On failure with nothing seen, stdout stays empty rather than holding a bare header.
@@ -66,7 +77,7 @@ struct FavBlueScan: AsyncParsableCommand {
 
     /// A fast replay read straight from the file on a thread of its own: nothing waits for
     /// pacing, so streaming each report would only add cost. The duration still stops it.
-    static func fold(_ replay: ReplayScanner, duration: Double?) async -> (DeviceTable, ScanFailure?) {
+    static func fold(_ replay: ReplayScanner, duration: Double?, resolver: PrivateAddressResolver?) async -> (DeviceTable, ScanFailure?) {
         let timer: Task<Void, Never>? = duration.map { seconds in
             Task {
                 try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
@@ -75,14 +86,14 @@ struct FavBlueScan: AsyncParsableCommand {
         }
         defer { timer?.cancel() }
         let (table, end) = await withCheckedContinuation { done in
-            Thread { done.resume(returning: replay.table()) }.start()
+            Thread { done.resume(returning: replay.table(resolver: resolver)) }.start()
         }
         if case .failed(let reason) = end { return (table, reason) }
         return (table, nil)
     }
 
     /// Everything a scanner streams until its source ends, the duration is over, or it fails.
-    static func collect(_ scanner: DeviceScanner, duration: Double?) async -> (DeviceTable, ScanFailure?) {
+    static func collect(_ scanner: DeviceScanner, duration: Double?, resolver: PrivateAddressResolver?) async -> (DeviceTable, ScanFailure?) {
         let observations = scanner.observations
         let states = scanner.states
         let failure = FailureBox()
@@ -102,7 +113,7 @@ struct FavBlueScan: AsyncParsableCommand {
             }
         }
         let collector = Task {
-            var table = DeviceTable()
+            var table = DeviceTable(resolver: resolver)
             for await observation in observations { table.add(observation) }
             failure.finishStream()
             return table
@@ -149,4 +160,38 @@ final class FailureBox: @unchecked Sendable {
     var done: Bool { lock.lock(); defer { lock.unlock() }; return _done }
     func set(_ reason: ScanFailure) { lock.lock(); _reason = reason; _done = true; lock.unlock() }
     func finishStream() { lock.lock(); _done = true; lock.unlock() }
+}
+
+/// Why a keys file cannot be used, in words.
+struct KeysFileError: Error {
+    let message: String
+}
+
+extension FavBlueScan {
+    /// Reads `path`: "IDENTITY KEY" a line, # for comments.
+    static func readKeys(_ path: String) throws(KeysFileError) -> [ResolvingBond] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw KeysFileError(message: "cannot read the keys file \(path)")
+        }
+        var bonds: [ResolvingBond] = []
+        for (number, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: " ", maxSplits: 1).map(String.init)
+            let where_ = "\(path), line \(number + 1)"
+            guard fields.count == 2 else { throw KeysFileError(message: "\(where_): expected an identity address and a key") }
+            let identity: DeviceID
+            do {
+                identity = fields[0].contains("/") ? try DeviceID(storageKey: fields[0]) : try DeviceID(parsing: fields[0], kind: .lePublic)
+            } catch {
+                throw KeysFileError(message: "\(where_): \(DeviceText.terminal(fields[0])) is not an address like AA:BB:CC:DD:EE:FF/le-public")
+            }
+            do {
+                bonds.append(ResolvingBond(identity: identity, irk: try IdentityResolvingKey(parsing: fields[1])))
+            } catch {
+                throw KeysFileError(message: "\(where_): the key is not 32 hex digits")
+            }
+        }
+        return bonds
+    }
 }

@@ -57,6 +57,34 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertLessThan(try reports(out), try reports(all))
     }
 
+    /// --keys: private addresses a key resolves are one device, under its identity. The key and the
+    /// first address are the Core spec's sample (Vol 3 Part H Appendix D.7: prand 708194, hash 0DFBAA).
+    func testKeysListAResolvedDeviceUnderItsIdentityOnce() throws {
+        let ad: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0x09] + Array("Band".utf8)
+        let capture = try TickCapture.write(from: [[0x70, 0x81, 0x94, 0x0D, 0xFB, 0xAA], [0x5A, 0x1B, 0x2C, 0x02, 0x81, 0x32],
+                                                   [0x70, 0x81, 0x94, 0x0D, 0xFB, 0xAA], [0xC6, 1, 2, 3, 4, 5]],
+                                            ad: ad, prefix: "favblue-keys")
+        let keys = NSTemporaryDirectory() + "favblue-keys-\(UUID()).txt"
+        defer { try? FileManager.default.removeItem(atPath: capture); try? FileManager.default.removeItem(atPath: keys) }
+        try "# a band bonded elsewhere\nF0:11:22:33:44:55/le-public EC0234A357C8AD05341010A60A397D9B\n".write(toFile: keys, atomically: true, encoding: .utf8)
+        func rows(_ extra: [String]) throws -> [[String: Any]] {
+            let (status, out, err) = try run(["--source", "btsnoop:\(capture)", "--fast", "--format", "json"] + extra)
+            XCTAssertEqual(status, 0, err)
+            return try out.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        }
+        XCTAssertEqual(try rows([]).count, 3, "without a key, each private address is a device")
+        let resolved = try rows(["--keys", keys])
+        XCTAssertEqual(resolved.count, 2)
+        let band = try XCTUnwrap(resolved.first { $0["address"] as? String == "F0:11:22:33:44:55" })
+        XCTAssertEqual(band["reports"] as? Int, 3, "both private addresses, three reports")
+        XCTAssertEqual(band["name"] as? String, "Band")
+
+        try "F0:11:22:33:44:55 not-a-key\n".write(toFile: keys, atomically: true, encoding: .utf8)
+        let (status, _, err) = try run(["--source", "btsnoop:\(capture)", "--fast", "--keys", keys])
+        XCTAssertNotEqual(status, 0)
+        XCTAssertTrue(err.contains("line 1") && err.contains("32 hex digits"), err)
+    }
+
     func testTheTableNeverPassesADevicesControlCharactersToTheTerminal() throws {
         let names = ["Line\nBreak", "Bell\u{07}Ring", "Esc\u{1B}[2JClear", "\u{202E}exe.live", "Plain"]
         let capture = try TickCapture.write(adverts: names.map { [UInt8($0.utf8.count + 1), 0x09] + Array($0.utf8) },

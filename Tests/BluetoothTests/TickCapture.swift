@@ -17,11 +17,18 @@ enum TickCapture {
         try write(adverts.enumerated().map { (Double($0.offset) / 1000, $0.element) }, prefix: prefix)
     }
 
-    private static func write(_ reports: [(second: Double, ad: [UInt8])], prefix: String) throws -> String {
+    /// One legacy report from each random address (most significant octet first), a millisecond apart.
+    static func write(from addresses: [[UInt8]], ad: [UInt8], prefix: String) throws -> String {
+        try write(addresses.enumerated().map { (Double($0.offset) / 1000, ad) }, addresses: addresses, prefix: prefix)
+    }
+
+    private static func write(_ reports: [(second: Double, ad: [UInt8])], addresses: [[UInt8]]? = nil,
+                              prefix: String) throws -> String {
         var bytes = Array("btsnoop\0".utf8) + [0, 0, 0, 1, 0, 0, 0x03, 0xEA]
         let epoch: Int64 = 0x00E0_3AB4_4A67_6000
         for (i, (second, ad)) in reports.enumerated() {
-            let report: [UInt8] = [0x02, 0x01, 0x00, 0x01, UInt8(i), 2, 3, 4, 5, 0xC6, UInt8(ad.count)] + ad + [0xC4]
+            let address = addresses.map { Array($0[i].reversed()) } ?? [UInt8(i), 2, 3, 4, 5, 0xC6]
+            let report: [UInt8] = [0x02, 0x01, 0x00, 0x01] + address + [UInt8(ad.count)] + ad + [0xC4]
             let packet: [UInt8] = [0x04, 0x3E, UInt8(report.count)] + report
             let stamp = epoch + Int64(second * 1_000_000)
             for value in [UInt32(packet.count), UInt32(packet.count), 3, 0] {

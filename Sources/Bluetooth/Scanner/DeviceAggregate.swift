@@ -139,7 +139,11 @@ public struct DeviceTable: Sendable {
     private var entries: [DeviceAggregate] = []
     private var fragments = AdvertisingFragments()
 
-    public init() {}
+    /// Resolves private addresses to the identities of the keys it holds, each address once, when
+    /// it is first heard; nil keeps every address a device of its own.
+    public var resolver: PrivateAddressResolver?
+
+    public init(resolver: PrivateAddressResolver? = nil) { self.resolver = resolver }
 
     /// Every device, by identifier.
     public var devices: [DeviceID: DeviceAggregate] {
@@ -148,8 +152,21 @@ public struct DeviceTable: Sendable {
 
     /// Adds one observation.
     public mutating func add(_ o: Observation) {
+        var o = o
         if let i = index[o.id] {
+            // An address resolved before: its reports fold into the identity's row.
+            if entries[i].id != o.id { o.resolve(to: entries[i].id) }
             entries[i].merge(o)
+        } else if let identity = resolver?.resolve(o.id) {
+            o.resolve(to: identity)
+            if let i = index[identity] {
+                index[o.heardAs ?? o.id] = i
+                entries[i].merge(o)
+            } else {
+                index[identity] = entries.count
+                index[o.heardAs ?? o.id] = entries.count
+                entries.append(DeviceAggregate(o))
+            }
         } else {
             index[o.id] = entries.count
             entries.append(DeviceAggregate(o))
