@@ -140,12 +140,6 @@ open class Widget: GObjectRef {
     /// Whether this widget holds the keyboard focus of its window.
     public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
 
-    /// Whether this widget is its window's focus widget, also while a dialog over the window is active.
-    public var isWindowFocus: Bool {
-        guard let root = gtk_widget_get_root(widget) else { return false }
-        return gtk_root_get_focus(root) == widget
-    }
-
     /// Whether the focus may go to this widget or anything inside it: false takes a whole
     /// subtree of things to read, not to operate, out of the Tab order.
     public var canFocus: Bool {

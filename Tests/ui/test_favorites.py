@@ -29,7 +29,7 @@ def seed(home, devices=DEVICES):
     db = sqlite3.connect(os.path.join(home, "xdg_data_home", "favblue", "favblue.sqlite"))
     with db:
         for key, nickname, name in devices:
-            db.execute("INSERT INTO favorites VALUES (?, ?, ?, ?, ?)", (key, nickname, name, 1.7e9, 1.7e9))
+            db.execute("INSERT INTO favorites (device_id, nickname, last_name, added_at, updated_at) VALUES (?, ?, ?, ?, ?)", (key, nickname, name, 1.7e9, 1.7e9))
     db.close()
 
 

@@ -89,7 +89,7 @@ class TypedKeyTests(unittest.TestCase):
             app.wait_for(lambda: "No Favorites Yet" in app.names(), what="the empty home page")
         db = sqlite3.connect(os.path.join(self.home, "xdg_data_home", "favblue", "favblue.sqlite"))
         with db:
-            db.execute("INSERT INTO favorites VALUES (?, ?, ?, ?, ?)", (text(SAVED) + "/le-random", "My Band", "Band", 1.7e9, 1.7e9))
+            db.execute("INSERT INTO favorites (device_id, nickname, last_name, added_at, updated_at) VALUES (?, ?, ?, ?, ?)", (text(SAVED) + "/le-random", "My Band", "Band", 1.7e9, 1.7e9))
         db.close()
 
         with App(*source, storage="sqlite", home=self.home) as app:
