@@ -62,6 +62,11 @@ private func fuzzACL(_ bytes: [UInt8]) {
             _ = (try? SignallingCommand.decode(frame.payload))?.answer?.bytes
         case L2CAPFrame.smpChannel:
             _ = SecurityManager.answer(to: frame.payload)
+            // Every PDU that decodes is one of the spec's fixed lengths, and encodes back to the same bytes.
+            if let pdu = try? SMPPDU.decode(frame.payload) {
+                precondition(pdu.bytes == frame.payload, "SMP PDU does not round-trip")
+                if case .pairingFailed(let reason) = pdu { _ = reason.message }
+            }
         default:
             guard let pdu = try? ATTPDU.decode(frame.payload) else { continue }
             // What decodes must encode back to the same bytes, but for lists, whose entry width is not kept.

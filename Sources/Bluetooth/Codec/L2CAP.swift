@@ -111,9 +111,8 @@ public enum SecurityManager {
     /// The answer to an SMP PDU: Pairing Failed for a Pairing Request (0x01) or a peripheral's
     /// Security Request (0x0B), nothing for anything else (including malformed PDUs).
     public static func answer(to pdu: [UInt8]) -> [UInt8]? {
-        switch pdu.first {
-        case 0x01 where pdu.count == 7: return pairingNotSupported
-        case 0x0B where pdu.count == 2: return pairingNotSupported
+        switch try? SMPPDU.decode(pdu) {
+        case .pairingRequest?, .securityRequest?: return SMPPDU.pairingFailed(.pairingNotSupported).bytes
         default: return nil
         }
     }
