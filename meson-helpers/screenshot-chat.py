@@ -7,22 +7,15 @@ through its accessibility tree as the UI tests do:
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "ui"))
-from harness import App  # noqa: E402
+from harness import App, home_with  # noqa: E402
 
 out, name, lang, style, width, height = sys.argv[1:7]
-home = tempfile.mkdtemp(prefix="favblue-shot-")
-config = os.path.join(home, "xdg_config_home")
-os.makedirs(os.path.join(config, "glib-2.0", "settings"))
-os.makedirs(os.path.join(config, "gtk-4.0"))
-with open(os.path.join(config, "glib-2.0", "settings", "keyfile"), "w") as f:
-    f.write(f"[io/github/favblue/FavBlue]\nwindow-width={width}\nwindow-height={height}\n")
-with open(os.path.join(config, "gtk-4.0", "settings.ini"), "w") as f:
-    f.write("[Settings]\ngtk-decoration-layout=appmenu:close\n")
+# GNOME's own title bar layout (a close button only).
+home = home_with(width, height, layout="appmenu:close")
 german = lang == "de"
 words = {
     "home": "Neue Geräte hinzufügen" if german else "Add New Devices",

@@ -421,6 +421,22 @@ class App:
                         "click", "1"], check=True, timeout=10)
 
 
+UBUNTU_LAYOUT = "appmenu:minimize,maximize,close"
+
+
+def home_with(width, height=640, layout=UBUNTU_LAYOUT):
+    """A fresh home whose window opens `width` px wide under the title-bar `layout`."""
+    home = tempfile.mkdtemp(prefix="favblue-ui-")
+    config = os.path.join(home, "xdg_config_home")
+    os.makedirs(os.path.join(config, "glib-2.0", "settings"))
+    os.makedirs(os.path.join(config, "gtk-4.0"))
+    with open(os.path.join(config, "glib-2.0", "settings", "keyfile"), "w") as f:
+        f.write(f"[io/github/favblue/FavBlue]\nwindow-width={width}\nwindow-height={height}\n")
+    with open(os.path.join(config, "gtk-4.0", "settings.ini"), "w") as f:
+        f.write(f"[Settings]\ngtk-decoration-layout={layout}\n")
+    return home
+
+
 def iso(name):
     """A device's name as FavBlue puts it inside a sentence: between Unicode isolates."""
     return "\u2068" + name + "\u2069"

@@ -9,28 +9,11 @@ read from widths: a header's title and subtitle labels share one column as wide
 as the longer text needs, which is their width in a wide window. Narrower than
 that, the longer one is cut with an ellipsis."""
 
-import os
 import subprocess
-import tempfile
-import time
 import unittest
 
-from harness import App, Atspi, Node, retry_gtk_atspi_crash
+from harness import App, Atspi, Node, home_with, retry_gtk_atspi_crash
 
-UBUNTU_LAYOUT = "appmenu:minimize,maximize,close"
-
-
-def home_with(width, height=640, layout=UBUNTU_LAYOUT):
-    """A fresh home whose window opens `width` px wide under the title-bar `layout`."""
-    home = tempfile.mkdtemp(prefix="favblue-ui-")
-    config = os.path.join(home, "xdg_config_home")
-    os.makedirs(os.path.join(config, "glib-2.0", "settings"))
-    os.makedirs(os.path.join(config, "gtk-4.0"))
-    with open(os.path.join(config, "glib-2.0", "settings", "keyfile"), "w") as f:
-        f.write(f"[io/github/favblue/FavBlue]\nwindow-width={width}\nwindow-height={height}\n")
-    with open(os.path.join(config, "gtk-4.0", "settings.ini"), "w") as f:
-        f.write(f"[Settings]\ngtk-decoration-layout={layout}\n")
-    return home
 
 
 def extents(node):

@@ -4,7 +4,6 @@
 bus, where python-dbusmock's notification_daemon template serves org.freedesktop.Notifications
 (GLib sends there when no org.gtk.Notifications is on the bus), not off the screen."""
 
-import os
 import signal
 import subprocess
 import time

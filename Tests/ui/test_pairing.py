@@ -5,12 +5,10 @@
 in one dialog that names it, and a private address that turns out to be an identity keeps
 its favorite under that identity."""
 
-import os
 import tempfile
-import time
 import unittest
 
-from bluez import DEVICE, MockBlueZ, dbus
+from bluez import DEVICE, MockBlueZ
 from flows import add_from_scanner
 from harness import App, iso, retry_gtk_atspi_crash
 

@@ -148,22 +148,19 @@ public final class Favorites {
     /// Renames `id`; false (and a problem) on failure.
     @discardableResult
     public func rename(_ id: DeviceID, to nickname: String) async -> Bool {
-        do {
-            try await useCases.rename(id, to: nickname)
-            await load()
-            return true
-        } catch {
-            report(error)
-            observers.notify()
-            return false
-        }
+        await change { try await $0.rename(id, to: nickname) }
     }
 
     /// Sets which notifications `id` sends; false (and a problem) on failure.
     @discardableResult
     public func setAlerts(_ id: DeviceID, _ alerts: PresenceAlerts) async -> Bool {
+        await change { try await $0.setAlerts(id, alerts) }
+    }
+
+    /// Runs one change of a favorite, then reads the list again; false (and a problem) on failure.
+    private func change(_ body: (FavoritesUseCases) async throws -> Favorite) async -> Bool {
         do {
-            try await useCases.setAlerts(id, alerts)
+            _ = try await body(useCases)
             await load()
             return true
         } catch {
