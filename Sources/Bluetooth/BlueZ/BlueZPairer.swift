@@ -242,11 +242,15 @@ public final class BlueZPairer: DevicePairer, BlueZClient, @unchecked Sendable {
         switch event {
         case .signal(.propertiesChanged(let path, BlueZObjects.Interface.device, let changed, _)):
             // BlueZ does not always call Cancel: Paired, or the link going, also end the questions.
+            if changed["Paired"] != nil { prompts.yield(.pairedChanged) }
             let over = changed["Paired"] == .bool(true) || changed["Connected"] == .bool(false)
             if over, lock.withLock({ (pairing[path] ?? 0) != 0 }) {
                 endQuestions(on: path, reason: changed["Paired"] == .bool(true) ? nil
                              : L10n.tr("The device went out of reach, so pairing stopped."))
             }
+        case .signal(.interfacesRemoved(_, let interfaces)) where interfaces.contains(BlueZObjects.Interface.device):
+            // A device removed (forgotten in the system's settings) is no longer paired.
+            prompts.yield(.pairedChanged)
         case .serviceStopped, .connectionLost:
             // A new bluetoothd knows no agent: register again before the next Pair.
             lock.withLock { agentConnection = nil }

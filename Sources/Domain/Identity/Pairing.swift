@@ -152,6 +152,8 @@ public final class Pairing {
                 case .ask(let prompt): self.ask(prompt)
                 case .withdrawn(let id, let reason):
                     if self.prompt?.id == id { self.close(reason: reason, answering: nil) }
+                case .pairedChanged:
+                    self.observers.notify()
                 }
             }
         }

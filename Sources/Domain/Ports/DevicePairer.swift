@@ -56,6 +56,8 @@ public enum PairingPromptEvent: Sendable {
     case ask(PairingPrompt)
     /// The question was taken back (the device or the system cancelled); `reason` says why.
     case withdrawn(id: Int, reason: String?)
+    /// A device became paired or unpaired outside FavBlue (the system's Bluetooth settings).
+    case pairedChanged
 }
 
 /// Why pairing did not happen, in the user's words.
