@@ -166,8 +166,7 @@ public final class PairingPromptViewModel {
 
     public func confirm(_ id: Int) { pairing.answer(.confirmed, to: id) }
     public func decline(_ id: Int) { pairing.answer(.declined, to: id) }
-    /// Why the last question closed on its own (cancelled by the device, no answer in time).
-    public var closedReason: String? { pairing.promptClosedReason }
+
 
     /// Sends what was typed, if it passes the check; false (nothing sent) when it does not.
     @discardableResult

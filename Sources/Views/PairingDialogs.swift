@@ -34,9 +34,6 @@ public final class PairingDialogs {
         dialog.present()
     }
 
-    /// The dialog on screen, for tests.
-    public var isShowing: Bool { shown != nil }
-
     private func render() {
         let wanted = model.dialog
         if let shown, shown.id != wanted?.id {
