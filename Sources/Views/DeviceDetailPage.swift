@@ -53,6 +53,7 @@ public final class DeviceDetailPage: Page {
     private let pairingSection: DevicePairingSection?
     private let pairing: DevicePairingViewModel?
     private var pairingToken: ObservationToken?
+    private var connectionToken: ObservationToken?
     /// Brings "Last heard 40 s ago" up to date every second, and dims a figure that got old.
     private var ageTicker: Task<Void, Never>?
 
@@ -138,6 +139,11 @@ public final class DeviceDetailPage: Page {
             self.copyAddress.copyToClipboard(self.model.id.address)
         }
         token = model.observe { [weak self] in self?.render() }
+        // A device that refused the connection until paired: Pair becomes the suggested next step.
+        connectionToken = connection?.observe { [weak self, weak connection] in
+            guard let self, let connection else { return }
+            self.pairingSection?.suggested = connection.wantsPairing(self.model.id)
+        }
         // Pairing showed this address to be a device's identity: the page follows it there.
         pairingToken = pairing?.observe { [weak self] in
             guard let self, let identity = self.pairing?.movedTo else { return }

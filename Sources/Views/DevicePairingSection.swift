@@ -39,6 +39,12 @@ final class DevicePairingSection {
         render()
     }
 
+    /// Whether Pair is the next step (the device refused the connection until paired): it is
+    /// then drawn as the suggested action.
+    var suggested = false {
+        didSet { if suggested != oldValue { render() } }
+    }
+
     /// Puts the focus on the row's button (after the page followed a device to its identity).
     func focus() {
         if action.isSensitive { action.grabFocus() }
@@ -61,6 +67,13 @@ final class DevicePairingSection {
             action.accessibleLabel(model.forgetLabel)
             // Stays sensitive while the bond goes, so the focus stays; a second press does nothing.
             action.isSensitive = true
+        }
+        if suggested && state == .notPaired && action.isSensitive {
+            action.removeCSS("flat")
+            action.css("suggested-action")
+        } else {
+            action.removeCSS("suggested-action")
+            action.css("flat")
         }
         let busy = state == .pairing || state == .forgetting
         spinner.isVisible = busy

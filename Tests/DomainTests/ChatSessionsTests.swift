@@ -261,4 +261,18 @@ final class ChatSessionsTests: XCTestCase {
                        "written by the retry, in order, once the store takes them")
         XCTAssertEqual(model.waitingToBeWritten, 0)
     }
+
+    func testADeviceThatWantsPairingIsToldUntilTheNextAttempt() async {
+        let connector = FakeConnector()
+        connector.connectFailure = .needsPairing
+        let model = ChatSessions(connector: connector, chats: nil)
+        model.connect(to: device)
+        await model.drain()
+        XCTAssertEqual(model.wantsPairing, device, "its page can offer Pair")
+        XCTAssertEqual(model.lastEnded?.reason, "The device wants to be paired first. Press Pair, then connect again.")
+        connector.connectFailure = nil
+        model.connect(to: device)
+        await model.drain()
+        XCTAssertNil(model.wantsPairing, "a new attempt clears it")
+    }
 }

@@ -33,6 +33,8 @@ public final class ChatSessions {
     /// The device of the last connection that failed or ended, and what to say about it
     /// ("Disconnected: The device ended the connection.").
     public private(set) var lastEnded: (device: DeviceID, reason: String)?
+    /// The device whose last attempt failed because it wants to be paired first, so its page can offer Pair.
+    public private(set) var wantsPairing: DeviceID?
     /// Why messages were not sent, by message id, to show next to "Not sent".
     public private(set) var failures: [UUID: String] = [:]
     /// Said when a connection ends or fails ("The device ended the connection."), and when
@@ -254,6 +256,7 @@ public final class ChatSessions {
             if let device = new.device {
                 attempted = device
                 lastEnded = nil
+                wantsPairing = nil
                 unreadLeft[device] = nil
             }
             if new.device == nil {
@@ -264,6 +267,7 @@ public final class ChatSessions {
                 var said: String?
                 if case .failed(let failure) = new {
                     said = failure.message
+                    if failure == .needsPairing { wantsPairing = previous }
                     if let previous {
                         lastEnded = (previous, wasConnected ? L10n.format("Disconnected: {}", failure.message) : failure.message)
                     }
