@@ -57,7 +57,14 @@ public final class BlueZPairer: DevicePairer, BlueZClient, @unchecked Sendable {
         prompts.finish()
     }
 
-    public var unavailableReason: String? { nil }
+    /// Pairing needs bluetoothd and an adapter; `auto` on a desktop without them cannot pair.
+    public var unavailableReason: String? {
+        guard bus.isServiceRunning else { return L10n.tr("The system’s Bluetooth service is not running, so FavBlue cannot pair.") }
+        guard bus.objects.adapter(named: adapterName) != nil else {
+            return L10n.tr("The system’s Bluetooth service has no adapter, so FavBlue cannot pair.")
+        }
+        return nil
+    }
 
     private func path(of device: DeviceID) -> String? {
         let objects = bus.objects
@@ -242,7 +249,7 @@ public final class BlueZPairer: DevicePairer, BlueZClient, @unchecked Sendable {
         switch event {
         case .signal(.propertiesChanged(let path, BlueZObjects.Interface.device, let changed, _)):
             // BlueZ does not always call Cancel: Paired, or the link going, also end the questions.
-            if changed["Paired"] != nil { prompts.yield(.pairedChanged) }
+            if changed["Paired"] != nil { prompts.yield(.changed) }
             let over = changed["Paired"] == .bool(true) || changed["Connected"] == .bool(false)
             if over, lock.withLock({ (pairing[path] ?? 0) != 0 }) {
                 endQuestions(on: path, reason: changed["Paired"] == .bool(true) ? nil
@@ -250,11 +257,17 @@ public final class BlueZPairer: DevicePairer, BlueZClient, @unchecked Sendable {
             }
         case .signal(.interfacesRemoved(_, let interfaces)) where interfaces.contains(BlueZObjects.Interface.device):
             // A device removed (forgotten in the system's settings) is no longer paired.
-            prompts.yield(.pairedChanged)
+            prompts.yield(.changed)
         case .serviceStopped, .connectionLost:
             // A new bluetoothd knows no agent: register again before the next Pair.
             lock.withLock { agentConnection = nil }
-        case .signal, .serviceStarted:
+            prompts.yield(.changed)
+        case .signal(.interfacesAdded(_, let interfaces)) where interfaces[BlueZObjects.Interface.adapter] != nil:
+            // An adapter came: pairing may have become possible.
+            prompts.yield(.changed)
+        case .serviceStarted:
+            prompts.yield(.changed)
+        case .signal:
             break
         }
     }

@@ -152,7 +152,7 @@ public final class Pairing {
                 case .ask(let prompt): self.ask(prompt)
                 case .withdrawn(let id, let reason):
                     if self.prompt?.id == id { self.close(reason: reason, answering: nil) }
-                case .pairedChanged:
+                case .changed:
                     self.observers.notify()
                 }
             }

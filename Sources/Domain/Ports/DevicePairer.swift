@@ -56,8 +56,9 @@ public enum PairingPromptEvent: Sendable {
     case ask(PairingPrompt)
     /// The question was taken back (the device or the system cancelled); `reason` says why.
     case withdrawn(id: Int, reason: String?)
-    /// A device became paired or unpaired outside FavBlue (the system's Bluetooth settings).
-    case pairedChanged
+    /// Something the pages show changed outside a pairing: a device paired or removed in the
+    /// system's Bluetooth settings, or the route's service came or went.
+    case changed
 }
 
 /// Why pairing did not happen, in the user's words.

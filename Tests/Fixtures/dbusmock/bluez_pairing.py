@@ -9,7 +9,7 @@ This template does that: AgentManager1.RegisterAgent remembers who registered, a
 
   confirm  RequestConfirmation(code); a yes pairs, a no fails AuthenticationRejected
   passkey  RequestPasskey(); the right code pairs, a wrong one fails AuthenticationFailed
-  display  DisplayPasskey(code, 0..6) a key a second, then pairs
+  display  DisplayPasskey(code, 0..6), a key every 1.5 s, then pairs
   cancel   RequestConfirmation(code), then Cancel() after a second; fails AuthenticationCanceled
   silent   DisplayPasskey(code, 0), then pairs after a second without Cancel
   reject   fails AuthenticationRejected at once, asking nothing
@@ -117,10 +117,11 @@ def _make_pair(script, code, identity):
             def step(typed):
                 agent("DisplayPasskey", "ouq", [device_path, dbus.UInt32(int(code)), dbus.UInt16(typed)],
                       lambda *a: None, lambda *a: None)
+                # A key a second and a half, as a person types on a device.
                 if typed < 6:
-                    GLib.timeout_add(700, lambda: step(typed + 1) and False)
+                    GLib.timeout_add(1500, lambda: step(typed + 1) and False)
                 else:
-                    GLib.timeout_add(700, lambda: _finish(self, ok, identity) and False)
+                    GLib.timeout_add(1500, lambda: _finish(self, ok, identity) and False)
                 return False
             step(0)
         elif script == "silent":
