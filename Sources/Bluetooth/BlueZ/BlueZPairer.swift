@@ -96,7 +96,11 @@ public final class BlueZPairer: DevicePairer, BlueZClient, @unchecked Sendable {
             log("Pair \(path): \(error.message)")
             throw Self.failure(error)
         }
-        // BlueZ gives the object its identity address once the keys arrive.
+        // BlueZ gives the object its identity address once the keys arrive, and says Paired before it
+        // answers; the reply can still overtake those signals here, so wait for Paired (2 s at most).
+        for _ in 0..<100 where bus.objects[path, BlueZObjects.Interface.device]?["Paired"] != .bool(true) {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
         guard let properties = bus.objects[path, BlueZObjects.Interface.device],
               let identity = BlueZDevice.id(of: properties) else { return device }
         return identity
