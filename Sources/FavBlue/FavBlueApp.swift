@@ -181,7 +181,7 @@ final class FavBlueApp {
         }
         self.scanner = scanner
         let sessions = ChatSessions(connector: ConnectorFactory.make(source, link: link, bus: bus, log: log), chats: store.chats)
-        sessions.names = { [weak favorites] id in favorites?.name(of: id) ?? id.address }
+        sessions.names = deviceName
         sessions.onEnded = { [weak self] text, unreadFrom in
             guard let self, let window = self.window else { return }
             guard let unreadFrom else {
@@ -218,7 +218,7 @@ final class FavBlueApp {
                                 splash: SplashViewModel(durationMs: splashMs),
                                 pages: makePages())
         self.window = window
-        pairingDialogs = PairingDialogs(model: PairingPromptViewModel(pairing: pairing, name: { [weak favorites] id in favorites?.name(of: id) ?? id.address }), navigator: window)
+        pairingDialogs = PairingDialogs(model: PairingPromptViewModel(pairing: pairing, name: deviceName), navigator: window)
         StartupTrace.mark("window-built")
         if StartupTrace.enabled {
             reportFirstFrame(of: window.window)
@@ -278,7 +278,8 @@ final class FavBlueApp {
         let sightings = store?.sightings
         let sessions = self.sessions!
         let pairing = self.pairing!
-        let pairingActions = PairingActionsViewModel(pairing: pairing, name: { [weak favorites] id in favorites?.name(of: id) ?? id.address })
+        let deviceName = self.deviceName
+        let pairingActions = PairingActionsViewModel(pairing: pairing, name: deviceName)
         let connection = ConnectionViewModel(sessions: sessions)
         let nicknames = self.nicknames
         let settings = self.settings
@@ -307,7 +308,7 @@ final class FavBlueApp {
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings,
                                                               policy: policy, identities: identities),
                                  favorites: favoritesPage, hidden: hidden, connection: connection,
-                                 pairing: DevicePairingViewModel(device: device, pairing: pairing, name: { [weak favorites] id in favorites?.name(of: id) ?? id.address }))
+                                 pairing: DevicePairingViewModel(device: device, pairing: pairing, name: deviceName))
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                    nicknames: nicknames) },
@@ -345,6 +346,12 @@ final class FavBlueApp {
         link?.close()
         // The scan's StopDiscovery goes out first, so bluetoothd is not left discovering for us.
         bus?.finish(within: 1)
+    }
+
+    /// The one name rule (nickname, advertised name, address) for the owners and models that name a device.
+    private var deviceName: @MainActor (DeviceID) -> String {
+        let favorites = self.favorites
+        return { [weak favorites] id in favorites?.name(of: id) ?? id.address }
     }
 
     private func printError(_ message: String) {

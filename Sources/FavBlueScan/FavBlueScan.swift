@@ -178,18 +178,18 @@ extension FavBlueScan {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: " ", maxSplits: 1).map(String.init)
-            let where_ = "\(path), line \(number + 1)"
-            guard fields.count == 2 else { throw KeysFileError(message: "\(where_): expected an identity address and a key") }
+            let place = "\(path), line \(number + 1)"
+            guard fields.count == 2 else { throw KeysFileError(message: "\(place): expected an identity address and a key") }
             let identity: DeviceID
             do {
                 identity = fields[0].contains("/") ? try DeviceID(storageKey: fields[0]) : try DeviceID(parsing: fields[0], kind: .lePublic)
             } catch {
-                throw KeysFileError(message: "\(where_): \(DeviceText.terminal(fields[0])) is not an address like AA:BB:CC:DD:EE:FF/le-public")
+                throw KeysFileError(message: "\(place): \(DeviceText.terminal(fields[0])) is not an address like AA:BB:CC:DD:EE:FF/le-public")
             }
             do {
                 bonds.append(ResolvingBond(identity: identity, irk: try IdentityResolvingKey(parsing: fields[1])))
             } catch {
-                throw KeysFileError(message: "\(where_): the key is not 32 hex digits")
+                throw KeysFileError(message: "\(place): the key is not 32 hex digits")
             }
         }
         return bonds

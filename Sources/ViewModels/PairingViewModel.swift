@@ -38,7 +38,6 @@ public final class DevicePairingViewModel {
     /// Why this route cannot pair, said once under the buttons; nil when it can.
     public var unavailableReason: String? { pairing.unavailableReason }
     public var canPair: Bool { unavailableReason == nil && state == .notPaired }
-    public var canForget: Bool { state == .paired }
     /// The last failure, or why pairing cannot work here.
     public var message: String? { pairing.failures[device] ?? unavailableReason }
     /// The identity pairing moved this device to, once it did.

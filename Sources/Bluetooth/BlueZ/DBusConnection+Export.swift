@@ -114,7 +114,7 @@ extension DBusConnection {
         let semaphore = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<guint, DBusError> = .failure(.disconnected)
         let info = InterfaceRef(pointer: g_dbus_interface_info_ref(interface))
-        let started = performOnThread { [raw, info] in
+        let started = perform { [raw, info] in
             var error: UnsafeMutablePointer<GError>?
             let id = g_dbus_connection_register_object(
                 raw, path, info.pointer, sharedVTable, Unmanaged.passRetained(export).toOpaque(),
@@ -128,7 +128,7 @@ extension DBusConnection {
     }
 
     fileprivate func unregister(_ id: guint) {
-        performOnThread { [raw] in _ = g_dbus_connection_unregister_object(raw, id) }
+        perform { [raw] in _ = g_dbus_connection_unregister_object(raw, id) }
     }
 }
 

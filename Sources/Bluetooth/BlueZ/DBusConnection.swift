@@ -237,11 +237,7 @@ public final class DBusConnection: @unchecked Sendable {
 
     /// Runs `body` on the connection's thread; false once the connection is closed.
     @discardableResult
-    func performOnThread(_ body: @escaping () -> Void) -> Bool { perform(body) }
-
-    /// Runs `body` on the connection's thread; false once the connection is closed.
-    @discardableResult
-    private func perform(priority: Int32 = G_PRIORITY_DEFAULT, _ body: @escaping () -> Void) -> Bool {
+    func perform(priority: Int32 = G_PRIORITY_DEFAULT, _ body: @escaping () -> Void) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         // After close() only the final quit may still be queued.

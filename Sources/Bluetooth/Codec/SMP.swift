@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Domain
 import Localization
 
 /// Why a peer's Security Manager PDU cannot be read.
@@ -54,7 +55,7 @@ public enum SMPFailureReason: Equatable, Sendable {
         case .passkeyEntryFailed: return L10n.tr("the passkey was not entered, or it was cancelled.")
         case .oobNotAvailable: return L10n.tr("the device expected data exchanged another way (out of band), which FavBlue does not have.")
         case .authenticationRequirements: return L10n.tr("the device asks for a safer kind of pairing than the two sides can do.")
-        case .confirmValueFailed: return L10n.tr("the codes did not match. Try again and compare them carefully.")
+        case .confirmValueFailed: return PairingFailure.authenticationFailed.message
         case .pairingNotSupported: return L10n.tr("the device does not support pairing.")
         case .encryptionKeySize: return L10n.tr("the encryption key would be too short to be safe.")
         case .commandNotSupported: return L10n.tr("the device did not understand a pairing step.")

@@ -72,7 +72,8 @@ public final class PresenceAlertsWatch {
             return smoothed < Self.leaveRSSI ? .away : .near
         case .away:
             // A device dropped and heard again starts its count afresh.
-            let since = device.reports >= (reportsWhenAway[id] ?? 0) ? device.reports - (reportsWhenAway[id] ?? 0) : device.reports
+            let base = reportsWhenAway[id] ?? 0
+            let since = device.reports >= base ? device.reports - base : device.reports
             return smoothed >= Self.arriveRSSI && since >= Self.reportsToArrive ? .near : .away
         }
     }

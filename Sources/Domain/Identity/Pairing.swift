@@ -33,7 +33,7 @@ public final class Pairing {
     /// Why the last question closed without an answer from here (the device cancelled, time ran out).
     public private(set) var promptClosedReason: String?
     /// Private addresses whose identity pairing revealed: old → identity, so open pages follow.
-    public private(set) var moves: [DeviceID: DeviceID] = [:]
+    private var moves: [DeviceID: DeviceID] = [:]
     /// The last failure per device, said under its Pair button until it pairs or tries again.
     public private(set) var failures: [DeviceID: String] = [:]
 
