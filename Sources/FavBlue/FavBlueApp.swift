@@ -25,6 +25,8 @@ final class FavBlueApp {
     private var live: LiveDevices?
     private var hidden: HiddenDevices?
     private var identities: Identities?
+    /// Keeps the HCI route's keyring in step with the bonds.
+    private var identityWatch: ObservationToken?
     private var policy: ScanPolicy?
     private var source: ScanSource = .auto
     private var benchmark: ScannerBenchmark?
@@ -180,7 +182,8 @@ final class FavBlueApp {
             policy.onChange = { ScannerSettings.saveScan($0, to: settings) }
         }
         self.scanner = scanner
-        let sessions = ChatSessions(connector: ConnectorFactory.make(source, link: link, bus: bus, log: log), chats: store.chats)
+        let connector = ConnectorFactory.make(source, link: link, bus: bus, log: log)
+        let sessions = ChatSessions(connector: connector, chats: store.chats)
         sessions.names = deviceName
         sessions.onEnded = { [weak self] text, unreadFrom in
             guard let self, let window = self.window else { return }
@@ -195,7 +198,15 @@ final class FavBlueApp {
         sessions.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.sessions = sessions
         live.keepsListed = { [weak sessions] id in sessions?.state.device == id }
-        let pairing = Pairing(pairer: PairerFactory.make(source, bus: bus, log: log), mover: store.mover)
+        // The HCI route's Security Manager reads the bonds Identities owns, and keeps new ones there.
+        let crypto = ToolboxPairingCrypto()
+        let keyring = HCIKeyring(hashing: AESAddressHashing(), localIRK: crypto.random(16))
+        identityWatch = identities.observe { [weak identities] in keyring.set(identities?.bonds ?? []) }
+        let security = HCISecurity(crypto: crypto, keyring: keyring,
+                                   keep: { bond in try await identities.keep(bond) },
+                                   forget: { identity in try await identities.forget(identity) })
+        let pairing = Pairing(pairer: PairerFactory.make(source, bus: bus, connector: connector, security: security, log: log),
+                              mover: store.mover)
         pairing.beforeMove = { [weak sessions, weak live] _ in
             await sessions?.flush()
             await live?.pendingWrites?.value

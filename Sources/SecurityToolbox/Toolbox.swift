@@ -172,3 +172,45 @@ public struct AESAddressHashing: AddressHashing {
         return { prand in (try? Toolbox.ah(key: shared.key, prand: prand)) ?? UInt32.max }
     }
 }
+
+/// The Security Manager's cryptography for the HCI route, from the toolbox.
+public struct ToolboxPairingCrypto: PairingCrypto {
+    public init() {}
+
+    public func random(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }
+
+    public func makeKeyPair() -> any PairingKeyPair { P256Pair() }
+
+    public func c1(k: [UInt8], r: [UInt8], preq: [UInt8], pres: [UInt8], iat: UInt8, ia: [UInt8], rat: UInt8, ra: [UInt8]) throws -> [UInt8] {
+        try Toolbox.c1(k: k, r: r, preq: preq, pres: pres, iat: iat, ia: ia, rat: rat, ra: ra)
+    }
+
+    public func s1(k: [UInt8], r1: [UInt8], r2: [UInt8]) throws -> [UInt8] { try Toolbox.s1(k: k, r1: r1, r2: r2) }
+
+    public func f4(u: [UInt8], v: [UInt8], x: [UInt8], z: UInt8) throws -> [UInt8] { try Toolbox.f4(u: u, v: v, x: x, z: z) }
+
+    public func f5(w: [UInt8], n1: [UInt8], n2: [UInt8], a1: [UInt8], a2: [UInt8]) throws -> (macKey: [UInt8], ltk: [UInt8]) {
+        try Toolbox.f5(w: w, n1: n1, n2: n2, a1: a1, a2: a2)
+    }
+
+    public func f6(w: [UInt8], n1: [UInt8], n2: [UInt8], r: [UInt8], ioCap: [UInt8], a1: [UInt8], a2: [UInt8]) throws -> [UInt8] {
+        try Toolbox.f6(w: w, n1: n1, n2: n2, r: r, ioCap: ioCap, a1: a1, a2: a2)
+    }
+
+    public func g2(u: [UInt8], v: [UInt8], x: [UInt8], y: [UInt8]) throws -> UInt32 { try Toolbox.g2(u: u, v: v, x: x, y: y) }
+}
+
+/// A P-256 key pair made for one pairing (swift-crypto 3 does not mark its keys Sendable; this one is only read).
+private struct P256Pair: PairingKeyPair, @unchecked Sendable {
+    let key = P256.KeyAgreement.PrivateKey()
+
+    var x: [UInt8] { Array(key.publicKey.rawRepresentation.prefix(32)) }
+    var y: [UInt8] { Array(key.publicKey.rawRepresentation.suffix(32)) }
+
+    func dhKey(peerX: [UInt8], peerY: [UInt8]) throws -> [UInt8] {
+        try Toolbox.dhKey(privateKey: key, peerX: peerX, peerY: peerY)
+    }
+}

@@ -29,13 +29,14 @@ extension HCICommand {
     public static let leConnectionUpdateOp = op(0x08, 0x0013)
     public static let leRemoteConnectionParameterReplyOp = op(0x08, 0x0020)
     public static let leExtendedCreateConnectionOp = op(0x08, 0x0043)
+    public static let leEnableEncryptionOp = op(0x08, 0x0019)
 
     static let connectionNames: [UInt16: String] = [
         disconnectOp: "Disconnect", readBufferSizeOp: "Read Buffer Size", leReadBufferSizeOp: "LE Read Buffer Size",
         leSetRandomAddressOp: "LE Set Random Address", leCreateConnectionOp: "LE Create Connection",
         leCreateConnectionCancelOp: "LE Create Connection Cancel", leConnectionUpdateOp: "LE Connection Update",
         leRemoteConnectionParameterReplyOp: "LE Remote Connection Parameter Request Reply",
-        leExtendedCreateConnectionOp: "LE Extended Create Connection",
+        leExtendedCreateConnectionOp: "LE Extended Create Connection", leEnableEncryptionOp: "LE Enable Encryption",
     ]
 
     /// The LE events the host wants (§7.8.1), the same for its scanner and its connector, so
@@ -77,6 +78,13 @@ extension HCICommand {
     /// Disconnect (§7.1.6); reason 0x13, Remote User Terminated Connection, as a user's choice.
     public static func disconnect(handle: UInt16, reason: UInt8 = 0x13) -> HCICommand {
         HCICommand(opcode: disconnectOp, parameters: le16(handle & 0x0FFF) + [reason])
+    }
+
+    /// LE Enable Encryption (§7.8.24) with a key (least significant octet first) and, for legacy
+    /// pairing's LTK, the EDIV and Rand that name it.
+    public static func leEnableEncryption(handle: UInt16, ltk: [UInt8], ediv: UInt16, rand: UInt64) -> HCICommand {
+        HCICommand(opcode: leEnableEncryptionOp,
+                   parameters: le16(handle) + (0..<8).map { UInt8(truncatingIfNeeded: rand >> (8 * UInt64($0))) } + le16(ediv) + ltk)
     }
 
     /// LE Connection Update (§7.8.18) to the parameters a peripheral asked for.

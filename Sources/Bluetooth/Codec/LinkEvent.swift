@@ -37,6 +37,9 @@ public enum LinkEvent: Equatable, Sendable {
     case connectionUpdateComplete(status: UInt8, handle: UInt16, interval: UInt16)
     /// LE Remote Connection Parameter Request (§7.7.65.6): the peer's link layer asks for new parameters.
     case remoteParameterRequest(handle: UInt16, ConnectionParameterRequest)
+    /// Encryption Change (§7.7.8, v2 §7.7.8.2) or Encryption Key Refresh Complete (§7.7.39):
+    /// the link is encrypted (`enabled`) or the attempt failed (`status`, 0x06 when the peer has no key).
+    case encryptionChange(status: UInt8, handle: UInt16, enabled: Bool)
 
     /// The connection event in `event`, nil for any other event; throws on a malformed one.
     public static func decode(_ event: HCIEvent) throws(DecodeError) -> LinkEvent? {
@@ -56,6 +59,13 @@ public enum LinkEvent: Equatable, Sendable {
                 pairs.append(CompletedPackets(handle: handle, count: try r.u16("completed packets")))
             }
             return .completedPackets(pairs)
+        case 0x08, 0x59:
+            let status = try r.u8("status")
+            let handle = try r.u16("connection handle") & 0x0FFF
+            return .encryptionChange(status: status, handle: handle, enabled: try r.u8("encryption enabled") != 0)
+        case 0x30:
+            let status = try r.u8("status")
+            return .encryptionChange(status: status, handle: try r.u16("connection handle") & 0x0FFF, enabled: status == 0)
         case 0x3E:
             return try leMeta(&r)
         default:

@@ -11,7 +11,8 @@ extension HCIConnector {
 
     // MARK: Connect
 
-    func runConnect(to device: DeviceID, generation: Int) {
+    /// Connects to `device`; `pairing`, when given, runs on the new link before discovery.
+    func runConnect(to device: DeviceID, generation: Int, pairing: ((Link) -> Void)? = nil) {
         guard isCurrent(generation) else { return }
         // One active connection: the current one goes first (and says so).
         endCurrentLink(reportIdle: true)
@@ -25,6 +26,12 @@ extension HCIConnector {
         do {
             let setup = try controllerSetup()
             guard let link = try establish(device, setup: setup, generation: generation) else { return }
+            if let pairing {
+                pairing(link)
+            } else {
+                encryptIfBonded(link)
+            }
+            guard isCurrent(generation) else { return }
             try openChat(on: link, generation: generation)
         } catch let failure {
             guard isCurrent(generation) else { return }
@@ -62,8 +69,12 @@ extension HCIConnector {
             address[5] |= 0xC0  // the two top bits of a static address are 1
             let ownRandom = (try? host.command(.leSetRandomAddress(address))) != nil
             if !ownRandom { log("the controller refused a random address; connecting with the public one") }
+            var own: SMPInitiator.Party? = ownRandom ? SMPInitiator.Party(type: 1, octets: address.reversed()) : nil
+            if !ownRandom, let reply = try? host.command(.readBDAddr), reply.count >= 7, reply[0] == 0 {
+                own = SMPInitiator.Party(type: 0, octets: reply[1...6].reversed())
+            }
             let setup = ControllerSetup(bufferSize: max(size, 27), bufferCount: max(count, 1), extended: extended,
-                                        ownRandom: ownRandom)
+                                        ownRandom: ownRandom, ownAddress: own)
             lock.withLock { controller = setup }
             return setup
         } catch {

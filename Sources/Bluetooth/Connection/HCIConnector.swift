@@ -23,6 +23,8 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     let attTimeout: Double
     let parameters: LEConnectionParameters
     let log: @Sendable (String) -> Void
+    /// The bonds, for encrypting links to bonded devices; set by whoever pairs.
+    var keyring: HCIKeyring?
 
     // MARK: Threads
     let worker = DispatchQueue(label: "favblue-connector")
@@ -58,6 +60,8 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         let bufferCount: Int
         let extended: Bool
         let ownRandom: Bool
+        /// The address the controller connects from, as pairing names it.
+        let ownAddress: SMPInitiator.Party?
     }
 
     /// One established connection.
@@ -73,6 +77,10 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         var early: [[UInt8]] = []
         /// The user (or a newer request) is ending it, so its end is no failure.
         var ending = false
+        /// The pairing under way on it, if any.
+        var pairing: PairingRun?
+        /// The last Encryption Change on it: nil until one came, else its status (0 when encrypted).
+        var encryption: UInt8?
 
         init(device: DeviceID, handle: UInt16, outbox: ACLOutbox, bearer: ATTBearer) {
             self.device = device
@@ -176,6 +184,8 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
             }
         case .connectionUpdateComplete:
             break
+        case .encryptionChange(let status, let handle, let enabled):
+            encryptionChanged(handle: handle, status: status != 0 ? status : (enabled ? 0 : 0x1F))
         }
     }
 
@@ -188,10 +198,7 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
             switch frame.channel {
             case L2CAPFrame.attChannel: try receiveATT(frame.payload, on: current)
             case L2CAPFrame.signallingChannel: try receiveSignalling(frame.payload, on: current)
-            case L2CAPFrame.smpChannel:
-                if let answer = SecurityManager.answer(to: frame.payload) {
-                    current.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: answer).bytes)
-                }
+            case L2CAPFrame.smpChannel: receiveSMP(frame.payload, on: current)
             default:
                 log("ignored L2CAP channel 0x\(String(frame.channel, radix: 16))")
             }
@@ -206,6 +213,7 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         hostEnded = reason
         let active = (link.map { !$0.ending } ?? false) || attempt != nil
         link?.bearer.fail(.linkEnded)
+        link?.pairing?.end(.failure(.connectionLost))
         link = nil
         if active { streams.set(.failed(.adapterGone(reason.detail))) }
         lock.broadcast()
@@ -265,6 +273,7 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         reassembler.reset(handle)
         guard let current = link, current.handle == handle else { return }
         current.bearer.fail(.linkEnded)
+        current.pairing?.end(.failure(.connectionLost))
         link = nil
         if !current.ending { streams.set(.failed(Self.failure(disconnectReason: reason))) }
         lock.broadcast()

@@ -54,12 +54,43 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
         try await inner.send(text)
     }
 
+    /// The bonds its links are encrypted with; set before the first connect.
+    public var keyring: HCIKeyring? {
+        get { lock.withLock { storedKeyring } }
+        set { lock.withLock { storedKeyring = newValue; inner?.keyring = newValue } }
+    }
+    private var storedKeyring: HCIKeyring?
+
+    /// Pairs with `device` on the current link, connecting first when it is not the one connected.
+    func pair(_ device: DeviceID, _ context: PairingContext) async -> Result<(DeviceID, Bond?), PairingFailure> {
+        let made: Result<HCIConnector, ScanFailure> = await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                do throws(ScanFailure) {
+                    continuation.resume(returning: .success(try connector()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        switch made {
+        case .success(let inner): return await inner.pair(device, context)
+        case .failure(let error): return .failure(.unavailable(error.message))
+        }
+    }
+
+    /// The user's answer to the question the pairing asked.
+    func answerPairing(_ answer: PairingAnswer) { lock.withLock { inner }?.answerPairing(answer) }
+
+    /// Calls off the pairing under way.
+    func cancelPairing() { lock.withLock { inner }?.cancelPairing() }
+
     /// The connector on the link's current host, made (and listened to) when the host is new.
     private func connector() throws(ScanFailure) -> HCIConnector {
         let host = try link.host()
         return lock.withLock {
             if let inner, inner.host === host { return inner }
             let made = HCIConnector(host: host, log: log)
+            made.keyring = storedKeyring
             inner = made
             forwarding?.cancel()
             let events = made.events

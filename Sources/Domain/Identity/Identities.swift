@@ -69,6 +69,16 @@ public final class Identities {
         return .noMatch(ownAddress: own)
     }
 
+    /// Every bond kept.
+    public var bonds: [Bond] { stored.values.sorted { $0.identity < $1.identity } }
+
+    /// Keeps `bond`, from a pairing, in place of any earlier one of its identity.
+    public func keep(_ bond: Bond) async throws {
+        try await repository?.save(bond)
+        stored[bond.identity] = bond
+        apply(Array(stored.values))
+    }
+
     /// Deletes the bond of `identity`, key and all.
     public func forget(_ identity: DeviceID) async throws {
         try await repository?.forget(identity)

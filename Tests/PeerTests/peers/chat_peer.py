@@ -2,7 +2,7 @@
 # Origin: FavBlue's shared peer recipes (reference/peers/chat_peer.py), copied into the project
 # so its tests do not depend on the shared folder; extended here with --peers (a second device),
 # the peer's own address on CONNECTED/DISCONNECTED lines and --advertising-interval (for
-# Benchmarks/ChatBench). Uses Bumble (Apache-2.0).
+# Benchmarks/ChatBench), and pairing (--pairing, --legacy, --refuse, --secure, --irk). Uses Bumble (Apache-2.0).
 """A chat peripheral on a virtual LE "air", for testing an external HCI host's GATT client.
 
 One Bumble virtual controller (EXPOSED) speaks H4 on --transport; the host under test
@@ -31,6 +31,18 @@ CONNECTED and DISCONNECTED lines end with the address of the peer they concern.
   * --advertising-interval MS (default: Bumble's 1000). The virtual controller completes a
     connection on the peer's next advertisement, so this bounds the time to connect.
 
+Pairing (the peer is the responder; keys live in memory for the peer's lifetime):
+  * --pairing none|display|yesno|keyboard|keyboard-display sets its IO capability
+    (none: Just Works; yesno or keyboard-display: numeric comparison under Secure
+    Connections; display: the app types the code this peer prints);
+  * --legacy turns Secure Connections off (LE legacy pairing);
+  * --refuse answers "no" to a numeric comparison;
+  * --secure makes the chat characteristics need an encrypted, authenticated link;
+  * --irk HEX gives the peer that identity key; with --private it advertises from a resolvable
+    private address made from it.
+Lines: PASSKEY <code>, COMPARE <code>, PAIRING_FAILED <reason>, ENCRYPTED <0|1>, and
+PAIRED <ltk> <irk> <authenticated|->: the LTK both use and the app's identity key, as they travel (or -).
+
 Usage (in a venv with `bumble` installed):
   python chat_peer.py [--transport tcp-server:127.0.0.1:9001] [--name "Chat Peer"]
         [--service chat|nus|both] [--burst N] [--every S] [--disconnect-after S]
@@ -51,6 +63,8 @@ from bumble.core import AdvertisingData
 from bumble.device import Device, DeviceConfiguration
 from bumble.gatt import Characteristic, CharacteristicValue, Service
 from bumble.host import Host
+from bumble.keys import MemoryKeyStore
+from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.link import LocalLink
 from bumble.transport import open_transport
 
@@ -67,6 +81,28 @@ PEER_ADDRESSES = ['F0:F1:F2:F3:F4:F5', 'F0:F1:F2:F3:F4:F6']   # static random
 
 def say(*words):
     print(*words, flush=True)
+
+
+class Delegate(PairingDelegate):
+    """Answers for the peer's user, and prints what it would show."""
+    IO = {'none': PairingDelegate.NO_OUTPUT_NO_INPUT, 'display': PairingDelegate.DISPLAY_OUTPUT_ONLY,
+          'yesno': PairingDelegate.DISPLAY_OUTPUT_AND_YES_NO_INPUT, 'keyboard': PairingDelegate.KEYBOARD_INPUT_ONLY,
+          'keyboard-display': PairingDelegate.DISPLAY_OUTPUT_AND_KEYBOARD_INPUT}
+
+    def __init__(self, args):
+        super().__init__(io_capability=self.IO[args.pairing])
+        self.args = args
+
+    async def compare_numbers(self, number, digits):
+        say('COMPARE', f'{number:06d}')
+        return not self.args.refuse
+
+    async def display_number(self, number, digits):
+        say('PASSKEY', f'{number:06d}')
+
+    async def get_number(self):
+        say('TYPE')
+        return None
 
 
 async def main(args):
@@ -86,10 +122,19 @@ async def main(args):
         config = DeviceConfiguration()
         config.name = args.name if index == 0 else f'{args.name} {index + 1}'
         config.address = hci.Address(PEER_ADDRESSES[index])
+        if args.irk:
+            config.irk = bytes.fromhex(args.irk)
+            config.le_privacy_enabled = args.private
         if args.advertising_interval > 0:
             config.advertising_interval_min = config.advertising_interval_max = args.advertising_interval
         device = Device(config=config)
         device.host = host
+        device.keystore = MemoryKeyStore()
+        if args.private:
+            device.static_address = hci.Address(PEER_ADDRESSES[index])
+        if args.pairing:
+            device.pairing_config_factory = lambda connection: PairingConfig(
+                sc=not args.legacy, mitm=True, bonding=True, delegate=Delegate(args))
 
         tx_of = {}
         services = []
@@ -102,9 +147,13 @@ async def main(args):
                 say('RX', name, bytes(value).hex(), text)
                 asyncio.get_running_loop().create_task(send(tx, name, f'echo: {text}'))
 
+            permissions = Characteristic.WRITEABLE
+            if args.secure:
+                permissions = (Characteristic.Permissions.WRITE_REQUIRES_ENCRYPTION
+                               | Characteristic.Permissions.WRITE_REQUIRES_AUTHENTICATION)
             rx = Characteristic(rx_uuid,
                                 Characteristic.Properties.WRITE | Characteristic.Properties.WRITE_WITHOUT_RESPONSE,
-                                Characteristic.WRITEABLE, CharacteristicValue(write=on_write))
+                                permissions, CharacteristicValue(write=on_write))
             tx_of[name] = tx
             services.append(Service(service_uuid, [tx, rx]))
         device.add_services(services)
@@ -132,6 +181,13 @@ async def main(args):
         def on_connection(connection):
             say('CONNECTED', connection.peer_address, PEER_ADDRESSES[index])
             connection.on('disconnection', lambda reason: say('DISCONNECTED', reason, PEER_ADDRESSES[index]))
+            connection.on('pairing', lambda keys: say(
+                'PAIRED', keys.ltk.value.hex() if keys.ltk else (keys.ltk_peripheral.value.hex() if keys.ltk_peripheral else '-'),
+                keys.irk.value.hex() if keys.irk else '-',
+                'authenticated' if (keys.ltk or keys.ltk_peripheral) and (keys.ltk or keys.ltk_peripheral).authenticated else '-'))
+            connection.on('pairing_failure', lambda reason: say('PAIRING_FAILED', reason))
+            connection.on('connection_encryption_change',
+                          lambda *_: say('ENCRYPTED', 1 if connection.is_encrypted else 0))
             if args.disconnect_after > 0:
                 async def drop():
                     await asyncio.sleep(args.disconnect_after)
@@ -163,6 +219,12 @@ if __name__ == '__main__':
     parser.add_argument('--legacy-reports', action='store_true')
     parser.add_argument('--peers', type=int, choices=[1, 2], default=1)
     parser.add_argument('--advertising-interval', type=float, default=0)
+    parser.add_argument('--pairing', choices=list(Delegate.IO))
+    parser.add_argument('--legacy', action='store_true')
+    parser.add_argument('--refuse', action='store_true')
+    parser.add_argument('--secure', action='store_true')
+    parser.add_argument('--irk')
+    parser.add_argument('--private', action='store_true')
     parser.add_argument('-v', '--verbose', action='store_true')
     arguments = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.WARNING)

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// One pairing on one link: the state machine, how to reach the user, and its outcome.
+final class PairingRun: @unchecked Sendable {
+    let initiator: SMPInitiator
+    let ask: @Sendable (PairingQuestion) -> Void
+    /// Bumped by every PDU in or out, so a timer set earlier knows it is stale (§3.4).
+    var activity = 0
+    /// Guarded by the connector's lock.
+    private(set) var outcome: Result<(DeviceID, Bond?), PairingFailure>?
+
+    init(initiator: SMPInitiator, ask: @escaping @Sendable (PairingQuestion) -> Void) {
+        self.initiator = initiator
+        self.ask = ask
+    }
+
+    func end(_ result: Result<(DeviceID, Bond?), PairingFailure>) {
+        if outcome == nil { outcome = result }
+    }
+}
+
+/// What the pairer gives the connector for one pairing.
+struct PairingContext: Sendable {
+    let crypto: any PairingCrypto
+    let localIRK: [UInt8]
+    let ask: @Sendable (PairingQuestion) -> Void
+}
+
+/// The Security Manager on the HCI route: pairing on request, and encryption of every link to a bonded device.
+extension HCIConnector {
+    /// The SMP timeout (§3.4).
+    static let smpTimeout: Double = 30
+
+    /// Connects to `device` if it is not the current link, then pairs on the worker.
+    func pair(_ device: DeviceID, _ context: PairingContext) async -> Result<(DeviceID, Bond?), PairingFailure> {
+        await withCheckedContinuation { continuation in
+            let current = lock.withLock { link.map { $0.device == device && !$0.ending } ?? false }
+            if current {
+                worker.async { [self] in
+                    let link = lock.withLock { self.link }
+                    guard let link else { continuation.resume(returning: .failure(.connectionLost)); return }
+                    continuation.resume(returning: runPairing(on: link, context, generation: lock.withLock { generation }))
+                }
+            } else {
+                let generation = supersedeForPairing()
+                worker.async { [self] in
+                    var result: Result<(DeviceID, Bond?), PairingFailure> = .failure(.connectionLost)
+                    var ran = false
+                    runConnect(to: device, generation: generation) { link in
+                        ran = true
+                        result = self.runPairing(on: link, context, generation: generation)
+                    }
+                    // Not connected: the connection's own failure says why.
+                    if !ran, case .failed(let failure) = streams.state { result = .failure(.other(failure.message)) }
+                    continuation.resume(returning: result)
+                }
+            }
+        }
+    }
+
+    /// Calls off the pairing under way: the device hears Pairing Failed.
+    func cancelPairing() {
+        lock.lock()
+        guard let link, let run = link.pairing else { lock.unlock(); return }
+        schedule(run.initiator.cancel(), run, on: link)
+        lock.unlock()
+    }
+
+    private func supersedeForPairing() -> Int {
+        lock.withLock {
+            generation += 1
+            link?.bearer.fail(.aborted)
+            lock.broadcast()
+            return generation
+        }
+    }
+
+    /// Runs one pairing on `link` and waits for its end; called on the worker.
+    func runPairing(on link: Link, _ context: PairingContext, generation: Int) -> Result<(DeviceID, Bond?), PairingFailure> {
+        guard let own = lock.withLock({ controller?.ownAddress }) else {
+            return .failure(.unavailable(L10n.tr("The adapter did not say its own address, which pairing needs.")))
+        }
+        let initiator = SMPInitiator(crypto: context.crypto, local: own, remote: SMPInitiator.Party(link.device),
+                                     identity: .init(irk: context.localIRK, address: own))
+        let run = PairingRun(initiator: initiator, ask: context.ask)
+        lock.lock()
+        guard self.link === link, link.pairing == nil else {
+            lock.unlock()
+            return .failure(.other(L10n.tr("another pairing is under way.")))
+        }
+        link.pairing = run
+        schedule(initiator.start(), run, on: link)
+        while run.outcome == nil, self.link === link, self.generation == generation, hostEnded == nil {
+            lock.wait()
+        }
+        if run.outcome == nil {
+            // A newer request, or the link or adapter went: the device hears that pairing is off.
+            schedule(initiator.cancel(), run, on: link)
+            run.end(.failure(self.link === link && hostEnded == nil ? .declined : .connectionLost))
+        }
+        link.pairing = nil
+        let outcome = run.outcome!
+        lock.unlock()
+        if case .success(let (identity, bond)) = outcome {
+            log("paired with \(link.device) as \(identity)\(bond == nil ? ", no bond" : "")")
+        }
+        return outcome
+    }
+
+    /// An SMP PDU from the device (the read thread).
+    func receiveSMP(_ payload: [UInt8], on link: Link) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let run = link.pairing {
+            schedule(run.initiator.receive(payload), run, on: link)
+            return
+        }
+        // Not pairing: a bonded device's Security Request is answered with encryption; a
+        // Pairing Request (a peripheral may not send one) is refused. The rest waits for the user's Pair.
+        switch try? SMPPDU.decode(payload) {
+        case .securityRequest?:
+            if let bond = keyring?.bond(for: link.device), bond.ltk != nil, link.encryption != 0 {
+                replies.async { [self] in startEncryption(bond, on: link) }
+            }
+        case .pairingRequest?:
+            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: SecurityManager.pairingNotSupported).bytes)
+        default:
+            break
+        }
+    }
+
+    /// Encryption Change on `handle` (the read thread).
+    func encryptionChanged(handle: UInt16, status: UInt8) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let link, link.handle == handle else { return }
+        link.encryption = status
+        if let run = link.pairing { schedule(run.initiator.encrypted(status: status), run, on: link) }
+        lock.broadcast()
+    }
+
+    /// Hands `actions` to the replies queue in order; called with the lock held.
+    private func schedule(_ actions: [SMPAction], _ run: PairingRun, on link: Link) {
+        guard !actions.isEmpty else { return }
+        run.activity += 1
+        let mark = run.activity
+        for action in actions {
+            switch action {
+            case .finished(let identity, let bond):
+                run.end(.success((identity, bond)))
+                lock.broadcast()
+            case .failed(let failure):
+                run.end(.failure(failure))
+                lock.broadcast()
+            default:
+                break
+            }
+        }
+        replies.async { [self] in
+            for action in actions {
+                switch action {
+                case .send(let pdu):
+                    link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: pdu.bytes).bytes)
+                case .ask(let question):
+                    run.ask(question)
+                case .encrypt(let ltk, let ediv, let rand):
+                    do {
+                        _ = try host.command(.leEnableEncryption(handle: link.handle, ltk: ltk, ediv: ediv, rand: rand),
+                                             expectStatus: true)
+                    } catch {
+                        encryptionChanged(handle: link.handle, status: 0x1F)
+                    }
+                case .finished, .failed:
+                    break
+                }
+            }
+        }
+        replies.asyncAfter(deadline: .now() + Self.smpTimeout) { [self] in
+            lock.lock()
+            defer { lock.unlock() }
+            guard link.pairing === run, run.activity == mark else { return }
+            schedule(run.initiator.timedOut(), run, on: link)
+        }
+    }
+
+    /// The user's answer to the pairing question on the current link.
+    func answerPairing(_ answer: PairingAnswer) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let link, let run = link.pairing else { return }
+        schedule(run.initiator.answer(answer), run, on: link)
+    }
+
+    /// Encrypts a new link to a bonded device with its stored key and waits (5 s) for the answer.
+    /// A device that lost its key (status 0x06) stays unencrypted: a request that needs
+    /// encryption then offers Pair again.
+    func encryptIfBonded(_ link: Link) {
+        guard let bond = keyring?.bond(for: link.device), bond.ltk != nil else { return }
+        startEncryption(bond, on: link)
+        let deadline = Date().addingTimeInterval(5)
+        lock.lock()
+        while link.encryption == nil, self.link === link, lock.wait(until: deadline) {}
+        let status = link.encryption
+        lock.unlock()
+        switch status {
+        case 0?: log("link to \(link.device) encrypted with its bond")
+        case 0x06?: log("\(link.device) has lost its key; pair again to encrypt")
+        case let code?: log("encryption with \(link.device) failed: 0x\(String(code, radix: 16))")
+        case nil: log("no answer to LE Enable Encryption")
+        }
+    }
+
+    private func startEncryption(_ bond: Bond, on link: Link) {
+        guard let ltk = bond.ltk else { return }
+        do {
+            _ = try host.command(.leEnableEncryption(handle: link.handle, ltk: ltk.reversed(), ediv: bond.ediv ?? 0,
+                                                     rand: bond.rand ?? 0), expectStatus: true)
+        } catch {
+            encryptionChanged(handle: link.handle, status: 0x1F)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// The bonds as the HCI route's threads read them: the owner of the bonds (`Identities`) hands
+/// every change here, and the connector looks up a link's keys without a hop to the main thread.
+/// Also holds FavBlue's own identity key, given to each device it pairs with.
+public final class HCIKeyring: @unchecked Sendable {
+    private let lock = NSLock()
+    private var bonds: [DeviceID: Bond] = [:]
+    private var resolver: PrivateAddressResolver
+    /// FavBlue's own IRK, most significant octet first.
+    public let localIRK: [UInt8]
+
+    public init(hashing: any AddressHashing, localIRK: [UInt8]) {
+        resolver = PrivateAddressResolver(hashing: hashing)
+        self.localIRK = localIRK
+    }
+
+    /// Replaces the bonds with `bonds`.
+    public func set(_ bonds: [Bond]) {
+        lock.withLock {
+            self.bonds = Dictionary(bonds.map { ($0.identity, $0) }, uniquingKeysWith: { $1 })
+            resolver.setBonds(bonds.sorted { $0.identity < $1.identity }.compactMap(\.resolving))
+        }
+    }
+
+    /// The bond of `address`: its own, or that of the identity it resolves to.
+    public func bond(for address: DeviceID) -> Bond? {
+        lock.withLock {
+            if let bond = bonds[address] { return bond }
+            return resolver.resolve(address).flatMap { bonds[$0] }
+        }
+    }
+}

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+@testable import Bluetooth
+import Domain
+import Foundation
+import SecurityToolbox
+import XCTest
+
+/// Pairing through FavBlue's own Security Manager with Bumble's, which checks every value FavBlue sends.
+final class BumblePairingTests: XCTestCase {
+    /// The bonds a test's pairer kept, as the app's owner of the bonds would.
+    final class Bonds: @unchecked Sendable {
+        private let lock = NSLock()
+        private var kept: [DeviceID: Bond] = [:]
+        let keyring = HCIKeyring(hashing: AESAddressHashing(), localIRK: ToolboxPairingCrypto().random(16))
+
+        var all: [Bond] { lock.withLock { Array(kept.values) } }
+
+        func keep(_ bond: Bond) {
+            let list = lock.withLock { kept[bond.identity] = bond; return Array(kept.values) }
+            keyring.set(list)
+        }
+
+        func forget(_ identity: DeviceID) {
+            let list = lock.withLock { kept[identity] = nil; return Array(kept.values) }
+            keyring.set(list)
+        }
+    }
+
+    /// A pairer and a connector on the peer's controller, sharing one link as the app's do.
+    struct Rig {
+        let link: HCILink
+        let connector: HCILinkConnector
+        let pairer: HCIPairer
+        let bonds: Bonds
+        let log: ConnectionLog
+    }
+
+    private func rig(_ peer: ChatPeer) -> Rig {
+        let port = peer.port
+        let debug: @Sendable (String) -> Void = { line in
+            if ProcessInfo.processInfo.environment["FAVBLUE_DEBUG"] != nil { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        }
+        let link = HCILink(open: { () throws(ScanFailure) -> HCITransport in try TransportOpener.tcp(host: "127.0.0.1", port: port) },
+                           log: debug)
+        let connector = HCILinkConnector(link: link, log: debug)
+        let bonds = Bonds()
+        let security = HCISecurity(crypto: ToolboxPairingCrypto(), keyring: bonds.keyring,
+                                   keep: { bonds.keep($0) }, forget: { bonds.forget($0) })
+        return Rig(link: link, connector: connector, pairer: HCIPairer(connector: connector, security: security), bonds: bonds,
+                   log: ConnectionLog(connector))
+    }
+
+    /// Answers every question with `answer(question)`, and keeps the questions asked.
+    final class Questions: @unchecked Sendable {
+        private let lock = NSLock()
+        private var asked: [PairingQuestion] = []
+        private var withdrawn = 0
+        private var task: Task<Void, Never>?
+
+        init(_ pairer: HCIPairer, answer: @escaping @Sendable (PairingQuestion) -> PairingAnswer?) {
+            let feed = pairer.prompts
+            task = Task.detached { [weak self] in
+                for await event in feed {
+                    switch event {
+                    case .ask(let prompt):
+                        self?.lock.withLock { self?.asked.append(prompt.question) }
+                        if let reply = answer(prompt.question) { prompt.answer(reply) }
+                    case .withdrawn:
+                        self?.lock.withLock { self?.withdrawn += 1 }
+                    case .changed:
+                        break
+                    }
+                }
+            }
+        }
+
+        deinit { task?.cancel() }
+
+        var list: [PairingQuestion] { lock.withLock { asked } }
+        var withdrawals: Int { lock.withLock { withdrawn } }
+    }
+
+    private func pair(_ rig: Rig, _ device: DeviceID = ChatPeer.first) async -> Result<DeviceID, PairingFailure> {
+        do {
+            return .success(try await rig.pairer.pair(device))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The bytes of a hex text.
+    private func bytes(_ hex: Substring) -> [UInt8] {
+        stride(from: 0, to: hex.count - 1, by: 2).map {
+            UInt8(hex[hex.index(hex.startIndex, offsetBy: $0) ..< hex.index(hex.startIndex, offsetBy: $0 + 2)], radix: 16) ?? 0
+        }
+    }
+
+    /// The LTK and FavBlue's IRK as the peer kept them, most significant octet first (Bumble prints them as they travel).
+    private func peerKeys(_ peer: ChatPeer) -> (ltk: [UInt8], irk: [UInt8]?)? {
+        guard let line = peer.wait(for: { $0.hasPrefix("PAIRED ") }) else { return nil }
+        let words = line.split(separator: " ")
+        guard words.count >= 3 else { return nil }
+        return (bytes(words[1]).reversed(), words[2] == "-" ? nil : bytes(words[2]).reversed())
+    }
+
+    func testNumericComparisonShowsThePeersNumberAndBondsWithItsKeys() async throws {
+        let irk = "00112233445566778899aabbccddeeff"
+        let peer = try ChatPeer(["--pairing", "yesno", "--irk", irk])
+        let rig = rig(peer)
+        let questions = Questions(rig.pairer) { _ in .confirmed }
+        let result = await pair(rig)
+        XCTAssertEqual(try result.get(), ChatPeer.first, "the peer's static address is its identity: \(peer.output)")
+        guard case .confirm(let number)? = questions.list.first else { return XCTFail("asked \(questions.list)") }
+        let shown = peer.wait(for: { $0.hasPrefix("COMPARE ") })
+        XCTAssertEqual(shown, "COMPARE " + String(format: "%06d", number), "both sides show the same six digits")
+        let bond = try XCTUnwrap(rig.bonds.all.first)
+        XCTAssertEqual(bond.identity, ChatPeer.first)
+        XCTAssertTrue(bond.secureConnections)
+        XCTAssertTrue(bond.authenticated, "numeric comparison protects against a man in the middle")
+        XCTAssertEqual(bond.keySize, 16)
+        let keys = try XCTUnwrap(peerKeys(peer), peer.output)
+        XCTAssertEqual(bond.ltk, keys.ltk, "both sides derived the same LTK")
+        XCTAssertEqual(bond.irk?.bytes, bytes(Substring(irk)).reversed(), "the peer's identity key, in the order the resolver uses")
+        XCTAssertEqual(keys.irk, rig.bonds.keyring.localIRK, "the peer was given FavBlue's identity key, so it can recognise FavBlue")
+        XCTAssertNotNil(peer.wait(for: { $0 == "ENCRYPTED 1" }), "the link is encrypted: \(peer.output)")
+        XCTAssertTrue(rig.pairer.isPaired(ChatPeer.first))
+        XCTAssertGreaterThan(questions.withdrawals, 0, "the question is taken down when pairing ends")
+        withExtendedLifetime(questions) {}
+    }
+
+    func testJustWorksBondsAndTheNextLinkIsEncryptedWithTheStoredKey() async throws {
+        let peer = try ChatPeer(["--pairing", "none"])
+        let rig = rig(peer)
+        let questions = Questions(rig.pairer) { _ in nil }
+        let paired = await pair(rig)
+        XCTAssertEqual(try paired.get(), ChatPeer.first, peer.output)
+        XCTAssertEqual(questions.list, [], "Just Works asks nothing")
+        let bond = try XCTUnwrap(rig.bonds.all.first)
+        XCTAssertFalse(bond.authenticated, "Just Works is not protected against a man in the middle")
+        XCTAssertEqual(bond.ltk, try XCTUnwrap(peerKeys(peer), peer.output).ltk)
+        await rig.log.wait(for: { if case .connected = $0 { return true } else { return false } })
+        rig.connector.disconnect()
+        await rig.log.wait(for: { $0 == .idle && peer.output.contains("DISCONNECTED") })
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("DISCONNECTED") }), peer.output)
+        rig.connector.connect(to: ChatPeer.first)
+        let encryptions = { peer.lines.filter { $0 == "ENCRYPTED 1" }.count }
+        XCTAssertNotNil(peer.wait(for: { _ in encryptions() == 2 }), "the second link is encrypted without pairing again: \(peer.output)")
+        XCTAssertEqual(peer.lines.filter { $0.hasPrefix("PAIRED") }.count, 1, peer.output)
+        withExtendedLifetime(questions) {}
+    }
+
+    func testLegacyPasskeyTypedHereGivesAnLTKWithEDIVAndRand() async throws {
+        let peer = try ChatPeer(["--pairing", "display", "--legacy"])
+        let rig = rig(peer)
+        let questions = Questions(rig.pairer) { question in
+            guard question == .enterPasskey, let line = peer.wait(for: { $0.hasPrefix("PASSKEY ") }),
+                  let code = UInt32(line.dropFirst(8)) else { return .declined }
+            return .passkey(code)
+        }
+        let paired = await pair(rig)
+        XCTAssertEqual(try paired.get(), ChatPeer.first, peer.output)
+        XCTAssertEqual(questions.list, [.enterPasskey])
+        let bond = try XCTUnwrap(rig.bonds.all.first)
+        XCTAssertFalse(bond.secureConnections)
+        XCTAssertTrue(bond.authenticated)
+        XCTAssertNotNil(bond.ediv)
+        XCTAssertNotNil(bond.rand)
+        XCTAssertNotNil(bond.ltk)
+        XCTAssertNotNil(peer.wait(for: { $0 == "ENCRYPTED 1" }), peer.output)
+        withExtendedLifetime(questions) {}
+    }
+
+    func testSecureConnectionsPasskeyTypedHereRunsAllTwentyRounds() async throws {
+        let peer = try ChatPeer(["--pairing", "display"])
+        let rig = rig(peer)
+        let questions = Questions(rig.pairer) { question in
+            guard question == .enterPasskey, let line = peer.wait(for: { $0.hasPrefix("PASSKEY ") }),
+                  let code = UInt32(line.dropFirst(8)) else { return .declined }
+            return .passkey(code)
+        }
+        let paired = await pair(rig)
+        XCTAssertEqual(try paired.get(), ChatPeer.first, peer.output)
+        let bond = try XCTUnwrap(rig.bonds.all.first)
+        XCTAssertTrue(bond.secureConnections)
+        XCTAssertTrue(bond.authenticated)
+        XCTAssertEqual(bond.ltk, try XCTUnwrap(peerKeys(peer), peer.output).ltk)
+        withExtendedLifetime(questions) {}
+    }
+
+    func testAWrongPasskeyFailsAndKeepsNothing() async throws {
+        let peer = try ChatPeer(["--pairing", "display", "--legacy"])
+        let rig = rig(peer)
+        let questions = Questions(rig.pairer) { question in
+            guard let line = peer.wait(for: { $0.hasPrefix("PASSKEY ") }), let code = UInt32(line.dropFirst(8)) else { return .declined }
+            return .passkey((code + 1) % 1_000_000)
+        }
+        let result = await pair(rig)
+        XCTAssertEqual(result, .failure(.authenticationFailed), peer.output)
+        XCTAssertEqual(rig.bonds.all, [])
+        XCTAssertFalse(rig.pairer.isPaired(ChatPeer.first))
+        withExtendedLifetime(questions) {}
+    }
+
+    func testTheDeviceSayingNoToTheNumbersIsSaidInWords() async throws {
+        let peer = try ChatPeer(["--pairing", "yesno", "--refuse"])
+        let rig = rig(peer)
+        let questions = Questions(rig.pairer) { _ in .confirmed }
+        let result = await pair(rig)
+        guard case .failure(let failure) = result else { return XCTFail("paired: \(peer.output)") }
+        // Bumble says Confirm Value Failed when its user says no.
+        XCTAssertEqual(failure, .authenticationFailed, peer.output)
+        XCTAssertEqual(rig.bonds.all, [])
+        withExtendedLifetime(questions) {}
+    }
+
+    func testSayingNoHereTellsTheDeviceAndFailsAsDeclined() async throws {
+        let peer = try ChatPeer(["--pairing", "yesno"])
+        let rig = rig(peer)
+        let questions = Questions(rig.pairer) { _ in .declined }
+        let result = await pair(rig)
+        XCTAssertEqual(result, .failure(.declined))
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("PAIRING_FAILED") }), "the device heard Pairing Failed: \(peer.output)")
+        withExtendedLifetime(questions) {}
+    }
+
+    func testADeviceThatNeedsEncryptionChatsOncePaired() async throws {
+        let peer = try ChatPeer(["--pairing", "keyboard-display", "--secure", "--service", "chat"])
+        let rig = rig(peer)
+        let questions = Questions(rig.pairer) { _ in .confirmed }
+        rig.connector.connect(to: ChatPeer.first)
+        await rig.log.wait(for: { if case .connected = $0 { return true } else { return false } })
+        do {
+            try await rig.connector.send("before")
+            XCTFail("a protected characteristic took a write on a plain link")
+        } catch {
+            XCTAssertEqual(error, .needsPairing, "the write offers Pair instead of a dead end")
+        }
+        let paired = await pair(rig)
+        XCTAssertEqual(try paired.get(), ChatPeer.first, peer.output)
+        XCTAssertEqual(peer.lines.filter { $0.hasPrefix("CONNECTED") }.count, 1, "paired on the link there was")
+        try await rig.connector.send("after")
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("RX chat ") && $0.hasSuffix("after") }), peer.output)
+        withExtendedLifetime(questions) {}
+    }
+
+    func testForgetDeletesTheBond() async throws {
+        let peer = try ChatPeer(["--pairing", "none"])
+        let rig = rig(peer)
+        _ = try await pair(rig).get()
+        XCTAssertTrue(rig.pairer.isPaired(ChatPeer.first))
+        try await rig.pairer.forget(ChatPeer.first)
+        XCTAssertFalse(rig.pairer.isPaired(ChatPeer.first))
+        XCTAssertEqual(rig.bonds.all, [])
+    }
+}
