@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "SecurityToolboxTests", dependencies: ["SecurityToolbox", "Domain",
                                                                 .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "BluetoothTests", dependencies: ["Bluetooth", "Domain", "TestSupport"]),
+        .testTarget(name: "BluetoothTests", dependencies: ["Bluetooth", "Domain", "TestSupport", "SecurityToolbox"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Domain", "TestSupport"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "Domain", "TestSupport",
                                                            .product(name: "Clocks", package: "swift-clocks")]),

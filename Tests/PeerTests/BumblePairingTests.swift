@@ -37,7 +37,7 @@ final class BumblePairingTests: XCTestCase {
         let log: ConnectionLog
     }
 
-    private func rig(_ peer: ChatPeer) -> Rig {
+    private func rig(_ peer: ChatPeer, bonds: Bonds = Bonds()) -> Rig {
         let port = peer.port
         let debug: @Sendable (String) -> Void = { line in
             if ProcessInfo.processInfo.environment["FAVBLUE_DEBUG"] != nil { FileHandle.standardError.write(Data((line + "\n").utf8)) }
@@ -45,7 +45,6 @@ final class BumblePairingTests: XCTestCase {
         let link = HCILink(open: { () throws(ScanFailure) -> HCITransport in try TransportOpener.tcp(host: "127.0.0.1", port: port) },
                            log: debug)
         let connector = HCILinkConnector(link: link, log: debug)
-        let bonds = Bonds()
         let security = HCISecurity(crypto: ToolboxPairingCrypto(), keyring: bonds.keyring,
                                    keep: { bonds.keep($0) }, forget: { bonds.forget($0) })
         return Rig(link: link, connector: connector, pairer: HCIPairer(connector: connector, security: security), bonds: bonds,
@@ -80,6 +79,15 @@ final class BumblePairingTests: XCTestCase {
 
         var list: [PairingQuestion] { lock.withLock { asked } }
         var withdrawals: Int { lock.withLock { withdrawn } }
+
+        /// Waits (up to 5 s) for a question to be taken down; says whether one was.
+        func awaitWithdrawal() async -> Bool {
+            for _ in 0..<100 where withdrawals == 0 {
+                // Polls the pairer's feed as read by the task above, not a fixed wait.
+                try? await Task.sleep(nanoseconds: 50_000_000)
+            }
+            return withdrawals > 0
+        }
     }
 
     private func pair(_ rig: Rig, _ device: DeviceID = ChatPeer.first) async -> Result<DeviceID, PairingFailure> {
@@ -126,7 +134,14 @@ final class BumblePairingTests: XCTestCase {
         XCTAssertEqual(keys.irk, rig.bonds.keyring.localIRK, "the peer was given FavBlue's identity key, so it can recognise FavBlue")
         XCTAssertNotNil(peer.wait(for: { $0 == "ENCRYPTED 1" }), "the link is encrypted: \(peer.output)")
         XCTAssertTrue(rig.pairer.isPaired(ChatPeer.first))
-        XCTAssertGreaterThan(questions.withdrawals, 0, "the question is taken down when pairing ends")
+        // The key it gave recognises the private addresses it will use.
+        let prand: UInt32 = 0x40_1234
+        let hash = try Toolbox.ah(irk: try XCTUnwrap(bond.irk).bytes, prand: prand)
+        let rpa = DeviceID(octets: [24, 16, 8, 0].dropFirst().map { UInt8(truncatingIfNeeded: prand >> $0) }
+                               + [16, 8, 0].map { UInt8(truncatingIfNeeded: hash >> $0) }, kind: .leRandom)
+        XCTAssertEqual(rig.bonds.keyring.bond(for: rpa)?.identity, ChatPeer.first, "\(rpa) resolves to the identity")
+        let withdrawn = await questions.awaitWithdrawal()
+        XCTAssertTrue(withdrawn, "the question is taken down when pairing ends")
         withExtendedLifetime(questions) {}
     }
 
@@ -253,5 +268,48 @@ final class BumblePairingTests: XCTestCase {
         try await rig.pairer.forget(ChatPeer.first)
         XCTAssertFalse(rig.pairer.isPaired(ChatPeer.first))
         XCTAssertEqual(rig.bonds.all, [])
+    }
+
+    func testACodeShownHereIsTypedOnTheDeviceAndKeyPressesDoNotAskAgain() async throws {
+        let peer = try ChatPeer(["--pairing", "keyboard"])
+        let rig = rig(peer)
+        let questions = Questions(rig.pairer) { question in
+            if case .displayPasskey(let code, nil) = question, peer.wait(for: { $0 == "TYPE" }) != nil {
+                peer.type(String(format: "%06d", code))
+            }
+            return nil
+        }
+        let paired = await pair(rig)
+        XCTAssertEqual(try paired.get(), ChatPeer.first, peer.output)
+        guard case .displayPasskey? = questions.list.first else { return XCTFail("\(questions.list)") }
+        XCTAssertTrue(try XCTUnwrap(rig.bonds.all.first).authenticated)
+        let withdrawn = await questions.awaitWithdrawal()
+        XCTAssertTrue(withdrawn, "the code is taken down once paired")
+        withExtendedLifetime(questions) {}
+    }
+
+    func testADeviceThatLostItsKeyIsOfferedPairingAgain() async throws {
+        let bonds = Bonds()
+        let first = try ChatPeer(["--pairing", "none"])
+        let earlier = rig(first, bonds: bonds)
+        let paired = await pair(earlier)
+        XCTAssertEqual(try paired.get(), ChatPeer.first, first.output)
+        let oldKey = try XCTUnwrap(bonds.all.first?.ltk)
+        try earlier.link.host().close()
+        first.stop()
+        // The same device, reset: it has no keys any more.
+        let reset = try ChatPeer(["--pairing", "none"])
+        let later = rig(reset, bonds: bonds)
+        let changes = Questions(later.pairer) { _ in nil }
+        XCTAssertTrue(later.pairer.isPaired(ChatPeer.first))
+        later.connector.connect(to: ChatPeer.first)
+        await later.log.wait(for: { if case .connected = $0 { return true } else { return false } })
+        XCTAssertFalse(later.pairer.isPaired(ChatPeer.first), "a device that lost its key reads Not paired: \(reset.output)")
+        let again = await pair(later)
+        XCTAssertEqual(try again.get(), ChatPeer.first, reset.output)
+        XCTAssertTrue(later.pairer.isPaired(ChatPeer.first))
+        XCTAssertNotEqual(bonds.all.first?.ltk, oldKey, "the new bond replaced the old one")
+        XCTAssertEqual(bonds.all.count, 1)
+        withExtendedLifetime(changes) {}
     }
 }

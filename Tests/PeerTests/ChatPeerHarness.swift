@@ -16,6 +16,7 @@ final class ChatPeer: @unchecked Sendable {
     let port = Peers.freePort()
     private let process = Process()
     private let pipe = Pipe()
+    private let input = Pipe()
     private let lock = NSLock()
     private var text = ""
 
@@ -26,6 +27,7 @@ final class ChatPeer: @unchecked Sendable {
         process.arguments = [script, "--transport", "tcp-server:127.0.0.1:\(port)"] + arguments
         process.standardOutput = pipe
         process.standardError = pipe
+        process.standardInput = input
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self, !data.isEmpty else { return }
@@ -64,6 +66,11 @@ final class ChatPeer: @unchecked Sendable {
         }
         let host = HCIHost(transport: try TransportOpener.tcp(host: "127.0.0.1", port: port), record: record, log: log)
         return (host, HCIConnector(host: host, log: log))
+    }
+
+    /// Types `line` on the peer's keyboard (its stdin), as its user would.
+    func type(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// Ends the peer the way a user would.

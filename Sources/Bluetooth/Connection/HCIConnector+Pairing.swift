@@ -209,7 +209,10 @@ extension HCIConnector {
         lock.unlock()
         switch status {
         case 0?: log("link to \(link.device) encrypted with its bond")
-        case 0x06?: log("\(link.device) has lost its key; pair again to encrypt")
+        case 0x06?:
+            // The device forgot the pairing (reset, or paired elsewhere): the pages offer Pair again.
+            log("\(link.device) has lost its key; pair again to encrypt")
+            keyring?.markLost(bond.identity)
         case let code?: log("encryption with \(link.device) failed: 0x\(String(code, radix: 16))")
         case nil: log("no answer to LE Enable Encryption")
         }

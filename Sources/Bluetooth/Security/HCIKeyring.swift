@@ -11,6 +11,10 @@ public final class HCIKeyring: @unchecked Sendable {
     private let lock = NSLock()
     private var bonds: [DeviceID: Bond] = [:]
     private var resolver: PrivateAddressResolver
+    /// Identities whose device answered our key with "key missing": it forgot the pairing.
+    private var lost: Set<DeviceID> = []
+    /// Told when a device is found to have lost its key (on the radio's thread).
+    public var onLost: (@Sendable (DeviceID) -> Void)?
     /// FavBlue's own IRK, most significant octet first.
     public let localIRK: [UInt8]
 
@@ -22,16 +26,30 @@ public final class HCIKeyring: @unchecked Sendable {
     /// Replaces the bonds with `bonds`.
     public func set(_ bonds: [Bond]) {
         lock.withLock {
+            let old = self.bonds
             self.bonds = Dictionary(bonds.map { ($0.identity, $0) }, uniquingKeysWith: { $1 })
+            // A bond made again (or deleted) is no longer lost.
+            lost = lost.filter { old[$0] == self.bonds[$0] }
             resolver.setBonds(bonds.sorted { $0.identity < $1.identity }.compactMap(\.resolving))
         }
     }
 
-    /// The bond of `address`: its own, or that of the identity it resolves to.
+    /// The bond of `address` (its own, or that of the identity it resolves to) while the device still has its half.
     public func bond(for address: DeviceID) -> Bond? {
+        storedBond(for: address).flatMap { bond in lock.withLock { lost.contains(bond.identity) } ? nil : bond }
+    }
+
+    /// The bond kept for `address`, even one the device has lost.
+    public func storedBond(for address: DeviceID) -> Bond? {
         lock.withLock {
             if let bond = bonds[address] { return bond }
             return resolver.resolve(address).flatMap { bonds[$0] }
         }
+    }
+
+    /// The device of `identity` no longer has the key: pairing is offered again.
+    func markLost(_ identity: DeviceID) {
+        let handler = lock.withLock { lost.insert(identity).inserted ? onLost : nil }
+        handler?(identity)
     }
 }

@@ -38,6 +38,8 @@ public final class HCIPairer: DevicePairer, @unchecked Sendable {
         self.connector = connector
         self.security = security
         connector.keyring = security.keyring
+        let prompts = prompts
+        security.keyring.onLost = { _ in prompts.yield(.changed) }
     }
 
     deinit { prompts.finish() }
@@ -64,7 +66,7 @@ public final class HCIPairer: DevicePairer, @unchecked Sendable {
     }
 
     public func forget(_ device: DeviceID) async throws(PairingFailure) {
-        guard let bond = security.keyring.bond(for: device) else { return }
+        guard let bond = security.keyring.storedBond(for: device) else { return }
         do {
             try await security.forget(bond.identity)
         } catch {

@@ -34,7 +34,8 @@ CONNECTED and DISCONNECTED lines end with the address of the peer they concern.
 Pairing (the peer is the responder; keys live in memory for the peer's lifetime):
   * --pairing none|display|yesno|keyboard|keyboard-display sets its IO capability
     (none: Just Works; yesno or keyboard-display: numeric comparison under Secure
-    Connections; display: the app types the code this peer prints);
+    Connections; display: the app types the code this peer prints; keyboard: the peer prints
+    TYPE and reads the app's code from a line on stdin);
   * --legacy turns Secure Connections off (LE legacy pairing);
   * --refuse answers "no" to a numeric comparison;
   * --secure makes the chat characteristics need an encrypted, authenticated link;
@@ -56,6 +57,7 @@ virtual controller refuses the next Create Connection (start a fresh peer per te
 import argparse
 import asyncio
 import logging
+import sys
 
 from bumble import hci
 from bumble.controller import Controller
@@ -101,8 +103,10 @@ class Delegate(PairingDelegate):
         say('PASSKEY', f'{number:06d}')
 
     async def get_number(self):
+        # The test types what the app shows, one line on stdin.
         say('TYPE')
-        return None
+        line = await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+        return int(line) if line.strip().isdigit() else None
 
 
 async def main(args):
