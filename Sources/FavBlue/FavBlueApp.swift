@@ -200,7 +200,11 @@ final class FavBlueApp {
         live.keepsListed = { [weak sessions] id in sessions?.state.device == id }
         // The HCI route's Security Manager reads the bonds Identities owns, and keeps new ones there.
         let crypto = ToolboxPairingCrypto()
-        let keyring = HCIKeyring(hashing: AESAddressHashing(), localIRK: crypto.random(16))
+        let keyring = HCIKeyring(hashing: AESAddressHashing(), local: LocalIdentity(random: crypto.random(22)))
+        Task {
+            // FavBlue's identity on the HCI route is made once, so bonded devices know it after a restart.
+            if let kept = try? await store.bonds.localIdentity(orKeep: keyring.local) { keyring.setLocal(kept) }
+        }
         identityWatch = identities.observe { [weak identities] in keyring.set(identities?.bonds ?? []) }
         let security = HCISecurity(crypto: crypto, keyring: keyring,
                                    keep: { bond in try await identities.keep(bond) },

@@ -63,6 +63,11 @@ public actor InMemoryBondsRepository: BondsRepository {
     public func all() -> BondsReading { BondsReading(bonds: bonds.values.sorted { $0.identity < $1.identity }, unreadable: []) }
     public func save(_ bond: Bond) { bonds[bond.identity] = bond }
     public func forget(_ identity: DeviceID) { bonds[identity] = nil }
+    private var local: LocalIdentity?
+    public func localIdentity(orKeep made: LocalIdentity) -> LocalIdentity {
+        if local == nil { local = made }
+        return local!
+    }
 }
 
 public actor InMemoryHiddenDevicesRepository: HiddenDevicesRepository {

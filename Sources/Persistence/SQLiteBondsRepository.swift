@@ -46,6 +46,20 @@ public struct SQLiteBondsRepository: BondsRepository {
         }
     }
 
+    public func localIdentity(orKeep made: LocalIdentity) async throws -> LocalIdentity {
+        try await database.pool.write { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT irk, address FROM local_identity WHERE id = 1"),
+               let irk: Data = row["irk"], irk.count == 16, let text: String = row["address"],
+               let address = try? DeviceID(storageKey: text) {
+                return LocalIdentity(irk: Array(irk), address: address)
+            }
+            // None yet, or one that does not decode: the new one takes its place.
+            try db.execute(sql: "INSERT OR REPLACE INTO local_identity (id, irk, address) VALUES (1, ?, ?)",
+                           arguments: [Data(made.irk), made.address.storageKey])
+            return made
+        }
+    }
+
     /// The bond a row holds, or nil when any part of it is not what was written.
     private static func bond(_ row: Row) -> Bond? {
         guard let key: String = row["device_id"], let identity = try? DeviceID(storageKey: key),

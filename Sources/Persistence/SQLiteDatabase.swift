@@ -82,6 +82,16 @@ public final class SQLiteDatabase: Sendable {
         migrator.registerMigration("v5-favorite-alerts") { db in
             try db.execute(sql: "ALTER TABLE favorites ADD COLUMN alerts INTEGER NOT NULL DEFAULT 0")
         }
+        // FavBlue's own IRK and static address for the HCI route: one row, made once.
+        migrator.registerMigration("v6-local-identity") { db in
+            try db.execute(sql: """
+                CREATE TABLE local_identity (
+                  id INTEGER PRIMARY KEY CHECK (id = 1),
+                  irk BLOB NOT NULL,
+                  address TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 

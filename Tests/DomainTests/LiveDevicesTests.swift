@@ -247,6 +247,7 @@ final class TypedKeyTests: XCTestCase {
 }
 
 private actor InMemoryBonds: BondsRepository {
+    func localIdentity(orKeep made: LocalIdentity) -> LocalIdentity { made }
     var saved: [Bond] = []
     func all() -> BondsReading { BondsReading(bonds: saved, unreadable: []) }
     func save(_ bond: Bond) { saved.removeAll { $0.identity == bond.identity }; saved.append(bond) }

@@ -13,7 +13,7 @@ final class BumblePairingTests: XCTestCase {
     final class Bonds: @unchecked Sendable {
         private let lock = NSLock()
         private var kept: [DeviceID: Bond] = [:]
-        let keyring = HCIKeyring(hashing: AESAddressHashing(), localIRK: ToolboxPairingCrypto().random(16))
+        let keyring = HCIKeyring(hashing: AESAddressHashing(), local: LocalIdentity(random: ToolboxPairingCrypto().random(22)))
 
         var all: [Bond] { lock.withLock { Array(kept.values) } }
 
@@ -131,9 +131,11 @@ final class BumblePairingTests: XCTestCase {
         let keys = try XCTUnwrap(peerKeys(peer), peer.output)
         XCTAssertEqual(bond.ltk, keys.ltk, "both sides derived the same LTK")
         XCTAssertEqual(bond.irk?.bytes, bytes(Substring(irk)).reversed(), "the peer's identity key, in the order the resolver uses")
-        XCTAssertEqual(keys.irk, rig.bonds.keyring.localIRK, "the peer was given FavBlue's identity key, so it can recognise FavBlue")
+        XCTAssertEqual(keys.irk, rig.bonds.keyring.local.irk, "the peer was given FavBlue's identity key, so it can recognise FavBlue")
         XCTAssertNotNil(peer.wait(for: { $0 == "ENCRYPTED 1" }), "the link is encrypted: \(peer.output)")
         XCTAssertTrue(rig.pairer.isPaired(ChatPeer.first))
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("CONNECTED \(rig.bonds.keyring.local.address)") }),
+                        "the link came from FavBlue's kept identity address: \(peer.output)")
         // The key it gave recognises the private addresses it will use.
         let prand: UInt32 = 0x40_1234
         let hash = try Toolbox.ah(irk: try XCTUnwrap(bond.irk).bytes, prand: prand)

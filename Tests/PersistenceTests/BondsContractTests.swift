@@ -57,6 +57,21 @@ final class BondsContractTests: XCTestCase {
         XCTAssertEqual(replaced, [again])
     }
 
+    func testFavBluesOwnIdentityIsMadeOnceAndSurvivesReopening() async throws {
+        let first = LocalIdentity(random: Array(0..<22))
+        let second = LocalIdentity(random: Array(100..<122))
+        XCTAssertEqual(first.address.octets.first.map { $0 & 0xC0 }, 0xC0, "a static random address")
+        for (name, store) in backends() {
+            let kept = try await store.bonds.localIdentity(orKeep: first)
+            XCTAssertEqual(kept, first, name)
+            let again = try await store.bonds.localIdentity(orKeep: second)
+            XCTAssertEqual(again, first, "\(name): the one kept wins")
+        }
+        let reopened = try await StoreFactory.open(.sqlite, directory: directory).bonds.localIdentity(orKeep: second)
+        XCTAssertEqual(reopened, first, "it survives a restart")
+        XCTAssertFalse("\(first)".contains("0001"), "the key never reaches a log")
+    }
+
     func testARowThatDoesNotDecodeIsReportedAndKept() async throws {
         let store = StoreFactory.open(.sqlite, directory: directory)
         try await store.bonds.save(secure)

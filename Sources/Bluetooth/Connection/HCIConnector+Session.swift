@@ -65,7 +65,8 @@ extension HCIConnector {
             // LE feature bit 12, LE Extended Advertising, brings LE Extended Create Connection.
             let extended = (features?.count ?? 0) >= 3 && features![2] & 0x10 != 0
             _ = try? host.command(.leSetEventMask(HCICommand.leEventMask))
-            var address = (0..<6).map { _ in UInt8.random(in: 0...255) }
+            // FavBlue's kept identity address, so a bonded device recognises it; else a new static one.
+            var address = keyring?.local.address.wireBytes ?? (0..<6).map { _ in UInt8.random(in: 0...255) }
             address[5] |= 0xC0  // the two top bits of a static address are 1
             let ownRandom = (try? host.command(.leSetRandomAddress(address))) != nil
             if !ownRandom { log("the controller refused a random address; connecting with the public one") }

@@ -6,7 +6,7 @@ import Foundation
 
 /// The bonds as the HCI route's threads read them: the owner of the bonds (`Identities`) hands
 /// every change here, and the connector looks up a link's keys without a hop to the main thread.
-/// Also holds FavBlue's own identity key, given to each device it pairs with.
+/// Also holds FavBlue's own identity, given to each device it pairs with.
 public final class HCIKeyring: @unchecked Sendable {
     private let lock = NSLock()
     private var bonds: [DeviceID: Bond] = [:]
@@ -15,13 +15,19 @@ public final class HCIKeyring: @unchecked Sendable {
     private var lost: Set<DeviceID> = []
     /// Told when a device is found to have lost its key (on the radio's thread).
     public var onLost: (@Sendable (DeviceID) -> Void)?
-    /// FavBlue's own IRK, most significant octet first.
-    public let localIRK: [UInt8]
+    private var ownIdentity: LocalIdentity
 
-    public init(hashing: any AddressHashing, localIRK: [UInt8]) {
+    /// Starts with `local` as FavBlue's identity, until the one kept is read (`setLocal`).
+    public init(hashing: any AddressHashing, local: LocalIdentity) {
         resolver = PrivateAddressResolver(hashing: hashing)
-        self.localIRK = localIRK
+        ownIdentity = local
     }
+
+    /// FavBlue's own IRK and static address, given to each device it pairs with; links are made from that address.
+    public var local: LocalIdentity { lock.withLock { ownIdentity } }
+
+    /// Replaces FavBlue's identity with the one kept; links made later use it.
+    public func setLocal(_ identity: LocalIdentity) { lock.withLock { ownIdentity = identity } }
 
     /// Replaces the bonds with `bonds`.
     public func set(_ bonds: [Bond]) {

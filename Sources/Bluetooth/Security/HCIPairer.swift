@@ -48,7 +48,7 @@ public final class HCIPairer: DevicePairer, @unchecked Sendable {
 
     public func pair(_ device: DeviceID) async throws(PairingFailure) -> DeviceID {
         if let bond = security.keyring.bond(for: device) { return bond.identity }
-        let context = PairingContext(crypto: security.crypto, localIRK: security.keyring.localIRK) { [weak self] question in
+        let context = PairingContext(crypto: security.crypto, localIRK: security.keyring.local.irk) { [weak self] question in
             self?.ask(question, about: device)
         }
         let result = await connector.pair(device, context)

@@ -60,3 +60,32 @@ public struct BondsReading: Equatable, Sendable {
         self.unreadable = unreadable
     }
 }
+
+/// FavBlue's own identity on the HCI route (Core spec Vol 3 Part H §3.6.4): the IRK and static
+/// random address it gives each device it pairs with. Made once and kept, so a bonded device
+/// recognises FavBlue after a restart and finds its key.
+public struct LocalIdentity: Equatable, Sendable {
+    /// 16 bytes, most significant first.
+    public let irk: [UInt8]
+    /// A static random address (its two top bits set).
+    public let address: DeviceID
+
+    public init(irk: [UInt8], address: DeviceID) {
+        self.irk = irk
+        self.address = address
+    }
+
+    /// A new identity from 22 random bytes: 16 for the key, 6 for the address.
+    public init(random bytes: [UInt8]) {
+        precondition(bytes.count >= 22, "a local identity takes 22 random bytes")
+        var octets = Array(bytes[16..<22])
+        octets[0] |= 0xC0
+        self.init(irk: Array(bytes[0..<16]), address: DeviceID(octets: octets, kind: .leRandom))
+    }
+}
+
+extension LocalIdentity: CustomStringConvertible, CustomDebugStringConvertible {
+    /// The address only: the key must not reach a log by accident.
+    public var description: String { "LocalIdentity(\(address))" }
+    public var debugDescription: String { description }
+}

@@ -9,4 +9,6 @@ public protocol BondsRepository: Sendable {
     func save(_ bond: Bond) async throws
     /// Deletes the bond of `identity`; nothing happens if there is none.
     func forget(_ identity: DeviceID) async throws
+    /// FavBlue's own identity: the one kept, or else `made`, kept from now on.
+    func localIdentity(orKeep made: LocalIdentity) async throws -> LocalIdentity
 }
