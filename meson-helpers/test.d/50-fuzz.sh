@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Fuzzes the HCI event, AD/EIR, btsnoop and ACL/L2CAP/ATT parsers with libFuzzer and AddressSanitizer
+# Fuzzes the HCI event, AD/EIR, btsnoop and ACL/L2CAP/SMP/ATT parsers and the pairing state machine with libFuzzer and AddressSanitizer
 # for FUZZ_SECONDS (default 60), seeded from the real captures and the demo capture.
 set -uo pipefail
 root="${FAVBLUE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -55,6 +55,8 @@ acl 01200c000800040009070b00100c0001c0 > "$work/corpus/acl-chars"
 acl 01200f000b0004001b1000686920f09f9880 > "$work/corpus/acl-notify"
 acl 01201b001b000400011500 0110080001020304050607 > "$work/corpus/acl-fragments"
 acl 01200b0007000600010300011007 01200c000800050012010800060010000000c800 > "$work/corpus/acl-smp-signalling"
+# A Secure Connections responder: Pairing Response, then a public key and a confirm.
+acl 01200b000700060002030009100203 01204500410006000c$(printf '02%.0s' $(seq 64)) 0120150011000600030202020202020202020202020202020202 > "$work/corpus/acl-smp-pairing"
 # Inputs that once failed, kept so they are tried first on every run.
 cp Fuzz/seeds/* "$work/corpus/"
 echo "seeds: $(ls "$work/corpus" | wc -l)"
