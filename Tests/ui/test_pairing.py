@@ -218,3 +218,45 @@ class PairingTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@retry_gtk_atspi_crash
+class OwnHostPairingTests(unittest.TestCase):
+    """Pairing through FavBlue's own Security Manager on an H4 link, with Bumble's chat peer
+    as the device: the same Pair button and dialog as on the BlueZ route."""
+
+    def test_numeric_comparison_pairs_and_the_bond_outlives_a_restart(self):
+        """Pair on the detail page asks "Does Chat Peer show NNN NNN?" with the number the
+        device shows; Confirm pairs and encrypts the link. After a restart the page still
+        says Paired (the bond is in the database), and Forget asks, then deletes it."""
+        from peers import ChatPeer
+        peer_name = "Chat Peer"
+        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        with ChatPeer("--service", "chat", "--pairing", "yesno") as peer:
+            with App("--source", peer.source, storage="sqlite", home=home) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: f"Details for {peer_name}" in app.names("button"), timeout=30, what="the peer")
+                app.press(f"Details for {peer_name}")
+                app.wait_for(lambda: f"Pair with {peer_name}" in app.names("button"), what="Pair on the detail page")
+                self.assertIn("Not paired", app.names())
+                app.press(f"Pair with {peer_name}")
+                number = peer.wait_for("COMPARE ", timeout=20).split()[1]
+                question = f"Does {iso(peer_name)} show {number[:3]} {number[3:]}? Confirm only if the numbers match."
+                app.wait_for(lambda: question in app.names(), what="the device's own number in the question")
+                app.press("Confirm")
+                app.wait_for(lambda: "Paired" in app.names() and f"Forget {peer_name}" in app.names("button"),
+                             what="Paired, and Forget offered")
+                peer.wait_for("ENCRYPTED 1")
+                peer.wait_for("PAIRED")
+            with App("--source", peer.source, storage="sqlite", home=home) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: f"Details for {peer_name}" in app.names("button"), timeout=30, what="the peer")
+                app.press(f"Details for {peer_name}")
+                app.wait_for(lambda: "Paired" in app.names(), what="Paired after a restart")
+                app.press(f"Forget {peer_name}")
+                app.wait_for(lambda: f"Forget {iso(peer_name)}?" in app.names(), what="Forget asks first")
+                app.press("Forget")
+                app.wait_for(lambda: "Not paired" in app.names() and f"Pair with {peer_name}" in app.names("button"),
+                             what="Not paired once forgotten")
