@@ -321,7 +321,7 @@ final class FavBlueApp {
             detail: { navigator, device in
                 DeviceDetailPage(navigator: navigator,
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings,
-                                                              policy: policy, identities: identities),
+                                                              policy: policy, identities: identities, pairing: pairing),
                                  favorites: favoritesPage, hidden: hidden, connection: connection,
                                  pairing: DevicePairingViewModel(device: device, pairing: pairing, name: deviceName))
             },

@@ -206,6 +206,9 @@ public final class DeviceDetailViewModel {
     private let sightings: SightingsRepository?
     private let policy: ScanPolicy?
     private let identities: Identities?
+    private let pairing: Pairing?
+    /// Whether this route can pair now, so the page only suggests pairing where it can.
+    private var canPair: Bool { pairing.map { $0.unavailableReason == nil } ?? false }
     private let observers = ChangeObservers()
     /// Whether this page started the scan it shows (no page below held one).
     private var holdsScan = false
@@ -213,7 +216,8 @@ public final class DeviceDetailViewModel {
 
     /// Creates the model for `id`, a view of its entry in `live`.
     public init(id: DeviceID, favorites: Favorites, live: LiveDevices, sightings: SightingsRepository?,
-                policy: ScanPolicy? = nil, identities: Identities? = nil) {
+                policy: ScanPolicy? = nil, identities: Identities? = nil, pairing: Pairing? = nil) {
+        self.pairing = pairing
         self.id = id
         self.policy = policy
         self.identities = identities
@@ -272,14 +276,17 @@ public final class DeviceDetailViewModel {
             properties.heardAs = L10n.format("{}, in use now", device.currentAddress.address)
             properties.earlierAddresses = device.formerAddresses.map(\.address).joined(separator: ", ")
             if !hasKey {
-                properties.addressNote = L10n.tr(
-                    "This device changes its address. FavBlue keeps it in one row while it advertises the same data; only pairing, or its key, recognises it for certain.")
+                properties.addressNote = canPair
+                    ? L10n.tr("This device changes its address. FavBlue keeps it in one row while it advertises the same data; only pairing, or its key, recognises it for certain.")
+                    : L10n.tr("This device changes its address. FavBlue keeps it in one row while it advertises the same data; only its key recognises it for certain.")
             }
         }
         if canHoldKey, id.addressType == .resolvablePrivate {
             properties.addressNote = hasKey
                 ? L10n.tr("This address changes every few minutes; the key set below recognises the device whatever address it uses.")
-                : L10n.tr("This address changes every few minutes. To recognise the device when it changes, pair with it, or set its key below.")
+                : canPair
+                    ? L10n.tr("This address changes every few minutes. To recognise the device when it changes, pair with it, or set its key below.")
+                    : L10n.tr("This address changes every few minutes. To recognise the device when it changes, set its key below.")
         }
         observers.notify()
     }

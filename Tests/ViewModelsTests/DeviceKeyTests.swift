@@ -54,4 +54,22 @@ final class DeviceKeyTests: XCTestCase {
         XCTAssertFalse(detail.hasKey)
         XCTAssertFalse(detail.canHoldKey, "nothing left to show for a device that is no favorite")
     }
+
+    func testTheAddressNoteSuggestsPairingOnlyWhereTheRouteCanPair() async throws {
+        let id = DeviceID(octets: [0x41, 0x23, 0x45, 0x67, 0x89, 0xAB], kind: .leRandom)
+        let favorites = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository([
+            Favorite(id: id, nickname: "Band", lastKnownName: nil, addedAt: Date(), updatedAt: Date()),
+        ])))
+        await favorites.load()
+        let live = LiveDevices(makeScanner: { _ in FakeScanner() }, sightings: nil)
+        let identities = Identities(hashing: XorHashing())
+        let replay = DeviceDetailViewModel(id: id, favorites: favorites, live: live, sightings: nil, identities: identities,
+                                           pairing: Pairing(pairer: UnavailablePairer(reason: "A replayed capture cannot pair with devices."), mover: nil))
+        XCTAssertEqual(replay.properties.addressNote,
+                       "This address changes every few minutes. To recognise the device when it changes, set its key below.")
+        let radio = DeviceDetailViewModel(id: id, favorites: favorites, live: live, sightings: nil, identities: identities,
+                                          pairing: Pairing(pairer: FakePairer(), mover: nil))
+        XCTAssertEqual(radio.properties.addressNote,
+                       "This address changes every few minutes. To recognise the device when it changes, pair with it, or set its key below.")
+    }
 }
