@@ -314,4 +314,22 @@ final class BumblePairingTests: XCTestCase {
         XCTAssertEqual(bonds.all.count, 1)
         withExtendedLifetime(changes) {}
     }
+
+    func testCancelPairingWhileConnectingStopsAtOnce() async throws {
+        let peer = try ChatPeer(["--pairing", "none"])
+        let rig = rig(peer)
+        let absent = try DeviceID(parsing: "F0:F1:F2:F3:F4:F9", kind: .leRandom)
+        let started = Date()
+        let pairer = rig.pairer
+        let task = Task { () -> Result<DeviceID, PairingFailure> in
+            do throws(PairingFailure) { return .success(try await pairer.pair(absent)) } catch { return .failure(error) }
+        }
+        await rig.log.wait(for: { $0 == .connecting(absent) })
+        await rig.pairer.cancelPairing(absent)
+        let outcome = await task.value
+        XCTAssertEqual(outcome, .failure(.declined))
+        XCTAssertLessThan(Date().timeIntervalSince(started), 8, "sooner than the 10 s connection timeout")
+        let idle = await rig.log.wait(timeout: 5) { $0.states.last == .idle }
+        XCTAssertTrue(idle, "the page no longer reads Connecting: \(rig.log.states)")
+    }
 }

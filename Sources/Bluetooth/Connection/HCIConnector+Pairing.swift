@@ -48,6 +48,7 @@ extension HCIConnector {
                 }
             } else {
                 let generation = supersedeForPairing()
+                lock.withLock { connectingToPair = generation }
                 worker.async { [self] in
                     var result: Result<(DeviceID, Bond?), PairingFailure> = .failure(.connectionLost)
                     var ran = false
@@ -55,8 +56,16 @@ extension HCIConnector {
                         ran = true
                         result = self.runPairing(on: link, context, generation: generation)
                     }
-                    // Not connected: the connection's own failure says why.
-                    if !ran, case .failed(let failure) = streams.state { result = .failure(.other(failure.message)) }
+                    let cancelled = lock.withLock {
+                        defer { connectingToPair = nil }
+                        return connectingToPair != generation
+                    }
+                    // Called off while connecting; else, not connected, the connection's own failure says why.
+                    if !ran, cancelled {
+                        result = .failure(.declined)
+                    } else if !ran, case .failed(let failure) = streams.state {
+                        result = .failure(.other(failure.message))
+                    }
                     continuation.resume(returning: result)
                 }
             }
@@ -66,6 +75,16 @@ extension HCIConnector {
     /// Calls off the pairing under way: the device hears Pairing Failed.
     func cancelPairing() {
         lock.lock()
+        if connectingToPair != nil, link?.pairing == nil {
+            // Still connecting: stop that, and the pairing with it.
+            connectingToPair = nil
+            generation += 1
+            let current = generation
+            lock.broadcast()
+            lock.unlock()
+            worker.async { [self] in runDisconnect(generation: current) }
+            return
+        }
         guard let link, let run = link.pairing else { lock.unlock(); return }
         schedule(run.initiator.cancel(), run, on: link)
         lock.unlock()

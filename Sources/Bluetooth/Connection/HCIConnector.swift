@@ -41,6 +41,8 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     var attempt: Attempt?
     /// The connection, from LE Connection Complete to Disconnection Complete.
     var link: Link?
+    /// The generation of a connection made to pair, while it is being made; nil once called off.
+    var connectingToPair: Int?
     /// Why the host ended, once it has.
     var hostEnded: ScanFailure?
     /// What the controller offers, read once.
