@@ -332,4 +332,30 @@ final class BumblePairingTests: XCTestCase {
         let idle = await rig.log.wait(timeout: 5) { $0.states.last == .idle }
         XCTAssertTrue(idle, "the page no longer reads Connecting: \(rig.log.states)")
     }
+
+    func testAPrivateDeviceIsPairedWhereItIsHeardAndReachedAgainAfterItRotates() async throws {
+        let irk = "00112233445566778899aabbccddeeff"
+        let peer = try ChatPeer(["--pairing", "none", "--irk", irk, "--private", "--rotate", "4"])
+        let heard = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("PRIVATE ") }))
+        let rpa = try DeviceID(parsing: String(heard.dropFirst(8)), kind: .leRandom)
+        XCTAssertEqual(AddressType(rpa), .resolvablePrivate)
+        let rig = rig(peer)
+        let paired = await pair(rig, rpa)
+        XCTAssertEqual(try paired.get(), ChatPeer.first, "pairing reveals the identity behind \(rpa): \(peer.output)")
+        XCTAssertEqual(rig.bonds.keyring.bond(for: rpa)?.identity, ChatPeer.first)
+        rig.connector.disconnect()
+        await rig.log.wait(timeout: 5) { $0.states.last == .idle }
+        // The next address it takes resolves to the same identity, and the link to it is encrypted with the bond.
+        let rotations = peer.lines.filter { $0.hasPrefix("ROTATED ") }.count
+        let line = try XCTUnwrap(peer.wait(for: { _ in peer.lines.filter { $0.hasPrefix("ROTATED ") }.count > rotations },
+                                           timeout: 10).flatMap { _ in peer.lines.last { $0.hasPrefix("ROTATED ") } })
+        let now = try DeviceID(parsing: String(line.dropFirst(8)), kind: .leRandom)
+        XCTAssertNotEqual(now, rpa)
+        XCTAssertEqual(rig.bonds.keyring.bond(for: now)?.identity, ChatPeer.first, "\(now) resolves with the key it gave")
+        rig.connector.connect(to: ChatPeer.first, at: now)
+        let state = await rig.log.wait(for: { if case .connected(ChatPeer.first, _) = $0 { return true } else { return false } })
+        XCTAssertNotNil(state, "the connection is reported under the identity: \(rig.log.states)")
+        XCTAssertNotNil(peer.wait(for: { _ in peer.lines.filter { $0 == "ENCRYPTED 1" }.count == 2 }),
+                        "the link to the new address is encrypted with the bond: \(peer.output)")
+    }
 }

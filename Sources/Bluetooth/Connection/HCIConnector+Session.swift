@@ -12,7 +12,7 @@ extension HCIConnector {
     // MARK: Connect
 
     /// Connects to `device`; `pairing`, when given, runs on the new link before discovery.
-    func runConnect(to device: DeviceID, generation: Int, pairing: ((Link) -> Void)? = nil) {
+    func runConnect(to device: DeviceID, at address: DeviceID? = nil, generation: Int, pairing: ((Link) -> Void)? = nil) {
         guard isCurrent(generation) else { return }
         // One active connection: the current one goes first (and says so).
         endCurrentLink(reportIdle: true)
@@ -25,7 +25,7 @@ extension HCIConnector {
         host.start()
         do {
             let setup = try controllerSetup()
-            guard let link = try establish(device, setup: setup, generation: generation) else { return }
+            guard let link = try establish(device, at: address ?? device, setup: setup, generation: generation) else { return }
             if let pairing {
                 pairing(link)
             } else {
@@ -85,13 +85,14 @@ extension HCIConnector {
 
     /// Sends LE (Extended) Create Connection and waits for the device, the timeout, or the user.
     /// Returns nil when the user chose otherwise meanwhile.
-    private func establish(_ device: DeviceID, setup: ControllerSetup, generation: Int) throws(ConnectionFailure) -> Link? {
-        let peerRandom = device.kind == .leRandom
+    private func establish(_ device: DeviceID, at address: DeviceID, setup: ControllerSetup,
+                           generation: Int) throws(ConnectionFailure) -> Link? {
+        let peerRandom = address.kind == .leRandom
         let command: HCICommand = setup.extended
-            ? .leExtendedCreateConnection(peer: device.wireBytes, peerRandom: peerRandom, ownRandom: setup.ownRandom, parameters)
-            : .leCreateConnection(peer: device.wireBytes, peerRandom: peerRandom, ownRandom: setup.ownRandom, parameters)
-        lock.withLock { attempt = Attempt(device: device) }
-        log("\(command.name) to \(device)")
+            ? .leExtendedCreateConnection(peer: address.wireBytes, peerRandom: peerRandom, ownRandom: setup.ownRandom, parameters)
+            : .leCreateConnection(peer: address.wireBytes, peerRandom: peerRandom, ownRandom: setup.ownRandom, parameters)
+        lock.withLock { attempt = Attempt(device: device, address: address) }
+        log("\(command.name) to \(address)\(address == device ? "" : " (\(device))")")
         let status: [UInt8]
         do {
             status = try host.command(command, expectStatus: true, rawStatus: true)
@@ -133,13 +134,13 @@ extension HCIConnector {
             throw .noAnswer(seconds: Int(connectTimeout.rounded()))
         }
         log("connected to \(device), handle \(complete.handle)")
-        let link = makeLink(device, handle: complete.handle, setup: setup)
+        let link = makeLink(device, address: address, handle: complete.handle, setup: setup)
         // A connection made after all is kept until the newer request ends it.
         guard current else { return nil }
         return link
     }
 
-    private func makeLink(_ device: DeviceID, handle: UInt16, setup: ControllerSetup) -> Link {
+    private func makeLink(_ device: DeviceID, address: DeviceID, handle: UInt16, setup: ControllerSetup) -> Link {
         let host = self.host
         let outbox = ACLOutbox(handle: handle, bufferSize: setup.bufferSize, bufferCount: setup.bufferCount) { bytes in
             try? host.sendACL(bytes)
@@ -147,7 +148,7 @@ extension HCIConnector {
         let bearer = ATTBearer(timeout: attTimeout) { pdu in
             outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: pdu).bytes)
         }
-        let link = Link(device: device, handle: handle, outbox: outbox, bearer: bearer)
+        let link = Link(device: device, address: address, handle: handle, outbox: outbox, bearer: bearer)
         lock.withLock { self.link = link }
         return link
     }

@@ -53,6 +53,7 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     /// A connection being made.
     struct Attempt {
         let device: DeviceID
+        let address: DeviceID
         var complete: LEConnectionComplete?
     }
 
@@ -68,7 +69,9 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
 
     /// One established connection.
     final class Link: @unchecked Sendable {
+        /// The device as reported (its identity), and the address the link was made to.
         let device: DeviceID
+        let address: DeviceID
         let handle: UInt16
         let outbox: ACLOutbox
         let bearer: ATTBearer
@@ -84,8 +87,9 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         /// The last Encryption Change on it: nil until one came, else its status (0 when encrypted).
         var encryption: UInt8?
 
-        init(device: DeviceID, handle: UInt16, outbox: ACLOutbox, bearer: ATTBearer) {
+        init(device: DeviceID, address: DeviceID, handle: UInt16, outbox: ACLOutbox, bearer: ATTBearer) {
             self.device = device
+            self.address = address
             self.handle = handle
             self.outbox = outbox
             self.bearer = bearer
@@ -121,9 +125,11 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
 
     public var state: ConnectionState { streams.state }
 
-    public func connect(to device: DeviceID) {
+    public func connect(to device: DeviceID) { connect(to: device, at: device) }
+
+    public func connect(to device: DeviceID, at address: DeviceID) {
         let generation = supersede()
-        worker.async { [self] in runConnect(to: device, generation: generation) }
+        worker.async { [self] in runConnect(to: device, at: address, generation: generation) }
     }
 
     public func cancel() { disconnect() }

@@ -27,10 +27,12 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
     public var events: Feed<ConnectionEvent> { streams.events }
     public var state: ConnectionState { streams.state }
 
-    public func connect(to device: DeviceID) {
+    public func connect(to device: DeviceID) { connect(to: device, at: device) }
+
+    public func connect(to device: DeviceID, at address: DeviceID) {
         queue.async { [self] in
             do throws(ScanFailure) {
-                try connector().connect(to: device)
+                try connector().connect(to: device, at: address)
             } catch {
                 streams.set(.failed(.adapterGone(error.detail)))
             }
@@ -62,7 +64,7 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
     private var storedKeyring: HCIKeyring?
 
     /// Pairs with `device` on the current link, connecting first when it is not the one connected.
-    func pair(_ device: DeviceID, _ context: PairingContext) async -> Result<(DeviceID, Bond?), PairingFailure> {
+    func pair(_ device: DeviceID, at address: DeviceID, _ context: PairingContext) async -> Result<(DeviceID, Bond?), PairingFailure> {
         let made: Result<HCIConnector, ScanFailure> = await withCheckedContinuation { continuation in
             queue.async { [self] in
                 do throws(ScanFailure) {
@@ -73,7 +75,7 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
             }
         }
         switch made {
-        case .success(let inner): return await inner.pair(device, context)
+        case .success(let inner): return await inner.pair(device, at: address, context)
         case .failure(let error): return .failure(.unavailable(error.message))
         }
     }

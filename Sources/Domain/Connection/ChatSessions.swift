@@ -42,6 +42,9 @@ public final class ChatSessions {
     public var onEnded: ((_ text: String, _ unreadFrom: DeviceID?) -> Void)?
     /// Said when messages could not be written to the store.
     public var onStoreProblem: ((String) -> Void)?
+    /// The address a device is heard from now (a bonded device's current private address); the
+    /// composition root sets it from the live model.
+    public var currentAddress: @MainActor (DeviceID) -> DeviceID = { $0 }
     /// The name a device goes by (nickname, else name, else address); the composition root sets it.
     public var names: @MainActor (DeviceID) -> String = { $0.address }
 
@@ -182,7 +185,8 @@ public final class ChatSessions {
     public func connect(to device: DeviceID) {
         attempted = device
         _ = name(of: device)
-        connector.connect(to: device)
+        let address = currentAddress(device)
+        if address == device { connector.connect(to: device) } else { connector.connect(to: device, at: address) }
     }
 
     /// Gives up a connection attempt under way.

@@ -42,6 +42,9 @@ public protocol DeviceConnector: AnyObject, Sendable {
     var state: ConnectionState { get }
     /// Connects to `device` and opens its chat channel, first ending any other connection.
     func connect(to device: DeviceID)
+    /// Connects to `device` (an identity) where it is heard now, at `address` (its current private
+    /// address); reports keep naming `device`. Routes that resolve addresses themselves ignore `address`.
+    func connect(to device: DeviceID, at address: DeviceID)
     /// Gives up a connection attempt under way; the state goes back to idle.
     func cancel()
     /// Ends the connection; the state goes back to idle.
@@ -56,6 +59,7 @@ public protocol DeviceConnector: AnyObject, Sendable {
 }
 
 extension DeviceConnector {
+    public func connect(to device: DeviceID, at address: DeviceID) { connect(to: device) }
     public var unavailableReason: String? { nil }
     public func unavailableReason(for device: DeviceID) -> String? { unavailableReason }
 }

@@ -40,7 +40,8 @@ Pairing (the peer is the responder; keys live in memory for the peer's lifetime)
   * --refuse answers "no" to a numeric comparison;
   * --secure makes the chat characteristics need an encrypted, authenticated link;
   * --irk HEX gives the peer that identity key; with --private it advertises from a resolvable
-    private address made from it.
+    private address made from it (PRIVATE <address>), and with --rotate S takes a new one every
+    S seconds (ROTATED <address>).
 Lines: PASSKEY <code>, COMPARE <code>, PAIRING_FAILED <reason>, ENCRYPTED <0|1>, and
 PAIRED <ltk> <irk> <authenticated|->: the LTK both use and the app's identity key, as they travel (or -).
 
@@ -205,6 +206,26 @@ async def main(args):
         ]))
         await device.power_on()
         await device.start_advertising(auto_restart=True)
+        if args.private:
+            say('PRIVATE', device.random_address)
+        if args.private and args.rotate > 0:
+            asyncio.get_running_loop().create_task(rotate(device))
+
+    async def rotate(device):
+        # Bumble skips its own rotation while advertising: stop, take a new address, start again.
+        while True:
+            await asyncio.sleep(args.rotate)
+            # A connection keeps its address (and Bumble's virtual link routes by it).
+            if device.connections:
+                continue
+            if device.is_advertising:
+                await device.stop_advertising()
+            device.random_address = hci.Address.generate_private_address(device.irk)
+            # The advertising set takes the new address, but Bumble's virtual controller routes a
+            # connection's data by its own random address: give it the new one too.
+            await device.send_command(hci.HCI_LE_Set_Random_Address_Command(random_address=device.random_address))
+            await device.start_advertising(auto_restart=True)
+            say('ROTATED', device.random_address)
 
     for index in range(args.peers):
         await start_peer(index)
@@ -229,6 +250,7 @@ if __name__ == '__main__':
     parser.add_argument('--secure', action='store_true')
     parser.add_argument('--irk')
     parser.add_argument('--private', action='store_true')
+    parser.add_argument('--rotate', type=float, default=0)
     parser.add_argument('-v', '--verbose', action='store_true')
     arguments = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.WARNING)
