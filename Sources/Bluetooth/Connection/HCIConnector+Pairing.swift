@@ -124,9 +124,15 @@ extension HCIConnector {
         }
         link.pairing = nil
         let outcome = run.outcome!
+        if case .success(let (identity, _)) = outcome, identity != link.device, self.link === link {
+            // Pairing revealed who it is: the link is that device's from now on.
+            let old = link.device
+            link.device = identity
+            if case .connected(old, let service) = streams.state { streams.set(.connected(identity, service: service)) }
+        }
         lock.unlock()
         if case .success(let (identity, bond)) = outcome {
-            log("paired with \(link.device) as \(identity)\(bond == nil ? ", no bond" : "")")
+            log("paired with \(link.address) as \(identity)\(bond == nil ? ", no bond" : "")")
         }
         return outcome
     }

@@ -69,8 +69,9 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
 
     /// One established connection.
     final class Link: @unchecked Sendable {
-        /// The device as reported (its identity), and the address the link was made to.
-        let device: DeviceID
+        /// The device as reported (its identity, which pairing may reveal; guarded by the
+        /// connector's lock), and the address the link was made to.
+        var device: DeviceID
         let address: DeviceID
         let handle: UInt16
         let outbox: ACLOutbox
