@@ -191,4 +191,59 @@ final class SMPInitiatorTests: XCTestCase {
         _ = smp.receive(response(io: 2, authReq: 0x05))
         XCTAssertEqual(sent(smp.cancel()), [[0x05, 0x01]], "Passkey Entry Failed")
     }
+
+    func testAnOversizedPDUIsRefusedAsInvalidParameters() {
+        XCTAssertEqual(sent(started().receive(response(io: 3, authReq: 0x01) + [0])), [[0x05, 0x0A]])
+    }
+
+    func testAPairingRequestMidPairingIsRefused() {
+        let smp = started()
+        _ = smp.receive(response(io: 3, authReq: 0x01))
+        XCTAssertEqual(sent(smp.receive([0x01, 0x03, 0x00, 0x01, 0x10, 0x00, 0x00])), [[0x05, 0x08]])
+        XCTAssertFalse(smp.isRunning)
+    }
+
+    /// Plays a Secure Connections Just Works responder with the toolbox, up to FavBlue's DHKey check;
+    /// `spoilCheck` sends a wrong one back.
+    private func secureResponder(spoilCheck: Bool) throws -> (SMPInitiator, [SMPAction]) {
+        let smp = started()
+        let pres = response(io: 3, authReq: 0x09)
+        guard case .send(.pairingPublicKey(let ax, let ay))? = smp.receive(pres).first else { throw XCTSkip("no key") }
+        let pkax = Array(ax.reversed())
+        let ours = crypto.makeKeyPair()
+        XCTAssertTrue(smp.receive([0x0C] + ours.x.reversed() + ours.y.reversed()).isEmpty, "FavBlue waits for the confirm")
+        let nb = crypto.random(16)
+        let cb = try crypto.f4(u: ours.x, v: pkax, x: nb, z: 0)
+        guard case .send(.pairingRandom(let naWire))? = smp.receive([0x03] + cb.reversed()).first else { throw XCTSkip("no random") }
+        let na = Array(naWire.reversed())
+        guard case .send(.pairingDHKeyCheck(let eaWire))? = smp.receive([0x04] + nb.reversed()).first else { throw XCTSkip("no check") }
+        let dhKey = try ours.dhKey(peerX: pkax, peerY: Array(ay.reversed()))
+        let a: [UInt8] = [local.type] + local.octets
+        let b: [UInt8] = [remote.type] + remote.octets
+        let keys = try crypto.f5(w: dhKey, n1: na, n2: nb, a1: a, a2: b)
+        let zero = [UInt8](repeating: 0, count: 16)
+        let ea = try crypto.f6(w: keys.macKey, n1: na, n2: nb, r: zero, ioCap: [0x0D, 0x00, 0x04], a1: a, a2: b)
+        XCTAssertEqual(Array(eaWire.reversed()), ea, "FavBlue's check is the one the spec defines")
+        var eb = try crypto.f6(w: keys.macKey, n1: nb, n2: na, r: zero, ioCap: [pres[3], pres[2], pres[1]], a1: b, a2: a)
+        if spoilCheck { eb[15] ^= 0xFF }
+        let last = smp.receive([0x0D] + eb.reversed())
+        if !spoilCheck {
+            guard case .encrypt(let ltk, 0, 0)? = last.first else { XCTFail("\(last)"); return (smp, last) }
+            XCTAssertEqual(ltk, keys.ltk.reversed(), "both derive the same LTK")
+        }
+        return (smp, last)
+    }
+
+    func testSecureConnectionsJustWorksDerivesTheLTKBothSidesDo() throws {
+        let (smp, _) = try secureResponder(spoilCheck: false)
+        XCTAssertTrue(smp.isRunning)
+        let end = smp.encrypted(status: 0)
+        XCTAssertTrue(end.isEmpty, "the device's identity comes first")
+    }
+
+    func testAWrongDHKeyCheckFailsWithItsReason() throws {
+        let (_, actions) = try secureResponder(spoilCheck: true)
+        XCTAssertEqual(sent(actions), [[0x05, 0x0B]])
+        XCTAssertEqual(failure(actions), .authenticationFailed)
+    }
 }

@@ -362,4 +362,30 @@ final class BumblePairingTests: XCTestCase {
         XCTAssertNotNil(peer.wait(for: { _ in peer.lines.filter { $0 == "ENCRYPTED 1" }.count == 2 }),
                         "the link to the new address is encrypted with the bond: \(peer.output)")
     }
+
+    func testLegacyJustWorksBondsWithoutAQuestion() async throws {
+        let peer = try ChatPeer(["--pairing", "none", "--legacy"])
+        let rig = rig(peer)
+        let questions = Questions(rig.pairer) { _ in nil }
+        let paired = await pair(rig)
+        XCTAssertEqual(try paired.get(), ChatPeer.first, peer.output)
+        XCTAssertEqual(questions.list, [])
+        let bond = try XCTUnwrap(rig.bonds.all.first)
+        XCTAssertFalse(bond.secureConnections)
+        XCTAssertFalse(bond.authenticated)
+        XCTAssertNotNil(peer.wait(for: { $0 == "ENCRYPTED 1" }), peer.output)
+        withExtendedLifetime(questions) {}
+    }
+
+    func testADeviceThatDropsTheLinkMidPairingFailsAsGoneOutOfReach() async throws {
+        let peer = try ChatPeer(["--pairing", "yesno", "--disconnect-after", "1"])
+        let rig = rig(peer)
+        // Nobody answers the numbers; the device drops the link meanwhile.
+        let questions = Questions(rig.pairer) { _ in nil }
+        let result = await pair(rig)
+        XCTAssertEqual(result, .failure(.connectionLost), peer.output)
+        XCTAssertEqual(rig.bonds.all, [])
+        let withdrawn = await questions.awaitWithdrawal()
+        XCTAssertTrue(withdrawn, "the open question is taken down")
+    }
 }
