@@ -26,6 +26,16 @@ final class PairingTests: XCTestCase {
         while !pairer.isWaiting { await Task.yield() }
     }
 
+    func testADeviceThatLostItsKeySaysSoWhereItIsPaired() async {
+        let pairer = FakePairer()
+        let pairing = Pairing(pairer: pairer, mover: nil, clock: TestClock())
+        pairer.prompts.yield(.keyLost(identity))
+        await settle(pairer)
+        XCTAssertEqual(pairing.failures[identity],
+                       "The device no longer has the key it shared with FavBlue: it was reset, or paired with another computer. Pair again to encrypt the connection.")
+        XCTAssertNil(pairing.failures[band], "only that device")
+    }
+
     func testOneQuestionAtATimeAndASecondWhileOneWaitsIsRefused() async {
         let pairer = FakePairer()
         let pairing = Pairing(pairer: pairer, mover: nil, clock: TestClock())

@@ -56,6 +56,7 @@ final class BumblePairingTests: XCTestCase {
         private let lock = NSLock()
         private var asked: [PairingQuestion] = []
         private var withdrawn = 0
+        private var lost: [DeviceID] = []
         private var task: Task<Void, Never>?
 
         init(_ pairer: HCIPairer, answer: @escaping @Sendable (PairingQuestion) -> PairingAnswer?) {
@@ -68,6 +69,8 @@ final class BumblePairingTests: XCTestCase {
                         if let reply = answer(prompt.question) { prompt.answer(reply) }
                     case .withdrawn:
                         self?.lock.withLock { self?.withdrawn += 1 }
+                    case .keyLost(let device):
+                        self?.lock.withLock { self?.lost.append(device) }
                     case .changed:
                         break
                     }
@@ -79,6 +82,7 @@ final class BumblePairingTests: XCTestCase {
 
         var list: [PairingQuestion] { lock.withLock { asked } }
         var withdrawals: Int { lock.withLock { withdrawn } }
+        var lostKeys: [DeviceID] { lock.withLock { lost } }
 
         /// Waits (up to 5 s) for a question to be taken down; says whether one was.
         func awaitWithdrawal() async -> Bool {
@@ -307,6 +311,11 @@ final class BumblePairingTests: XCTestCase {
         later.connector.connect(to: ChatPeer.first)
         await later.log.wait(for: { if case .connected = $0 { return true } else { return false } })
         XCTAssertFalse(later.pairer.isPaired(ChatPeer.first), "a device that lost its key reads Not paired: \(reset.output)")
+        for _ in 0..<100 where changes.lostKeys.isEmpty {
+            // Polls the pairer's feed as the task reads it, not a fixed wait.
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        XCTAssertEqual(changes.lostKeys, [ChatPeer.first], "the pages hear why")
         let again = await pair(later)
         XCTAssertEqual(try again.get(), ChatPeer.first, reset.output)
         XCTAssertTrue(later.pairer.isPaired(ChatPeer.first))

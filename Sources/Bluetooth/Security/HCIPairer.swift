@@ -42,7 +42,7 @@ public final class HCIPairer: DevicePairer, @unchecked Sendable {
         self.security = security
         connector.keyring = security.keyring
         let prompts = prompts
-        security.keyring.onLost = { _ in prompts.yield(.changed) }
+        security.keyring.onLost = { identity in prompts.yield(.keyLost(identity)) }
     }
 
     deinit { prompts.finish() }

@@ -154,6 +154,10 @@ public final class Pairing {
                     if self.prompt?.id == id { self.close(reason: reason, answering: nil) }
                 case .changed:
                     self.observers.notify()
+                case .keyLost(let device):
+                    self.failures[device] = L10n.tr(
+                        "The device no longer has the key it shared with FavBlue: it was reset, or paired with another computer. Pair again to encrypt the connection.")
+                    self.observers.notify()
                 }
             }
         }

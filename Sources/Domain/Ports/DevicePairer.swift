@@ -59,6 +59,9 @@ public enum PairingPromptEvent: Sendable {
     /// Something the pages show changed outside a pairing: a device paired or removed in the
     /// system's Bluetooth settings, or the route's service came or went.
     case changed
+    /// `device` no longer has the key it shared (it was reset, or paired elsewhere): it reads
+    /// Not paired, and the page says why and offers Pair again.
+    case keyLost(DeviceID)
 }
 
 /// Why pairing did not happen, in the user's words.
