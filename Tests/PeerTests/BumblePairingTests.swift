@@ -172,15 +172,20 @@ final class BumblePairingTests: XCTestCase {
         withExtendedLifetime(questions) {}
     }
 
-    func testLegacyPasskeyTypedHereGivesAnLTKWithEDIVAndRand() async throws {
-        let peer = try ChatPeer(["--pairing", "display", "--legacy"])
-        let rig = rig(peer)
+    /// Pairs, typing here the code the peer prints.
+    private func pairTypingThePeersCode(_ rig: Rig, _ peer: ChatPeer) async -> (Result<DeviceID, PairingFailure>, Questions) {
         let questions = Questions(rig.pairer) { question in
             guard question == .enterPasskey, let line = peer.wait(for: { $0.hasPrefix("PASSKEY ") }),
                   let code = UInt32(line.dropFirst(8)) else { return .declined }
             return .passkey(code)
         }
-        let paired = await pair(rig)
+        return (await pair(rig), questions)
+    }
+
+    func testLegacyPasskeyTypedHereGivesAnLTKWithEDIVAndRand() async throws {
+        let peer = try ChatPeer(["--pairing", "display", "--legacy"])
+        let rig = rig(peer)
+        let (paired, questions) = await pairTypingThePeersCode(rig, peer)
         XCTAssertEqual(try paired.get(), ChatPeer.first, peer.output)
         XCTAssertEqual(questions.list, [.enterPasskey])
         let bond = try XCTUnwrap(rig.bonds.all.first)
@@ -196,12 +201,7 @@ final class BumblePairingTests: XCTestCase {
     func testSecureConnectionsPasskeyTypedHereRunsAllTwentyRounds() async throws {
         let peer = try ChatPeer(["--pairing", "display"])
         let rig = rig(peer)
-        let questions = Questions(rig.pairer) { question in
-            guard question == .enterPasskey, let line = peer.wait(for: { $0.hasPrefix("PASSKEY ") }),
-                  let code = UInt32(line.dropFirst(8)) else { return .declined }
-            return .passkey(code)
-        }
-        let paired = await pair(rig)
+        let (paired, questions) = await pairTypingThePeersCode(rig, peer)
         XCTAssertEqual(try paired.get(), ChatPeer.first, peer.output)
         let bond = try XCTUnwrap(rig.bonds.all.first)
         XCTAssertTrue(bond.secureConnections)
