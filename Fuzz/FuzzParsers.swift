@@ -3,7 +3,8 @@
 
 // libFuzzer entry point over everything that reads untrusted bytes: HCI events (connection
 // events too), AD/EIR structures, btsnoop captures, and a peer's ACL data up through L2CAP,
-// signalling, SMP (and the pairing state machine) and ATT to the GATT parsing. Built by meson-helpers/test.d/50-fuzz.sh
+// signalling, SMP (and the pairing state machine) and ATT to the GATT parsing, and the
+// characteristic value decoders. Built by meson-helpers/test.d/50-fuzz.sh
 // together with the Domain and Bluetooth sources in one module.
 
 import Foundation
@@ -13,7 +14,7 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let selector = bytes.first else { return 0 }
     let body = Array(bytes.dropFirst())
-    switch selector % 4 {
+    switch selector % 5 {
     case 0:
         // A slice that does not start at 0, as events inside a capture do.
         let event = bytes.dropFirst()
@@ -35,6 +36,13 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         _ = ADParser.parse(body)
     case 3:
         fuzzACL(body)
+    case 4:
+        // A characteristic value: the first byte picks the type (0x2A00 + it), the rest is the value.
+        if let type = body.first {
+            let decoded = CharacteristicValues.decode(0x2A00 + UInt16(type), Array(body.dropFirst()))
+            _ = decoded.text
+            if case .tooShort(let needs, let got) = decoded { precondition(needs > got, "too short, yet long enough") }
+        }
     default:
         if let reader = try? BtsnoopReader(data: body) {
             reader.forEachPacket { packet in

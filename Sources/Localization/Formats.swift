@@ -82,6 +82,19 @@ public enum Formats {
         makeNumberFormatter(locale).string(from: NSNumber(value: value)) ?? String(value)
     }
 
+    /// A decimal with exactly `digits` fraction digits, the locale's separators and a true minus sign: "36,60".
+    public static func decimal(_ value: Double, digits: Int) -> String {
+        decimal(value, digits: digits, locale: numberLocale)
+    }
+
+    /// The same, in an explicit locale (for tests).
+    public static func decimal(_ value: Double, digits: Int, locale: Locale) -> String {
+        let f = makeNumberFormatter(locale)
+        f.minimumFractionDigits = digits
+        f.maximumFractionDigits = digits
+        return f.string(from: NSNumber(value: value)) ?? String(value)
+    }
+
     /// Made once: rows format their signal several times a second.
     private static let numberFormatter = makeNumberFormatter(numberLocale)
 

@@ -57,6 +57,9 @@ acl 01201b001b000400011500 0110080001020304050607 > "$work/corpus/acl-fragments"
 acl 01200b0007000600010300011007 01200c000800050012010800060010000000c800 > "$work/corpus/acl-smp-signalling"
 # A Secure Connections responder: Pairing Response, then a public key and a confirm.
 acl 01200b000700060002030009100203 01204500410006000c$(printf '02%.0s' $(seq 64)) 0120150011000600030202020202020202020202020202020202 > "$work/corpus/acl-smp-pairing"
+# Characteristic values (selector 4): a heart rate with RR intervals, a temperature measurement.
+printf '\x04\x37\x16\x48\x00\x03' > "$work/corpus/value-heart-rate"
+printf '\x04\x1c\x06\x6e\x01\x00\xff\xea\x07\x0b\x19\x0c\x1e\x00\x02' > "$work/corpus/value-temperature"
 # Inputs that once failed, kept so they are tried first on every run.
 cp Fuzz/seeds/* "$work/corpus/"
 echo "seeds: $(ls "$work/corpus" | wc -l)"
