@@ -42,6 +42,8 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             let decoded = CharacteristicValues.decode(0x2A00 + UInt16(type), Array(body.dropFirst()))
             _ = decoded.text
             if case .tooShort(let needs, let got) = decoded { precondition(needs > got, "too short, yet long enough") }
+            // The same bytes through a presentation format made of the first seven.
+            if let format = PresentationFormat(descriptor: Array(body.prefix(7))) { _ = format.decode(Array(body.dropFirst(7))).text }
         }
     default:
         if let reader = try? BtsnoopReader(data: body) {

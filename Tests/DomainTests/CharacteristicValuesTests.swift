@@ -125,6 +125,30 @@ final class CharacteristicValuesTests: XCTestCase {
         XCTAssertEqual(Formats.decimal(-1013.25, digits: 2, locale: german), "\u{2212}1.013,25")
     }
 
+    func testAPresentationFormatReadsTheNumberItsExponentAndItsUnit() throws {
+        // sint16, exponent −2, degrees Celsius: 2350 → 23.50 °C.
+        let celsius = try XCTUnwrap(PresentationFormat(descriptor: [0x0E, 0xFE, 0x2F, 0x27, 0x01, 0x00, 0x00]))
+        XCTAssertEqual(celsius, PresentationFormat(format: 0x0E, exponent: -2, unit: 0x272F))
+        XCTAssertEqual(celsius.decode([0x2E, 0x09]), .decoded(summary: "23.50 °C", parts: []))
+        XCTAssertEqual(celsius.decode([0x2E]), .tooShort(needs: 2, got: 1))
+        // uint8 percent, no exponent.
+        XCTAssertEqual(PresentationFormat(format: 0x04, exponent: 0, unit: 0x27AD).decode([42]), .decoded(summary: "42 %", parts: []))
+        // A unit the table does not know is said by its number.
+        XCTAssertEqual(PresentationFormat(format: 0x06, exponent: 0, unit: 0x27FF).decode([7, 0]),
+                       .decoded(summary: "7", parts: [.init("Unit", "0x27FF")]))
+        // Text and truth values.
+        XCTAssertEqual(PresentationFormat(format: 0x19, exponent: 0, unit: 0x2700).decode(Array("<b>hi</b>".utf8)),
+                       .decoded(summary: "<b>hi</b>", parts: []), "shown as text, never as markup")
+        XCTAssertEqual(PresentationFormat(format: 0x01, exponent: 0, unit: 0x2700).decode([1]), .decoded(summary: "True", parts: []))
+        XCTAssertEqual(PresentationFormat(format: 0x01, exponent: 0, unit: 0x2700).decode([2]), .notAValue("2 is neither true nor false."))
+        // A float32 and an SFLOAT NaN.
+        XCTAssertEqual(PresentationFormat(format: 0x14, exponent: 0, unit: 0x2726).decode([0x00, 0x00, 0x40, 0x40]),
+                       .decoded(summary: "\(Formats.decimal(3, digits: 2)) V", parts: []))
+        XCTAssertEqual(PresentationFormat(format: 0x16, exponent: 0, unit: 0x2700).decode([0xFF, 0x07]), .notAValue("The device sent no number."))
+        XCTAssertEqual(PresentationFormat(format: 0x1B, exponent: 0, unit: 0x2700).decode([1, 2]), .unknown, "a struct stays hex")
+        XCTAssertNil(PresentationFormat(descriptor: [0x04]), "a descriptor of the wrong length is not read")
+    }
+
     private var groupingSeparator: String { Formats.number(1000).filter { !$0.isNumber }.isEmpty ? "" : String(Formats.number(1000).filter { !$0.isNumber }) }
     private var decimalSeparator: String { String(Formats.decimal(1.5, digits: 1).filter { !$0.isNumber }) }
 }
