@@ -125,4 +125,17 @@ final class ATTCodecTests: XCTestCase {
         XCTAssertEqual(parts.flatMap { $0 }, Array(family.utf8))
         for part in parts { XCTAssertNotNil(String(validating: part, as: UTF8.self)) }
     }
+
+    func testEveryATTErrorIsSaidInWords() {
+        let messages = (UInt8(0x01)...0x13).map { ATTErrorCode(raw: $0).message }
+        XCTAssertEqual(Set(messages).count, messages.count, "each code has words of its own")
+        XCTAssertFalse(messages.contains { $0.contains("0x") }, "no bare numbers for the spec's codes")
+        XCTAssertEqual(ATTErrorCode.insufficientAuthentication.message, "Insufficient authentication: pair with the device first.")
+        XCTAssertTrue(ATTErrorCode(raw: 0x0C).wantsPairing)
+        XCTAssertFalse(ATTErrorCode.readNotPermitted.wantsPairing)
+        XCTAssertEqual(ATTErrorCode(raw: 0x85).message, "The device's own error 0x85: its documentation says what it means.")
+        XCTAssertEqual(ATTErrorCode(raw: 0xFD).message, "Notifications are not set up as the device expects.")
+        XCTAssertEqual(ATTError.error(.readNotPermitted, request: 0x0A, handle: 0x2A).description,
+                       "Read not permitted: the device does not let this value be read. (request 0xa, handle 0x2a, ATT error 0x2)")
+    }
 }

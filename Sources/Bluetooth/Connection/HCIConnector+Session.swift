@@ -265,7 +265,8 @@ extension ATTError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .error(let code, let request, let handle):
-            return L10n.format("the device refused request 0x{} on handle 0x{} (ATT error 0x{})",
+            // Translators: {} is the error in words; then the request, handle and code for a bug report.
+            return L10n.format("{} (request 0x{}, handle 0x{}, ATT error 0x{})", code.message,
                                String(request, radix: 16), String(handle, radix: 16), String(code.raw, radix: 16))
         case .timeout: return L10n.tr("no answer in time")
         case .linkEnded: return L10n.tr("the connection ended")
