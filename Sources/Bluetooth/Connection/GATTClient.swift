@@ -103,24 +103,80 @@ struct GATTClient {
         return declarations
     }
 
-    /// Discover All Characteristic Descriptors (§4.7.1) in a range: the CCCD's handle, or nil.
+    /// The CCCD's handle among the descriptors in a range, or nil.
     func cccd(from start: UInt16, to end: UInt16) throws(ATTError) -> UInt16? {
+        try descriptors(from: start, to: end).first { $0.uuid == .clientCharacteristicConfiguration }?.handle
+    }
+
+    /// The whole tree (§4.4.1, §4.5.1, §4.6.1, §4.7.1): every primary service, what it includes,
+    /// every characteristic and every descriptor, with their handles.
+    func discoverAll() throws(ATTError) -> [GATTService] {
+        var tree: [GATTService] = []
+        for range in try primaryServices() {
+            var service = GATTService(uuid: range.uuid.serviceID.uuid, name: range.uuid.serviceID.name, start: range.start, end: range.end)
+            service.includes = try includes(in: range)
+            let declarations = try characteristics(in: range)
+            for (index, declaration) in declarations.enumerated() {
+                // A characteristic's descriptors lie between its value and the next declaration (or the service end).
+                let end = index + 1 < declarations.count ? declarations[index + 1].handle - 1 : range.end
+                let descriptors = declaration.valueHandle < end ? try descriptors(from: declaration.valueHandle + 1, to: end) : []
+                service.characteristics.append(GATTCharacteristic(
+                    uuid: declaration.uuid.serviceID.uuid, handle: declaration.handle, valueHandle: declaration.valueHandle,
+                    properties: GATTProperties(rawValue: declaration.properties.rawValue),
+                    descriptors: descriptors.map { GATTDescriptor(uuid: $0.uuid.serviceID.uuid, handle: $0.handle) }))
+            }
+            tree.append(service)
+        }
+        return tree
+    }
+
+    /// Find Included Services (§4.5.1). A 128-bit UUID is not in the answer: it is read from
+    /// the included service's declaration.
+    func includes(in service: ServiceRange) throws(ATTError) -> [GATTInclude] {
+        var found: [GATTInclude] = []
+        var start = service.start
+        while start <= service.end {
+            let answer: ATTPDU
+            do {
+                answer = try bearer.request(.readByTypeRequest(start: start, end: service.end, type: AttributeUUID(0x2802)))
+            } catch .error(.attributeNotFound, _, _) {
+                break
+            }
+            guard case .readByTypeResponse(let entries) = answer else { throw .unexpected(L10n.tr("a bad answer to Read By Type")) }
+            for entry in entries where entry.value.count >= 4 {
+                let first = UInt16(entry.value[0]) | UInt16(entry.value[1]) << 8
+                let last = UInt16(entry.value[2]) | UInt16(entry.value[3]) << 8
+                var uuid = AttributeUUID(wire: entry.value.dropFirst(4))
+                if uuid == nil, case .other(0x0B, let value)? = try? bearer.request(.other(opcode: 0x0A, parameters: HCICommand.le16(first))) {
+                    uuid = AttributeUUID(wire: value)
+                }
+                found.append(GATTInclude(uuid: uuid?.serviceID.uuid, start: first, end: last))
+            }
+            guard let last = entries.last?.handle, last >= start, last < service.end else { break }
+            start = last + 1
+        }
+        return found
+    }
+
+    /// Discover All Characteristic Descriptors (§4.7.1) in a range.
+    func descriptors(from start: UInt16, to end: UInt16) throws(ATTError) -> [HandleUUID] {
+        var found: [HandleUUID] = []
         var next = start
         while next <= end {
             let answer: ATTPDU
             do {
                 answer = try bearer.request(.findInformationRequest(start: next, end: end))
             } catch .error(.attributeNotFound, _, _) {
-                return nil
+                break
             }
             guard case .findInformationResponse(let list) = answer else {
                 throw .unexpected(L10n.tr("a bad answer to Find Information"))
             }
-            if let match = list.first(where: { $0.uuid == .clientCharacteristicConfiguration }) { return match.handle }
-            guard let last = list.last?.handle, last >= next, last < end else { return nil }
+            found += list
+            guard let last = list.last?.handle, last >= next, last < end else { break }
             next = last + 1
         }
-        return nil
+        return found
     }
 
     /// Writes the CCCD (§3.3.3.3): 0x0001 notifications, or 0x0002 indications.

@@ -275,3 +275,24 @@ extension ATTError: CustomStringConvertible {
         }
     }
 }
+
+// MARK: The GATT tree
+
+extension HCIConnector {
+    /// Discovers the connected device's whole GATT tree on the worker; nil when not connected.
+    func discoverTree() async -> Result<[GATTService], ATTError>? {
+        await withCheckedContinuation { continuation in
+            worker.async { [self] in
+                guard let link = lock.withLock({ self.link }), lock.withLock({ link.ready }) else {
+                    continuation.resume(returning: nil)
+                    return
+                }
+                do throws(ATTError) {
+                    continuation.resume(returning: .success(try GATTClient(bearer: link.bearer).discoverAll()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+@testable import Bluetooth
+import Domain
+import Foundation
+import XCTest
+
+/// Full GATT discovery through FavBlue's own host against Bumble's GATT server.
+final class BumbleGATTTests: XCTestCase {
+    func testTheWholeTreeIsFoundWithHandlesPropertiesAndDescriptors() async throws {
+        let peer = try ChatPeer(["--service", "both"])
+        let (host, connector) = try peer.connector()
+        defer { host.close() }
+        let log = ConnectionLog(connector)
+        connector.connect(to: ChatPeer.first)
+        await log.wait(for: { if case .connected = $0 { return true } else { return false } })
+        let found = await connector.discoverTree()
+        let tree = try XCTUnwrap(try found?.get(), "\(log.states)")
+        XCTAssertEqual(tree.map(\.uuid), ["1800", "1801", "7E57C000-2C8F-4F3C-9F91-8577E1891234", "6E400001-B5A3-F393-E0A9-E50E24DCCA9E"])
+        XCTAssertEqual(tree.first?.name, "Generic Access")
+        XCTAssertTrue(tree[0].characteristics.contains { $0.uuid == "2A00" && $0.properties.contains(.read) }, "Device Name")
+        let chat = tree[2]
+        let tx = try XCTUnwrap(chat.characteristics.first { $0.uuid == "7E57C001-2C8F-4F3C-9F91-8577E1891234" })
+        XCTAssertEqual(tx.properties.words, ["Notify"])
+        XCTAssertEqual(tx.descriptors.map(\.uuid), ["2902"], "the CCCD, with its handle")
+        XCTAssertGreaterThan(tx.descriptors[0].handle, tx.valueHandle)
+        let rx = try XCTUnwrap(chat.characteristics.first { $0.uuid == "7E57C002-2C8F-4F3C-9F91-8577E1891234" })
+        XCTAssertEqual(rx.properties.words, ["Write Without Response", "Write"])
+        XCTAssertEqual(rx.descriptors, [])
+        // Handles rise through the tree and stay inside each service.
+        for service in tree {
+            for c in service.characteristics {
+                XCTAssertTrue((service.start...service.end).contains(c.handle) && c.valueHandle > c.handle)
+                XCTAssertTrue(c.descriptors.allSatisfy { $0.handle > c.valueHandle && $0.handle <= service.end })
+            }
+        }
+        withExtendedLifetime(connector) {}
+    }
+}
