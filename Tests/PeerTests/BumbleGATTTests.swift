@@ -37,4 +37,32 @@ final class BumbleGATTTests: XCTestCase {
         }
         withExtendedLifetime(connector) {}
     }
+
+    func testValuesAreReadWholeAndDecoded() async throws {
+        let peer = try ChatPeer(["--service", "chat", "--info"])
+        let (host, connector) = try peer.connector()
+        defer { host.close() }
+        let log = ConnectionLog(connector)
+        connector.connect(to: ChatPeer.first)
+        await log.wait(for: { if case .connected = $0 { return true } else { return false } })
+        let discovered = await connector.discoverTree()
+        let tree = try XCTUnwrap(try discovered?.get())
+        func handle(_ uuid: String) throws -> UInt16 {
+            try XCTUnwrap(tree.flatMap(\.characteristics).first { $0.uuid == uuid }?.valueHandle, uuid)
+        }
+        let batteryRead = await connector.readValue(try handle("2A19"))
+        let battery = try XCTUnwrap(try batteryRead?.get())
+        XCTAssertEqual(CharacteristicValues.decode(0x2A19, battery).text, "87 %")
+        let nameRead = await connector.readValue(try handle("2A29"))
+        let name = try XCTUnwrap(try nameRead?.get())
+        XCTAssertEqual(name.count, 300, "longer than one ATT_MTU, read whole with Read Blob")
+        XCTAssertTrue(String(decoding: name, as: UTF8.self).hasPrefix("Manufacturer xxx"))
+        let pnpRead = await connector.readValue(try handle("2A50"))
+        let pnp = try XCTUnwrap(try pnpRead?.get())
+        XCTAssertEqual(CharacteristicValues.decode(0x2A50, pnp, company: CompanyNames.name).text, CompanyNames.name(0x000F))
+        // A handle that is not there is said in words.
+        guard case .failure(let error)? = await connector.readValue(0x0FFF) else { return XCTFail("read a missing handle") }
+        XCTAssertTrue(error.description.hasPrefix("Invalid handle"), error.description)
+        withExtendedLifetime(connector) {}
+    }
 }

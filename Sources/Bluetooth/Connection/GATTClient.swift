@@ -179,6 +179,30 @@ struct GATTClient {
         return found
     }
 
+    /// Read Characteristic Value (§4.8.1), then Read Long Characteristic Values (§4.8.3) while
+    /// each part fills the MTU, up to the 512 bytes an attribute may hold (§3.2.9).
+    func read(_ handle: UInt16) throws(ATTError) -> [UInt8] {
+        let le16 = HCICommand.le16
+        guard case .other(0x0B, var value) = try bearer.request(.other(opcode: 0x0A, parameters: le16(handle))) else {
+            throw .unexpected(L10n.tr("a bad answer to Read"))
+        }
+        while value.count % (bearer.mtu - 1) == 0, !value.isEmpty, value.count < 512 {
+            let part: [UInt8]
+            do throws(ATTError) {
+                guard case .other(0x0D, let blob) = try bearer.request(.other(opcode: 0x0C, parameters: le16(handle) + le16(UInt16(value.count))))
+                else { throw .unexpected(L10n.tr("a bad answer to Read Blob")) }
+                part = blob
+            } catch .error(.other(0x0B), _, _) {  // Attribute Not Long: it was whole
+                break
+            } catch .error(.invalidOffset, _, _) {
+                break
+            }
+            value += part
+            if part.count < bearer.mtu - 1 { break }
+        }
+        return Array(value.prefix(512))
+    }
+
     /// Writes the CCCD (§3.3.3.3): 0x0001 notifications, or 0x0002 indications.
     func subscribe(_ cccd: UInt16, indicate: Bool) throws(ATTError) {
         let answer = try bearer.request(.writeRequest(handle: cccd, value: indicate ? [0x02, 0x00] : [0x01, 0x00]))

@@ -296,3 +296,22 @@ extension HCIConnector {
         }
     }
 }
+
+extension HCIConnector {
+    /// Reads the value at `handle` on the current link, whole (up to 512 bytes); nil when not connected.
+    func readValue(_ handle: UInt16) async -> Result<[UInt8], ATTError>? {
+        await withCheckedContinuation { continuation in
+            worker.async { [self] in
+                guard let link = lock.withLock({ self.link }), lock.withLock({ link.ready }) else {
+                    continuation.resume(returning: nil)
+                    return
+                }
+                do throws(ATTError) {
+                    continuation.resume(returning: .success(try GATTClient(bearer: link.bearer).read(handle)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+    }
+}

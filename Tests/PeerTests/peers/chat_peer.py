@@ -31,6 +31,9 @@ CONNECTED and DISCONNECTED lines end with the address of the peer they concern.
   * --advertising-interval MS (default: Bumble's 1000). The virtual controller completes a
     connection on the peer's next advertisement, so this bounds the time to connect.
 
+  * --info adds a Battery service (87 %) and Device Information (a 300-byte manufacturer
+    name, a PnP ID).
+
 Pairing (the peer is the responder; keys live in memory for the peer's lifetime):
   * --pairing none|display|yesno|keyboard|keyboard-display sets its IO capability
     (none: Just Works; yesno or keyboard-display: numeric comparison under Secure
@@ -161,6 +164,17 @@ async def main(args):
                                 permissions, CharacteristicValue(write=on_write))
             tx_of[name] = tx
             services.append(Service(service_uuid, [tx, rx]))
+        if args.info:
+            # A battery at 87 %, and Device Information with a manufacturer name longer than one
+            # ATT_MTU (read whole with Read Blob) and a PnP ID (Bluetooth SIG vendor 0x000F).
+            services.append(Service('180F', [Characteristic('2A19', Characteristic.Properties.READ,
+                                                            Characteristic.READABLE, bytes([87]))]))
+            services.append(Service('180A', [
+                Characteristic('2A29', Characteristic.Properties.READ, Characteristic.READABLE,
+                               ('Manufacturer ' + 'x' * 300).encode()[:300]),
+                Characteristic('2A50', Characteristic.Properties.READ, Characteristic.READABLE,
+                               bytes([0x01, 0x0F, 0x00, 0x34, 0x12, 0x21, 0x01])),
+            ]))
         device.add_services(services)
 
         async def send(tx, name, text):
@@ -244,6 +258,7 @@ if __name__ == '__main__':
     parser.add_argument('--legacy-reports', action='store_true')
     parser.add_argument('--peers', type=int, choices=[1, 2], default=1)
     parser.add_argument('--advertising-interval', type=float, default=0)
+    parser.add_argument('--info', action='store_true')
     parser.add_argument('--pairing', choices=list(Delegate.IO))
     parser.add_argument('--legacy', action='store_true')
     parser.add_argument('--refuse', action='store_true')
