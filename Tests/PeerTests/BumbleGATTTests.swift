@@ -65,4 +65,27 @@ final class BumbleGATTTests: XCTestCase {
         XCTAssertTrue(error.description.hasPrefix("Invalid handle"), error.description)
         withExtendedLifetime(connector) {}
     }
+
+    func testShortAndLongWritesReachTheDeviceWhole() async throws {
+        let peer = try ChatPeer(["--service", "chat"])
+        let (host, connector) = try peer.connector()
+        defer { host.close() }
+        let log = ConnectionLog(connector)
+        connector.connect(to: ChatPeer.first)
+        await log.wait(for: { if case .connected = $0 { return true } else { return false } })
+        let discovered = await connector.discoverTree()
+        let rx = try XCTUnwrap(try discovered?.get().flatMap(\.characteristics).first { $0.uuid.hasPrefix("7E57C002") })
+        let short = await connector.writeValue(rx.valueHandle, Array("short".utf8), withResponse: true)
+        XCTAssertNotNil(try short?.get())
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("RX chat ") && $0.hasSuffix(" short") }), peer.output)
+        // 300 bytes: more than ATT_MTU−3, so Prepare Write in parts, then Execute Write.
+        let long = String(repeating: "0123456789", count: 30)
+        let written = await connector.writeValue(rx.valueHandle, Array(long.utf8), withResponse: true)
+        XCTAssertNotNil(try written?.get())
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("RX chat ") && $0.hasSuffix(" " + long) }), "arrived whole: \(peer.output)")
+        let tooBig = await connector.writeValue(rx.valueHandle, Array(long.utf8), withResponse: false)
+        guard case .failure(let error)? = tooBig else { return XCTFail("a command longer than a packet was sent") }
+        XCTAssertTrue(error.description.contains("write it with a response instead"), error.description)
+        withExtendedLifetime(connector) {}
+    }
 }

@@ -203,6 +203,39 @@ struct GATTClient {
         return Array(value.prefix(512))
     }
 
+    /// Write Characteristic Value (§4.9.3), or, for a value longer than ATT_MTU−3, Write Long
+    /// Characteristic Values (§4.9.4): Prepare Write for each part, each echo checked, then
+    /// Execute Write. A part that comes back changed, or any failure midway, cancels the queue.
+    func write(_ handle: UInt16, _ value: [UInt8]) throws(ATTError) {
+        let le16 = HCICommand.le16
+        if value.count <= bearer.mtu - 3 {
+            guard try bearer.request(.writeRequest(handle: handle, value: value)) == .writeResponse else {
+                throw .unexpected(L10n.tr("a bad answer to Write"))
+            }
+            return
+        }
+        let size = bearer.mtu - 5
+        var offset = 0
+        do throws(ATTError) {
+            while offset < value.count {
+                let part = Array(value[offset ..< min(offset + size, value.count)])
+                let parameters = le16(handle) + le16(UInt16(offset)) + part
+                guard case .other(0x17, let echo) = try bearer.request(.other(opcode: 0x16, parameters: parameters)),
+                      echo == parameters else {
+                    throw .unexpected(L10n.tr("the device changed a part of the value while it was written"))
+                }
+                offset += part.count
+            }
+            guard case .other(0x19, _) = try bearer.request(.other(opcode: 0x18, parameters: [0x01])) else {
+                throw .unexpected(L10n.tr("a bad answer to Execute Write"))
+            }
+        } catch {
+            // Nothing half-written stays queued on the device.
+            if case .linkEnded = error {} else { _ = try? bearer.request(.other(opcode: 0x18, parameters: [0x00])) }
+            throw error
+        }
+    }
+
     /// Writes the CCCD (§3.3.3.3): 0x0001 notifications, or 0x0002 indications.
     func subscribe(_ cccd: UInt16, indicate: Bool) throws(ATTError) {
         let answer = try bearer.request(.writeRequest(handle: cccd, value: indicate ? [0x02, 0x00] : [0x01, 0x00]))

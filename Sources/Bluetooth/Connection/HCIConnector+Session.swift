@@ -315,3 +315,37 @@ extension HCIConnector {
         }
     }
 }
+
+extension HCIConnector {
+    /// Writes `value` at `handle` on the current link: with a response (long where it must be),
+    /// or as a command, which must fit in one packet; nil when not connected.
+    func writeValue(_ handle: UInt16, _ value: [UInt8], withResponse: Bool) async -> Result<Void, ATTError>? {
+        await withCheckedContinuation { continuation in
+            worker.async { [self] in
+                guard let link = lock.withLock({ self.link }), lock.withLock({ link.ready }) else {
+                    continuation.resume(returning: nil)
+                    return
+                }
+                guard withResponse else {
+                    guard value.count <= link.bearer.mtu - 3 else {
+                        continuation.resume(returning: .failure(.unexpected(L10n.plural(
+                            "A write without response carries at most {} byte here; write it with a response instead.",
+                            "A write without response carries at most {} bytes here; write it with a response instead.",
+                            link.bearer.mtu - 3))))
+                        return
+                    }
+                    link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel,
+                                                       payload: ATTPDU.writeCommand(handle: handle, value: value).bytes).bytes)
+                    continuation.resume(returning: .success(()))
+                    return
+                }
+                do throws(ATTError) {
+                    try GATTClient(bearer: link.bearer).write(handle, value)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+    }
+}
