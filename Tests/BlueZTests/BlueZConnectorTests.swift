@@ -94,6 +94,22 @@ final class BlueZConnectorTests: XCTestCase {
         XCTAssertEqual(connected, .bool(false))
     }
 
+    func testAConnectionFollowsTheDeviceToTheIdentityPairingReveals() async throws {
+        let connector = connector()
+        let events = EventLog(connector)
+        connector.connect(to: device)
+        try await eventually("Connect called") { try await self.mock.calls(self.path).contains("Connect") }
+        let (tx, _) = try await addChatService(chat, rxFlags: ["write"])
+        try await mock.set(path, "org.bluez.Device1", "ServicesResolved", .bool(true))
+        try await eventually("connected") { connector.state == .connected(self.device, service: .chat) }
+        // bluetoothd, given the identity key, gives the same object the identity address.
+        let identity = try DeviceID(parsing: "F0:11:22:33:44:55", kind: .lePublic)
+        try await mock.set(path, "org.bluez.Device1", "Address", .string("F0:11:22:33:44:55"))
+        try await eventually("connected under the identity") { connector.state == .connected(identity, service: .chat) }
+        try await mock.set(tx, "org.bluez.GattCharacteristic1", "Value", .bytes(Array("after".utf8)))
+        try await eventually("the message is the identity's") { events.received.map(\.device) == [identity] }
+    }
+
     func testNordicUARTIsTheFallbackAndWritesWithoutResponseWhereThatIsAllRXAllows() async throws {
         let connector = connector()
         connector.connect(to: device)

@@ -36,7 +36,8 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
 
     /// One device's connection as BlueZ holds it.
     final class Session: @unchecked Sendable {
-        let device: DeviceID
+        /// The device as reported; pairing may reveal its identity (guarded by the lock).
+        var device: DeviceID
         let path: String
         /// Set once the chat characteristics are known.
         var chat: Chat?
@@ -313,6 +314,7 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
             received(value, on: path)
         case .signal(.propertiesChanged(let path, BlueZObjects.Interface.device, let changed, _)):
             if case .bool(false)? = changed["Connected"] { ended(path: path, .ended) }
+            if changed["Address"] != nil || changed["AddressType"] != nil { identityChanged(path: path) }
         case .signal(.interfacesRemoved(let path, let interfaces)):
             if interfaces.contains(BlueZObjects.Interface.device) { ended(path: path, .ended) }
             if interfaces.contains(BlueZObjects.Interface.adapter) {
@@ -335,6 +337,18 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
             return nil
         }
         if let device { streams.emit(.received(ChatMessage.received(value, from: device))) }
+    }
+
+    /// Pairing revealed the device's identity and BlueZ gave the object that address (as it
+    /// does once it has the device's identity key): the connection is the identity's from now on.
+    private func identityChanged(path: String) {
+        guard let properties = bus.objects[path, BlueZObjects.Interface.device], let identity = BlueZDevice.id(of: properties) else { return }
+        let service: ChatService?? = lock.withLock {
+            guard let session, session.path == path, session.device != identity else { return nil }
+            session.device = identity
+            return session.ready ? .some(session.chat?.service) : nil
+        }
+        if let service { streams.set(.connected(identity, service: service)) }
     }
 
     /// The connected device's link went (not at the user's request): say why.
