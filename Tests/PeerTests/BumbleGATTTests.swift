@@ -8,13 +8,19 @@ import XCTest
 
 /// Full GATT discovery through FavBlue's own host against Bumble's GATT server.
 final class BumbleGATTTests: XCTestCase {
-    func testTheWholeTreeIsFoundWithHandlesPropertiesAndDescriptors() async throws {
-        let peer = try ChatPeer(["--service", "both"])
+    /// A host and connector on `peer`, connected to its first device.
+    private func connected(_ peer: ChatPeer) async throws -> (HCIHost, HCIConnector, ConnectionLog) {
         let (host, connector) = try peer.connector()
-        defer { host.close() }
         let log = ConnectionLog(connector)
         connector.connect(to: ChatPeer.first)
         await log.wait(for: { if case .connected = $0 { return true } else { return false } })
+        return (host, connector, log)
+    }
+
+    func testTheWholeTreeIsFoundWithHandlesPropertiesAndDescriptors() async throws {
+        let peer = try ChatPeer(["--service", "both"])
+        let (host, connector, log) = try await connected(peer)
+        defer { host.close() }
         let found = await connector.discoverTree()
         let tree = try XCTUnwrap(try found?.get(), "\(log.states)")
         XCTAssertEqual(tree.map(\.uuid), ["1800", "1801", "7E57C000-2C8F-4F3C-9F91-8577E1891234", "6E400001-B5A3-F393-E0A9-E50E24DCCA9E"])
@@ -40,11 +46,8 @@ final class BumbleGATTTests: XCTestCase {
 
     func testValuesAreReadWholeAndDecoded() async throws {
         let peer = try ChatPeer(["--service", "chat", "--info"])
-        let (host, connector) = try peer.connector()
+        let (host, connector, log) = try await connected(peer)
         defer { host.close() }
-        let log = ConnectionLog(connector)
-        connector.connect(to: ChatPeer.first)
-        await log.wait(for: { if case .connected = $0 { return true } else { return false } })
         let discovered = await connector.discoverTree()
         let tree = try XCTUnwrap(try discovered?.get())
         func handle(_ uuid: String) throws -> UInt16 {
@@ -68,11 +71,8 @@ final class BumbleGATTTests: XCTestCase {
 
     func testShortAndLongWritesReachTheDeviceWhole() async throws {
         let peer = try ChatPeer(["--service", "chat"])
-        let (host, connector) = try peer.connector()
+        let (host, connector, log) = try await connected(peer)
         defer { host.close() }
-        let log = ConnectionLog(connector)
-        connector.connect(to: ChatPeer.first)
-        await log.wait(for: { if case .connected = $0 { return true } else { return false } })
         let discovered = await connector.discoverTree()
         let rx = try XCTUnwrap(try discovered?.get().flatMap(\.characteristics).first { $0.uuid.hasPrefix("7E57C002") })
         let short = await connector.writeValue(rx.valueHandle, Array("short".utf8), withResponse: true)

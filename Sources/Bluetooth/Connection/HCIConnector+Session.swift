@@ -276,76 +276,52 @@ extension ATTError: CustomStringConvertible {
     }
 }
 
-// MARK: The GATT tree
+// MARK: The GATT tree, reads and writes
 
 extension HCIConnector {
-    /// Discovers the connected device's whole GATT tree on the worker; nil when not connected.
+    /// Runs `body` on the worker with the current link once it is ready; nil when not connected.
+    private func onReadyLink<T: Sendable>(_ body: @escaping @Sendable (Link) throws(ATTError) -> T) async -> Result<T, ATTError>? {
+        await withCheckedContinuation { continuation in
+            worker.async { [self] in
+                guard let link = lock.withLock({ self.link }), lock.withLock({ link.ready }) else {
+                    continuation.resume(returning: nil)
+                    return
+                }
+                do throws(ATTError) {
+                    continuation.resume(returning: .success(try body(link)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+    }
+
+    /// Discovers the connected device's whole GATT tree.
     func discoverTree() async -> Result<[GATTService], ATTError>? {
-        await withCheckedContinuation { continuation in
-            worker.async { [self] in
-                guard let link = lock.withLock({ self.link }), lock.withLock({ link.ready }) else {
-                    continuation.resume(returning: nil)
-                    return
-                }
-                do throws(ATTError) {
-                    continuation.resume(returning: .success(try GATTClient(bearer: link.bearer).discoverAll()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
+        await onReadyLink { link throws(ATTError) in try GATTClient(bearer: link.bearer).discoverAll() }
     }
-}
 
-extension HCIConnector {
-    /// Reads the value at `handle` on the current link, whole (up to 512 bytes); nil when not connected.
+    /// Reads the value at `handle`, whole (up to 512 bytes).
     func readValue(_ handle: UInt16) async -> Result<[UInt8], ATTError>? {
-        await withCheckedContinuation { continuation in
-            worker.async { [self] in
-                guard let link = lock.withLock({ self.link }), lock.withLock({ link.ready }) else {
-                    continuation.resume(returning: nil)
-                    return
-                }
-                do throws(ATTError) {
-                    continuation.resume(returning: .success(try GATTClient(bearer: link.bearer).read(handle)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
+        await onReadyLink { link throws(ATTError) in try GATTClient(bearer: link.bearer).read(handle) }
     }
-}
 
-extension HCIConnector {
-    /// Writes `value` at `handle` on the current link: with a response (long where it must be),
-    /// or as a command, which must fit in one packet; nil when not connected.
+    /// Writes `value` at `handle`: with a response (long where it must be), or as a command,
+    /// which must fit in one packet.
     func writeValue(_ handle: UInt16, _ value: [UInt8], withResponse: Bool) async -> Result<Void, ATTError>? {
-        await withCheckedContinuation { continuation in
-            worker.async { [self] in
-                guard let link = lock.withLock({ self.link }), lock.withLock({ link.ready }) else {
-                    continuation.resume(returning: nil)
-                    return
+        await onReadyLink { link throws(ATTError) in
+            guard withResponse else {
+                guard value.count <= link.bearer.mtu - 3 else {
+                    throw .unexpected(L10n.plural(
+                        "A write without response carries at most {} byte here; write it with a response instead.",
+                        "A write without response carries at most {} bytes here; write it with a response instead.",
+                        link.bearer.mtu - 3))
                 }
-                guard withResponse else {
-                    guard value.count <= link.bearer.mtu - 3 else {
-                        continuation.resume(returning: .failure(.unexpected(L10n.plural(
-                            "A write without response carries at most {} byte here; write it with a response instead.",
-                            "A write without response carries at most {} bytes here; write it with a response instead.",
-                            link.bearer.mtu - 3))))
-                        return
-                    }
-                    link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel,
-                                                       payload: ATTPDU.writeCommand(handle: handle, value: value).bytes).bytes)
-                    continuation.resume(returning: .success(()))
-                    return
-                }
-                do throws(ATTError) {
-                    try GATTClient(bearer: link.bearer).write(handle, value)
-                    continuation.resume(returning: .success(()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
+                link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel,
+                                                   payload: ATTPDU.writeCommand(handle: handle, value: value).bytes).bytes)
+                return
             }
+            try GATTClient(bearer: link.bearer).write(handle, value)
         }
     }
 }
