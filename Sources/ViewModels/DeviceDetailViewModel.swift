@@ -60,8 +60,12 @@ public final class DeviceDetailViewModel {
     // MARK: Recognition (a key typed in for a device bonded elsewhere)
 
     /// Whether the page offers a key: a favorite on LE, where addresses can change, or any device
-    /// that still has one (a favorite removed since), so its key can be removed too.
-    public var canHoldKey: Bool { identities != nil && id.kind.transport == .le && (isFavorite || hasKey) }
+    /// that still has one (a favorite removed since), so its key can be removed too. Not for a
+    /// device paired here: its key came with the pairing, and Forget removes both.
+    public var canHoldKey: Bool {
+        guard let identities, id.kind.transport == .le, !identities.isPairedHere(id) else { return false }
+        return isFavorite || hasKey
+    }
     /// Whether a key recognises this device now.
     public var hasKey: Bool { identities?.hasKey(id) ?? false }
 

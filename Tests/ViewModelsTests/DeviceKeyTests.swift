@@ -72,4 +72,20 @@ final class DeviceKeyTests: XCTestCase {
         XCTAssertEqual(radio.properties.addressNote,
                        "This address changes every few minutes. To recognise the device when it changes, pair with it, or set its key below.")
     }
+
+    func testADevicePairedHereOffersNoKeyOfItsOwnSinceForgetRemovesIt() async throws {
+        let id = DeviceID(octets: [0xF0, 0x23, 0x45, 0x67, 0x89, 0xAB], kind: .leRandom)
+        let favorites = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository([
+            Favorite(id: id, nickname: "Band", lastKnownName: nil, addedAt: Date(), updatedAt: Date()),
+        ])))
+        await favorites.load()
+        let live = LiveDevices(makeScanner: { _ in FakeScanner() }, sightings: nil)
+        let identities = Identities(hashing: XorHashing())
+        let detail = DeviceDetailViewModel(id: id, favorites: favorites, live: live, sightings: nil, identities: identities)
+        XCTAssertTrue(detail.canHoldKey, "a favorite may get a key typed in")
+        try await identities.keep(Bond(identity: id, irk: IdentityResolvingKey(bytes: Array(0..<16)), ltk: Array(16..<32),
+                                       authenticated: true, secureConnections: true, createdAt: Date()))
+        XCTAssertTrue(detail.hasKey)
+        XCTAssertFalse(detail.canHoldKey, "paired here: the key is the pairing's, and Forget is the one way to remove it")
+    }
 }

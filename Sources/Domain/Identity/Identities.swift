@@ -42,6 +42,10 @@ public final class Identities {
         return reading.unreadable
     }
 
+    /// Whether `identity` was paired by FavBlue itself (its bond holds a link key, which a key
+    /// typed in never does).
+    public func isPairedHere(_ identity: DeviceID) -> Bool { stored[identity]?.ltk != nil }
+
     /// Whether `identity` has a key that resolves its private addresses.
     public func hasKey(_ identity: DeviceID) -> Bool { stored[identity]?.irk != nil }
 
