@@ -84,14 +84,6 @@ final class BumblePairingTests: XCTestCase {
         var withdrawals: Int { lock.withLock { withdrawn } }
         var lostKeys: [DeviceID] { lock.withLock { lost } }
 
-        /// Waits (up to 5 s) for a question to be taken down; says whether one was.
-        func awaitWithdrawal() async -> Bool {
-            for _ in 0..<100 where withdrawals == 0 {
-                // Polls the pairer's feed as read by the task above, not a fixed wait.
-                try? await Task.sleep(nanoseconds: 50_000_000)
-            }
-            return withdrawals > 0
-        }
     }
 
     private func pair(_ rig: Rig, _ device: DeviceID = ChatPeer.first) async -> Result<DeviceID, PairingFailure> {
@@ -146,7 +138,9 @@ final class BumblePairingTests: XCTestCase {
         let rpa = DeviceID(octets: [24, 16, 8, 0].dropFirst().map { UInt8(truncatingIfNeeded: prand >> $0) }
                                + [16, 8, 0].map { UInt8(truncatingIfNeeded: hash >> $0) }, kind: .leRandom)
         XCTAssertEqual(rig.bonds.keyring.bond(for: rpa)?.identity, ChatPeer.first, "\(rpa) resolves to the identity")
-        let withdrawn = await questions.awaitWithdrawal()
+        // The pairer takes the question down before `pair` returns; the feed drained, it was heard.
+        await rig.pairer.prompts.applied()
+        let withdrawn = questions.withdrawals > 0
         XCTAssertTrue(withdrawn, "the question is taken down when pairing ends")
         withExtendedLifetime(questions) {}
     }
@@ -289,7 +283,9 @@ final class BumblePairingTests: XCTestCase {
         XCTAssertEqual(try paired.get(), ChatPeer.first, peer.output)
         guard case .displayPasskey? = questions.list.first else { return XCTFail("\(questions.list)") }
         XCTAssertTrue(try XCTUnwrap(rig.bonds.all.first).authenticated)
-        let withdrawn = await questions.awaitWithdrawal()
+        // The pairer takes the question down before `pair` returns; the feed drained, it was heard.
+        await rig.pairer.prompts.applied()
+        let withdrawn = questions.withdrawals > 0
         XCTAssertTrue(withdrawn, "the code is taken down once paired")
         withExtendedLifetime(questions) {}
     }
@@ -311,10 +307,8 @@ final class BumblePairingTests: XCTestCase {
         later.connector.connect(to: ChatPeer.first)
         await later.log.wait(for: { if case .connected = $0 { return true } else { return false } })
         XCTAssertFalse(later.pairer.isPaired(ChatPeer.first), "a device that lost its key reads Not paired: \(reset.output)")
-        for _ in 0..<100 where changes.lostKeys.isEmpty {
-            // Polls the pairer's feed as the task reads it, not a fixed wait.
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
+        // The device's refusal came before the connection was reported; the feed drained, it was heard.
+        await later.pairer.prompts.applied()
         XCTAssertEqual(changes.lostKeys, [ChatPeer.first], "the pages hear why")
         let again = await pair(later)
         XCTAssertEqual(try again.get(), ChatPeer.first, reset.output)
@@ -397,7 +391,9 @@ final class BumblePairingTests: XCTestCase {
         let result = await pair(rig)
         XCTAssertEqual(result, .failure(.connectionLost), peer.output)
         XCTAssertEqual(rig.bonds.all, [])
-        let withdrawn = await questions.awaitWithdrawal()
+        // The pairer takes the question down before `pair` returns; the feed drained, it was heard.
+        await rig.pairer.prompts.applied()
+        let withdrawn = questions.withdrawals > 0
         XCTAssertTrue(withdrawn, "the open question is taken down")
     }
 }

@@ -16,17 +16,21 @@ final class DeviceKeyTests: XCTestCase {
         func ah(irk: IdentityResolvingKey, prand: UInt32) -> UInt32 { (prand ^ UInt32(irk.bytes[0])) & 0xFF_FFFF }
     }
 
+    /// The owners a detail page of `id`, a favorite named Band, reads.
+    private func favoriteBand(_ id: DeviceID) async -> (Favorites, LiveDevices, Identities) {
+        let favorites = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository([
+            Favorite(id: id, nickname: "Band", lastKnownName: nil, addedAt: Date(), updatedAt: Date()),
+        ])))
+        await favorites.load()
+        return (favorites, LiveDevices(makeScanner: { _ in FakeScanner() }, sightings: nil), Identities(hashing: XorHashing()))
+    }
+
     func testAKeyIsRefusedWithItsReasonKeptAndStillRemovableOnceTheFavoriteIsGone() async throws {
         // A resolvable private address that a key starting with 0x5A resolves.
         let prand: UInt32 = 0x41_2345
         let value = UInt64(prand) << 24 | UInt64(prand ^ 0x5A)
         let id = DeviceID(octets: (0 ..< 6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - UInt64($0)))) }, kind: .leRandom)
-        let favorites = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository([
-            Favorite(id: id, nickname: "Band", lastKnownName: nil, addedAt: Date(), updatedAt: Date()),
-        ])))
-        await favorites.load()
-        let live = LiveDevices(makeScanner: { _ in FakeScanner() }, sightings: nil)
-        let identities = Identities(hashing: XorHashing())
+        let (favorites, live, identities) = await favoriteBand(id)
         let detail = DeviceDetailViewModel(id: id, favorites: favorites, live: live, sightings: nil, identities: identities)
         XCTAssertTrue(detail.canHoldKey)
         XCTAssertFalse(detail.hasKey)
@@ -57,12 +61,7 @@ final class DeviceKeyTests: XCTestCase {
 
     func testTheAddressNoteSuggestsPairingOnlyWhereTheRouteCanPair() async throws {
         let id = DeviceID(octets: [0x41, 0x23, 0x45, 0x67, 0x89, 0xAB], kind: .leRandom)
-        let favorites = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository([
-            Favorite(id: id, nickname: "Band", lastKnownName: nil, addedAt: Date(), updatedAt: Date()),
-        ])))
-        await favorites.load()
-        let live = LiveDevices(makeScanner: { _ in FakeScanner() }, sightings: nil)
-        let identities = Identities(hashing: XorHashing())
+        let (favorites, live, identities) = await favoriteBand(id)
         let replay = DeviceDetailViewModel(id: id, favorites: favorites, live: live, sightings: nil, identities: identities,
                                            pairing: Pairing(pairer: UnavailablePairer(reason: "A replayed capture cannot pair with devices."), mover: nil))
         XCTAssertEqual(replay.properties.addressNote,
@@ -75,12 +74,7 @@ final class DeviceKeyTests: XCTestCase {
 
     func testADevicePairedHereOffersNoKeyOfItsOwnSinceForgetRemovesIt() async throws {
         let id = DeviceID(octets: [0xF0, 0x23, 0x45, 0x67, 0x89, 0xAB], kind: .leRandom)
-        let favorites = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository([
-            Favorite(id: id, nickname: "Band", lastKnownName: nil, addedAt: Date(), updatedAt: Date()),
-        ])))
-        await favorites.load()
-        let live = LiveDevices(makeScanner: { _ in FakeScanner() }, sightings: nil)
-        let identities = Identities(hashing: XorHashing())
+        let (favorites, live, identities) = await favoriteBand(id)
         let detail = DeviceDetailViewModel(id: id, favorites: favorites, live: live, sightings: nil, identities: identities)
         XCTAssertTrue(detail.canHoldKey, "a favorite may get a key typed in")
         try await identities.keep(Bond(identity: id, irk: IdentityResolvingKey(bytes: Array(0..<16)), ltk: Array(16..<32),

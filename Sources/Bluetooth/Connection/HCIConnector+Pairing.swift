@@ -47,7 +47,7 @@ extension HCIConnector {
                     continuation.resume(returning: runPairing(on: link, context, generation: lock.withLock { generation }))
                 }
             } else {
-                let generation = supersedeForPairing()
+                let generation = supersede()
                 lock.withLock { connectingToPair = generation }
                 worker.async { [self] in
                     var result: Result<(DeviceID, Bond?), PairingFailure> = .failure(.connectionLost)
@@ -78,25 +78,14 @@ extension HCIConnector {
         if connectingToPair != nil, link?.pairing == nil {
             // Still connecting: stop that, and the pairing with it.
             connectingToPair = nil
-            generation += 1
-            let current = generation
-            lock.broadcast()
             lock.unlock()
+            let current = supersede()
             worker.async { [self] in runDisconnect(generation: current) }
             return
         }
         guard let link, let run = link.pairing else { lock.unlock(); return }
         schedule(run.initiator.cancel(), run, on: link)
         lock.unlock()
-    }
-
-    private func supersedeForPairing() -> Int {
-        lock.withLock {
-            generation += 1
-            link?.bearer.fail(.aborted)
-            lock.broadcast()
-            return generation
-        }
     }
 
     /// Runs one pairing on `link` and waits for its end; called on the worker.
@@ -145,11 +134,18 @@ extension HCIConnector {
             schedule(run.initiator.receive(payload), run, on: link)
             return
         }
+        guard let keyring else {
+            // No Security Manager on this connector (nobody to pair through): say so.
+            if let answer = SecurityManager.answer(to: payload) {
+                link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: answer).bytes)
+            }
+            return
+        }
         // Not pairing: a bonded device's Security Request is answered with encryption; a
         // Pairing Request (a peripheral may not send one) is refused. The rest waits for the user's Pair.
         switch try? SMPPDU.decode(payload) {
         case .securityRequest?:
-            if let bond = keyring?.bond(for: link.device), bond.ltk != nil, link.encryption != 0 {
+            if let bond = keyring.bond(for: link.device), bond.ltk != nil, link.encryption != 0 {
                 replies.async { [self] in startEncryption(bond, on: link) }
             }
         case .pairingRequest?:

@@ -148,7 +148,7 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     }
 
     /// Starts a new user request: older work stops waiting at once.
-    private func supersede() -> Int {
+    func supersede() -> Int {
         lock.lock()
         defer { lock.unlock() }
         generation += 1

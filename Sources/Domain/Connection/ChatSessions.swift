@@ -185,8 +185,7 @@ public final class ChatSessions {
     public func connect(to device: DeviceID) {
         attempted = device
         _ = name(of: device)
-        let address = currentAddress(device)
-        if address == device { connector.connect(to: device) } else { connector.connect(to: device, at: address) }
+        connector.connect(to: device, at: currentAddress(device))
     }
 
     /// Gives up a connection attempt under way.
