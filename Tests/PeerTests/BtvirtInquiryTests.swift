@@ -11,6 +11,8 @@ final class BtvirtInquiryTests: XCTestCase {
     static let socket = "/tmp/bt-server-bredr"
     private var btvirt: PeerProcess?
     private var target: HCITransport?
+    /// Controller A's address, so a test reads its row and no other (btvirt may list more than one).
+    private var targetAddress: [UInt8] = []
 
     override func setUpWithError() throws {
         try Peers.require(FileManager.default.isExecutableFile(atPath: "/usr/bin/btvirt"), "btvirt is not installed (bluez-test-tools)")
@@ -20,11 +22,14 @@ final class BtvirtInquiryTests: XCTestCase {
         let link = try TransportOpener.unix(path: Self.socket)
         target = link
         let eir: [UInt8] = [0x0B, 0x09] + Array("Old Stereo".utf8) + [0x03, 0x03, 0x0B, 0x11]
-        for command in [HCICommand.reset, .writeLocalName("Old Stereo"), .writeEIR(eir), .writeScanEnable(0x03)] {
+        for command in [HCICommand.reset, .readBDAddr, .writeLocalName("Old Stereo"), .writeEIR(eir), .writeScanEnable(0x03)] {
             try link.send(.command, command.packet)
             let deadline = Date().addingTimeInterval(3)
             while Date() < deadline {
-                if let (_, bytes) = try link.receive(timeout: 0.5), bytes.first == 0x0E { break }
+                guard let (_, bytes) = try link.receive(timeout: 0.5), bytes.first == 0x0E else { continue }
+                // Command Complete: event, length, credits, opcode, status, then Read BD_ADDR's address.
+                if command.opcode == HCICommand.readBDAddrOp, bytes.count >= 12 { targetAddress = Array(bytes[6..<12]) }
+                break
             }
         }
     }
@@ -42,7 +47,12 @@ final class BtvirtInquiryTests: XCTestCase {
             table.devices.values.contains { $0.name == "Old Stereo" && $0.reports >= 1 }
         }
         XCTAssertTrue(states.contains(.scanning), "\(states)")
-        return (table.devices.values.first { $0.id.kind == .bredr }, scanner)
+        guard targetAddress.count == 6 else {
+            XCTFail("controller A did not say its address")
+            return (nil, scanner)
+        }
+        let target = DeviceID(wireBytes: targetAddress, kind: .bredr)
+        return (table.devices.values.first { $0.id == target }, scanner)
     }
 
     func testExtendedInquiryFindsTheNameAndRSSIFromEIR() async throws {
