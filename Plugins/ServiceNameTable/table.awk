@@ -1,14 +1,16 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Turns data/service-uuids.txt into Swift dictionaries: 4-digit lines are SIG 16-bit
-# services, 36-character lines are 128-bit vendor services.
+# Turns a name table of data/ (service-uuids.txt, characteristic-uuids.txt …) into Swift
+# dictionaries named after `kind` ("service"): 4-digit lines are SIG 16-bit UUIDs,
+# 36-character lines are 128-bit vendor UUIDs.
 function quoted(text) {
     gsub(/\\/, "\\\\", text)
     gsub(/"/, "\\\"", text)
     return "\"" text "\""
 }
 BEGIN {
-    print "// Generated from data/service-uuids.txt; do not edit."
-    print "let serviceNameTable: [UInt16: String] = ["
+    upper = toupper(substr(kind, 1, 1)) substr(kind, 2)
+    print "// Generated from data/" kind "-uuids.txt; do not edit."
+    print "let " kind "NameTable: [UInt16: String] = ["
     long = ""
 }
 /^[0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f][0-9A-Fa-f] / {
@@ -19,7 +21,7 @@ BEGIN {
 }
 END {
     print "]"
-    print "let longServiceNameTable: [String: String] = ["
+    print "let long" upper "NameTable: [String: String] = ["
     printf "%s", (long == "" ? "    :\n" : long)
     print "]"
 }

@@ -36,6 +36,8 @@ final class FavBlueApp {
     /// The BlueZ connection the scanner, the connector and the alias writer share (`bluez`, `auto`).
     private var bus: BlueZBus?
     private var sessions: ChatSessions?
+    /// The connected device's GATT tree and values.
+    private var browser: GATTBrowser?
     private var pairing: Pairing?
     private var pairingDialogs: PairingDialogs?
     private var presenceAlerts: PresenceAlertsWatch?
@@ -200,6 +202,7 @@ final class FavBlueApp {
         }
         sessions.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.sessions = sessions
+        browser = GATTBrowser(sessions: sessions)
         live.keepsListed = { [weak sessions] id in sessions?.state.device == id }
         // The HCI route's Security Manager reads the bonds Identities owns, and keeps new ones there.
         let crypto = ToolboxPairingCrypto()
@@ -300,6 +303,8 @@ final class FavBlueApp {
         let deviceName = self.deviceName
         let pairingActions = PairingActionsViewModel(pairing: pairing, name: deviceName)
         let connection = ConnectionViewModel(sessions: sessions)
+        let services = DeviceServicesViewModel(browser: browser!)
+        services.companyName = CompanyNames.name
         let nicknames = self.nicknames
         let settings = self.settings
         let chatSetting = settings.map { settings in
@@ -327,7 +332,8 @@ final class FavBlueApp {
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings,
                                                               policy: policy, identities: identities, pairing: pairing),
                                  favorites: favoritesPage, hidden: hidden, connection: connection,
-                                 pairing: DevicePairingViewModel(device: device, pairing: pairing, name: deviceName))
+                                 pairing: DevicePairingViewModel(device: device, pairing: pairing, name: deviceName),
+                                 services: services)
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                    nicknames: nicknames) },

@@ -7,7 +7,7 @@ import Localization
 import ViewModels
 
 /// The detail page's connection controls: Connect; while connecting a spinner and Cancel;
-/// once connected Open Chat, Disconnect and the GATT services found; Chat History for a device
+/// once connected Open Chat and Disconnect; Chat History for a device
 /// with messages while it is not connected. The line under them says where the connection
 /// stands ("Connected", "Disconnected: …"), or why not where it cannot. The keyboard focus
 /// stays on the controls as they change.
@@ -21,10 +21,6 @@ final class DeviceConnectionSection {
     private let disconnect = Button(label: L10n.tr("Disconnect"))
     private let history = Button(label: L10n.tr("Chat History"))
     private let note = Label().wrap().justifyCenter()
-    private let servicesHeading = Label(L10n.tr("Services on the Device")).xalign(0)
-    private let servicesBox = Box(vertical: true, spacing: 2)
-    private var serviceLabels: [Label] = []
-    private var shownServices: [ServiceID] = []
 
     private let device: DeviceID
     private let model: ConnectionViewModel
@@ -49,9 +45,7 @@ final class DeviceConnectionSection {
         let buttons = Box(vertical: false, spacing: 12).append(spinner, connect, cancel, openChat, disconnect, history)
         buttons.align(.center, .center)
         note.css("dim-text")
-        servicesHeading.css("heading")
-        servicesBox.accessibleLabel(L10n.tr("Services on the Device"))
-        root.append(buttons, note, servicesHeading, servicesBox)
+        root.append(buttons, note)
         connect.onClicked { [weak self] in self?.startConnecting() }
         cancel.onClicked { [weak self] in self?.model.cancel() }
         disconnect.onClicked { [weak self] in self?.model.disconnect() }
@@ -145,18 +139,5 @@ final class DeviceConnectionSection {
             next?.grabFocus()
         }
 
-        let services = connected ? model.services : []
-        servicesHeading.isVisible = !services.isEmpty
-        servicesBox.isVisible = !services.isEmpty
-        if services != shownServices {
-            shownServices = services
-            for label in serviceLabels { servicesBox.remove(label) }
-            serviceLabels = services.map { service in
-                let title = ChatService.allCases.first { $0.uuid == service.uuid.uppercased() }?.displayName ?? ServiceText.name(service)
-                let label = Label(title == service.uuid ? title : L10n.format("{} ({})", title, service.uuid)).xalign(0).wrap()
-                return label
-            }
-            for label in serviceLabels { _ = servicesBox.append(label) }
-        }
     }
 }

@@ -41,6 +41,8 @@ public final class DeviceDetailPage: Page {
     private var hiddenToken: ObservationToken?
     /// Connect, Open Chat, Disconnect; nil when the app cannot connect at all.
     private let connection: DeviceConnectionSection?
+    /// The connected device's services, characteristics and values; nil when the app cannot connect.
+    private let servicesSection: DeviceServicesSection?
 
     // MARK: Owned
     private var token: ObservationToken?
@@ -60,12 +62,13 @@ public final class DeviceDetailPage: Page {
     /// Creates the page over `model`.
     public init(navigator: Navigator, model: DeviceDetailViewModel, favorites: FavoritesViewModel,
                 hidden: HiddenDevicesViewModel? = nil, connection: ConnectionViewModel? = nil,
-                pairing: DevicePairingViewModel? = nil) {
+                pairing: DevicePairingViewModel? = nil, services: DeviceServicesViewModel? = nil) {
         self.navigator = navigator
         self.model = model
         self.favorites = favorites
         self.hidden = hidden
         self.connection = connection.map { DeviceConnectionSection(device: model.id, model: $0, navigator: navigator) }
+        servicesSection = services.map { DeviceServicesSection(device: model.id, model: $0, connection: connection) }
         keySection = DeviceKeySection(model: model)
         alertsSection = DeviceAlertsSection(model: model)
         pairingSection = pairing.map { DevicePairingSection(model: $0, navigator: navigator) }
@@ -115,6 +118,7 @@ public final class DeviceDetailPage: Page {
         let column = Box(vertical: true, spacing: 12).append(fullName, signal)
         if let connection = self.connection { column.append(connection.root) }
         if let pairingSection { column.append(pairingSection.root) }
+        if let servicesSection { column.append(servicesSection.root) }
         column.append(properties)
         column.append(alertsSection.root)
         column.append(keySection.root)
@@ -139,6 +143,12 @@ public final class DeviceDetailPage: Page {
             self.copyAddress.copyToClipboard(self.model.id.address)
         }
         token = model.observe { [weak self] in self?.render() }
+        servicesSection?.canPair = { [weak pairing] in pairing?.canPair ?? false }
+        servicesSection?.pair = { [weak self] in
+            guard let self else { return }
+            self.pairing?.pair()
+            self.pairingSection?.focus()
+        }
         // A device that refused the connection until paired: Pair becomes the suggested next step.
         connectionToken = connection?.observe { [weak self, weak connection] in
             guard let self, let connection else { return }

@@ -239,3 +239,90 @@ final class BlueZAliasTests: XCTestCase {
         XCTAssertFalse(unknown, "a device BlueZ does not know is left alone")
     }
 }
+
+/// The GATT browser through BlueZ's GattService1, GattCharacteristic1 and GattDescriptor1 objects.
+extension BlueZConnectorTests {
+
+    /// Battery (Level readable, with a user description) and a vendor service whose one
+    /// characteristic is written and whose other answers Read Not Permitted; then connected.
+    private func browsable(_ connector: BlueZConnector) async throws -> (level: String, vendor: String, locked: String) {
+        let battery = path + "/service0010", level = battery + "/char0011", description = level + "/desc0013"
+        let vendor = path + "/service0020", written = vendor + "/char0021", locked = vendor + "/char0023"
+        try await mock.addObject(battery, "org.bluez.GattService1", ["UUID": .string("0000180f-0000-1000-8000-00805f9b34fb"),
+                                                                     "Primary": .bool(true), "Device": .objectPath(path)])
+        try await mock.addObject(level, "org.bluez.GattCharacteristic1", [
+            "UUID": .string("00002a19-0000-1000-8000-00805f9b34fb"), "Service": .objectPath(battery),
+            "Flags": .array(elementType: "s", [.string("read"), .string("notify")]),
+        ], methods: [("ReadValue", "a{sv}", "ay", "ret = dbus.Array([dbus.Byte(87)], signature='y')")])
+        try await mock.addObject(description, "org.bluez.GattDescriptor1", [
+            "UUID": .string("00002901-0000-1000-8000-00805f9b34fb"), "Characteristic": .objectPath(level),
+        ], methods: [("ReadValue", "a{sv}", "ay", "ret = dbus.Array([dbus.Byte(c) for c in b'Main cell'], signature='y')")])
+        try await mock.addObject(vendor, "org.bluez.GattService1", ["UUID": .string("12345678-1234-1234-1234-123456789abc"),
+                                                                    "Primary": .bool(true), "Device": .objectPath(path)])
+        try await mock.addObject(written, "org.bluez.GattCharacteristic1", [
+            "UUID": .string("12345678-1234-1234-1234-123456789abd"), "Service": .objectPath(vendor),
+            "Flags": .array(elementType: "s", [.string("write"), .string("write-without-response")]),
+        ], methods: [("WriteValue", "aya{sv}", "", "")])
+        try await mock.addObject(locked, "org.bluez.GattCharacteristic1", [
+            "UUID": .string("12345678-1234-1234-1234-123456789abe"), "Service": .objectPath(vendor),
+            "Flags": .array(elementType: "s", [.string("read")]),
+        ], methods: [("ReadValue", "a{sv}", "ay",
+                      "raise dbus.exceptions.DBusException('Read not permitted', name='org.bluez.Error.NotPermitted')")])
+        connector.connect(to: device)
+        try await eventually("Connect called") { try await self.mock.calls(self.path).contains("Connect") }
+        try await mock.set(path, "org.bluez.Device1", "ServicesResolved", .bool(true))
+        try await eventually("connected") { connector.state == .connected(self.device, service: nil) }
+        return (level, written, locked)
+    }
+
+    func testTheBrowserSeesEveryServiceCharacteristicAndDescriptorWithHandlesFromBlueZsObjects() async throws {
+        let connector = connector()
+        _ = try await browsable(connector)
+        let tree = try await connector.discoverServices()
+        XCTAssertEqual(tree.map(\.uuid), ["180F", "12345678-1234-1234-1234-123456789ABC"])
+        XCTAssertEqual(tree.map(\.name), ["Battery", nil])
+        XCTAssertEqual(tree[0].start, 0x10)
+        let level = try XCTUnwrap(tree[0].characteristics.first)
+        XCTAssertEqual(level.uuid, "2A19")
+        XCTAssertEqual(level.name, "Battery Level")
+        XCTAssertEqual([level.handle, level.valueHandle], [0x11, 0x12], "the value follows its declaration")
+        XCTAssertEqual(level.properties.words, ["Read", "Notify"])
+        XCTAssertEqual(level.descriptors, [GATTDescriptor(uuid: "2901", name: "Characteristic User Description", handle: 0x13)])
+        XCTAssertEqual(tree[1].characteristics.map(\.properties.words), [["Write Without Response", "Write"], ["Read"]])
+    }
+
+    func testReadsAndWritesGoThroughBlueZAndItsRefusalsAreSaidInTheDevicesWords() async throws {
+        let connector = connector()
+        let (_, vendor, _) = try await browsable(connector)
+        _ = try await connector.discoverServices()
+        let level = try await connector.readValue(at: 0x12)
+        XCTAssertEqual(level, [87])
+        let description = try await connector.readValue(at: 0x13)
+        XCTAssertEqual(String(decoding: description, as: UTF8.self), "Main cell", "a descriptor is read by its handle too")
+        try await connector.writeValue([1, 2, 3], at: 0x22, withResponse: true)
+        try await connector.writeValue([4], at: 0x22, withResponse: false)
+        let writes = try await mock.arguments(vendor, "WriteValue")
+        XCTAssertEqual(writes.map { $0.first }, [.bytes([1, 2, 3]), .bytes([4])])
+        XCTAssertEqual(writes.map { $0.last?.stringKeyed?["type"] }, [.string("request"), .string("command")])
+        do {
+            _ = try await connector.readValue(at: 0x24)
+            XCTFail("a read the device refuses")
+        } catch {
+            XCTAssertEqual(error.message, "Read not permitted: the device does not let this value be read.")
+        }
+        do {
+            _ = try await connector.readValue(at: 0x99)
+            XCTFail("a handle that is not there")
+        } catch {
+            XCTAssertEqual(error, .vanished)
+        }
+        connector.disconnect()
+        try await eventually("disconnected") { connector.state == .idle }
+        do {
+            _ = try await connector.readValue(at: 0x12)
+            XCTFail("read while not connected")
+        } catch {
+            XCTAssertEqual(error, .notConnected)
+        }
+    }
+}

@@ -19,10 +19,9 @@ final class BumbleGATTTests: XCTestCase {
 
     func testTheWholeTreeIsFoundWithHandlesPropertiesAndDescriptors() async throws {
         let peer = try ChatPeer(["--service", "both"])
-        let (host, connector, log) = try await connected(peer)
+        let (host, connector, _) = try await connected(peer)
         defer { host.close() }
-        let found = await connector.discoverTree()
-        let tree = try XCTUnwrap(try found?.get(), "\(log.states)")
+        let tree = try await connector.discoverServices()
         XCTAssertEqual(tree.map(\.uuid), ["1800", "1801", "7E57C000-2C8F-4F3C-9F91-8577E1891234", "6E400001-B5A3-F393-E0A9-E50E24DCCA9E"])
         XCTAssertEqual(tree.first?.name, "Generic Access")
         XCTAssertTrue(tree[0].characteristics.contains { $0.uuid == "2A00" && $0.properties.contains(.read) }, "Device Name")
@@ -46,46 +45,47 @@ final class BumbleGATTTests: XCTestCase {
 
     func testValuesAreReadWholeAndDecoded() async throws {
         let peer = try ChatPeer(["--service", "chat", "--info"])
-        let (host, connector, log) = try await connected(peer)
+        let (host, connector, _) = try await connected(peer)
         defer { host.close() }
-        let discovered = await connector.discoverTree()
-        let tree = try XCTUnwrap(try discovered?.get())
+        let tree = try await connector.discoverServices()
         func handle(_ uuid: String) throws -> UInt16 {
             try XCTUnwrap(tree.flatMap(\.characteristics).first { $0.uuid == uuid }?.valueHandle, uuid)
         }
-        let batteryRead = await connector.readValue(try handle("2A19"))
-        let battery = try XCTUnwrap(try batteryRead?.get())
+        let battery = try await connector.readValue(at: try handle("2A19"))
         XCTAssertEqual(CharacteristicValues.decode(0x2A19, battery).text, "87 %")
-        let nameRead = await connector.readValue(try handle("2A29"))
-        let name = try XCTUnwrap(try nameRead?.get())
+        let name = try await connector.readValue(at: try handle("2A29"))
         XCTAssertEqual(name.count, 300, "longer than one ATT_MTU, read whole with Read Blob")
         XCTAssertTrue(String(decoding: name, as: UTF8.self).hasPrefix("Manufacturer xxx"))
-        let pnpRead = await connector.readValue(try handle("2A50"))
-        let pnp = try XCTUnwrap(try pnpRead?.get())
+        let pnp = try await connector.readValue(at: try handle("2A50"))
         XCTAssertEqual(CharacteristicValues.decode(0x2A50, pnp, company: CompanyNames.name).text, CompanyNames.name(0x000F))
         // A handle that is not there is said in words.
-        guard case .failure(let error)? = await connector.readValue(0x0FFF) else { return XCTFail("read a missing handle") }
-        XCTAssertTrue(error.description.hasPrefix("Invalid handle"), error.description)
+        do {
+            _ = try await connector.readValue(at: 0x0FFF)
+            XCTFail("read a missing handle")
+        } catch {
+            XCTAssertTrue(error.message.hasPrefix("Invalid handle"), error.message)
+        }
         withExtendedLifetime(connector) {}
     }
 
     func testShortAndLongWritesReachTheDeviceWhole() async throws {
         let peer = try ChatPeer(["--service", "chat"])
-        let (host, connector, log) = try await connected(peer)
+        let (host, connector, _) = try await connected(peer)
         defer { host.close() }
-        let discovered = await connector.discoverTree()
-        let rx = try XCTUnwrap(try discovered?.get().flatMap(\.characteristics).first { $0.uuid.hasPrefix("7E57C002") })
-        let short = await connector.writeValue(rx.valueHandle, Array("short".utf8), withResponse: true)
-        XCTAssertNotNil(try short?.get())
+        let tree = try await connector.discoverServices()
+        let rx = try XCTUnwrap(tree.flatMap(\.characteristics).first { $0.uuid.hasPrefix("7E57C002") })
+        try await connector.writeValue(Array("short".utf8), at: rx.valueHandle, withResponse: true)
         XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("RX chat ") && $0.hasSuffix(" short") }), peer.output)
         // 300 bytes: more than ATT_MTU−3, so Prepare Write in parts, then Execute Write.
         let long = String(repeating: "0123456789", count: 30)
-        let written = await connector.writeValue(rx.valueHandle, Array(long.utf8), withResponse: true)
-        XCTAssertNotNil(try written?.get())
+        try await connector.writeValue(Array(long.utf8), at: rx.valueHandle, withResponse: true)
         XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("RX chat ") && $0.hasSuffix(" " + long) }), "arrived whole: \(peer.output)")
-        let tooBig = await connector.writeValue(rx.valueHandle, Array(long.utf8), withResponse: false)
-        guard case .failure(let error)? = tooBig else { return XCTFail("a command longer than a packet was sent") }
-        XCTAssertTrue(error.description.contains("write it with a response instead"), error.description)
+        do {
+            try await connector.writeValue(Array(long.utf8), at: rx.valueHandle, withResponse: false)
+            XCTFail("a command longer than a packet was sent")
+        } catch {
+            XCTAssertTrue(error.message.contains("write it with a response instead"), error.message)
+        }
         withExtendedLifetime(connector) {}
     }
 }

@@ -18,6 +18,16 @@ public final class FakeConnector: DeviceConnector, @unchecked Sendable {
     public var sendFailure: ChatSendError?
     /// Every text sent, in order.
     public private(set) var sent: [String] = []
+    /// The GATT tree discovery finds.
+    public var tree: [GATTService] = []
+    /// Values by handle, as reads return them.
+    public var values: [UInt16: [UInt8]] = [:]
+    /// Reads of these handles fail so.
+    public var readFailures: [UInt16: GATTError] = [:]
+    /// Every write: handle, bytes, and whether it asked for a response.
+    public private(set) var written: [(handle: UInt16, value: [UInt8], withResponse: Bool)] = []
+    /// How many times the tree was discovered.
+    public private(set) var discoveries = 0
 
     public init() {}
 
@@ -61,6 +71,29 @@ public final class FakeConnector: DeviceConnector, @unchecked Sendable {
         if let sendFailure { throw sendFailure }
         guard state.canChat else { throw .notConnected }
         lock.withLock { sent.append(text) }
+    }
+
+    public func discoverServices() async throws(GATTError) -> [GATTService] {
+        guard state.device != nil else { throw .notConnected }
+        return lock.withLock {
+            discoveries += 1
+            return tree
+        }
+    }
+
+    public func readValue(at handle: UInt16) async throws(GATTError) -> [UInt8] {
+        guard state.device != nil else { throw .notConnected }
+        if let failure = lock.withLock({ readFailures[handle] }) { throw failure }
+        guard let value = lock.withLock({ values[handle] }) else { throw .vanished }
+        return value
+    }
+
+    public func writeValue(_ value: [UInt8], at handle: UInt16, withResponse: Bool) async throws(GATTError) {
+        guard state.device != nil else { throw .notConnected }
+        lock.withLock {
+            written.append((handle, value, withResponse))
+            values[handle] = value
+        }
     }
 
     /// Delivers `text` from the connected device.

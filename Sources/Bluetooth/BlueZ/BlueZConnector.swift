@@ -46,6 +46,8 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
         var early: [[UInt8]] = []
         /// The user (or a newer request) is ending it, so its end is no failure.
         var ending = false
+        /// Where the browser's handles are read and written, once discovered.
+        var attributes: BlueZObjects.AttributePaths = [:]
 
         init(device: DeviceID, path: String) {
             self.device = device

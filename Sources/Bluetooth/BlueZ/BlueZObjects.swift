@@ -12,6 +12,7 @@ public struct BlueZObjects: Sendable {
         public static let device = "org.bluez.Device1"
         public static let gattService = "org.bluez.GattService1"
         public static let gattCharacteristic = "org.bluez.GattCharacteristic1"
+        public static let gattDescriptor = "org.bluez.GattDescriptor1"
     }
 
     /// Every object and its interfaces' properties.
@@ -108,5 +109,73 @@ public struct BlueZObjects: Sendable {
             let flags = Set(characteristic["Flags"]?.items?.compactMap(\.stringValue) ?? [])
             return Characteristic(path: path, uuid: uuid, flags: flags)
         }.sorted { $0.path < $1.path }
+    }
+
+    /// Where each attribute of a tree lives on the bus: its object and interface.
+    public typealias AttributePaths = [UInt16: (path: String, interface: String)]
+
+    /// The whole GATT tree BlueZ resolved on `device`, with every handle, and where each value
+    /// and descriptor is read. BlueZ names its objects by handle (service000a/char000b/desc000d:
+    /// the service's first handle, the characteristic's declaration, the descriptor); a
+    /// characteristic's value follows its declaration (Core spec Vol 3 Part G §3.3).
+    public func gattTree(of device: String) -> (services: [GATTService], paths: AttributePaths) {
+        var paths: AttributePaths = [:]
+        var tree: [GATTService] = []
+        func uuid(_ properties: [String: DBusValue]) -> AttributeUUID? { properties["UUID"]?.stringValue.flatMap(AttributeUUID.init) }
+        func handle(_ path: String) -> UInt16? {
+            path.split(separator: "/").last.flatMap { UInt16($0.suffix(4), radix: 16) }
+        }
+        let servicePaths = objects.compactMap { path, interfaces -> String? in
+            guard let service = interfaces[Interface.gattService], service["Device"]?.stringValue == device,
+                  service["Primary"] != .bool(false) else { return nil }
+            return path
+        }
+        for path in servicePaths.sorted() {
+            guard let properties = objects[path]?[Interface.gattService], let type = uuid(properties),
+                  let start = handle(path) else { continue }
+            var characteristics: [GATTCharacteristic] = []
+            var last = start
+            for (charPath, interfaces) in objects where interfaces[Interface.gattCharacteristic]?["Service"]?.stringValue == path {
+                guard let c = interfaces[Interface.gattCharacteristic], let type = uuid(c), let declaration = handle(charPath) else { continue }
+                let flags = Set(c["Flags"]?.items?.compactMap(\.stringValue) ?? [])
+                var descriptors: [GATTDescriptor] = []
+                for (descPath, interfaces) in objects where interfaces[Interface.gattDescriptor]?["Characteristic"]?.stringValue == charPath {
+                    guard let d = interfaces[Interface.gattDescriptor], let type = uuid(d), let at = handle(descPath) else { continue }
+                    descriptors.append(GATTDescriptor(uuid: type.serviceID.uuid, name: AttributeNames.descriptor(type.serviceID.uuid), handle: at))
+                    paths[at] = (descPath, Interface.gattDescriptor)
+                    last = max(last, at)
+                }
+                let value = declaration &+ 1
+                paths[value] = (charPath, Interface.gattCharacteristic)
+                last = max(last, value)
+                characteristics.append(GATTCharacteristic(
+                    uuid: type.serviceID.uuid, name: AttributeNames.characteristic(type.serviceID.uuid), handle: declaration, valueHandle: value, properties: Self.properties(flags),
+                    descriptors: descriptors.sorted { $0.handle < $1.handle }))
+            }
+            let includes = (properties["Includes"]?.items ?? []).compactMap { item -> GATTInclude? in
+                guard let included = item.stringValue, let first = handle(included) else { return nil }
+                let type = objects[included]?[Interface.gattService].flatMap(uuid)
+                return GATTInclude(uuid: type?.serviceID.uuid, start: first, end: first)
+            }
+            tree.append(GATTService(uuid: type.serviceID.uuid, name: type.serviceID.name, start: start, end: last,
+                                    includes: includes, characteristics: characteristics.sorted { $0.handle < $1.handle }))
+        }
+        // An included service ends where that service does.
+        let ends = Dictionary(tree.map { ($0.start, $0.end) }, uniquingKeysWith: { a, _ in a })
+        for index in tree.indices {
+            tree[index].includes = tree[index].includes.map { GATTInclude(uuid: $0.uuid, start: $0.start, end: ends[$0.start] ?? $0.end) }
+        }
+        return (tree.sorted { $0.start < $1.start }, paths)
+    }
+
+    /// BlueZ's flags as the properties byte would say them.
+    static func properties(_ flags: Set<String>) -> GATTProperties {
+        let table: [(String, GATTProperties)] = [
+            ("broadcast", .broadcast), ("read", .read), ("write-without-response", .writeWithoutResponse), ("write", .write),
+            ("notify", .notify), ("indicate", .indicate), ("authenticated-signed-writes", .signedWrite),
+            ("extended-properties", .extendedProperties), ("reliable-write", .extendedProperties),
+            ("writable-auxiliaries", .extendedProperties),
+        ]
+        return table.reduce(into: GATTProperties()) { if flags.contains($1.0) { $0.insert($1.1) } }
     }
 }

@@ -120,10 +120,13 @@ struct GATTClient {
                 // A characteristic's descriptors lie between its value and the next declaration (or the service end).
                 let end = index + 1 < declarations.count ? declarations[index + 1].handle - 1 : range.end
                 let descriptors = declaration.valueHandle < end ? try descriptors(from: declaration.valueHandle + 1, to: end) : []
+                let uuid = declaration.uuid.serviceID.uuid
                 service.characteristics.append(GATTCharacteristic(
-                    uuid: declaration.uuid.serviceID.uuid, handle: declaration.handle, valueHandle: declaration.valueHandle,
-                    properties: GATTProperties(rawValue: declaration.properties.rawValue),
-                    descriptors: descriptors.map { GATTDescriptor(uuid: $0.uuid.serviceID.uuid, handle: $0.handle) }))
+                    uuid: uuid, name: AttributeNames.characteristic(uuid), handle: declaration.handle,
+                    valueHandle: declaration.valueHandle, properties: GATTProperties(rawValue: declaration.properties.rawValue),
+                    descriptors: descriptors.map {
+                        GATTDescriptor(uuid: $0.uuid.serviceID.uuid, name: AttributeNames.descriptor($0.uuid.serviceID.uuid), handle: $0.handle)
+                    }))
             }
             tree.append(service)
         }

@@ -296,32 +296,56 @@ extension HCIConnector {
         }
     }
 
-    /// Discovers the connected device's whole GATT tree.
-    func discoverTree() async -> Result<[GATTService], ATTError>? {
-        await onReadyLink { link throws(ATTError) in try GATTClient(bearer: link.bearer).discoverAll() }
+    /// Runs `body` on the ready link, with its failures in the port's words.
+    private func onLink<T: Sendable>(_ body: @escaping @Sendable (Link) throws(ATTError) -> T) async throws(GATTError) -> T {
+        switch await onReadyLink(body) {
+        case nil: throw .notConnected
+        case .success(let value)?: return value
+        case .failure(let error)?: throw GATTError(error)
+        }
     }
 
-    /// Reads the value at `handle`, whole (up to 512 bytes).
-    func readValue(_ handle: UInt16) async -> Result<[UInt8], ATTError>? {
-        await onReadyLink { link throws(ATTError) in try GATTClient(bearer: link.bearer).read(handle) }
+    // MARK: GATTAccess
+
+    public func discoverServices() async throws(GATTError) -> [GATTService] {
+        try await onLink { link throws(ATTError) in try GATTClient(bearer: link.bearer).discoverAll() }
     }
 
-    /// Writes `value` at `handle`: with a response (long where it must be), or as a command,
-    /// which must fit in one packet.
-    func writeValue(_ handle: UInt16, _ value: [UInt8], withResponse: Bool) async -> Result<Void, ATTError>? {
-        await onReadyLink { link throws(ATTError) in
+    public func readValue(at handle: UInt16) async throws(GATTError) -> [UInt8] {
+        try await onLink { link throws(ATTError) in try GATTClient(bearer: link.bearer).read(handle) }
+    }
+
+    /// A write with a response is long where it must be; a command must fit in one packet.
+    public func writeValue(_ value: [UInt8], at handle: UInt16, withResponse: Bool) async throws(GATTError) {
+        let limit: Int? = try await onLink { link throws(ATTError) in
             guard withResponse else {
-                guard value.count <= link.bearer.mtu - 3 else {
-                    throw .unexpected(L10n.plural(
-                        "A write without response carries at most {} byte here; write it with a response instead.",
-                        "A write without response carries at most {} bytes here; write it with a response instead.",
-                        link.bearer.mtu - 3))
-                }
+                guard value.count <= link.bearer.mtu - 3 else { return link.bearer.mtu - 3 }
                 link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel,
                                                    payload: ATTPDU.writeCommand(handle: handle, value: value).bytes).bytes)
-                return
+                return nil
             }
             try GATTClient(bearer: link.bearer).write(handle, value)
+            return nil
         }
+        if let limit { throw .refused(GATTError.commandLimit(limit)) }
+    }
+}
+
+extension GATTError {
+    /// The port's words for what the bearer met.
+    init(_ error: ATTError) {
+        switch error {
+        case .error(let code, _, _): self = .device(message: code.message, wantsPairing: code.wantsPairing)
+        case .timeout: self = .timedOut
+        case .linkEnded, .aborted: self = .connectionLost
+        case .unexpected(let what): self = .device(message: what, wantsPairing: false)
+        }
+    }
+
+    /// Why a write without response of more than `limit` bytes is not sent.
+    static func commandLimit(_ limit: Int) -> String {
+        L10n.plural("A write without response carries at most {} byte here; write it with a response instead.",
+                    "A write without response carries at most {} bytes here; write it with a response instead.", limit,
+                    Formats.number(limit))
     }
 }

@@ -86,6 +86,23 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
     /// Calls off the pairing under way.
     func cancelPairing() { lock.withLock { inner }?.cancelPairing() }
 
+    // MARK: GATTAccess, on the current host's connector
+
+    public func discoverServices() async throws(GATTError) -> [GATTService] {
+        guard let inner = lock.withLock({ inner }) else { throw .notConnected }
+        return try await inner.discoverServices()
+    }
+
+    public func readValue(at handle: UInt16) async throws(GATTError) -> [UInt8] {
+        guard let inner = lock.withLock({ inner }) else { throw .notConnected }
+        return try await inner.readValue(at: handle)
+    }
+
+    public func writeValue(_ value: [UInt8], at handle: UInt16, withResponse: Bool) async throws(GATTError) {
+        guard let inner = lock.withLock({ inner }) else { throw .notConnected }
+        try await inner.writeValue(value, at: handle, withResponse: withResponse)
+    }
+
     /// The connector on the link's current host, made (and listened to) when the host is new.
     private func connector() throws(ScanFailure) -> HCIConnector {
         let host = try link.host()

@@ -28,11 +28,26 @@ public enum ServiceNames {
 
     /// A 128-bit service's name: a SIG service written out on the base UUID
     /// (Core v5.4, Vol 3, Part B, §2.5.1), or a vendor service common enough to name.
-    public static func name(uuid128 uuid: String) -> String? {
+    public static func name(uuid128 uuid: String) -> String? { AttributeNames.name(uuid, serviceNameTable, longServiceNameTable) }
+}
+
+/// Characteristic and descriptor names, from data/characteristic-uuids.txt and
+/// data/descriptor-uuids.txt (the bluetooth-numbers-database), turned into code at build time.
+public enum AttributeNames {
+    /// "Battery Level" for 2A19, say, from its UUID in canonical text; nil when not in the table.
+    public static func characteristic(_ uuid: String) -> String? { name(uuid, characteristicNameTable, longCharacteristicNameTable) }
+
+    /// "Client Characteristic Configuration" for 2902, say; nil when not in the table.
+    public static func descriptor(_ uuid: String) -> String? { name(uuid, descriptorNameTable, longDescriptorNameTable) }
+
+    /// A 16-bit UUID by number, also when written out on the base UUID; a 128-bit one by its text.
+    static func name(_ uuid: String, _ short: [UInt16: String], _ long: [String: String]) -> String? {
+        let uuid = uuid.uppercased()
+        if uuid.count == 4, let value = UInt16(uuid, radix: 16) { return short[value] }
         if uuid.hasPrefix("0000"), uuid.hasSuffix("-0000-1000-8000-00805F9B34FB"),
-           let short = UInt16(uuid.dropFirst(4).prefix(4), radix: 16) {
-            return name(short)
+           let value = UInt16(uuid.dropFirst(4).prefix(4), radix: 16) {
+            return short[value]
         }
-        return longServiceNameTable[uuid]
+        return long[uuid]
     }
 }

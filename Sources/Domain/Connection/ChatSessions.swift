@@ -56,7 +56,7 @@ public final class ChatSessions {
     public var canSend: Bool { state.canChat }
 
     // MARK: Borrowed
-    private var connector: DeviceConnector
+    private(set) var connector: DeviceConnector
     private let chats: ChatRepository?
     private let clock: any Clock<Duration>
     private let now: () -> Date

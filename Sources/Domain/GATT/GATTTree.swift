@@ -34,10 +34,13 @@ public struct GATTProperties: OptionSet, Equatable, Sendable {
 public struct GATTDescriptor: Equatable, Sendable {
     /// The UUID in canonical text ("2902", or the full form).
     public let uuid: String
+    /// "Client Characteristic Configuration", say; nil when not well known.
+    public let name: String?
     public let handle: UInt16
 
-    public init(uuid: String, handle: UInt16) {
+    public init(uuid: String, name: String? = nil, handle: UInt16) {
         self.uuid = uuid
+        self.name = name
         self.handle = handle
     }
 }
@@ -45,13 +48,17 @@ public struct GATTDescriptor: Equatable, Sendable {
 /// One characteristic, with its declaration and value handles and its descriptors.
 public struct GATTCharacteristic: Equatable, Sendable {
     public let uuid: String
+    /// "Battery Level", say; nil when not well known.
+    public let name: String?
     public let handle: UInt16
     public let valueHandle: UInt16
     public let properties: GATTProperties
     public var descriptors: [GATTDescriptor]
 
-    public init(uuid: String, handle: UInt16, valueHandle: UInt16, properties: GATTProperties, descriptors: [GATTDescriptor] = []) {
+    public init(uuid: String, name: String? = nil, handle: UInt16, valueHandle: UInt16, properties: GATTProperties,
+                descriptors: [GATTDescriptor] = []) {
         self.uuid = uuid
+        self.name = name
         self.handle = handle
         self.valueHandle = valueHandle
         self.properties = properties

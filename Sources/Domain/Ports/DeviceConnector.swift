@@ -35,7 +35,7 @@ public enum ChatSendError: Error, Equatable, Sendable {
 /// reported through `events`, a `Feed` fed from those threads: consume it in a
 /// `Task { @MainActor in for await event in connector.events { … } }`, which GtkKit's
 /// MainLoop runs while GTK owns the main thread (DESIGN.md §3), as with `DeviceScanner`.
-public protocol DeviceConnector: AnyObject, Sendable {
+public protocol DeviceConnector: GATTAccess {
     /// Every event from now on, starting with the current state. Each access makes a new stream.
     var events: Feed<ConnectionEvent> { get }
     /// The state right now.

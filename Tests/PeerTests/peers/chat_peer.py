@@ -31,8 +31,10 @@ CONNECTED and DISCONNECTED lines end with the address of the peer they concern.
   * --advertising-interval MS (default: Bumble's 1000). The virtual controller completes a
     connection on the peer's next advertisement, so this bounds the time to connect.
 
-  * --info adds a Battery service (87 %) and Device Information (a 300-byte manufacturer
-    name, a PnP ID).
+  * --info adds a Battery service (87 %), Device Information (a 300-byte manufacturer
+    name, a PnP ID) and a vendor service: "Set point" (read and write, 21.5 °C, with a
+    0x2901 description and a 0x2904 format; each write prints `WROTE <hex>`) and a value that
+    needs an encrypted link.
 
 Pairing (the peer is the responder; keys live in memory for the peer's lifetime):
   * --pairing none|display|yesno|keyboard|keyboard-display sets its IO capability
@@ -67,7 +69,7 @@ from bumble import hci
 from bumble.controller import Controller
 from bumble.core import AdvertisingData
 from bumble.device import Device, DeviceConfiguration
-from bumble.gatt import Characteristic, CharacteristicValue, Service
+from bumble.gatt import Characteristic, CharacteristicValue, Descriptor, Service
 from bumble.host import Host
 from bumble.keys import MemoryKeyStore
 from bumble.pairing import PairingConfig, PairingDelegate
@@ -174,6 +176,24 @@ async def main(args):
                                ('Manufacturer ' + 'x' * 300).encode()[:300]),
                 Characteristic('2A50', Characteristic.Properties.READ, Characteristic.READABLE,
                                bytes([0x01, 0x0F, 0x00, 0x34, 0x12, 0x21, 0x01])),
+            ]))
+            set_point = bytearray([0xD7, 0x00])
+
+            def write_set_point(connection, value):
+                set_point[:] = bytes(value)
+                say('WROTE', bytes(value).hex())
+
+            readable = Characteristic.READABLE
+            services.append(Service('5E7F0000-1C2B-4A5D-8E9F-0A1B2C3D4E5F', [
+                Characteristic('5E7F0001-1C2B-4A5D-8E9F-0A1B2C3D4E5F',
+                               Characteristic.Properties.READ | Characteristic.Properties.WRITE,
+                               Characteristic.READABLE | Characteristic.WRITEABLE,
+                               CharacteristicValue(read=lambda connection: bytes(set_point), write=write_set_point),
+                               descriptors=[Descriptor('2901', readable, b'Set point'),
+                                            # uint16, exponent -1, degrees Celsius: 215 reads 21.5 °C.
+                                            Descriptor('2904', readable, bytes([0x06, 0xFF, 0x2F, 0x27, 0x01, 0x00, 0x00]))]),
+                Characteristic('5E7F0002-1C2B-4A5D-8E9F-0A1B2C3D4E5F', Characteristic.Properties.READ,
+                               Characteristic.Permissions.READ_REQUIRES_ENCRYPTION, b'secret'),
             ]))
         device.add_services(services)
 

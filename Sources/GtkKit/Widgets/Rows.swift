@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+internal import CGtkShim
+import Foundation
+
+/// A list in libadwaita's boxed style that holds any rows (expander rows, say), replaced as a whole.
+@MainActor
+public final class BoxedList: Widget {
+    private var rows: [Widget] = []
+
+    /// An empty list, named `accessibleName` for screen readers.
+    public init(accessibleName: String) {
+        super.init(gtk_list_box_new())
+        gtk_list_box_set_selection_mode(gcast(object), GTK_SELECTION_NONE)
+        css("boxed-list")
+        accessibleLabel(accessibleName)
+    }
+
+    /// Appends `row`.
+    public func append(_ row: Widget) {
+        gtk_list_box_append(gcast(object), row.widget)
+        rows.append(row)
+    }
+
+    /// Takes every row out.
+    public func removeAll() {
+        for row in rows { gtk_list_box_remove(gcast(object), row.widget) }
+        rows = []
+    }
+
+    /// The rows, in order.
+    public var allRows: [Widget] { rows }
+}
+
+/// An AdwExpanderRow: a title and subtitle that open onto rows of their own.
+@MainActor
+public final class ExpanderRow: Widget {
+    private var children: [Widget] = []
+
+    /// A closed row titled `title` over `subtitle`, both plain text (a device's words can be in them).
+    public init(title: String, subtitle: String = "") {
+        super.init(adw_expander_row_new())
+        adw_preferences_row_set_use_markup(gcast(object), 0)
+        adw_preferences_row_set_title(gcast(object), title)
+        adw_expander_row_set_subtitle(gcast(object), subtitle)
+    }
+
+    /// The title.
+    public var title: String {
+        get { String(cString: adw_preferences_row_get_title(gcast(object))) }
+        set { adw_preferences_row_set_title(gcast(object), newValue) }
+    }
+
+    /// The subtitle.
+    public var subtitle: String {
+        get { adw_expander_row_get_subtitle(gcast(object)).map { String(cString: $0) } ?? "" }
+        set { adw_expander_row_set_subtitle(gcast(object), newValue) }
+    }
+
+    /// Whether the rows inside show.
+    public var isExpanded: Bool {
+        get { adw_expander_row_get_expanded(gcast(object)) != 0 }
+        set { adw_expander_row_set_expanded(gcast(object), newValue ? 1 : 0) }
+    }
+
+    /// Adds `row` inside, under the others.
+    public func addRow(_ row: Widget) {
+        adw_expander_row_add_row(gcast(object), row.widget)
+        children.append(row)
+    }
+
+    /// Runs `handler` with the new state after the row opens or closes.
+    public func onExpanded(_ handler: @escaping (Bool) -> Void) {
+        connect("notify::expanded") { [weak self] _ in
+            guard let self else { return }
+            handler(self.isExpanded)
+        }
+    }
+}
+
+/// A list-box row holding any widget (a characteristic's value and controls), not activatable,
+/// so Tab goes to the controls inside it.
+@MainActor
+public final class ContentRow: Widget {
+    public let child: Widget
+
+    /// A row around `child`, named `accessibleName`.
+    public init(_ child: Widget, accessibleName: String) {
+        self.child = child
+        super.init(gtk_list_box_row_new())
+        gtk_list_box_row_set_child(gcast(object), child.widget)
+        gtk_list_box_row_set_activatable(gcast(object), 0)
+        accessibleLabel(accessibleName)
+    }
+}
+
+/// A GtkDropDown over fixed choices.
+@MainActor
+public final class DropDown: Widget {
+    /// The choices.
+    public let choices: [String]
+
+    /// A drop-down of `choices`, the first chosen, named `accessibleName`.
+    public init(_ choices: [String], accessibleName: String) {
+        self.choices = choices
+        let copies = choices.map { strdup($0) }
+        defer { for copy in copies { free(copy) } }
+        var array: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
+        let made = array.withUnsafeMutableBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }
+        super.init(made!)
+        accessibleLabel(accessibleName)
+    }
+
+    /// The index of the choice made.
+    public var selected: Int {
+        get { Int(gtk_drop_down_get_selected(gcast(object))) }
+        set { gtk_drop_down_set_selected(gcast(object), UInt32(max(0, min(newValue, choices.count - 1)))) }
+    }
+
+    /// Runs `handler` with the index after each choice.
+    public func onSelected(_ handler: @escaping (Int) -> Void) {
+        connect("notify::selected") { [weak self] _ in
+            guard let self else { return }
+            handler(self.selected)
+        }
+    }
+}

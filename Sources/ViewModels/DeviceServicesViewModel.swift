@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// The detail page's window on the GATT browser (Domain's `GATTBrowser`): the connected
+/// device's services, characteristics and descriptors in words, the values read, decoded,
+/// and the intents to read and write.
+@MainActor
+public final class DeviceServicesViewModel {
+    /// One service, as the page lists it.
+    public struct Service: Equatable {
+        /// Its first handle: the same service across updates.
+        public let id: UInt16
+        public let title: String
+        /// The UUID and the handles it spans.
+        public let subtitle: String
+        /// "Includes Battery (180F)", one line each.
+        public let includes: [String]
+        public let characteristics: [Characteristic]
+    }
+
+    /// One characteristic, with its value and what can be done with it.
+    public struct Characteristic: Equatable {
+        /// Its value handle: the same characteristic across updates.
+        public let handle: UInt16
+        public let title: String
+        /// "2A19 · Read, Notify".
+        public let details: String
+        /// Its descriptors, one line each ("Client Characteristic Configuration (2902)").
+        public let descriptors: [String]
+        public let canRead: Bool
+        public let canWrite: Bool
+        public let canWriteWithoutResponse: Bool
+        /// A read or write is under way.
+        public let busy: Bool
+        public let value: Value?
+        /// Why the last read failed.
+        public let readProblem: String?
+        /// What came of the last write ("Written at 12:03:04", or why not).
+        public let writeNote: String?
+        /// Whether the last write failed.
+        public let writeFailed: Bool
+        /// The device wants pairing for what failed last.
+        public let wantsPairing: Bool
+        /// The write format the Presentation Format descriptor suggests, as an index into `writeFormats`.
+        public let suggestedFormat: Int
+    }
+
+    /// A value as read: decoded where FavBlue knows how, as text where it is printable, always as hex.
+    public struct Value: Equatable {
+        /// "87 %"; or why it cannot be decoded ("Too short to read …"); nil when the format is not known.
+        public let decoded: String?
+        /// The fields of a value of several ("Heart rate: 72 bpm").
+        public let parts: [String]
+        /// The bytes as UTF-8 text, when they are printable.
+        public let text: String?
+        /// "57 00 FF".
+        public let hex: String
+        /// "2 bytes · read at 12:03:04".
+        public let meta: String
+    }
+
+    // MARK: Borrowed
+    private let browser: GATTBrowser
+    /// Names a Bluetooth SIG company identifier (PnP ID's vendor); the composition root sets it.
+    public var companyName: (UInt16) -> String = { L10n.format("Company 0x{}", String(format: "%04X", $0)) }
+
+    public init(browser: GATTBrowser) {
+        self.browser = browser
+    }
+
+    /// Calls `handler` after every change.
+    public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { browser.observe(handler) }
+
+    // MARK: State
+
+    /// Whether `device` is the one connected (the section shows only then).
+    public func isConnected(_ device: DeviceID) -> Bool { browser.device == device }
+
+    /// A line above the tree while there is no tree: finding the services, or why not.
+    public var status: String? {
+        switch browser.phase {
+        case .idle, .ready: return nil
+        case .discovering: return L10n.tr("Finding the device’s services…")
+        case .failed(let why): return L10n.format("The device’s services could not be listed: {}", why)
+        }
+    }
+
+    public var isDiscovering: Bool { browser.phase == .discovering }
+    public var canRediscover: Bool { if case .failed = browser.phase { return true } else { return false } }
+    public var isReadingAll: Bool { browser.readingAll }
+    /// Whether "Read All Values" has anything to read.
+    public var canReadAll: Bool {
+        browser.phase == .ready && !browser.readingAll && browser.services.contains { $0.characteristics.contains { $0.properties.contains(.read) } }
+    }
+
+    /// The services, in handle order.
+    public var services: [Service] {
+        browser.services.map { service in
+            let name = service.name.map { L10n.ctx("Bluetooth service", $0) }
+            return Service(
+                id: service.start,
+                title: name ?? L10n.tr("Unknown Service"),
+                subtitle: L10n.format("{} · handles {}–{}", service.uuid, Self.handle(service.start), Self.handle(service.end)),
+                includes: service.includes.map { include in
+                    let included = browser.services.first { $0.start == include.start }
+                    let name = included?.name.map { L10n.ctx("Bluetooth service", $0) } ?? include.uuid ?? L10n.tr("Unknown Service")
+                    return L10n.format("Includes {} (handles {}–{})", name, Self.handle(include.start), Self.handle(include.end))
+                },
+                characteristics: service.characteristics.map(characteristic))
+        }
+    }
+
+    private func characteristic(_ c: GATTCharacteristic) -> Characteristic {
+        let handle = c.valueHandle
+        let words = c.properties.words.joined(separator: ", ")
+        var writeNote: String?
+        var writeProblem: GATTError?
+        switch browser.writes[handle] {
+        case .done(let time)?: writeNote = L10n.format("Written at {}", Formats.time(time))
+        case .failed(let error)?: writeNote = error.message; writeProblem = error
+        case nil: break
+        }
+        let readProblem = browser.readProblems[handle]
+        return Characteristic(
+            handle: handle,
+            title: Self.name(of: c, description: browser.userDescriptions[handle]),
+            details: words.isEmpty ? c.uuid : L10n.format("{} · {}", c.uuid, words),
+            descriptors: c.descriptors.map { d in
+                d.name.map { L10n.format("{} ({})", L10n.ctx("Bluetooth descriptor", $0), d.uuid) } ?? d.uuid
+            },
+            canRead: c.properties.contains(.read),
+            canWrite: c.properties.contains(.write),
+            canWriteWithoutResponse: c.properties.contains(.writeWithoutResponse),
+            busy: browser.busy.contains(handle),
+            value: browser.values[handle].map { value($0, of: c) },
+            readProblem: readProblem?.message,
+            writeNote: writeNote,
+            writeFailed: writeProblem != nil,
+            wantsPairing: readProblem?.wantsPairing == true || writeProblem?.wantsPairing == true,
+            suggestedFormat: Self.writeFormats.firstIndex(of: ValueInputFormat(presentation: browser.formats[handle])) ?? 0)
+    }
+
+    /// The user's description of a characteristic (0x2901), else its assigned name.
+    static func name(of c: GATTCharacteristic, description: String?) -> String {
+        if let description { return description }
+        return c.name.map { L10n.ctx("Bluetooth characteristic", $0) } ?? L10n.tr("Unknown Characteristic")
+    }
+
+    private func value(_ reading: GATTBrowser.Reading, of c: GATTCharacteristic) -> Value {
+        let bytes = reading.bytes
+        var decoded = DecodedValue.unknown
+        if c.uuid.count == 4, let short = UInt16(c.uuid, radix: 16) {
+            decoded = CharacteristicValues.decode(short, bytes, company: companyName)
+        }
+        if case .unknown = decoded, let format = browser.formats[c.valueHandle] { decoded = format.decode(bytes) }
+        var parts: [String] = []
+        if case .decoded(_, let fields) = decoded { parts = fields.map { L10n.format("{}: {}", $0.label, $0.value) } }
+        let meta = L10n.format("{} · read at {}",
+                               L10n.plural("{} byte", "{} bytes", bytes.count, Formats.number(bytes.count)), Formats.time(reading.time))
+        // Text only where nothing decoded the value: a battery at 87 % is not the letter "W".
+        let text = decoded == .unknown ? Self.printable(bytes) : nil
+        return Value(decoded: decoded.text, parts: parts, text: text, hex: Self.hex(bytes), meta: meta)
+    }
+
+    /// The bytes as text when they are valid UTF-8 made of printable characters (a trailing NUL allowed).
+    static func printable(_ bytes: [UInt8]) -> String? {
+        var body = bytes[...]
+        while body.last == 0 { body = body.dropLast() }
+        guard !body.isEmpty, let text = String(validating: body, as: UTF8.self) else { return nil }
+        let printable = text.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control || $0 == "\n" || $0 == "\t" }
+        return printable ? DeviceText.shown(text) : nil
+    }
+
+    /// "57 00 FF"; "(empty)" for no bytes.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        bytes.isEmpty ? L10n.tr("(empty)") : bytes.map { String(format: "%02X", $0) }.joined(separator: " ")
+    }
+
+    private static func handle(_ value: UInt16) -> String { String(format: "0x%04X", value) }
+
+    // MARK: Writing
+
+    /// The formats a value can be typed in, in the order the page offers them.
+    public static let writeFormats: [ValueInputFormat] = [.text, .hex] + [1, 2, 4, 8].flatMap { bytes -> [ValueInputFormat] in
+        let orders = bytes == 1 ? [false] : [false, true]
+        return [false, true].flatMap { signed in orders.map { ValueInputFormat.number(bytes: bytes, signed: signed, bigEndian: $0) } }
+    }
+
+    /// The formats' names, for the drop-down.
+    public static var writeFormatNames: [String] {
+        writeFormats.map { format in
+            switch format {
+            case .text: return L10n.tr("Text (UTF-8)")
+            case .hex: return L10n.tr("Hex")
+            case .number(let bytes, let signed, let bigEndian):
+                let bits = bytes * 8
+                if bytes == 1 { return signed ? L10n.format("Signed {}-bit", bits) : L10n.format("Unsigned {}-bit", bits) }
+                switch (signed, bigEndian) {
+                case (false, false): return L10n.format("Unsigned {}-bit, little-endian", bits)
+                case (false, true): return L10n.format("Unsigned {}-bit, big-endian", bits)
+                case (true, false): return L10n.format("Signed {}-bit, little-endian", bits)
+                case (true, true): return L10n.format("Signed {}-bit, big-endian", bits)
+                }
+            }
+        }
+    }
+
+    // MARK: Intents
+
+    public func read(_ handle: UInt16) { Task { await browser.read(handle) } }
+    public func readAll() { Task { await browser.readAll() } }
+    public func rediscover() { browser.rediscover() }
+
+    /// Writes what was typed, in the format at `formatIndex`; returns why nothing was sent, else nil.
+    public func write(_ typed: String, formatIndex: Int, to handle: UInt16, withResponse: Bool) async -> String? {
+        let format = Self.writeFormats[max(0, min(formatIndex, Self.writeFormats.count - 1))]
+        return await browser.write(typed, as: format, to: handle, withResponse: withResponse)
+    }
+
+    /// The value as text, for Copy Text: its UTF-8 where it is printable, else nil.
+    public func copyText(_ handle: UInt16) -> String? {
+        guard let bytes = browser.values[handle]?.bytes else { return nil }
+        return Self.printable(bytes)
+    }
+
+    /// The value in hex, for Copy as Hex.
+    public func copyHex(_ handle: UInt16) -> String? {
+        browser.values[handle].map { $0.bytes.map { String(format: "%02X", $0) }.joined(separator: " ") }
+    }
+}

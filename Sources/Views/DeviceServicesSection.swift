@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import GtkKit
+import Localization
+import ViewModels
+
+/// The detail page's GATT browser, while its device is connected: every service as a row that
+/// opens onto its characteristics, each with its properties, descriptors, value (decoded, as
+/// text, as hex) and Read, Copy and Write. "Read All Values" reads every readable one in turn.
+/// Rows are kept and updated in place, so the focus and a half-typed value stay put.
+@MainActor
+final class DeviceServicesSection {
+    let root = Box(vertical: true, spacing: 8)
+    private let heading = Label(L10n.tr("Services")).xalign(0)
+    private let readAll = Button(label: L10n.tr("Read All Values"))
+    private let rediscover = Button(label: L10n.tr("Find Services Again"))
+    private let status = Label().xalign(0).wrap()
+    private let list = BoxedList(accessibleName: L10n.tr("Services"))
+    /// The services named by the connection alone, where the source cannot browse them.
+    private let plain = Label().xalign(0).wrap()
+
+    private let device: DeviceID
+    private let model: DeviceServicesViewModel
+    private let connection: ConnectionViewModel?
+    private var token: ObservationToken?
+    private var connectionToken: ObservationToken?
+    private var shape: [[UInt16]] = []
+    private var rows: [UInt16: CharacteristicView] = [:]
+    /// Pairing where the device asks for it; set by the page.
+    var pair: (() -> Void)?
+    var canPair: () -> Bool = { false }
+
+    init(device: DeviceID, model: DeviceServicesViewModel, connection: ConnectionViewModel?) {
+        self.device = device
+        self.model = model
+        self.connection = connection
+        heading.css("heading")
+        heading.expand(horizontal: true, vertical: false)
+        readAll.css("flat")
+        rediscover.css("flat")
+        status.css("dim-text")
+        let header = Box(vertical: false, spacing: 6).append(heading, rediscover, readAll)
+        root.append(header, status, list, plain)
+        readAll.onClicked { [weak self] in self?.model.readAll() }
+        rediscover.onClicked { [weak self] in self?.model.rediscover() }
+        token = model.observe { [weak self] in self?.render() }
+        connectionToken = connection?.observe { [weak self] in self?.render() }
+        render()
+    }
+
+    func render() {
+        let mine = model.isConnected(device)
+        root.isVisible = mine
+        guard mine else {
+            if !shape.isEmpty { rebuild([]) }
+            return
+        }
+        readAll.isVisible = model.canReadAll || model.isReadingAll
+        readAll.isSensitive = model.canReadAll
+        readAll.setLabel(model.isReadingAll ? L10n.tr("Reading All Values…") : L10n.tr("Read All Values"))
+        rediscover.isVisible = model.canRediscover
+        status.text = model.status ?? ""
+        status.isVisible = model.status != nil
+        let services = model.services
+        let newShape = services.map { [$0.id] + $0.characteristics.map(\.handle) }
+        if newShape != shape { rebuild(services) }
+        for service in services {
+            for characteristic in service.characteristics { rows[characteristic.handle]?.render(characteristic) }
+        }
+        // A source that cannot browse still names the services the connection found.
+        let named = (connection?.services ?? []).map(ServiceText.name)
+        plain.text = services.isEmpty && model.canRediscover ? named.joined(separator: "\n") : ""
+        plain.isVisible = !plain.text.isEmpty
+        list.isVisible = !services.isEmpty
+    }
+
+    private func rebuild(_ services: [DeviceServicesViewModel.Service]) {
+        shape = services.map { [$0.id] + $0.characteristics.map(\.handle) }
+        list.removeAll()
+        rows = [:]
+        for service in services {
+            let row = ExpanderRow(title: service.title, subtitle: service.subtitle)
+            for include in service.includes {
+                let label = Label(include).xalign(0).wrap().margins(12)
+                label.css("dim-text")
+                row.addRow(ContentRow(label, accessibleName: include))
+            }
+            for characteristic in service.characteristics {
+                let view = CharacteristicView(characteristic, model: model, section: self)
+                rows[characteristic.handle] = view
+                row.addRow(view.row)
+            }
+            list.append(row)
+        }
+    }
+
+    fileprivate func pairWanted() { pair?() }
+}
+
+/// One characteristic inside its service's row.
+@MainActor
+private final class CharacteristicView {
+    let row: ContentRow
+    private let box = Box(vertical: true, spacing: 4)
+    private let title = Label().xalign(0).wrap()
+    private let details = Label().xalign(0).wrap()
+    private let descriptors = Label().xalign(0).wrap()
+    private let decoded = Label().xalign(0).wrap()
+    private let parts = Label().xalign(0).wrap()
+    private let text = Label().xalign(0).wrap()
+    private let hex = Label().xalign(0).wrap()
+    private let meta = Label().xalign(0).wrap()
+    private let problem = Label().xalign(0).wrap()
+    private let pairButton = Button(label: L10n.tr("Pair"))
+    private let read = Button(label: L10n.tr("Read"))
+    private let copyText = Button(label: L10n.tr("Copy Text"))
+    private let copyHex = Button(label: L10n.tr("Copy Hex"))
+    private let entry: Entry
+    private let format: DropDown
+    private let write = Button(label: L10n.tr("Write"))
+    private let writeCommand = Button(label: L10n.tr("Write Without Response"))
+    private let writeNote = Label().xalign(0).wrap()
+    private let writeRow = Box(vertical: false, spacing: 6)
+    private let handle: UInt16
+    private let model: DeviceServicesViewModel
+    private weak var section: DeviceServicesSection?
+    /// What the entry says about the typed value (nothing was sent), until the next edit.
+    private var entryProblem: String?
+    /// The format the page chose (from 0x2904), until the user chooses another.
+    private var suggestedFormat: Int
+    private var formatChosen = false
+
+    init(_ c: DeviceServicesViewModel.Characteristic, model: DeviceServicesViewModel, section: DeviceServicesSection) {
+        handle = c.handle
+        self.model = model
+        self.section = section
+        entry = Entry(accessibleName: L10n.format("Value to write to {}", c.title))
+        format = DropDown(DeviceServicesViewModel.writeFormatNames, accessibleName: L10n.format("Format of the value for {}", c.title))
+        format.selected = c.suggestedFormat
+        suggestedFormat = c.suggestedFormat
+        row = ContentRow(box, accessibleName: c.title)
+        title.css("heading")
+        for label in [details, descriptors, meta] { label.css("caption", "dim-text") }
+        decoded.css("title-4")
+        hex.css("monospace")
+        for label in [decoded, parts, text, hex] { label.isSelectable = true }
+        problem.css("error")
+        writeNote.css("caption")
+        entry.expand(horizontal: true, vertical: false)
+        entry.placeholder(L10n.tr("Value to write"))
+        let buttons = Box(vertical: false, spacing: 6).append(read, copyText, copyHex, pairButton)
+        writeRow.append(entry, format, write, writeCommand)
+        box.append(title, details, descriptors, decoded, parts, text, hex, meta, problem, buttons, writeRow, writeNote)
+        box.margins(12)
+        read.onClicked { [weak self] in
+            guard let self else { return }
+            self.model.read(self.handle)
+        }
+        copyText.onClicked { [weak self] in
+            guard let self, let value = self.model.copyText(self.handle) else { return }
+            self.copyText.copyToClipboard(value)
+        }
+        copyHex.onClicked { [weak self] in
+            guard let self, let value = self.model.copyHex(self.handle) else { return }
+            self.copyHex.copyToClipboard(value)
+        }
+        pairButton.css("suggested-action")
+        pairButton.onClicked { [weak self] in self?.section?.pairWanted() }
+        write.onClicked { [weak self] in self?.send(withResponse: true) }
+        writeCommand.onClicked { [weak self] in self?.send(withResponse: false) }
+        entry.onActivate { [weak self] in
+            guard let self else { return }
+            self.send(withResponse: !self.writeCommand.isVisible || self.write.isVisible)
+        }
+        format.onSelected { [weak self] index in
+            guard let self, index != self.suggestedFormat else { return }
+            self.formatChosen = true
+        }
+        entry.onChanged { [weak self] _ in
+            guard let self, self.entryProblem != nil else { return }
+            self.entryProblem = nil
+            self.writeNote.text = ""
+            self.writeNote.isVisible = false
+        }
+        render(c)
+    }
+
+    private func send(withResponse: Bool) {
+        let typed = entry.text
+        let index = format.selected
+        Task { [weak self, model, handle] in
+            let problem = await model.write(typed, formatIndex: index, to: handle, withResponse: withResponse)
+            guard let self else { return }
+            self.entryProblem = problem
+            if let problem {
+                self.writeNote.css("error")
+                self.writeNote.text = problem
+                self.writeNote.isVisible = true
+                self.entry.grabFocus()
+            }
+        }
+    }
+
+    func render(_ c: DeviceServicesViewModel.Characteristic) {
+        title.text = c.title
+        row.accessibleLabel(c.title)
+        entry.accessibleLabel(L10n.format("Value to write to {}", c.title))
+        format.accessibleLabel(L10n.format("Format of the value for {}", c.title))
+        // The Presentation Format is read after the tree; until the user picks one, it decides.
+        if c.suggestedFormat != suggestedFormat, !formatChosen {
+            suggestedFormat = c.suggestedFormat
+            format.selected = c.suggestedFormat
+        }
+        details.text = c.details
+        descriptors.text = c.descriptors.isEmpty ? "" : L10n.format("Descriptors: {}", c.descriptors.joined(separator: ", "))
+        descriptors.isVisible = !c.descriptors.isEmpty
+        let value = c.value
+        decoded.text = value?.decoded ?? ""
+        decoded.isVisible = value?.decoded != nil
+        parts.text = value?.parts.joined(separator: "\n") ?? ""
+        parts.isVisible = !(value?.parts.isEmpty ?? true)
+        text.text = value?.text.map { L10n.format("Text: {}", $0) } ?? ""
+        text.isVisible = value?.text != nil
+        hex.text = value.map { L10n.format("Hex: {}", $0.hex) } ?? ""
+        hex.isVisible = value != nil
+        meta.text = value?.meta ?? ""
+        meta.isVisible = value != nil
+        problem.text = c.readProblem ?? ""
+        problem.isVisible = c.readProblem != nil
+        pairButton.isVisible = c.wantsPairing && (section?.canPair() ?? false)
+        pairButton.accessibleLabel(L10n.format("Pair to read {}", c.title))
+        read.isVisible = c.canRead
+        read.isSensitive = !c.busy
+        read.setLabel(c.busy ? L10n.tr("Reading…") : L10n.tr("Read"))
+        read.accessibleLabel(L10n.format("Read {}", c.title))
+        copyText.isVisible = value?.text != nil
+        copyText.accessibleLabel(L10n.format("Copy {} as text", c.title))
+        copyHex.isVisible = value != nil
+        copyHex.accessibleLabel(L10n.format("Copy {} as hex", c.title))
+        writeRow.isVisible = c.canWrite || c.canWriteWithoutResponse
+        write.isVisible = c.canWrite
+        write.isSensitive = !c.busy
+        write.accessibleLabel(L10n.format("Write to {}", c.title))
+        writeCommand.isVisible = c.canWriteWithoutResponse
+        writeCommand.isSensitive = !c.busy
+        writeCommand.accessibleLabel(L10n.format("Write to {} without response", c.title))
+        if entryProblem == nil {
+            writeNote.text = c.writeNote ?? ""
+            writeNote.isVisible = c.writeNote != nil
+            if c.writeFailed { writeNote.css("error") } else { writeNote.removeCSS("error") }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import TestSupport
+import XCTest
+
+/// The GATT browser's rules, over a connector that answers as the test says.
+@MainActor
+final class GATTBrowserTests: XCTestCase {
+    private let device = TestDevices.id(9, kind: .leRandom)
+    private let clock = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// Battery (with a user description and a presentation format on a vendor characteristic) and a writable vendor value.
+    private func connector() -> FakeConnector {
+        let connector = FakeConnector()
+        connector.service = nil
+        connector.tree = [
+            GATTService(uuid: "180F", name: "Battery", start: 1, end: 4, characteristics: [
+                GATTCharacteristic(uuid: "2A19", name: "Battery Level", handle: 2, valueHandle: 3, properties: [.read, .notify],
+                                   descriptors: [GATTDescriptor(uuid: "2902", handle: 4)]),
+            ]),
+            GATTService(uuid: "12345678-1234-1234-1234-123456789ABC", name: nil, start: 5, end: 9, characteristics: [
+                GATTCharacteristic(uuid: "12345678-1234-1234-1234-123456789ABD", handle: 6, valueHandle: 7, properties: [.read, .write],
+                                   descriptors: [GATTDescriptor(uuid: "2901", handle: 8), GATTDescriptor(uuid: "2904", handle: 9)]),
+            ]),
+        ]
+        connector.values = [3: [87], 7: [0x34, 0x12], 8: Array("Set point".utf8), 9: [0x06, 0, 0x2F, 0x27, 1, 0, 0]]
+        return connector
+    }
+
+    private func connected(_ connector: FakeConnector) async -> (ChatSessions, GATTBrowser) {
+        let sessions = ChatSessions(connector: connector, chats: nil)
+        let browser = GATTBrowser(sessions: sessions, now: { self.clock })
+        sessions.connect(to: device)
+        _ = await untilTrue { browser.phase == .ready && browser.formats[7] != nil }
+        return (sessions, browser)
+    }
+
+    func testConnectingDiscoversTheTreeAndNamesAndFormatsFromItsDescriptorsButReadsNoValue() async {
+        let connector = connector()
+        let (_, browser) = await connected(connector)
+        XCTAssertEqual(browser.device, device)
+        XCTAssertEqual(browser.services.map(\.uuid), ["180F", "12345678-1234-1234-1234-123456789ABC"])
+        XCTAssertEqual(browser.userDescriptions, [7: "Set point"], "0x2901 names the characteristic")
+        XCTAssertEqual(browser.formats[7], PresentationFormat(format: 0x06, exponent: 0, unit: 0x272F), "0x2904 says how to read it")
+        XCTAssertEqual(browser.values, [:], "values are read when asked, never all at once on their own")
+    }
+
+    func testAReadKeepsTheValueAndItsTimeAndAFailedOneSaysWhyAndWhetherPairingHelps() async {
+        let connector = connector()
+        connector.readFailures[7] = .device(message: "Insufficient authentication: pair with the device first.", wantsPairing: true)
+        let (_, browser) = await connected(connector)
+        await browser.read(3)
+        XCTAssertEqual(browser.values[3], GATTBrowser.Reading(bytes: [87], time: clock))
+        await browser.read(7)
+        XCTAssertNil(browser.values[7])
+        XCTAssertEqual(browser.readProblems[7]?.wantsPairing, true)
+        XCTAssertEqual(browser.busy, [])
+        // Read all values reads every readable characteristic, once each.
+        connector.readFailures = [:]
+        await browser.readAll()
+        XCTAssertEqual(browser.values[7]?.bytes, [0x34, 0x12])
+        XCTAssertNil(browser.readProblems[7], "a read that worked clears the old problem")
+    }
+
+    func testABadValueIsRefusedAtTheEntryAndNothingIsSentWhileAGoodOneIsWritten() async {
+        let connector = connector()
+        let (_, browser) = await connected(connector)
+        let problem = await browser.write("12G4", as: .hex, to: 7, withResponse: true)
+        XCTAssertEqual(problem, "“G” is not a hex digit (0–9, A–F).")
+        let tooBig = await browser.write("70000", as: .number(bytes: 2, signed: false, bigEndian: false), to: 7, withResponse: true)
+        XCTAssertNotNil(tooBig)
+        XCTAssertTrue(connector.written.isEmpty, "nothing sent")
+        let none = await browser.write("4660", as: .number(bytes: 2, signed: false, bigEndian: true), to: 7, withResponse: false)
+        XCTAssertNil(none)
+        XCTAssertEqual(connector.written.map(\.value), [[0x12, 0x34]])
+        XCTAssertEqual(connector.written.map(\.withResponse), [false])
+        XCTAssertEqual(browser.writes[7], .done(clock))
+    }
+
+    func testTheTreeGoesWithTheConnectionAndComesBackWithTheNext() async {
+        let connector = connector()
+        let (sessions, browser) = await connected(connector)
+        await browser.read(3)
+        sessions.disconnect()
+        _ = await untilTrue { browser.phase == .idle }
+        XCTAssertNil(browser.device)
+        XCTAssertEqual(browser.services, [])
+        XCTAssertEqual(browser.values, [:])
+        sessions.connect(to: device)
+        _ = await untilTrue { browser.phase == .ready }
+        XCTAssertEqual(browser.services.count, 2)
+        XCTAssertEqual(connector.discoveries, 2)
+    }
+
+    func testARouteThatCannotBrowseSaysSo() async {
+        final class NoBrowsing: DeviceConnector, @unchecked Sendable {
+            let inner = FakeConnector()
+            var events: Feed<ConnectionEvent> { inner.events }
+            var state: ConnectionState { inner.state }
+            func connect(to device: DeviceID) { inner.connect(to: device) }
+            func cancel() { inner.cancel() }
+            func disconnect() { inner.disconnect() }
+            func send(_ text: String) async throws(ChatSendError) {}
+        }
+        let sessions = ChatSessions(connector: NoBrowsing(), chats: nil)
+        let browser = GATTBrowser(sessions: sessions)
+        sessions.connect(to: device)
+        _ = await untilTrue { if case .failed = browser.phase { return true } else { return false } }
+        XCTAssertEqual(browser.phase, .failed("This source cannot browse a device’s services."))
+    }
+}

@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""The GATT browser on the real app: connected to Bumble's peer over our own HCI host, the
+detail page lists every service; a value is read and decoded, one named by its own
+description is written from the entry, a bad value is refused at the entry, and a value
+that needs pairing says so with Pair beside it."""
+
+import subprocess
+import time
+import unittest
+
+from harness import App, retry_gtk_atspi_crash
+from peers import ChatPeer
+
+PEER = "Chat Peer"
+
+
+def open_connected(app):
+    app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+    app.press("Add New Devices")
+    app.wait_for(lambda: PEER in app.names("label"), timeout=30, what="the peer in the scanner")
+    app.press(f"Details for {PEER}")
+    app.wait_for(lambda: f"Connect to {PEER}" in app.names("button"), what="Connect on the detail page")
+    app.press(f"Connect to {PEER}")
+    app.wait_for(lambda: "Read All Values" in app.names("button"), timeout=30, what="the services once connected")
+
+
+def reveal(app, name, role):
+    """Scrolls the page with the wheel until `name` is inside the window, as a pointer user does."""
+    out = subprocess.run(["xdotool", "getwindowgeometry", "--shell", app.window_id()], capture_output=True, text=True).stdout
+    geometry = dict(line.split("=", 1) for line in out.split())
+    top, height, width = int(geometry["Y"]), int(geometry["HEIGHT"]), int(geometry["WIDTH"])
+    for _ in range(40):
+        extents = app.find(name, role).extents()
+        if top + 60 < extents.y and extents.y + extents.height < top + height - 10:
+            return
+        wheel = "5" if extents.y + extents.height >= top + height - 10 else "4"
+        subprocess.run(["xdotool", "mousemove", str(int(geometry["X"]) + width // 2), str(top + height // 2), "click", wheel],
+                       check=True, timeout=10)
+        time.sleep(0.15)
+    raise AssertionError(f"{name} never came into view")
+
+
+def expand(app, title, shows):
+    """Opens a service's row with a click on it, until the `shows` button is there."""
+    reveal(app, title, "label")
+    # GTK gives a row's controls a size only once the row has opened (and never says "showing").
+    app.click_on_until(title, "label", lambda: app.find(shows, "button").extents().height > 0, what=f"{title} opened")
+    reveal(app, shows, "button")
+
+
+@retry_gtk_atspi_crash
+class GATTBrowserTests(unittest.TestCase):
+    def test_read_decode_write_and_a_value_that_wants_pairing(self):
+        with ChatPeer("--service", "chat", "--info") as peer, App("--source", peer.source) as app:
+            open_connected(app)
+            labels = app.names("label")
+            for service in ("Generic Access", "Battery", "Device Information", "FavBlue Chat", "Unknown Service"):
+                self.assertIn(service, labels)
+
+            # Battery Level: read, decoded, with its hex and length.
+            expand(app, "Battery", "Read Battery Level")
+            self.assertIn("2A19 · Read", app.names("label"))
+            app.press("Read Battery Level")
+            app.wait_for(lambda: "87 %" in app.names("label"), what="the battery level decoded")
+            labels = app.names("label")
+            self.assertIn("Hex: 57", labels)
+            self.assertTrue(any(l.startswith("1 byte · read at ") for l in labels), labels)
+
+            # The vendor characteristic goes by its 0x2901 description, decoded by its 0x2904 format.
+            expand(app, "Unknown Service", "Read Set point")
+            app.press("Read Set point")
+            app.wait_for(lambda: "21.5 °C" in app.names("label"), what="the set point decoded by its format")
+            # The format chosen for writing is the one 0x2904 gives: a typed letter is refused at the entry.
+            entry = app.find("Value to write to Set point", "text")
+            entry.set_text_contents("warm")
+            app.press("Write to Set point")
+            app.wait_for(lambda: "Type a whole number." in app.names("label"), what="the entry's message")
+            self.assertEqual(peer.count("WROTE"), 0, "nothing was sent")
+            entry.set_text_contents("230")
+            app.press("Write to Set point")
+            self.assertIn("e600", peer.wait_for("WROTE"))
+            app.wait_for(lambda: any(l.startswith("Written at ") for l in app.names("label")), what="the write confirmed")
+            app.press("Read Set point")
+            app.wait_for(lambda: "23.0 °C" in app.names("label"), what="the new value read back")
+
+            # A value that needs an encrypted link says so in words, with Pair beside it.
+            app.press("Read Unknown Characteristic")
+            app.wait_for(lambda: "Insufficient encryption: pair with the device first." in app.names("label"),
+                         what="the ATT error in words")
+            self.assertIn("Pair to read Unknown Characteristic", app.names("button"))
+
+            # Disconnect: the services go with the connection.
+            app.press(f"Disconnect from {PEER}")
+            app.wait_for(lambda: "Read All Values" not in app.names("button"), what="the services to go")
