@@ -62,6 +62,16 @@ public enum Formats {
     /// "14:09" or "2:09 PM".
     public static func time(_ date: Date) -> String { timeFormatter.string(from: date) }
 
+    /// "14:09:05.250" or "2:09:05.250 PM": a time to the millisecond, in the locale's order.
+    public static func preciseTime(_ date: Date) -> String { preciseTimeFormatter.string(from: date) }
+
+    private static let preciseTimeFormatter: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = timeLocale
+        f.setLocalizedDateFormatFromTemplate("jjmmssSSS")
+        return f
+    }()
+
     /// "23.11.2026" or "Nov 23, 2026".
     public static func date(_ date: Date) -> String { dateFormatter.string(from: date) }
 

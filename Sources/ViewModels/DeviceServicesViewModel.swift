@@ -47,7 +47,29 @@ public final class DeviceServicesViewModel {
         public let wantsPairing: Bool
         /// The write format the Presentation Format descriptor suggests, as an index into `writeFormats`.
         public let suggestedFormat: Int
+        /// It can notify or indicate.
+        public let canSubscribe: Bool
+        public let subscribed: Bool
+        /// Why the last subscription (or its end) failed.
+        public let subscribeProblem: String?
+        /// The notifications received, when there are any or it is subscribed.
+        public let log: Log?
     }
+
+    /// A characteristic's notification log, as the page shows it.
+    public struct Log: Equatable {
+        /// The newest entries, newest last: "14:09:05.250  57  87 %".
+        public let lines: [String]
+        /// "1,000 notifications" (how many the log holds).
+        public let count: String
+        /// "12 / s".
+        public let rate: String
+        public let paused: Bool
+        public let isEmpty: Bool
+    }
+
+    /// How many of a log's newest entries the page shows; Copy and Export give all of them.
+    public static let shownLogLines = 12
 
     /// A value as read: decoded where FavBlue knows how, as text where it is printable, always as hex.
     public struct Value: Equatable {
@@ -141,7 +163,11 @@ public final class DeviceServicesViewModel {
             writeNote: writeNote,
             writeFailed: writeProblem != nil,
             wantsPairing: readProblem?.wantsPairing == true || writeProblem?.wantsPairing == true,
-            suggestedFormat: Self.writeFormats.firstIndex(of: ValueInputFormat(presentation: browser.formats[handle])) ?? 0)
+            suggestedFormat: Self.writeFormats.firstIndex(of: ValueInputFormat(presentation: browser.formats[handle])) ?? 0,
+            canSubscribe: !c.properties.isDisjoint(with: [.notify, .indicate]),
+            subscribed: browser.subscribed.contains(handle),
+            subscribeProblem: browser.subscribeProblems[handle]?.message,
+            log: log(of: c))
     }
 
     /// The user's description of a characteristic (0x2901), else its assigned name.
@@ -150,17 +176,40 @@ public final class DeviceServicesViewModel {
         return c.name.map { L10n.ctx("Bluetooth characteristic", $0) } ?? L10n.tr("Unknown Characteristic")
     }
 
-    private func value(_ reading: GATTBrowser.Reading, of c: GATTCharacteristic) -> Value {
-        let bytes = reading.bytes
+    private func log(of c: GATTCharacteristic) -> Log? {
+        let handle = c.valueHandle
+        let entries = browser.logs[handle] ?? []
+        guard browser.subscribed.contains(handle) || !entries.isEmpty else { return nil }
+        let lines = entries.suffix(Self.shownLogLines).map { line($0, of: c) }
+        return Log(lines: lines, count: L10n.plural("{} notification", "{} notifications", entries.count, Formats.number(entries.count)),
+                   rate: L10n.format("{} / s", Formats.number(browser.rate(of: handle))),
+                   paused: browser.paused.contains(handle), isEmpty: entries.isEmpty)
+    }
+
+    /// One log entry: its time to the millisecond, its hex, and its value in words where known.
+    private func line(_ reading: GATTBrowser.Reading, of c: GATTCharacteristic) -> String {
+        let words = decode(reading.bytes, of: c).text
+        let hex = Self.hex(reading.bytes)
+        return [Formats.preciseTime(reading.time), hex, words].compactMap { $0 }.joined(separator: "  ")
+    }
+
+    private func decode(_ bytes: [UInt8], of c: GATTCharacteristic) -> DecodedValue {
         var decoded = DecodedValue.unknown
         if c.uuid.count == 4, let short = UInt16(c.uuid, radix: 16) {
             decoded = CharacteristicValues.decode(short, bytes, company: companyName)
         }
         if case .unknown = decoded, let format = browser.formats[c.valueHandle] { decoded = format.decode(bytes) }
+        return decoded
+    }
+
+    private func value(_ reading: GATTBrowser.Reading, of c: GATTCharacteristic) -> Value {
+        let bytes = reading.bytes
+        let decoded = decode(bytes, of: c)
         var parts: [String] = []
         if case .decoded(_, let fields) = decoded { parts = fields.map { L10n.format("{}: {}", $0.label, $0.value) } }
-        let meta = L10n.format("{} · read at {}",
-                               L10n.plural("{} byte", "{} bytes", bytes.count, Formats.number(bytes.count)), Formats.time(reading.time))
+        let size = L10n.plural("{} byte", "{} bytes", bytes.count, Formats.number(bytes.count))
+        let meta = reading.notified ? L10n.format("{} · received at {}", size, Formats.preciseTime(reading.time))
+            : L10n.format("{} · read at {}", size, Formats.time(reading.time))
         // Text only where nothing decoded the value: a battery at 87 % is not the letter "W".
         let text = decoded == .unknown ? Self.printable(bytes) : nil
         return Value(decoded: decoded.text, parts: parts, text: text, hex: Self.hex(bytes), meta: meta)
@@ -225,6 +274,35 @@ public final class DeviceServicesViewModel {
     public func copyText(_ handle: UInt16) -> String? {
         guard let bytes = browser.values[handle]?.bytes else { return nil }
         return Self.printable(bytes)
+    }
+
+    public func setSubscribed(_ handle: UInt16, _ on: Bool) { Task { await browser.setSubscribed(handle, on) } }
+    public func setPaused(_ handle: UInt16, _ on: Bool) { browser.setPaused(handle, on) }
+    public func clearLog(_ handle: UInt16) { browser.clearLog(handle) }
+
+    private func entries(_ handle: UInt16) -> [NotificationLogExport.Entry] {
+        guard let c = browser.characteristic(at: handle) else { return [] }
+        return (browser.logs[handle] ?? []).map { .init(time: $0.time, bytes: $0.bytes, value: decode($0.bytes, of: c).text) }
+    }
+
+    /// The whole log as text, one entry a line, for Copy.
+    public func logText(_ handle: UInt16) -> String {
+        guard let c = browser.characteristic(at: handle) else { return "" }
+        return (browser.logs[handle] ?? []).map { line($0, of: c) }.joined(separator: "\n")
+    }
+
+    /// The whole log as a file in `format`.
+    public func logDocument(_ handle: UInt16, format: ExportFormat) -> Data {
+        NotificationLogExport.document(entries(handle), format: format)
+    }
+
+    /// How many entries the log of `handle` holds.
+    public func logCount(_ handle: UInt16) -> Int { browser.logs[handle]?.count ?? 0 }
+
+    /// A file name for the log of `handle`: "Battery Level 2026-11-26 14-09".
+    public func logFileName(_ handle: UInt16) -> String {
+        let title = browser.characteristic(at: handle).map { Self.name(of: $0, description: browser.userDescriptions[handle]) } ?? ""
+        return DeviceText.shown(title).replacingOccurrences(of: "/", with: "-")
     }
 
     /// The value in hex, for Copy as Hex.

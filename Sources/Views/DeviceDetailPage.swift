@@ -68,7 +68,7 @@ public final class DeviceDetailPage: Page {
         self.favorites = favorites
         self.hidden = hidden
         self.connection = connection.map { DeviceConnectionSection(device: model.id, model: $0, navigator: navigator) }
-        servicesSection = services.map { DeviceServicesSection(device: model.id, model: $0, connection: connection) }
+        servicesSection = services.map { DeviceServicesSection(device: model.id, model: $0, connection: connection, navigator: navigator) }
         keySection = DeviceKeySection(model: model)
         alertsSection = DeviceAlertsSection(model: model)
         pairingSection = pairing.map { DevicePairingSection(model: $0, navigator: navigator) }

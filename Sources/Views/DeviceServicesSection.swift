@@ -22,8 +22,11 @@ final class DeviceServicesSection {
     private let plain = Label().xalign(0).wrap()
 
     private let device: DeviceID
-    private let model: DeviceServicesViewModel
+    fileprivate let model: DeviceServicesViewModel
     private let connection: ConnectionViewModel?
+    fileprivate weak var navigator: Navigator?
+    /// Brings the notification rates down to what they are while values stop coming.
+    private var ticker: Task<Void, Never>?
     private var token: ObservationToken?
     private var connectionToken: ObservationToken?
     private var shape: [[UInt16]] = []
@@ -32,10 +35,11 @@ final class DeviceServicesSection {
     var pair: (() -> Void)?
     var canPair: () -> Bool = { false }
 
-    init(device: DeviceID, model: DeviceServicesViewModel, connection: ConnectionViewModel?) {
+    init(device: DeviceID, model: DeviceServicesViewModel, connection: ConnectionViewModel?, navigator: Navigator) {
         self.device = device
         self.model = model
         self.connection = connection
+        self.navigator = navigator
         heading.css("heading")
         heading.expand(horizontal: true, vertical: false)
         readAll.css("flat")
@@ -48,7 +52,16 @@ final class DeviceServicesSection {
         token = model.observe { [weak self] in self?.render() }
         connectionToken = connection?.observe { [weak self] in self?.render() }
         render()
+        ticker = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                guard let self else { return }
+                if self.rows.values.contains(where: \.isLogging) { self.render() }
+            }
+        }
     }
+
+    isolated deinit { ticker?.cancel() }
 
     func render() {
         let mine = model.isConnected(device)
@@ -123,6 +136,22 @@ private final class CharacteristicView {
     private let writeCommand = Button(label: L10n.tr("Write Without Response"))
     private let writeNote = Label().xalign(0).wrap()
     private let writeRow = Box(vertical: false, spacing: 6)
+    private let notifyLabel = Label(L10n.tr("Notifications")).xalign(0)
+    private let notify: Switch
+    private let rate = Label().xalign(1)
+    private let notifyRow = Box(vertical: false, spacing: 6)
+    private let subscribeProblem = Label().xalign(0).wrap()
+    private let logLines = Label().xalign(0).wrap()
+    private let logCount = Label().xalign(0)
+    private let pause = Button(label: L10n.tr("Pause"))
+    private let clear = Button(label: L10n.tr("Clear"))
+    private let copyLog = Button(label: L10n.tr("Copy Log"))
+    private let exportLog = Button(label: L10n.tr("Export Log…"))
+    private let logButtons = Box(vertical: false, spacing: 6)
+    /// The switch follows the model; a change it makes is not the user's.
+    private var settingSwitch = false
+    private(set) var isLogging = false
+    private var paused = false
     private let handle: UInt16
     private let model: DeviceServicesViewModel
     private weak var section: DeviceServicesSection?
@@ -138,6 +167,7 @@ private final class CharacteristicView {
         self.section = section
         entry = Entry(accessibleName: L10n.format("Value to write to {}", c.title))
         format = DropDown(DeviceServicesViewModel.writeFormatNames, accessibleName: L10n.format("Format of the value for {}", c.title))
+        notify = Switch(accessibleName: L10n.format("Notifications from {}", c.title))
         format.selected = c.suggestedFormat
         suggestedFormat = c.suggestedFormat
         row = ContentRow(box, accessibleName: c.title)
@@ -152,7 +182,37 @@ private final class CharacteristicView {
         entry.placeholder(L10n.tr("Value to write"))
         let buttons = Box(vertical: false, spacing: 6).append(read, copyText, copyHex, pairButton)
         writeRow.append(entry, format, write, writeCommand)
-        box.append(title, details, descriptors, decoded, parts, text, hex, meta, problem, buttons, writeRow, writeNote)
+        notifyLabel.expand(horizontal: true, vertical: false)
+        rate.css("caption", "dim-text", "numeric")
+        notifyRow.append(notifyLabel, rate, notify)
+        subscribeProblem.css("error")
+        logLines.css("monospace", "caption")
+        logLines.isSelectable = true
+        logCount.css("caption", "dim-text")
+        for button in [pause, clear, copyLog, exportLog] { button.css("flat") }
+        logButtons.append(pause, clear, copyLog, exportLog)
+        box.append(title, details, descriptors, decoded, parts, text, hex, meta, problem, buttons, writeRow, writeNote,
+                   notifyRow, subscribeProblem, logCount, logLines, logButtons)
+        notify.onToggled { [weak self] on in
+            guard let self, !self.settingSwitch else { return }
+            self.model.setSubscribed(self.handle, on)
+        }
+        pause.onClicked { [weak self] in
+            guard let self else { return }
+            self.model.setPaused(self.handle, !self.paused)
+        }
+        clear.onClicked { [weak self] in
+            guard let self else { return }
+            self.model.clearLog(self.handle)
+        }
+        copyLog.onClicked { [weak self] in
+            guard let self else { return }
+            self.copyLog.copyToClipboard(self.model.logText(self.handle))
+        }
+        exportLog.onClicked { [weak self] in
+            guard let self, let navigator = self.section?.navigator else { return }
+            ExportDialogs.exportNotificationLog(navigator: navigator, model: self.model, handle: self.handle)
+        }
         box.margins(12)
         read.onClicked { [weak self] in
             guard let self else { return }
@@ -246,6 +306,32 @@ private final class CharacteristicView {
         writeCommand.isVisible = c.canWriteWithoutResponse
         writeCommand.isSensitive = !c.busy
         writeCommand.accessibleLabel(L10n.format("Write to {} without response", c.title))
+        notifyRow.isVisible = c.canSubscribe
+        if notify.isOn != c.subscribed {
+            settingSwitch = true
+            notify.isOn = c.subscribed
+            settingSwitch = false
+        }
+        notify.isSensitive = !c.busy
+        notify.accessibleLabel(L10n.format("Notifications from {}", c.title))
+        subscribeProblem.text = c.subscribeProblem ?? ""
+        subscribeProblem.isVisible = c.subscribeProblem != nil
+        let log = c.log
+        isLogging = c.subscribed
+        paused = log?.paused ?? false
+        rate.text = c.subscribed ? (log?.rate ?? "") : ""
+        rate.isVisible = c.subscribed
+        logCount.text = log?.count ?? ""
+        logCount.isVisible = log != nil
+        logLines.text = log?.lines.joined(separator: "\n") ?? ""
+        logLines.isVisible = !(log?.isEmpty ?? true)
+        logButtons.isVisible = log != nil
+        pause.setLabel(paused ? L10n.tr("Resume") : L10n.tr("Pause"))
+        pause.accessibleLabel(paused ? L10n.format("Resume the log of {}", c.title) : L10n.format("Pause the log of {}", c.title))
+        clear.accessibleLabel(L10n.format("Clear the log of {}", c.title))
+        copyLog.accessibleLabel(L10n.format("Copy the log of {}", c.title))
+        exportLog.accessibleLabel(L10n.format("Export the log of {}", c.title))
+        for button in [clear, copyLog, exportLog] { button.isSensitive = !(log?.isEmpty ?? true) }
         if entryProblem == nil {
             writeNote.text = c.writeNote ?? ""
             writeNote.isVisible = c.writeNote != nil

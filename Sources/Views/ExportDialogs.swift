@@ -69,6 +69,27 @@ public enum ExportDialogs {
         }
     }
 
+    /// Saves a characteristic's notification log as CSV or JSON (the file name's extension decides).
+    static func exportNotificationLog(navigator: Navigator, model: DeviceServicesViewModel, handle: UInt16) {
+        let suggested = model.logFileName(handle) + " " + fileStamp(Date()) + ".csv"
+        let dialog = SaveFileDialog(parent: navigator.parentWindow, title: L10n.tr("Export Notifications"),
+                                    acceptLabel: L10n.tr("_Save"), cancelLabel: L10n.tr("_Cancel"), suggestedName: suggested,
+                                    filters: [.init(name: L10n.tr("CSV (*.csv)"), pattern: "*.csv"),
+                                              .init(name: L10n.tr("JSON (*.json)"), pattern: "*.json")])
+        dialog.present { [weak navigator, weak model] path, filter in
+            guard let path, let navigator, let model else { return }
+            let target = ExportFormat.resolve(path: path, fallback: filter == 1 ? .json : .csv)
+            // Taken now: notifications keep arriving while the file is written.
+            let count = model.logCount(handle)
+            let document = model.logDocument(handle, format: target.format)
+            let done = L10n.plural("Exported {} notification to “{}”", "Exported {} notifications to “{}”", count, count,
+                                   DeviceText.isolated(fileName(target.path)))
+            confirmReplacing(target.path, ifAdded: target.extended, navigator: navigator) {
+                save(to: target.path, navigator: navigator, done: done) { document }
+            }
+        }
+    }
+
     /// Asks where a recording goes; `completion` gets the path, or nil when cancelled.
     static func chooseRecording(navigator: Navigator, completion: @escaping (String?) -> Void) {
         let suggested = L10n.format("Scan {}", fileStamp(Date())) + ".btsnoop"

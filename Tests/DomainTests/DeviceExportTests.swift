@@ -96,6 +96,21 @@ final class DeviceExportTests: XCTestCase {
         XCTAssertEqual(CSVWriter.field("-1.2.3"), "'-1.2.3")
     }
 
+    func testANotificationLogIsWrittenAsTimedRowsOrJSONAndAValueThatLooksLikeAFormulaIsDefused() throws {
+        let time = Date(timeIntervalSince1970: 1_800_000_000.25)
+        let entries = [NotificationLogExport.Entry(time: time, bytes: [0x10, 0x48], value: "72 bpm"),
+                       NotificationLogExport.Entry(time: time.addingTimeInterval(0.1), bytes: [0x3D], value: "=1+1"),
+                       NotificationLogExport.Entry(time: time.addingTimeInterval(0.2), bytes: [], value: nil)]
+        let csv = String(decoding: NotificationLogExport.document(entries, format: .csv), as: UTF8.self)
+        XCTAssertEqual(csv, "time,hex,value\r\n2027-01-15T08:00:00.250Z,1048,72 bpm\r\n2027-01-15T08:00:00.350Z,3d,'=1+1\r\n"
+                       + "2027-01-15T08:00:00.450Z,,\r\n")
+        let json = try JSONSerialization.jsonObject(with: NotificationLogExport.document(entries, format: .json)) as? [[String: Any]]
+        XCTAssertEqual(json?.count, 3)
+        XCTAssertEqual(json?[0]["hex"] as? String, "1048")
+        XCTAssertEqual(json?[1]["value"] as? String, "=1+1", "JSON keeps the value exactly")
+        XCTAssertTrue(json?[2]["value"] is NSNull)
+    }
+
     func testCSVQuotesOnlyWhatRFC4180Requires() {
         XCTAssertEqual(CSVWriter.field("Plain"), "Plain")
         XCTAssertEqual(CSVWriter.field("Emoji 🎧"), "Emoji 🎧")

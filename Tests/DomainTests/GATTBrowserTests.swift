@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Clocks
 import Domain
 import Foundation
 import TestSupport
@@ -110,5 +111,73 @@ final class GATTBrowserTests: XCTestCase {
         sessions.connect(to: device)
         _ = await untilTrue { if case .failed = browser.phase { return true } else { return false } }
         XCTAssertEqual(browser.phase, .failed("This source cannot browse a device’s services."))
+    }
+
+    func testNotificationsAreLoggedNewestThousandKeptPausedWithoutLossAndEndWithTheConnection() async {
+        let connector = connector()
+        let clock = TestClock()
+        let sessions = ChatSessions(connector: connector, chats: nil)
+        var now = self.clock
+        let browser = GATTBrowser(sessions: sessions, now: { now }, clock: clock)
+        var changes = 0
+        let token = browser.observe { changes += 1 }
+        sessions.connect(to: device)
+        _ = await untilTrue { browser.phase == .ready && browser.formats[7] != nil }
+        await browser.setSubscribed(3, true)
+        XCTAssertEqual(connector.subscriptions.map(\.cccd), [4], "the CCCD written, for notifications")
+        XCTAssertEqual(connector.subscriptions.map(\.indicate), [false])
+        XCTAssertEqual(browser.subscribed, [3])
+
+        // A burst: every value is logged in order, and the page hears of them at most ten times a second.
+        let before = changes
+        for n in 0 ..< 1_200 { connector.notify(3, [UInt8(n % 100)], at: self.clock.addingTimeInterval(Double(n) / 1_000)) }
+        _ = await untilTrue { browser.values[3]?.time == self.clock.addingTimeInterval(1.199) }
+        XCTAssertEqual(browser.logs[3]?.count, 1_000, "the newest thousand")
+        XCTAssertEqual(browser.logs[3]?.first?.bytes, [0], "entry 200 of 1,200 is the oldest kept")
+        XCTAssertEqual(browser.logs[3]?.last?.bytes, [99])
+        XCTAssertEqual(changes, before, "not one redraw per notification")
+        await clock.advance(by: GATTBrowser.notifyInterval)
+        _ = await untilTrue { changes > before }
+        XCTAssertEqual(changes, before + 1, "one for the whole burst")
+        now = self.clock.addingTimeInterval(1.1999)
+        XCTAssertEqual(browser.rate(of: 3), 1_000, "the last second's worth")
+
+        // Paused, the log holds still; what arrives joins it on resume.
+        browser.clearLog(3)
+        browser.setPaused(3, true)
+        connector.notify(3, [1])
+        connector.notify(3, [2])
+        _ = await untilTrue { browser.values[3]?.bytes == [2] }
+        XCTAssertNil(browser.logs[3], "paused")
+        browser.setPaused(3, false)
+        XCTAssertEqual(browser.logs[3]?.map(\.bytes), [[1], [2]])
+
+        // A characteristic not subscribed to is not logged; the end of the connection ends subscriptions.
+        connector.notify(7, [5])
+        sessions.disconnect()
+        _ = await untilTrue { browser.phase == .idle }
+        XCTAssertEqual(browser.subscribed, [])
+        XCTAssertNil(browser.logs[7])
+        XCTAssertEqual(browser.logs[3]?.count, 2, "the log stays readable after the connection")
+        withExtendedLifetime(token) {}
+    }
+
+    func testACharacteristicThatOnlyIndicatesIsSubscribedForIndicationsAndOneWithoutACCCDSaysWhy() async {
+        let connector = connector()
+        connector.tree.append(GATTService(uuid: "1809", name: "Health Thermometer", start: 10, end: 14, characteristics: [
+            GATTCharacteristic(uuid: "2A1C", handle: 11, valueHandle: 12, properties: [.indicate],
+                               descriptors: [GATTDescriptor(uuid: "2902", handle: 13)]),
+            GATTCharacteristic(uuid: "2A1E", handle: 14, valueHandle: 15, properties: [.notify]),
+        ]))
+        let (_, browser) = await connected(connector)
+        await browser.setSubscribed(12, true)
+        XCTAssertEqual(connector.subscriptions.map(\.indicate), [true])
+        await browser.setSubscribed(15, true)
+        XCTAssertEqual(browser.subscribeProblems[15]?.message,
+                       "This characteristic has no configuration descriptor, so it cannot be subscribed to.")
+        XCTAssertEqual(browser.subscribed, [12])
+        await browser.setSubscribed(12, false)
+        XCTAssertEqual(connector.subscriptions.map(\.on), [true, false])
+        XCTAssertEqual(browser.subscribed, [])
     }
 }

@@ -88,4 +88,35 @@ final class BumbleGATTTests: XCTestCase {
         }
         withExtendedLifetime(connector) {}
     }
+
+    func testAThousandNotificationsArriveInOrderNoneLostAndIndicationsAreConfirmed() async throws {
+        let peer = try ChatPeer(["--service", "chat", "--info", "--heart-rate", "200"])
+        let (host, connector, log) = try await connected(peer)
+        defer { host.close() }
+        let tree = try await connector.discoverServices()
+        func characteristic(_ uuid: String) throws -> GATTCharacteristic {
+            try XCTUnwrap(tree.flatMap(\.characteristics).first { $0.uuid == uuid }, uuid)
+        }
+        let measurement = try characteristic("2A37")
+        let cccd = try XCTUnwrap(measurement.descriptors.first { $0.uuid == "2902" })
+        try await connector.subscribe(to: measurement.valueHandle, cccd: cccd.handle, indicate: false, on: true)
+        let all = await log.wait(timeout: 30) { $0.notified(measurement.valueHandle).count >= 1_000 }
+        XCTAssertTrue(all, "\(log.notified(measurement.valueHandle).count) notifications")
+        try await connector.subscribe(to: measurement.valueHandle, cccd: cccd.handle, indicate: false, on: false)
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("UNSUBSCRIBED") }), peer.output)
+        // The RR interval counts up from 1 with every notification sent: none lost, none out of order.
+        let counters = log.notified(measurement.valueHandle).map { Int($0[2]) | Int($0[3]) << 8 }
+        XCTAssertEqual(counters, Array(1...counters.count))
+        XCTAssertEqual(CharacteristicValues.decode(0x2A37, log.notified(measurement.valueHandle)[0]).text, "72 bpm")
+
+        // Indications: each one is confirmed, or the device would send no next one.
+        let temperature = try characteristic("2A1C")
+        let thermometerCCCD = try XCTUnwrap(temperature.descriptors.first { $0.uuid == "2902" })
+        try await connector.subscribe(to: temperature.valueHandle, cccd: thermometerCCCD.handle, indicate: true, on: true)
+        XCTAssertNotNil(peer.wait(for: { $0 == "CONFIRMED 2" }), "the second indication followed the confirmed first: \(peer.output)")
+        let indicated = await log.wait { $0.notified(temperature.valueHandle).count >= 2 }
+        XCTAssertTrue(indicated)
+        XCTAssertEqual(CharacteristicValues.decode(0x2A1C, log.notified(temperature.valueHandle)[0]).text, "36.7 °C")
+        withExtendedLifetime(connector) {}
+    }
 }

@@ -121,6 +121,13 @@ final class ConnectionLog: @unchecked Sendable {
         lock.withLock { events.compactMap { if case .received(let m) = $0 { return m } else { return nil } } }
     }
 
+    /// Every notification and indication reported for `handle`, in order.
+    func notified(_ handle: UInt16) -> [[UInt8]] {
+        lock.withLock {
+            events.compactMap { if case .notified(_, handle, let value, _) = $0 { return value } else { return nil } }
+        }
+    }
+
     /// The services reported, if any.
     var services: [ServiceID]? {
         lock.withLock { events.lazy.compactMap { if case .services(_, let list) = $0 { return list } else { return nil } }.first }

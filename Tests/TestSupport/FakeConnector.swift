@@ -26,6 +26,8 @@ public final class FakeConnector: DeviceConnector, @unchecked Sendable {
     public var readFailures: [UInt16: GATTError] = [:]
     /// Every write: handle, bytes, and whether it asked for a response.
     public private(set) var written: [(handle: UInt16, value: [UInt8], withResponse: Bool)] = []
+    /// Every subscription asked for: value handle, CCCD, indications, on or off.
+    public private(set) var subscriptions: [(handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool)] = []
     /// How many times the tree was discovered.
     public private(set) var discoveries = 0
 
@@ -94,6 +96,17 @@ public final class FakeConnector: DeviceConnector, @unchecked Sendable {
             written.append((handle, value, withResponse))
             values[handle] = value
         }
+    }
+
+    public func subscribe(to handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool) async throws(GATTError) {
+        guard state.device != nil else { throw .notConnected }
+        lock.withLock { subscriptions.append((handle, cccd, indicate, on)) }
+    }
+
+    /// Delivers a notification of the characteristic at `handle`, as the device would.
+    public func notify(_ handle: UInt16, _ value: [UInt8], at time: Date = Date()) {
+        guard let device = state.device else { return }
+        emit(.notified(device, handle: handle, value: value, at: time))
     }
 
     /// Delivers `text` from the connected device.

@@ -5,6 +5,7 @@ detail page lists every service; a value is read and decoded, one named by its o
 description is written from the entry, a bad value is refused at the entry, and a value
 that needs pairing says so with Pair beside it."""
 
+import re
 import subprocess
 import time
 import unittest
@@ -41,12 +42,12 @@ def reveal(app, name, role):
     raise AssertionError(f"{name} never came into view")
 
 
-def expand(app, title, shows):
-    """Opens a service's row with a click on it, until the `shows` button is there."""
+def expand(app, title, shows, role="button"):
+    """Opens a service's row with a click on it, until the `shows` control is there."""
     reveal(app, title, "label")
     # GTK gives a row's controls a size only once the row has opened (and never says "showing").
-    app.click_on_until(title, "label", lambda: app.find(shows, "button").extents().height > 0, what=f"{title} opened")
-    reveal(app, shows, "button")
+    app.click_on_until(title, "label", lambda: app.find(shows, role).extents().height > 0, what=f"{title} opened")
+    reveal(app, shows, role)
 
 
 @retry_gtk_atspi_crash
@@ -89,6 +90,19 @@ class GATTBrowserTests(unittest.TestCase):
             app.wait_for(lambda: "Insufficient encryption: pair with the device first." in app.names("label"),
                          what="the ATT error in words")
             self.assertIn("Pair to read Unknown Characteristic", app.names("button"))
+
+            # Heart Rate Measurement notifies: the switch subscribes, the log shows each value decoded
+            # with its time to the millisecond, and the rate; switched off, the device hears so.
+            expand(app, "Heart Rate", "Notifications from Heart Rate Measurement", role=None)
+            app.press("Notifications from Heart Rate Measurement", role=None)
+            peer.wait_for("SUBSCRIBED 2A37", timeout=10)
+            app.wait_for(lambda: any(re.fullmatch(r"[\d:.]+\.\d{3}\s(AM|PM)  10 48 .. ..  72 bpm", line)
+                                     for label in app.names("label") for line in label.split("\n")), what="the log")
+            app.wait_for(lambda: any(re.fullmatch(r"([5-9]|1\d) / s", l) for l in app.names("label")), what="the rate")
+            self.assertTrue(any(re.fullmatch(r"\d+ notifications", l) for l in app.names("label")))
+            app.press("Notifications from Heart Rate Measurement", role=None)
+            peer.wait_for("UNSUBSCRIBED 2A37", timeout=10)
+            self.assertIn("Export the log of Heart Rate Measurement", app.names("button"), "the log stays to be kept")
 
             # Disconnect: the services go with the connection.
             app.press(f"Disconnect from {PEER}")

@@ -42,6 +42,24 @@ extension BlueZConnector {
         }
     }
 
+    /// StartNotify or StopNotify; BlueZ writes the descriptor and confirms indications itself.
+    public func subscribe(to handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool) async throws(GATTError) {
+        let (path, _) = try attribute(at: handle)
+        guard let session = readySession() else { throw .notConnected }
+        do {
+            if on {
+                lock.withLock { session.subscribed[path] = handle }
+                try await bus.call(path, BlueZObjects.Interface.gattCharacteristic, "StartNotify", timeout: callTimeout)
+            } else {
+                try await bus.call(path, BlueZObjects.Interface.gattCharacteristic, "StopNotify", timeout: callTimeout)
+                lock.withLock { session.subscribed[path] = nil }
+            }
+        } catch {
+            if on { lock.withLock { session.subscribed[path] = nil } }
+            throw GATTError(error, reading: true)
+        }
+    }
+
     private func readySession() -> Session? {
         lock.withLock { session.flatMap { $0.ready ? $0 : nil } }
     }

@@ -48,6 +48,8 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
         var ending = false
         /// Where the browser's handles are read and written, once discovered.
         var attributes: BlueZObjects.AttributePaths = [:]
+        /// The characteristics the browser subscribed to: object path → value handle.
+        var subscribed: [String: UInt16] = [:]
 
         init(device: DeviceID, path: String) {
             self.device = device
@@ -238,6 +240,10 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
             return current
         }) else { return }
         if reportIdle { streams.set(.disconnecting(session.device)) }
+        // Subscriptions end before the link does.
+        for path in lock.withLock({ Array(session.subscribed.keys) }) {
+            _ = try? await bus.call(path, BlueZObjects.Interface.gattCharacteristic, "StopNotify", timeout: .seconds(3))
+        }
         if let chat = lock.withLock({ session.chat }) {
             _ = try? await bus.call(chat.tx, BlueZObjects.Interface.gattCharacteristic, "StopNotify", timeout: .seconds(3))
         }
@@ -332,6 +338,14 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
     }
 
     private func received(_ value: [UInt8], on path: String) {
+        let notified: (DeviceID, UInt16)? = lock.withLock {
+            guard let session, session.ready, let handle = session.subscribed[path] else { return nil }
+            return (session.device, handle)
+        }
+        if let (device, handle) = notified {
+            streams.emit(.notified(device, handle: handle, value: value, at: Date()))
+            return
+        }
         let device: DeviceID? = lock.withLock {
             guard let session, session.chat?.tx == path else { return nil }
             if session.ready { return session.device }

@@ -331,6 +331,13 @@ extension HCIConnector {
     }
 }
 
+extension HCIConnector {
+    public func subscribe(to handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool) async throws(GATTError) {
+        let value: [UInt8] = on ? (indicate ? [0x02, 0x00] : [0x01, 0x00]) : [0x00, 0x00]
+        try await onLink { link throws(ATTError) in try GATTClient(bearer: link.bearer).write(cccd, value) }
+    }
+}
+
 extension GATTError {
     /// The port's words for what the bearer met.
     init(_ error: ATTError) {

@@ -253,10 +253,14 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     }
 
     /// Delivers a chat notification in arrival order; before `connected` is reported it waits.
+    /// Any other characteristic's goes to the browser, timed as it arrived.
     private func deliver(_ value: [UInt8], handle: UInt16, on link: Link) {
         lock.lock()
         defer { lock.unlock() }
-        guard let chat = link.chat, chat.txValue == handle else { return }
+        guard let chat = link.chat, chat.txValue == handle else {
+            if link.ready { streams.emit(.notified(link.device, handle: handle, value: value, at: Date())) }
+            return
+        }
         if link.ready {
             streams.emit(.received(ChatMessage.received(value, from: link.device)))
         } else {

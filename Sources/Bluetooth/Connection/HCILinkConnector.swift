@@ -103,6 +103,11 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
         try await inner.writeValue(value, at: handle, withResponse: withResponse)
     }
 
+    public func subscribe(to handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool) async throws(GATTError) {
+        guard let inner = lock.withLock({ inner }) else { throw .notConnected }
+        try await inner.subscribe(to: handle, cccd: cccd, indicate: indicate, on: on)
+    }
+
     /// The connector on the link's current host, made (and listened to) when the host is new.
     private func connector() throws(ScanFailure) -> HCIConnector {
         let host = try link.host()

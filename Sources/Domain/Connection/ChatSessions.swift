@@ -40,6 +40,8 @@ public final class ChatSessions {
     /// Said when a connection ends or fails ("The device ended the connection."), and when
     /// it ends with messages unread; `unreadFrom` is then their device, so the notice can open its chat.
     public var onEnded: ((_ text: String, _ unreadFrom: DeviceID?) -> Void)?
+    /// A characteristic's notification or indication, for the GATT browser, which owns them.
+    public var onNotified: ((_ handle: UInt16, _ value: [UInt8], _ time: Date) -> Void)?
     /// Said when messages could not be written to the store.
     public var onStoreProblem: ((String) -> Void)?
     /// The address a device is heard from now (a bonded device's current private address); the
@@ -289,6 +291,10 @@ public final class ChatSessions {
             if reading != nil, reading == new.device { markRead() }
         case .services(let device, let found):
             if device == state.device { services = found }
+        case .notified(let device, let handle, let value, let time):
+            // The browser owns these; nothing here changes.
+            if device == state.device { onNotified?(handle, value, time) }
+            return
         case .received(let message):
             session[message.device, default: []].append(message)
             store([message])

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Foundation
+
 /// What a `DeviceConnector` reports, in the order it happened.
 public enum ConnectionEvent: Equatable, Sendable {
     /// The connection state changed.
@@ -9,4 +11,7 @@ public enum ConnectionEvent: Equatable, Sendable {
     case services(DeviceID, [ServiceID])
     /// A message arrived from the device (direction incoming, delivery sent).
     case received(ChatMessage)
+    /// A notification or indication of a characteristic the browser subscribed to, at its value
+    /// handle, timed as it arrived.
+    case notified(DeviceID, handle: UInt16, value: [UInt8], at: Date)
 }

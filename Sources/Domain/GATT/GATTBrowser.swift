@@ -28,10 +28,13 @@ public final class GATTBrowser {
     public struct Reading: Equatable, Sendable {
         public let bytes: [UInt8]
         public let time: Date
+        /// It came as a notification or indication, not from a read.
+        public let notified: Bool
 
-        public init(bytes: [UInt8], time: Date) {
+        public init(bytes: [UInt8], time: Date, notified: Bool = false) {
             self.bytes = bytes
             self.time = time
+            self.notified = notified
         }
     }
 
@@ -61,22 +64,43 @@ public final class GATTBrowser {
     public private(set) var userDescriptions: [UInt16: String] = [:]
     /// Presentation Formats (0x2904), by the characteristic's value handle.
     public private(set) var formats: [UInt16: PresentationFormat] = [:]
+    /// The characteristics subscribed to (notifications or indications), by value handle.
+    public private(set) var subscribed: Set<UInt16> = []
+    /// Why the last subscription (or its end) failed.
+    public private(set) var subscribeProblems: [UInt16: GATTError] = [:]
+    /// The newest `logLimit` notifications of each characteristic, oldest first.
+    public private(set) var logs: [UInt16: [Reading]] = [:]
+    /// Logs that are paused: they show what they held; what arrives waits and joins on resume.
+    public private(set) var paused: Set<UInt16> = []
+    /// How many notifications a log keeps.
+    public static let logLimit = 1_000
+    /// How often the page hears of notifications at most: a device sending 100 a second must
+    /// not redraw the window 100 times.
+    public static let notifyInterval: Duration = .milliseconds(100)
 
     // MARK: Borrowed
     private let sessions: ChatSessions
     private let now: () -> Date
+    private let clock: any Clock<Duration>
 
     // MARK: Owned
     private let observers = ChangeObservers()
     private var token: ObservationToken?
     /// Bumped when the connection changes, so work for an older one drops its results.
     private var generation = 0
+    /// What arrived while a log was paused, by handle.
+    private var held: [UInt16: [Reading]] = [:]
+    /// Arrival times within the last second, by handle, for the rate.
+    private var arrivals: [UInt16: [Date]] = [:]
+    private var notifyScheduled = false
 
-    /// Follows the connection `sessions` owns.
-    public init(sessions: ChatSessions, now: @escaping () -> Date = { Date() }) {
+    /// Follows the connection `sessions` owns; `clock` spaces the page's updates while values stream in.
+    public init(sessions: ChatSessions, now: @escaping () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()) {
         self.sessions = sessions
         self.now = now
+        self.clock = clock
         token = sessions.observe { [weak self] in self?.follow() }
+        sessions.onNotified = { [weak self] handle, value, time in self?.notified(handle, value, at: time) }
         follow()
     }
 
@@ -110,6 +134,15 @@ public final class GATTBrowser {
         readingAll = false
         userDescriptions = [:]
         formats = [:]
+        // Subscriptions end with the connection; their logs stay readable until the next one.
+        subscribed = []
+        subscribeProblems = [:]
+        if connected != nil {
+            logs = [:]
+            held = [:]
+            paused = []
+        }
+        arrivals = [:]
         phase = connected == nil ? .idle : .discovering
         observers.notify()
         if connected != nil { Task { await discover() } }
@@ -223,5 +256,95 @@ public final class GATTBrowser {
         writes[handle] = outcome
         observers.notify()
         return nil
+    }
+
+    // MARK: Notifications and indications
+
+    /// Starts or stops the notifications (indications where the characteristic only indicates)
+    /// of the characteristic at `handle`, through its Client Characteristic Configuration.
+    public func setSubscribed(_ handle: UInt16, _ on: Bool) async {
+        guard device != nil, let characteristic = characteristic(at: handle), on != subscribed.contains(handle),
+              !busy.contains(handle) else { return }
+        guard let cccd = characteristic.descriptors.first(where: { $0.uuid == "2902" }) else {
+            subscribeProblems[handle] = .refused(L10n.tr("This characteristic has no configuration descriptor, so it cannot be subscribed to."))
+            observers.notify()
+            return
+        }
+        let indicate = !characteristic.properties.contains(.notify) && characteristic.properties.contains(.indicate)
+        let generation = generation
+        busy.insert(handle)
+        // Subscribed from the moment it is asked: the first value can beat the answer.
+        if on { subscribed.insert(handle) }
+        observers.notify()
+        var failure: GATTError?
+        do {
+            try await sessions.connector.subscribe(to: handle, cccd: cccd.handle, indicate: indicate, on: on)
+        } catch {
+            failure = error
+        }
+        guard generation == self.generation else { return }
+        busy.remove(handle)
+        subscribeProblems[handle] = failure
+        if (failure == nil) != on { subscribed.remove(handle) } else { subscribed.insert(handle) }
+        observers.notify()
+    }
+
+    /// Notifications per second of `handle`, over the last second.
+    public func rate(of handle: UInt16) -> Int {
+        let since = now().addingTimeInterval(-1)
+        return arrivals[handle]?.filter { $0 > since }.count ?? 0
+    }
+
+    /// Pauses or resumes the log of `handle`; resuming adds what arrived meanwhile.
+    public func setPaused(_ handle: UInt16, _ on: Bool) {
+        if on {
+            paused.insert(handle)
+        } else {
+            paused.remove(handle)
+            if let waiting = held.removeValue(forKey: handle) { append(waiting, to: handle) }
+        }
+        observers.notify()
+    }
+
+    /// Empties the log of `handle`.
+    public func clearLog(_ handle: UInt16) {
+        logs[handle] = nil
+        held[handle] = nil
+        observers.notify()
+    }
+
+    private func notified(_ handle: UInt16, _ value: [UInt8], at time: Date) {
+        guard subscribed.contains(handle) else { return }
+        let reading = Reading(bytes: value, time: time, notified: true)
+        values[handle] = reading
+        var recent = arrivals[handle, default: []]
+        recent.append(time)
+        if let first = recent.first, first < time.addingTimeInterval(-1) { recent.removeAll { $0 <= time.addingTimeInterval(-1) } }
+        arrivals[handle] = recent
+        if paused.contains(handle) {
+            held[handle, default: []].append(reading)
+            if held[handle]!.count > Self.logLimit { held[handle]!.removeFirst(held[handle]!.count - Self.logLimit) }
+        } else {
+            append([reading], to: handle)
+        }
+        scheduleNotify()
+    }
+
+    private func append(_ readings: [Reading], to handle: UInt16) {
+        var log = logs[handle, default: []]
+        log.append(contentsOf: readings)
+        if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
+        logs[handle] = log
+    }
+
+    private func scheduleNotify() {
+        guard !notifyScheduled else { return }
+        notifyScheduled = true
+        Task { [weak self, clock] in
+            try? await clock.sleep(for: Self.notifyInterval)
+            guard let self else { return }
+            self.notifyScheduled = false
+            self.observers.notify()
+        }
     }
 }

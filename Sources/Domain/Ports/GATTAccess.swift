@@ -49,12 +49,20 @@ public protocol GATTAccess: AnyObject, Sendable {
     func readValue(at handle: UInt16) async throws(GATTError) -> [UInt8]
     /// Writes `value` at `handle`: acknowledged (a long write where it must be), or as a command.
     func writeValue(_ value: [UInt8], at handle: UInt16, withResponse: Bool) async throws(GATTError)
+    /// Starts (or stops) the notifications, or the indications, of the characteristic whose value is
+    /// at `handle`, through its Client Characteristic Configuration descriptor at `cccd`. What
+    /// arrives comes as `ConnectionEvent.notified`; indications are confirmed.
+    func subscribe(to handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool) async throws(GATTError)
 }
 
 extension GATTAccess {
     public func discoverServices() async throws(GATTError) -> [GATTService] { throw .unsupported(Self.noBrowsing) }
     public func readValue(at handle: UInt16) async throws(GATTError) -> [UInt8] { throw .unsupported(Self.noBrowsing) }
     public func writeValue(_ value: [UInt8], at handle: UInt16, withResponse: Bool) async throws(GATTError) {
+        throw .unsupported(Self.noBrowsing)
+    }
+
+    public func subscribe(to handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool) async throws(GATTError) {
         throw .unsupported(Self.noBrowsing)
     }
 

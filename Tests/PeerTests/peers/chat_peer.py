@@ -34,7 +34,10 @@ CONNECTED and DISCONNECTED lines end with the address of the peer they concern.
   * --info adds a Battery service (87 %), Device Information (a 300-byte manufacturer
     name, a PnP ID) and a vendor service: "Set point" (read and write, 21.5 °C, with a
     0x2901 description and a 0x2904 format; each write prints `WROTE <hex>`) and a value that
-    needs an encrypted link.
+    needs an encrypted link; Heart Rate, whose measurement notifies --heart-rate times a second
+    while subscribed (72 bpm, its RR interval counting up from 1 so order and loss show; each
+    sent prints `HR <n>`), and Health Thermometer, which indicates a temperature every second
+    (`CONFIRMED <n>` once the app confirmed indication n).
 
 Pairing (the peer is the responder; keys live in memory for the peer's lifetime):
   * --pairing none|display|yesno|keyboard|keyboard-display sets its IO capability
@@ -148,6 +151,28 @@ async def main(args):
 
         tx_of = {}
         services = []
+        streams = {}
+        running = {}
+
+        async def stream_heart_rate(characteristic):
+            n = 0
+            while True:
+                n += 1
+                # Flags: uint8 rate, RR intervals present; 72 bpm; one RR interval (1/1024 s) = n.
+                await device.notify_subscribers(characteristic, bytes([0x10, 72]) + n.to_bytes(2, 'little'))
+                say('HR', n)
+                await asyncio.sleep(1 / args.heart_rate)
+
+        async def stream_temperature(characteristic):
+            n = 0
+            while True:
+                n += 1
+                # Flags: Celsius; 36.6 + n/10 as IEEE 11073 FLOAT (mantissa, exponent −1).
+                mantissa = 366 + n
+                await device.indicate_subscribers(characteristic, bytes([0x00]) + mantissa.to_bytes(3, 'little') + bytes([0xFF]))
+                say('CONFIRMED', n)
+                await asyncio.sleep(1)
+
         for name in names:
             service_uuid, tx_uuid, rx_uuid = SERVICES[name]
             tx = Characteristic(tx_uuid, Characteristic.Properties.NOTIFY, Characteristic.READABLE, b'')
@@ -195,6 +220,12 @@ async def main(args):
                 Characteristic('5E7F0002-1C2B-4A5D-8E9F-0A1B2C3D4E5F', Characteristic.Properties.READ,
                                Characteristic.Permissions.READ_REQUIRES_ENCRYPTION, b'secret'),
             ]))
+            heart_rate = Characteristic('2A37', Characteristic.Properties.NOTIFY, readable, b'')
+            thermometer = Characteristic('2A1C', Characteristic.Properties.INDICATE, readable, b'')
+            services.append(Service('180D', [heart_rate]))
+            services.append(Service('1809', [thermometer]))
+            streams[heart_rate] = stream_heart_rate
+            streams[thermometer] = stream_temperature
         device.add_services(services)
 
         async def send(tx, name, text):
@@ -210,6 +241,17 @@ async def main(args):
                 await send(tx, name, f'tick {asyncio.get_running_loop().time():.1f}')
 
         def on_subscription(connection, characteristic, notify_enabled, indicate_enabled):
+            if characteristic in streams:
+                task = running.pop(characteristic, None)
+                if task:
+                    task.cancel()
+                uuid = str(characteristic.uuid).replace('UUID-16:', '')
+                if notify_enabled or indicate_enabled:
+                    say('SUBSCRIBED', uuid)
+                    running[characteristic] = asyncio.get_running_loop().create_task(streams[characteristic](characteristic))
+                else:
+                    say('UNSUBSCRIBED', uuid)
+                return
             for name, tx in tx_of.items():
                 if characteristic is tx and notify_enabled:
                     say('SUBSCRIBED', name)
@@ -219,7 +261,12 @@ async def main(args):
 
         def on_connection(connection):
             say('CONNECTED', connection.peer_address, PEER_ADDRESSES[index])
-            connection.on('disconnection', lambda reason: say('DISCONNECTED', reason, PEER_ADDRESSES[index]))
+            def on_disconnection(reason):
+                for task in running.values():
+                    task.cancel()
+                running.clear()
+                say('DISCONNECTED', reason, PEER_ADDRESSES[index])
+            connection.on('disconnection', on_disconnection)
             connection.on('pairing', lambda keys: say(
                 'PAIRED', keys.ltk.value.hex() if keys.ltk else (keys.ltk_peripheral.value.hex() if keys.ltk_peripheral else '-'),
                 keys.irk.value.hex() if keys.irk else '-',
@@ -279,6 +326,7 @@ if __name__ == '__main__':
     parser.add_argument('--peers', type=int, choices=[1, 2], default=1)
     parser.add_argument('--advertising-interval', type=float, default=0)
     parser.add_argument('--info', action='store_true')
+    parser.add_argument('--heart-rate', type=float, default=10)
     parser.add_argument('--pairing', choices=list(Delegate.IO))
     parser.add_argument('--legacy', action='store_true')
     parser.add_argument('--refuse', action='store_true')
