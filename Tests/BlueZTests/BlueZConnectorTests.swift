@@ -251,7 +251,7 @@ extension BlueZConnectorTests {
         try await mock.addObject(battery, "org.bluez.GattService1", ["UUID": .string("0000180f-0000-1000-8000-00805f9b34fb"),
                                                                      "Primary": .bool(true), "Device": .objectPath(path)])
         try await mock.addObject(level, "org.bluez.GattCharacteristic1", [
-            "UUID": .string("00002a19-0000-1000-8000-00805f9b34fb"), "Service": .objectPath(battery),
+            "UUID": .string("00002a19-0000-1000-8000-00805f9b34fb"), "Service": .objectPath(battery), "Value": .bytes([]),
             "Flags": .array(elementType: "s", [.string("read"), .string("notify")]),
         ], methods: [("ReadValue", "a{sv}", "ay", "ret = dbus.Array([dbus.Byte(87)], signature='y')")])
         try await mock.addObject(description, "org.bluez.GattDescriptor1", [
@@ -324,5 +324,24 @@ extension BlueZConnectorTests {
         } catch {
             XCTAssertEqual(error, .notConnected)
         }
+    }
+
+    func testASubscriptionStartsNotifyItsValuesArriveByHandleAndItStopsBeforeTheLinkEnds() async throws {
+        let connector = connector()
+        let events = EventLog(connector)
+        let (level, _, _) = try await browsable(connector)
+        try await mock.addMethod(level, "org.bluez.GattCharacteristic1", "StartNotify", code: "")
+        try await mock.addMethod(level, "org.bluez.GattCharacteristic1", "StopNotify", code: "")
+        _ = try await connector.discoverServices()
+        try await connector.subscribe(to: 0x12, cccd: 0x14, indicate: false, on: true)
+        try await eventually("StartNotify called") { try await self.mock.calls(level).contains("StartNotify") }
+        for value: UInt8 in [80, 79, 78] {
+            try await mock.set(level, "org.bluez.GattCharacteristic1", "Value", .bytes([value]))
+        }
+        try await eventually("three values") { events.notified(0x12).count == 3 }
+        XCTAssertEqual(events.notified(0x12), [[80], [79], [78]], "in order, under the value handle")
+        XCTAssertTrue(events.received.isEmpty, "not chat messages")
+        connector.disconnect()
+        try await eventually("StopNotify called") { try await self.mock.calls(level).contains("StopNotify") }
     }
 }

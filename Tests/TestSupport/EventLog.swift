@@ -19,6 +19,10 @@ public final class EventLog: @unchecked Sendable {
 
     public var states: [ConnectionState] { lock.withLock { events.compactMap { if case .state(let s) = $0 { s } else { nil } } } }
     public var received: [ChatMessage] { lock.withLock { events.compactMap { if case .received(let m) = $0 { m } else { nil } } } }
+    /// The notifications and indications reported for `handle`, in order.
+    public func notified(_ handle: UInt16) -> [[UInt8]] {
+        lock.withLock { events.compactMap { if case .notified(_, handle, let value, _) = $0 { value } else { nil } } }
+    }
     public var services: [ServiceID]? {
         lock.withLock { events.lazy.compactMap { if case .services(_, let l) = $0 { l } else { nil } }.first }
     }
