@@ -5,6 +5,7 @@
 //
 // The scanner without a window: opens a source, collects what devices report,
 // and prints one line per device when the source ends or the time is up.
+// `favblue-scan gatt ADDRESS` connects to one device and prints its GATT tree.
 
 import ArgumentParser
 import Bluetooth
@@ -13,10 +14,17 @@ import Foundation
 import SecurityToolbox
 
 @main
-struct FavBlueScan: AsyncParsableCommand {
+struct FavBlueScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "favblue-scan",
-        abstract: "Find Bluetooth devices from a controller or a capture and list them.")
+        abstract: "Find Bluetooth devices from a controller or a capture and list them, or browse one device's services.",
+        subcommands: [FavBlueScan.self, GATTCommand.self], defaultSubcommand: FavBlueScan.self)
+}
+
+struct FavBlueScan: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "Find Bluetooth devices from a controller or a capture and list them (the default).")
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, null }
 

@@ -119,4 +119,52 @@ final class BumbleGATTTests: XCTestCase {
         XCTAssertEqual(CharacteristicValues.decode(0x2A1C, log.notified(temperature.valueHandle)[0]).text, "36.7 °C")
         withExtendedLifetime(connector) {}
     }
+
+    // MARK: favblue-scan gatt
+
+    private func scan(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    func testTheCommandLinePrintsTheWholeTreeWithEveryValueAsOneJSONDocument() throws {
+        let peer = try ChatPeer(["--service", "chat", "--info"])
+        let (status, out, err) = try scan(["gatt", "F0:F1:F2:F3:F4:F5/le-random", "--source", "h4-tcp:127.0.0.1:\(peer.port)",
+                                           "--read", "--json"])
+        XCTAssertEqual(status, 0, err)
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+        XCTAssertEqual(document["address"] as? String, "F0:F1:F2:F3:F4:F5")
+        let services = try XCTUnwrap(document["services"] as? [[String: Any]])
+        XCTAssertEqual(services.compactMap { $0["uuid"] as? String }.prefix(3), ["1800", "1801", "7E57C000-2C8F-4F3C-9F91-8577E1891234"])
+        let characteristics = services.flatMap { $0["characteristics"] as? [[String: Any]] ?? [] }
+        let battery = try XCTUnwrap(characteristics.first { $0["uuid"] as? String == "2A19" })
+        XCTAssertEqual(battery["name"] as? String, "Battery Level")
+        XCTAssertEqual(battery["properties"] as? [String], ["read"])
+        XCTAssertEqual((battery["value"] as? [String: Any])?["hex"] as? String, "57")
+        XCTAssertEqual((battery["value"] as? [String: Any])?["decoded"] as? String, "87 %")
+        let locked = try XCTUnwrap(characteristics.first { $0["uuid"] as? String == "5E7F0002-1C2B-4A5D-8E9F-0A1B2C3D4E5F" })
+        XCTAssertEqual(locked["error"] as? String, "Insufficient encryption: pair with the device first.")
+        let heartRate = try XCTUnwrap(characteristics.first { $0["uuid"] as? String == "2A37" })
+        XCTAssertEqual((heartRate["descriptors"] as? [[String: Any]])?.first?["name"] as? String, "Client Characteristic Configuration")
+        XCTAssertNil(heartRate["value"], "a value that cannot be read is not asked for")
+    }
+
+    func testTheCommandLineSaysWhyItCouldNotConnectAndExitsNonZero() throws {
+        let (status, out, err) = try scan(["gatt", "F0:F1:F2:F3:F4:F5/le-random", "--source", "h4-tcp:127.0.0.1:\(Peers.freePort())"])
+        XCTAssertEqual(status, 2)
+        XCTAssertEqual(out, "")
+        XCTAssertTrue(err.hasPrefix("favblue-scan: could not connect to F0:F1:F2:F3:F4:F5: "), err)
+        let (badStatus, _, badErr) = try scan(["gatt", "not-an-address"])
+        XCTAssertEqual(badStatus, 2)
+        XCTAssertTrue(badErr.contains("is not an address like"), badErr)
+    }
 }
