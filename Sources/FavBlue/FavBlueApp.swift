@@ -202,7 +202,9 @@ final class FavBlueApp {
         }
         sessions.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.sessions = sessions
-        browser = GATTBrowser(sessions: sessions)
+        let browser = GATTBrowser(sessions: sessions)
+        browser.onBattery = { [weak live] device, percent in live?.noteBattery(percent, of: device) }
+        self.browser = browser
         live.keepsListed = { [weak sessions] id in sessions?.state.device == id }
         // The HCI route's Security Manager reads the bonds Identities owns, and keeps new ones there.
         let crypto = ToolboxPairingCrypto()

@@ -21,6 +21,10 @@ public final class FavoritesViewModel {
         public let presence: String
         /// Whether a running scan hears it now.
         public let isNearby: Bool
+        /// "Battery 80 %" where its level is known; nil otherwise.
+        public var battery: String? = nil
+        /// The battery-level icon for it, in steps of ten.
+        public var batteryIcon: String? = nil
     }
 
     /// A short notice for a toast; `undoable` offers Undo.
@@ -145,8 +149,13 @@ public final class FavoritesViewModel {
 
     private func row(_ favorite: Favorite) -> Row {
         let (presence, nearby) = presenceText(favorites.presence(of: favorite.id))
-        return Row(id: favorite.id, title: favorite.displayName, subtitle: favorite.id.identifierLine,
-                   presence: presence, isNearby: nearby)
+        var row = Row(id: favorite.id, title: favorite.displayName, subtitle: favorite.id.identifierLine,
+                      presence: presence, isNearby: nearby)
+        if let level = favorites.battery(of: favorite.id) {
+            row.battery = L10n.format("Battery {} %", Formats.number(level))
+            row.batteryIcon = "battery-level-\(min(100, level / 10 * 10))-symbolic"
+        }
+        return row
     }
 
     private func presenceText(_ presence: Favorites.Presence) -> (String, Bool) {

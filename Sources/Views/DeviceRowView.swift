@@ -27,6 +27,10 @@ public struct DeviceRowContent: Equatable {
     public var age: String?
     /// A third line under the identifier (a favorite's presence); nil for none.
     public var note: String?
+    /// "Battery 80 %" where the level is known; nil for none.
+    public var battery: String?
+    /// A battery-level-* icon name for `battery`.
+    public var batteryIcon: String?
 
     /// An address and its kind, apart.
     public struct Identifier: Equatable {
@@ -45,7 +49,7 @@ public struct DeviceRowContent: Equatable {
     /// Creates row content.
     public init(title: String, titleIsPlaceholder: Bool = false, subtitle: String, identifier: Identifier? = nil,
                 signal: String? = nil, signalIcon: String? = nil, signalDescription: String? = nil, isFavorite: Bool,
-                age: String? = nil, note: String? = nil) {
+                age: String? = nil, note: String? = nil, battery: String? = nil, batteryIcon: String? = nil) {
         self.title = title
         self.titleIsPlaceholder = titleIsPlaceholder
         self.subtitle = subtitle
@@ -56,6 +60,8 @@ public struct DeviceRowContent: Equatable {
         self.isFavorite = isFavorite
         self.age = age
         self.note = note
+        self.battery = battery
+        self.batteryIcon = batteryIcon
     }
 }
 
@@ -96,6 +102,9 @@ final class DeviceRowView {
     private let signalIcon = Image()
     private let age = Label()
     private let note = Label()
+    private let battery = Label()
+    private let batteryIcon = Image()
+    private let batteryLine = Box(vertical: false, spacing: 4)
     private let buttons = Box(vertical: false, spacing: 4)
 
     // MARK: State
@@ -120,7 +129,12 @@ final class DeviceRowView {
         kindLine.isVisible = false
         note.xalign(0).ellipsize().css("caption")
         note.isVisible = false
-        texts.append(title, subtitle, kindLine, note)
+        battery.xalign(0).ellipsize().css("caption")
+        // The words say the level; the icon only shows it.
+        batteryIcon.accessibleHidden()
+        batteryLine.append(batteryIcon, battery)
+        batteryLine.isVisible = false
+        texts.append(title, subtitle, kindLine, note, batteryLine)
         texts.expand(horizontal: true, vertical: false).align(.fill, .center)
         // The level icon sits over its figure, so a phone-wide (360 px) row keeps room for the name.
         signal.css("caption", "numeric").align(.center, .center)
@@ -194,6 +208,11 @@ final class DeviceRowView {
         if content.note != old?.note {
             note.isVisible = content.note != nil
             note.text = content.note ?? ""
+        }
+        if content.battery != old?.battery || content.batteryIcon != old?.batteryIcon {
+            batteryLine.isVisible = content.battery != nil
+            battery.text = content.battery ?? ""
+            batteryIcon.iconName = content.batteryIcon
         }
         if content.age != old?.age {
             age.isVisible = content.age != nil

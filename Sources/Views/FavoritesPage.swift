@@ -159,7 +159,8 @@ public final class FavoritesPage: Page {
     private func bind(_ row: DeviceRowView, _ key: String) {
         guard let data = shownRows[key] else { return }
         row.show(DeviceRowContent(title: data.title, subtitle: data.subtitle,
-                                  identifier: DeviceRowContent.Identifier(data.id), isFavorite: true, note: data.presence), key: key)
+                                  identifier: DeviceRowContent.Identifier(data.id), isFavorite: true, note: data.presence,
+                                  battery: data.battery, batteryIcon: data.batteryIcon), key: key)
     }
 
     // MARK: Actions

@@ -60,6 +60,31 @@ final class BlueZScannerTests: XCTestCase {
         try await MockBlueZ.eventually(seconds, what, file: file, line: line) { try await condition() }
     }
 
+    func testAFavoritesBatteryLevelComesFromBlueZsBattery1AndFollowsIt() async throws {
+        try await mock.addAdapter()
+        let path = try await mock.addDevice(phone, name: "Pixel 8")
+        let app = await App(address: mock.address, directory: directory)
+        let model = await FavoritesViewModel(favorites: app.favorites)
+        await app.scanner.start()
+        try await eventually("Pixel 8 listed") { app.row("Pixel 8") != nil }
+        let listed = await app.row("Pixel 8")?.id
+        let id = try XCTUnwrap(listed)
+        _ = await app.favorites.add(id, name: "Pixel 8", nickname: "Phone")
+        try await eventually("the favorite listed") { model.rows.first?.title == "Phone" }
+        let before = await model.rows.first?.battery
+        XCTAssertNil(before, "no level before the system has one")
+        // Connected, bluetoothd's battery plugin reads the Battery service and adds Battery1.
+        try await mock.addInterface(path, "org.bluez.Battery1", ["Percentage": .byte(80)])
+        try await eventually("Battery 80 %") { model.rows.first?.battery == "Battery 80 %" }
+        let icon = await model.rows.first?.batteryIcon
+        XCTAssertEqual(icon, "battery-level-80-symbolic")
+        try await mock.set(path, "org.bluez.Battery1", "Percentage", .byte(7))
+        try await eventually("Battery 7 %") { model.rows.first?.battery == "Battery 7 %" }
+        let low = await model.rows.first?.batteryIcon
+        XCTAssertEqual(low, "battery-level-0-symbolic")
+        await app.scanner.stop()
+    }
+
     func testDevicesBlueZFindsAppearWithTheirNameAddressAndSignal() async throws {
         try await mock.addAdapter()
         try await mock.addDevice(phone, name: "Pixel 8")

@@ -144,6 +144,16 @@ final class MockBlueZ: @unchecked Sendable {
         ])
     }
 
+    /// Adds `interface` with `properties` to the object at `path`, and announces it with InterfacesAdded.
+    func addInterface(_ path: String, _ interface: String, _ properties: [String: DBusValue]) async throws {
+        try await call(path, "org.freedesktop.DBus.Mock", "AddProperties", [.string(interface), .vardict(properties)])
+        let announced = DBusValue.dictionary(keyType: "s", valueType: "a{sv}", [.init(.string(interface), .vardict(properties))])
+        try await call("/", "org.freedesktop.DBus.Mock", "EmitSignal", [
+            .string("org.freedesktop.DBus.ObjectManager"), .string("InterfacesAdded"), .string("oa{sa{sv}}"),
+            .array(elementType: "v", [.variant(.objectPath(path)), .variant(announced)]),
+        ])
+    }
+
     /// Replaces (or adds) a method of the object at `path`.
     func addMethod(_ path: String, _ interface: String, _ name: String, in input: String = "", out output: String = "",
                    code: String) async throws {

@@ -31,12 +31,35 @@ final class GATTBrowserTests: XCTestCase {
         return connector
     }
 
+    /// Lets what is already queued on the main actor run (a yield loop; no real time passes).
+    private func settle() async { _ = await untilTrue { false } }
+
+    /// Battery levels told to Favorites, in order.
+    private var batteries: [Int] = []
+
     private func connected(_ connector: FakeConnector) async -> (ChatSessions, GATTBrowser) {
         let sessions = ChatSessions(connector: connector, chats: nil)
         let browser = GATTBrowser(sessions: sessions, now: { self.clock })
+        browser.onBattery = { [weak self] device, level in
+            XCTAssertEqual(device, self?.device)
+            self?.batteries.append(level)
+        }
         sessions.connect(to: device)
-        _ = await untilTrue { browser.phase == .ready && browser.formats[7] != nil }
+        _ = await untilTrue { browser.phase == .ready && browser.formats[7] != nil && browser.subscribed == [3] }
         return (sessions, browser)
+    }
+
+    func testTheBatteryLevelIsReadAndFollowedOnConnectForFavorites() async {
+        let connector = connector()
+        let (sessions, browser) = await connected(connector)
+        XCTAssertEqual(batteries, [87])
+        connector.notify(3, [86])
+        _ = await untilTrue { self.batteries.count == 2 }
+        connector.notify(3, [200])
+        connector.notify(3, [85])
+        _ = await untilTrue { self.batteries.count == 3 }
+        XCTAssertEqual(batteries, [87, 86, 85], "a level over 100 % is no level")
+        withExtendedLifetime((sessions, browser)) {}
     }
 
     func testConnectingDiscoversTheTreeAndNamesAndFormatsFromItsDescriptorsButReadsNoValue() async {
@@ -46,7 +69,8 @@ final class GATTBrowserTests: XCTestCase {
         XCTAssertEqual(browser.services.map(\.uuid), ["180F", "12345678-1234-1234-1234-123456789ABC"])
         XCTAssertEqual(browser.userDescriptions, [7: "Set point"], "0x2901 names the characteristic")
         XCTAssertEqual(browser.formats[7], PresentationFormat(format: 0x06, exponent: 0, unit: 0x272F), "0x2904 says how to read it")
-        XCTAssertEqual(browser.values, [:], "values are read when asked, never all at once on their own")
+        XCTAssertEqual(Set(browser.values.keys), [3], "only the battery is read on its own (Favorites shows it); the rest when asked")
+        XCTAssertEqual(browser.subscribed, [3], "and followed")
     }
 
     func testAReadKeepsTheValueAndItsTimeAndAFailedOneSaysWhyAndWhetherPairingHelps() async {
@@ -122,13 +146,15 @@ final class GATTBrowserTests: XCTestCase {
         var changes = 0
         let token = browser.observe { changes += 1 }
         sessions.connect(to: device)
-        _ = await untilTrue { browser.phase == .ready && browser.formats[7] != nil }
-        await browser.setSubscribed(3, true)
+        // The battery level is followed on connect, through its CCCD, for notifications.
+        _ = await untilTrue { browser.phase == .ready && browser.subscribed == [3] }
+        await clock.advance(by: GATTBrowser.notifyInterval)
         XCTAssertEqual(connector.subscriptions.map(\.cccd), [4], "the CCCD written, for notifications")
         XCTAssertEqual(connector.subscriptions.map(\.indicate), [false])
         XCTAssertEqual(browser.subscribed, [3])
 
         // A burst: every value is logged in order, and the page hears of them at most ten times a second.
+        await settle()
         let before = changes
         for n in 0 ..< 1_200 { connector.notify(3, [UInt8(n % 100)], at: self.clock.addingTimeInterval(Double(n) / 1_000)) }
         _ = await untilTrue { browser.values[3]?.time == self.clock.addingTimeInterval(1.199) }
@@ -171,13 +197,13 @@ final class GATTBrowserTests: XCTestCase {
         ]))
         let (_, browser) = await connected(connector)
         await browser.setSubscribed(12, true)
-        XCTAssertEqual(connector.subscriptions.map(\.indicate), [true])
+        XCTAssertEqual(connector.subscriptions.filter { $0.handle == 12 }.map(\.indicate), [true])
         await browser.setSubscribed(15, true)
         XCTAssertEqual(browser.subscribeProblems[15]?.message,
                        "This characteristic has no configuration descriptor, so it cannot be subscribed to.")
-        XCTAssertEqual(browser.subscribed, [12])
+        XCTAssertEqual(browser.subscribed, [3, 12], "the battery, followed on connect, and the thermometer")
         await browser.setSubscribed(12, false)
-        XCTAssertEqual(connector.subscriptions.map(\.on), [true, false])
-        XCTAssertEqual(browser.subscribed, [])
+        XCTAssertEqual(connector.subscriptions.filter { $0.handle == 12 }.map(\.on), [true, false])
+        XCTAssertEqual(browser.subscribed, [3])
     }
 }

@@ -33,6 +33,13 @@ public enum BlueZDevice {
         return nil
     }
 
+    /// The level BlueZ's Battery1 reports (its battery plugin reads the device's Battery
+    /// service), in percent; nil without one.
+    public static func battery(of properties: [String: DBusValue]?) -> Int? {
+        if case .byte(let value)? = properties?["Percentage"], value <= 100 { return Int(value) }
+        return nil
+    }
+
     /// Everything the properties say, as one observation at `time`.
     public static func observation(_ properties: [String: DBusValue], id: DeviceID, at time: Date) -> Observation {
         var o = Observation(id: id, timestamp: time, rssi: rssi(of: properties))

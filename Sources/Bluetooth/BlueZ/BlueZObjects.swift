@@ -13,6 +13,7 @@ public struct BlueZObjects: Sendable {
         public static let gattService = "org.bluez.GattService1"
         public static let gattCharacteristic = "org.bluez.GattCharacteristic1"
         public static let gattDescriptor = "org.bluez.GattDescriptor1"
+        public static let battery = "org.bluez.Battery1"
     }
 
     /// Every object and its interfaces' properties.

@@ -165,7 +165,9 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
                 // A cached device without a signal was not heard in this discovery: not live.
                 guard BlueZDevice.rssi(of: device.properties) != nil else { return nil }
                 reported.insert(device.path)
-                return BlueZDevice.observation(device.properties, id: id, at: now)
+                var observation = BlueZDevice.observation(device.properties, id: id, at: now)
+                observation.battery = BlueZDevice.battery(of: bus.objects[device.path, BlueZObjects.Interface.battery])
+                return observation
             }
         }
         guard let heard else { return }
@@ -246,9 +248,12 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
             deviceChanged(path, changed: changed)
         case .propertiesChanged(let path, BlueZObjects.Interface.adapter, let changed, _):
             adapterChanged(path, changed: changed)
+        case .propertiesChanged(let path, BlueZObjects.Interface.battery, let changed, _):
+            batteryChanged(path, BlueZDevice.battery(of: changed))
         case .interfacesAdded(let path, let interfaces):
             if interfaces[BlueZObjects.Interface.adapter] != nil { resume() }
             if let properties = interfaces[BlueZObjects.Interface.device] { deviceAdded(path, properties: properties) }
+            if let properties = interfaces[BlueZObjects.Interface.battery] { batteryChanged(path, BlueZDevice.battery(of: properties)) }
         case .interfacesRemoved(let path, let interfaces):
             if interfaces.contains(BlueZObjects.Interface.device), let id = lock.withLock({ known.removeValue(forKey: path) }) {
                 // BlueZ drops a device it has not heard for a while: out of range, so it fades now.
@@ -261,6 +266,14 @@ public final class BlueZScanner: DeviceScanner, BlueZClient, @unchecked Sendable
         default:
             break
         }
+    }
+
+    /// A listed device's battery level changed (or its Battery1 appeared, once connected).
+    private func batteryChanged(_ path: String, _ level: Int?) {
+        guard let level, let id = lock.withLock({ known[path] }) else { return }
+        var observation = Observation(id: id, timestamp: Date(), rssi: nil)
+        observation.battery = level
+        emit(observation)
     }
 
     private func deviceAdded(_ path: String, properties: [String: DBusValue]) {

@@ -96,6 +96,9 @@ public final class Favorites {
         return .lastSeen(seen)
     }
 
+    /// The battery level of `id` in percent, as last read while it was listed; nil when unknown.
+    public func battery(of id: DeviceID) -> Int? { live?[id]?.battery }
+
     /// The favorites as export records, in list order: what a running scan knows of each, else
     /// its last known name and when it was last seen (or added, if never).
     public func exportRecords() -> [DeviceRecord] {

@@ -72,6 +72,8 @@ public final class GATTBrowser {
     public private(set) var logs: [UInt16: [Reading]] = [:]
     /// Logs that are paused: they show what they held; what arrives waits and joins on resume.
     public private(set) var paused: Set<UInt16> = []
+    /// Said when the connected device's Battery Level is read or notified, in percent.
+    public var onBattery: ((DeviceID, Int) -> Void)?
     /// How many notifications a log keeps.
     public static let logLimit = 1_000
     /// How often the page hears of notifications at most: a device sending 100 a second must
@@ -93,6 +95,8 @@ public final class GATTBrowser {
     /// Arrival times within the last second, by handle, for the rate.
     private var arrivals: [UInt16: [Date]] = [:]
     private var notifyScheduled = false
+    /// The Battery Level characteristic's value handle, when the device has one.
+    private var batteryHandle: UInt16?
 
     /// Follows the connection `sessions` owns; `clock` spaces the page's updates while values stream in.
     public init(sessions: ChatSessions, now: @escaping () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()) {
@@ -134,6 +138,7 @@ public final class GATTBrowser {
         readingAll = false
         userDescriptions = [:]
         formats = [:]
+        batteryHandle = nil
         // Subscriptions end with the connection; their logs stay readable until the next one.
         subscribed = []
         subscribeProblems = [:]
@@ -174,6 +179,7 @@ public final class GATTBrowser {
             observers.notify()
             return
         }
+        batteryHandle = services.first { $0.uuid == "180F" }?.characteristics.first { $0.uuid == "2A19" }?.valueHandle
         // The descriptors that name and decode a characteristic; small, and read once.
         for characteristic in services.flatMap(\.characteristics) {
             for descriptor in characteristic.descriptors where descriptor.uuid == "2901" || descriptor.uuid == "2904" {
@@ -187,6 +193,17 @@ public final class GATTBrowser {
                 observers.notify()
             }
         }
+        // The battery is read, and followed, on connect: Favorites shows it.
+        if let handle = batteryHandle, let level = characteristic(at: handle), generation == self.generation {
+            if level.properties.contains(.read) { await read(handle) }
+            if level.properties.contains(.notify), generation == self.generation { await setSubscribed(handle, true) }
+        }
+    }
+
+    /// Tells `onBattery` when `handle` is the Battery Level and `bytes` a level.
+    private func noteBattery(_ handle: UInt16, _ bytes: [UInt8]) {
+        guard handle == batteryHandle, let device, let first = bytes.first, first <= 100 else { return }
+        onBattery?(device, Int(first))
     }
 
     // MARK: Reading and writing
@@ -209,6 +226,7 @@ public final class GATTBrowser {
         case .success(let bytes):
             values[handle] = Reading(bytes: bytes, time: now())
             readProblems[handle] = nil
+            noteBattery(handle, bytes)
         case .failure(let error):
             readProblems[handle] = error
         }
@@ -317,6 +335,7 @@ public final class GATTBrowser {
         guard subscribed.contains(handle) else { return }
         let reading = Reading(bytes: value, time: time, notified: true)
         values[handle] = reading
+        noteBattery(handle, value)
         var recent = arrivals[handle, default: []]
         recent.append(time)
         if let first = recent.first, first < time.addingTimeInterval(-1) { recent.removeAll { $0 <= time.addingTimeInterval(-1) } }

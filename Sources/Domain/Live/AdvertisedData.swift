@@ -29,6 +29,8 @@ public struct AdvertisedData: Equatable, Sendable {
     public private(set) var paired: Bool?
     /// Whether the system holds a connection to it, as last reported; nil when the source cannot tell.
     public private(set) var connected: Bool?
+    /// Its battery level in percent, as last read; nil when unknown.
+    public internal(set) var battery: Int?
 
     /// The bytes of `name` when they were not valid UTF-8.
     public private(set) var invalidNameBytes: [UInt8]?
@@ -67,5 +69,6 @@ public struct AdvertisedData: Equatable, Sendable {
         for (service, data) in o.serviceData { serviceData[service] = data }
         if let value = o.paired { paired = value }
         if let value = o.connected { connected = value }
+        if let value = o.battery { battery = value }
     }
 }

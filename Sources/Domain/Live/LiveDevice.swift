@@ -56,6 +56,13 @@ public struct LiveDevice: Sendable {
     /// The smoothed signal, rounded, dBm.
     public var smoothed: Int? { smoothedRSSI.map { Int($0.rounded()) } }
 
+    /// Its battery level in percent, as last read (over BlueZ or from the connected device's
+    /// Battery Level); nil when unknown.
+    public var battery: Int? { advertised.battery }
+
+    /// Notes a battery level read over a connection.
+    mutating func noteBattery(_ percent: Int) { advertised.battery = percent }
+
     /// Folds in a newer report.
     public mutating func fold(_ o: Observation) {
         advertised.merge(o)

@@ -329,6 +329,14 @@ public final class LiveDevices {
         }
     }
 
+    /// Notes `percent` as the battery level of `id` (read over a connection); a device not
+    /// listed is left alone.
+    public func noteBattery(_ percent: Int, of id: DeviceID) {
+        guard (0...100).contains(percent), devices[id] != nil, devices[id]?.battery != percent else { return }
+        devices[id]?.noteBattery(percent)
+        notify(.devices)
+    }
+
     func notify(_ change: Change) {
         for handler in handlers.values { handler(change) }
     }

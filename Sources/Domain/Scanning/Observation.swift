@@ -70,6 +70,8 @@ public struct Observation: Equatable, Sendable {
     public var paired: Bool?
     /// Whether the system holds a connection to it, ours or another app's; nil when the source cannot tell.
     public var connected: Bool?
+    /// Its battery level in percent, where the system reads it (BlueZ's Battery1); nil when unknown.
+    public var battery: Int?
     /// The name's bytes when they are not valid UTF-8 (`name` then holds U+FFFD in their place).
     public var invalidNameBytes: [UInt8]?
     /// Whether the advertising data broke off inside a structure; what came before it is kept.
