@@ -141,6 +141,12 @@ final class DemoChatTests: XCTestCase {
         XCTAssertEqual(log.services?.map(\.uuid), ["1800", "180A", ChatService.chat.uuid])
         XCTAssertEqual(log.services?.map(\.name), ["Generic Access", "Device Information", "FavBlue Chat"])
         XCTAssertTrue(connector.state.canChat)
+        // The browser finds the same services, with values to read.
+        let tree = try? await connector.discoverServices()
+        XCTAssertEqual(tree?.map(\.uuid), log.services?.map(\.uuid))
+        XCTAssertEqual(tree?.last?.characteristics.map(\.name), ["FavBlue Chat TX", "FavBlue Chat RX"])
+        let name = try? await connector.readValue(at: 3)
+        XCTAssertEqual(name.map { String(decoding: $0, as: UTF8.self) }, DemoChatDevice.name)
     }
 
     func testEachLineSentIsAnsweredByTheDemoDevice() async throws {

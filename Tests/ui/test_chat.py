@@ -162,7 +162,11 @@ class DemoChatTests(unittest.TestCase):
         with App("--source", "demo") as app:
             open_demo_chat(app)
             self.assertIn(f"Disconnect from {demo}", app.names("button"))
-            self.assertIn("FavBlue Chat (7E57C000-2C8F-4F3C-9F91-8577E1891234)", app.names("label"), "the services found")
+            # The services found, in the browser, as on a real device.
+            app.wait_for(lambda: "7E57C000-2C8F-4F3C-9F91-8577E1891234 · handles 0x000A–0x000F" in app.names("label"),
+                         what="the services found")
+            self.assertIn("FavBlue Chat", app.names("label"))
+            self.assertIn("Read All Values", app.names("button"))
             app.press(f"Open chat with {demo}")
             app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
             app.type_text("hi there")

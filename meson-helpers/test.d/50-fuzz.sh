@@ -9,16 +9,16 @@ work="$(mktemp -d /tmp/favblue-fuzz.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 cd "$root"
 
-# The generated service-name table comes from the normal build (the test command has made it).
+# The generated name tables come from the normal build (the test command has made them).
 if [ -z "${FAVBLUE_BUILT:-}" ]; then
   swift build --target Bluetooth >/dev/null 2>&1 || { echo "build failed"; echo "Fuzz: 0 passed, 1 failed"; exit 1; }
 fi
-table="$(find .build -path '*ServiceNameTable/ServiceNameTable.swift' | head -n 1)"
+tables="$(for kind in Service Characteristic Descriptor; do find .build -path "*ServiceNameTable/${kind}NameTable.swift" | head -n 1; done)"
 mkdir -p "$work/src"
 # One module: drop the cross-module imports.
 # The D-Bus layer (Sources/Bluetooth/BlueZ) and the routes that use it (Sources/Bluetooth/Routes) parse
 # nothing from the air and need GIO: left out.
-for f in $(find Sources/Localization Sources/Domain Sources/Bluetooth -name '*.swift' -not -path 'Sources/Bluetooth/BlueZ/*' -not -path 'Sources/Bluetooth/Routes/*') "$table" Fuzz/FuzzParsers.swift; do
+for f in $(find Sources/Localization Sources/Domain Sources/Bluetooth -name '*.swift' -not -path 'Sources/Bluetooth/BlueZ/*' -not -path 'Sources/Bluetooth/Routes/*') $tables Fuzz/FuzzParsers.swift; do
   sed -e '/^import Domain$/d' -e '/^import Localization$/d' -e '/^@testable import/d' "$f" > "$work/src/f_$(echo "$f" | tr '/' '_')"
 done
 if ! swiftc -sanitize=fuzzer,address -parse-as-library -module-name FuzzParsers -O \

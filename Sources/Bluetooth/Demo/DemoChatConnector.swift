@@ -89,6 +89,29 @@ public final class DemoChatConnector: DeviceConnector, @unchecked Sendable {
         }
     }
 
+    // MARK: GATTAccess: the demo device's small tree, so the browser can be tried too
+
+    public func discoverServices() async throws(GATTError) -> [GATTService] {
+        guard case .connected = streams.state else { throw .notConnected }
+        return DemoChatDevice.tree
+    }
+
+    public func readValue(at handle: UInt16) async throws(GATTError) -> [UInt8] {
+        guard case .connected = streams.state else { throw .notConnected }
+        guard let value = DemoChatDevice.value(at: handle) else { throw .device(message: ATTErrorCode.readNotPermitted.message, wantsPairing: false) }
+        return value
+    }
+
+    /// The chat's RX takes writes (its messages are sent with Open Chat); nothing else does.
+    public func writeValue(_ value: [UInt8], at handle: UInt16, withResponse: Bool) async throws(GATTError) {
+        guard case .connected = streams.state else { throw .notConnected }
+        guard handle == DemoChatDevice.rxHandle else { throw .device(message: ATTErrorCode.writeNotPermitted.message, wantsPairing: false) }
+    }
+
+    public func subscribe(to handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool) async throws(GATTError) {
+        guard case .connected = streams.state else { throw .notConnected }
+    }
+
     public func send(_ text: String) async throws(ChatSendError) {
         let written = lock.withLock {
             guard case .connected(let device, service: .some) = streams.state else { return false }

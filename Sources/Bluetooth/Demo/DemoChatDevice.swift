@@ -23,6 +23,40 @@ public enum DemoChatDevice {
         [AttributeUUID(0x1800), AttributeUUID(0x180A), ChatProfile.chat.service].map(\.serviceID)
     }
 
+    /// The chat's RX value handle in `tree`.
+    static let rxHandle: UInt16 = 15
+
+    /// Its whole GATT tree, handle for handle, as the browser shows it.
+    static var tree: [GATTService] {
+        let chat = ChatProfile.chat
+        func named(_ uuid: String) -> String? { AttributeNames.characteristic(uuid) }
+        return [
+            GATTService(uuid: "1800", name: ServiceNames.name(0x1800), start: 1, end: 5, characteristics: [
+                GATTCharacteristic(uuid: "2A00", name: named("2A00"), handle: 2, valueHandle: 3, properties: [.read]),
+                GATTCharacteristic(uuid: "2A01", name: named("2A01"), handle: 4, valueHandle: 5, properties: [.read]),
+            ]),
+            GATTService(uuid: "180A", name: ServiceNames.name(0x180A), start: 6, end: 9, characteristics: [
+                GATTCharacteristic(uuid: "2A29", name: named("2A29"), handle: 7, valueHandle: 8, properties: [.read]),
+            ]),
+            GATTService(uuid: chat.service.serviceID.uuid, name: chat.service.serviceID.name, start: 10, end: rxHandle, characteristics: [
+                GATTCharacteristic(uuid: chat.tx.serviceID.uuid, name: named(chat.tx.serviceID.uuid), handle: 11, valueHandle: 12,
+                                   properties: [.notify], descriptors: [GATTDescriptor(uuid: "2902", name: AttributeNames.descriptor("2902"), handle: 13)]),
+                GATTCharacteristic(uuid: chat.rx.serviceID.uuid, name: named(chat.rx.serviceID.uuid), handle: 14, valueHandle: rxHandle,
+                                   properties: [.write, .writeWithoutResponse]),
+            ]),
+        ]
+    }
+
+    /// What a read of `handle` gives; nil for a value that cannot be read.
+    static func value(at handle: UInt16) -> [UInt8]? {
+        switch handle {
+        case 3: return Array(name.utf8)
+        case 5: return [0x00, 0x00]
+        case 8: return Array("FavBlue".utf8)
+        default: return nil
+        }
+    }
+
     /// The signal it is heard at, in dBm: a device on the desk, a few dBm either way.
     static func rssi() -> Int { -52 + Int.random(in: -3...3) }
 
