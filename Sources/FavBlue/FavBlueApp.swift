@@ -202,8 +202,9 @@ final class FavBlueApp {
         }
         sessions.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.sessions = sessions
-        let browser = GATTBrowser(sessions: sessions)
+        let browser = GATTBrowser(sessions: sessions, labels: store.labels)
         browser.onBattery = { [weak live] device, percent in live?.noteBattery(percent, of: device) }
+        sessions.onSignal = { [weak live] device, rssi, time in live?.noteSignal(rssi, of: device, at: time) }
         self.browser = browser
         live.keepsListed = { [weak sessions] id in sessions?.state.device == id }
         // The HCI route's Security Manager reads the bonds Identities owns, and keeps new ones there.

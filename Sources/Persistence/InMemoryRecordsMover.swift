@@ -10,9 +10,12 @@ public struct InMemoryRecordsMover: RecordsMover {
     let hidden: InMemoryHiddenDevicesRepository
     let chats: InMemoryChatRepository
     let bonds: InMemoryBondsRepository
+    let labels: InMemoryCharacteristicLabelsRepository
 
     public init(favorites: InMemoryFavoritesRepository, sightings: InMemorySightingsRepository,
-                hidden: InMemoryHiddenDevicesRepository, chats: InMemoryChatRepository, bonds: InMemoryBondsRepository) {
+                hidden: InMemoryHiddenDevicesRepository, chats: InMemoryChatRepository, bonds: InMemoryBondsRepository,
+                labels: InMemoryCharacteristicLabelsRepository = InMemoryCharacteristicLabelsRepository()) {
+        self.labels = labels
         self.favorites = favorites
         self.sightings = sightings
         self.hidden = hidden
@@ -27,6 +30,7 @@ public struct InMemoryRecordsMover: RecordsMover {
         await hidden.move(from: old, to: new)
         await chats.move(from: old, to: new)
         await bonds.move(from: old, to: new)
+        await labels.move(from: old, to: new)
     }
 }
 

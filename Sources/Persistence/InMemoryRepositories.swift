@@ -173,3 +173,21 @@ public actor InMemoryChatRepository: ChatRepository {
         return deleted
     }
 }
+
+/// Characteristic labels for a session that must not write.
+public actor InMemoryCharacteristicLabelsRepository: CharacteristicLabelsRepository {
+    private var kept: [DeviceID: [String: CharacteristicLabel]] = [:]
+
+    /// Creates an empty repository.
+    public init() {}
+
+    public func labels(of device: DeviceID) -> [String: CharacteristicLabel] { kept[device] ?? [:] }
+    public func save(_ label: CharacteristicLabel, for device: DeviceID) { kept[device, default: [:]][label.uuid] = label }
+    public func remove(uuid: String, for device: DeviceID) { kept[device]?[uuid] = nil }
+
+    /// Re-keys `old`'s labels to `new`; a label `new` has already is kept.
+    func move(from old: DeviceID, to new: DeviceID) {
+        guard let moving = kept.removeValue(forKey: old) else { return }
+        kept[new] = moving.merging(kept[new] ?? [:]) { _, kept in kept }
+    }
+}

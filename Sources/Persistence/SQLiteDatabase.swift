@@ -92,6 +92,18 @@ public final class SQLiteDatabase: Sendable {
                 );
                 """)
         }
+        // The names and value formats the user gave a device's characteristics.
+        migrator.registerMigration("v7-characteristic-labels") { db in
+            try db.execute(sql: """
+                CREATE TABLE characteristic_labels (
+                  device_id TEXT NOT NULL,
+                  uuid TEXT NOT NULL,
+                  name TEXT NOT NULL,
+                  format TEXT,
+                  PRIMARY KEY (device_id, uuid)
+                );
+                """)
+        }
         return migrator
     }
 

@@ -31,6 +31,8 @@ public struct SQLiteRecordsMover: RecordsMover {
                 DELETE FROM bonds WHERE device_id = :from;
                 UPDATE sightings SET device_id = :to WHERE device_id = :from;
                 UPDATE messages SET device_id = :to WHERE device_id = :from;
+                UPDATE OR IGNORE characteristic_labels SET device_id = :to WHERE device_id = :from;
+                DELETE FROM characteristic_labels WHERE device_id = :from;
                 """, arguments: ["from": from, "to": to])
         }
     }

@@ -17,6 +17,8 @@ public struct Store: Sendable {
     public let chats: ChatRepository
     /// Bonds: the keys pairing left behind.
     public let bonds: BondsRepository
+    /// The names and formats the user gave characteristics.
+    public let labels: CharacteristicLabelsRepository
     /// Moves a device's records to the identity pairing revealed.
     public let mover: RecordsMover
     /// Things that happened while opening (file moved aside, memory-only session).
@@ -87,16 +89,18 @@ public enum StoreFactory {
         Store(favorites: SQLiteFavoritesRepository(database: database),
               sightings: SQLiteSightingsRepository(database: database),
               hidden: SQLiteHiddenDevicesRepository(database: database), chats: SQLiteChatRepository(database: database),
-              bonds: SQLiteBondsRepository(database: database), mover: SQLiteRecordsMover(database: database),
+              bonds: SQLiteBondsRepository(database: database), labels: SQLiteCharacteristicLabelsRepository(database: database),
+              mover: SQLiteRecordsMover(database: database),
               notices: notices, path: database.path)
     }
 
     private static func memory(notices: [StoreNotice]) -> Store {
         let favorites = InMemoryFavoritesRepository(), sightings = InMemorySightingsRepository()
         let hidden = InMemoryHiddenDevicesRepository(), chats = InMemoryChatRepository(), bonds = InMemoryBondsRepository()
-        return Store(favorites: favorites, sightings: sightings, hidden: hidden, chats: chats, bonds: bonds,
+        let labels = InMemoryCharacteristicLabelsRepository()
+        return Store(favorites: favorites, sightings: sightings, hidden: hidden, chats: chats, bonds: bonds, labels: labels,
                      mover: InMemoryRecordsMover(favorites: favorites, sightings: sightings, hidden: hidden,
-                                                 chats: chats, bonds: bonds),
+                                                 chats: chats, bonds: bonds, labels: labels),
                      notices: notices, path: nil)
     }
 

@@ -44,6 +44,14 @@ public final class ConnectionViewModel {
     public func unavailableReason(for device: DeviceID) -> String? { sessions.unavailableReason(for: device) }
     /// Whether the chat with the connected device can send now.
     public var canSend: Bool { sessions.canSend }
+    /// Whether `device` is the one connected.
+    public func isConnected(to device: DeviceID) -> Bool {
+        if case .connected(device, _) = sessions.state { return true }
+        return false
+    }
+    /// Whether the connected device's signal is read from the link while connected (the HCI
+    /// route); through BlueZ the figure stands still at the last one heard.
+    public var readsSignalWhileConnected: Bool { sessions.readsSignalWhileConnected }
 
     /// Messages of `device` not yet read: of the connection, or left when it ended.
     public func unread(of device: DeviceID) -> Int { sessions.unread(of: device) }

@@ -27,6 +27,8 @@ public final class DeviceServicesViewModel {
         /// Its value handle: the same characteristic across updates.
         public let handle: UInt16
         public let title: String
+        /// Its UUID in canonical text.
+        public let uuid: String
         /// "2A19 · Read, Notify".
         public let details: String
         /// Its descriptors, one line each ("Client Characteristic Configuration (2902)").
@@ -105,7 +107,7 @@ public final class DeviceServicesViewModel {
     /// A line above the tree while there is no tree: finding the services, or why not.
     public var status: String? {
         switch browser.phase {
-        case .idle, .ready: return nil
+        case .idle, .ready: return browser.labelProblem
         case .discovering: return L10n.tr("Finding the device’s services…")
         case .failed(let why): return L10n.format("The device’s services could not be listed: {}", why)
         }
@@ -126,7 +128,9 @@ public final class DeviceServicesViewModel {
             return Service(
                 id: service.start,
                 title: name ?? L10n.tr("Unknown Service"),
-                subtitle: L10n.format("{} · handles {}–{}", service.uuid, Self.handle(service.start), Self.handle(service.end)),
+                subtitle: service.fromSystem
+                    ? L10n.format("{} · read by the system’s Bluetooth service", service.uuid)
+                    : L10n.format("{} · handles {}–{}", service.uuid, Self.handle(service.start), Self.handle(service.end)),
                 includes: service.includes.map { include in
                     let included = browser.services.first { $0.start == include.start }
                     let name = included?.name.map { L10n.ctx("Bluetooth service", $0) } ?? include.uuid ?? L10n.tr("Unknown Service")
@@ -149,7 +153,8 @@ public final class DeviceServicesViewModel {
         let readProblem = browser.readProblems[handle]
         return Characteristic(
             handle: handle,
-            title: Self.name(of: c, description: browser.userDescriptions[handle]),
+            title: Self.name(of: c, label: browser.labels[c.uuid], description: browser.userDescriptions[handle]),
+            uuid: c.uuid,
             details: words.isEmpty ? c.uuid : L10n.format("{} · {}", c.uuid, words),
             descriptors: c.descriptors.map { d in
                 d.name.map { L10n.format("{} ({})", L10n.ctx("Bluetooth descriptor", $0), d.uuid) } ?? d.uuid
@@ -170,8 +175,10 @@ public final class DeviceServicesViewModel {
             log: log(of: c))
     }
 
-    /// The user's description of a characteristic (0x2901), else its assigned name.
-    static func name(of c: GATTCharacteristic, description: String?) -> String {
+    /// The name the user gave a characteristic, else the device's description of it (0x2901),
+    /// else its assigned name.
+    static func name(of c: GATTCharacteristic, label: CharacteristicLabel?, description: String?) -> String {
+        if let label { return label.name }
         if let description { return description }
         return c.name.map { L10n.ctx("Bluetooth characteristic", $0) } ?? L10n.tr("Unknown Characteristic")
     }
@@ -194,6 +201,8 @@ public final class DeviceServicesViewModel {
     }
 
     private func decode(_ bytes: [UInt8], of c: GATTCharacteristic) -> DecodedValue {
+        // The format the user chose comes first: they know their device.
+        if let format = browser.labels[c.uuid]?.format { return format.decode(bytes) }
         var decoded = DecodedValue.unknown
         if c.uuid.count == 4, let short = UInt16(c.uuid, radix: 16) {
             decoded = CharacteristicValues.decode(short, bytes, company: companyName)
@@ -301,9 +310,33 @@ public final class DeviceServicesViewModel {
 
     /// A file name for the log of `handle`: "Battery Level 2026-11-26 14-09".
     public func logFileName(_ handle: UInt16) -> String {
-        let title = browser.characteristic(at: handle).map { Self.name(of: $0, description: browser.userDescriptions[handle]) } ?? ""
+        let title = browser.characteristic(at: handle).map {
+            Self.name(of: $0, label: browser.labels[$0.uuid], description: browser.userDescriptions[handle])
+        } ?? ""
         return DeviceText.shown(title).replacingOccurrences(of: "/", with: "-")
     }
+
+    // MARK: Your names
+
+    /// The label the user gave the characteristic at `handle`: its name (empty for none) and its
+    /// format as an index into `labelFormatNames` (0: as FavBlue reads it).
+    public func label(of handle: UInt16) -> (name: String, formatIndex: Int) {
+        guard let c = browser.characteristic(at: handle), let label = browser.labels[c.uuid] else { return ("", 0) }
+        return (label.name, label.format.flatMap { Self.writeFormats.firstIndex(of: $0) }.map { $0 + 1 } ?? 0)
+    }
+
+    /// The choices of how a named characteristic's value reads: as FavBlue reads it, then the write formats.
+    public static var labelFormatNames: [String] { [L10n.tr("As FavBlue Reads It")] + writeFormatNames }
+
+    /// Names the characteristic at `handle` (an empty name forgets it) with the format at `formatIndex` of `labelFormatNames`.
+    public func setLabel(of handle: UInt16, name: String, formatIndex: Int) {
+        guard let c = browser.characteristic(at: handle) else { return }
+        let format = formatIndex > 0 && formatIndex <= Self.writeFormats.count ? Self.writeFormats[formatIndex - 1] : nil
+        Task { await browser.setLabel(c.uuid, name: name, format: format) }
+    }
+
+    /// Why the last name could not be kept.
+    public var labelProblem: String? { browser.labelProblem }
 
     /// The value in hex, for Copy as Hex.
     public func copyHex(_ handle: UInt16) -> String? {

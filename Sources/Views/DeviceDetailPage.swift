@@ -41,6 +41,7 @@ public final class DeviceDetailPage: Page {
     private var hiddenToken: ObservationToken?
     /// Connect, Open Chat, Disconnect; nil when the app cannot connect at all.
     private let connection: DeviceConnectionSection?
+    private let connectionModel: ConnectionViewModel?
     /// The connected device's services, characteristics and values; nil when the app cannot connect.
     private let servicesSection: DeviceServicesSection?
 
@@ -68,6 +69,7 @@ public final class DeviceDetailPage: Page {
         self.favorites = favorites
         self.hidden = hidden
         self.connection = connection.map { DeviceConnectionSection(device: model.id, model: $0, navigator: navigator) }
+        connectionModel = connection
         servicesSection = services.map { DeviceServicesSection(device: model.id, model: $0, connection: connection, navigator: navigator) }
         keySection = DeviceKeySection(model: model)
         alertsSection = DeviceAlertsSection(model: model)
@@ -271,7 +273,12 @@ public final class DeviceDetailPage: Page {
     /// The figure's age, and a dimmed figure once the device has not been heard for the fade time.
     private func renderAge() {
         let age = model.lastHeardText()
-        signalAge.text = age
+        // A connected device stops advertising; where the route reads no signal from the link, say why it stands still.
+        if let connection = connectionModel, connection.isConnected(to: model.id), !connection.readsSignalWhileConnected {
+            signalAge.text = L10n.format("{} · The system’s Bluetooth service gives no signal while connected", age)
+        } else {
+            signalAge.text = age
+        }
         lastHeardRow.value = model.lastHeardMoment() ?? age
         if model.isStale() { signalValue.css("dim-text") } else { signalValue.removeCSS("dim-text") }
     }

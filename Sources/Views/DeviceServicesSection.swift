@@ -130,6 +130,8 @@ private final class CharacteristicView {
     private let read = Button(label: L10n.tr("Read"))
     private let copyText = Button(label: L10n.tr("Copy Text"))
     private let copyHex = Button(label: L10n.tr("Copy Hex"))
+    private let nameButton = Button(label: L10n.tr("Name…"))
+    private var uuid = ""
     private let entry: Entry
     private let format: DropDown
     private let write = Button(label: L10n.tr("Write"))
@@ -180,7 +182,9 @@ private final class CharacteristicView {
         writeNote.css("caption")
         entry.expand(horizontal: true, vertical: false)
         entry.placeholder(L10n.tr("Value to write"))
-        let buttons = Box(vertical: false, spacing: 6).append(read, copyText, copyHex, pairButton)
+        let buttons = Box(vertical: false, spacing: 6).append(read, copyText, copyHex, nameButton, pairButton)
+        nameButton.css("flat")
+        nameButton.onClicked { [weak self] in self?.askName() }
         writeRow.append(entry, format, write, writeCommand)
         notifyLabel.expand(horizontal: true, vertical: false)
         rate.css("caption", "dim-text", "numeric")
@@ -247,6 +251,33 @@ private final class CharacteristicView {
         render(c)
     }
 
+    /// Asks for a name and a value format for this characteristic, kept for this device.
+    private func askName() {
+        guard let navigator = section?.navigator else { return }
+        let current = model.label(of: handle)
+        let dialog = MessageDialog(parent: navigator.parentWindow, heading: L10n.tr("Name This Characteristic"),
+                                   body: L10n.format("Give {} a name, and say how its value reads. FavBlue keeps both for this device; an empty name forgets them.",
+                                                     DeviceText.isolated(uuid)))
+        let entry = Entry(accessibleName: L10n.tr("Name"))
+        entry.placeholder(L10n.tr("Name"))
+        entry.text = current.name
+        entry.activatesDefault()
+        let format = DropDown(DeviceServicesViewModel.labelFormatNames, accessibleName: L10n.tr("Value format"))
+        format.selected = current.formatIndex
+        dialog.setExtraChild(Box(vertical: true, spacing: 6).append(entry, format))
+        dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
+        // The dialog keeps the entry and the drop-down for as long as it is open.
+        dialog.addResponse("save", label: L10n.tr("_Save"), appearance: .suggested) { [weak self] in
+            guard let self else { return }
+            self.model.setLabel(of: self.handle, name: entry.text, formatIndex: format.selected)
+        }
+        dialog.setDefault("save", close: "cancel")
+        // Focus goes back to the button once the dialog closes.
+        dialog.onClosed { [weak self] in self?.nameButton.grabFocus() }
+        dialog.present()
+        entry.grabFocus()
+    }
+
     private func send(withResponse: Bool) {
         let typed = entry.text
         let index = format.selected
@@ -265,6 +296,8 @@ private final class CharacteristicView {
 
     func render(_ c: DeviceServicesViewModel.Characteristic) {
         title.text = c.title
+        uuid = c.uuid
+        nameButton.accessibleLabel(L10n.format("Name {}…", c.title))
         row.accessibleLabel(c.title)
         entry.accessibleLabel(L10n.format("Value to write to {}", c.title))
         format.accessibleLabel(L10n.format("Format of the value for {}", c.title))

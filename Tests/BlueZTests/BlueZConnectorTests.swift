@@ -278,9 +278,18 @@ extension BlueZConnectorTests {
     func testTheBrowserSeesEveryServiceCharacteristicAndDescriptorWithHandlesFromBlueZsObjects() async throws {
         let connector = connector()
         _ = try await browsable(connector)
-        let tree = try await connector.discoverServices()
+        let whole = try await connector.discoverServices()
+        // BlueZ keeps Generic Access to itself: it is rebuilt from Device1, marked as the system's.
+        let access = try XCTUnwrap(whole.first)
+        XCTAssertEqual(access.uuid, "1800")
+        XCTAssertTrue(access.fromSystem)
+        XCTAssertEqual(access.characteristics.map(\.name), ["Device Name", "Appearance"])
+        let name = try await connector.readValue(at: access.characteristics[0].valueHandle)
+        XCTAssertEqual(String(decoding: name, as: UTF8.self), "Chat Peer")
+        let tree = Array(whole.dropFirst())
         XCTAssertEqual(tree.map(\.uuid), ["180F", "12345678-1234-1234-1234-123456789ABC"])
         XCTAssertEqual(tree.map(\.name), ["Battery", nil])
+        XCTAssertFalse(tree[0].fromSystem)
         XCTAssertEqual(tree[0].start, 0x10)
         let level = try XCTUnwrap(tree[0].characteristics.first)
         XCTAssertEqual(level.uuid, "2A19")
@@ -343,5 +352,27 @@ extension BlueZConnectorTests {
         XCTAssertTrue(events.received.isEmpty, "not chat messages")
         connector.disconnect()
         try await eventually("StopNotify called") { try await self.mock.calls(level).contains("StopNotify") }
+    }
+
+    func testServicesThatChangeAfterTheyWereResolvedAreSaidToBeStale() async throws {
+        let connector = connector()
+        let events = EventLog(connector)
+        _ = try await browsable(connector)
+        _ = try await connector.discoverServices()
+        // A firmware update: bluetoothd handles Service Changed and adds the new service's objects.
+        try await mock.addObject(path + "/service0030", "org.bluez.GattService1", [
+            "UUID": .string("0000180d-0000-1000-8000-00805f9b34fb"), "Primary": .bool(true), "Device": .objectPath(path),
+        ])
+        try await eventually("services changed") { events.changedServices == [self.device] }
+        do {
+            _ = try await connector.readValue(at: 0x12)
+            XCTFail("a handle of the old tree")
+        } catch {
+            XCTAssertEqual(error, .vanished, "stale until discovered again")
+        }
+        let again = try await connector.discoverServices()
+        XCTAssertTrue(again.contains { $0.uuid == "180D" })
+        let level = try await connector.readValue(at: 0x12)
+        XCTAssertEqual(level, [87])
     }
 }

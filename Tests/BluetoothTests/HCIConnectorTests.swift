@@ -40,6 +40,16 @@ final class HCIConnectorTests: XCTestCase {
         XCTAssertEqual(connector.state, .connected(device, service: .chat))
     }
 
+    func testWhileConnectedTheLinksSignalIsReadEverySecond() async throws {
+        let controller = ScriptedController()
+        let (host, connector, log) = try await connect(controller)
+        defer { host.close() }
+        XCTAssertTrue(connector.readsSignalWhileConnected)
+        await log.wait(timeout: 5) { $0.signals.count >= 2 }
+        XCTAssertEqual(log.signals.prefix(2).map(\.rssi), [-63, -63])
+        XCTAssertEqual(log.signals.first?.device, device)
+    }
+
     func testPairingIsRefusedAndParameterUpdatesAccepted() async throws {
         let controller = ScriptedController()
         let (host, connector, _) = try await connect(controller)

@@ -129,6 +129,7 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
             if opcode == HCICommand.disconnectOp {
                 push(.event, [0x05, 4, 0, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), 0x16])
             }
+        case HCICommand.readRSSIOp: complete(opcode, [0, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), UInt8(bitPattern: -63)])
         default: complete(opcode, [0])
         }
     }

@@ -120,6 +120,51 @@ final class GATTBrowserTests: XCTestCase {
         XCTAssertEqual(connector.discoveries, 2)
     }
 
+    func testServiceChangedLeadsToANewDiscoveryAndDropsWhatWasReadOfTheOldTree() async {
+        let connector = connector()
+        connector.tree.insert(GATTService(uuid: "1801", name: "Generic Attribute", start: 20, end: 23, characteristics: [
+            GATTCharacteristic(uuid: "2A05", handle: 21, valueHandle: 22, properties: [.indicate],
+                               descriptors: [GATTDescriptor(uuid: "2902", handle: 23)]),
+        ]), at: 0)
+        let (sessions, browser) = await connected(connector)
+        _ = await untilTrue { browser.subscribed == [3, 22] }
+        XCTAssertEqual(connector.subscriptions.filter { $0.handle == 22 }.map(\.indicate), [true], "Service Changed is followed")
+        await browser.read(7)
+        XCTAssertNotNil(browser.values[7])
+        // The device's firmware changed: it indicates Service Changed, and the tree is found again.
+        connector.tree.removeLast()
+        connector.notify(22, [0x01, 0x00, 0xFF, 0xFF])
+        _ = await untilTrue { connector.discoveries == 2 && browser.phase == .ready }
+        XCTAssertEqual(browser.services.map(\.uuid), ["1801", "180F"])
+        XCTAssertNil(browser.values[7], "a value of the old tree is gone with it")
+        withExtendedLifetime(sessions) {}
+    }
+
+    func testTheNamesGivenToCharacteristicsAreLoadedOnConnectKeptAndForgotten() async {
+        actor Labels: CharacteristicLabelsRepository {
+            var kept: [DeviceID: [String: CharacteristicLabel]] = [:]
+            func labels(of device: DeviceID) -> [String: CharacteristicLabel] { kept[device] ?? [:] }
+            func save(_ label: CharacteristicLabel, for device: DeviceID) { kept[device, default: [:]][label.uuid] = label }
+            func remove(uuid: String, for device: DeviceID) { kept[device]?[uuid] = nil }
+        }
+        let store = Labels()
+        let vendor = "12345678-1234-1234-1234-123456789ABD"
+        await store.save(CharacteristicLabel(uuid: vendor, name: "Set point", format: .number(bytes: 2, signed: false, bigEndian: false)),
+                         for: device)
+        let sessions = ChatSessions(connector: connector(), chats: nil)
+        let browser = GATTBrowser(sessions: sessions, labels: store)
+        sessions.connect(to: device)
+        _ = await untilTrue { browser.labels[vendor] != nil }
+        XCTAssertEqual(browser.labels[vendor]?.name, "Set point", "loaded with the connection")
+        await browser.setLabel(vendor, name: "  Target temperature  ", format: nil)
+        let saved = await store.labels(of: device)
+        XCTAssertEqual(saved[vendor], CharacteristicLabel(uuid: vendor, name: "Target temperature", format: nil), "trimmed and kept")
+        await browser.setLabel(vendor, name: "", format: nil)
+        let forgotten = await store.labels(of: device)
+        XCTAssertEqual(forgotten, [:])
+        XCTAssertNil(browser.labels[vendor])
+    }
+
     func testARouteThatCannotBrowseSaysSo() async {
         final class NoBrowsing: DeviceConnector, @unchecked Sendable {
             let inner = FakeConnector()

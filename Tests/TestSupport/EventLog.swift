@@ -19,6 +19,14 @@ public final class EventLog: @unchecked Sendable {
 
     public var states: [ConnectionState] { lock.withLock { events.compactMap { if case .state(let s) = $0 { s } else { nil } } } }
     public var received: [ChatMessage] { lock.withLock { events.compactMap { if case .received(let m) = $0 { m } else { nil } } } }
+    /// The devices whose services were said to have changed, in order.
+    public var changedServices: [DeviceID] {
+        lock.withLock { events.compactMap { if case .servicesChanged(let d) = $0 { d } else { nil } } }
+    }
+    /// The signals read while connected, in order.
+    public var signals: [(device: DeviceID, rssi: Int)] {
+        lock.withLock { events.compactMap { if case .signal(let d, let r, _) = $0 { (d, r) } else { nil } } }
+    }
     /// The notifications and indications reported for `handle`, in order.
     public func notified(_ handle: UInt16) -> [[UInt8]] {
         lock.withLock { events.compactMap { if case .notified(_, handle, let value, _) = $0 { value } else { nil } } }

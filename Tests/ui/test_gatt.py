@@ -3,7 +3,8 @@
 """The GATT browser on the real app: connected to Bumble's peer over our own HCI host, the
 detail page lists every service; a value is read and decoded, one named by its own
 description is written from the entry, a bad value is refused at the entry, and a value
-that needs pairing says so with Pair beside it."""
+that needs pairing says so with Pair beside it; a vendor characteristic takes a name of the
+user's; notifications are logged."""
 
 import re
 import subprocess
@@ -90,6 +91,13 @@ class GATTBrowserTests(unittest.TestCase):
             app.wait_for(lambda: "Insufficient encryption: pair with the device first." in app.names("label"),
                          what="the ATT error in words")
             self.assertIn("Pair to read Unknown Characteristic", app.names("button"))
+
+            # A vendor characteristic gets a name of the user's, kept for this device, and a format.
+            app.press("Name Unknown Characteristic…")
+            app.wait_for(lambda: "Name This Characteristic" in app.names("label"), what="the naming dialog")
+            app.find("Name", "text").set_text_contents("Vault")
+            app.press("Save")
+            app.wait_for(lambda: "Read Vault" in app.names("button"), what="the new name")
 
             # Heart Rate Measurement notifies: the switch subscribes, the log shows each value decoded
             # with its time to the millisecond, and the rate; switched off, the device hears so.

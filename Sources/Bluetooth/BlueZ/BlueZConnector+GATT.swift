@@ -8,14 +8,53 @@ import Localization
 
 extension BlueZConnector {
     /// The tree BlueZ resolved, from its object tree; handles come from the object paths.
+    /// BlueZ keeps Generic Access (and, with its battery plugin, Battery) to itself: they are
+    /// rebuilt from Device1's Name and Appearance and from Battery1, marked as the system's.
     public func discoverServices() async throws(GATTError) -> [GATTService] {
         guard let session = readySession() else { throw .notConnected }
-        let (tree, paths) = bus.objects.gattTree(of: session.path)
+        var (tree, paths) = bus.objects.gattTree(of: session.path)
+        if !tree.contains(where: { $0.uuid == "1800" }) {
+            tree.insert(Self.systemService("1800", [("2A00", SystemHandle.name), ("2A01", SystemHandle.appearance)]), at: 0)
+        }
+        if !tree.contains(where: { $0.uuid == "180F" }), bus.objects[session.path, BlueZObjects.Interface.battery] != nil {
+            tree.append(Self.systemService("180F", [("2A19", SystemHandle.battery)]))
+        }
         lock.withLock { session.attributes = paths }
         return tree
     }
 
+    /// Handles for the values the system read, above any BlueZ names an object by.
+    enum SystemHandle {
+        static let name: UInt16 = 0xFFF1
+        static let appearance: UInt16 = 0xFFF2
+        static let battery: UInt16 = 0xFFF3
+    }
+
+    private static func systemService(_ uuid: String, _ values: [(String, UInt16)]) -> GATTService {
+        let short = UInt16(uuid, radix: 16)!
+        return GATTService(uuid: uuid, name: ServiceNames.name(short), start: values[0].1 - 1, end: values.last!.1,
+                           characteristics: values.map { uuid, handle in
+                               GATTCharacteristic(uuid: uuid, name: AttributeNames.characteristic(uuid), handle: handle - 1,
+                                                  valueHandle: handle, properties: [.read])
+                           }, fromSystem: true)
+    }
+
+    /// A value the system read itself (Device1's Name and Appearance, Battery1's Percentage).
+    private func systemValue(at handle: UInt16, of path: String) -> [UInt8]? {
+        let device = bus.objects[path, BlueZObjects.Interface.device]
+        switch handle {
+        case SystemHandle.name: return device?["Name"]?.stringValue.map { Array($0.utf8) } ?? []
+        case SystemHandle.appearance:
+            if case .uint16(let value)? = device?["Appearance"] { return [UInt8(value & 0xFF), UInt8(value >> 8)] }
+            return [0, 0]
+        case SystemHandle.battery:
+            return BlueZDevice.battery(of: bus.objects[path, BlueZObjects.Interface.battery]).map { [UInt8($0)] }
+        default: return nil
+        }
+    }
+
     public func readValue(at handle: UInt16) async throws(GATTError) -> [UInt8] {
+        if let session = readySession(), let value = systemValue(at: handle, of: session.path) { return value }
         let (path, interface) = try attribute(at: handle)
         let value: DBusValue
         do {

@@ -323,8 +323,15 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
         case .signal(.propertiesChanged(let path, BlueZObjects.Interface.device, let changed, _)):
             if case .bool(false)? = changed["Connected"] { ended(path: path, .ended) }
             if changed["Address"] != nil || changed["AddressType"] != nil { identityChanged(path: path) }
+        case .signal(.interfacesAdded(let path, let interfaces)):
+            if interfaces[BlueZObjects.Interface.gattService] != nil || interfaces[BlueZObjects.Interface.gattCharacteristic] != nil {
+                gattChanged(under: path)
+            }
         case .signal(.interfacesRemoved(let path, let interfaces)):
             if interfaces.contains(BlueZObjects.Interface.device) { ended(path: path, .ended) }
+            if interfaces.contains(BlueZObjects.Interface.gattService) || interfaces.contains(BlueZObjects.Interface.gattCharacteristic) {
+                gattChanged(under: path)
+            }
             if interfaces.contains(BlueZObjects.Interface.adapter) {
                 ended(under: path, .adapterGone(L10n.tr("the adapter was removed")))
             }
@@ -365,6 +372,18 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
             return session.ready ? .some(session.chat?.service) : nil
         }
         if let service { streams.set(.connected(identity, service: service)) }
+    }
+
+    /// bluetoothd changed the connected device's GATT objects after they were resolved (it
+    /// handled a Service Changed indication): what the browser found is stale.
+    private func gattChanged(under path: String) {
+        let device: DeviceID? = lock.withLock {
+            guard let session, session.ready, path.hasPrefix(session.path + "/") else { return nil }
+            session.attributes = [:]
+            session.subscribed = [:]
+            return session.device
+        }
+        if let device { streams.emit(.servicesChanged(device)) }
     }
 
     /// The connected device's link went (not at the user's request): say why.

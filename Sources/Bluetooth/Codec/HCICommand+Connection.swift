@@ -30,6 +30,7 @@ extension HCICommand {
     public static let leRemoteConnectionParameterReplyOp = op(0x08, 0x0020)
     public static let leExtendedCreateConnectionOp = op(0x08, 0x0043)
     public static let leEnableEncryptionOp = op(0x08, 0x0019)
+    public static let readRSSIOp = op(0x05, 0x0005)
 
     static let connectionNames: [UInt16: String] = [
         disconnectOp: "Disconnect", readBufferSizeOp: "Read Buffer Size", leReadBufferSizeOp: "LE Read Buffer Size",
@@ -37,6 +38,7 @@ extension HCICommand {
         leCreateConnectionCancelOp: "LE Create Connection Cancel", leConnectionUpdateOp: "LE Connection Update",
         leRemoteConnectionParameterReplyOp: "LE Remote Connection Parameter Request Reply",
         leExtendedCreateConnectionOp: "LE Extended Create Connection", leEnableEncryptionOp: "LE Enable Encryption",
+        readRSSIOp: "Read RSSI",
     ]
 
     /// The LE events the host wants (§7.8.1), the same for its scanner and its connector, so
@@ -73,6 +75,20 @@ extension HCICommand {
                    parameters: [0, ownRandom ? 1 : 0, peerRandom ? 1 : 0] + peer + [0x01]
                        + le16(p.scanInterval) + le16(p.scanWindow) + le16(p.intervalMin) + le16(p.intervalMax)
                        + le16(p.latency) + le16(p.supervisionTimeout) + le16(0) + le16(0))
+    }
+
+    /// Read RSSI (§7.5.4): the signal of a connection, dBm, as its Command Complete carries it
+    /// (status, handle, RSSI as a signed byte).
+    public static func readRSSI(handle: UInt16) -> HCICommand {
+        HCICommand(opcode: readRSSIOp, parameters: le16(handle & 0x0FFF))
+    }
+
+    /// The RSSI in Read RSSI's return parameters (after the status byte the host strips or
+    /// keeps); nil when they are too short or say 127 (not available).
+    public static func rssi(fromReadRSSI parameters: [UInt8]) -> Int? {
+        guard parameters.count >= 3 else { return nil }
+        let value = Int(Int8(bitPattern: parameters[parameters.count - 1]))
+        return value == 127 ? nil : value
     }
 
     /// Disconnect (§7.1.6); reason 0x13, Remote User Terminated Connection, as a user's choice.

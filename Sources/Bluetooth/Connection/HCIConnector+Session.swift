@@ -174,6 +174,7 @@ extension HCIConnector {
             for value in link.early { streams.emit(.received(ChatMessage.received(value, from: link.device))) }
             link.early = []
             lock.unlock()
+            readSignal(of: link, after: 1)
             let services = try gatt.primaryServices()
             lock.withLock {
                 if self.link === link { streams.emit(.services(link.device, services.map(\.uuid.serviceID))) }
@@ -187,6 +188,27 @@ extension HCIConnector {
             throw .protocolError(L10n.format("no answer within {} seconds", Int(attTimeout.rounded())))
         } catch {
             throw .protocolError(error.description)
+        }
+    }
+
+    // MARK: Signal while connected
+
+    public var readsSignalWhileConnected: Bool { true }
+
+    /// Reads the link's RSSI (HCI Read RSSI) every `seconds` while it lasts: a connected device
+    /// stops advertising, so this is the only signal there is. A controller that cannot answer
+    /// is asked no more.
+    func readSignal(of link: Link, after seconds: Double) {
+        signal.asyncAfter(deadline: .now() + seconds) { [weak self] in
+            guard let self, self.lock.withLock({ self.link === link && link.ready && !link.ending }) else { return }
+            guard let answer = try? self.host.command(.readRSSI(handle: link.handle), timeout: 1) else {
+                return self.log("Read RSSI: no answer; the signal is not followed while connected")
+            }
+            if let rssi = HCICommand.rssi(fromReadRSSI: answer) {
+                let device = self.lock.withLock { link.device }
+                self.streams.emit(.signal(device, rssi: rssi, at: Date()))
+            }
+            self.readSignal(of: link, after: 1)
         }
     }
 

@@ -30,6 +30,8 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     let worker = DispatchQueue(label: "favblue-connector")
     /// Replies the controller expects promptly (parameter updates), apart from a busy worker.
     let replies = DispatchQueue(label: "favblue-connector-replies")
+    /// Reads the connected link's signal once a second.
+    let signal = DispatchQueue(label: "favblue-connector-signal")
     let streams = ConnectionStreams()
 
     // MARK: State, guarded by `lock`

@@ -108,6 +108,8 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
         try await inner.subscribe(to: handle, cccd: cccd, indicate: indicate, on: on)
     }
 
+    public var readsSignalWhileConnected: Bool { true }
+
     /// The connector on the link's current host, made (and listened to) when the host is new.
     private func connector() throws(ScanFailure) -> HCIConnector {
         let host = try link.host()

@@ -89,6 +89,9 @@ public final class DemoChatConnector: DeviceConnector, @unchecked Sendable {
         }
     }
 
+    /// The demo device goes on advertising while connected.
+    public var readsSignalWhileConnected: Bool { true }
+
     // MARK: GATTAccess: the demo device's small tree, so the browser can be tried too
 
     public func discoverServices() async throws(GATTError) -> [GATTService] {

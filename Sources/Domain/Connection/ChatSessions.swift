@@ -40,6 +40,12 @@ public final class ChatSessions {
     /// Said when a connection ends or fails ("The device ended the connection."), and when
     /// it ends with messages unread; `unreadFrom` is then their device, so the notice can open its chat.
     public var onEnded: ((_ text: String, _ unreadFrom: DeviceID?) -> Void)?
+    /// The connected device's services changed, for the GATT browser, which discovers them again.
+    public var onServicesChanged: (() -> Void)?
+    /// The connected device's signal read from the link, for the live model, which owns signals.
+    public var onSignal: ((_ device: DeviceID, _ rssi: Int, _ time: Date) -> Void)?
+    /// Whether the connected device's signal keeps coming while connected.
+    public var readsSignalWhileConnected: Bool { connector.readsSignalWhileConnected }
     /// A characteristic's notification or indication, for the GATT browser, which owns them.
     public var onNotified: ((_ handle: UInt16, _ value: [UInt8], _ time: Date) -> Void)?
     /// Said when messages could not be written to the store.
@@ -294,6 +300,13 @@ public final class ChatSessions {
         case .notified(let device, let handle, let value, let time):
             // The browser owns these; nothing here changes.
             if device == state.device { onNotified?(handle, value, time) }
+            return
+        case .servicesChanged(let device):
+            if device == state.device { onServicesChanged?() }
+            return
+        case .signal(let device, let rssi, let time):
+            // The live model owns the signal; nothing here changes.
+            if device == state.device { onSignal?(device, rssi, time) }
             return
         case .received(let message):
             session[message.device, default: []].append(message)

@@ -14,4 +14,10 @@ public enum ConnectionEvent: Equatable, Sendable {
     /// A notification or indication of a characteristic the browser subscribed to, at its value
     /// handle, timed as it arrived.
     case notified(DeviceID, handle: UInt16, value: [UInt8], at: Date)
+    /// The connected device's signal, dBm, read from the link (routes that can; see
+    /// `DeviceConnector.readsSignalWhileConnected`).
+    case signal(DeviceID, rssi: Int, at: Date)
+    /// The connected device's services changed (a firmware update, a Service Changed
+    /// indication the system handled): what was discovered is stale.
+    case servicesChanged(DeviceID)
 }

@@ -72,6 +72,10 @@ public final class GATTBrowser {
     public private(set) var logs: [UInt16: [Reading]] = [:]
     /// Logs that are paused: they show what they held; what arrives waits and joins on resume.
     public private(set) var paused: Set<UInt16> = []
+    /// The names and formats the user gave the connected device's characteristics, by UUID.
+    public private(set) var labels: [String: CharacteristicLabel] = [:]
+    /// Why the last label could not be kept.
+    public private(set) var labelProblem: String?
     /// Said when the connected device's Battery Level is read or notified, in percent.
     public var onBattery: ((DeviceID, Int) -> Void)?
     /// How many notifications a log keeps.
@@ -82,6 +86,7 @@ public final class GATTBrowser {
 
     // MARK: Borrowed
     private let sessions: ChatSessions
+    private let labelStore: CharacteristicLabelsRepository?
     private let now: () -> Date
     private let clock: any Clock<Duration>
 
@@ -97,14 +102,20 @@ public final class GATTBrowser {
     private var notifyScheduled = false
     /// The Battery Level characteristic's value handle, when the device has one.
     private var batteryHandle: UInt16?
+    /// The Service Changed characteristic's value handle, when the device has one.
+    private var serviceChangedHandle: UInt16?
 
     /// Follows the connection `sessions` owns; `clock` spaces the page's updates while values stream in.
-    public init(sessions: ChatSessions, now: @escaping () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()) {
+    /// `labels` keeps the names the user gives characteristics (nil: this session only).
+    public init(sessions: ChatSessions, labels: CharacteristicLabelsRepository? = nil, now: @escaping () -> Date = { Date() },
+                clock: any Clock<Duration> = ContinuousClock()) {
         self.sessions = sessions
+        labelStore = labels
         self.now = now
         self.clock = clock
         token = sessions.observe { [weak self] in self?.follow() }
         sessions.onNotified = { [weak self] handle, value, time in self?.notified(handle, value, at: time) }
+        sessions.onServicesChanged = { [weak self] in self?.servicesChanged() }
         follow()
     }
 
@@ -138,7 +149,10 @@ public final class GATTBrowser {
         readingAll = false
         userDescriptions = [:]
         formats = [:]
+        labels = [:]
+        labelProblem = nil
         batteryHandle = nil
+        serviceChangedHandle = nil
         // Subscriptions end with the connection; their logs stay readable until the next one.
         subscribed = []
         subscribeProblems = [:]
@@ -150,7 +164,44 @@ public final class GATTBrowser {
         arrivals = [:]
         phase = connected == nil ? .idle : .discovering
         observers.notify()
-        if connected != nil { Task { await discover() } }
+        if connected != nil {
+            Task { await discover() }
+            Task { await loadLabels() }
+        }
+    }
+
+    private func loadLabels() async {
+        guard let device, let labelStore else { labels = [:]; return }
+        let generation = generation
+        let found = (try? await labelStore.labels(of: device)) ?? [:]
+        guard generation == self.generation else { return }
+        labels = found
+        observers.notify()
+    }
+
+    /// Names the characteristic `uuid` of the connected device and says how its value reads
+    /// (nil: as FavBlue would); an empty name forgets the label. Kept per device.
+    public func setLabel(_ uuid: String, name: String, format: ValueInputFormat?) async {
+        guard let device else { return }
+        let trimmed = String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(CharacteristicLabel.maximumName))
+        let label = CharacteristicLabel(uuid: uuid, name: trimmed, format: format)
+        if trimmed.isEmpty { labels[uuid] = nil } else { labels[uuid] = label }
+        labelProblem = nil
+        observers.notify()
+        do {
+            if trimmed.isEmpty { try await labelStore?.remove(uuid: uuid, for: device) } else { try await labelStore?.save(label, for: device) }
+        } catch {
+            labelProblem = L10n.format("The name could not be saved: {}", "\(error)")
+            observers.notify()
+        }
+    }
+
+    /// The device's services changed: what was discovered is stale, so it is discovered again
+    /// (values read before are dropped with the tree, since their handles may mean other things now).
+    private func servicesChanged() {
+        guard device != nil else { return }
+        phase = .ready
+        rediscover()
     }
 
     /// Discovers the tree again (after a failure, or when the device's services changed).
@@ -169,8 +220,14 @@ public final class GATTBrowser {
             let found = try await connector.discoverServices()
             guard generation == self.generation else { return }
             services = found
+            // A tree found again is a new database: what was read, written or subscribed is of the old one.
             values = [:]
             readProblems = [:]
+            writes = [:]
+            subscribed = []
+            subscribeProblems = [:]
+            userDescriptions = [:]
+            formats = [:]
             phase = .ready
             observers.notify()
         } catch {
@@ -180,6 +237,7 @@ public final class GATTBrowser {
             return
         }
         batteryHandle = services.first { $0.uuid == "180F" }?.characteristics.first { $0.uuid == "2A19" }?.valueHandle
+        serviceChangedHandle = services.first { $0.uuid == "1801" }?.characteristics.first { $0.uuid == "2A05" }?.valueHandle
         // The descriptors that name and decode a characteristic; small, and read once.
         for characteristic in services.flatMap(\.characteristics) {
             for descriptor in characteristic.descriptors where descriptor.uuid == "2901" || descriptor.uuid == "2904" {
@@ -192,6 +250,11 @@ public final class GATTBrowser {
                 }
                 observers.notify()
             }
+        }
+        // Service Changed is followed, so a device whose services change is discovered again.
+        if let handle = serviceChangedHandle, characteristic(at: handle)?.properties.contains(.indicate) == true,
+           generation == self.generation {
+            await setSubscribed(handle, true)
         }
         // The battery is read, and followed, on connect: Favorites shows it.
         if let handle = batteryHandle, let level = characteristic(at: handle), generation == self.generation {
@@ -332,6 +395,8 @@ public final class GATTBrowser {
     }
 
     private func notified(_ handle: UInt16, _ value: [UInt8], at time: Date) {
+        // A device may indicate Service Changed unasked once it is bonded.
+        if handle == serviceChangedHandle { return servicesChanged() }
         guard subscribed.contains(handle) else { return }
         let reading = Reading(bytes: value, time: time, notified: true)
         values[handle] = reading

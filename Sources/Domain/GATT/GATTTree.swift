@@ -89,14 +89,18 @@ public struct GATTService: Equatable, Sendable {
     public let end: UInt16
     public var includes: [GATTInclude]
     public var characteristics: [GATTCharacteristic]
+    /// Rebuilt by the system's Bluetooth service from what it read itself (BlueZ hides Generic
+    /// Access and, with its battery plugin, Battery): its handles are not the device's.
+    public var fromSystem: Bool
 
     public init(uuid: String, name: String?, start: UInt16, end: UInt16, includes: [GATTInclude] = [],
-                characteristics: [GATTCharacteristic] = []) {
+                characteristics: [GATTCharacteristic] = [], fromSystem: Bool = false) {
         self.uuid = uuid
         self.name = name
         self.start = start
         self.end = end
         self.includes = includes
         self.characteristics = characteristics
+        self.fromSystem = fromSystem
     }
 }

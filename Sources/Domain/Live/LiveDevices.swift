@@ -329,6 +329,12 @@ public final class LiveDevices {
         }
     }
 
+    /// A reading of a connected device's signal, taken from the link (it no longer advertises):
+    /// folded like a report, so its page's figure and plot go on.
+    public func noteSignal(_ rssi: Int, of id: DeviceID, at time: Date) {
+        inbox.add(Observation(id: id, timestamp: time, rssi: rssi))
+    }
+
     /// Notes `percent` as the battery level of `id` (read over a connection); a device not
     /// listed is left alone.
     public func noteBattery(_ percent: Int, of id: DeviceID) {

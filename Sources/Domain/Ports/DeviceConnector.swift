@@ -54,6 +54,10 @@ public protocol DeviceConnector: GATTAccess {
     func send(_ text: String) async throws(ChatSendError)
     /// Why this source can never connect (a replayed capture), for a page to say before the user tries; nil when it can.
     var unavailableReason: String? { get }
+    /// Whether the connected device's signal keeps coming while connected (as
+    /// `ConnectionEvent.signal`, or in adverts it goes on sending): a connected device
+    /// normally stops advertising, so otherwise none is heard.
+    var readsSignalWhileConnected: Bool { get }
     /// Why `device` cannot be connected through this source, said before the user tries; nil when it may.
     func unavailableReason(for device: DeviceID) -> String?
 }
@@ -61,5 +65,6 @@ public protocol DeviceConnector: GATTAccess {
 extension DeviceConnector {
     public func connect(to device: DeviceID, at address: DeviceID) { connect(to: device) }
     public var unavailableReason: String? { nil }
+    public var readsSignalWhileConnected: Bool { false }
     public func unavailableReason(for device: DeviceID) -> String? { unavailableReason }
 }
