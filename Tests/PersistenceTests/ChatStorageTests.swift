@@ -70,7 +70,8 @@ final class ChatStorageTests: XCTestCase {
         let applied = try await DatabaseQueue(path: path).read { db in
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
-        XCTAssertEqual(applied, ["v1-favorites-sightings", "v2-hidden-devices", "v3-messages", "v4-bonds", "v5-favorite-alerts", "v6-local-identity"])
+        XCTAssertEqual(applied, ["v1-favorites-sightings", "v2-hidden-devices", "v3-messages", "v4-bonds", "v5-favorite-alerts", "v6-local-identity",
+                                 "v7-characteristic-labels"])
     }
 
     func testAPageIsReadThroughTheDeviceTimeIndexWithoutSorting() throws {
