@@ -126,6 +126,13 @@ class BlueZChatTest(unittest.TestCase):
                 app.wait_for(lambda: "hi from BlueZ" in app.names("label", skip=("Devices nearby",)), what="the answer")
                 app.press("Back")
                 app.wait_for(lambda: f"Disconnect from {peer}" in app.names("button"), what="the detail page")
+                # The same browser as on our own host: the chat service from BlueZ's objects, and
+                # Generic Access, which BlueZ keeps to itself, rebuilt and marked as the system's.
+                labels = app.names("label")
+                self.assertIn("1800 · read by the system’s Bluetooth service", labels)
+                self.assertIn("FavBlue Chat", labels)
+                self.assertTrue(any(l.startswith("Last heard") and "gives no signal while connected" in l for l in labels),
+                                "the signal stands still, and the page says why")
                 app.press(f"Disconnect from {peer}")
                 app.wait_for(lambda: "Disconnect" in bluez.calls(device), what="Device1.Disconnect")
                 app.wait_for(lambda: f"Connect to {peer}" in app.names("button"), what="Connect again")
