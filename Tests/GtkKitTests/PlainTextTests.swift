@@ -46,6 +46,11 @@ final class PlainTextTests: GtkTestCase {
                 assertShown(text, in: row, "an action row's title")
                 assertShown(text + " sub", in: row, "an action row's subtitle")
 
+                // The GATT browser's service rows carry a device's user descriptions and names.
+                let expander = ExpanderRow(title: text, subtitle: text + " sub")
+                assertShown(text, in: expander, "an expander row's title")
+                assertShown(text + " sub", in: expander, "an expander row's subtitle")
+
                 let group = PreferencesGroup(title: text)
                 group.details = text + " details"
                 assertShown(text, in: group, "a group's title")
