@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "GtkKit", "Domain", "Localization", "TestSupport"],
                     swiftSettings: gtkSwift),
         // End-to-end tests against real Bluetooth peers (btvirt, Bumble), kept apart to run alone.
-        .testTarget(name: "PeerTests", dependencies: ["Bluetooth", "Domain", "SecurityToolbox"]),
+        .testTarget(name: "PeerTests", dependencies: ["Bluetooth", "Domain", "SecurityToolbox", "TestSupport"]),
         // The BlueZ route end to end, against python-dbusmock's bluez5 template on a private bus.
         .testTarget(name: "BlueZTests", dependencies: ["Bluetooth", "Domain", "Persistence", "ViewModels", "TestSupport"]),
     ]

@@ -4,6 +4,7 @@
 @testable import Bluetooth
 import Domain
 import Foundation
+import TestSupport
 import XCTest
 
 /// Real captures decoded by us and by the reference decoders (tshark, btmon).

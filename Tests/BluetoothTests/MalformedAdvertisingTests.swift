@@ -4,6 +4,7 @@
 import Bluetooth
 import Domain
 import Foundation
+import TestSupport
 import XCTest
 
 /// Advertising data that overruns its report, read by FavBlue and by Wireshark's dissector

@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import Foundation
+import TestSupport
 import XCTest
 
 /// favblue-scan as a user runs it: JSON lines, recording, and errors on stderr.

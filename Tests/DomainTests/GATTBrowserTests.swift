@@ -32,7 +32,7 @@ final class GATTBrowserTests: XCTestCase {
     }
 
     /// Lets what is already queued on the main actor run (a yield loop; no real time passes).
-    private func settle() async { _ = await untilTrue { false } }
+    private func letQueuedWorkRun() async { _ = await untilTrue { false } }
 
     /// Battery levels told to Favorites, in order.
     private var batteries: [Int] = []
@@ -199,7 +199,7 @@ final class GATTBrowserTests: XCTestCase {
         XCTAssertEqual(browser.subscribed, [3])
 
         // A burst: every value is logged in order, and the page hears of them at most ten times a second.
-        await settle()
+        await letQueuedWorkRun()
         let before = changes
         for n in 0 ..< 1_200 { connector.notify(3, [UInt8(n % 100)], at: self.clock.addingTimeInterval(Double(n) / 1_000)) }
         _ = await untilTrue { browser.values[3]?.time == self.clock.addingTimeInterval(1.199) }

@@ -4,6 +4,7 @@
 @testable import Bluetooth
 import Domain
 import Foundation
+import TestSupport
 import XCTest
 
 /// Full GATT discovery through FavBlue's own host against Bumble's GATT server.
@@ -123,17 +124,8 @@ final class BumbleGATTTests: XCTestCase {
     // MARK: favblue-scan gatt
 
     private func scan(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try runTool(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path,
+                    arguments)
     }
 
     func testTheCommandLinePrintsTheWholeTreeWithEveryValueAsOneJSONDocument() throws {

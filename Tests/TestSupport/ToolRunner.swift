@@ -4,7 +4,7 @@
 import Foundation
 
 /// Runs a command-line tool to the end and returns its exit status, stdout and stderr.
-func runTool(_ executable: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+public func runTool(_ executable: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
