@@ -68,7 +68,14 @@ public final class DeviceServicesViewModel {
         public let rate: String
         public let paused: Bool
         public let isEmpty: Bool
+        /// The main numbers of the newest entries, oldest first, for the plot (empty without two).
+        public let figures: [Double]
+        /// The plot in words: "Last 120 values: lowest 70, highest 74, last 72".
+        public let plotSummary: String?
     }
+
+    /// How many of a log's newest values the plot draws.
+    public static let plotPoints = 120
 
     /// How many of a log's newest entries the page shows; Copy and Export give all of them.
     public static let shownLogLines = 12
@@ -188,9 +195,21 @@ public final class DeviceServicesViewModel {
         let entries = browser.logs[handle] ?? []
         guard browser.subscribed.contains(handle) || !entries.isEmpty else { return nil }
         let lines = entries.suffix(Self.shownLogLines).map { line($0, of: c) }
+        let figures = entries.suffix(Self.plotPoints).compactMap { decode($0.bytes, of: c).figure }
+        var summary: String?
+        if figures.count >= 2, let low = figures.min(), let high = figures.max(), let last = figures.last {
+            summary = L10n.plural("Last {} value: lowest {}, highest {}, last {}", "Last {} values: lowest {}, highest {}, last {}",
+                                  figures.count, Formats.number(figures.count), Self.figure(low), Self.figure(high), Self.figure(last))
+        }
         return Log(lines: lines, count: L10n.plural("{} notification", "{} notifications", entries.count, Formats.number(entries.count)),
                    rate: L10n.format("{} / s", Formats.number(browser.rate(of: handle))),
-                   paused: browser.paused.contains(handle), isEmpty: entries.isEmpty)
+                   paused: browser.paused.contains(handle), isEmpty: entries.isEmpty,
+                   figures: figures.count >= 2 ? figures : [], plotSummary: summary)
+    }
+
+    /// A number as the plot's words give it: whole where it is, else to two places.
+    static func figure(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? Formats.number(Int(value)) : Formats.decimal(value, digits: 2)
     }
 
     /// One log entry: its time to the millisecond, its hex, and its value in words where known.
@@ -215,7 +234,7 @@ public final class DeviceServicesViewModel {
         let bytes = reading.bytes
         let decoded = decode(bytes, of: c)
         var parts: [String] = []
-        if case .decoded(_, let fields) = decoded { parts = fields.map { L10n.format("{}: {}", $0.label, $0.value) } }
+        if case .decoded(_, let fields, _) = decoded { parts = fields.map { L10n.format("{}: {}", $0.label, $0.value) } }
         let size = L10n.plural("{} byte", "{} bytes", bytes.count, Formats.number(bytes.count))
         let meta = reading.notified ? L10n.format("{} · received at {}", size, Formats.preciseTime(reading.time))
             : L10n.format("{} · read at {}", size, Formats.time(reading.time))

@@ -144,6 +144,7 @@ private final class CharacteristicView {
     private let notifyRow = Box(vertical: false, spacing: 6)
     private let subscribeProblem = Label().xalign(0).wrap()
     private let logLines = Label().xalign(0).wrap()
+    private let plot = ValuePlot()
     private let logCount = Label().xalign(0)
     private let pause = Button(label: L10n.tr("Pause"))
     private let clear = Button(label: L10n.tr("Clear"))
@@ -196,7 +197,7 @@ private final class CharacteristicView {
         for button in [pause, clear, copyLog, exportLog] { button.css("flat") }
         logButtons.append(pause, clear, copyLog, exportLog)
         box.append(title, details, descriptors, decoded, parts, text, hex, meta, problem, buttons, writeRow, writeNote,
-                   notifyRow, subscribeProblem, logCount, logLines, logButtons)
+                   notifyRow, subscribeProblem, logCount, plot.area, logLines, logButtons)
         notify.onToggled { [weak self] on in
             guard let self, !self.settingSwitch else { return }
             self.model.setSubscribed(self.handle, on)
@@ -357,6 +358,7 @@ private final class CharacteristicView {
         logCount.text = log?.count ?? ""
         logCount.isVisible = log != nil
         logLines.text = log?.lines.joined(separator: "\n") ?? ""
+        plot.show(log?.figures ?? [], name: c.title, summary: log?.plotSummary)
         logLines.isVisible = !(log?.isEmpty ?? true)
         logButtons.isVisible = log != nil
         pause.setLabel(paused ? L10n.tr("Resume") : L10n.tr("Pause"))

@@ -11,12 +11,12 @@ final class CharacteristicValuesTests: XCTestCase {
     private func decode(_ uuid: UInt16, _ bytes: [UInt8]) -> DecodedValue { CharacteristicValues.decode(uuid, bytes) }
 
     private func summary(_ uuid: UInt16, _ bytes: [UInt8]) -> String? {
-        if case .decoded(let summary, _) = decode(uuid, bytes) { return summary }
+        if case .decoded(let summary, _, _) = decode(uuid, bytes) { return summary }
         return nil
     }
 
     private func parts(_ uuid: UInt16, _ bytes: [UInt8]) -> [String: String] {
-        guard case .decoded(_, let parts) = decode(uuid, bytes) else { return [:] }
+        guard case .decoded(_, let parts, _) = decode(uuid, bytes) else { return [:] }
         return Dictionary(parts.map { ($0.label, $0.value) }, uniquingKeysWith: { $1 })
     }
 
@@ -129,13 +129,13 @@ final class CharacteristicValuesTests: XCTestCase {
         // sint16, exponent −2, degrees Celsius: 2350 → 23.50 °C.
         let celsius = try XCTUnwrap(PresentationFormat(descriptor: [0x0E, 0xFE, 0x2F, 0x27, 0x01, 0x00, 0x00]))
         XCTAssertEqual(celsius, PresentationFormat(format: 0x0E, exponent: -2, unit: 0x272F))
-        XCTAssertEqual(celsius.decode([0x2E, 0x09]), .decoded(summary: "23.50 °C", parts: []))
+        XCTAssertEqual(celsius.decode([0x2E, 0x09]), .decoded(summary: "23.50 °C", parts: [], figure: 23.5), "with its figure, for a plot")
         XCTAssertEqual(celsius.decode([0x2E]), .tooShort(needs: 2, got: 1))
         // uint8 percent, no exponent.
-        XCTAssertEqual(PresentationFormat(format: 0x04, exponent: 0, unit: 0x27AD).decode([42]), .decoded(summary: "42 %", parts: []))
+        XCTAssertEqual(PresentationFormat(format: 0x04, exponent: 0, unit: 0x27AD).decode([42]), .decoded(summary: "42 %", parts: [], figure: 42))
         // A unit the table does not know is said by its number.
         XCTAssertEqual(PresentationFormat(format: 0x06, exponent: 0, unit: 0x27FF).decode([7, 0]),
-                       .decoded(summary: "7", parts: [.init("Unit", "0x27FF")]))
+                       .decoded(summary: "7", parts: [.init("Unit", "0x27FF")], figure: 7))
         // Text and truth values.
         XCTAssertEqual(PresentationFormat(format: 0x19, exponent: 0, unit: 0x2700).decode(Array("<b>hi</b>".utf8)),
                        .decoded(summary: "<b>hi</b>", parts: []), "shown as text, never as markup")
@@ -143,7 +143,7 @@ final class CharacteristicValuesTests: XCTestCase {
         XCTAssertEqual(PresentationFormat(format: 0x01, exponent: 0, unit: 0x2700).decode([2]), .notAValue("2 is neither true nor false."))
         // A float32 and an SFLOAT NaN.
         XCTAssertEqual(PresentationFormat(format: 0x14, exponent: 0, unit: 0x2726).decode([0x00, 0x00, 0x40, 0x40]),
-                       .decoded(summary: "\(Formats.decimal(3, digits: 2)) V", parts: []))
+                       .decoded(summary: "\(Formats.decimal(3, digits: 2)) V", parts: [], figure: 3))
         XCTAssertEqual(PresentationFormat(format: 0x16, exponent: 0, unit: 0x2700).decode([0xFF, 0x07]), .notAValue("The device sent no number."))
         XCTAssertEqual(PresentationFormat(format: 0x1B, exponent: 0, unit: 0x2700).decode([1, 2]), .unknown, "a struct stays hex")
         XCTAssertNil(PresentationFormat(descriptor: [0x04]), "a descriptor of the wrong length is not read")
@@ -151,4 +151,13 @@ final class CharacteristicValuesTests: XCTestCase {
 
     private var groupingSeparator: String { Formats.number(1000).filter { !$0.isNumber }.isEmpty ? "" : String(Formats.number(1000).filter { !$0.isNumber }) }
     private var decimalSeparator: String { String(Formats.decimal(1.5, digits: 1).filter { !$0.isNumber }) }
+
+    func testNumbersCarryTheirFigureForAPlotAndTextDoesNot() {
+        XCTAssertEqual(CharacteristicValues.decode(0x2A19, [87]).figure, 87)
+        XCTAssertEqual(CharacteristicValues.decode(0x2A37, [0x10, 72, 0x00, 0x04]).figure, 72)
+        XCTAssertEqual(CharacteristicValues.decode(0x2A6E, [0x66, 0x08]).figure, 21.5)
+        XCTAssertEqual(CharacteristicValues.decode(0x2A1C, [0x00, 0x6F, 0x01, 0x00, 0xFF]).figure ?? 0, 36.7, accuracy: 0.0001)
+        XCTAssertNil(CharacteristicValues.decode(0x2A29, Array("FavBlue".utf8)).figure)
+        XCTAssertNil(CharacteristicValues.decode(0x2A19, []).figure, "too short: no figure")
+    }
 }

@@ -6,8 +6,8 @@ import Domain
 import Foundation
 import XCTest
 
-/// Bumble's chat peripheral (peers/chat_peer.py) on its own virtual air, exposed over H4/TCP,
-/// with every line it prints kept for the test to wait on.
+/// Bumble's chat peripheral (peers/chat_peer.py), or another of peers/ (gatt_peer.py), on its
+/// own virtual air, exposed over H4/TCP, with every line it prints kept for the test to wait on.
 final class ChatPeer: @unchecked Sendable {
     /// The peers' static random addresses, as chat_peer.py gives them.
     static let first = try! DeviceID(parsing: "F0:F1:F2:F3:F4:F5", kind: .leRandom)
@@ -20,9 +20,12 @@ final class ChatPeer: @unchecked Sendable {
     private let lock = NSLock()
     private var text = ""
 
-    /// Starts the peer with `arguments` (see chat_peer.py) and waits until it advertises.
-    init(_ arguments: [String] = []) throws {
-        let script = Peers.root.appending(path: "Tests/PeerTests/peers/chat_peer.py").path
+    /// gatt_peer.py's static random address.
+    static let gattPeer = try! DeviceID(parsing: "F0:F1:F2:F3:F4:F7", kind: .leRandom)
+
+    /// Starts `script` (of peers/) with `arguments` and waits until it advertises.
+    init(_ arguments: [String] = [], script name: String = "chat_peer.py") throws {
+        let script = Peers.root.appending(path: "Tests/PeerTests/peers/\(name)").path
         process.executableURL = URL(fileURLWithPath: try Peers.python())
         process.arguments = [script, "--transport", "tcp-server:127.0.0.1:\(port)"] + arguments
         process.standardOutput = pipe
@@ -35,7 +38,7 @@ final class ChatPeer: @unchecked Sendable {
         }
         try process.run()
         guard wait(for: { $0.hasPrefix("READY") }, timeout: 20) != nil else {
-            throw PeerError.notReady("chat_peer.py", output)
+            throw PeerError.notReady(name, output)
         }
     }
 

@@ -108,6 +108,9 @@ class GATTBrowserTests(unittest.TestCase):
                                      for label in app.names("label") for line in label.split("\n")), what="the log")
             app.wait_for(lambda: any(re.fullmatch(r"([5-9]|1\d) / s", l) for l in app.names("label")), what="the rate")
             self.assertTrue(any(re.fullmatch(r"\d+ notifications", l) for l in app.names("label")))
+            # The heart rate is a number: a plot of it, described in words.
+            plot = app.find("Plot of Heart Rate Measurement")
+            self.assertRegex(plot.get_description(), r"^Last \d+ values: lowest 72, highest 72, last 72$")
             app.press("Notifications from Heart Rate Measurement", role=None)
             peer.wait_for("UNSUBSCRIBED 2A37", timeout=10)
             self.assertIn("Export the log of Heart Rate Measurement", app.names("button"), "the log stays to be kept")

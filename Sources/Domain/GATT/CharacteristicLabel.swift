@@ -61,9 +61,9 @@ extension ValueInputFormat {
             if signed {
                 let shift = UInt64(64 - width * 8)
                 let value = Int64(bitPattern: raw << shift) >> Int64(shift)
-                return .decoded(summary: Formats.number(Int(value)), parts: [])
+                return .decoded(summary: Formats.number(Int(value)), parts: [], figure: Double(value))
             }
-            return .decoded(summary: raw <= UInt64(Int.max) ? Formats.number(Int(raw)) : String(raw), parts: [])
+            return .decoded(summary: raw <= UInt64(Int.max) ? Formats.number(Int(raw)) : String(raw), parts: [], figure: Double(raw))
         }
     }
 }

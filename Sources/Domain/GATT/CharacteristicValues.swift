@@ -7,8 +7,9 @@ import Localization
 /// What a characteristic's value says, decoded by its type (the GATT Specification
 /// Supplement's field formats). Whatever the outcome, the page also shows the raw bytes.
 public enum DecodedValue: Equatable, Sendable {
-    /// The value in words: a summary ("72 bpm") and, for values of several fields, each field.
-    case decoded(summary: String, parts: [Part])
+    /// The value in words: a summary ("72 bpm") and, for values of several fields, each field;
+    /// `figure` is its main number (72), for a plot, where it has one.
+    case decoded(summary: String, parts: [Part], figure: Double? = nil)
     /// The type is known, but the value is shorter than its fields need.
     case tooShort(needs: Int, got: Int)
     /// A value the type does not allow, or one the device marks "not known", said in words.
@@ -27,10 +28,16 @@ public enum DecodedValue: Equatable, Sendable {
         }
     }
 
+    /// The value's main number, for a plot; nil for text and values without one.
+    public var figure: Double? {
+        if case .decoded(_, _, let figure) = self { return figure }
+        return nil
+    }
+
     /// One sentence for the page: the summary, or why there is none.
     public var text: String? {
         switch self {
-        case .decoded(let summary, _): return summary
+        case .decoded(let summary, _, _): return summary
         case .tooShort(let needs, let got):
             return L10n.plural("Too short to read: this kind of value needs {} byte, the device sent {}.",
                                "Too short to read: this kind of value needs {} bytes, the device sent {}.", needs,
@@ -69,7 +76,10 @@ public enum CharacteristicValues {
     private static let table: [UInt16: Decoder] = [
         0x2A00: { r, _ throws(ValueTooShort) in text(&r) },                  // Device Name
         0x2A01: appearance,
-        0x2A07: { r, _ throws(ValueTooShort) in plain(L10n.format("{} dBm", Formats.number(Int(try r.signed(1))))) },  // Tx Power Level
+        0x2A07: { r, _ throws(ValueTooShort) in                              // Tx Power Level
+            let power = Int(try r.signed(1))
+            return plain(L10n.format("{} dBm", Formats.number(power)), figure: Double(power))
+        },
         0x2A19: battery,
         0x2A1C: temperatureMeasurement,
         0x2A23: systemID,
@@ -90,7 +100,9 @@ public enum CharacteristicValues {
         0x2A6F: humidity,
     ]
 
-    private static func plain(_ summary: String) -> DecodedValue { .decoded(summary: summary, parts: []) }
+    private static func plain(_ summary: String, figure: Double? = nil) -> DecodedValue {
+        .decoded(summary: summary, parts: [], figure: figure)
+    }
 
     /// A device's string, shown safely: control characters visible, invalid UTF-8 replaced.
     private static func text(_ r: inout ValueReader) -> DecodedValue {
@@ -114,7 +126,7 @@ public enum CharacteristicValues {
     private static func battery(_ r: inout ValueReader, _: Context) throws(ValueTooShort) -> DecodedValue {
         let level = try r.u8()
         guard level <= 100 else { return .notAValue(L10n.format("{} is not a battery level (0 to 100 %).", Formats.number(level))) }
-        return plain(L10n.format("{} %", Formats.number(level)))
+        return plain(L10n.format("{} %", Formats.number(level)), figure: Double(level))
     }
 
     private static func systemID(_ r: inout ValueReader, _: Context) throws(ValueTooShort) -> DecodedValue {
@@ -180,7 +192,7 @@ public enum CharacteristicValues {
             }
             if !intervals.isEmpty { parts.append(.init(L10n.tr("RR intervals"), intervals.joined(separator: ", "))) }
         }
-        return .decoded(summary: summary, parts: parts)
+        return .decoded(summary: summary, parts: parts, figure: Double(rate))
     }
 
     private static func bodySensorLocation(_ r: inout ValueReader, _: Context) throws(ValueTooShort) -> DecodedValue {
@@ -214,25 +226,26 @@ public enum CharacteristicValues {
         }
         guard let value else { return .notAValue(L10n.tr("The thermometer sent no number (not a number or out of range).")) }
         let summary = "\(Formats.decimal(value, digits: 1)) \(unit)"
-        return .decoded(summary: summary, parts: parts.isEmpty ? [] : [.init(L10n.tr("Temperature"), summary)] + parts)
+        return .decoded(summary: summary, parts: parts.isEmpty ? [] : [.init(L10n.tr("Temperature"), summary)] + parts, figure: value)
     }
 
     private static func temperature(_ r: inout ValueReader, _: Context) throws(ValueTooShort) -> DecodedValue {
         let raw = try r.signed(2)
         guard raw != -0x8000 else { return .notAValue(L10n.tr("The sensor does not know the temperature.")) }
-        return plain("\(Formats.decimal(Double(raw) / 100, digits: 2)) °C")
+        return plain("\(Formats.decimal(Double(raw) / 100, digits: 2)) °C", figure: Double(raw) / 100)
     }
 
     private static func humidity(_ r: inout ValueReader, _: Context) throws(ValueTooShort) -> DecodedValue {
         let raw = try r.u16()
         guard raw != 0xFFFF else { return .notAValue(L10n.tr("The sensor does not know the humidity.")) }
         guard raw <= 10_000 else { return .notAValue(L10n.format("{} is not a humidity (0 to 100 %).", Formats.decimal(Double(raw) / 100, digits: 2))) }
-        return plain("\(Formats.decimal(Double(raw) / 100, digits: 2)) %")
+        return plain("\(Formats.decimal(Double(raw) / 100, digits: 2)) %", figure: Double(raw) / 100)
     }
 
     private static func pressure(_ r: inout ValueReader, _: Context) throws(ValueTooShort) -> DecodedValue {
         // In 0.1 Pa; shown in hectopascals, as weather stations do.
-        plain("\(Formats.decimal(Double(try r.u32()) / 1000, digits: 1)) hPa")
+        let hectopascals = Double(try r.u32()) / 1000
+        return plain("\(Formats.decimal(hectopascals, digits: 1)) hPa", figure: hectopascals)
     }
 
     // MARK: Sport
@@ -251,7 +264,7 @@ public enum CharacteristicValues {
             parts.append(.init(L10n.tr("Total distance"), L10n.format("{} m", Formats.decimal(Double(try r.u32()) / 10, digits: 1))))
         }
         parts.append(.init(L10n.tr("Moving"), flags & 0x04 != 0 ? L10n.tr("Running") : L10n.tr("Walking")))
-        return .decoded(summary: "\(speedText) · \(cadenceText)", parts: parts)
+        return .decoded(summary: "\(speedText) · \(cadenceText)", parts: parts, figure: speed * 3.6)
     }
 
     private static func cyclingSpeed(_ r: inout ValueReader, _: Context) throws(ValueTooShort) -> DecodedValue {

@@ -81,9 +81,9 @@ public struct PresentationFormat: Equatable, Sendable {
             let digits = integer != nil ? min(max(0, -Int(exponent)), 12) : 2
             let text = Formats.decimal(scaled, digits: digits)
             guard let symbol = Self.symbol(unit) else {
-                return .decoded(summary: text, parts: [.init(L10n.tr("Unit"), String(format: "0x%04X", unit))])
+                return .decoded(summary: text, parts: [.init(L10n.tr("Unit"), String(format: "0x%04X", unit))], figure: scaled)
             }
-            return .decoded(summary: symbol.isEmpty ? text : "\(text) \(symbol)", parts: [])
+            return .decoded(summary: symbol.isEmpty ? text : "\(text) \(symbol)", parts: [], figure: scaled)
         } catch {
             return .tooShort(needs: error.needs, got: bytes.count)
         }

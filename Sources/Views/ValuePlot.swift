@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import GtkKit
+import Localization
+
+/// A small line of a characteristic's newest decoded numbers (a heart rate, a temperature),
+/// scaled between their lowest and highest, like the signal history; its words are its
+/// accessible description.
+@MainActor
+final class ValuePlot {
+    private(set) var area: DrawingArea!
+    private var figures: [Double] = []
+
+    init() {
+        area = DrawingArea { [weak self] canvas in self?.draw(on: canvas) }
+        area.sizeRequest(width: 120, height: 56)
+        area.expand(horizontal: true, vertical: false)
+    }
+
+    /// Shows `figures` (oldest first), named `name` and described by `summary`.
+    func show(_ figures: [Double], name: String, summary: String?) {
+        area.isVisible = figures.count >= 2
+        area.accessibleLabel(L10n.format("Plot of {}", name))
+        area.accessibleDescription(summary ?? "")
+        guard figures != self.figures else { return }
+        self.figures = figures
+        area.redraw()
+    }
+
+    private func draw(on canvas: Canvas) {
+        let w = Double(canvas.width), h = Double(canvas.height)
+        let fg = canvas.foreground
+        canvas.setColor(fg.withAlpha(0.06))
+        canvas.rectangle(x: 0, y: 0, width: w, height: h)
+        canvas.fill()
+        guard figures.count >= 2, let low = figures.min(), let high = figures.max() else { return }
+        // A flat series sits in the middle rather than on an edge.
+        let range = high > low ? high - low : 1
+        let margin = 4.0
+        canvas.setColor((canvas.themeColor("accent_color") ?? fg).withAlpha(1))
+        canvas.setLineWidth(2)
+        canvas.setLineStyle(.round)
+        for (index, value) in figures.enumerated() {
+            let x = w * Double(index) / Double(figures.count - 1)
+            let y = high > low ? margin + (high - value) / range * (h - 2 * margin) : h / 2
+            if index == 0 { canvas.moveTo(x, y) } else { canvas.lineTo(x, y) }
+        }
+        canvas.stroke()
+    }
+}
