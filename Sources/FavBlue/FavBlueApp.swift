@@ -30,6 +30,7 @@ final class FavBlueApp {
     private var policy: ScanPolicy?
     private var source: ScanSource = .auto
     private var benchmark: ScannerBenchmark?
+    private var gattBenchmark: GATTBenchmark?
     private var chatBenchmark: ChatBenchmark?
     /// The H4 link the scanner and the connector share; nil for other sources.
     private var link: HCILink?
@@ -258,6 +259,9 @@ final class FavBlueApp {
             self?.quit()
         }
         chatBenchmark?.start()
+        gattBenchmark = GATTBenchmark(environment: ProcessInfo.processInfo.environment, window: window, sessions: sessions,
+                                      browser: browser) { [weak self] in self?.quit() }
+        gattBenchmark?.start()
     }
 
     /// For the start-up benchmark: prints the monotonic time (µs) of the first presented frame.

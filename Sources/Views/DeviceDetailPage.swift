@@ -183,6 +183,9 @@ public final class DeviceDetailPage: Page {
     /// Live while shown: the Scanner's scan when it lies under this page, else one of its own.
     public func pageDidAppear() { model.appear() }
 
+    /// Opens the service that holds the characteristic at `handle` (the GATT benchmark shows its log).
+    public func revealCharacteristic(_ handle: UInt16) { servicesSection?.reveal(handle) }
+
     /// Puts the focus on the pairing row's control.
     func focusPairing() { pairingSection?.focus() }
 

@@ -110,6 +110,13 @@ final class DeviceServicesSection {
     }
 
     fileprivate func pairWanted() { pair?() }
+
+    /// Opens the service that holds the characteristic whose value is at `handle`.
+    func reveal(_ handle: UInt16) {
+        guard let index = shape.firstIndex(where: { $0.dropFirst().contains(handle) }),
+              index < list.allRows.count, let row = list.allRows[index] as? ExpanderRow else { return }
+        row.isExpanded = true
+    }
 }
 
 /// One characteristic inside its service's row.

@@ -6,7 +6,7 @@ virtual controller exposed to FavBlue over H4 (--transport, as chat_peer.py).
 
 Its database:
   * Battery (87 %, notify), Device Information (every string, System ID, PnP ID);
-  * Heart Rate: the measurement notifies 10 times a second while subscribed (72 bpm, one RR
+  * Heart Rate: the measurement notifies --heart-rate times a second (10) while subscribed (72 bpm, one RR
     interval counting up from 1), and Body Sensor Location (chest);
   * Health Thermometer: the measurement indicates once a second (`CONFIRMED n` after each);
   * Environmental Sensing: temperature 21.5 °C, humidity 45.5 %, pressure 101325.0 Pa;
@@ -115,7 +115,7 @@ async def main(args):
         while True:
             n += 1
             await device.notify_subscribers(characteristic, bytes([0x10, 72]) + n.to_bytes(2, 'little'))
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(1 / args.heart_rate)
 
     async def stream_temperature(characteristic):
         n = 0
@@ -171,6 +171,7 @@ if __name__ == '__main__':
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     parser.add_argument('--transport', default='tcp-server:127.0.0.1:9002')
     parser.add_argument('--name', default='GATT Peer')
+    parser.add_argument('--heart-rate', type=float, default=10, help='Heart Rate notifications a second')
     parser.add_argument('-v', '--verbose', action='store_true')
     arguments = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.WARNING)

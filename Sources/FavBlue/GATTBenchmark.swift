@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import GtkKit
+import Views
+
+/// For the GATT benchmark (FAVBLUE_GATT_BENCHMARK=SECONDS, FAVBLUE_GATT_BENCHMARK_DEVICE=ADDRESS/KIND):
+/// connects to the device from its page, measures the main thread and the frame clock for
+/// SECONDS while connected and quiet, then subscribes to its Heart Rate Measurement with the
+/// log on screen and measures the same again while values stream in. Prints one
+/// "gatt-benchmark {json}" line to stderr and quits.
+@MainActor
+final class GATTBenchmark {
+    private let seconds: Double
+    private let device: DeviceID
+    private let window: MainWindow
+    private let sessions: ChatSessions
+    private let browser: GATTBrowser
+    private let quit: () -> Void
+    private var paints: [Int64] = []
+
+    init?(environment: [String: String], window: MainWindow, sessions: ChatSessions, browser: GATTBrowser,
+          quit: @escaping () -> Void) {
+        guard let text = environment["FAVBLUE_GATT_BENCHMARK"], let seconds = Double(text), seconds > 0,
+              let key = environment["FAVBLUE_GATT_BENCHMARK_DEVICE"], let device = try? DeviceID(storageKey: key) else { return nil }
+        self.seconds = seconds
+        self.device = device
+        self.window = window
+        self.sessions = sessions
+        self.browser = browser
+        self.quit = quit
+    }
+
+    func start() {
+        window.window.onAfterPaint { [weak self] in
+            self?.paints.append(MainLoop.monotonicMicroseconds)
+            return self != nil
+        }
+        Task { @MainActor in
+            window.showDetail(of: device)
+            sessions.connect(to: device)
+            while browser.phase != .ready { try? await Task.sleep(nanoseconds: 50_000_000) }
+            guard let measurement = browser.services.flatMap(\.characteristics).first(where: { $0.uuid == "2A37" }) else {
+                return finish(["error": "the device has no Heart Rate Measurement"])
+            }
+            (window.visiblePage as? DeviceDetailPage)?.revealCharacteristic(measurement.valueHandle)
+            try? await Task.sleep(nanoseconds: 1_000_000_000)
+            let quiet = await measure()
+            await browser.setSubscribed(measurement.valueHandle, true)
+            try? await Task.sleep(nanoseconds: 1_000_000_000)
+            let before = browser.logs[measurement.valueHandle]?.count ?? 0
+            let busy = await measure()
+            let received = (browser.logs[measurement.valueHandle]?.count ?? 0) - before
+            finish([
+                "seconds": seconds,
+                "quiet": quiet, "busy": busy,
+                "notifications_per_second": Double(received) / seconds,
+                "main_busy_ratio": (busy["main_thread_busy"] ?? 0) / max(quiet["main_thread_busy"] ?? 0, 0.0001),
+            ])
+        }
+    }
+
+    /// The main thread's CPU share and the frame intervals over `seconds`.
+    private func measure() async -> [String: Double] {
+        paints = []
+        let cpu = Self.threadCPUSeconds(), wall = Self.monotonicSeconds()
+        try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+        let frames = FrameStats.intervalPercentiles(paints, [0.5, 0.95, 1.0])
+        return ["main_thread_busy": (Self.threadCPUSeconds() - cpu) / (Self.monotonicSeconds() - wall),
+                "frames": Double(paints.count), "frame_interval_p50_ms": frames[0], "frame_interval_p95_ms": frames[1],
+                "frame_interval_max_ms": frames[2]]
+    }
+
+    private func finish(_ result: [String: Any]) {
+        FrameStats.report("gatt-benchmark", result)
+        quit()
+    }
+
+    private static func threadCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    private static func monotonicSeconds() -> Double { Double(MainLoop.monotonicMicroseconds) / 1e6 }
+}
