@@ -274,14 +274,10 @@ public final class DeviceServicesViewModel {
             case .text: return L10n.tr("Text (UTF-8)")
             case .hex: return L10n.tr("Hex")
             case .number(let bytes, let signed, let bigEndian):
-                let bits = bytes * 8
-                if bytes == 1 { return signed ? L10n.format("Signed {}-bit", bits) : L10n.format("Unsigned {}-bit", bits) }
-                switch (signed, bigEndian) {
-                case (false, false): return L10n.format("Unsigned {}-bit, little-endian", bits)
-                case (false, true): return L10n.format("Unsigned {}-bit, big-endian", bits)
-                case (true, false): return L10n.format("Signed {}-bit, little-endian", bits)
-                case (true, true): return L10n.format("Signed {}-bit, big-endian", bits)
-                }
+                // The GATT Specification Supplement's names (uint16, sint32): short enough for a phone-wide page.
+                let type = (signed ? "sint" : "uint") + String(bytes * 8)
+                if bytes == 1 { return type }
+                return bigEndian ? L10n.format("{}, big-endian", type) : L10n.format("{}, little-endian", type)
             }
         }
     }

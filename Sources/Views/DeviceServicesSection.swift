@@ -144,7 +144,10 @@ private final class CharacteristicView {
     private let write = Button(label: L10n.tr("Write"))
     private let writeCommand = Button(label: L10n.tr("Write Without Response"))
     private let writeNote = Label().xalign(0).wrap()
-    private let writeRow = Box(vertical: false, spacing: 6)
+    private let writeRow = Box(vertical: true, spacing: 6)
+    /// Buttons wrap onto more lines in a narrow window, so the page never grows wider than it.
+    private let buttons = FlowBox(maxPerLine: 6, columnSpacing: 6, rowSpacing: 6)
+    private let writeControls = FlowBox(maxPerLine: 3, columnSpacing: 6, rowSpacing: 6)
     private let notifyLabel = Label(L10n.tr("Notifications")).xalign(0)
     private let notify: Switch
     private let rate = Label().xalign(1)
@@ -157,7 +160,7 @@ private final class CharacteristicView {
     private let clear = Button(label: L10n.tr("Clear"))
     private let copyLog = Button(label: L10n.tr("Copy Log"))
     private let exportLog = Button(label: L10n.tr("Export Log…"))
-    private let logButtons = Box(vertical: false, spacing: 6)
+    private let logButtons = FlowBox(maxPerLine: 4, columnSpacing: 6, rowSpacing: 6)
     /// The switch follows the model; a change it makes is not the user's.
     private var settingSwitch = false
     private(set) var isLogging = false
@@ -190,10 +193,11 @@ private final class CharacteristicView {
         writeNote.css("caption")
         entry.expand(horizontal: true, vertical: false)
         entry.placeholder(L10n.tr("Value to write"))
-        let buttons = Box(vertical: false, spacing: 6).append(read, copyText, copyHex, nameButton, pairButton)
+        for button in [read, copyText, copyHex, nameButton, pairButton] { buttons.append(button) }
         nameButton.css("flat")
         nameButton.onClicked { [weak self] in self?.askName() }
-        writeRow.append(entry, format, write, writeCommand)
+        for control in [format, write, writeCommand] as [Widget] { writeControls.append(control) }
+        writeRow.append(entry, writeControls)
         notifyLabel.expand(horizontal: true, vertical: false)
         rate.css("caption", "dim-text", "numeric")
         notifyRow.append(notifyLabel, rate, notify)
@@ -202,7 +206,7 @@ private final class CharacteristicView {
         logLines.isSelectable = true
         logCount.css("caption", "dim-text")
         for button in [pause, clear, copyLog, exportLog] { button.css("flat") }
-        logButtons.append(pause, clear, copyLog, exportLog)
+        for button in [pause, clear, copyLog, exportLog] { logButtons.append(button) }
         box.append(title, details, descriptors, decoded, parts, text, hex, meta, problem, buttons, writeRow, writeNote,
                    notifyRow, subscribeProblem, logCount, plot.area, logLines, logButtons)
         notify.onToggled { [weak self] on in
@@ -330,21 +334,21 @@ private final class CharacteristicView {
         meta.isVisible = value != nil
         problem.text = c.readProblem ?? ""
         problem.isVisible = c.readProblem != nil
-        pairButton.isVisible = c.wantsPairing && (section?.canPair() ?? false)
+        buttons.setVisible(pairButton, c.wantsPairing && (section?.canPair() ?? false))
         pairButton.accessibleLabel(L10n.format("Pair to read {}", c.title))
-        read.isVisible = c.canRead
+        buttons.setVisible(read, c.canRead)
         read.isSensitive = !c.busy
         read.setLabel(c.busy ? L10n.tr("Reading…") : L10n.tr("Read"))
         read.accessibleLabel(L10n.format("Read {}", c.title))
-        copyText.isVisible = value?.text != nil
+        buttons.setVisible(copyText, value?.text != nil)
         copyText.accessibleLabel(L10n.format("Copy {} as text", c.title))
-        copyHex.isVisible = value != nil
+        buttons.setVisible(copyHex, value != nil)
         copyHex.accessibleLabel(L10n.format("Copy {} as hex", c.title))
         writeRow.isVisible = c.canWrite || c.canWriteWithoutResponse
-        write.isVisible = c.canWrite
+        writeControls.setVisible(write, c.canWrite)
         write.isSensitive = !c.busy
         write.accessibleLabel(L10n.format("Write to {}", c.title))
-        writeCommand.isVisible = c.canWriteWithoutResponse
+        writeControls.setVisible(writeCommand, c.canWriteWithoutResponse)
         writeCommand.isSensitive = !c.busy
         writeCommand.accessibleLabel(L10n.format("Write to {} without response", c.title))
         notifyRow.isVisible = c.canSubscribe

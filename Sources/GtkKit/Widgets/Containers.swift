@@ -43,6 +43,12 @@ public final class FlowBox: Widget {
         children.append(child)
     }
 
+    /// Shows or hides `child` with its place: a hidden child leaves no gap in its line.
+    public func setVisible(_ child: Widget, _ visible: Bool) {
+        child.isVisible = visible
+        if let wrapper = gtk_widget_get_parent(child.widget) { gtk_widget_set_visible(wrapper, visible ? 1 : 0) }
+    }
+
     /// How many children are shown.
     public var count: Int { children.count }
 
