@@ -15,6 +15,7 @@ final class DeviceServicesSection {
     let root = Box(vertical: true, spacing: 8)
     private let heading = Label(L10n.tr("Services")).xalign(0)
     private let readAll = Button(label: L10n.tr("Read All Values"))
+    private let reading = Spinner()
     private let rediscover = Button(label: L10n.tr("Find Services Again"))
     private let status = Label().xalign(0).wrap()
     private let list = BoxedList(accessibleName: L10n.tr("Services"))
@@ -45,7 +46,8 @@ final class DeviceServicesSection {
         readAll.css("flat")
         rediscover.css("flat")
         status.css("dim-text")
-        let header = Box(vertical: false, spacing: 6).append(heading, rediscover, readAll)
+        reading.accessibleLabel(L10n.tr("Reading all values"))
+        let header = Box(vertical: false, spacing: 6).append(heading, reading, rediscover, readAll)
         root.append(header, status, list, plain)
         readAll.onClicked { [weak self] in self?.model.readAll() }
         rediscover.onClicked { [weak self] in self?.model.rediscover() }
@@ -72,7 +74,9 @@ final class DeviceServicesSection {
         }
         readAll.isVisible = model.canReadAll || model.isReadingAll
         readAll.isSensitive = model.canReadAll
-        readAll.setLabel(model.isReadingAll ? L10n.tr("Reading All Values…") : L10n.tr("Read All Values"))
+        // A spinner, not a longer label, while reading: the header must not grow wider than a phone.
+        reading.isVisible = model.isReadingAll
+        reading.isSpinning = model.isReadingAll
         rediscover.isVisible = model.canRediscover
         status.text = model.status ?? ""
         status.isVisible = model.status != nil
