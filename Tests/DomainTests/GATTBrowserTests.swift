@@ -45,7 +45,8 @@ final class GATTBrowserTests: XCTestCase {
             self?.batteries.append(level)
         }
         sessions.connect(to: device)
-        _ = await untilTrue { browser.phase == .ready && browser.formats[7] != nil && browser.subscribed == [3] }
+        // Connected, discovered, and done with what connecting does on its own (the battery's read and subscription).
+        _ = await untilTrue { browser.phase == .ready && browser.formats[7] != nil && browser.subscribed.contains(3) && browser.busy.isEmpty }
         return (sessions, browser)
     }
 
@@ -127,7 +128,7 @@ final class GATTBrowserTests: XCTestCase {
                                descriptors: [GATTDescriptor(uuid: "2902", handle: 23)]),
         ]), at: 0)
         let (sessions, browser) = await connected(connector)
-        _ = await untilTrue { browser.subscribed == [3, 22] }
+        _ = await untilTrue { browser.subscribed == [3, 22] && browser.busy.isEmpty }
         XCTAssertEqual(connector.subscriptions.filter { $0.handle == 22 }.map(\.indicate), [true], "Service Changed is followed")
         await browser.read(7)
         XCTAssertNotNil(browser.values[7])
@@ -192,7 +193,7 @@ final class GATTBrowserTests: XCTestCase {
         let token = browser.observe { changes += 1 }
         sessions.connect(to: device)
         // The battery level is followed on connect, through its CCCD, for notifications.
-        _ = await untilTrue { browser.phase == .ready && browser.subscribed == [3] }
+        _ = await untilTrue { browser.phase == .ready && browser.subscribed == [3] && browser.busy.isEmpty }
         await clock.advance(by: GATTBrowser.notifyInterval)
         XCTAssertEqual(connector.subscriptions.map(\.cccd), [4], "the CCCD written, for notifications")
         XCTAssertEqual(connector.subscriptions.map(\.indicate), [false])
