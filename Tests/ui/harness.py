@@ -361,7 +361,7 @@ class App:
         """Gives the app time to finish what an action started (closing a dialog,
         rebuilding rows) before the tree is walked again: GTK 4.8's AT-SPI bridge
         can crash when it is queried about widgets that are being torn down."""
-        time.sleep(0.6)
+        time.sleep(0.8)
 
     # MARK: keyboard and screen
 
