@@ -59,6 +59,7 @@ public final class ChatPage: Page {
         list.list.css("favblue-chat")
         // Older messages come in a page at a time as the reader nears the top.
         list.keepsStartInView = false
+        list.followEnd()
         list.onNearStart(within: 600) { [weak self] in self?.loadOlder() }
 
         content.add(loading, name: "loading")
@@ -127,7 +128,7 @@ public final class ChatPage: Page {
             return
         }
         content.show(model.keys.isEmpty ? "empty" : "messages")
-        let follow = !scrolledOnce || list.isAtEnd()
+        let follow = !scrolledOnce || list.isFollowingEnd
         // Following the newest: the oldest rows go, and come back as older pages when scrolled to.
         if follow { model.keepNewest(Self.shownWhileFollowing) }
         let grew = model.keys.count != list.count

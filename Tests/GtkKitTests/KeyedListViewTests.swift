@@ -124,4 +124,54 @@ final class KeyedListViewTests: GtkTestCase {
             XCTAssertEqual(list.focusedKey, "row-1", "Tab enters the list at its top row, not where the first key went")
         }
     }
+
+    /// A chat's list: rows arriving faster than they are laid out, rows taller than estimated
+    /// and a note shown under the list never leave the newest row out of view, until the reader
+    /// scrolls up; scrolling back down follows again.
+    func testAFollowingListKeepsItsLastRowInViewUntilTheReaderScrollsAway() {
+        MainActor.assumeIsolated {
+            // Every seventh row is four lines tall: GTK estimates heights from the rows it measured.
+            func key(_ i: Int) -> String { i % 7 == 3 ? "m\(i)\nsecond\nthird\nfourth" : "m\(i)" }
+            var keys = (0..<40).map(key)
+            let note = Label("A note\nthat takes\nthree lines")
+            note.isVisible = false
+            let (list, window) = makeList(keys, before: note, made: {})
+            defer { gtk_window_destroy(gcast(UnsafeMutableRawPointer(window))) }
+            list.followEnd()
+            list.scrollToEnd()
+            let adjustment = gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(list.root.widget)))!
+            XCTAssertTrue(MainLoop.iterate(until: { list.row(showing: keys.last!) != nil && list.isAtEnd(slack: 1) }, timeout: 5),
+                          "the newest row is shown at first")
+
+            // Bursts of rows, several per layout, with no scrolling asked for.
+            for burst in 0..<12 {
+                keys += (0..<5).map { key(40 + burst * 5 + $0) }
+                list.update(keys)
+                MainLoop.iterate(until: { false }, timeout: 0.02)
+            }
+            note.isVisible = true
+            XCTAssertTrue(MainLoop.iterate(until: { list.row(showing: keys.last!) != nil && list.isAtEnd(slack: 1) }, timeout: 5),
+                          "the newest row is in view after the bursts and the note")
+            XCTAssertTrue(list.isFollowingEnd)
+
+            // The reader scrolls to the top: new rows no longer move the view.
+            gtk_adjustment_set_value(adjustment, 0)
+            MainLoop.iterate(until: { false }, timeout: 0.1)
+            XCTAssertFalse(list.isFollowingEnd, "scrolling away stops following")
+            keys += (100..<110).map(key)
+            list.update(keys)
+            MainLoop.iterate(until: { false }, timeout: 0.3)
+            XCTAssertNotNil(list.row(showing: keys[0]), "the reader's place is kept: the first rows are still shown")
+            XCTAssertFalse(list.isAtEnd(), "the view did not jump to the new rows")
+
+            // Back at the end, it follows again.
+            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+            MainLoop.iterate(until: { false }, timeout: 0.1)
+            XCTAssertTrue(list.isFollowingEnd, "scrolling back to the end follows again")
+            keys += (110..<120).map(key)
+            list.update(keys)
+            XCTAssertTrue(MainLoop.iterate(until: { list.row(showing: keys.last!) != nil && list.isAtEnd(slack: 1) }, timeout: 5),
+                          "new rows scroll in again")
+        }
+    }
 }

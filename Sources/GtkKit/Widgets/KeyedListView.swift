@@ -123,6 +123,52 @@ public final class KeyedListView<Row: AnyObject> {
         }
     }
 
+    // MARK: Following the last row
+
+    /// Whether the view keeps its last row in view (see `followEnd`).
+    public private(set) var isFollowingEnd = false
+    /// The range and page seen last: a move of the value alone is the reader's scrolling.
+    private var seenUpper = 0.0
+    private var seenPage = 0.0
+    /// A layout change is being followed by a settle at the end.
+    private var settlePending = false
+
+    /// Keeps the last row in view (a chat) until the reader scrolls away from the end, and again
+    /// once they scroll back to within `slack` pixels of it. Rows measured taller than estimated,
+    /// or the view getting shorter (a note shown under it), keep the end in view too: asking
+    /// "is the view at the end?" only when rows arrive fails as soon as one layout change moved
+    /// the end further than the slack, and the list would never follow again.
+    public func followEnd(slack: Double = 48) {
+        guard let adjustment = vadjustment else { return }
+        isFollowingEnd = true
+        seenUpper = gtk_adjustment_get_upper(adjustment)
+        seenPage = gtk_adjustment_get_page_size(adjustment)
+        Signals.connect(UnsafeMutableRawPointer(adjustment), "changed") { [weak self] _ in
+            guard let self else { return }
+            self.seenUpper = gtk_adjustment_get_upper(adjustment)
+            self.seenPage = gtk_adjustment_get_page_size(adjustment)
+            guard self.isFollowingEnd, !self.settlePending else { return }
+            // Not inside GTK's own allocation: once it is done.
+            self.settlePending = true
+            Task { @MainActor [weak self] in
+                guard let self else { return }
+                self.settlePending = false
+                if self.isFollowingEnd {
+                    gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+                }
+            }
+        }
+        Signals.connect(UnsafeMutableRawPointer(adjustment), "value-changed") { [weak self] _ in
+            guard let self else { return }
+            let upper = gtk_adjustment_get_upper(adjustment), page = gtk_adjustment_get_page_size(adjustment)
+            if !self.settlePending, upper == self.seenUpper, page == self.seenPage {
+                self.isFollowingEnd = self.isAtEnd(slack: slack)
+            }
+            self.seenUpper = upper
+            self.seenPage = page
+        }
+    }
+
     /// Number of rows.
     public var count: Int { keys.count }
 
