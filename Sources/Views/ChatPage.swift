@@ -11,7 +11,7 @@ import ViewModels
 @MainActor
 public final class ChatPage: Page {
     /// How many messages stay listed while the page follows the newest.
-    static let shownWhileFollowing = 1000
+    public static let shownWhileFollowing = 1000
 
     // MARK: Widgets
     private let frame: PageFrame
@@ -110,6 +110,12 @@ public final class ChatPage: Page {
 
     /// The keys shown, for tests.
     public var shownKeys: [String] { list.currentKeys }
+
+    /// Whether the newest message's row is on screen at the bottom of the view, for tests.
+    public var showsNewest: Bool {
+        guard let last = list.currentKeys.last else { return true }
+        return list.row(showing: last) != nil && list.isAtEnd(slack: 1)
+    }
 
     private func render() {
         frame.header.titleLabel.title = model.title
