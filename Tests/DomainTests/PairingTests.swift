@@ -89,6 +89,29 @@ final class PairingTests: XCTestCase {
         XCTAssertEqual(pairing.promptClosedReason, "The device or the system cancelled pairing.")
     }
 
+    /// BlueZ calls the agent's Cancel, then fails Pair; the two reach the main actor in either order.
+    func testTheSystemsReasonIsSaidWhenItsCancelArrivesAfterPairingFailed() async {
+        let pairer = FakePairer()
+        let pairing = Pairing(pairer: pairer, mover: nil, clock: TestClock())
+        var notices: [String] = []
+        pairing.onNotice = { notices.append($0) }
+        let attempt = Task { await pairing.pair(band) }
+        await waitUntilAsked(pairer)
+        pairer.ask(7, band, .confirm(passkey: 999_999))
+        await settle(pairer)
+        pairer.finish(band, .failure(.declined))
+        _ = await attempt.value
+        XCTAssertNil(pairing.prompt, "the failed pairing closed its question")
+        XCTAssertEqual(pairing.failures[band], "Pairing was cancelled.")
+        pairer.prompts.yield(.withdrawn(id: 7, reason: "The device or the system cancelled pairing."))
+        await settle(pairer)
+        XCTAssertEqual(notices, ["The device or the system cancelled pairing."], "the late reason is said")
+        XCTAssertEqual(pairing.promptClosedReason, "The device or the system cancelled pairing.")
+        pairer.prompts.yield(.withdrawn(id: 7, reason: "The device or the system cancelled pairing."))
+        await settle(pairer)
+        XCTAssertEqual(notices.count, 1, "once")
+    }
+
     func testPairingStatesAndAFailureInWords() async {
         let pairer = FakePairer()
         let pairing = Pairing(pairer: pairer, mover: nil, clock: TestClock())
@@ -122,6 +145,11 @@ final class PairingTests: XCTestCase {
         pairer.finish(band, .failure(.declined))
         _ = await attempt.value
         XCTAssertEqual(pairing.failures[band], "Pairing was cancelled.")
+        var notices: [String] = []
+        pairing.onNotice = { notices.append($0) }
+        pairer.prompts.yield(.withdrawn(id: 1, reason: "The device or the system cancelled pairing."))
+        await settle(pairer)
+        XCTAssertEqual(notices, [], "the system's Cancel that follows the user's is not blamed on the device")
     }
 
     func testARevealedIdentityMovesTheRecordsThenTellsTheOwnersAndOpenPagesFollow() async throws {

@@ -36,6 +36,9 @@ public final class Pairing {
     private var moves: [DeviceID: DeviceID] = [:]
     /// The last failure per device, said under its Pair button until it pairs or tries again.
     public private(set) var failures: [DeviceID: String] = [:]
+    /// The question closed last without a reason, because pairing ended first: the system's
+    /// reason for ending it (BlueZ's Cancel) can still come after, and is said then.
+    private var closedUnexplained: Int?
 
     /// Runs before a device's records move, to write what still waits for the store.
     public var beforeMove: ((_ old: DeviceID) async -> Void)?
@@ -95,7 +98,10 @@ public final class Pairing {
         } catch {
             result = .failure(error)
         }
-        if prompt?.device == device { close(reason: nil, answering: .declined) }
+        if let open = prompt, open.device == device {
+            close(reason: nil, answering: .declined)
+            if case .failure(.declined) = result { closedUnexplained = open.id }
+        }
         busy[device] = nil
         switch result {
         case .success(let identity):
@@ -151,7 +157,11 @@ public final class Pairing {
                 switch event {
                 case .ask(let prompt): self.ask(prompt)
                 case .withdrawn(let id, let reason):
-                    if self.prompt?.id == id { self.close(reason: reason, answering: nil) }
+                    if self.prompt?.id == id {
+                        self.close(reason: reason, answering: nil)
+                    } else if let reason, self.closedUnexplained == id {
+                        self.explainLate(reason)
+                    }
                 case .changed:
                     self.observers.notify()
                 case .keyLost(let device):
@@ -192,6 +202,7 @@ public final class Pairing {
         expiry = nil
         prompt = nil
         promptClosedReason = reason
+        closedUnexplained = nil
         if let answer { shown.answer(answer) }
         // A code shown for typing on the device has no answer to refuse: cancelling calls pairing off.
         if callingOff, answer == .declined, !shown.question.wantsAnswer, busy[shown.device] == .pairing {
@@ -199,6 +210,15 @@ public final class Pairing {
             Task { await pairer.cancelPairing(shown.device) }
         }
         if let reason { onNotice?(reason) }
+        observers.notify()
+    }
+
+    /// The system's reason for a question that closed when its pairing failed, arriving after
+    /// the failure: said as it would have been had it come first.
+    private func explainLate(_ reason: String) {
+        closedUnexplained = nil
+        promptClosedReason = reason
+        onNotice?(reason)
         observers.notify()
     }
 
