@@ -54,6 +54,8 @@ public final class DeviceServicesViewModel {
         public let subscribed: Bool
         /// Why the last subscription (or its end) failed.
         public let subscribeProblem: String?
+        /// What FavBlue does with it itself (Service Changed), in place of a switch and a log.
+        public let followedNote: String?
         /// The notifications received, when there are any or it is subscribed.
         public let log: Log?
     }
@@ -150,6 +152,7 @@ public final class DeviceServicesViewModel {
     private func characteristic(_ c: GATTCharacteristic) -> Characteristic {
         let handle = c.valueHandle
         let words = c.properties.words.joined(separator: ", ")
+        let followed = browser.followsServiceChanges(at: handle)
         var writeNote: String?
         var writeProblem: GATTError?
         switch browser.writes[handle] {
@@ -176,10 +179,12 @@ public final class DeviceServicesViewModel {
             writeFailed: writeProblem != nil,
             wantsPairing: readProblem?.wantsPairing == true || writeProblem?.wantsPairing == true,
             suggestedFormat: Self.writeFormats.firstIndex(of: ValueInputFormat(presentation: browser.formats[handle])) ?? 0,
-            canSubscribe: !c.properties.isDisjoint(with: [.notify, .indicate]),
+            canSubscribe: !followed && !c.properties.isDisjoint(with: [.notify, .indicate]),
             subscribed: browser.subscribed.contains(handle),
             subscribeProblem: browser.subscribeProblems[handle]?.message,
-            log: log(of: c))
+            followedNote: followed
+                ? L10n.tr("FavBlue follows this itself: when the device’s services change, it discovers them again.") : nil,
+            log: followed ? nil : log(of: c))
     }
 
     /// The name the user gave a characteristic, else the device's description of it (0x2901),

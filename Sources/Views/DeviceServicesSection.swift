@@ -157,6 +157,7 @@ private final class CharacteristicView {
     private let rate = Label().xalign(1)
     private let notifyRow = Box(vertical: false, spacing: 6)
     private let subscribeProblem = Label().xalign(0).wrap()
+    private let followedNote = Label().xalign(0).wrap()
     private let logLines = Label().xalign(0).wrap()
     private let plot = ValuePlot()
     private let logCount = Label().xalign(0)
@@ -206,13 +207,14 @@ private final class CharacteristicView {
         rate.css("caption", "dim-text", "numeric")
         notifyRow.append(notifyLabel, rate, notify)
         subscribeProblem.css("error")
+        followedNote.css("caption", "dim-text")
         logLines.css("monospace", "caption")
         logLines.isSelectable = true
         logCount.css("caption", "dim-text")
         for button in [pause, clear, copyLog, exportLog] { button.css("flat") }
         for button in [pause, clear, copyLog, exportLog] { logButtons.append(button) }
         box.append(title, details, descriptors, decoded, parts, text, hex, meta, problem, buttons, writeRow, writeNote,
-                   notifyRow, subscribeProblem, logCount, plot.area, logLines, logButtons)
+                   notifyRow, subscribeProblem, followedNote, logCount, plot.area, logLines, logButtons)
         notify.onToggled { [weak self] on in
             guard let self, !self.settingSwitch else { return }
             self.model.setSubscribed(self.handle, on)
@@ -365,6 +367,8 @@ private final class CharacteristicView {
         notify.accessibleLabel(L10n.format("Notifications from {}", c.title))
         subscribeProblem.text = c.subscribeProblem ?? ""
         subscribeProblem.isVisible = c.subscribeProblem != nil
+        followedNote.text = c.followedNote ?? ""
+        followedNote.isVisible = c.followedNote != nil
         let log = c.log
         isLogging = c.subscribed
         paused = log?.paused ?? false

@@ -65,6 +65,27 @@ final class DeviceServicesViewModelTests: XCTestCase {
         withExtendedLifetime(sessions) {}
     }
 
+    func testServiceChangedSaysFavBlueFollowsItInPlaceOfASwitchAndAnEmptyLog() async {
+        let connector = FakeConnector()
+        connector.service = nil
+        connector.tree = [
+            GATTService(uuid: "1801", name: "Generic Attribute", start: 1, end: 4, characteristics: [
+                GATTCharacteristic(uuid: "2A05", name: "Service Changed", handle: 2, valueHandle: 3, properties: [.indicate],
+                                   descriptors: [GATTDescriptor(uuid: "2902", name: "Client Characteristic Configuration", handle: 4)]),
+            ]),
+        ]
+        let sessions = ChatSessions(connector: connector, chats: nil)
+        let browser = GATTBrowser(sessions: sessions)
+        let model = DeviceServicesViewModel(browser: browser)
+        sessions.connect(to: device)
+        _ = await untilTrue { browser.subscribed.contains(3) && browser.busy.isEmpty }
+        let followed = model.services[0].characteristics[0]
+        XCTAssertEqual(followed.followedNote, "FavBlue follows this itself: when the device’s services change, it discovers them again.")
+        XCTAssertFalse(followed.canSubscribe, "no switch to turn the following off")
+        XCTAssertNil(followed.log, "no log that stays at 0 notifications")
+        withExtendedLifetime(sessions) {}
+    }
+
     func testANotifiedNumberIsLoggedWithItsRateAndPlottedInWords() async {
         let connector = FakeConnector()
         let (sessions, browser, model) = await connected(connector)

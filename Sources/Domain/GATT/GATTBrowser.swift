@@ -105,6 +105,12 @@ public final class GATTBrowser {
     /// The Service Changed characteristic's value handle, when the device has one.
     private var serviceChangedHandle: UInt16?
 
+    /// Whether `handle` is Service Changed and FavBlue follows it itself: its indications lead
+    /// to a new discovery, not to the log.
+    public func followsServiceChanges(at handle: UInt16) -> Bool {
+        handle == serviceChangedHandle && subscribed.contains(handle)
+    }
+
     /// Follows the connection `sessions` owns; `clock` spaces the page's updates while values stream in.
     /// `labels` keeps the names the user gives characteristics (nil: this session only).
     public init(sessions: ChatSessions, labels: CharacteristicLabelsRepository? = nil, now: @escaping () -> Date = { Date() },
