@@ -2,9 +2,25 @@
 // Copyright The FavBlue authors
 
 import Foundation
+import GtkKit
 
-/// What the benchmarks print: frame intervals from paint times, and one JSON line.
+/// What the benchmarks measure and print: clocks, frame intervals from paint times, and one JSON line.
 enum FrameStats {
+    /// CPU time of the calling (main) thread, in seconds.
+    static func threadCPUSeconds() -> Double { cpuSeconds(CLOCK_THREAD_CPUTIME_ID) }
+
+    /// CPU time of the whole process, all threads, in seconds.
+    static func processCPUSeconds() -> Double { cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) }
+
+    /// The main loop's monotonic clock, in seconds.
+    static func monotonicSeconds() -> Double { Double(MainLoop.monotonicMicroseconds) / 1e6 }
+
+    private static func cpuSeconds(_ clock: clockid_t) -> Double {
+        var ts = timespec()
+        clock_gettime(clock, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
     /// The interval (ms) below which a share `p` of the frames fell, from paint times in µs.
     static func intervalPercentiles(_ paints: [Int64], _ shares: [Double]) -> [Double] {
         let intervals = zip(paints.dropFirst(), paints).map { Double($0 - $1) / 1000 }.sorted()

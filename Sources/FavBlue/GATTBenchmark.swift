@@ -65,10 +65,10 @@ final class GATTBenchmark {
     /// The main thread's CPU share and the frame intervals over `seconds`.
     private func measure() async -> [String: Double] {
         paints = []
-        let cpu = Self.threadCPUSeconds(), wall = Self.monotonicSeconds()
+        let cpu = FrameStats.threadCPUSeconds(), wall = FrameStats.monotonicSeconds()
         try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
         let frames = FrameStats.intervalPercentiles(paints, [0.5, 0.95, 1.0])
-        return ["main_thread_busy": (Self.threadCPUSeconds() - cpu) / (Self.monotonicSeconds() - wall),
+        return ["main_thread_busy": (FrameStats.threadCPUSeconds() - cpu) / (FrameStats.monotonicSeconds() - wall),
                 "frames": Double(paints.count), "frame_interval_p50_ms": frames[0], "frame_interval_p95_ms": frames[1],
                 "frame_interval_max_ms": frames[2]]
     }
@@ -77,12 +77,4 @@ final class GATTBenchmark {
         FrameStats.report("gatt-benchmark", result)
         quit()
     }
-
-    private static func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
-    private static func monotonicSeconds() -> Double { Double(MainLoop.monotonicMicroseconds) / 1e6 }
 }

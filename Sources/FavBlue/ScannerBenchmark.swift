@@ -35,11 +35,11 @@ final class ScannerBenchmark {
 
     func start() {
         window.showScanner()
-        startCPU = Self.threadCPUSeconds()
-        startProcessCPU = Self.processCPUSeconds()
+        startCPU = FrameStats.threadCPUSeconds()
+        startProcessCPU = FrameStats.processCPUSeconds()
         startBusCPU = Self.threadCPUSeconds(named: "favblue-dbus")
         startIOCPU = Self.threadCPUSeconds(named: "gdbus")
-        startWall = Self.monotonicSeconds()
+        startWall = FrameStats.monotonicSeconds()
         startRefreshes = scanner.refreshCount
         window.window.onAfterPaint { [weak self] in
             guard let self else { return false }
@@ -54,9 +54,9 @@ final class ScannerBenchmark {
     }
 
     private func finish() {
-        let wall = Self.monotonicSeconds() - startWall
-        let busy = (Self.threadCPUSeconds() - startCPU) / wall
-        let process = (Self.processCPUSeconds() - startProcessCPU) / wall
+        let wall = FrameStats.monotonicSeconds() - startWall
+        let busy = (FrameStats.threadCPUSeconds() - startCPU) / wall
+        let process = (FrameStats.processCPUSeconds() - startProcessCPU) / wall
         let bus = Self.share(of: "favblue-dbus", since: startBusCPU, over: wall)
         let io = Self.share(of: "gdbus", since: startIOCPU, over: wall)
         let frames = FrameStats.intervalPercentiles(paints, [0.5, 0.95])
@@ -75,20 +75,6 @@ final class ScannerBenchmark {
         ]
         FrameStats.report("scanner-benchmark", result)
         quit()
-    }
-
-    /// CPU time of the calling (main) thread.
-    private static func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
-    /// CPU time of the whole process, all threads, in seconds.
-    private static func processCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
     /// The CPU share of the threads named `name` over `wall` seconds; null, not 0, when there is
@@ -120,7 +106,6 @@ final class ScannerBenchmark {
         return result
     }
 
-    private static func monotonicSeconds() -> Double { Double(MainLoop.monotonicMicroseconds) / 1e6 }
 
     private static func statusKB(_ field: String) -> Int {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }

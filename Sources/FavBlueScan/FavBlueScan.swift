@@ -154,8 +154,13 @@ struct FavBlueScan: AsyncParsableCommand {
     }
 
     func fail(_ message: String, table: Bool = false) -> Never {
+        Self.exit(saying: message, code: table ? 3 : 2)
+    }
+
+    /// Says `message` on stderr and ends with `code`: 2 for what stops a command before it runs.
+    static func exit(saying message: String, code: Int32 = 2) -> Never {
         FileHandle.standardError.write(Data("favblue-scan: \(message)\n".utf8))
-        Foundation.exit(table ? 3 : 2)
+        Foundation.exit(code)
     }
 }
 

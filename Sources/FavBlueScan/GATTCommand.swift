@@ -85,10 +85,7 @@ struct GATTCommand: AsyncParsableCommand {
         }
     }
 
-    func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("favblue-scan: \(message)\n".utf8))
-        Foundation.exit(2)
-    }
+    func fail(_ message: String) -> Never { FavBlueScan.exit(saying: message) }
 }
 
 struct StringError: Error, CustomStringConvertible {
@@ -103,7 +100,7 @@ struct GATTPrint {
     let values: [UInt16: Result<[UInt8], GATTError>]
 
     private static func handle(_ value: UInt16) -> String { String(format: "0x%04X", value) }
-    private static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined(separator: " ") }
+    private static func hex(_ bytes: [UInt8]) -> String { Hex.spaced(bytes) }
     private static let words: [(GATTProperties, String)] = [
         (.broadcast, "broadcast"), (.read, "read"), (.writeWithoutResponse, "write-without-response"), (.write, "write"),
         (.notify, "notify"), (.indicate, "indicate"), (.signedWrite, "signed-write"), (.extendedProperties, "extended-properties"),

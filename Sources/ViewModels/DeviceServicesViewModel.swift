@@ -259,7 +259,7 @@ public final class DeviceServicesViewModel {
 
     /// "57 00 FF"; "(empty)" for no bytes.
     public static func hex(_ bytes: [UInt8]) -> String {
-        bytes.isEmpty ? L10n.tr("(empty)") : bytes.map { String(format: "%02X", $0) }.joined(separator: " ")
+        bytes.isEmpty ? L10n.tr("(empty)") : Hex.spaced(bytes)
     }
 
     private static func handle(_ value: UInt16) -> String { String(format: "0x%04X", value) }
@@ -360,6 +360,6 @@ public final class DeviceServicesViewModel {
 
     /// The value in hex, for Copy as Hex.
     public func copyHex(_ handle: UInt16) -> String? {
-        browser.values[handle].map { $0.bytes.map { String(format: "%02X", $0) }.joined(separator: " ") }
+        browser.values[handle].map { Hex.spaced($0.bytes) }
     }
 }

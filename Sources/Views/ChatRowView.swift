@@ -57,7 +57,7 @@ final class ChatRowView {
         switch message.body {
         case .text(let value): body = value
         case .bytes(let bytes):
-            body = L10n.format("Not text: {}", bytes.map { String(format: "%02X", $0) }.joined(separator: " "))
+            body = L10n.format("Not text: {}", Hex.spaced(bytes))
         }
         text.text = body
         time.text = Formats.time(message.time)

@@ -15,6 +15,11 @@ final class DeviceTextTests: XCTestCase {
         XCTAssertEqual(DeviceText.shown("R&D <Lab> 🎧 שלום"), "R&D <Lab> 🎧 שלום", "everything else is kept exactly")
     }
 
+    func testBytesAreShownAsSpacedUppercaseHex() {
+        XCTAssertEqual(Hex.spaced([0x0A, 0xFF, 0x3C, 0x00]), "0A FF 3C 00")
+        XCTAssertEqual(Hex.spaced([]), "")
+    }
+
     func testInvalidUTF8IsReplacedAndKeptInHex() {
         XCTAssertEqual(DeviceText.shown(bytes: [0x52, 0xFF, 0x44, 0x00, 0x00]), "R\u{FFFD}D", "zero padding ends the text")
         XCTAssertEqual(DeviceText.invalidBytes([0x52, 0xFF, 0x44]), "52 FF 44")
