@@ -4,6 +4,7 @@
 @testable import Bluetooth
 import Domain
 import Foundation
+import TestSupport
 import XCTest
 
 /// Connecting and chatting through FavBlue's own HCI host with Bumble's GATT server.
@@ -19,9 +20,9 @@ final class BumbleChatTests: XCTestCase {
     }
 
     /// Connects to the first peer and waits until the chat is open.
-    private func connected(_ peer: ChatPeer, record: BtsnoopWriter? = nil) async throws -> (HCIHost, HCIConnector, ConnectionLog) {
+    private func connected(_ peer: ChatPeer, record: BtsnoopWriter? = nil) async throws -> (HCIHost, HCIConnector, EventLog) {
         let (host, connector) = try peer.connector(record: record)
-        let log = ConnectionLog(connector)
+        let log = EventLog(connector)
         connector.connect(to: ChatPeer.first)
         let state = await log.wait(for: { self.isConnected($0) || self.isFailed($0) })
         guard case .connected? = state else {
@@ -206,7 +207,7 @@ final class BumbleChatTests: XCTestCase {
         let peer = try ChatPeer(["--service", "chat"])
         let (host, connector) = try peer.connector()
         defer { host.close() }
-        let log = ConnectionLog(connector)
+        let log = EventLog(connector)
         connector.connect(to: try DeviceID(parsing: "C0:00:00:00:00:01", kind: .leRandom))
         let state = await log.wait(for: isFailed, timeout: 20)
         XCTAssertEqual(state, .failed(.noAnswer(seconds: 10)))
@@ -217,7 +218,7 @@ final class BumbleChatTests: XCTestCase {
         let peer = try ChatPeer(["--service", "chat"])
         let (host, connector) = try peer.connector()
         defer { host.close() }
-        let log = ConnectionLog(connector)
+        let log = EventLog(connector)
         let absent = try DeviceID(parsing: "C0:00:00:00:00:02", kind: .leRandom)
         connector.connect(to: absent)
         await log.wait(for: { $0 == .connecting(absent) })

@@ -4,6 +4,7 @@
 @testable import Bluetooth
 import Domain
 import Foundation
+import TestSupport
 import XCTest
 
 /// The GATT client of our own host against gatt_peer.py, a Bumble server that holds every kind
@@ -20,7 +21,7 @@ final class BumbleGATTServerTests: XCTestCase {
         let (host, connector) = try peer.connector()
         self.host = host
         self.connector = connector
-        let log = ConnectionLog(connector)
+        let log = EventLog(connector)
         connector.connect(to: ChatPeer.gattPeer)
         await log.wait(for: { if case .connected = $0 { return true } else { return false } })
         tree = try await connector.discoverServices()

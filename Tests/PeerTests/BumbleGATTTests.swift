@@ -10,9 +10,9 @@ import XCTest
 /// Full GATT discovery through FavBlue's own host against Bumble's GATT server.
 final class BumbleGATTTests: XCTestCase {
     /// A host and connector on `peer`, connected to its first device.
-    private func connected(_ peer: ChatPeer) async throws -> (HCIHost, HCIConnector, ConnectionLog) {
+    private func connected(_ peer: ChatPeer) async throws -> (HCIHost, HCIConnector, EventLog) {
         let (host, connector) = try peer.connector()
-        let log = ConnectionLog(connector)
+        let log = EventLog(connector)
         connector.connect(to: ChatPeer.first)
         await log.wait(for: { if case .connected = $0 { return true } else { return false } })
         return (host, connector, log)

@@ -5,6 +5,7 @@
 import Domain
 import Foundation
 import SecurityToolbox
+import TestSupport
 import XCTest
 
 /// Pairing through FavBlue's own Security Manager with Bumble's, which checks every value FavBlue sends.
@@ -34,7 +35,7 @@ final class BumblePairingTests: XCTestCase {
         let connector: HCILinkConnector
         let pairer: HCIPairer
         let bonds: Bonds
-        let log: ConnectionLog
+        let log: EventLog
     }
 
     private func rig(_ peer: ChatPeer, bonds: Bonds = Bonds()) -> Rig {
@@ -48,7 +49,7 @@ final class BumblePairingTests: XCTestCase {
         let security = HCISecurity(crypto: ToolboxPairingCrypto(), keyring: bonds.keyring,
                                    keep: { bonds.keep($0) }, forget: { bonds.forget($0) })
         return Rig(link: link, connector: connector, pairer: HCIPairer(connector: connector, security: security), bonds: bonds,
-                   log: ConnectionLog(connector))
+                   log: EventLog(connector))
     }
 
     /// Answers every question with `answer(question)`, and keeps the questions asked.

@@ -4,6 +4,7 @@
 @testable import Bluetooth
 import Domain
 import Foundation
+import TestSupport
 import XCTest
 
 /// Counts the HCI Reset commands FavBlue sends (opcode 0x0C03, Core v5.4, Vol 4, Part E, §7.3.2).
@@ -39,7 +40,7 @@ final class SharedLinkTests: XCTestCase {
         XCTAssertTrue(found, "the scanner hears the peer over the link")
 
         let connector = ConnectorFactory.make(source, link: link)
-        let log = ConnectionLog(connector)
+        let log = EventLog(connector)
         connector.connect(to: ChatPeer.first)
         let state = await log.wait(for: { if case .connected = $0 { return true } else { return false } }, timeout: 20)
         XCTAssertEqual(state, .connected(ChatPeer.first, service: .chat), "\(log.states) \(peer.output)")

@@ -35,7 +35,18 @@ public final class EventLog: @unchecked Sendable {
         lock.withLock { events.lazy.compactMap { if case .services(_, let l) = $0 { l } else { nil } }.first }
     }
 
-    public func wait(timeout: Double = 10, until condition: @escaping (EventLog) -> Bool) async {
+    /// Waits until `condition` holds, up to `timeout` seconds (a real peer can take its time);
+    /// says whether it did.
+    @discardableResult
+    public func wait(timeout: Double = 15, until condition: @escaping (EventLog) -> Bool) async -> Bool {
         await eventually(timeout: timeout) { condition(self) }
+        return condition(self)
+    }
+
+    /// Waits for a state matching `match`, and gives the newest such.
+    @discardableResult
+    public func wait(for match: @escaping (ConnectionState) -> Bool, timeout: Double = 15) async -> ConnectionState? {
+        await wait(timeout: timeout) { $0.states.contains(where: match) }
+        return states.last(where: match)
     }
 }
