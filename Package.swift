@@ -74,7 +74,8 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "GtkKit", "Domain", "Localization", "TestSupport"],
                     swiftSettings: gtkSwift),
         // End-to-end tests against real Bluetooth peers (btvirt, Bumble), kept apart to run alone.
-        .testTarget(name: "PeerTests", dependencies: ["Bluetooth", "Domain", "SecurityToolbox", "TestSupport"]),
+        .testTarget(name: "PeerTests", dependencies: ["Bluetooth", "Domain", "SecurityToolbox", "TestSupport",
+                                                     .product(name: "Crypto", package: "swift-crypto")]),
         // The BlueZ route end to end, against python-dbusmock's bluez5 template on a private bus.
         .testTarget(name: "BlueZTests", dependencies: ["Bluetooth", "Domain", "Persistence", "ViewModels", "TestSupport"]),
     ]

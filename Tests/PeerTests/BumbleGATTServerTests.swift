@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 @testable import Bluetooth
+import Crypto
 import Domain
 import Foundation
 import TestSupport
@@ -64,7 +65,7 @@ final class BumbleGATTServerTests: XCTestCase {
         let value = (0 ..< 300).map { UInt8(($0 * 7) % 251) }
         try await connector.writeValue(value, at: try handle(vendor(7)), withResponse: true)
         let line = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("WROTE 300 ") }), peer.output)
-        XCTAssertEqual(line, "WROTE 300 " + Insecure.sha1(value), "Prepare Write in parts, then Execute, arrived whole")
+        XCTAssertEqual(line, "WROTE 300 " + Insecure.SHA1.hash(data: value).map { String(format: "%02x", $0) }.joined(), "Prepare Write in parts, then Execute, arrived whole")
         let back = try await connector.readValue(at: try handle(vendor(7)))
         XCTAssertEqual(back, value)
     }
@@ -96,22 +97,5 @@ final class BumbleGATTServerTests: XCTestCase {
         XCTAssertNotNil(CharacteristicValues.decode(0x2A6D, pressure).text?.contains("Pa"))
         let pnp = try await connector.readValue(at: try handle("2A50"))
         XCTAssertEqual(CharacteristicValues.decode(0x2A50, pnp, company: CompanyNames.name).text, CompanyNames.name(0x000F))
-    }
-}
-
-/// SHA-1 in hex through the system's tool, to compare with what the peer printed.
-enum Insecure {
-    static func sha1(_ bytes: [UInt8]) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha1sum")
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try? process.run()
-        input.fileHandleForWriting.write(Data(bytes))
-        try? input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return String(text.prefix(40))
     }
 }
