@@ -16,6 +16,9 @@ import GtkKit
 import Localization
 import Views
 
+// Before anything else: it may start the process again with GLib's slices on malloc.
+SliceAllocator.useMallocOnOlderGLib()
+
 // Top-level code runs on the main thread, which GTK owns from here on.
 let status = MainActor.assumeIsolated { () -> Int32 in
     StartupTrace.mark("main")
