@@ -216,7 +216,7 @@ public final class KeyedListView<Row: AnyObject> {
                 // child when it scrolls, so the top row stands in as focus child for that moment.
                 let top = focusOutside && start == 0 ? topItemWidget() : nil
                 if let top { gtk_widget_set_focus_child(list.widget, top) }
-                gtk_widget_activate_action_variant(list.widget, "list.scroll-to-item", g_variant_new_uint32(0))
+                scroll(to: 0)
                 if top != nil { gtk_widget_set_focus_child(list.widget, nil) }
             }
             let listed = Set(newKeys[start..<newEnd])
@@ -226,6 +226,15 @@ public final class KeyedListView<Row: AnyObject> {
         }
         // Rows GTK kept show the same key; those whose content changed are refreshed.
         for (item, shownKey) in bound where isChanged(shownKey) { show(item: item, key: shownKey) }
+    }
+
+    /// Asks the list view to bring row `position` into view. GTK 4.8 does not take the floating
+    /// argument of a widget class's action (it leaked one for every message a chat scrolled to),
+    /// so the reference is ours to drop.
+    private func scroll(to position: Int) {
+        let argument = g_variant_ref_sink(g_variant_new_uint32(UInt32(position)))
+        gtk_widget_activate_action_variant(list.widget, "list.scroll-to-item", argument)
+        g_variant_unref(argument)
     }
 
     /// The scroller's vertical adjustment.
@@ -253,7 +262,7 @@ public final class KeyedListView<Row: AnyObject> {
             return
         }
         guard let position = keys.firstIndex(of: key) else { return }
-        gtk_widget_activate_action_variant(list.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(position)))
+        scroll(to: position)
         // The row is bound at the next layout.
         Task { @MainActor [weak self] in
             if let row = self?.row(showing: key) { then(row) }
@@ -263,7 +272,7 @@ public final class KeyedListView<Row: AnyObject> {
     /// Scrolls to the last row (a chat's newest message), now and once the layout has caught up.
     public func scrollToEnd() {
         guard !keys.isEmpty else { return }
-        gtk_widget_activate_action_variant(list.widget, "list.scroll-to-item", g_variant_new_uint32(UInt32(keys.count - 1)))
+        scroll(to: keys.count - 1)
         let scroller = root.widget
         let settle: () -> Void = {
             guard let adjustment = gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(scroller))) else { return }
