@@ -18,7 +18,7 @@ final class DeviceServicesSection {
     private let reading = Spinner()
     private let rediscover = Button(label: L10n.tr("Find Services Again"))
     private let status = Label().xalign(0).wrap()
-    private let list = BoxedList(accessibleName: L10n.tr("Services"))
+    let list = BoxedList(accessibleName: L10n.tr("Services"))
     /// The services named by the connection alone, where the source cannot browse them.
     private let plain = Label().xalign(0).wrap()
 
@@ -68,10 +68,10 @@ final class DeviceServicesSection {
     func render() {
         let mine = model.isConnected(device)
         root.isVisible = mine
-        guard mine else {
-            if !shape.isEmpty { rebuild([]) }
-            return
-        }
+        // Between connections the rows stay, hidden: the device's next connection shows the same
+        // tree in them, opened where the user opened it, instead of building it all again (a
+        // device that drops the link every minute made an hour's worth of rows).
+        guard mine else { return }
         readAll.isVisible = model.canReadAll || model.isReadingAll
         readAll.isSensitive = model.canReadAll
         // A spinner, not a longer label, while reading: the header must not grow wider than a phone.
@@ -82,7 +82,7 @@ final class DeviceServicesSection {
         status.isVisible = model.status != nil
         let services = model.services
         let newShape = services.map { [$0.id] + $0.characteristics.map(\.handle) }
-        if newShape != shape { rebuild(services) }
+        if !services.isEmpty, newShape != shape { rebuild(services) }
         for service in services {
             for characteristic in service.characteristics { rows[characteristic.handle]?.render(characteristic) }
         }
