@@ -4,9 +4,11 @@
 screen reader or a user's automation would: through the AT-SPI tree, with real
 key presses (xdotool) and real screenshots (ImageMagick's import)."""
 
+import atexit
 import collections
 import os
 import resource
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -206,6 +208,19 @@ def retry_gtk_atspi_crash(cls):
     return cls
 
 
+_scratch_root = None
+
+
+def scratch(prefix="favblue-ui-"):
+    """A new folder for one test's data. All of a test process's folders sit under one root,
+    removed when the process exits, so runs leave nothing behind in /tmp."""
+    global _scratch_root
+    if _scratch_root is None:
+        _scratch_root = tempfile.mkdtemp(prefix="favblue-tests-")
+        atexit.register(shutil.rmtree, _scratch_root, True)
+    return tempfile.mkdtemp(prefix=prefix, dir=_scratch_root)
+
+
 def _limit_file_size(size):
     """For the child only: `ulimit -f` in bytes, with SIGXFSZ ignored so a write past it fails
     with EFBIG, as a full disk fails a write, instead of killing the process."""
@@ -219,7 +234,7 @@ class App:
     """One running favblue process with its own data, settings and language."""
 
     def __init__(self, *args, lang=None, splash_ms=0, env=None, storage="memory", home=None, file_size_limit=None):
-        self.home = home or tempfile.mkdtemp(prefix="favblue-ui-")
+        self.home = home or scratch()
         self.env = dict(os.environ)
         for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
             self.env[key] = os.path.join(self.home, key.lower())
@@ -426,7 +441,7 @@ UBUNTU_LAYOUT = "appmenu:minimize,maximize,close"
 
 def home_with(width, height=640, layout=UBUNTU_LAYOUT):
     """A fresh home whose window opens `width` px wide under the title-bar `layout`."""
-    home = tempfile.mkdtemp(prefix="favblue-ui-")
+    home = scratch()
     config = os.path.join(home, "xdg_config_home")
     os.makedirs(os.path.join(config, "glib-2.0", "settings"))
     os.makedirs(os.path.join(config, "gtk-4.0"))

@@ -153,6 +153,7 @@ def main():
         work(*args.worker, args.tag)
         return 0
 
+    import shutil
     import tempfile
     started = time.monotonic()
     work_dir = tempfile.mkdtemp(prefix="favblue-ui-queue-")
@@ -190,6 +191,7 @@ def main():
         skipped += totals["skipped"]
         unexpected += totals["unexpected"]
         took.update(totals["took"])
+    shutil.rmtree(work_dir, ignore_errors=True)
 
     for title, items in (("FAIL", failures), ("ERROR", errors)):
         for test, text in items:

@@ -4,16 +4,15 @@
 bluez5 template on a private bus): what a user with a normal desktop sees."""
 
 import os
-import tempfile
 import unittest
 
 from bluez import ADAPTER, DEVICE, MockBlueZ, dbus
 from flows import add_from_scanner
-from harness import App, retry_gtk_atspi_crash
+from harness import App, retry_gtk_atspi_crash, scratch
 
 
 def home_sharing_nicknames():
-    home = tempfile.mkdtemp(prefix="favblue-ui-")
+    home = scratch("favblue-ui-")
     settings = os.path.join(home, "xdg_config_home", "glib-2.0", "settings")
     os.makedirs(settings)
     with open(os.path.join(settings, "keyfile"), "w") as f:

@@ -7,10 +7,9 @@ import os
 import signal
 import sqlite3
 import re
-import tempfile
 import unittest
 
-from harness import App, retry_gtk_atspi_crash, iso
+from harness import App, retry_gtk_atspi_crash, iso, scratch
 from peers import ROOT, ChatPeer
 
 PEER = "Chat Peer"
@@ -192,7 +191,7 @@ class DemoChatTests(unittest.TestCase):
     def test_delivered_messages_stay_delivered_after_a_restart(self):
         """A line the device answered reads as sent after quitting and starting again, not as
         "Sending…": its delivery is stored when it changes."""
-        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        home = scratch("favblue-ui-")
         with App("--source", "demo", storage="sqlite", home=home) as app:
             open_demo_chat(app)
             app.press(f"Open chat with {DEMO}")
@@ -216,7 +215,7 @@ class DemoChatTests(unittest.TestCase):
     def test_a_session_logging_out_loses_no_chat_message(self):
         """SIGTERM (a session logging out) quits as Ctrl+Q does: the lines just sent and their
         answers are in the database when the process has gone, and it exits cleanly."""
-        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        home = scratch("favblue-ui-")
         lines = [f"line {n}" for n in range(5)]
         with App("--source", "demo", storage="sqlite", home=home) as app:
             open_demo_chat(app)

@@ -9,11 +9,10 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 import time
 import unittest
 
-from harness import App, Atspi, retry_gtk_atspi_crash
+from harness import App, Atspi, retry_gtk_atspi_crash, scratch
 
 def write_calm_capture(path, devices=4, seconds=900):
     """A btsnoop capture (H4) of named LE devices, each heard once a second at a steady signal:
@@ -64,7 +63,7 @@ class ExportTests(unittest.TestCase):
         app.press(button)
 
     def test_export_to_a_path_set_through_the_dialogs_accessible_entry(self):
-        folder = tempfile.mkdtemp(prefix="favblue-export-")
+        folder = scratch("favblue-export-")
         path = os.path.join(folder, "nearby, “today”.csv")
         with App("--source", "demo") as app:
             self.open_finished_scanner(app)
@@ -87,7 +86,7 @@ class ExportTests(unittest.TestCase):
     def test_export_from_favorites_writes_the_favorites_not_the_scanners_list(self):
         """With no favorites, Export from the home page's main menu writes none, although the
         Scanner hears the whole demo room."""
-        folder = tempfile.mkdtemp(prefix="favblue-export-")
+        folder = scratch("favblue-export-")
         path = os.path.join(folder, "mine.csv")
         with App("--source", "demo") as app:
             app.wait_for(lambda: "No Favorites Yet" in app.names(), what="the empty home page")
@@ -107,7 +106,7 @@ class ExportTests(unittest.TestCase):
     def test_a_full_disk_says_so_and_leaves_the_older_file_whole(self):
         """A write past `ulimit -f` fails as a full disk does: the dialog says what happened and
         what to do, the older file of that name is untouched, and no partial file is left."""
-        folder = tempfile.mkdtemp(prefix="favblue-export-")
+        folder = scratch("favblue-export-")
         path = os.path.join(folder, "nearby.csv")
         with open(path, "w") as f:
             f.write("older export\n")
@@ -129,7 +128,7 @@ class ExportTests(unittest.TestCase):
         self.assertEqual(os.listdir(folder), ["nearby.csv"], "no partial file is left beside it")
 
     def test_a_typed_json_name_writes_a_json_array_with_favblue_scans_keys(self):
-        folder = tempfile.mkdtemp(prefix="favblue-export-")
+        folder = scratch("favblue-export-")
         path = os.path.join(folder, "devices.json")
         with App("--source", "demo") as app:
             self.open_finished_scanner(app)
@@ -146,7 +145,7 @@ class ExportTests(unittest.TestCase):
 
     @unittest.skipUnless(shutil.which("btmon") and shutil.which("tshark"), "needs btmon and tshark")
     def test_record_for_three_seconds_makes_a_capture_btmon_tshark_and_favblue_scan_read(self):
-        folder = tempfile.mkdtemp(prefix="favblue-record-")
+        folder = scratch("favblue-record-")
         path = os.path.join(folder, "scan.btsnoop")
         # The demo ends after a few seconds; this calm capture goes on for 15 minutes, so the scan outlasts
         # the recording however slowly the accessibility tree is walked on a busy machine.

@@ -7,11 +7,10 @@ import os
 import shutil
 import sqlite3
 import subprocess
-import tempfile
 import time
 import unittest
 
-from harness import App, retry_gtk_atspi_crash, iso
+from harness import App, retry_gtk_atspi_crash, iso, scratch
 
 DEVICES = [
     ("AA:BB:CC:DD:EE:01/le-public", None, "Buds"),
@@ -36,7 +35,7 @@ def seed(home, devices=DEVICES):
 @retry_gtk_atspi_crash
 class FavoritesTests(unittest.TestCase):
     def setUp(self):
-        self.home = tempfile.mkdtemp(prefix="favblue-fav-")
+        self.home = scratch("favblue-fav-")
         self.addCleanup(shutil.rmtree, self.home, True)
 
     def test_favorites_are_listed_by_display_name_with_their_identifier(self):

@@ -4,12 +4,11 @@
 the row or button that opened it, read over AT-SPI (the FOCUSED state)."""
 
 import shutil
-import tempfile
 import unittest
 
 import subprocess
 
-from harness import App, Atspi, retry_gtk_atspi_crash, iso, screenshot_pixels
+from harness import App, Atspi, retry_gtk_atspi_crash, iso, screenshot_pixels, scratch
 from test_favorites import DEVICES, seed
 
 ROW = "panel"
@@ -18,7 +17,7 @@ ROW = "panel"
 @retry_gtk_atspi_crash
 class FocusTests(unittest.TestCase):
     def setUp(self):
-        self.home = tempfile.mkdtemp(prefix="favblue-focus-")
+        self.home = scratch("favblue-focus-")
         self.addCleanup(shutil.rmtree, self.home, True)
         seed(self.home, DEVICES[:2])
 
@@ -46,7 +45,7 @@ class FocusTests(unittest.TestCase):
             self.assertEqual(app.focused(), ("push button", "Remove Buds from favorites"))
 
     def test_after_remove_the_focus_is_on_the_next_row_and_ctrl_z_brings_the_favorite_back(self):
-        home = tempfile.mkdtemp(prefix="favblue-focus-")
+        home = scratch("favblue-focus-")
         self.addCleanup(shutil.rmtree, home, True)
         seed(home, DEVICES)
         with App(storage="sqlite", home=home) as app:
@@ -112,7 +111,7 @@ class RowFocusRingTests(unittest.TestCase):
     after, in the light and the dark style."""
 
     def ring(self, env):
-        home = tempfile.mkdtemp(prefix="favblue-ring-")
+        home = scratch("favblue-ring-")
         self.addCleanup(shutil.rmtree, home, True)
         seed(home, DEVICES[:2])
         with App(storage="sqlite", home=home, env=env) as app:

@@ -6,11 +6,10 @@ shown again from Preferences, and Only New Devices on a capture where a device t
 import os
 import shutil
 import struct
-import tempfile
 import time
 import unittest
 
-from harness import App, retry_gtk_atspi_crash, iso
+from harness import App, retry_gtk_atspi_crash, iso, scratch
 
 NAME = "Kitchen Speaker"
 LIST = ("Devices nearby",)
@@ -38,7 +37,7 @@ def write_late_arrival_capture(path, seconds=120, late_at=45):
 @retry_gtk_atspi_crash
 class HiddenDevicesTests(unittest.TestCase):
     def setUp(self):
-        self.home = tempfile.mkdtemp(prefix="favblue-hidden-")
+        self.home = scratch("favblue-hidden-")
         self.addCleanup(shutil.rmtree, self.home, True)
 
     def open_scanner(self, app, name=NAME):

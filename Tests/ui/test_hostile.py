@@ -9,10 +9,9 @@ import csv
 import os
 import shutil
 import struct
-import tempfile
 import unittest
 
-from harness import App, Atspi, retry_gtk_atspi_crash, iso
+from harness import App, Atspi, retry_gtk_atspi_crash, iso, scratch
 
 LONG = ("Long name " * 25)[:248].encode()
 NAMES = [
@@ -73,7 +72,7 @@ def write_hostile_capture(path, seconds=600):
 @retry_gtk_atspi_crash
 class HostileNameTests(unittest.TestCase):
     def setUp(self):
-        self.home = tempfile.mkdtemp(prefix="favblue-hostile-")
+        self.home = scratch("favblue-hostile-")
         self.addCleanup(shutil.rmtree, self.home, True)
         self.capture = os.path.join(self.home, "hostile.btsnoop")
         write_hostile_capture(self.capture)

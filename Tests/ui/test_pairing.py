@@ -5,14 +5,13 @@
 in one dialog that names it, and a private address that turns out to be an identity keeps
 its favorite under that identity."""
 
-import tempfile
 import time
 import time
 import unittest
 
 from bluez import DEVICE, MockBlueZ
 from flows import add_from_scanner
-from harness import App, iso, retry_gtk_atspi_crash
+from harness import App, iso, retry_gtk_atspi_crash, scratch
 
 PEER = "Fitness Band"
 PRIVATE = "5C:11:22:33:44:55"
@@ -48,7 +47,7 @@ class PairingTests(unittest.TestCase):
         Confirm. The page says Paired and shows the identity address; the favorite keeps its
         nickname under it, also after a restart. FavBlue registered its own KeyboardDisplay agent
         and never asked to be the desktop's default one."""
-        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        home = scratch("favblue-ui-")
         with MockBlueZ() as bluez:
             device = bluez_with_band(bluez)
             bluez.script_pairing(device, "confirm", 4321, f"{IDENTITY}/public")
@@ -149,7 +148,7 @@ class PairingTests(unittest.TestCase):
                 app.wait_for(lambda: "Paired" in app.names() and text not in app.names(), what="closed when paired")
 
     def test_forget_asks_then_removes_the_bond_and_the_favorite_stays(self):
-        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        home = scratch("favblue-ui-")
         with MockBlueZ() as bluez:
             device = bluez_with_band(bluez)
             bluez.script_pairing(device, "confirm", 1)
@@ -244,7 +243,7 @@ class OwnHostPairingTests(unittest.TestCase):
         says Paired (the bond is in the database), and Forget asks, then deletes it."""
         from peers import ChatPeer
         peer_name = "Chat Peer"
-        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        home = scratch("favblue-ui-")
         with ChatPeer("--service", "chat", "--pairing", "yesno") as peer:
             with App("--source", peer.source, storage="sqlite", home=home) as app:
                 app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
@@ -284,7 +283,7 @@ class OwnHostPairingTests(unittest.TestCase):
         from peers import ChatPeer
         irk = "0f1e2d3c4b5a69788796a5b4c3d2e1f0"
         from test_presence import write_settings
-        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        home = scratch("favblue-ui-")
         with ChatPeer("--service", "chat", "--pairing", "yesno", "--irk", irk, "--private", "--rotate", "5",
                       "--advertising-interval", "100") as peer:
             with App("--source", peer.source, storage="sqlite", home=home) as app:

@@ -7,11 +7,10 @@ were last seen from the stored sightings once no source answers."""
 
 import os
 import sqlite3
-import tempfile
 import time
 import unittest
 
-from harness import App, Atspi, retry_gtk_atspi_crash
+from harness import App, Atspi, retry_gtk_atspi_crash, scratch
 from peers import BumblePeers, free_port
 
 SILENT = "Kitchen Speaker"  # device 1 of le_peers.py
@@ -45,7 +44,7 @@ def dead_source():
 @retry_gtk_atspi_crash
 class SilentPeerTests(unittest.TestCase):
     def test_a_silent_peer_fades_after_the_fade_time_and_goes_after_the_remove_time(self):
-        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        home = scratch("favblue-ui-")
         write_settings(home, scanner_fade_after_seconds=5, scanner_remove_after_seconds=20)
         titles = {"Pixel Buds Pro", SILENT, TALKING}
         with BumblePeers(count=3) as peers, App("--source", peers.source, home=home) as app:
@@ -82,7 +81,7 @@ class SilentPeerTests(unittest.TestCase):
 @retry_gtk_atspi_crash
 class FavoritesPresenceTests(unittest.TestCase):
     def test_background_scan_says_nearby_and_stored_sightings_say_last_seen(self):
-        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        home = scratch("favblue-ui-")
         # A first run creates the database; then two favorites are stored as the app would.
         with App("--source", dead_source(), storage="sqlite", home=home) as app:
             app.wait_for(lambda: "No Favorites Yet" in app.names(), what="the empty home page")
@@ -123,7 +122,7 @@ class FavoritesPresenceTests(unittest.TestCase):
             self.assertIn("Noch nicht gesehen", app.names("label"))
 
     def test_the_background_switch_is_named_off_by_default_and_kept(self):
-        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        home = scratch("favblue-ui-")
         with App("--source", dead_source(), home=home) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.key("ctrl+comma")

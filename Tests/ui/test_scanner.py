@@ -11,7 +11,7 @@ import unittest
 
 from flows import add_from_scanner, remove_from_scanner_after_checking_home
 from gi.repository import GLib
-from harness import App, Atspi, retry_gtk_atspi_crash, iso
+from harness import App, Atspi, retry_gtk_atspi_crash, iso, scratch
 
 NAME = "Kitchen Speaker"
 
@@ -173,7 +173,7 @@ class ScannerTests(unittest.TestCase):
             self.assertIn("Back", app.names("button"), "Escape closed the search, not the Scanner")
 
     def test_view_options_filter_and_persist_across_restarts(self):
-        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        home = scratch("favblue-ui-")
         with App("--source", "demo", home=home) as app:
             self.open_scanner(app)
             app.click_on_until("View Options", None, lambda: "Favorites Only" in app.names(), what="the view menu")
@@ -188,7 +188,7 @@ class ScannerTests(unittest.TestCase):
     def test_preferences_speak_plainly(self):
         """No magic numbers and no source names: switches say "show every device" and "keep
         every message", and the figures wait for them."""
-        with App("--source", "demo", storage="sqlite", home=tempfile.mkdtemp(prefix="favblue-ui-")) as app:
+        with App("--source", "demo", storage="sqlite", home=scratch("favblue-ui-")) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.key("ctrl+comma")
             app.wait_for(lambda: "Preferences" in app.frames(), what="the Preferences window")
@@ -205,7 +205,7 @@ class ScannerTests(unittest.TestCase):
             app.wait_for(lambda: app.is_sensitive("Minimum Signal in dBm", role=None), what="the minimum to take a figure")
 
     def test_preferences_are_named_and_kept(self):
-        home = tempfile.mkdtemp(prefix="favblue-ui-")
+        home = scratch("favblue-ui-")
         with App("--source", "demo", home=home) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.key("ctrl+comma")
