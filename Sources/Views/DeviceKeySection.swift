@@ -69,6 +69,8 @@ final class DeviceKeySection {
             } else {
                 self.entry.grabFocus()
             }
+            // On a short window the words would be below the fold, under the focused control.
+            self.message.scrollIntoView()
         }
     }
 
@@ -78,6 +80,7 @@ final class DeviceKeySection {
             self.message.text = await self.model.removeKey() ?? L10n.tr("Key removed.")
             self.render()
             self.entry.grabFocus()
+            self.message.scrollIntoView()
         }
     }
 }

@@ -419,6 +419,15 @@ class App:
         self.click_on(name, role)
         self.wait_for(predicate, what=what)
 
+    def in_view(self, name, role=None):
+        """Whether the node shows whole inside its window, not scrolled out of sight."""
+        node = self.find(name, role)
+        window = node
+        while window.parent is not None and window.role != "frame":
+            window = window.parent
+        inner, outer = node.extents(), window.extents()
+        return inner.height > 0 and outer.y <= inner.y and inner.y + inner.height <= outer.y + outer.height
+
     def frames(self):
         root = self.accessible()
         return [root.get_child_at_index(i).get_name() for i in range(root.get_child_count())]

@@ -8,12 +8,11 @@ import os
 import shutil
 import sqlite3
 import struct
-import tempfile
 import unittest
 
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 
-from harness import App, retry_gtk_atspi_crash
+from harness import App, home_with, retry_gtk_atspi_crash, scratch
 
 # The Core spec's sample IRK (Vol 3 Part H Appendix D.7).
 IRK = bytes.fromhex("ec0234a357c8ad05341010a60a397d9b")
@@ -61,10 +60,14 @@ def rotating_band_and_lamp(tick):
     return [(private_address(STRANGER_IRK, 0x100 + tick // 50), b"Band", -50), (bytes.fromhex("C61122334455"), b"Lamp", -60)]
 
 
+SAVED_WORDS = "Key saved. FavBlue now recognises this device when its address changes."
+
+
 @retry_gtk_atspi_crash
 class TypedKeyTests(unittest.TestCase):
     def setUp(self):
-        self.home = tempfile.mkdtemp(prefix="favblue-identity-")
+        # Short, so the Recognition section's words would fall below the fold.
+        self.home = home_with(800, 420)
         self.addCleanup(shutil.rmtree, self.home, True)
         self.capture = os.path.join(self.home, "band.btsnoop")
         write_capture(self.capture, band_and_stranger)
@@ -104,7 +107,9 @@ class TypedKeyTests(unittest.TestCase):
                                  "It may belong to another device." in app.names("label"), what="another device's key refused")
             # The key as some tools print it, least significant byte first: FavBlue tries both orders.
             self.use_key(app, IRK[::-1].hex(":"))
-            app.wait_for(lambda: any(n.startswith("Key saved.") for n in app.names("label")), what="the key kept")
+            app.wait_for(lambda: SAVED_WORDS in app.names("label"), what="the key kept")
+            # The window is short: the words are scrolled into view, not left below the fold.
+            app.wait_for(lambda: app.in_view(SAVED_WORDS, "label"), what="the key's words in view")
             app.wait_for(lambda: self.property_value(app, "Private Address") == f"{text(NOW)}, resolved",
                          what="the new address resolved to the favorite")
             self.assertIn("−50 dBm", app.names("label"), "the favorite's signal, heard through its new address")
@@ -118,6 +123,7 @@ class TypedKeyTests(unittest.TestCase):
                          what="the address resolved after a restart")
             app.press("Remove Key")
             app.wait_for(lambda: "Key removed." in app.names("label"), what="the key removed")
+            app.wait_for(lambda: app.in_view("Key removed.", "label"), what="the removal's words in view")
             self.assertIn("Identity Resolving Key", app.names("text"), "the entry is offered again")
         db = sqlite3.connect(os.path.join(self.home, "xdg_data_home", "favblue", "favblue.sqlite"))
         self.assertEqual(db.execute("SELECT COUNT(*) FROM bonds").fetchone(), (0,), "Remove Key deletes it")
@@ -127,7 +133,7 @@ class TypedKeyTests(unittest.TestCase):
 @retry_gtk_atspi_crash
 class AddressChangeTests(unittest.TestCase):
     def test_a_device_that_changes_its_address_is_one_row_that_says_so(self):
-        home = tempfile.mkdtemp(prefix="favblue-rotating-")
+        home = scratch("favblue-rotating-")
         self.addCleanup(shutil.rmtree, home, True)
         capture = os.path.join(home, "rotating.btsnoop")
         write_capture(capture, rotating_band_and_lamp)

@@ -90,6 +90,46 @@ public final class ScrolledWindow: Widget {
     }
 }
 
+extension Widget {
+    /// Scrolls the scrolled window around this widget so the widget shows whole (with `margin`
+    /// pixels around it): a message that appears under the control that caused it would
+    /// otherwise be below the fold, where focus alone does not bring it. For `seconds` after, it
+    /// is kept in view while rows above it appear (a page filling in what the action changed),
+    /// unless the reader scrolls first.
+    public func scrollIntoView(margin: Double = 12, for seconds: Double = 2) {
+        let until = g_get_monotonic_time() + gint64(seconds * 1_000_000)
+        var placed: Double?
+        onAfterPaint { [weak self] in
+            guard let self, let adjustment = self.enclosingAdjustment else { return false }
+            // The reader scrolled since: the view stays where they put it.
+            if let placed, gtk_adjustment_get_value(adjustment) != placed { return false }
+            placed = self.scrollIntoViewNow(adjustment, margin: margin)
+            return g_get_monotonic_time() < until
+        }
+    }
+
+    private var enclosingAdjustment: UnsafeMutablePointer<GtkAdjustment>? {
+        gtk_widget_get_ancestor(widget, gtk_scrolled_window_get_type())
+            .flatMap { gtk_scrolled_window_get_vadjustment(gcast($0)) }
+    }
+
+    /// Moves the view just enough to show the widget whole; returns the view's position after.
+    private func scrollIntoViewNow(_ adjustment: UnsafeMutablePointer<GtkAdjustment>, margin: Double) -> Double {
+        let value = gtk_adjustment_get_value(adjustment)
+        guard let scrolled = gtk_widget_get_ancestor(widget, gtk_scrolled_window_get_type()) else { return value }
+        var bounds = graphene_rect_t()
+        // In the scrolled window's own coordinates: 0 is the top of what shows.
+        guard gtk_widget_compute_bounds(widget, scrolled, &bounds) != 0 else { return value }
+        let top = Double(bounds.origin.y) - margin
+        let bottom = Double(bounds.origin.y + bounds.size.height) + margin
+        let page = gtk_adjustment_get_page_size(adjustment)
+        // Its top wins over its bottom when the widget is taller than the view.
+        let shift = bottom > page ? min(bottom - page, top) : min(top, 0)
+        if shift != 0 { gtk_adjustment_set_value(adjustment, value + shift) }
+        return gtk_adjustment_get_value(adjustment)
+    }
+}
+
 /// A GtkExpander: a labelled disclosure that shows its child when opened (technical detail
 /// under a plain sentence, say).
 @MainActor
