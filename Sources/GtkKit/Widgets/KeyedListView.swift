@@ -153,9 +153,7 @@ public final class KeyedListView<Row: AnyObject> {
             Task { @MainActor [weak self] in
                 guard let self else { return }
                 self.settlePending = false
-                if self.isFollowingEnd {
-                    gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
-                }
+                if self.isFollowingEnd { Self.settleAtEnd(adjustment) }
             }
         }
         Signals.connect(UnsafeMutableRawPointer(adjustment), "value-changed") { [weak self] _ in
@@ -276,7 +274,7 @@ public final class KeyedListView<Row: AnyObject> {
         let scroller = root.widget
         let settle: () -> Void = {
             guard let adjustment = gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(scroller))) else { return }
-            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+            Self.settleAtEnd(adjustment)
         }
         settle()
         // Rows of differing heights are measured as they are bound: settle again after layout.
@@ -285,6 +283,11 @@ public final class KeyedListView<Row: AnyObject> {
             try? await Task.sleep(nanoseconds: 50_000_000)
             settle()
         }
+    }
+
+    /// Puts the view at the very end of its range.
+    private static func settleAtEnd(_ adjustment: UnsafeMutablePointer<GtkAdjustment>) {
+        gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
     }
 
     /// Scrolls by `delta` pixels (negative: towards the start), as a wheel or touchpad would.
