@@ -19,7 +19,10 @@ private actor RecordingChats: ChatRepository {
         if failing { throw FakeStoreFailure() }
         batches.append(messages)
     }
-    func setDelivery(_ delivery: ChatDelivery, of id: UUID) { deliveries.append((id, delivery)) }
+    func setDelivery(_ delivery: ChatDelivery, of id: UUID) throws {
+        if failing { throw FakeStoreFailure() }
+        deliveries.append((id, delivery))
+    }
     func page(for device: DeviceID, offset: Int, limit: Int) -> [ChatMessage] {
         var stored: [UUID: ChatMessage] = [:]
         var order: [UUID] = []
@@ -259,6 +262,43 @@ final class ChatSessionsTests: XCTestCase {
         }
         XCTAssertEqual(written.flatMap { $0 }.map(\.body), [.text("first"), .text("second")],
                        "written by the retry, in order, once the store takes them")
+        XCTAssertEqual(model.waitingToBeWritten, 0)
+    }
+
+    func testADeliveryTheStoreRefusedIsWrittenWhenItTakesItAgain() async throws {
+        let chats = RecordingChats()
+        let cutOff = ChatMessage(device: device, direction: .outgoing, body: .text("in flight"), time: Date(), delivery: .sending)
+        try await chats.append([cutOff])
+        let clock = TestClock()
+        let connector = FakeConnector()
+        let model = ChatSessions(connector: connector, chats: chats, clock: clock)
+        var problems: [String] = []
+        model.onStoreProblem = { problems.append($0) }
+        let stored = try await model.stored(of: device, offset: 0, limit: 10)
+        model.connect(to: device)
+        await model.drain()
+        await model.flush()
+
+        // The disk fills; the message, already on it, is sent again.
+        await chats.fail()
+        model.retry(stored[0])
+        await model.drain()
+        await model.flush()
+        XCTAssertEqual(model.messages(of: device).map(\.delivery), [.sent])
+        XCTAssertEqual(problems.count, 1, "the full disk is said: \(problems)")
+        XCTAssertEqual(model.waitingToBeWritten, 1, "its new delivery waits to be written again")
+
+        await chats.recover()
+        await clock.advance(by: ChatSessions.retryDelay)
+        var after: [ChatMessage] = []
+        for _ in 0..<200 {
+            after = try await chats.page(for: device, offset: 0, limit: 10)
+            if after.map(\.delivery) == [.sent] { break }
+            // A poll for the detached write the retry timer started; flush() would bypass the timer under test.
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        XCTAssertEqual(after.map(\.id), [cutOff.id], "the same message, not a second copy")
+        XCTAssertEqual(after.map(\.delivery), [.sent], "stored as sent once the disk takes it")
         XCTAssertEqual(model.waitingToBeWritten, 0)
     }
 

@@ -357,8 +357,9 @@ public final class ChatSessions {
         if let queued = pendingWrites.firstIndex(where: { $0.id == id }) {
             // Still waiting in a batch: the batch carries the new delivery.
             pendingWrites[queued].delivery = delivery
-        } else {
-            persist { try await $0.setDelivery(delivery, of: id) }
+        } else if let message = session[device]?[index] {
+            // Refused (a full disk), the message goes back in the queue, delivery and all.
+            persist(batch: [message]) { try await $0.setDelivery(delivery, of: id) }
         }
         observers.notify()
     }
@@ -385,7 +386,8 @@ public final class ChatSessions {
     }
 
     /// Runs `write` after the writes before it, off the main thread. A failure is said once, and a
-    /// refused `batch` goes back in the queue, so nothing is dropped while the disk is full.
+    /// refused `batch` goes back in the queue (its messages as they are by then, written whole),
+    /// so nothing is dropped while the disk is full.
     private func persist(batch: [ChatMessage] = [], _ write: @escaping @Sendable (ChatRepository) async throws -> Void) {
         guard let chats else { return }
         let previous = writes
@@ -407,8 +409,11 @@ public final class ChatSessions {
             onStoreProblem?(L10n.format("Chat messages could not be saved: {}. FavBlue keeps them and tries again.", reason))
         }
         guard !batch.isEmpty else { return }
-        // Each message as it is now, so a delivery that changed meanwhile is written too.
-        let current = batch.map { message in session[message.device]?.first { $0.id == message.id } ?? message }
+        // Each message as it is now, so a delivery that changed meanwhile is written too; once,
+        // though two refused writes (its sending, then its sent) carried it.
+        let queued = Set(pendingWrites.map(\.id))
+        let current = batch.filter { !queued.contains($0.id) }
+            .map { message in session[message.device]?.first { $0.id == message.id } ?? message }
         pendingWrites = current + pendingWrites
         flushTask?.cancel()
         flushTask = nil
