@@ -28,7 +28,12 @@ final class DeviceButtons {
         heart.css("flat", "circular").align(.center, .center)
         details.css("flat", "circular").align(.center, .center)
         heart.onClicked { onHeart(key) }
-        details.onClicked { onDetails(key) }
+        details.onClicked { [weak self] in
+            // Clicked, or activated over AT-SPI (voice control), it has not taken the focus: it
+            // takes it now, so going back from the page returns here, as it does for the keyboard.
+            self?.details.grabFocus()
+            onDetails(key)
+        }
     }
 
     /// Names and draws them for `title`, a favorite or not; only what changed is touched.

@@ -87,7 +87,7 @@ class FocusTests(unittest.TestCase):
             app.wait_for(lambda: "Rename Favorite" not in app.names(), what="the dialog to close")
             self.assertEqual(app.focused(), (ROW, "Kitchen"))
 
-    def test_going_back_from_details_returns_focus_to_the_details_button(self):
+    def test_going_back_from_details_returns_focus_to_the_details_button_however_it_was_pressed(self):
         with App(storage="sqlite", home=self.home) as app:
             app.wait_for(lambda: "Buds" in app.names("label"), what="the favorites")
             self.tab_to(app, "Details for Buds")
@@ -96,6 +96,12 @@ class FocusTests(unittest.TestCase):
             app.key("alt+Left")
             app.wait_for(lambda: "Signal" not in app.names("label"), what="the favorites again")
             self.assertEqual(app.focused(), ("push button", "Details for Buds"))
+            # Activated over AT-SPI, as voice control does, the button never had the focus.
+            app.press("Details for Kitchen")
+            app.wait_for(lambda: "Signal" in app.names("label"), what="the detail page")
+            app.key("alt+Left")
+            app.wait_for(lambda: "Signal" not in app.names("label"), what="the favorites again")
+            self.assertEqual(app.focused(), ("push button", "Details for Kitchen"))
 
 
 def row_pixels(rect):
