@@ -200,6 +200,9 @@ private final class CharacteristicView {
         entry.placeholder(L10n.tr("Value to write"))
         for button in [read, copyText, copyHex, nameButton, pairButton] { buttons.append(button) }
         nameButton.css("flat")
+        // Flat, it shows as its label alone: spread over its share of the line, the word sat
+        // adrift in the middle, most visibly when it is the only button.
+        nameButton.align(.start, .center)
         nameButton.onClicked { [weak self] in self?.askName() }
         for control in [format, write, writeCommand] as [Widget] { writeControls.append(control) }
         writeRow.append(entry, writeControls)
