@@ -137,6 +137,15 @@ open class Widget: GObjectRef {
     /// Moves keyboard focus here.
     public func grabFocus() { _ = gtk_widget_grab_focus(widget) }
 
+    /// Whether the window's focus is on this widget or inside it (an entry's focus is on its text).
+    public var holdsFocus: Bool {
+        guard let focus = gtk_root_get_focus(gtk_widget_get_root(widget)) else { return false }
+        return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
+    }
+
+    /// Sounds the desktop's error bell (or flashes, as the user chose): input refused here.
+    public func errorBell() { gtk_widget_error_bell(widget) }
+
     /// Whether this widget holds the keyboard focus of its window.
     public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
 

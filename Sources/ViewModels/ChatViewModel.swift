@@ -82,6 +82,14 @@ public final class ChatViewModel {
     /// Whether Send and the entry work now.
     public var canSend: Bool { sessions.state.device == device && sessions.state.canChat }
 
+    /// Whether a message can be written now, to send once connected: the entry stays open while
+    /// the link drops and comes back, so neither the words nor the focus are lost. Only a device
+    /// known to offer no chat service closes it.
+    public var canCompose: Bool {
+        if case .connected(let connected, service: nil) = sessions.state, connected == device { return false }
+        return true
+    }
+
     /// Why nothing can be sent, shown under the entry; nil when sending works.
     public var sendBlockedReason: String? {
         if canSend { return nil }

@@ -7,7 +7,7 @@ import Localization
 import ViewModels
 
 /// The chat with one device: its history in a virtualized list, newest at the bottom, read a
-/// page at a time as the reader scrolls up, and an entry to write to it while connected.
+/// page at a time as the reader scrolls up, and an entry to write to it (sent while connected).
 @MainActor
 public final class ChatPage: Page {
     /// How many messages stay listed while the page follows the newest.
@@ -111,6 +111,15 @@ public final class ChatPage: Page {
     /// The keys shown, for tests.
     public var shownKeys: [String] { list.currentKeys }
 
+    /// The entry as a user finds it: open to typing, holding the focus, and what it holds; for tests.
+    public var composer: (editable: Bool, focused: Bool, text: String) { (entry.isSensitive, entry.holdsFocus, entry.text) }
+
+    /// Types `text` into the entry and presses Enter, for tests.
+    public func typeAndEnter(_ text: String) {
+        entry.text = text
+        sendEntry()
+    }
+
     /// Whether the newest message's row is on screen at the bottom of the view, for tests.
     public var showsNewest: Bool {
         guard let last = list.currentKeys.last else { return true }
@@ -124,7 +133,7 @@ public final class ChatPage: Page {
         connect.isVisible = model.canConnect
         connect.accessibleLabel(L10n.format("Connect to {}", name))
         let canSend = model.canSend
-        entry.isSensitive = canSend
+        entry.isSensitive = model.canCompose
         send.isSensitive = canSend
         reason.text = model.sendBlockedReason ?? ""
         reason.isVisible = model.sendBlockedReason != nil || model.loadProblem != nil
@@ -161,6 +170,7 @@ public final class ChatPage: Page {
     }
 
     private func sendEntry() {
-        if model.send(entry.text) { entry.text = "" }
+        // Not connected: the words stay for when it is, and the line under the entry says why.
+        if model.send(entry.text) { entry.text = "" } else { entry.errorBell() }
     }
 }

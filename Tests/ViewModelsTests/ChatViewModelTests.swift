@@ -187,6 +187,7 @@ final class ChatViewModelTests: XCTestCase {
         XCTAssertTrue(model.sendBlockedReason?.hasPrefix("Not connected.") == true)
         XCTAssertTrue(model.canConnect)
         XCTAssertFalse(model.send("hello"), "nothing goes out while disconnected")
+        XCTAssertTrue(model.canCompose, "but a message can be written, to send once connected")
 
         connection.connect(to: other)
         await connection.drain()
@@ -209,6 +210,7 @@ final class ChatViewModelTests: XCTestCase {
         await connection.drain()
         XCTAssertFalse(model.canSend)
         XCTAssertEqual(model.sendBlockedReason, "This device offers no chat service, so messages cannot be sent.")
+        XCTAssertFalse(model.canCompose, "a device with no chat service closes the entry")
     }
 
     func testAReplayedCaptureCannotConnectAndTheChatSaysWhy() async {

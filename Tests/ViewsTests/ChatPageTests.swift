@@ -38,12 +38,26 @@ final class ChatPageTests: XCTestCase {
                 let followed = await WindowHarness.wait(5) { page.showsNewest }
                 XCTAssertTrue(followed, "the newest message is in view after 800 went and came")
 
+                let focused = await WindowHarness.wait(5) { page.composer.focused }
+                XCTAssertTrue(focused, "the entry has the focus while connected")
+
                 connector.drop(.linkLost)
                 await sessions.drain()
                 let stillShown = await WindowHarness.wait(5) { page.showsNewest }
                 XCTAssertTrue(stillShown, "the note under the list after the drop does not hide the newest message")
+                // The link is down: the entry stays open, with the focus, and Enter keeps the words.
+                XCTAssertTrue(page.composer.editable, "the entry stays open while the link is down")
+                XCTAssertTrue(page.composer.focused, "and keeps the focus")
+                let sentBefore = connector.sent.count
+                page.typeAndEnter("written while away")
+                XCTAssertEqual(page.composer.text, "written while away", "Enter while not connected keeps the words")
+                XCTAssertEqual(connector.sent.count, sentBefore, "nothing is sent while not connected")
                 sessions.connect(to: id)
                 await sessions.drain()
+                page.typeAndEnter(page.composer.text)
+                await sessions.drain()
+                XCTAssertEqual(connector.sent.last, "written while away", "sent once connected again")
+                XCTAssertEqual(page.composer.text, "")
                 for _ in 0..<40 { await burst(10) }
                 let followedAgain = await WindowHarness.wait(5) { page.showsNewest }
                 XCTAssertTrue(followedAgain, "after reconnecting, the newest of 1,600 messages is in view")
