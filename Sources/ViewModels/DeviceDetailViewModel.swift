@@ -96,9 +96,23 @@ public final class DeviceDetailViewModel {
         let heard = live.all.values.flatMap { [$0.id, $0.heardAddress].compactMap { $0 } }
         do {
             switch try await identities.addKey(key, for: id, heard: heard) {
-            case .kept:
+            case .kept(_, matched: nil):
                 refresh()
                 return KeyResult(kept: true, message: L10n.tr("Key saved. FavBlue now recognises this device when its address changes."))
+            case .kept(_, matched: let address?):
+                refresh()
+                // Saved under a fixed address, the favorite cannot check the key itself: the device it
+                // resolved is shown as this one from now on, so the user is told which it was.
+                let heard = live.all.values.first { $0.id == address || $0.heardAddress == address }
+                let shown = DeviceText.isolated(address.address)
+                if let name = heard?.advertised.name {
+                    return KeyResult(kept: true, message: L10n.format(
+                        "Key saved. It matches “{}”, heard at {}, which FavBlue now shows as this favorite. If that is another device, remove the key.",
+                        DeviceText.isolated(name), shown))
+                }
+                return KeyResult(kept: true, message: L10n.format(
+                    "Key saved. It matches the device heard at {}, which FavBlue now shows as this favorite. If that is another device, remove the key.",
+                    shown))
             case .noMatch(ownAddress: true):
                 return KeyResult(kept: false, message: L10n.tr(
                     "This key does not match the address this favorite was saved with. It may belong to another device."))

@@ -234,7 +234,7 @@ final class TypedKeyTests: XCTestCase {
         let stored = await repository.saved
         XCTAssertEqual(stored, [], "nothing kept for a key that matches nothing")
         let kept = try await identities.addKey(printedBackwards, for: saved, heard: [now])
-        XCTAssertEqual(kept, .kept(swapped: true))
+        XCTAssertEqual(kept, .kept(swapped: true, matched: nil), "its own address resolved: no other device named")
         XCTAssertTrue(identities.hasKey(saved))
         XCTAssertEqual(identities.identity(of: now), saved, "the new address is the saved device")
         let written = await repository.saved

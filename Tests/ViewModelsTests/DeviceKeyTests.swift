@@ -59,6 +59,31 @@ final class DeviceKeyTests: XCTestCase {
         XCTAssertFalse(detail.canHoldKey, "nothing left to show for a device that is no favorite")
     }
 
+    func testAKeyForAFavoriteSavedUnderAFixedAddressNamesTheDeviceItMatched() async throws {
+        // Saved under its public address, the favorite cannot check a key itself: the key is tried
+        // against the private addresses heard, and the page says which device it matched.
+        let id = DeviceID(octets: [0x00, 0x1B, 0xDC, 0x00, 0x00, 0x07], kind: .lePublic)
+        let prand: UInt32 = 0x41_2345
+        let value = UInt64(prand) << 24 | UInt64(prand ^ 0x5A)
+        let heard = DeviceID(octets: (0 ..< 6).map { UInt8(truncatingIfNeeded: value >> (8 * (5 - UInt64($0)))) }, kind: .leRandom)
+        let favorites = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository([
+            Favorite(id: id, nickname: "Band", lastKnownName: nil, addedAt: Date(), updatedAt: Date()),
+        ])))
+        await favorites.load()
+        let scanner = FakeScanner()
+        let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 1000)
+        live.start(mode: .continuous)
+        scanner.feed(Observation(id: heard, timestamp: Date(), rssi: -60, name: "Stranger's Tag"))
+        await live.drain()
+        let detail = DeviceDetailViewModel(id: id, favorites: favorites, live: live, sightings: nil,
+                                           identities: Identities(hashing: XorHashing()))
+        XCTAssertTrue(detail.canHoldKey)
+        let kept = await detail.useKey("5a" + String(repeating: "0", count: 30))
+        XCTAssertTrue(kept.kept, kept.message)
+        XCTAssertEqual(kept.message, "Key saved. It matches “\u{2068}Stranger's Tag\u{2069}”, heard at \u{2068}\(heard.address)\u{2069}, "
+                       + "which FavBlue now shows as this favorite. If that is another device, remove the key.")
+    }
+
     func testTheAddressNoteSuggestsPairingOnlyWhereTheRouteCanPair() async throws {
         let id = DeviceID(octets: [0x41, 0x23, 0x45, 0x67, 0x89, 0xAB], kind: .leRandom)
         let (favorites, live, identities) = await favoriteBand(id)

@@ -9,8 +9,10 @@ import Foundation
 public final class Identities {
     /// What became of a key typed in for a device.
     public enum KeyOutcome: Equatable, Sendable {
-        /// Kept; `swapped` when it resolved only with its bytes the other way round.
-        case kept(swapped: Bool)
+        /// Kept; `swapped` when it resolved only with its bytes the other way round. `matched` is the
+        /// private address heard that it resolved, when the device's own address is not a private
+        /// one: that device is shown as this one from now on, so the user is told which it was.
+        case kept(swapped: Bool, matched: DeviceID?)
         /// Neither byte order resolves the device's own address (`ownAddress`), or, when that is not
         /// a private one, any private address heard: nothing was kept.
         case noMatch(ownAddress: Bool)
@@ -61,14 +63,14 @@ public final class Identities {
         let addresses = own ? [identity] : heard.filter { AddressType($0) == .resolvablePrivate }
         for (key, swapped) in [(irk, false), (irk.byteSwapped, true)] {
             var trial = PrivateAddressResolver(hashing: hashing, bonds: [ResolvingBond(identity: identity, irk: key)])
-            guard addresses.contains(where: { trial.resolve($0) != nil }) else { continue }
+            guard let resolved = addresses.first(where: { trial.resolve($0) != nil }) else { continue }
             var bond = stored[identity] ?? Bond(identity: identity, irk: nil, ltk: nil, authenticated: false,
                                                 secureConnections: false, createdAt: now)
             bond.irk = key
             try await repository?.save(bond)
             stored[identity] = bond
             apply(Array(stored.values))
-            return .kept(swapped: swapped)
+            return .kept(swapped: swapped, matched: own ? nil : resolved)
         }
         return .noMatch(ownAddress: own)
     }
