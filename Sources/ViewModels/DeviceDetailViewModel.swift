@@ -103,9 +103,9 @@ public final class DeviceDetailViewModel {
                 refresh()
                 // Saved under a fixed address, the favorite cannot check the key itself: the device it
                 // resolved is shown as this one from now on, so the user is told which it was.
-                let heard = live.all.values.first { $0.id == address || $0.heardAddress == address }
+                let matched = live.all.values.first { $0.id == address || $0.heardAddress == address }
                 let shown = DeviceText.isolated(address.address)
-                if let name = heard?.advertised.name {
+                if let name = matched?.advertised.name {
                     return KeyResult(kept: true, message: L10n.format(
                         "Key saved. It matches “{}”, heard at {}, which FavBlue now shows as this favorite. If that is another device, remove the key.",
                         DeviceText.isolated(name), shown))

@@ -170,7 +170,11 @@ public final class ChatPage: Page {
     }
 
     private func sendEntry() {
-        // Not connected: the words stay for when it is, and the line under the entry says why.
-        if model.send(entry.text) { entry.text = "" } else { entry.errorBell() }
+        if model.send(entry.text) {
+            entry.text = ""
+        } else if !model.canSend {
+            // Not connected: the words stay for when it is, and the line under the entry says why.
+            entry.errorBell()
+        }
     }
 }
