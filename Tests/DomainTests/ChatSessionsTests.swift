@@ -290,16 +290,12 @@ final class ChatSessionsTests: XCTestCase {
 
         await chats.recover()
         await clock.advance(by: ChatSessions.retryDelay)
-        var after: [ChatMessage] = []
-        for _ in 0..<200 {
-            after = try await chats.page(for: device, offset: 0, limit: 10)
-            if after.map(\.delivery) == [.sent] { break }
-            // A poll for the detached write the retry timer started; flush() would bypass the timer under test.
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        // The retry timer took it off the queue; flush() then only waits for the write it started.
+        XCTAssertEqual(model.waitingToBeWritten, 0)
+        await model.flush()
+        let after = try await chats.page(for: device, offset: 0, limit: 10)
         XCTAssertEqual(after.map(\.id), [cutOff.id], "the same message, not a second copy")
         XCTAssertEqual(after.map(\.delivery), [.sent], "stored as sent once the disk takes it")
-        XCTAssertEqual(model.waitingToBeWritten, 0)
     }
 
     func testADeviceThatWantsPairingIsToldUntilTheNextAttempt() async {

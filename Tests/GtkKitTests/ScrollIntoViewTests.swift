@@ -38,9 +38,10 @@ final class ScrollIntoViewTests: GtkTestCase {
                            gtk_adjustment_get_upper(adjustment), accuracy: 1, "it sits at the bottom, the last thing there")
 
             // Rows appearing above it a moment later (the page filling in) do not push it out.
+            let oneLine = filler[20].allocatedHeight
             filler[20].text = (0..<8).map { "Added line \($0)" }.joined(separator: "\n")
-            MainLoop.iterate(until: { false }, timeout: 0.3)
-            XCTAssertTrue(shown(), "the message is still in view after lines appeared above it")
+            XCTAssertTrue(MainLoop.iterate(until: { filler[20].allocatedHeight > oneLine && shown() }, timeout: 5),
+                          "the message is still in view after lines appeared above it")
 
             // Scrolled back up, the first line is brought into view the same way.
             filler[0].scrollIntoView()

@@ -100,23 +100,19 @@ extension Widget {
         let until = g_get_monotonic_time() + gint64(seconds * 1_000_000)
         var placed: Double?
         onAfterPaint { [weak self] in
-            guard let self, let adjustment = self.enclosingAdjustment else { return false }
+            guard let self, let scrolled = gtk_widget_get_ancestor(self.widget, gtk_scrolled_window_get_type()),
+                  let adjustment = gtk_scrolled_window_get_vadjustment(gcast(scrolled)) else { return false }
             // The reader scrolled since: the view stays where they put it.
             if let placed, gtk_adjustment_get_value(adjustment) != placed { return false }
-            placed = self.scrollIntoViewNow(adjustment, margin: margin)
+            placed = self.scrollIntoViewNow(in: scrolled, adjustment, margin: margin)
             return g_get_monotonic_time() < until
         }
     }
 
-    private var enclosingAdjustment: UnsafeMutablePointer<GtkAdjustment>? {
-        gtk_widget_get_ancestor(widget, gtk_scrolled_window_get_type())
-            .flatMap { gtk_scrolled_window_get_vadjustment(gcast($0)) }
-    }
-
     /// Moves the view just enough to show the widget whole; returns the view's position after.
-    private func scrollIntoViewNow(_ adjustment: UnsafeMutablePointer<GtkAdjustment>, margin: Double) -> Double {
+    private func scrollIntoViewNow(in scrolled: UnsafeMutablePointer<GtkWidget>, _ adjustment: UnsafeMutablePointer<GtkAdjustment>,
+                                   margin: Double) -> Double {
         let value = gtk_adjustment_get_value(adjustment)
-        guard let scrolled = gtk_widget_get_ancestor(widget, gtk_scrolled_window_get_type()) else { return value }
         var bounds = graphene_rect_t()
         // In the scrolled window's own coordinates: 0 is the top of what shows.
         guard gtk_widget_compute_bounds(widget, scrolled, &bounds) != 0 else { return value }

@@ -271,10 +271,8 @@ public final class KeyedListView<Row: AnyObject> {
     public func scrollToEnd() {
         guard !keys.isEmpty else { return }
         scroll(to: keys.count - 1)
-        let scroller = root.widget
-        let settle: () -> Void = {
-            guard let adjustment = gtk_scrolled_window_get_vadjustment(gcast(UnsafeMutableRawPointer(scroller))) else { return }
-            Self.settleAtEnd(adjustment)
+        let settle: () -> Void = { [weak self] in
+            if let adjustment = self?.vadjustment { Self.settleAtEnd(adjustment) }
         }
         settle()
         // Rows of differing heights are measured as they are bound: settle again after layout.
