@@ -185,12 +185,9 @@ final class FavBlueApp {
             policy.onChange = { ScannerSettings.saveScan($0, to: settings) }
         }
         self.scanner = scanner
-        let connector = ConnectorFactory.make(source, link: link, bus: bus, log: log)
+        let connector = ConnectorFactory.make(source, link: link, bus: bus, addresses: live.heard, log: log)
         let sessions = ChatSessions(connector: connector, chats: store.chats)
         sessions.names = deviceName
-        // On the HCI route a bonded device is reached at the private address it uses now.
-        let currentAddress: @MainActor @Sendable (DeviceID) -> DeviceID = { [weak live] id in live?[id]?.currentAddress ?? id }
-        sessions.currentAddress = currentAddress
         sessions.onEnded = { [weak self] text, unreadFrom in
             guard let self, let window = self.window else { return }
             guard let unreadFrom else {
@@ -220,7 +217,6 @@ final class FavBlueApp {
                                    keep: { bond in try await identities.keep(bond) },
                                    forget: { identity in try await identities.forget(identity) })
         let pairer = PairerFactory.make(source, bus: bus, connector: connector, security: security, log: log)
-        (pairer as? HCIPairer)?.currentAddress = currentAddress
         let pairing = Pairing(pairer: pairer, mover: store.mover)
         pairing.beforeMove = { [weak sessions, weak live] _ in
             await sessions?.flush()

@@ -5,6 +5,7 @@ import ArgumentParser
 import Bluetooth
 import Domain
 import Foundation
+import SecurityToolbox
 
 /// `favblue-scan gatt ADDRESS`: connects, discovers the whole GATT tree, optionally reads every
 /// readable value, and prints the tree as text or as one JSON document.
@@ -29,6 +30,10 @@ struct GATTCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the connection.")
     var timeout: Double = 20
 
+    @Option(help: ArgumentHelp("A file of Identity Resolving Keys, as for `favblue-scan scan --keys`.",
+                               discussion: "Given a device's identity address and its key, FavBlue finds the private address the device uses now and connects there, following it when it changes meanwhile (H4 sources; BlueZ does this itself)."))
+    var keys: String?
+
     func run() async throws {
         let parsed: ScanSource
         do { parsed = try ScanSource(parsing: source) } catch { fail(FavBlueScan.explain(error)) }
@@ -38,8 +43,22 @@ struct GATTCommand: AsyncParsableCommand {
         } catch {
             fail("\(DeviceText.terminal(address)) is not an address like AA:BB:CC:DD:EE:FF or AA:BB:CC:DD:EE:FF/le-random")
         }
-        let connector = ConnectorFactory.make(parsed, link: ScannerFactory.link(for: parsed), bus: ScannerFactory.bus(for: parsed))
+        let link = ScannerFactory.link(for: parsed)
+        let addresses = HeardAddresses()
+        let connector = ConnectorFactory.make(parsed, link: link, bus: ScannerFactory.bus(for: parsed), addresses: addresses)
         if let reason = connector.unavailableReason { fail(reason) }
+        var follower: HCIScanner?
+        if let keys, let link {
+            let bonds: [ResolvingBond]
+            do { bonds = try FavBlueScan.readKeys(keys) } catch { fail(error.message) }
+            if bonds.contains(where: { $0.identity == device }) {
+                follower = Self.follow(device, bonds: bonds, on: link, into: addresses)
+                if !(await Self.heard(device, in: addresses, within: timeout)) {
+                    fail("\(device.address) was not heard at any private address its key resolves within \(Int(timeout)) s")
+                }
+            }
+        }
+        defer { follower?.stop() }
         let events = connector.events
         connector.connect(to: device)
         switch await Self.connected(events, within: timeout) {
@@ -62,6 +81,28 @@ struct GATTCommand: AsyncParsableCommand {
         connector.disconnect()
         // Lets the disconnect reach the device before the process ends.
         try? await Task.sleep(nanoseconds: 300_000_000)
+    }
+
+    /// Scans on `link` beside the connection and notes each private address `keys` resolve to
+    /// `identity`, so the connection goes where it is heard now and follows it.
+    static func follow(_ identity: DeviceID, bonds: [ResolvingBond], on link: HCILink, into addresses: HeardAddresses) -> HCIScanner {
+        let scanner = HCIScanner(link: link)
+        let observations = scanner.observations
+        Task.detached {
+            var resolver = PrivateAddressResolver(hashing: AESAddressHashing(), bonds: bonds)
+            for await o in observations where resolver.resolve(o.id) == identity { addresses.note(o.id, for: identity) }
+        }
+        scanner.start()
+        return scanner
+    }
+
+    /// Waits until `identity` is heard at a private address, or the timeout.
+    static func heard(_ identity: DeviceID, in addresses: HeardAddresses, within seconds: Double) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while addresses.current(identity) == identity, Date() < deadline {
+            try? await Task.sleep(nanoseconds: 50_000_000)
+        }
+        return addresses.current(identity) != identity
     }
 
     /// Waits for `connected`, a failure, or the timeout.

@@ -96,7 +96,7 @@ public final class ChatViewModel {
         let state = sessions.state
         if state.device == device {
             switch state {
-            case .connecting: return L10n.tr("Connecting to the device…")
+            case .connecting: return sessions.connectingNote ?? L10n.tr("Connecting to the device…")
             case .connected(_, service: nil): return L10n.tr("This device offers no chat service, so messages cannot be sent.")
             default: return L10n.tr("Disconnecting…")
             }

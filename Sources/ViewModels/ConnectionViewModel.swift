@@ -31,6 +31,8 @@ public final class ConnectionViewModel {
     public var unread: Int { sessions.unread }
     /// The device of the last connection that failed or ended on its own, and why.
     public var lastEnded: (device: DeviceID, reason: String)? { sessions.lastEnded }
+    /// Why the attempt under way goes on at another address, in words, while it does.
+    public var connectingNote: String? { sessions.connectingNote }
     /// Whether `device`'s last attempt failed because it wants to be paired first.
     public func wantsPairing(_ device: DeviceID) -> Bool { sessions.wantsPairing == device }
     /// The badge on Open Chat: nil, "1"–"99" or "...".

@@ -125,7 +125,7 @@ final class DeviceConnectionSection {
         } else if connected {
             text = L10n.tr("Connected")
         } else if connecting {
-            text = L10n.format("Connecting to {}…", DeviceText.isolated(name))
+            text = model.connectingNote ?? L10n.format("Connecting to {}…", DeviceText.isolated(name))
         } else if !mine, let ended = model.lastEnded, ended.device == device {
             text = ended.reason
         } else if !mine, let other = state.device {

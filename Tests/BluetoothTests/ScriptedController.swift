@@ -27,6 +27,11 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     private(set) var mostOutstanding = 0
     /// Whether Number of Completed Packets is held back (to test the credits).
     var holdCompletions = false
+    /// Whether the device answers at an address (wire order) with a Peer_Address_Type; an
+    /// attempt elsewhere waits until it is cancelled.
+    var answers: @Sendable (_ address: [UInt8], _ type: UInt8) -> Bool = { _, _ in true }
+    /// The LE Create Connection still waiting, if any.
+    private var pending: [UInt8]?
 
     init(bufferCount: Int = 8, findByTypeValue: Bool = true) {
         self.bufferCount = bufferCount
@@ -62,6 +67,13 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
                                                              data: packet.data)),
                   let l2cap = try? L2CAPFrame.decode(frame), l2cap.channel == channel else { return nil }
             return l2cap.payload
+        }
+    }
+
+    /// The commands the host sent: opcode and parameters.
+    var sentCommands: [(opcode: UInt16, parameters: [UInt8])] {
+        condition.withLock { sent }.compactMap {
+            $0.0 == .command ? (UInt16($0.1[0]) | UInt16($0.1[1]) << 8, Array($0.1.dropFirst(3))) : nil
         }
     }
 
@@ -122,8 +134,18 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
         case HCICommand.leCreateConnectionOp:
             status(opcode)
             let peer = Array(bytes[9..<15])
-            push(.event, [0x3E, 19, 0x01, 0x00, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), 0x00, 0x01] + peer
+            guard answers(peer, bytes[8]) else {
+                condition.withLock { pending = peer }
+                return
+            }
+            push(.event, [0x3E, 19, 0x01, 0x00, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), 0x00, bytes[8]] + peer
                  + [0x18, 0, 0, 0, 0xF4, 1, 0])
+        case HCICommand.leCreateConnectionCancelOp:
+            // §7.8.13: Command Complete, then the attempt's end with Unknown Connection Identifier.
+            complete(opcode, [0])
+            if let peer = condition.withLock({ () -> [UInt8]? in defer { pending = nil }; return pending }) {
+                push(.event, [0x3E, 19, 0x01, 0x02, 0, 0, 0x00, 0x01] + peer + [0, 0, 0, 0, 0, 0, 0])
+            }
         case HCICommand.disconnectOp, HCICommand.leConnectionUpdateOp:
             status(opcode)
             if opcode == HCICommand.disconnectOp {

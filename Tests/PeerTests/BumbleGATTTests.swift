@@ -159,4 +159,22 @@ final class BumbleGATTTests: XCTestCase {
         XCTAssertEqual(badStatus, 2)
         XCTAssertTrue(badErr.contains("is not an address like"), badErr)
     }
+
+    func testGivenAnIdentityAndItsKeyTheCommandLineReachesADeviceThatChangesItsAddressEveryTwoSeconds() throws {
+        let irk = "00112233445566778899aabbccddeeff"
+        let peer = try ChatPeer(["--service", "chat", "--irk", irk, "--private", "--rotate", "2", "--advertising-interval", "100"])
+        let keys = FileManager.default.temporaryDirectory.appending(path: "favblue-keys-\(UUID().uuidString)").path
+        // The key as FavBlue keeps it: Bumble's bytes the other way round.
+        let ours = stride(from: 30, through: 0, by: -2).map { irk[irk.index(irk.startIndex, offsetBy: $0)...].prefix(2) }.joined()
+        try "F0:F1:F2:F3:F4:F5/le-random \(ours)\n".write(toFile: keys, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: keys) }
+        // Three rotations first: the address the peer started with is long gone.
+        XCTAssertNotNil(peer.wait(for: { _ in peer.lines.filter { $0.hasPrefix("ROTATED ") }.count >= 3 }, timeout: 15), peer.output)
+        let (status, out, err) = try scan(["gatt", "F0:F1:F2:F3:F4:F5/le-random", "--source", "h4-tcp:127.0.0.1:\(peer.port)",
+                                           "--keys", keys, "--json"])
+        XCTAssertEqual(status, 0, err + peer.output)
+        let document = try XCTUnwrap(try? JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any], out + err)
+        XCTAssertEqual(document["address"] as? String, "F0:F1:F2:F3:F4:F5", "reported under its identity")
+        XCTAssertEqual(peer.lines.filter { $0.hasPrefix("CONNECTED") }.count, 1, "one connection: \(peer.output)")
+    }
 }

@@ -36,6 +36,8 @@ final class BumblePairingTests: XCTestCase {
         let pairer: HCIPairer
         let bonds: Bonds
         let log: EventLog
+        /// Where the app's live model would say each device is heard now.
+        let addresses: HeardAddresses
     }
 
     private func rig(_ peer: ChatPeer, bonds: Bonds = Bonds()) -> Rig {
@@ -46,10 +48,12 @@ final class BumblePairingTests: XCTestCase {
         let link = HCILink(open: { () throws(ScanFailure) -> HCITransport in try TransportOpener.tcp(host: "127.0.0.1", port: port) },
                            log: debug)
         let connector = HCILinkConnector(link: link, log: debug)
+        let addresses = HeardAddresses()
+        connector.addresses = addresses
         let security = HCISecurity(crypto: ToolboxPairingCrypto(), keyring: bonds.keyring,
                                    keep: { bonds.keep($0) }, forget: { bonds.forget($0) })
         return Rig(link: link, connector: connector, pairer: HCIPairer(connector: connector, security: security), bonds: bonds,
-                   log: EventLog(connector))
+                   log: EventLog(connector), addresses: addresses)
     }
 
     /// Answers every question with `answer(question)`, and keeps the questions asked.
@@ -358,7 +362,8 @@ final class BumblePairingTests: XCTestCase {
         let now = try DeviceID(parsing: String(line.dropFirst(8)), kind: .leRandom)
         XCTAssertNotEqual(now, rpa)
         XCTAssertEqual(rig.bonds.keyring.bond(for: now)?.identity, ChatPeer.first, "\(now) resolves with the key it gave")
-        rig.connector.connect(to: ChatPeer.first, at: now)
+        rig.addresses.note(now, for: ChatPeer.first)
+        rig.connector.connect(to: ChatPeer.first)
         let again = await rig.log.wait {
             $0.states.filter { if case .connected(ChatPeer.first, _) = $0 { return true } else { return false } }.count == 2
         }

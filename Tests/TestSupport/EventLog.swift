@@ -31,6 +31,10 @@ public final class EventLog: @unchecked Sendable {
     public func notified(_ handle: UInt16) -> [[UInt8]] {
         lock.withLock { events.compactMap { if case .notified(_, handle, let value, _) = $0 { value } else { nil } } }
     }
+    /// The addresses an attempt went on to after the device moved, in order.
+    public var retries: [DeviceID] {
+        lock.withLock { events.compactMap { if case .retrying(_, let a) = $0 { a } else { nil } } }
+    }
     public var services: [ServiceID]? {
         lock.withLock { events.lazy.compactMap { if case .services(_, let l) = $0 { l } else { nil } }.first }
     }

@@ -5,7 +5,7 @@
 in one dialog that names it, and a private address that turns out to be an identity keeps
 its favorite under that identity."""
 
-import time
+import sys
 import time
 import unittest
 
@@ -272,6 +272,49 @@ class OwnHostPairingTests(unittest.TestCase):
                 app.press("Forget")
                 app.wait_for(lambda: "Not paired" in app.names() and f"Pair with {peer_name}" in app.names("button"),
                              what="Not paired once forgotten")
+
+    def test_a_device_rotating_every_two_seconds_pairs_from_its_row_and_connects_twenty_times(self):
+        """A stranger that takes a new private address every 2 s, heard for three rotations, is
+        one row; Pair on its page reaches it where it is now (not where the row was first heard)
+        and bonds. Then 20 connections in a row, each after a new rotation, all succeed: every
+        one goes to the address heard last, and follows the device if it moves meanwhile."""
+        from peers import ChatPeer
+        home = scratch("favblue-ui-")
+        with ChatPeer("--service", "chat", "--pairing", "yesno", "--irk", "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                      "--private", "--rotate", "2", "--advertising-interval", "100") as peer:
+            with App("--source", peer.source, storage="sqlite", home=home) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: "Details for Chat Peer" in app.names("button"), timeout=30, what="the peer")
+                rotated = peer.count("ROTATED")
+                deadline = time.time() + 20
+                while peer.count("ROTATED") < rotated + 3 and time.time() < deadline:
+                    time.sleep(0.1)
+                rows = [n for n in app.names("button") if n.startswith("Details for ")]
+                self.assertEqual(rows, ["Details for Chat Peer"], "one row across three rotations")
+                app.press("Details for Chat Peer")
+                app.wait_for(lambda: "Pair with Chat Peer" in app.names("button"), what="Pair")
+                app.press("Pair with Chat Peer")
+                number = peer.wait_for("COMPARE ", timeout=20).split()[1]
+                app.wait_for(lambda: f"Does {iso('Chat Peer')} show {number[:3]} {number[3:]}? Confirm only if the numbers match."
+                             in app.names(), what="the number")
+                app.press("Confirm")
+                app.wait_for(lambda: "Paired" in app.names() and "Forget Chat Peer" in app.names("button"), what="Paired")
+                app.wait_for(lambda: "Disconnect from Chat Peer" in app.names("button"), timeout=20, what="connected")
+                for n in range(20):
+                    app.press("Disconnect from Chat Peer")
+                    app.wait_for(lambda: "Connect to Chat Peer" in app.names("button"), what=f"disconnected ({n})")
+                    rotated = peer.count("ROTATED")
+                    deadline = time.time() + 10
+                    while peer.count("ROTATED") == rotated and time.time() < deadline:
+                        time.sleep(0.05)
+                    self.assertGreater(peer.count("ROTATED"), rotated, "the peer took a new address")
+                    app.press("Connect to Chat Peer")
+                    app.wait_for(lambda: "Disconnect from Chat Peer" in app.names("button"), timeout=15,
+                                 what=f"connection {n + 1} of 20 after a rotation")
+                self.assertEqual(peer.count("PAIRED"), 1, "bonded once; every later link is encrypted with the bond")
+                retried = app.stderr().count("changed its address; trying")
+                print(f"\n20 connects after rotations: {retried} needed a retry", file=sys.stderr)
 
     def test_a_private_device_paired_here_keeps_one_row_its_nickname_and_chat_across_rotations_and_restarts(self):
         """A peer with its own identity key that takes a new private address every 5 s:

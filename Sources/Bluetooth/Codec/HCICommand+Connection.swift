@@ -60,19 +60,21 @@ extension HCICommand {
     }
 
     /// LE Create Connection (§7.8.12) to one peer, no filter accept list; `peer` in wire order.
-    public static func leCreateConnection(peer: [UInt8], peerRandom: Bool, ownRandom: Bool,
+    /// `peerType`: 0 public, 1 random, 2 or 3 the public or static identity of a device in the
+    /// controller's resolving list (§7.8.12, Peer_Address_Type).
+    public static func leCreateConnection(peer: [UInt8], peerType: UInt8, ownRandom: Bool,
                                           _ p: LEConnectionParameters = LEConnectionParameters()) -> HCICommand {
         HCICommand(opcode: leCreateConnectionOp,
-                   parameters: le16(p.scanInterval) + le16(p.scanWindow) + [0, peerRandom ? 1 : 0] + peer
+                   parameters: le16(p.scanInterval) + le16(p.scanWindow) + [0, peerType] + peer
                        + [ownRandom ? 1 : 0] + le16(p.intervalMin) + le16(p.intervalMax) + le16(p.latency)
                        + le16(p.supervisionTimeout) + le16(0) + le16(0))
     }
 
     /// LE Extended Create Connection [v1] (§7.8.66), initiating on the LE 1M PHY only.
-    public static func leExtendedCreateConnection(peer: [UInt8], peerRandom: Bool, ownRandom: Bool,
+    public static func leExtendedCreateConnection(peer: [UInt8], peerType: UInt8, ownRandom: Bool,
                                                   _ p: LEConnectionParameters = LEConnectionParameters()) -> HCICommand {
         HCICommand(opcode: leExtendedCreateConnectionOp,
-                   parameters: [0, ownRandom ? 1 : 0, peerRandom ? 1 : 0] + peer + [0x01]
+                   parameters: [0, ownRandom ? 1 : 0, peerType] + peer + [0x01]
                        + le16(p.scanInterval) + le16(p.scanWindow) + le16(p.intervalMin) + le16(p.intervalMax)
                        + le16(p.latency) + le16(p.supervisionTimeout) + le16(0) + le16(0))
     }

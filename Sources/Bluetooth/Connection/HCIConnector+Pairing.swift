@@ -37,7 +37,7 @@ extension HCIConnector {
     static let smpTimeout: Double = 30
 
     /// Connects to `device` if it is not the current link, then pairs on the worker.
-    func pair(_ device: DeviceID, at address: DeviceID, _ context: PairingContext) async -> Result<(DeviceID, Bond?), PairingFailure> {
+    func pair(_ device: DeviceID, _ context: PairingContext) async -> Result<(DeviceID, Bond?), PairingFailure> {
         await withCheckedContinuation { continuation in
             let current = lock.withLock { link.map { $0.device == device && !$0.ending } ?? false }
             if current {
@@ -52,7 +52,7 @@ extension HCIConnector {
                 worker.async { [self] in
                     var result: Result<(DeviceID, Bond?), PairingFailure> = .failure(.connectionLost)
                     var ran = false
-                    runConnect(to: device, at: address, generation: generation) { link in
+                    runConnect(to: device, generation: generation) { link in
                         ran = true
                         result = self.runPairing(on: link, context, generation: generation)
                     }

@@ -12,7 +12,7 @@ extension HCIConnector {
     // MARK: Connect
 
     /// Connects to `device`; `pairing`, when given, runs on the new link before discovery.
-    func runConnect(to device: DeviceID, at address: DeviceID? = nil, generation: Int, pairing: ((Link) -> Void)? = nil) {
+    func runConnect(to device: DeviceID, generation: Int, pairing: ((Link) -> Void)? = nil) {
         guard isCurrent(generation) else { return }
         // One active connection: the current one goes first (and says so).
         endCurrentLink(reportIdle: true)
@@ -25,7 +25,7 @@ extension HCIConnector {
         host.start()
         do {
             let setup = try controllerSetup()
-            guard let link = try establish(device, at: address ?? device, setup: setup, generation: generation) else { return }
+            guard let link = try establish(device, setup: setup, generation: generation) else { return }
             if let pairing {
                 pairing(link)
             } else {
@@ -44,7 +44,7 @@ extension HCIConnector {
 
     /// Reads the buffers and features once, asks for the LE events, and sets a static random
     /// own address (Core v5.4, Vol 6, Part B, §1.3.2.1). Without one, Bumble drops ATT traffic.
-    private func controllerSetup() throws(ConnectionFailure) -> ControllerSetup {
+    func controllerSetup() throws(ConnectionFailure) -> ControllerSetup {
         if let setup = lock.withLock({ controller }) { return setup }
         do throws(ScanFailure) {
             var size = 0
@@ -83,64 +83,7 @@ extension HCIConnector {
         }
     }
 
-    /// Sends LE (Extended) Create Connection and waits for the device, the timeout, or the user.
-    /// Returns nil when the user chose otherwise meanwhile.
-    private func establish(_ device: DeviceID, at address: DeviceID, setup: ControllerSetup,
-                           generation: Int) throws(ConnectionFailure) -> Link? {
-        let peerRandom = address.kind == .leRandom
-        let command: HCICommand = setup.extended
-            ? .leExtendedCreateConnection(peer: address.wireBytes, peerRandom: peerRandom, ownRandom: setup.ownRandom, parameters)
-            : .leCreateConnection(peer: address.wireBytes, peerRandom: peerRandom, ownRandom: setup.ownRandom, parameters)
-        lock.withLock { attempt = Attempt(device: device, address: address) }
-        log("\(command.name) to \(address)\(address == device ? "" : " (\(device))")")
-        let status: [UInt8]
-        do {
-            status = try host.command(command, expectStatus: true, rawStatus: true)
-        } catch {
-            lock.withLock { attempt = nil }
-            throw Self.failure(error)
-        }
-        if let code = status.first, code != 0 {
-            lock.withLock { attempt = nil }
-            throw .controller(code: code)
-        }
-        let deadline = Date().addingTimeInterval(connectTimeout)
-        lock.lock()
-        while attempt?.complete == nil, self.generation == generation, hostEnded == nil, lock.wait(until: deadline) {}
-        var complete = attempt?.complete
-        let gaveUp = complete == nil && hostEnded == nil
-        lock.unlock()
-        if gaveUp {
-            // Cancel; the controller then reports the attempt with status 0x02 (§7.8.13), unless
-            // the connection won the race. Bumble reports nothing, so this wait is short.
-            _ = try? host.command(.leCreateConnectionCancel)
-            let cancelDeadline = Date().addingTimeInterval(1)
-            lock.lock()
-            while attempt?.complete == nil, hostEnded == nil, lock.wait(until: cancelDeadline) {}
-            complete = attempt?.complete
-            lock.unlock()
-        }
-        lock.lock()
-        attempt = nil
-        let current = self.generation == generation
-        let ended = hostEnded
-        lock.unlock()
-        if let ended { throw .adapterGone(ended.detail) }
-        guard let complete, complete.status == 0 else {
-            guard current else { return nil }
-            if let status = complete?.status, status != 0x02 {
-                throw status == 0x3E ? .notEstablished(code: status) : .controller(code: status)
-            }
-            throw .noAnswer(seconds: Int(connectTimeout.rounded()))
-        }
-        log("connected to \(device), handle \(complete.handle)")
-        let link = makeLink(device, address: address, handle: complete.handle, setup: setup)
-        // A connection made after all is kept until the newer request ends it.
-        guard current else { return nil }
-        return link
-    }
-
-    private func makeLink(_ device: DeviceID, address: DeviceID, handle: UInt16, setup: ControllerSetup) -> Link {
+    func makeLink(_ device: DeviceID, address: DeviceID, handle: UInt16, setup: ControllerSetup) -> Link {
         let host = self.host
         let outbox = ACLOutbox(handle: handle, bufferSize: setup.bufferSize, bufferCount: setup.bufferCount) { bytes in
             try? host.sendACL(bytes)

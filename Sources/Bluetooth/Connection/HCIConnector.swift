@@ -25,6 +25,9 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     let log: @Sendable (String) -> Void
     /// The bonds, for encrypting links to bonded devices; set by whoever pairs.
     var keyring: HCIKeyring?
+    /// Where each device is heard now, so a device that changes its address is reached where
+    /// it is; set before the first connect. Nil reaches a device at its own address.
+    public var addresses: HeardAddresses?
 
     // MARK: Threads
     let worker = DispatchQueue(label: "favblue-connector")
@@ -57,6 +60,8 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         let device: DeviceID
         let address: DeviceID
         var complete: LEConnectionComplete?
+        /// LE Create Connection Cancel was sent, so a completion with status 0x02 answers it.
+        var cancelled = false
     }
 
     /// The controller's LE buffers and abilities.
@@ -128,11 +133,9 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
 
     public var state: ConnectionState { streams.state }
 
-    public func connect(to device: DeviceID) { connect(to: device, at: device) }
-
-    public func connect(to device: DeviceID, at address: DeviceID) {
+    public func connect(to device: DeviceID) {
         let generation = supersede()
-        worker.async { [self] in runConnect(to: device, at: address, generation: generation) }
+        worker.async { [self] in runConnect(to: device, generation: generation) }
     }
 
     public func cancel() { disconnect() }
@@ -173,7 +176,10 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         switch decoded {
         case .connectionComplete(let complete):
             lock.lock()
-            if attempt != nil, attempt?.complete == nil {
+            // A late answer to a cancel is no answer to the attempt after it.
+            if complete.status == 0x02, attempt?.cancelled == false {
+                lock.unlock()
+            } else if attempt != nil, attempt?.complete == nil {
                 attempt?.complete = complete
                 lock.broadcast()
                 lock.unlock()

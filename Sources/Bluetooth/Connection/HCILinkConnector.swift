@@ -27,12 +27,10 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
     public var events: Feed<ConnectionEvent> { streams.events }
     public var state: ConnectionState { streams.state }
 
-    public func connect(to device: DeviceID) { connect(to: device, at: device) }
-
-    public func connect(to device: DeviceID, at address: DeviceID) {
+    public func connect(to device: DeviceID) {
         queue.async { [self] in
             do throws(ScanFailure) {
-                try connector().connect(to: device, at: address)
+                try connector().connect(to: device)
             } catch {
                 streams.set(.failed(.adapterGone(error.detail)))
             }
@@ -63,8 +61,15 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
     }
     private var storedKeyring: HCIKeyring?
 
+    /// Where each device is heard now, handed to every connector on the link; set before the first connect.
+    public var addresses: HeardAddresses? {
+        get { lock.withLock { storedAddresses } }
+        set { lock.withLock { storedAddresses = newValue; inner?.addresses = newValue } }
+    }
+    private var storedAddresses: HeardAddresses?
+
     /// Pairs with `device` on the current link, connecting first when it is not the one connected.
-    func pair(_ device: DeviceID, at address: DeviceID, _ context: PairingContext) async -> Result<(DeviceID, Bond?), PairingFailure> {
+    func pair(_ device: DeviceID, _ context: PairingContext) async -> Result<(DeviceID, Bond?), PairingFailure> {
         let made: Result<HCIConnector, ScanFailure> = await withCheckedContinuation { continuation in
             queue.async { [self] in
                 do throws(ScanFailure) {
@@ -75,7 +80,7 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
             }
         }
         switch made {
-        case .success(let inner): return await inner.pair(device, at: address, context)
+        case .success(let inner): return await inner.pair(device, context)
         case .failure(let error): return .failure(.unavailable(error.message))
         }
     }
@@ -117,6 +122,7 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
             if let inner, inner.host === host { return inner }
             let made = HCIConnector(host: host, log: log)
             made.keyring = storedKeyring
+            made.addresses = storedAddresses
             inner = made
             forwarding?.cancel()
             let events = made.events

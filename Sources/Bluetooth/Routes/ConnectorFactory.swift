@@ -9,8 +9,9 @@ import Localization
 public enum ConnectorFactory {
     /// A connector on `link` for the H4 sources (the link the scanner shares, from
     /// `ScannerFactory.link(for:)`), through `bus` for `bluez` and `auto` (from `ScannerFactory.bus(for:)`),
-    /// or a connector that explains why `source` cannot connect.
-    public static func make(_ source: ScanSource, link: HCILink?, bus: BlueZBus? = nil,
+    /// or a connector that explains why `source` cannot connect. On the H4 sources a device is
+    /// reached where `addresses` last heard it (BlueZ follows addresses itself).
+    public static func make(_ source: ScanSource, link: HCILink?, bus: BlueZBus? = nil, addresses: HeardAddresses? = nil,
                             log: @escaping @Sendable (String) -> Void = { _ in }) -> DeviceConnector {
         switch source {
         case .bluez(let adapter):
@@ -20,7 +21,9 @@ public enum ConnectorFactory {
             return BlueZConnector(bus: bus ?? BlueZBus(), log: log)
         case .h4Unix, .h4TCP, .h4Serial:
             guard let link else { return RefusingConnector(.notSupported(L10n.tr("There is no link to the Bluetooth adapter."))) }
-            return HCILinkConnector(link: link, log: log)
+            let connector = HCILinkConnector(link: link, log: log)
+            connector.addresses = addresses
+            return connector
         case .hci:
             // On a raw socket the kernel and bluetoothd act on every connection made there too.
             return RefusingConnector(.notSupported(L10n.tr(

@@ -31,9 +31,6 @@ public final class HCIPairer: DevicePairer, @unchecked Sendable {
     private let security: HCISecurity
     private let lock = NSLock()
     private var nextID = 0
-    /// The address a device is heard from now (a bonded device's current private address); the
-    /// composition root sets it from the live model.
-    public var currentAddress: (@MainActor @Sendable (DeviceID) -> DeviceID)?
     /// The prompt on screen: its id and whether it is a display, which later key presses update.
     private var shown: (id: Int, display: Bool)?
 
@@ -54,8 +51,7 @@ public final class HCIPairer: DevicePairer, @unchecked Sendable {
         let context = PairingContext(crypto: security.crypto, localIRK: security.keyring.local.irk) { [weak self] question in
             self?.ask(question, about: device)
         }
-        let address = await currentAddress?(device) ?? device
-        let result = await connector.pair(device, at: address, context)
+        let result = await connector.pair(device, context)
         withdraw(reason: nil)
         let (identity, bond) = try result.get()
         if let bond {

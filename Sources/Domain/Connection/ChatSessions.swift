@@ -50,9 +50,9 @@ public final class ChatSessions {
     public var onNotified: ((_ handle: UInt16, _ value: [UInt8], _ time: Date) -> Void)?
     /// Said when messages could not be written to the store.
     public var onStoreProblem: ((String) -> Void)?
-    /// The address a device is heard from now (a bonded device's current private address); the
-    /// composition root sets it from the live model.
-    public var currentAddress: @MainActor (DeviceID) -> DeviceID = { $0 }
+    /// Why the attempt under way goes on elsewhere ("It changed its address; trying the new
+    /// one…"), said in place of "Connecting…" until the attempt ends.
+    public private(set) var connectingNote: String?
     /// The name a device goes by (nickname, else name, else address); the composition root sets it.
     public var names: @MainActor (DeviceID) -> String = { $0.address }
 
@@ -193,7 +193,7 @@ public final class ChatSessions {
     public func connect(to device: DeviceID) {
         attempted = device
         _ = name(of: device)
-        connector.connect(to: device, at: currentAddress(device))
+        connector.connect(to: device)
     }
 
     /// Gives up a connection attempt under way.
@@ -264,6 +264,7 @@ public final class ChatSessions {
             default: break
             }
             state = new
+            if case .connecting = new {} else { connectingNote = nil }
             if let device = new.device {
                 attempted = device
                 lastEnded = nil
@@ -304,6 +305,9 @@ public final class ChatSessions {
         case .servicesChanged(let device):
             if device == state.device { onServicesChanged?() }
             return
+        case .retrying(let device, _):
+            guard state == .connecting(device) else { return }
+            connectingNote = L10n.tr("It changed its address; trying the new one…")
         case .signal(let device, let rssi, let time):
             // The live model owns the signal; nothing here changes.
             if device == state.device { onSignal?(device, rssi, time) }

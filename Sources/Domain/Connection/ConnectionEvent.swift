@@ -20,4 +20,6 @@ public enum ConnectionEvent: Equatable, Sendable {
     /// The connected device's services changed (a firmware update, a Service Changed
     /// indication the system handled): what was discovered is stale.
     case servicesChanged(DeviceID)
+    /// The device being connected took a new address meanwhile; the attempt goes on at `address`.
+    case retrying(DeviceID, at: DeviceID)
 }

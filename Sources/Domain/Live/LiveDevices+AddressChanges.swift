@@ -37,6 +37,8 @@ extension LiveDevices {
         }
         guard recent.count == 1, let candidate = recent.first else { return false }
         ghosts[o.id] = Ghost(candidate: candidate, first: o.timestamp, heldAt: now(), reports: [o])
+        // Most likely the row's next address: a connection waiting for the row goes there at once.
+        heard.note(o.id, for: candidate)
         return true
     }
 
@@ -58,6 +60,9 @@ extension LiveDevices {
             if device != nil, !alive {
                 aliases[address] = ghost.candidate
                 devices[ghost.candidate]!.noteAddressChange()
+            } else {
+                // The row was heard again where it was: it is still there.
+                heard.note(device?.heardAddress, for: ghost.candidate)
             }
             for var o in ghost.reports {
                 if let alias = aliases[address] { o.resolve(to: alias) }
@@ -70,8 +75,17 @@ extension LiveDevices {
     func admit(_ o: Observation) {
         // Most reports are from fixed addresses: the address type is the cheap test, so it comes first.
         let indexed = AddressType(o.id) == .resolvablePrivate && foldable(o.id)
-        let before = indexed ? devices[o.id]?.lastPayload : nil
-        if devices[o.id] != nil { devices[o.id]!.fold(o) } else { devices[o.id] = LiveDevice(o) }
+        var before: [UInt8]?
+        // One lookup for the common case, a device already listed.
+        if let at = devices.index(forKey: o.id) {
+            let heardBefore = devices.values[at].heardAddress
+            if indexed { before = devices.values[at].lastPayload }
+            devices.values[at].fold(o)
+            if o.heardAs != heardBefore { heard.note(o.heardAs, for: o.id) }
+        } else {
+            devices[o.id] = LiveDevice(o)
+            if o.heardAs != nil { heard.note(o.heardAs, for: o.id) }
+        }
         guard indexed, let now = devices[o.id]?.lastPayload, now != before else { return }
         if let before { unindex(o.id, before) }
         if !now.isEmpty { payloads[now, default: []].insert(o.id) }
@@ -94,6 +108,7 @@ extension LiveDevices {
     /// Drops `id`, its place in the payload index and the addresses that led to it.
     func forget(_ id: DeviceID) {
         guard let device = devices.removeValue(forKey: id) else { return }
+        heard.forget(id)
         unindex(id, device.lastPayload)
         // Its later addresses are the only aliases that lead to it.
         for address in device.formerAddresses.dropFirst() + [device.currentAddress] where aliases[address] == id {

@@ -67,6 +67,8 @@ public final class LiveDevices {
     var payloads: [[UInt8]: Set<DeviceID>] = [:]
     /// The newest report time folded: the clock the folding rule reads, so a replay follows its own time.
     var newest = Date.distantPast
+    /// Where each row is heard now, for whoever connects or pairs.
+    public let heard = HeardAddresses()
     private var scanner: DeviceScanner?
     private let inbox = Inbox()
     private var tasks: [Task<Void, Never>] = []

@@ -41,10 +41,9 @@ public protocol DeviceConnector: GATTAccess {
     /// The state right now.
     var state: ConnectionState { get }
     /// Connects to `device` and opens its chat channel, first ending any other connection.
+    /// Routes that do not resolve addresses themselves reach it where it is heard now (its
+    /// newest private address), and follow it when it moves meanwhile; reports keep naming `device`.
     func connect(to device: DeviceID)
-    /// Connects to `device` (an identity) where it is heard now, at `address` (its current private
-    /// address); reports keep naming `device`. Routes that resolve addresses themselves ignore `address`.
-    func connect(to device: DeviceID, at address: DeviceID)
     /// Gives up a connection attempt under way; the state goes back to idle.
     func cancel()
     /// Ends the connection; the state goes back to idle.
@@ -63,7 +62,6 @@ public protocol DeviceConnector: GATTAccess {
 }
 
 extension DeviceConnector {
-    public func connect(to device: DeviceID, at address: DeviceID) { connect(to: device) }
     public var unavailableReason: String? { nil }
     public var readsSignalWhileConnected: Bool { false }
     public func unavailableReason(for device: DeviceID) -> String? { unavailableReason }

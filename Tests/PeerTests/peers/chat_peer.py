@@ -79,6 +79,8 @@ from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.link import LocalLink
 from bumble.transport import open_transport
 
+from spec_controller import keep_to_the_spec
+
 SERVICES = {
     'chat': ('7E57C000-2C8F-4F3C-9F91-8577E1891234',
              '7E57C001-2C8F-4F3C-9F91-8577E1891234',    # TX notify
@@ -121,8 +123,8 @@ class Delegate(PairingDelegate):
 async def main(args):
     link = LocalLink()
     transport = await open_transport(args.transport)
-    exposed = Controller('EXPOSED', host_source=transport.source, host_sink=transport.sink,
-                         link=link, public_address='00:1B:DC:00:00:02')
+    exposed = keep_to_the_spec(Controller('EXPOSED', host_source=transport.source, host_sink=transport.sink,
+                                          link=link, public_address='00:1B:DC:00:00:02'))
     if args.legacy_reports:
         exposed.le_features &= ~hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
 

@@ -36,6 +36,8 @@ from bumble.host import Host
 from bumble.link import LocalLink
 from bumble.transport import open_transport
 
+from spec_controller import keep_to_the_spec
+
 ADDRESS = 'F0:F1:F2:F3:F4:F7'
 VENDOR = '5E7F1000-1C2B-4A5D-8E9F-0A1B2C3D4E5F'
 
@@ -51,8 +53,8 @@ def say(*words):
 async def main(args):
     link = LocalLink()
     transport = await open_transport(args.transport)
-    Controller('EXPOSED', host_source=transport.source, host_sink=transport.sink, link=link,
-               public_address='00:1B:DC:00:00:03')
+    keep_to_the_spec(Controller('EXPOSED', host_source=transport.source, host_sink=transport.sink, link=link,
+                                public_address='00:1B:DC:00:00:03'))
     host = Host()
     host.controller = Controller('PEER', link=link)
     config = DeviceConfiguration()

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// Making the link: where a device is reached, and following it when it takes a new address
+/// while the controller waits for it.
+extension HCIConnector {
+    /// LE Create Connections per attempt at most: the first and two at newer addresses.
+    static let maxTries = 3
+    /// How often a waiting attempt looks whether the device moved, seconds.
+    static let followInterval = 0.1
+
+    /// Where an LE Create Connection goes: an address and its Peer_Address_Type (§7.8.12).
+    struct Target: Equatable {
+        let address: DeviceID
+        let peerType: UInt8
+    }
+
+    /// Where `device` is reached now: the newest address heard for its row.
+    func target(for device: DeviceID) -> Target {
+        let address = addresses?.current(device) ?? device
+        return Target(address: address, peerType: address.kind == .leRandom ? 1 : 0)
+    }
+
+    /// Connects where `device` is heard now and waits for it, the timeout, or the user. When it
+    /// takes a newer address meanwhile, the attempt is cancelled and made there, at most
+    /// `maxTries` times within the one timeout. Returns nil when the user chose otherwise meanwhile.
+    func establish(_ device: DeviceID, setup: ControllerSetup, generation: Int) throws(ConnectionFailure) -> Link? {
+        let deadline = Date().addingTimeInterval(connectTimeout)
+        var target = target(for: device)
+        var tries = 1
+        while true {
+            switch try attempt(device, at: target, setup: setup, generation: generation, until: deadline,
+                               following: tries < Self.maxTries) {
+            case .made(let complete):
+                log("connected to \(device), handle \(complete.handle)")
+                let link = makeLink(device, address: target.address, handle: complete.handle, setup: setup)
+                // A connection made after all is kept until the newer request ends it.
+                return isCurrent(generation) ? link : nil
+            case .superseded:
+                return nil
+            case .moved(let newer):
+                tries += 1
+                log("\(device) changed its address; trying \(newer.address)")
+                streams.emit(.retrying(device, at: newer.address))
+                target = newer
+            case .noAnswer:
+                throw .noAnswer(seconds: Int(connectTimeout.rounded()))
+            }
+        }
+    }
+
+    private enum Outcome {
+        case made(LEConnectionComplete)
+        case superseded
+        case moved(Target)
+        case noAnswer
+    }
+
+    /// One LE (Extended) Create Connection to `target`, until it completes, `deadline` passes,
+    /// the user asks otherwise, or (`following`) the device is heard at another address.
+    private func attempt(_ device: DeviceID, at target: Target, setup: ControllerSetup, generation: Int,
+                         until deadline: Date, following: Bool) throws(ConnectionFailure) -> Outcome {
+        let peer = target.address.wireBytes
+        let command: HCICommand = setup.extended
+            ? .leExtendedCreateConnection(peer: peer, peerType: target.peerType, ownRandom: setup.ownRandom, parameters)
+            : .leCreateConnection(peer: peer, peerType: target.peerType, ownRandom: setup.ownRandom, parameters)
+        lock.withLock { attempt = Attempt(device: device, address: target.address) }
+        log("\(command.name) to \(target.address)\(target.address == device ? "" : " (\(device))")")
+        let status: [UInt8]
+        do {
+            status = try host.command(command, expectStatus: true, rawStatus: true)
+        } catch {
+            lock.withLock { attempt = nil }
+            throw Self.failure(error)
+        }
+        if let code = status.first, code != 0 {
+            lock.withLock { attempt = nil }
+            throw .controller(code: code)
+        }
+        var moved: Target?
+        lock.lock()
+        while attempt?.complete == nil, self.generation == generation, hostEnded == nil, Date() < deadline {
+            _ = lock.wait(until: min(deadline, Date().addingTimeInterval(Self.followInterval)))
+            if following, attempt?.complete == nil, case let now = self.target(for: device), now != target {
+                moved = now
+                break
+            }
+        }
+        var complete = attempt?.complete
+        let gaveUp = complete == nil && hostEnded == nil
+        if gaveUp { attempt?.cancelled = true }
+        lock.unlock()
+        if gaveUp {
+            // Cancel; the controller then reports the attempt with status 0x02 (§7.8.13), unless
+            // the connection won the race.
+            _ = try? host.command(.leCreateConnectionCancel)
+            let cancelDeadline = Date().addingTimeInterval(1)
+            lock.lock()
+            while attempt?.complete == nil, hostEnded == nil, lock.wait(until: cancelDeadline) {}
+            complete = attempt?.complete
+            lock.unlock()
+        }
+        lock.lock()
+        attempt = nil
+        let current = self.generation == generation
+        let ended = hostEnded
+        lock.unlock()
+        if let ended { throw .adapterGone(ended.detail) }
+        if let complete, complete.status == 0 { return .made(complete) }
+        guard current else { return .superseded }
+        if let code = complete?.status, code != 0x02 {
+            throw code == 0x3E ? .notEstablished(code: code) : .controller(code: code)
+        }
+        return moved.map(Outcome.moved) ?? .noAnswer
+    }
+}
