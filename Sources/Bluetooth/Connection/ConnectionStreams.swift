@@ -19,11 +19,13 @@ final class ConnectionStreams: @unchecked Sendable {
             feed.yield(.state(current))
             observers[id] = feed
         }
-        feed.onTermination = { [weak self] in
-            self?.lock.withLock { self?.observers[id] = nil }
-        }
+        // Later, not here: this runs under the stream's own lock, which a yield under ours waits
+        // for, so a listener going away while a state was set deadlocked both.
+        feed.onTermination = { [weak self] in DispatchQueue.global().async { [weak self] in self?.forget(id) } }
         return feed
     }
+
+    private func forget(_ id: UUID) { lock.withLock { observers[id] = nil } }
 
     /// The state last set.
     var state: ConnectionState { lock.withLock { current } }

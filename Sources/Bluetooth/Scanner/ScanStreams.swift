@@ -21,11 +21,8 @@ final class ScanStreams: @unchecked Sendable {
         lock.lock()
         if ended { feed.finish() } else { observers[id] = feed }
         lock.unlock()
-        feed.onTermination = { [weak self] in
-            self?.lock.lock()
-            self?.observers[id] = nil
-            self?.lock.unlock()
-        }
+        // Later, not under the stream's own lock, which a yield under ours may wait for.
+        feed.onTermination = { [weak self] in DispatchQueue.global().async { [weak self] in self?.forget(observer: id) } }
         return feed
     }
 
@@ -37,13 +34,13 @@ final class ScanStreams: @unchecked Sendable {
         feed.yield(state)
         if ended { feed.finish() } else { stateObservers[id] = feed }
         lock.unlock()
-        feed.onTermination = { [weak self] in
-            self?.lock.lock()
-            self?.stateObservers[id] = nil
-            self?.lock.unlock()
-        }
+        // Later, not under the stream's own lock, which a yield under ours may wait for.
+        feed.onTermination = { [weak self] in DispatchQueue.global().async { [weak self] in self?.forget(stateObserver: id) } }
         return feed
     }
+
+    private func forget(observer id: UUID) { lock.withLock { observers[id] = nil } }
+    private func forget(stateObserver id: UUID) { lock.withLock { stateObservers[id] = nil } }
 
     func emit(_ observation: Observation) {
         lock.lock()
