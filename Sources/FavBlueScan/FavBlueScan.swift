@@ -47,6 +47,9 @@ struct FavBlueScan: AsyncParsableCommand {
     @Flag(help: "Log what the controller supports and what is skipped, on stderr.")
     var verbose = false
 
+    @Flag(help: "List every address as a device of its own: a device that changes its private address is not followed.")
+    var perAddress = false
+
     @Option(help: ArgumentHelp("A file of Identity Resolving Keys: one device a line, its identity address and its key in hex.",
                                discussion: "Each line reads \"AA:BB:CC:DD:EE:FF/le-public 0123456789ABCDEF0123456789ABCDEF\" (or /le-random); lines starting with # are skipped. A private address a key resolves is listed under that identity. Keep the file private: the keys recognise the devices anywhere."))
     var keys: String?
@@ -71,9 +74,9 @@ struct FavBlueScan: AsyncParsableCommand {
                                           log: { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } })
         let (table, failure): (DeviceTable, ScanFailure?)
         if fast, let replay = scanner as? ReplayScanner {
-            (table, failure) = await Self.fold(replay, duration: duration, resolver: resolver)
+            (table, failure) = await Self.fold(replay, duration: duration, resolver: resolver, perAddress: perAddress)
         } else {
-            (table, failure) = await Self.collect(scanner, duration: duration, resolver: resolver)
+            (table, failure) = await Self.collect(scanner, duration: duration, resolver: resolver, perAddress: perAddress)
         }
         writer?.close()
         // On failure with nothing seen, stdout stays empty rather than holding a bare header.
@@ -85,7 +88,8 @@ struct FavBlueScan: AsyncParsableCommand {
 
     /// A fast replay read straight from the file on a thread of its own: nothing waits for
     /// pacing, so streaming each report would only add cost. The duration still stops it.
-    static func fold(_ replay: ReplayScanner, duration: Double?, resolver: PrivateAddressResolver?) async -> (DeviceTable, ScanFailure?) {
+    static func fold(_ replay: ReplayScanner, duration: Double?, resolver: PrivateAddressResolver?,
+                     perAddress: Bool) async -> (DeviceTable, ScanFailure?) {
         let timer: Task<Void, Never>? = duration.map { seconds in
             Task {
                 try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
@@ -94,14 +98,15 @@ struct FavBlueScan: AsyncParsableCommand {
         }
         defer { timer?.cancel() }
         let (table, end) = await withCheckedContinuation { done in
-            Thread { done.resume(returning: replay.table(resolver: resolver)) }.start()
+            Thread { done.resume(returning: replay.table(resolver: resolver, perAddress: perAddress)) }.start()
         }
         if case .failed(let reason) = end { return (table, reason) }
         return (table, nil)
     }
 
     /// Everything a scanner streams until its source ends, the duration is over, or it fails.
-    static func collect(_ scanner: DeviceScanner, duration: Double?, resolver: PrivateAddressResolver?) async -> (DeviceTable, ScanFailure?) {
+    static func collect(_ scanner: DeviceScanner, duration: Double?, resolver: PrivateAddressResolver?,
+                        perAddress: Bool) async -> (DeviceTable, ScanFailure?) {
         let observations = scanner.observations
         let states = scanner.states
         let failure = FailureBox()
@@ -121,8 +126,9 @@ struct FavBlueScan: AsyncParsableCommand {
             }
         }
         let collector = Task {
-            var table = DeviceTable(resolver: resolver)
+            var table = DeviceTable(resolver: resolver, perAddress: perAddress)
             for await observation in observations { table.add(observation) }
+            table.finish()
             failure.finishStream()
             return table
         }

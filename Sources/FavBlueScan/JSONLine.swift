@@ -11,6 +11,6 @@ enum JSONLine {
 
     static func record(_ d: DeviceAggregate) -> DeviceRecord {
         DeviceRecord(id: d.id, advertised: d.advertised, rssi: d.rssi, rssiMax: d.rssiMax,
-                     reports: d.reports, firstSeen: d.firstSeen, lastSeen: d.lastSeen)
+                     reports: d.reports, firstSeen: d.firstSeen, lastSeen: d.lastSeen, addresses: d.addresses)
     }
 }

@@ -174,7 +174,7 @@ public final class ScannerViewModel {
             let favorite = favorites.favorite(row.id)
             return DeviceRecord(id: row.id, advertised: device.advertised, rssi: device.rssi, rssiMax: device.rssiMax,
                                 reports: device.reports, firstSeen: device.firstSeen, lastSeen: device.lastSeen,
-                                nickname: favorite?.nickname, favorite: favorite != nil)
+                                addresses: device.addresses, nickname: favorite?.nickname, favorite: favorite != nil)
         }
     }
 

@@ -53,4 +53,17 @@ final class LiveDevicesFoldTests: XCTestCase {
     func testTheDemoCaptureFoldsAlikeInTheAppAndTheEngine() async throws {
         try await assertSameFold(Self.root.appending(path: "data/demo.btsnoop").path)
     }
+
+    func testADeviceThatChangesItsAddressIsOneDeviceBesideTenIdenticalOnesInTheAppAndTheEngine() async throws {
+        let path = try TickCapture.rotatingBandAndTenTags(prefix: "favblue-fold")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try await assertSameFold(path)
+        let (table, _) = ReplayScanner(path: path, realTime: false).table()
+        let band = DeviceID(octets: TickCapture.band[0], kind: .leRandom)
+        XCTAssertEqual(table.devices.count, 11, "one band and ten tags: \(table.devices.keys.sorted())")
+        XCTAssertEqual(table.devices[band]?.addresses, TickCapture.band.map { DeviceID(octets: $0, kind: .leRandom) })
+        XCTAssertEqual(table.devices[band]?.reports, 60)
+        let (apart, _) = ReplayScanner(path: path, realTime: false).table(perAddress: true)
+        XCTAssertEqual(apart.devices.count, 13, "every address apart")
+    }
 }

@@ -28,7 +28,7 @@ final class ScanCommandTests: XCTestCase {
         let lines = out.split(separator: "\n")
         XCTAssertGreaterThanOrEqual(lines.count, 20, "a few dozen devices")
         let keys: Set = ["address", "addressType", "transport", "name", "rssi", "rssiMax", "txPower", "company", "companyId",
-                         "services", "reports", "firstSeen", "lastSeen", "manufacturerData", "serviceData"]
+                         "services", "reports", "firstSeen", "lastSeen", "manufacturerData", "serviceData", "addresses"]
         for line in lines {
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             XCTAssertEqual(Set(object.keys), keys)
@@ -164,6 +164,21 @@ final class ScanCommandTests: XCTestCase {
         XCTAssertTrue(out.isEmpty, out)
         XCTAssertTrue(err.contains("Access to the Bluetooth adapter was denied"), err)
         XCTAssertTrue(err.contains("dialout"), "it says how to get access: \(err)")
+    }
+
+    func testADeviceThatChangesItsAddressIsOneLineWithItsAddressesAndPerAddressKeepsThemApart() throws {
+        let path = try TickCapture.rotatingBandAndTenTags(prefix: "favblue-scan-fold")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, out, err) = try run(["--source", "btsnoop:\(path)", "--fast", "--format", "json"])
+        XCTAssertEqual(status, 0, err)
+        let objects = try out.split(separator: "\n").map { try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        XCTAssertEqual(objects.filter { $0["name"] as? String == "Tag" }.count, 10, "ten identical tags are never merged")
+        let bands = objects.filter { $0["name"] as? String == "Band" }
+        XCTAssertEqual(bands.count, 1, "one line for the band across its three addresses")
+        XCTAssertEqual(bands.first?["addresses"] as? [String], ["4A:10:20:30:40:00", "4A:10:20:30:40:01", "4A:10:20:30:40:02"])
+        XCTAssertEqual(bands.first?["reports"] as? Int, 60)
+        let (_, raw, _) = try run(["--source", "btsnoop:\(path)", "--fast", "--format", "json", "--per-address"])
+        XCTAssertEqual(raw.split(separator: "\n").filter { $0.contains("\"Band\"") }.count, 3, "today's raw view, one line an address")
     }
 
     func testAnUnknownSourceIsExplained() throws {

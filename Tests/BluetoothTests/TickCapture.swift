@@ -22,6 +22,25 @@ enum TickCapture {
         try write(addresses.enumerated().map { (Double($0.offset) / 1000, ad) }, addresses: addresses, prefix: prefix)
     }
 
+    /// The rotating band: private addresses 4A:…:00, 4A:…:01, 4A:…:02, ten seconds each.
+    static let band: [[UInt8]] = (0..<3).map { [0x4A, 0x10, 0x20, 0x30, 0x40, UInt8($0)] }
+
+    /// Thirty seconds of a band that takes a new private address every ten (`band`) beside ten
+    /// identical tags that keep theirs (5B:…:00–09), each advertising twice a second.
+    static func rotatingBandAndTenTags(prefix: String) throws -> String {
+        let bandAd: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0x09] + Array("Band".utf8)
+        let tagAd: [UInt8] = [0x02, 0x01, 0x06, 0x04, 0x09] + Array("Tag".utf8)
+        var reports: [(second: Double, ad: [UInt8], address: [UInt8])] = []
+        for tick in 0..<60 {
+            let second = Double(tick) / 2
+            reports.append((second, bandAd, band[tick / 20]))
+            for tag in 0..<10 {
+                reports.append((second + Double(tag + 1) / 100, tagAd, [0x5B, 0x10, 0x20, 0x30, 0x40, UInt8(tag)]))
+            }
+        }
+        return try write(reports.map { ($0.second, $0.ad) }, addresses: reports.map(\.address), prefix: prefix)
+    }
+
     private static func write(_ reports: [(second: Double, ad: [UInt8])], addresses: [[UInt8]]? = nil,
                               prefix: String) throws -> String {
         var bytes = Array("btsnoop\0".utf8) + [0, 0, 0, 1, 0, 0, 0x03, 0xEA]

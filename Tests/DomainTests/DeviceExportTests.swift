@@ -127,7 +127,7 @@ final class DeviceExportTests: XCTestCase {
         let rows = try CSVReader.parse(String(decoding: DeviceExport.csv([record(name: "Lamp", nickname: "Desk")]), as: UTF8.self))
         XCTAssertEqual(rows[0], ["address", "addressType", "transport", "name", "rssi", "rssiMax", "txPower", "company", "companyId",
                                  "services", "reports", "firstSeen", "lastSeen", "manufacturerData", "serviceData",
-                                 "nickname", "favorite"])
+                                 "addresses", "nickname", "favorite"])
         let fields = Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
         XCTAssertEqual(fields["address"], "C0:98:E5:49:00:01")
         XCTAssertEqual(fields["addressType"], "random")

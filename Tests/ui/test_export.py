@@ -33,7 +33,8 @@ def write_calm_capture(path, devices=4, seconds=900):
 
 
 HEADER = ["address", "addressType", "transport", "name", "rssi", "rssiMax", "txPower", "company", "companyId",
-          "services", "reports", "firstSeen", "lastSeen", "manufacturerData", "serviceData", "nickname", "favorite"]
+          "services", "reports", "firstSeen", "lastSeen", "manufacturerData", "serviceData", "addresses", "nickname",
+          "favorite"]
 
 
 @retry_gtk_atspi_crash

@@ -23,6 +23,10 @@ public struct DeviceAggregate: Equatable, Sendable {
     public var lastSeen: Date { counts.lastSeen }
     /// The latest observation in full; the repeat check compares new reports with its data.
     public private(set) var last: Observation
+    /// The advertising data of its last report that was not a scan response.
+    public private(set) var lastPayload: [UInt8] = []
+    /// Every address it was heard at, oldest first, once it changed its private address; else empty.
+    public private(set) var addresses: [DeviceID] = []
 
     /// The latest non-empty name.
     public var name: String? { advertised.name }
@@ -45,6 +49,13 @@ public struct DeviceAggregate: Equatable, Sendable {
         counts.count(rssi: o.rssi, at: o.timestamp)
         advertised.merge(o)
         last = o
+        if !o.isScanResponse { lastPayload = o.rawData }
+    }
+
+    /// Notes that it went on to `address` (folded by the one rule).
+    mutating func moved(to address: DeviceID) {
+        if addresses.isEmpty { addresses = [last.heardAs ?? id] }
+        addresses.append(address)
     }
 
     /// Counts a report that repeats the last one apart from its signal and time, and says
@@ -134,16 +145,26 @@ struct RepeatedReport {
 
 /// Groups observations by device. The aggregates sit in an array, so a repeated report
 /// updates its device in place; a dictionary value would be moved out and back per report.
+/// A device that changes its private address is one entry, by the app's folding rule, unless
+/// `perAddress` keeps every address apart.
 public struct DeviceTable: Sendable {
     private var index: [DeviceID: Int] = [:]
     private var entries: [DeviceAggregate] = []
     private var fragments = AdvertisingFragments()
+    private var folding = AddressFolding()
+    /// The newest report time: the clock the folding rule reads, so a capture keeps its own time.
+    private var newest = Date.distantPast
 
     /// Resolves private addresses to the identities of the keys it holds, each address once, when
     /// it is first heard; nil keeps every address a device of its own.
     public var resolver: PrivateAddressResolver?
+    /// Lists every address as a device of its own (no folding).
+    public let perAddress: Bool
 
-    public init(resolver: PrivateAddressResolver? = nil) { self.resolver = resolver }
+    public init(resolver: PrivateAddressResolver? = nil, perAddress: Bool = false) {
+        self.resolver = resolver
+        self.perAddress = perAddress
+    }
 
     /// Every device, by identifier.
     public var devices: [DeviceID: DeviceAggregate] {
@@ -153,10 +174,11 @@ public struct DeviceTable: Sendable {
     /// Adds one observation.
     public mutating func add(_ o: Observation) {
         var o = o
+        if o.timestamp > newest { newest = o.timestamp }
         if let i = index[o.id] {
-            // An address resolved before: its reports fold into the identity's row.
+            // An address resolved or folded before: its reports fold into its row.
             if entries[i].id != o.id { o.resolve(to: entries[i].id) }
-            entries[i].merge(o)
+            merge(o, at: i)
         } else if let identity = resolver?.resolve(o.id) {
             o.resolve(to: identity)
             if let i = index[identity] {
@@ -167,9 +189,53 @@ public struct DeviceTable: Sendable {
                 index[o.heardAs ?? o.id] = entries.count
                 entries.append(DeviceAggregate(o))
             }
-        } else {
-            index[o.id] = entries.count
-            entries.append(DeviceAggregate(o))
+        } else if perAddress || !hold(o) {
+            list(o)
+        }
+        if folding.isHolding { settle(ended: false) }
+    }
+
+    /// Decides every address still held: the source is done.
+    public mutating func finish() {
+        if folding.isHolding { settle(ended: true) }
+    }
+
+    private mutating func list(_ o: Observation) {
+        index[o.id] = entries.count
+        entries.append(DeviceAggregate(o))
+        if foldable(o.id) { folding.index(o.id, from: nil, to: entries[entries.count - 1].lastPayload) }
+    }
+
+    private mutating func merge(_ o: Observation, at i: Int) {
+        guard !perAddress, foldable(entries[i].id) else { return entries[i].merge(o) }
+        let before = entries[i].lastPayload
+        entries[i].merge(o)
+        folding.index(entries[i].id, from: before, to: entries[i].lastPayload)
+    }
+
+    /// A private address no key resolves: the only kind the rule folds.
+    private func foldable(_ id: DeviceID) -> Bool { AddressType(id) == .resolvablePrivate }
+
+    private mutating func hold(_ o: Observation) -> Bool {
+        let index = self.index, entries = self.entries
+        return folding.hold(o, foldable: foldable(o.id), now: o.timestamp) { id in index[id].map { entries[$0].lastSeen } } != nil
+    }
+
+    private mutating func settle(ended: Bool) {
+        let decided: [AddressFolding.Settled]
+        do {
+            let index = self.index, entries = self.entries
+            decided = folding.settle(newest: newest, now: newest, ended: ended) { id in index[id].map { entries[$0].lastSeen } }
+        }
+        for settled in decided {
+            if let row = settled.row, let i = index[row] {
+                index[settled.address] = i
+                entries[i].moved(to: settled.address)
+                for o in settled.reports { merge(o, at: i) }
+            } else if let first = settled.reports.first {
+                list(first)
+                for o in settled.reports.dropFirst() { merge(o, at: index[o.id]!) }
+            }
         }
     }
 
@@ -186,6 +252,6 @@ public struct DeviceTable: Sendable {
         return observations.count
     }
 
-    /// Devices ordered by address.
+    /// Devices ordered by address (call `finish` first, or addresses still held are left out).
     public var sorted: [DeviceAggregate] { entries.sorted { $0.id < $1.id } }
 }

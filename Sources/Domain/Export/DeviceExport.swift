@@ -77,6 +77,7 @@ public enum DeviceExport {
         case .lastSeen: return ExportTime.string(r.lastSeen)
         case .manufacturerData: return map(r.manufacturerData)
         case .serviceData: return map(r.serviceData)
+        case .addresses: return r.addresses.joined(separator: ";")
         case .nickname: return r.nickname ?? ""
         case .favorite: return r.favorite.map { $0 ? "true" : "false" } ?? ""
         }
@@ -106,6 +107,7 @@ public enum DeviceExport {
                 case .lastSeen: try c.encode(ExportTime.string(r.lastSeen), forKey: key)
                 case .manufacturerData: try c.encode(r.manufacturerData, forKey: key)
                 case .serviceData: try c.encode(r.serviceData, forKey: key)
+                case .addresses: try c.encode(r.addresses, forKey: key)
                 case .nickname: try c.encode(r.nickname, forKey: key)
                 case .favorite: try c.encode(r.favorite, forKey: key)
                 }

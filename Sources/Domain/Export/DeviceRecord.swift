@@ -9,7 +9,7 @@ public struct DeviceRecord: Equatable, Sendable {
     /// The keys in output order. `nickname` and `favorite` are the app's own and come last.
     public enum Key: String, CodingKey, CaseIterable, Sendable {
         case address, addressType, transport, name, rssi, rssiMax, txPower, company, companyId, services, reports,
-             firstSeen, lastSeen, manufacturerData, serviceData, nickname, favorite
+             firstSeen, lastSeen, manufacturerData, serviceData, addresses, nickname, favorite
     }
 
     /// "AA:BB:CC:DD:EE:FF".
@@ -40,6 +40,9 @@ public struct DeviceRecord: Equatable, Sendable {
     public var manufacturerData: [String: String]
     /// Service UUID ("FEAA") → its data, as lowercase hex.
     public var serviceData: [String: String]
+    /// Every address it was heard at, oldest first, when it changed its private address and was
+    /// kept as one device; empty for most.
+    public var addresses: [String]
     /// The user's nickname; only the app knows it.
     public var nickname: String?
     /// Whether it is a favorite; nil where favorites are unknown (`favblue-scan`), which leaves
@@ -48,7 +51,7 @@ public struct DeviceRecord: Equatable, Sendable {
 
     /// A record of what `id` advertised, with its readings and report counts.
     public init(id: DeviceID, advertised: AdvertisedData, rssi: Int?, rssiMax: Int?, reports: Int,
-                firstSeen: Date, lastSeen: Date, nickname: String? = nil, favorite: Bool? = nil) {
+                firstSeen: Date, lastSeen: Date, addresses: [DeviceID] = [], nickname: String? = nil, favorite: Bool? = nil) {
         address = id.address
         addressType = id.kind == .leRandom ? "random" : "public"
         transport = id.kind == .bredr ? "bredr" : "le"
@@ -65,6 +68,7 @@ public struct DeviceRecord: Equatable, Sendable {
         manufacturerData = Dictionary(advertised.manufacturerData.map { (Self.companyKey($0.companyID), Self.hex($0.data)) },
                                       uniquingKeysWith: { _, newer in newer })
         serviceData = Dictionary(advertised.serviceData.map { ($0.key.uuid, Self.hex($0.value)) }, uniquingKeysWith: { _, newer in newer })
+        self.addresses = addresses.map(\.address)
         self.nickname = nickname
         self.favorite = favorite
     }

@@ -80,6 +80,9 @@ public struct LiveDevice: Sendable {
     /// The address it is heard from now: the one after `heardAddress`'s resolution, else its own.
     public var currentAddress: DeviceID { heardAddress ?? id }
 
+    /// Every address it was heard at, oldest first, once it changed its address; else empty.
+    public var addresses: [DeviceID] { formerAddresses.isEmpty ? [] : formerAddresses + [currentAddress] }
+
     /// Notes that it went on from its current address, so the row says it changes its address.
     public mutating func noteAddressChange() {
         formerAddresses.append(currentAddress)

@@ -6,37 +6,13 @@ import Foundation
 // MARK: - Devices that change their private address (not bonded)
 
 extension LiveDevices {
-    /// A new private address held back: the one listed device it may continue, and its reports so far.
-    struct Ghost {
-        let candidate: DeviceID
-        /// When the new address was first heard (report time), and when it was held (wall clock).
-        let first: Date
-        let heldAt: Date
-        var reports: [Observation]
-    }
-
-    /// How long before a new address a listed device may have fallen silent to be its predecessor.
-    static let ghostGap: Double = 2
-    /// How long the listed device must stay silent after the new address appears before they are one.
-    static let ghostConfirm: Double = 1
-
     /// Whether `o` (from an address not listed) is held back as the possible new address of a
-    /// listed device: its advertising data is byte-identical to that of exactly one private
-    /// address, not bonded and not a favorite, heard within the last `ghostGap` seconds.
+    /// listed device, by the one folding rule (`AddressFolding`): only a private address that is
+    /// neither bonded nor kept (a favorite, the connected device) may be folded.
     func holdAsGhost(_ o: Observation) -> Bool {
-        if ghosts[o.id] != nil {
-            ghosts[o.id]!.reports.append(o)
-            return true
-        }
-        guard o.heardAs == nil, !o.isScanResponse, !o.rawData.isEmpty, foldable(o.id),
-              let listed = payloads[o.rawData] else { return false }
-        let recent = listed.filter { id in
-            guard id != o.id, let device = devices[id] else { return false }
-            let gap = o.timestamp.timeIntervalSince(device.lastSeen)
-            return gap >= 0 && gap <= Self.ghostGap
-        }
-        guard recent.count == 1, let candidate = recent.first else { return false }
-        ghosts[o.id] = Ghost(candidate: candidate, first: o.timestamp, heldAt: now(), reports: [o])
+        // A class's properties are accessed apart, so reading `devices` while `folding` changes is fine.
+        guard let candidate = folding.hold(o, foldable: foldable(o.id), now: now(), lastSeen: { self.devices[$0]?.lastSeen })
+        else { return false }
         // Most likely the row's next address: a connection waiting for the row goes there at once.
         heard.note(o.id, for: candidate)
         return true
@@ -47,27 +23,19 @@ extension LiveDevices {
         AddressType(id) == .resolvablePrivate && !keepsListed(id) && !keepsSightings(id)
     }
 
-    /// Decides the held-back addresses: one whose listed device stayed silent for
-    /// `ghostConfirm` seconds joins its row; one whose device was heard again is a device of its own.
+    /// Decides the held-back addresses: one whose listed device stayed silent joins its row; one
+    /// whose device was heard again is a device of its own.
     func settleGhosts() {
-        for (address, ghost) in ghosts {
-            let device = devices[ghost.candidate]
-            let alive = device.map { $0.lastSeen > ghost.first } ?? false
-            // Report time, or the wall clock when reports stop (a replay that ended), so none waits for ever.
-            let waited = max(newest.timeIntervalSince(ghost.first), now().timeIntervalSince(ghost.heldAt))
-            if device != nil, !alive, waited < Self.ghostConfirm { continue }
-            ghosts[address] = nil
-            if device != nil, !alive {
-                aliases[address] = ghost.candidate
-                devices[ghost.candidate]!.noteAddressChange()
+        guard folding.isHolding else { return }
+        let decided = folding.settle(newest: newest, now: now(), lastSeen: { self.devices[$0]?.lastSeen })
+        for settled in decided {
+            if let row = settled.row {
+                self.devices[row]?.noteAddressChange()
             } else {
                 // The row was heard again where it was: it is still there.
-                heard.note(device?.heardAddress, for: ghost.candidate)
+                heard.note(self.devices[settled.candidate]?.heardAddress, for: settled.candidate)
             }
-            for var o in ghost.reports {
-                if let alias = aliases[address] { o.resolve(to: alias) }
-                admit(o)
-            }
+            for o in settled.reports { admit(o) }
         }
     }
 
@@ -86,9 +54,8 @@ extension LiveDevices {
             devices[o.id] = LiveDevice(o)
             if o.heardAs != nil { heard.note(o.heardAs, for: o.id) }
         }
-        guard indexed, let now = devices[o.id]?.lastPayload, now != before else { return }
-        if let before { unindex(o.id, before) }
-        if !now.isEmpty { payloads[now, default: []].insert(o.id) }
+        guard indexed, let now = devices[o.id]?.lastPayload else { return }
+        folding.index(o.id, from: before, to: now)
     }
 
     /// Keeps the row of `old` under `identity`, which pairing showed it to be: one row, its
@@ -101,7 +68,7 @@ extension LiveDevices {
         } else {
             devices[identity] = LiveDevice(device, movedTo: identity)
         }
-        aliases[old] = identity
+        folding.alias(old, to: identity)
         notify(.devices)
     }
 
@@ -109,15 +76,7 @@ extension LiveDevices {
     func forget(_ id: DeviceID) {
         guard let device = devices.removeValue(forKey: id) else { return }
         heard.forget(id)
-        unindex(id, device.lastPayload)
         // Its later addresses are the only aliases that lead to it.
-        for address in device.formerAddresses.dropFirst() + [device.currentAddress] where aliases[address] == id {
-            aliases[address] = nil
-        }
-    }
-
-    private func unindex(_ id: DeviceID, _ payload: [UInt8]) {
-        payloads[payload]?.remove(id)
-        if payloads[payload]?.isEmpty == true { payloads[payload] = nil }
+        folding.forget(id, payload: device.lastPayload, addresses: device.formerAddresses.dropFirst() + [device.currentAddress])
     }
 }

@@ -59,12 +59,8 @@ public final class LiveDevices {
 
     // MARK: Owned
     var devices: [DeviceID: LiveDevice] = [:]
-    /// Private addresses seen to be a device's new address, to the row that device keeps.
-    var aliases: [DeviceID: DeviceID] = [:]
-    /// New private addresses held back while it is told whether they are a listed device's next one.
-    var ghosts: [DeviceID: Ghost] = [:]
-    /// The advertising data of private, unbonded, unkept devices, to find the one a new address continues.
-    var payloads: [[UInt8]: Set<DeviceID>] = [:]
+    /// Which new private addresses continue a listed device, by the one folding rule.
+    var folding = AddressFolding()
     /// The newest report time folded: the clock the folding rule reads, so a replay follows its own time.
     var newest = Date.distantPast
     /// Where each row is heard now, for whoever connects or pairs.
@@ -275,8 +271,11 @@ public final class LiveDevices {
         var readings: [Sighting] = []
         for var o in batch {
             if let identities { o.resolve(to: identities.identity(of: o.id)) }
-            if let alias = aliases[o.id] { o.resolve(to: alias) }
+            if let alias = folding.aliases[o.id] { o.resolve(to: alias) }
             if o.timestamp > newest { newest = o.timestamp }
+            // Decided report by report, as favblue-scan does: a long batch (a fast replay) must not
+            // hold a new address past the moment its row's next one appears.
+            defer { settleGhosts() }
             if devices[o.id] == nil, holdAsGhost(o) { continue }
             admit(o)
             if let rssi = o.rssi, keepsSightings(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
@@ -284,7 +283,7 @@ public final class LiveDevices {
         settleGhosts()
         // Gone out of range, unless heard again since the source said so.
         for (heard, time) in departures {
-            let id = aliases[heard] ?? identities?.identity(of: heard) ?? heard
+            let id = folding.aliases[heard] ?? identities?.identity(of: heard) ?? heard
             guard let device = devices[id], device.lastSeen <= time else { continue }
             // An address the device has moved on from says nothing about the device.
             if device.currentAddress != heard { continue }
