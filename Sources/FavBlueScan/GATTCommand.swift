@@ -30,6 +30,9 @@ struct GATTCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the connection.")
     var timeout: Double = 20
 
+    @Flag(help: "Log each step on stderr: the HCI commands, where the device is reached, the resolving list.")
+    var verbose = false
+
     @Option(help: ArgumentHelp("A file of Identity Resolving Keys, as for `favblue-scan scan --keys`.",
                                discussion: "Given a device's identity address and its key, FavBlue finds the private address the device uses now and connects there, following it when it changes meanwhile (H4 sources; BlueZ does this itself)."))
     var keys: String?
@@ -43,9 +46,11 @@ struct GATTCommand: AsyncParsableCommand {
         } catch {
             fail("\(DeviceText.terminal(address)) is not an address like AA:BB:CC:DD:EE:FF or AA:BB:CC:DD:EE:FF/le-random")
         }
-        let link = ScannerFactory.link(for: parsed)
+        let verbose = self.verbose
+        let log: @Sendable (String) -> Void = { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } }
+        let link = ScannerFactory.link(for: parsed, log: log)
         let addresses = HeardAddresses()
-        let connector = ConnectorFactory.make(parsed, link: link, bus: ScannerFactory.bus(for: parsed), addresses: addresses)
+        let connector = ConnectorFactory.make(parsed, link: link, bus: ScannerFactory.bus(for: parsed), addresses: addresses, log: log)
         if let reason = connector.unavailableReason { fail(reason) }
         var follower: HCIScanner?
         if let keys, let link {

@@ -30,6 +30,7 @@ public final class DevicePairingViewModel {
         switch state {
         case .paired: return L10n.tr("Paired")
         case .notPaired: return L10n.tr("Not paired")
+        case .pairedWithoutCode: return L10n.tr("Paired without a code")
         case .pairing: return L10n.tr("Pairing…")
         case .forgetting: return L10n.tr("Removing the bond…")
         }
@@ -37,7 +38,7 @@ public final class DevicePairingViewModel {
 
     /// Why this route cannot pair, said once under the buttons; nil when it can.
     public var unavailableReason: String? { pairing.unavailableReason }
-    public var canPair: Bool { unavailableReason == nil && state == .notPaired }
+    public var canPair: Bool { unavailableReason == nil && (state == .notPaired || state == .pairedWithoutCode) }
     /// The last failure, or why pairing cannot work here.
     public var message: String? { pairing.failures[device] ?? unavailableReason }
     /// The identity pairing moved this device to, once it did.
@@ -47,7 +48,10 @@ public final class DevicePairingViewModel {
     }
 
     // Accessible names: a screen reader reads the name, so no isolates around it.
-    public var pairLabel: String { L10n.format("Pair with {}", DeviceText.shown(name(device))) }
+    public var pairLabel: String {
+        state == .pairedWithoutCode ? L10n.format("Pair again with {}", DeviceText.shown(name(device)))
+            : L10n.format("Pair with {}", DeviceText.shown(name(device)))
+    }
     public var forgetLabel: String { L10n.format("Forget {}", DeviceText.shown(name(device))) }
 
     /// The question Forget asks first, and what it says goes.
@@ -85,6 +89,8 @@ public final class PairingPromptViewModel {
             case pin
             /// Shows a code; only Cancel.
             case display
+            /// The device asks to pair: Pair or Not Now.
+            case request
         }
         /// Changes only for a new question, not for an update of the one shown.
         public let id: Int
@@ -141,6 +147,10 @@ public final class PairingPromptViewModel {
             return Dialog(id: prompt.id, kind: .display, heading: heading,
                           body: L10n.format("Type {} on {}, then press Enter on it.", DeviceText.shown(pin), device),
                           progress: nil)
+        case .pairingRequested:
+            return Dialog(id: prompt.id, kind: .request, heading: L10n.format("{} asks to pair", device),
+                          body: L10n.tr("Pairing lets FavBlue recognise the device whatever address it uses, and protects the connection. Pair only if you expect this device to ask."),
+                          progress: nil)
         }
     }
 
@@ -158,7 +168,7 @@ public final class PairingPromptViewModel {
                 return L10n.tr("A PIN has up to 16 letters or digits.")
             }
             return nil
-        case .confirm, .display:
+        case .confirm, .display, .request:
             return nil
         }
     }
@@ -177,7 +187,7 @@ public final class PairingPromptViewModel {
             pairing.answer(.passkey(value), to: id)
         case .pin:
             pairing.answer(.pin(text), to: id)
-        case .confirm:
+        case .confirm, .request:
             pairing.answer(.confirmed, to: id)
         case .display:
             return false
@@ -202,6 +212,7 @@ public final class PairingActionsViewModel {
         guard pairing.unavailableReason == nil else { return nil }
         switch pairing.state(of: device) {
         case .notPaired: return L10n.tr("_Pair")
+        case .pairedWithoutCode: return L10n.tr("_Pair Again")
         case .paired: return L10n.tr("_Forget…")
         case .pairing, .forgetting: return nil
         }

@@ -153,8 +153,12 @@ public final class DeviceDetailPage: Page {
         }
         // A device that refused the connection until paired: Pair becomes the suggested next step.
         connectionToken = connection?.observe { [weak self, weak connection] in
-            guard let self, let connection else { return }
-            self.pairingSection?.suggested = connection.wantsPairing(self.model.id)
+            guard let self, let connection, let section = self.pairingSection else { return }
+            let wants = connection.wantsPairing(self.model.id)
+            let now = wants && !section.suggested
+            section.suggested = wants
+            // The next step is Pair: the keyboard goes there, so Enter pairs.
+            if now { section.focus() }
         }
         // Pairing showed this address to be a device's identity: the page follows it there.
         pairingToken = pairing?.observe { [weak self] in
@@ -205,6 +209,9 @@ public final class DeviceDetailPage: Page {
 
     /// The connection note ("A replayed capture cannot connect to devices."), for tests.
     public var connectionNote: String? { connection?.noteText }
+
+    /// Whether Pair (or Forget) has the keyboard focus (for tests).
+    public var pairingHasFocus: Bool { pairingSection?.hasFocus ?? false }
 
     /// The labelled properties shown, title → value, for tests.
     public var shownProperties: [String: String] {

@@ -45,6 +45,9 @@ final class DevicePairingSection {
         didSet { if suggested != oldValue { render() } }
     }
 
+    /// Whether the row's button has the keyboard focus.
+    var hasFocus: Bool { action.hasFocus }
+
     /// Puts the focus on the row's button (after the page followed a device to its identity).
     func focus() {
         if action.isSensitive { action.grabFocus() }
@@ -54,8 +57,8 @@ final class DevicePairingSection {
         let state = model.state
         row.value = model.stateText
         switch state {
-        case .notPaired:
-            action.setLabel(L10n.tr("Pair"))
+        case .notPaired, .pairedWithoutCode:
+            action.setLabel(state == .notPaired ? L10n.tr("Pair") : L10n.tr("Pair Again"))
             action.accessibleLabel(model.pairLabel)
             action.isSensitive = model.canPair
         case .pairing:
@@ -68,7 +71,7 @@ final class DevicePairingSection {
             // Stays sensitive while the bond goes, so the focus stays; a second press does nothing.
             action.isSensitive = true
         }
-        if suggested && state == .notPaired && action.isSensitive {
+        if (suggested || state == .pairedWithoutCode) && model.canPair {
             action.removeCSS("flat")
             action.css("suggested-action")
         } else {
@@ -85,7 +88,7 @@ final class DevicePairingSection {
 
     private func act() {
         switch model.state {
-        case .notPaired: model.pair()
+        case .notPaired, .pairedWithoutCode: model.pair()
         case .pairing: model.cancel()
         case .paired: askForget()
         case .forgetting: break

@@ -57,9 +57,14 @@ public final class PairingDialogs {
         let progress = Label(question.progress ?? "").xalign(0.5)
         progress.css("dim-text", "numeric")
         progress.isVisible = question.progress != nil
-        dialog.addResponse("cancel", label: L10n.tr("_Cancel")) { [weak model] in model?.decline(id) }
+        dialog.addResponse("cancel", label: question.kind == .request ? L10n.tr("_Not Now") : L10n.tr("_Cancel")) { [weak model] in
+            model?.decline(id)
+        }
         var focus: Widget?
         switch question.kind {
+        case .request:
+            dialog.addResponse("pair", label: L10n.tr("_Pair"), appearance: .suggested) { [weak model] in model?.confirm(id) }
+            dialog.setDefault("pair", close: "cancel")
         case .confirm:
             dialog.addResponse("confirm", label: L10n.tr("C_onfirm"), appearance: .suggested) { [weak model] in model?.confirm(id) }
             dialog.setDefault("confirm", close: "cancel")

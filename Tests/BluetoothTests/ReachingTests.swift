@@ -71,6 +71,20 @@ final class ReachingTests: XCTestCase {
         XCTAssertEqual(rig.log.retries, [third], "the pages hear that it moved")
     }
 
+    func testANewAddressWhileConnectedLeavesTheConnectionAlone() async throws {
+        let rig = rig(answeringAt: second)
+        defer { rig.host.close() }
+        rig.addresses.note(second, for: row)
+        rig.connector.connect(to: row)
+        await rig.log.wait { $0.states.contains(.connected(self.row, service: .chat)) }
+        // It takes a new address mid-connection (mid-pairing, say): the link it has goes on.
+        rig.addresses.note(third, for: row)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        XCTAssertEqual(rig.attempts, [second])
+        XCTAssertFalse(rig.controller.commands.contains(HCICommand.leCreateConnectionCancelOp))
+        XCTAssertEqual(rig.connector.state, .connected(row, service: .chat))
+    }
+
     func testAtMostThreeTriesWithinTheOneTimeout() async {
         let rig = rig(answeringAt: nil, timeout: 3)
         defer { rig.host.close() }

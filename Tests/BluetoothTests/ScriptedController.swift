@@ -32,6 +32,23 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     var answers: @Sendable (_ address: [UInt8], _ type: UInt8) -> Bool = { _, _ in true }
     /// The LE Create Connection still waiting, if any.
     private var pending: [UInt8]?
+    /// Read Local Supported Commands' 64 octets (§6.27); none by default.
+    var supportedCommands = [UInt8](repeating: 0, count: 64)
+    /// The resolving list's room, and what an LE Add Device To Resolving List answers instead of
+    /// success (Memory Capacity Exceeded, Command Disallowed), if anything.
+    var resolvingListSize = 8
+    var refuseAdds: UInt8?
+    private var listed = 0
+    /// Whether writes need an authenticated link (Insufficient Authentication, 0x05, otherwise).
+    var requireAuthentication = false
+    /// The private address (wire order) a device connected by its identity is found at.
+    var resolvedAt: [UInt8] = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
+
+    /// Says it has every resolving-list command.
+    func offerResolvingList(size: Int) {
+        for (octet, bit) in HCICommand.resolvingListBits { supportedCommands[octet] |= 1 << bit }
+        resolvingListSize = size
+    }
 
     init(bufferCount: Int = 8, findByTypeValue: Bool = true) {
         self.bufferCount = bufferCount
@@ -138,6 +155,12 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
                 condition.withLock { pending = peer }
                 return
             }
+            if bytes[8] >= 2 {
+                // By identity: the LE Enhanced Connection Complete names the address it was found at (§7.7.65.10).
+                push(.event, [0x3E, 31, 0x0A, 0x00, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), 0x00, bytes[8]] + peer
+                     + [UInt8](repeating: 0, count: 6) + resolvedAt + [0x18, 0, 0, 0, 0xF4, 1, 0])
+                return
+            }
             push(.event, [0x3E, 19, 0x01, 0x00, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), 0x00, bytes[8]] + peer
                  + [0x18, 0, 0, 0, 0xF4, 1, 0])
         case HCICommand.leCreateConnectionCancelOp:
@@ -151,6 +174,26 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
             if opcode == HCICommand.disconnectOp {
                 push(.event, [0x05, 4, 0, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), 0x16])
             }
+        case HCICommand.readLocalCommandsOp: complete(opcode, [0] + supportedCommands)
+        case HCICommand.leReadResolvingListSizeOp: complete(opcode, [0, UInt8(resolvingListSize)])
+        case HCICommand.leClearResolvingListOp:
+            condition.withLock { listed = 0 }
+            complete(opcode, [0])
+        case HCICommand.leRemoveFromResolvingListOp:
+            condition.withLock { listed = max(listed - 1, 0) }
+            complete(opcode, [0])
+        case HCICommand.leAddToResolvingListOp:
+            let status: UInt8 = condition.withLock {
+                if let refusal = refuseAdds { return refusal }
+                guard listed < resolvingListSize else { return 0x07 }
+                listed += 1
+                return 0
+            }
+            complete(opcode, [status])
+        case HCICommand.leEnableEncryptionOp:
+            // The key is taken as it is: Encryption Change, on (§7.7.8).
+            status(opcode)
+            push(.event, [0x08, 4, 0x00, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), 0x01])
         case HCICommand.readRSSIOp: complete(opcode, [0, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), UInt8(bitPattern: -63)])
         default: complete(opcode, [0])
         }
@@ -198,7 +241,9 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
                                         HandleValue(handle: 0x14, value: [0x04, 0x15, 0x00] + chat.rx.wire)])
         case .findInformationRequest(let start, _):
             return .findInformationResponse([HandleUUID(handle: start, uuid: .clientCharacteristicConfiguration)])
-        case .writeRequest: return .writeResponse
+        case .writeRequest(let handle, _):
+            if requireAuthentication { return .errorResponse(request: 0x12, handle: handle, code: .insufficientAuthentication) }
+            return .writeResponse
         default: return nil
         }
     }

@@ -183,4 +183,49 @@ final class PairingTests: XCTestCase {
         let moves = await mover.moves
         XCTAssertEqual(moves, [])
     }
+
+    func testADevicesOwnRequestIsAskedOnceAndYesPairsIt() async {
+        let pairer = FakePairer()
+        let pairing = Pairing(pairer: pairer, mover: nil, clock: TestClock())
+        pairer.prompts.yield(.requested(band))
+        pairer.prompts.yield(.requested(other))
+        await settle(pairer)
+        XCTAssertEqual(pairing.prompt?.question, .pairingRequested)
+        XCTAssertEqual(pairing.prompt?.device, band, "one question at a time")
+        while pairer.declined.isEmpty { await Task.yield() }
+        XCTAssertEqual(pairer.declined, [other], "the second device hears no for now, not nothing")
+        pairing.answer(.confirmed, to: pairing.prompt?.id)
+        await waitUntilAsked(pairer)
+        XCTAssertEqual(pairing.state(of: band), .pairing, "yes pairs on the link the request came over")
+        pairer.finish(band, .success(band))
+        XCTAssertEqual(pairer.declined, [other])
+    }
+
+    func testNotNowOrNoAnswerTellsTheDeviceSo() async {
+        let pairer = FakePairer()
+        let clock = TestClock()
+        let pairing = Pairing(pairer: pairer, mover: nil, clock: clock)
+        pairer.prompts.yield(.requested(band))
+        await settle(pairer)
+        pairing.answer(.declined, to: pairing.prompt?.id)
+        while pairer.declined.isEmpty { await Task.yield() }
+        XCTAssertEqual(pairer.declined, [band], "Not Now answers the device")
+        pairer.prompts.yield(.requested(other))
+        await settle(pairer)
+        await clock.advance(by: Pairing.answerTime)
+        while pairer.declined.count < 2 { await Task.yield() }
+        XCTAssertEqual(pairer.declined, [band, other], "a request nobody answered is declined too, not left waiting")
+        XCTAssertNil(pairing.prompt)
+    }
+
+    func testABondMadeWithoutACodeThatTheDeviceRefusesIsOfferedAgainInWords() async {
+        let pairer = FakePairer()
+        let pairing = Pairing(pairer: pairer, mover: nil, clock: TestClock())
+        pairer.wantingCode = [identity]
+        pairer.prompts.yield(.codeWanted(identity))
+        await settle(pairer)
+        XCTAssertEqual(pairing.state(of: identity), .pairedWithoutCode)
+        XCTAssertEqual(pairing.failures[identity],
+                       "The device wants a pairing protected by a code, and this one was made without (no number was shown). Pair again, and confirm the number or type the code.")
+    }
 }

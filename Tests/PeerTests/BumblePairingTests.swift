@@ -62,6 +62,7 @@ final class BumblePairingTests: XCTestCase {
         private var asked: [PairingQuestion] = []
         private var withdrawn = 0
         private var lost: [DeviceID] = []
+        private var requests: [DeviceID] = []
         private var task: Task<Void, Never>?
 
         init(_ pairer: HCIPairer, answer: @escaping @Sendable (PairingQuestion) -> PairingAnswer?) {
@@ -76,7 +77,9 @@ final class BumblePairingTests: XCTestCase {
                         self?.lock.withLock { self?.withdrawn += 1 }
                     case .keyLost(let device):
                         self?.lock.withLock { self?.lost.append(device) }
-                    case .changed:
+                    case .requested(let device):
+                        self?.lock.withLock { self?.requests.append(device) }
+                    case .changed, .codeWanted:
                         break
                     }
                 }
@@ -88,6 +91,7 @@ final class BumblePairingTests: XCTestCase {
         var list: [PairingQuestion] { lock.withLock { asked } }
         var withdrawals: Int { lock.withLock { withdrawn } }
         var lostKeys: [DeviceID] { lock.withLock { lost } }
+        var requested: [DeviceID] { lock.withLock { requests } }
 
     }
 
@@ -401,5 +405,43 @@ final class BumblePairingTests: XCTestCase {
         await rig.pairer.prompts.applied()
         let withdrawn = questions.withdrawals > 0
         XCTAssertTrue(withdrawn, "the open question is taken down")
+    }
+
+    func testADeviceThatAsksToPairIsAskedAboutOnceAndOnceBondedItsLinkIsEncryptedWithoutAQuestion() async throws {
+        let peer = try ChatPeer(["--pairing", "yesno", "--request-pairing"])
+        let rig = rig(peer)
+        let questions = Questions(rig.pairer) { _ in .confirmed }
+        rig.connector.connect(to: ChatPeer.first)
+        await rig.log.wait(for: { if case .connected = $0 { return true } else { return false } })
+        XCTAssertNotNil(peer.wait(for: { $0 == "REQUESTED" }), peer.output)
+        await eventually { questions.requested == [ChatPeer.first] }
+        XCTAssertEqual(questions.requested, [ChatPeer.first], "the device's request reaches the user, once")
+        // The user says yes: pairing runs on the link there is.
+        let paired = await pair(rig)
+        XCTAssertEqual(try paired.get(), ChatPeer.first, peer.output)
+        XCTAssertEqual(peer.lines.filter { $0.hasPrefix("CONNECTED") }.count, 1, "paired on the link the request came over")
+        rig.connector.disconnect()
+        await rig.log.wait(timeout: 5) { $0.states.last == .idle }
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("DISCONNECTED") }), peer.output)
+        rig.connector.connect(to: ChatPeer.first)
+        let encryptions = { peer.lines.filter { $0 == "ENCRYPTED 1" }.count }
+        XCTAssertNotNil(peer.wait(for: { _ in encryptions() == 2 && peer.lines.filter { $0 == "REQUESTED" }.count == 2 }),
+                        "the bonded device's request is answered with encryption: \(peer.output)")
+        try await Task.sleep(nanoseconds: 500_000_000)
+        await rig.pairer.prompts.applied()
+        XCTAssertEqual(questions.requested, [ChatPeer.first], "no question for a bonded device")
+        XCTAssertEqual(peer.lines.filter { $0.hasPrefix("PAIRED") }.count, 1, peer.output)
+        withExtendedLifetime(questions) {}
+    }
+
+    func testSayingNotNowToADevicesRequestTellsTheDevice() async throws {
+        let peer = try ChatPeer(["--pairing", "yesno", "--request-pairing"])
+        let rig = rig(peer)
+        let questions = Questions(rig.pairer) { _ in nil }
+        rig.connector.connect(to: ChatPeer.first)
+        await eventually { questions.requested == [ChatPeer.first] }
+        await rig.pairer.declineRequest(ChatPeer.first)
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("PAIRING_FAILED") }), "the device is not left waiting: \(peer.output)")
+        withExtendedLifetime(questions) {}
     }
 }

@@ -15,6 +15,10 @@ public final class FakePairer: DevicePairer, @unchecked Sendable {
     private var pending: [DeviceID: CheckedContinuation<Result<DeviceID, PairingFailure>, Never>] = [:]
     public private(set) var cancelled: [DeviceID] = []
     public private(set) var answers: [PairingAnswer] = []
+    /// The devices whose own request to pair was declined.
+    public private(set) var declined: [DeviceID] = []
+    /// Devices bonded without a code that want one.
+    public var wantingCode: Set<DeviceID> = []
 
     public func isPaired(_ device: DeviceID) -> Bool { lock.withLock { paired.contains(device) } }
 
@@ -27,6 +31,8 @@ public final class FakePairer: DevicePairer, @unchecked Sendable {
 
     public func forget(_ device: DeviceID) async throws(PairingFailure) { lock.withLock { _ = paired.remove(device) } }
     public func cancelPairing(_ device: DeviceID) async { lock.withLock { cancelled.append(device) } }
+    public func declineRequest(_ device: DeviceID) async { lock.withLock { declined.append(device) } }
+    public func wantsCode(_ device: DeviceID) -> Bool { lock.withLock { wantingCode.contains(device) } }
 
     public func ask(_ id: Int, _ device: DeviceID, _ question: PairingQuestion) {
         prompts.yield(.ask(PairingPrompt(id: id, device: device, question: question) { [weak self] answer in

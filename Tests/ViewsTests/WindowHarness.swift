@@ -30,7 +30,7 @@ enum WindowHarness {
     /// (or after `timeout` seconds, failing the test).
     static func run(splashMs: Int, timeout: Double = 20, favorites: Favorites? = nil,
                     sightings: SightingsRepository? = nil, scanner: FakeScanner? = nil,
-                    chats: ChatSessions? = nil,
+                    chats: ChatSessions? = nil, pairing: Pairing? = nil,
                     file: StaticString = #filePath, line: UInt = #line,
                     _ body: @escaping @MainActor (MainWindow) async throws -> Void) {
         setUp()
@@ -50,8 +50,10 @@ enum WindowHarness {
                                   pages: PageFactory(
                                       favorites: { FavoritesPage(navigator: $0, model: favoritesModel) },
                                       scanner: { ScannerPage(navigator: $0, model: scannerModel, favorites: favoritesModel, hidden: hidden, tryDemo: nil) },
-                                      detail: { DeviceDetailPage(navigator: $0, model: DeviceDetailViewModel(
-                                          id: $1, favorites: favoritesOwner, live: live, sightings: sightings), favorites: favoritesModel) },
+                                      detail: { navigator, id in DeviceDetailPage(navigator: navigator, model: DeviceDetailViewModel(
+                                          id: id, favorites: favoritesOwner, live: live, sightings: sightings), favorites: favoritesModel,
+                                          connection: chats.map(ConnectionViewModel.init),
+                                          pairing: pairing.map { DevicePairingViewModel(device: id, pairing: $0, name: { $0.address }) }) },
                                       chat: chats.map { sessions in { ChatPage(navigator: $0, model: ChatViewModel(device: $1, sessions: sessions)) } }))
             window = main
             main.present()

@@ -273,6 +273,38 @@ class OwnHostPairingTests(unittest.TestCase):
                 app.wait_for(lambda: "Not paired" in app.names() and f"Pair with {peer_name}" in app.names("button"),
                              what="Not paired once forgotten")
 
+    def test_a_device_that_asks_to_pair_is_asked_about_in_a_dialog_that_names_it(self):
+        """Connected, the device sends a Security Request: "Chat Peer asks to pair", with Pair
+        and Not Now. Pair runs the pairing on that link (the number is confirmed) and the page
+        reads Paired; the next connection is encrypted without a question."""
+        from peers import ChatPeer
+        with ChatPeer("--service", "chat", "--pairing", "yesno", "--request-pairing") as peer:
+            with App("--source", peer.source, storage="memory", home=scratch("favblue-ui-")) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: "Details for Chat Peer" in app.names("button"), timeout=30, what="the peer")
+                app.press("Details for Chat Peer")
+                app.wait_for(lambda: "Connect to Chat Peer" in app.names("button"), what="Connect")
+                app.press("Connect to Chat Peer")
+                peer.wait_for("REQUESTED", timeout=20)
+                app.wait_for(lambda: f"{iso('Chat Peer')} asks to pair" in app.names(), what="the device's request, by name")
+                self.assertIn("Not Now", app.names("button"))
+                app.press("Pair")
+                number = peer.wait_for("COMPARE ", timeout=20).split()[1]
+                app.wait_for(lambda: f"Does {iso('Chat Peer')} show {number[:3]} {number[3:]}? Confirm only if the numbers match."
+                             in app.names(), what="the number")
+                app.press("Confirm")
+                app.wait_for(lambda: "Paired" in app.names(), what="Paired")
+                self.assertEqual(peer.count("CONNECTED"), 1, "paired on the link the request came over")
+                app.press("Disconnect from Chat Peer")
+                app.wait_for(lambda: "Connect to Chat Peer" in app.names("button"), what="disconnected")
+                app.press("Connect to Chat Peer")
+                deadline = time.time() + 15
+                while peer.count("ENCRYPTED 1") < 2 and time.time() < deadline:
+                    time.sleep(0.1)
+                self.assertEqual(peer.count("ENCRYPTED 1"), 2, "the bonded device's next request is answered with encryption")
+                self.assertNotIn(f"{iso('Chat Peer')} asks to pair", app.names(), "and not with a question")
+
     def test_a_device_rotating_every_two_seconds_pairs_from_its_row_and_connects_twenty_times(self):
         """A stranger that takes a new private address every 2 s, heard for three rotations, is
         one row; Pair on its page reaches it where it is now (not where the row was first heard)

@@ -16,6 +16,9 @@ public struct LEConnectionComplete: Equatable, Sendable {
     public let peerAddress: [UInt8]
     /// Connection interval, 1.25 ms units.
     public let interval: UInt16
+    /// The private address the peer used, in wire order, when the controller resolved it to
+    /// `peerAddress` (the enhanced forms); nil otherwise.
+    public var peerPrivateAddress: [UInt8]? = nil
 }
 
 /// How many packets of one connection left the controller's buffers.
@@ -83,12 +86,17 @@ public enum LinkEvent: Equatable, Sendable {
             let addressType = try r.u8("peer address type")
             let address = Array(try r.take(6, "peer address"))
             // The enhanced forms carry the local and peer resolvable private addresses here.
-            if sub != 0x01 { _ = try r.take(12, "resolvable private addresses") }
+            var peerPrivate: [UInt8]?
+            if sub != 0x01 {
+                _ = try r.take(6, "local resolvable private address")
+                let rpa = Array(try r.take(6, "peer resolvable private address"))
+                if rpa.contains(where: { $0 != 0 }) { peerPrivate = rpa }
+            }
             let interval = try r.u16("connection interval")
             _ = try r.take(5, "latency, supervision timeout and clock accuracy")
             return .connectionComplete(LEConnectionComplete(status: status, handle: handle, role: role,
                                                             peerAddressType: addressType, peerAddress: address,
-                                                            interval: interval))
+                                                            interval: interval, peerPrivateAddress: peerPrivate))
         case 0x03:
             let status = try r.u8("status")
             let handle = try r.u16("connection handle") & 0x0FFF

@@ -18,8 +18,12 @@ extension HCIConnector {
         let peerType: UInt8
     }
 
-    /// Where `device` is reached now: the newest address heard for its row.
+    /// Where `device` is reached now: a bonded device the controller follows, at its identity
+    /// (§7.8.12: Peer_Address_Type 2 or 3); any other, at the newest address heard for its row.
     func target(for device: DeviceID) -> Target {
+        if let identity = keyring?.bond(for: device)?.identity, resolvingList.holds(identity) {
+            return Target(address: identity, peerType: identity.kind == .leRandom ? 3 : 2)
+        }
         let address = addresses?.current(device) ?? device
         return Target(address: address, peerType: address.kind == .leRandom ? 1 : 0)
     }
@@ -35,8 +39,10 @@ extension HCIConnector {
             switch try attempt(device, at: target, setup: setup, generation: generation, until: deadline,
                                following: tries < Self.maxTries) {
             case .made(let complete):
-                log("connected to \(device), handle \(complete.handle)")
-                let link = makeLink(device, address: target.address, handle: complete.handle, setup: setup)
+                // The controller names the private address it found a device at that it resolved.
+                let address = complete.peerPrivateAddress.map { DeviceID(wireBytes: $0, kind: .leRandom) } ?? target.address
+                log("connected to \(device)\(address == device ? "" : " at \(address)"), handle \(complete.handle)")
+                let link = makeLink(device, address: address, handle: complete.handle, setup: setup)
                 // A connection made after all is kept until the newer request ends it.
                 return isCurrent(generation) ? link : nil
             case .superseded:
@@ -68,7 +74,8 @@ extension HCIConnector {
             ? .leExtendedCreateConnection(peer: peer, peerType: target.peerType, ownRandom: setup.ownRandom, parameters)
             : .leCreateConnection(peer: peer, peerType: target.peerType, ownRandom: setup.ownRandom, parameters)
         lock.withLock { attempt = Attempt(device: device, address: target.address) }
-        log("\(command.name) to \(target.address)\(target.address == device ? "" : " (\(device))")")
+        let path = target.peerType >= 2 ? ", which the controller resolves" : ""
+        log("\(command.name) to \(target.address)\(target.address == device ? "" : " (\(device))")\(path)")
         let status: [UInt8]
         do {
             status = try host.command(command, expectStatus: true, rawStatus: true)

@@ -72,6 +72,14 @@ extension HCIConnector {
         }
     }
 
+    /// Says no to `device`'s own request to pair: it hears Pairing Failed, Pairing Not Supported.
+    func declinePairingRequest(from device: DeviceID) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let link, link.device == device, link.pairing == nil else { return }
+        link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: SecurityManager.pairingNotSupported).bytes)
+    }
+
     /// Calls off the pairing under way: the device hears Pairing Failed.
     func cancelPairing() {
         lock.lock()
@@ -130,7 +138,9 @@ extension HCIConnector {
     func receiveSMP(_ payload: [UInt8], on link: Link) {
         lock.lock()
         defer { lock.unlock() }
+        let pdu = try? SMPPDU.decode(payload)
         if let run = link.pairing {
+            if case .securityRequest? = pdu { return log("ignored a Security Request: pairing is under way") }
             schedule(run.initiator.receive(payload), run, on: link)
             return
         }
@@ -141,12 +151,22 @@ extension HCIConnector {
             }
             return
         }
-        // Not pairing: a bonded device's Security Request is answered with encryption; a
-        // Pairing Request (a peripheral may not send one) is refused. The rest waits for the user's Pair.
-        switch try? SMPPDU.decode(payload) {
-        case .securityRequest?:
-            if let bond = keyring.bond(for: link.device), bond.ltk != nil, link.encryption != 0 {
-                replies.async { [self] in startEncryption(bond, on: link) }
+        // Not pairing: a bonded device's Security Request is answered with encryption, any other
+        // device's asks the user (once per connection); a Pairing Request (a peripheral may not
+        // send one) is refused.
+        switch pdu {
+        case .securityRequest(let authReq)?:
+            // Bonding_Flags 10 and 11 and bits 6–7 are reserved (Vol 3, Part H, §3.6.7, §3.5.1).
+            guard authReq & 0xC0 == 0, authReq & 0x03 < 2 else {
+                return log("ignored a Security Request with reserved bits (AuthReq 0x\(String(authReq, radix: 16)))")
+            }
+            if let bond = keyring.bond(for: link.device), bond.ltk != nil {
+                if link.encryption != 0 { replies.async { [self] in startEncryption(bond, on: link) } }
+            } else if !link.pairingRequested {
+                link.pairingRequested = true
+                onPairingRequest?(link.device)
+            } else {
+                log("ignored a repeated Security Request from \(link.device)")
             }
         case .pairingRequest?:
             link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: SecurityManager.pairingNotSupported).bytes)

@@ -76,6 +76,7 @@ extension HCIConnector {
             }
             let setup = ControllerSetup(bufferSize: max(size, 27), bufferCount: max(count, 1), extended: extended,
                                         ownRandom: ownRandom, ownAddress: own)
+            if let keyring { resolvingList.rebuild(keyring.all, localIRK: keyring.local.irk) }
             lock.withLock { controller = setup }
             return setup
         } catch {
@@ -124,14 +125,23 @@ extension HCIConnector {
             }
         } catch .aborted, .linkEnded {
             return
-        } catch .error(.insufficientAuthentication, _, _), .error(.insufficientEncryption, _, _),
-                .error(.other(0x0C), _, _) {
+        } catch .error(.insufficientAuthentication, _, _) {
+            noteAuthenticationWanted(on: link)
+            throw .needsPairing
+        } catch .error(.insufficientEncryption, _, _), .error(.other(0x0C), _, _) {
             throw .needsPairing
         } catch .timeout {
             throw .protocolError(L10n.format("no answer within {} seconds", Int(attTimeout.rounded())))
         } catch {
             throw .protocolError(error.description)
         }
+    }
+
+    /// An encrypted link refused for want of authentication: a bond made without a code is not
+    /// enough for this device, so pairing again is offered (not encrypting and failing again).
+    func noteAuthenticationWanted(on link: Link) {
+        guard lock.withLock({ link.encryption == 0 }) else { return }
+        keyring?.noteAuthenticationWanted(by: lock.withLock { link.device })
     }
 
     // MARK: Signal while connected
@@ -192,8 +202,10 @@ extension HCIConnector {
                 do {
                     let answer = try link.bearer.request(.writeRequest(handle: chat.rxValue, value: part))
                     guard answer == .writeResponse else { return .failure(.rejected(L10n.tr("unexpected answer"))) }
-                } catch .error(.insufficientAuthentication, _, _), .error(.insufficientEncryption, _, _),
-                        .error(.other(0x0C), _, _) {
+                } catch .error(.insufficientAuthentication, _, _) {
+                    noteAuthenticationWanted(on: link)
+                    return .failure(.needsPairing)
+                } catch .error(.insufficientEncryption, _, _), .error(.other(0x0C), _, _) {
                     return .failure(.needsPairing)
                 } catch .error(let code, _, _) {
                     return .failure(.rejected(ATTError.error(code, request: 0x12, handle: chat.rxValue).description))
@@ -266,7 +278,11 @@ extension HCIConnector {
         switch await onReadyLink(body) {
         case nil: throw .notConnected
         case .success(let value)?: return value
-        case .failure(let error)?: throw GATTError(error)
+        case .failure(let error)?:
+            if case .error(.insufficientAuthentication, _, _) = error, let link = lock.withLock({ self.link }) {
+                noteAuthenticationWanted(on: link)
+            }
+            throw GATTError(error)
         }
     }
 

@@ -23,8 +23,16 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     let attTimeout: Double
     let parameters: LEConnectionParameters
     let log: @Sendable (String) -> Void
-    /// The bonds, for encrypting links to bonded devices; set by whoever pairs.
-    var keyring: HCIKeyring?
+    /// The bonds, for encrypting links to bonded devices and for the controller's resolving list;
+    /// set by whoever pairs.
+    var keyring: HCIKeyring? {
+        didSet { keyring?.onChange { [weak self] in self?.bondsChanged() } }
+    }
+    /// The bonded devices the controller follows by identity.
+    let resolvingList: HCIResolvingList
+    /// A device that is not bonded asks to be paired (a Security Request), once per connection;
+    /// called on the read thread, so it must return at once.
+    var onPairingRequest: (@Sendable (DeviceID) -> Void)?
     /// Where each device is heard now, so a device that changes its address is reached where
     /// it is; set before the first connect. Nil reaches a device at its own address.
     public var addresses: HeardAddresses?
@@ -94,6 +102,8 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         var pairing: PairingRun?
         /// The last Encryption Change on it: nil until one came, else its status (0 when encrypted).
         var encryption: UInt8?
+        /// The device asked to be paired on it, and the user was asked.
+        var pairingRequested = false
 
         init(device: DeviceID, address: DeviceID, handle: UInt16, outbox: ACLOutbox, bearer: ATTBearer) {
             self.device = device
@@ -124,7 +134,16 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         self.attTimeout = attTimeout
         self.parameters = parameters
         self.log = log
+        resolvingList = HCIResolvingList(host: host, log: log)
         host.add(self)
+    }
+
+    /// A bond was made or removed: the resolving list follows, between two requests.
+    private func bondsChanged() {
+        worker.async { [self] in
+            guard lock.withLock({ controller != nil }), let keyring else { return }
+            resolvingList.sync(keyring.all, localIRK: keyring.local.irk)
+        }
     }
 
     // MARK: DeviceConnector

@@ -61,6 +61,16 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
     }
     private var storedKeyring: HCIKeyring?
 
+    /// A device that is not bonded asks to be paired; handed to every connector on the link.
+    var onPairingRequest: (@Sendable (DeviceID) -> Void)? {
+        get { lock.withLock { storedPairingRequest } }
+        set { lock.withLock { storedPairingRequest = newValue; inner?.onPairingRequest = newValue } }
+    }
+    private var storedPairingRequest: (@Sendable (DeviceID) -> Void)?
+
+    /// Says no to a device's own request to pair.
+    func declinePairingRequest(from device: DeviceID) { lock.withLock { inner }?.declinePairingRequest(from: device) }
+
     /// Where each device is heard now, handed to every connector on the link; set before the first connect.
     public var addresses: HeardAddresses? {
         get { lock.withLock { storedAddresses } }
@@ -123,6 +133,7 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
             let made = HCIConnector(host: host, log: log)
             made.keyring = storedKeyring
             made.addresses = storedAddresses
+            made.onPairingRequest = storedPairingRequest
             inner = made
             forwarding?.cancel()
             let events = made.events

@@ -33,6 +33,9 @@ extension HCIHostClient {
 public final class HCIHost: @unchecked Sendable {
     private let transport: HCITransport
     private let recorder: PacketRecorder?
+    /// Turns the scanner's LE scanning off for a moment, for a client that must change what
+    /// the controller may not change while it scans.
+    public let scanPause = ScanPause()
     private let log: @Sendable (String) -> Void
 
     /// Guards everything below it and wakes whoever waits for an answer or for the end.

@@ -226,7 +226,12 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
         try enableLE(true)
         streams.set(.scanning)
         if case .periodic(let window, _) = mode { windowEnd = Date().addingTimeInterval(window) }
+        let pause = host?.scanPause
+        pause?.scanner(running: true)
+        defer { pause?.scanner(running: false) }
         while !shouldStop {
+            try pause?.checkpoint(off: { () throws(ScanFailure) in try enableLE(false) },
+                                  on: { () throws(ScanFailure) in try enableLE(true) })
             if capabilities.bredr, !inquiryRunning, !inquiryFailed {
                 try resolveNames()
                 do {
@@ -250,7 +255,11 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
                 if inquiryRunning { _ = try? command(.inquiryCancel); inquiryRunning = false }
                 streams.set(.waiting)
                 let resume = Date().addingTimeInterval(max(interval - window, 0))
-                while Date() < resume, !shouldStop { _ = try nextEvent(timeout: 0.2) }
+                while Date() < resume, !shouldStop {
+                    _ = try nextEvent(timeout: 0.2)
+                    // Scanning is off already between two windows.
+                    try pause?.checkpoint(off: {}, on: {})
+                }
                 if shouldStop { break }
                 try enableLE(true)
                 streams.set(.scanning)

@@ -13,9 +13,14 @@ public final class HCIKeyring: @unchecked Sendable {
     private var resolver: PrivateAddressResolver
     /// Identities whose device answered our key with "key missing": it forgot the pairing.
     private var lost: Set<DeviceID> = []
+    /// Identities bonded without a code whose device then refused for want of one.
+    private var wantCode: Set<DeviceID> = []
     /// Told when a device is found to have lost its key (on the radio's thread).
     public var onLost: (@Sendable (DeviceID) -> Void)?
+    /// Told when a device bonded without a code refuses for want of one (on the radio's thread).
+    public var onCodeWanted: (@Sendable (DeviceID) -> Void)?
     private var ownIdentity: LocalIdentity
+    private var changeHandlers: [@Sendable () -> Void] = []
 
     /// Starts with `local` as FavBlue's identity, until the one kept is read (`setLocal`).
     public init(hashing: any AddressHashing, local: LocalIdentity) {
@@ -29,13 +34,21 @@ public final class HCIKeyring: @unchecked Sendable {
     /// Replaces FavBlue's identity with the one kept; links made later use it.
     public func setLocal(_ identity: LocalIdentity) { lock.withLock { ownIdentity = identity } }
 
+    /// Every bond kept, in identity order.
+    public var all: [Bond] { lock.withLock { bonds.values.sorted { $0.identity < $1.identity } } }
+
+    /// Calls `handler` (on the caller's thread) after every change of the bonds.
+    func onChange(_ handler: @escaping @Sendable () -> Void) { lock.withLock { changeHandlers.append(handler) } }
+
     /// Replaces the bonds with `bonds`.
     public func set(_ bonds: [Bond]) {
+        defer { for handler in lock.withLock({ changeHandlers }) { handler() } }
         lock.withLock {
             let old = self.bonds
             self.bonds = Dictionary(bonds.map { ($0.identity, $0) }, uniquingKeysWith: { $1 })
-            // A bond made again (or deleted) is no longer lost.
+            // A bond made again (or deleted) is no longer lost, nor wanting.
             lost = lost.filter { old[$0] == self.bonds[$0] }
+            wantCode = wantCode.filter { old[$0] == self.bonds[$0] }
             resolver.setBonds(bonds.sorted { $0.identity < $1.identity }.compactMap(\.resolving))
         }
     }
@@ -51,6 +64,17 @@ public final class HCIKeyring: @unchecked Sendable {
             if let bond = bonds[address] { return bond }
             return resolver.resolve(address).flatMap { bonds[$0] }
         }
+    }
+
+    /// Whether `identity`'s bond was made without a code and its device wants one.
+    public func wantsCode(_ identity: DeviceID) -> Bool { lock.withLock { wantCode.contains(identity) } }
+
+    /// The device behind `address` refused a request for want of authentication: if its bond
+    /// was made without a code (Just Works), pairing again is offered.
+    func noteAuthenticationWanted(by address: DeviceID) {
+        guard let bond = storedBond(for: address), !bond.authenticated else { return }
+        let handler = lock.withLock { wantCode.insert(bond.identity).inserted ? onCodeWanted : nil }
+        handler?(bond.identity)
     }
 
     /// The device of `identity` no longer has the key: pairing is offered again.

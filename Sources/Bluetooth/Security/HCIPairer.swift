@@ -40,14 +40,23 @@ public final class HCIPairer: DevicePairer, @unchecked Sendable {
         connector.keyring = security.keyring
         let prompts = prompts
         security.keyring.onLost = { identity in prompts.yield(.keyLost(identity)) }
+        security.keyring.onCodeWanted = { identity in prompts.yield(.codeWanted(identity)) }
+        connector.onPairingRequest = { device in prompts.yield(.requested(device)) }
     }
 
     deinit { prompts.finish() }
 
     public func isPaired(_ device: DeviceID) -> Bool { security.keyring.bond(for: device) != nil }
 
+    public func wantsCode(_ device: DeviceID) -> Bool {
+        security.keyring.bond(for: device).map { security.keyring.wantsCode($0.identity) } ?? false
+    }
+
+    public func declineRequest(_ device: DeviceID) async { connector.declinePairingRequest(from: device) }
+
     public func pair(_ device: DeviceID) async throws(PairingFailure) -> DeviceID {
-        if let bond = security.keyring.bond(for: device) { return bond.identity }
+        // Already bonded, unless the device wants a code the bond was made without: that pairs again.
+        if let bond = security.keyring.bond(for: device), !security.keyring.wantsCode(bond.identity) { return bond.identity }
         let context = PairingContext(crypto: security.crypto, localIRK: security.keyring.local.irk) { [weak self] question in
             self?.ask(question, about: device)
         }

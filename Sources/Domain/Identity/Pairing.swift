@@ -14,6 +14,8 @@ public final class Pairing {
         case notPaired
         case pairing
         case paired
+        /// Paired without a code (Just Works), and the device wants one: pair again.
+        case pairedWithoutCode
         case forgetting
     }
 
@@ -39,6 +41,8 @@ public final class Pairing {
     /// The question closed last without a reason, because pairing ended first: the system's
     /// reason for ending it (BlueZ's Cancel) can still come after, and is said then.
     private var closedUnexplained: Int?
+    /// The id of the last device request asked.
+    private var nextRequest = 0
 
     /// Runs before a device's records move, to write what still waits for the store.
     public var beforeMove: ((_ old: DeviceID) async -> Void)?
@@ -80,6 +84,7 @@ public final class Pairing {
 
     public func state(of device: DeviceID) -> State {
         if let state = busy[device] { return state }
+        if pairer.wantsCode(device) { return .pairedWithoutCode }
         return pairer.isPaired(device) ? .paired : .notPaired
     }
 
@@ -168,8 +173,41 @@ public final class Pairing {
                     self.failures[device] = L10n.tr(
                         "The device no longer has the key it shared with FavBlue: it was reset, or paired with another computer. Pair again to encrypt the connection.")
                     self.observers.notify()
+                case .codeWanted(let device):
+                    self.failures[device] = L10n.tr(
+                        "The device wants a pairing protected by a code, and this one was made without (no number was shown). Pair again, and confirm the number or type the code.")
+                    self.observers.notify()
+                case .requested(let device):
+                    self.requested(device)
                 }
             }
+        }
+    }
+
+    /// A device's own request to pair: asked like any question, once; yes pairs on the link
+    /// it came over, no (or no answer) tells the device.
+    private func requested(_ device: DeviceID) {
+        // Pairing with it already answers it.
+        guard busy[device] == nil else { return }
+        guard prompt == nil else {
+            // One question at a time: the device hears no for now, and may ask again.
+            let pairer = self.pairer
+            Task { await pairer.declineRequest(device) }
+            return
+        }
+        // The pairer numbers its questions from 1; a request's count down, so the two never meet.
+        nextRequest -= 1
+        ask(PairingPrompt(id: nextRequest, device: device, question: .pairingRequested) { [weak self] answer in
+            Task { @MainActor in self?.answerRequest(from: device, answer) }
+        })
+    }
+
+    private func answerRequest(from device: DeviceID, _ answer: PairingAnswer) {
+        if answer == .confirmed {
+            Task { await pair(device) }
+        } else {
+            let pairer = self.pairer
+            Task { await pairer.declineRequest(device) }
         }
     }
 

@@ -16,11 +16,13 @@ public enum PairingQuestion: Equatable, Sendable {
     case displayPasskey(passkey: UInt32, typed: Int?)
     /// Type `pin` on the device.
     case displayPin(String)
+    /// The device asks to be paired (a Security Request): pair, or not now.
+    case pairingRequested
 
     /// Whether the user's answer is awaited; a display only waits for the device.
     public var wantsAnswer: Bool {
         switch self {
-        case .confirm, .enterPasskey, .enterPin: return true
+        case .confirm, .enterPasskey, .enterPin, .pairingRequested: return true
         case .displayPasskey, .displayPin: return false
         }
     }
@@ -62,6 +64,11 @@ public enum PairingPromptEvent: Sendable {
     /// `device` no longer has the key it shared (it was reset, or paired elsewhere): it reads
     /// Not paired, and the page says why and offers Pair again.
     case keyLost(DeviceID)
+    /// `device`, not bonded, asks to be paired (once per connection); the page asks the user.
+    case requested(DeviceID)
+    /// `device` refused a request that needs a pairing protected by a code, and its bond was
+    /// made without one (Just Works): the page offers to pair again.
+    case codeWanted(DeviceID)
 }
 
 /// Why pairing did not happen, in the user's words.
@@ -113,6 +120,16 @@ public protocol DevicePairer: AnyObject, Sendable {
     func forget(_ device: DeviceID) async throws(PairingFailure)
     /// Calls off a pairing with `device` under way; its `pair` then fails with `.declined`.
     func cancelPairing(_ device: DeviceID) async
+    /// Answers `device`'s own request to pair with no, so it is not left waiting.
+    func declineRequest(_ device: DeviceID) async
+    /// Whether `device` is bonded without the protection of a code, and refused something for it.
+    func wantsCode(_ device: DeviceID) -> Bool
+}
+
+extension DevicePairer {
+    /// Routes whose system answers a device's own requests (BlueZ) have nothing to send.
+    public func declineRequest(_ device: DeviceID) async {}
+    public func wantsCode(_ device: DeviceID) -> Bool { false }
 }
 
 /// A route with no pairing: says why, once.

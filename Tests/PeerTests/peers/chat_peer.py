@@ -50,6 +50,7 @@ Pairing (the peer is the responder; keys live in memory for the peer's lifetime)
   * --irk HEX gives the peer that identity key; with --private it advertises from a resolvable
     private address made from it (PRIVATE <address>), and with --rotate S takes a new one every
     S seconds (ROTATED <address>).
+  * --request-pairing sends a Security Request half a second into every connection (REQUESTED).
 Lines: PASSKEY <code>, COMPARE <code>, PAIRING_FAILED <reason>, ENCRYPTED <0|1>, and
 PAIRED <ltk> <irk> <authenticated|->: the LTK both use and the app's identity key, as they travel (or -).
 
@@ -276,6 +277,13 @@ async def main(args):
             connection.on('pairing_failure', lambda reason: say('PAIRING_FAILED', reason))
             connection.on('connection_encryption_change',
                           lambda *_: say('ENCRYPTED', 1 if connection.is_encrypted else 0))
+            if args.request_pairing:
+                async def request():
+                    # Once the central has the link in hand: a PDU before that would be lost.
+                    await asyncio.sleep(0.5)
+                    say('REQUESTED')
+                    connection.request_pairing()
+                asyncio.get_running_loop().create_task(request())
             if args.disconnect_after > 0:
                 async def drop():
                     await asyncio.sleep(args.disconnect_after)
@@ -336,6 +344,7 @@ if __name__ == '__main__':
     parser.add_argument('--irk')
     parser.add_argument('--private', action='store_true')
     parser.add_argument('--rotate', type=float, default=0)
+    parser.add_argument('--request-pairing', action='store_true')
     parser.add_argument('-v', '--verbose', action='store_true')
     arguments = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.WARNING)
