@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "CGtkShim", dependencies: ["CAdwaita"]),
         .systemLibrary(name: "CIntl"),
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // GnuTLS's crypto library, for one use: the resolver's AES, with each key's schedule made once.
+        .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
 
         // MARK: Core
         .target(name: "Localization", dependencies: ["CIntl"]),
@@ -36,7 +38,7 @@ let package = Package(
         .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ", "CGio"], plugins: ["ServiceNameTable"]),
         .target(name: "Persistence", dependencies: ["Domain", "Localization", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "ViewModels", dependencies: ["Domain", "Localization"]),
-        .target(name: "SecurityToolbox", dependencies: ["Domain", .product(name: "Crypto", package: "swift-crypto"),
+        .target(name: "SecurityToolbox", dependencies: ["Domain", "CNettle", .product(name: "Crypto", package: "swift-crypto"),
                                                         .product(name: "_CryptoExtras", package: "swift-crypto")]),
 
         // MARK: GTK

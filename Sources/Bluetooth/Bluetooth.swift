@@ -13,13 +13,19 @@
 //       Transport/  H4 over unix/TCP/serial, raw HCI sockets (libbluetooth)
 //       Host/       HCIHost: owns one transport and its read thread, sends commands and matches
 //                   their Command Complete/Status, records to btsnoop, and hands every other
-//                   event and ACL packet to its clients (HCIHostClient); HCIEventQueue
+//                   event and ACL packet to its clients (HCIHostClient); HCIEventQueue;
+//                   ScanPause, which has the scanner turn LE scanning off for a moment
 //       Scanner/    HCIScanner (a live controller; the host's first client), ReplayScanner
 //                   (a capture), ObservationDecoder (the one path from event to observation,
 //                   for both), RemoteNameBook, DeviceAggregate
 //       Connection/ HCIConnector (the host's second client; implements Domain's DeviceConnector):
-//                   LE Create Connection, ACLOutbox (LE buffer credits), ATTBearer (one
-//                   request at a time), GATTClient (discovery, subscribe), ConnectionStreams
+//                   LE Create Connection where the device is heard now (Domain's HeardAddresses),
+//                   following it when it moves meanwhile, or by identity through the controller's
+//                   resolving list; ACLOutbox (LE buffer credits), ATTBearer (one request at a
+//                   time), GATTClient (discovery, subscribe), ConnectionStreams
+//       Security/   HCIPairer and the Security Manager (SMPInitiator), HCIKeyring (the bonds as
+//                   the radio's threads read them), HCIResolvingList (the controller's list, kept
+//                   in step with the bonds)
 //       Demo/       the `demo` source: DemoScanner (the shipped capture plus DemoChatDevice's
 //                   advertisements), DemoChatConnector (connects to that device alone; it answers)
 //       Codec/ also  ACL, L2CAP (signalling, SMP answers), ATT, GATT declarations, LinkEvent

@@ -15,6 +15,9 @@
 //         LiveDevice, SignalTrace          one device's state: signal, smoothing, five-minute trace
 //         LiveDevices                      owns the scan and every LiveDevice; folds, fades, drops,
 //                                          batches favorites' readings; pages observe it
+//         AddressFolding                   the one rule that keeps a device changing its private
+//                                          address in one row (favblue-scan folds by it too)
+//         HeardAddresses                   each row's newest address, for whoever connects or pairs
 //         ChangeObservers                  how views and models learn that state changed
 //       Favorites/Favorites              owns the favorites: list, nickname rules, the one name
 //                                        rule (nickname, advertised name, saved name, address),

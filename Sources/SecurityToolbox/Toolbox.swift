@@ -3,6 +3,7 @@
 
 import Crypto
 import _CryptoExtras
+import CNettle
 import Domain
 
 /// The Security Manager's cryptographic toolbox (Core spec Vol 3 Part H §2.2), built on the AES
@@ -25,26 +26,10 @@ public enum Toolbox {
 
     /// ah(k, r): the random address hash (§2.2.2); `prand` is the low 24 bits of r.
     public static func ah(irk: [UInt8], prand: UInt32) throws(Failure) -> UInt32 {
-        guard irk.count == 16 else { throw Failure() }
-        return try ah(key: SymmetricKey(data: irk), prand: prand)
-    }
-
-    /// ah under a key made already, as the resolver keeps one per bond.
-    static func ah(key: SymmetricKey, prand: UInt32) throws(Failure) -> UInt32 {
-        // r' = 13 zero bytes, then prand most significant first; on the stack.
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer throws(Failure) -> UInt32 in
-            var block = buffer
-            block.initialize(repeating: 0)
-            block[13] = UInt8(truncatingIfNeeded: prand >> 16)
-            block[14] = UInt8(truncatingIfNeeded: prand >> 8)
-            block[15] = UInt8(truncatingIfNeeded: prand)
-            do {
-                try AES.permute(&block, key: key)
-            } catch {
-                throw Failure()
-            }
-            return UInt32(block[13]) << 16 | UInt32(block[14]) << 8 | UInt32(block[15])
-        }
+        // r' = 13 zero bytes, then prand most significant first.
+        let r = [UInt8](repeating: 0, count: 13) + [16, 8, 0].map { UInt8(truncatingIfNeeded: prand >> $0) }
+        let hash = try e(key: irk, r)
+        return UInt32(hash[13]) << 16 | UInt32(hash[14]) << 8 | UInt32(hash[15])
     }
 
     /// AES-CMAC (RFC 4493) of `message` under `key`: the MAC behind f4, f5, f6 and g2.
@@ -150,14 +135,9 @@ public enum Toolbox {
     private static func xor(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] { zip(a, b).map { $0 ^ $1 } }
 }
 
-/// A key made once and only read afterwards, so closures on any thread may share it
-/// (swift-crypto 3 does not mark `SymmetricKey` Sendable).
-private struct SharedKey: @unchecked Sendable {
-    let key: SymmetricKey
-    init(_ key: SymmetricKey) { self.key = key }
-}
-
-/// `ah` for the private-address resolver, from the toolbox.
+/// `ah` for the private-address resolver. A busy room asks it for every new address under
+/// every bond, so each key's AES schedule is made once, with Nettle's AES (which keeps it);
+/// swift-crypto's one-block AES would make it again for every address.
 public struct AESAddressHashing: AddressHashing {
     public init() {}
 
@@ -166,10 +146,37 @@ public struct AESAddressHashing: AddressHashing {
         (try? Toolbox.ah(irk: irk.bytes, prand: prand)) ?? UInt32.max
     }
 
-    /// `ah` with the key made once, as a busy room asks it for every new address.
+    /// `ah` with the key's schedule made once.
     public func prepared(_ irk: IdentityResolvingKey) -> @Sendable (UInt32) -> UInt32 {
-        let shared = SharedKey(SymmetricKey(data: irk.bytes))
-        return { prand in (try? Toolbox.ah(key: shared.key, prand: prand)) ?? UInt32.max }
+        let key = ScheduledKey(irk.bytes)
+        return { prand in key.ah(prand) }
+    }
+}
+
+/// One AES-128 key with its schedule made once (Nettle's context), only read afterwards, so
+/// any thread may use it.
+private final class ScheduledKey: @unchecked Sendable {
+    private let context: UnsafeMutablePointer<aes128_ctx>
+
+    init(_ key: [UInt8]) {
+        precondition(key.count == 16, "an IRK has 16 bytes")
+        context = .allocate(capacity: 1)
+        key.withUnsafeBufferPointer { nettle_aes128_set_encrypt_key(context, $0.baseAddress) }
+    }
+
+    deinit { context.deallocate() }
+
+    /// ah(k, r) (§2.2.2): the low 24 bits of e(k, r'), r' being 13 zero octets then `prand`.
+    func ah(_ prand: UInt32) -> UInt32 {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { block in
+            block.initialize(repeating: 0)
+            block[13] = UInt8(truncatingIfNeeded: prand >> 16)
+            block[14] = UInt8(truncatingIfNeeded: prand >> 8)
+            block[15] = UInt8(truncatingIfNeeded: prand)
+            // Nettle encrypts in place when source and destination are the same block.
+            nettle_aes128_encrypt(context, 16, block.baseAddress, block.baseAddress)
+            return UInt32(block[13]) << 16 | UInt32(block[14]) << 8 | UInt32(block[15])
+        }
     }
 }
 

@@ -104,6 +104,20 @@ final class PrivateAddressResolutionTests: XCTestCase {
         XCTAssertNil(resolver.resolve(try DeviceID(parsing: "70:81:94:0D:FB:AB", kind: .leRandom)), "one bit off")
     }
 
+    func testTheResolversKeptKeyScheduleHashesAsTheToolboxDoes() throws {
+        // The spec's sample (Vol 3, Part H, Appendix D.7), then keys and prands of every shape.
+        XCTAssertEqual(AESAddressHashing().prepared(irk)(0x70_8194), 0x0D_FBAA)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let prepared = AESAddressHashing().prepared(try XCTUnwrap(IdentityResolvingKey(bytes: bytes)))
+            for _ in 0..<5 {
+                let prand = UInt32.random(in: 0...0xFF_FFFF, using: &generator)
+                XCTAssertEqual(prepared(prand), try Toolbox.ah(irk: bytes, prand: prand))
+            }
+        }
+    }
+
     func testOnlyResolvablePrivateAddressesAreTried() throws {
         var resolver = PrivateAddressResolver(hashing: AESAddressHashing(), bonds: [ResolvingBond(identity: identity, irk: irk)])
         for text in ["70:81:94:0D:FB:AA"] {

@@ -192,12 +192,12 @@ public struct DeviceTable: Sendable {
         } else if perAddress || !hold(o) {
             list(o)
         }
-        if folding.isHolding { settle(ended: false) }
+        if folding.isDue(newest: newest, now: newest) { settle(onlyDue: true) }
     }
 
     /// Decides every address still held: the source is done.
     public mutating func finish() {
-        if folding.isHolding { settle(ended: true) }
+        if folding.isHolding { settle(onlyDue: false) }
     }
 
     private mutating func list(_ o: Observation) {
@@ -221,11 +221,14 @@ public struct DeviceTable: Sendable {
         return folding.hold(o, foldable: foldable(o.id), now: o.timestamp) { id in index[id].map { entries[$0].lastSeen } } != nil
     }
 
-    private mutating func settle(ended: Bool) {
+    /// Decides the held addresses that are due, or (the source is done) all of them.
+    private mutating func settle(onlyDue: Bool) {
         let decided: [AddressFolding.Settled]
         do {
             let index = self.index, entries = self.entries
-            decided = folding.settle(newest: newest, now: newest, ended: ended) { id in index[id].map { entries[$0].lastSeen } }
+            decided = folding.settle(newest: newest, now: newest, onlyDue: onlyDue, ended: !onlyDue) { id in
+                index[id].map { entries[$0].lastSeen }
+            }
         }
         for settled in decided {
             if let row = settled.row, let i = index[row] {

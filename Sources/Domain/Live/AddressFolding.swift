@@ -43,6 +43,10 @@ public struct AddressFolding: Sendable {
     /// Addresses seen to be a device's new address, to the row that device keeps.
     public private(set) var aliases: [DeviceID: DeviceID] = [:]
     private var held: [DeviceID: Held] = [:]
+    /// The held addresses in the order they were held, from `head` on; one decided meanwhile is
+    /// skipped when reached.
+    private var queue: [DeviceID] = []
+    private var head = 0
     /// The advertising data of the foldable rows, to find the one a new address continues.
     private var payloads: [[UInt8]: Set<DeviceID>] = [:]
 
@@ -72,34 +76,66 @@ public struct AddressFolding: Sendable {
         }
         guard let candidate else { return nil }
         held[o.id] = Held(candidate: candidate, first: o.timestamp, heldAt: now, reports: [o])
+        queue.append(o.id)
         return candidate
     }
 
-    /// Decides the held addresses as of report time `newest` and wall clock `now`; with `ended`,
-    /// all of them (the source is done). Waiting counts in report time, or on the wall clock when
-    /// reports stop (a replay that ended), so none waits for ever.
-    public mutating func settle(newest: Date, now: Date, ended: Bool = false, lastSeen: (DeviceID) -> Date?) -> [Settled] {
+    /// Whether the address held first is due to be decided as of report time `newest` and wall
+    /// clock `now`: cheap, for a caller that settles after every report.
+    public func isDue(newest: Date, now: Date) -> Bool {
+        guard head < queue.count else { return false }
+        guard let ghost = held[queue[head]] else { return true }
+        return Self.waited(ghost, newest: newest, now: now) >= Self.confirm
+    }
+
+    /// Decides the held addresses as of report time `newest` and wall clock `now`: with `onlyDue`,
+    /// those whose time is up, in the order they were held (cheap enough after every report);
+    /// else every one that can be told already, also a device of its own whose row was heard
+    /// again; with `ended`, all of them (the source is done).
+    public mutating func settle(newest: Date, now: Date, onlyDue: Bool = false, ended: Bool = false,
+                                lastSeen: (DeviceID) -> Date?) -> [Settled] {
         guard !held.isEmpty else { return [] }
+        var candidates: [DeviceID] = []
+        if onlyDue, !ended {
+            while head < queue.count {
+                guard let ghost = held[queue[head]] else { head += 1; continue }
+                guard Self.waited(ghost, newest: newest, now: now) >= Self.confirm else { break }
+                candidates.append(queue[head])
+                head += 1
+            }
+        } else {
+            candidates = held.sorted { $0.value.first < $1.value.first }.map(\.key)
+        }
         var settled: [Settled] = []
-        for (address, ghost) in held.sorted(by: { $0.value.first < $1.value.first }) {
+        for address in candidates {
+            guard let ghost = held[address] else { continue }
             let seen = lastSeen(ghost.candidate)
             let alive = seen.map { $0 > ghost.first } ?? false
-            let waited = max(newest.timeIntervalSince(ghost.first), now.timeIntervalSince(ghost.heldAt))
-            if seen != nil, !alive, waited < Self.confirm, !ended { continue }
+            if seen != nil, !alive, Self.waited(ghost, newest: newest, now: now) < Self.confirm, !ended { continue }
             held[address] = nil
-            var row: DeviceID?
-            if seen != nil, !alive {
-                aliases[address] = ghost.candidate
-                row = ghost.candidate
-            }
+            let joined = seen != nil && !alive
+            if joined { aliases[address] = ghost.candidate }
             let reports = ghost.reports.map { report -> Observation in
                 var o = report
-                if let row { o.resolve(to: row) }
+                if joined { o.resolve(to: ghost.candidate) }
                 return o
             }
-            settled.append(Settled(address: address, candidate: ghost.candidate, joined: row != nil, reports: reports))
+            settled.append(Settled(address: address, candidate: ghost.candidate, joined: joined, reports: reports))
+        }
+        if held.isEmpty {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 64, head * 2 > queue.count {
+            queue.removeFirst(head)
+            head = 0
         }
         return settled
+    }
+
+    /// How long `ghost` has waited: in report time, or on the wall clock when reports stop (a
+    /// replay that ended), so none waits for ever.
+    private static func waited(_ ghost: Held, newest: Date, now: Date) -> Double {
+        max(newest.timeIntervalSince(ghost.first), now.timeIntervalSince(ghost.heldAt))
     }
 
     /// Keeps the index in step: the advertising data of `id`, a foldable row, went from `before` to `now`.

@@ -23,11 +23,11 @@ extension LiveDevices {
         AddressType(id) == .resolvablePrivate && !keepsListed(id) && !keepsSightings(id)
     }
 
-    /// Decides the held-back addresses: one whose listed device stayed silent joins its row; one
-    /// whose device was heard again is a device of its own.
-    func settleGhosts() {
+    /// Decides the held-back addresses (with `onlyDue`, those whose time is up): one whose listed
+    /// device stayed silent joins its row; one whose device was heard again is a device of its own.
+    func settleGhosts(onlyDue: Bool = false) {
         guard folding.isHolding else { return }
-        let decided = folding.settle(newest: newest, now: now(), lastSeen: { self.devices[$0]?.lastSeen })
+        let decided = folding.settle(newest: newest, now: now(), onlyDue: onlyDue, lastSeen: { self.devices[$0]?.lastSeen })
         for settled in decided {
             if let row = settled.row {
                 self.devices[row]?.noteAddressChange()

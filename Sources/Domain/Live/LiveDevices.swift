@@ -273,9 +273,9 @@ public final class LiveDevices {
             if let identities { o.resolve(to: identities.identity(of: o.id)) }
             if let alias = folding.aliases[o.id] { o.resolve(to: alias) }
             if o.timestamp > newest { newest = o.timestamp }
-            // Decided report by report, as favblue-scan does: a long batch (a fast replay) must not
+            // Decided as soon as due, as favblue-scan does: a long batch (a fast replay) must not
             // hold a new address past the moment its row's next one appears.
-            defer { settleGhosts() }
+            defer { if folding.isHolding, folding.isDue(newest: newest, now: now()) { settleGhosts(onlyDue: true) } }
             if devices[o.id] == nil, holdAsGhost(o) { continue }
             admit(o)
             if let rssi = o.rssi, keepsSightings(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }

@@ -1,0 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+// Nettle's AES, for the private-address resolver only: it keeps each key's schedule, where a
+// one-block AES from swift-crypto makes it again for every address.
+#include <nettle/aes.h>
