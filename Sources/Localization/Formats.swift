@@ -51,13 +51,18 @@ public enum Formats {
     /// "23.11.2026, 14:09" in German, "Nov 23, 2026 at 2:09 PM" in American English.
     public static func dateTime(_ date: Date) -> String { dateTimeFormatter.string(from: date) }
 
-    /// The one rule for a moment: relative under an hour ("4 min ago"), otherwise the locale's
-    /// date and time.
+    /// The one rule for a moment: "Just now" under a minute, relative under an hour ("4 min
+    /// ago"), otherwise the locale's date and time.
     public static func moment(_ date: Date, now: Date = Date()) -> String {
         let seconds = now.timeIntervalSince(date)
         guard seconds >= -1, seconds < 3600 else { return dateTime(date) }
+        if isJustNow(seconds) { return L10n.tr("Just now") }
         return L10n.format("{} ago", age(seconds: seconds))
     }
+
+    /// Whether a moment `seconds` ago reads "Just now": under a minute (and the clock's own
+    /// second of skew the other way).
+    public static func isJustNow(_ seconds: Double) -> Bool { seconds >= -1 && seconds < 60 }
 
     /// "14:09" or "2:09 PM".
     public static func time(_ date: Date) -> String { timeFormatter.string(from: date) }

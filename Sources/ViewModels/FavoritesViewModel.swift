@@ -163,7 +163,10 @@ public final class FavoritesViewModel {
         case .nearby(let rssi?): return (L10n.format("Nearby · {}", SignalText.dBm(rssi)), true)
         case .nearby(nil): return (L10n.tr("Nearby"), true)
         case .lastSeen(let seen):
-            return (L10n.format("Last seen {} ago", Formats.age(seconds: now().timeIntervalSince(seen))), false)
+            let seconds = now().timeIntervalSince(seen)
+            // The moment rule: a favorite heard a few seconds before the scan closed was seen just now.
+            if Formats.isJustNow(seconds) { return (L10n.tr("Last seen just now"), false) }
+            return (L10n.format("Last seen {} ago", Formats.age(seconds: seconds)), false)
         case .notSeen: return (L10n.tr("Not seen yet"), false)
         }
     }

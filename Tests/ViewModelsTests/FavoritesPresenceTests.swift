@@ -47,7 +47,7 @@ final class FavoritesPresenceTests: XCTestCase {
         clock.now.addTimeInterval(40)
         await live.drain()
         presence = await Dictionary(uniqueKeysWithValues: model.rows.map { ($0.title, $0.presence) })
-        XCTAssertEqual(presence["Buds"], "Last seen 40 s ago", "no longer nearby once it fades")
+        XCTAssertEqual(presence["Buds"], "Last seen just now", "no longer nearby once it fades; under a minute is just now")
         await live.stop()
     }
 }
