@@ -98,6 +98,32 @@ cgtk_accessible_set_hidden (GtkAccessible *accessible, gboolean hidden)
   gtk_accessible_update_state (accessible, GTK_ACCESSIBLE_STATE_HIDDEN, hidden, -1);
 }
 
+/* gtk_accessible_update_state is variadic. */
+void
+cgtk_accessible_set_expanded (GtkAccessible *accessible, gboolean expanded)
+{
+  g_return_if_fail (GTK_IS_ACCESSIBLE (accessible));
+  gtk_accessible_update_state (accessible, GTK_ACCESSIBLE_STATE_EXPANDED, expanded, -1);
+}
+
+/* GTK_IS_LIST_BOX_ROW is a macro: the first list-box row inside `widget`, depth first (the
+ * header an AdwExpanderRow keeps to itself), or NULL. */
+GtkWidget *
+cgtk_first_list_box_row (GtkWidget *widget)
+{
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      if (GTK_IS_LIST_BOX_ROW (child))
+        return child;
+      GtkWidget *inner = cgtk_first_list_box_row (child);
+      if (inner != NULL)
+        return inner;
+    }
+  return NULL;
+}
+
 /* gtk_accessible_update_relation is variadic. */
 void
 cgtk_accessible_set_labelled_by (GtkAccessible *accessible, GtkWidget *label)

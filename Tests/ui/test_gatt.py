@@ -53,6 +53,23 @@ def expand(app, title, shows, role="button"):
 
 @retry_gtk_atspi_crash
 class GATTBrowserTests(unittest.TestCase):
+    def test_a_service_opens_and_closes_by_its_accessible_action_alone_and_says_whether_it_is_open(self):
+        """What a screen reader's or voice control's "click" does: no pointer, no key. The
+        service row offers an action, opens and closes with it, and exposes its expanded state."""
+        from gi.repository import Atspi
+        with ChatPeer("--service", "chat", "--info") as peer, App("--source", peer.source) as app:
+            open_connected(app)
+            row = app.find("Battery", "list item")
+            self.assertGreaterEqual(row.n_actions(), 1, "the row offers an action")
+            self.assertFalse(row.get_state_set().contains(Atspi.StateType.EXPANDED))
+            row.do_action(0)
+            app.wait_for(lambda: app.find("Read Battery Level", "button").extents().height > 0, what="Battery opened")
+            app.wait_for(lambda: app.find("Battery", "list item").get_state_set().contains(Atspi.StateType.EXPANDED),
+                         what="the row says it is open")
+            app.find("Battery", "list item").do_action(0)
+            app.wait_for(lambda: not app.find("Battery", "list item").get_state_set().contains(Atspi.StateType.EXPANDED),
+                         what="closed again, and says so")
+
     def test_read_decode_write_and_a_value_that_wants_pairing(self):
         with ChatPeer("--service", "chat", "--info") as peer, App("--source", peer.source) as app:
             open_connected(app)

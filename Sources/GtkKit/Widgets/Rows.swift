@@ -38,12 +38,30 @@ public final class BoxedList: Widget {
 public final class ExpanderRow: Widget {
     private var children: [Widget] = []
 
+    /// The header a click opens; it alone takes the focus and speaks for the row.
+    private var header: Widget?
+    private var headerActions: ActionGroup?
+
     /// A closed row titled `title` over `subtitle`, both plain text (a device's words can be in them).
     public init(title: String, subtitle: String = "") {
         super.init(adw_expander_row_new())
         adw_preferences_row_set_use_markup(gcast(object), 0)
         adw_preferences_row_set_title(gcast(object), title)
         adw_expander_row_set_subtitle(gcast(object), subtitle)
+        // Assistive technology can only act on what offers an action: the header row gets
+        // "activate" (open or close), and says whether the row is open, as GtkExpander does.
+        if let row = cgtk_first_list_box_row(widget) {
+            let header = Widget(borrowing: row)
+            self.header = header
+            let actions = ActionGroup(on: header, prefix: "row")
+            actions.add("activate") { [weak self] in self?.isExpanded.toggle() }
+            headerActions = actions
+            cgtk_accessible_set_expanded(header.accessible, 0)
+            connect("notify::expanded") { [weak self] _ in
+                guard let self, let header = self.header else { return }
+                cgtk_accessible_set_expanded(header.accessible, self.isExpanded ? 1 : 0)
+            }
+        }
     }
 
     /// The title.
