@@ -229,7 +229,7 @@ public final class MainWindow: Navigator {
         pages.last?.page.pageDidAppear()
         // Focus goes back to what opened the page (a row, a Details button), if it is still shown.
         if let below = pages.last?.page, let focus = returnFocus.removeValue(forKey: ObjectIdentifier(below)),
-           focus.isShownInWindow {
+           !below.restoreFocus(), focus.isShownInWindow {
             focus.grabFocus()
         }
         // Keep the old page alive until the slide has finished, then drop it.

@@ -18,6 +18,10 @@ public protocol Page: AnyObject {
     func pageWillBeCovered(by page: Page)
     /// Back was asked for (Escape, Alt+Left): true if the page used it itself, say to close its search.
     func consumeBack() -> Bool
+    /// Puts the focus back where the page over it was opened from, when the page knows better
+    /// than the widget that had it (a list row, whose widget shows another device by now);
+    /// false leaves it to the window.
+    func restoreFocus() -> Bool
     /// The window became narrow (a phone, a tiled window) or wide again: fold or unfold controls.
     func adapt(narrow: Bool)
 }
@@ -27,6 +31,7 @@ extension Page {
     public func pageWillDisappear() {}
     public func pageWillBeCovered(by page: Page) { pageWillDisappear() }
     public func consumeBack() -> Bool { false }
+    public func restoreFocus() -> Bool { false }
     public func adapt(narrow: Bool) {}
 }
 

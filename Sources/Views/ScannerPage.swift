@@ -52,6 +52,8 @@ public final class ScannerPage: Page {
     var shown: [String: ScannerViewModel.Row] = [:]
     var pointerInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
     var focusInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
+    /// The row whose device page was opened from it (Enter, a click), to focus again on coming back.
+    private var openedFromRow: String?
     var isNarrow = false
     /// Pair and Forget in a row's menu.
     let pairingActions: PairingActionsViewModel?
@@ -136,7 +138,11 @@ public final class ScannerPage: Page {
                 return (row, row.root)
             },
             bind: { [weak self] row, key in self?.bind(row, key) },
-            activate: { [weak self] key in self?.toggleFavorite(key: key, fromHeart: false) })
+            // A row opens its device (Enter, a click); the heart, or the row menu, adds or removes the favorite.
+            activate: { [weak self] key in
+                self?.openedFromRow = key
+                self?.showDetails(key: key)
+            })
         controls = DeviceListControls(list: list, pool: pool) { [weak self] key in
             let isFavorite = self?.shown[key]?.isFavorite ?? false
             var sections = [[(isFavorite ? L10n.tr("_Remove from Favorites…") : L10n.tr("_Add to Favorites…"), "scanner.favorite::\(key)"),
@@ -195,6 +201,14 @@ public final class ScannerPage: Page {
     public var root: Widget { frame.root }
 
     public func pageDidAppear() { model.start() }
+
+    public func restoreFocus() -> Bool {
+        guard let key = openedFromRow else { return false }
+        openedFromRow = nil
+        guard list.currentKeys.contains(key) else { return false }
+        controls.focusRow(key)
+        return true
+    }
 
     /// What the page shows: "waiting", "list", "no-matches" or "problem" (for tests).
     public var visibleContent: String? { content.visibleName }

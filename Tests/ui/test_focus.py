@@ -158,6 +158,28 @@ class RowFocusRingTests(unittest.TestCase):
 
 @retry_gtk_atspi_crash
 class ScannerFocusTests(unittest.TestCase):
+    def test_enter_on_a_scanner_row_opens_its_device_and_back_returns_to_the_row(self):
+        with App("--source", "demo") as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Kitchen Speaker" in app.names("label"), what="devices from the demo")
+            for _ in range(12):
+                app.key("Tab")
+                role, name = app.focused() or (None, "")
+                if name.startswith("Add ") and name.endswith(" to favorites"):
+                    break
+            # Into the list: the arrows move between its rows.
+            app.key("Down")
+            role, device = app.focused() or (None, "")
+            self.assertEqual(role, ROW, "the arrows reach a row")
+            app.key("Return")
+            app.wait_for(lambda: "Signal" in app.names("label"), what="the device's page, not a dialog")
+            self.assertNotIn("Add to Favorites", app.names(), "Enter opens the device, the heart adds it")
+            self.assertIn(device, app.names("label"), "the page of the row Enter was pressed on")
+            app.key("alt+Left")
+            app.wait_for(lambda: "Signal" not in app.names("label"), what="the Scanner again")
+            self.assertEqual(app.focused(), (ROW, device))
+
     def test_add_from_a_row_menu_then_cancel_returns_to_that_row(self):
         with App("--source", "demo") as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
