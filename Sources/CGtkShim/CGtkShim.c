@@ -106,18 +106,19 @@ cgtk_accessible_set_expanded (GtkAccessible *accessible, gboolean expanded)
   gtk_accessible_update_state (accessible, GTK_ACCESSIBLE_STATE_EXPANDED, expanded, -1);
 }
 
-/* GTK_IS_LIST_BOX_ROW is a macro: the first list-box row inside `widget`, depth first (the
- * header an AdwExpanderRow keeps to itself), or NULL. */
+/* G_TYPE_CHECK_INSTANCE_TYPE is a macro: the first widget of `type` inside `widget`, depth
+ * first (a part a composite widget keeps to itself, such as an AdwExpanderRow's header or a
+ * GtkDropDown's button), or NULL. */
 GtkWidget *
-cgtk_first_list_box_row (GtkWidget *widget)
+cgtk_first_descendant (GtkWidget *widget, GType type)
 {
   g_return_val_if_fail (GTK_IS_WIDGET (widget), NULL);
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      if (GTK_IS_LIST_BOX_ROW (child))
+      if (G_TYPE_CHECK_INSTANCE_TYPE (child, type))
         return child;
-      GtkWidget *inner = cgtk_first_list_box_row (child);
+      GtkWidget *inner = cgtk_first_descendant (child, type);
       if (inner != NULL)
         return inner;
     }

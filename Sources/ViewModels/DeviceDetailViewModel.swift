@@ -152,17 +152,19 @@ public final class DeviceDetailViewModel {
         }
     }
 
-    /// "Last heard 40 s ago" under an hour as of `now`, else "Last heard" with the date and time
-    /// (a replay's old readings), or "Not heard in this session": the one rule for times.
+    /// "Last heard just now" under a minute as of `now`, "Last heard 4 min ago" under an hour,
+    /// else "Last heard" with the date and time (a replay's old readings), or "Not heard in this
+    /// session": the one rule for moments.
     public func lastHeardText(now: Date = Date()) -> String {
         guard let lastHeard else { return L10n.tr("Not heard in this session") }
         let seconds = now.timeIntervalSince(lastHeard)
         guard seconds >= -1, seconds < 3600 else { return L10n.format("Last heard {}", Formats.dateTime(lastHeard)) }
+        if Formats.isJustNow(seconds) { return L10n.tr("Last heard just now") }
         return L10n.format("Last heard {} ago", Formats.age(seconds: seconds))
     }
 
     /// Whether the figure is older than the fade time, so the page dims it.
-    /// The Last Heard row: "3 s ago" under an hour (the rule every time follows), else the date and time.
+    /// The Last Heard row: "Just now", "4 min ago" under an hour (the rule every moment follows), else the date and time.
     public func lastHeardMoment(now: Date = Date()) -> String? {
         lastHeard.map { Formats.moment($0, now: now) }
     }

@@ -53,6 +53,42 @@ def expand(app, title, shows, role="button"):
 
 @retry_gtk_atspi_crash
 class GATTBrowserTests(unittest.TestCase):
+    def test_tab_visits_every_control_of_a_connected_devices_page_once_with_its_services_open(self):
+        """Battery, Heart Rate (notifying, its log cleared so Clear, Copy Log and Export Log are
+        greyed out) and a vendor service open: Tab goes round the whole page and back, every
+        stop named and visited once, the greyed-out buttons skipped, and read-only rows (Address,
+        a characteristic's row) no stops of their own. Shift+Tab goes the same way back."""
+        from test_scanner import tab_cycle
+        with ChatPeer("--service", "chat", "--info", "--heart-rate", "0.01") as peer, App("--source", peer.source) as app:
+            open_connected(app)
+            expand(app, "Battery", "Read Battery Level")
+            expand(app, "Unknown Service", "Read Set point")
+            expand(app, "Heart Rate", "Notifications from Heart Rate Measurement", role=None)
+            app.press("Notifications from Heart Rate Measurement", role=None)
+            app.wait_for(lambda: app.is_sensitive("Clear the log of Heart Rate Measurement"), what="the first value logged")
+            app.press("Clear the log of Heart Rate Measurement")
+            app.wait_for(lambda: not app.is_sensitive("Copy the log of Heart Rate Measurement"), what="an empty log")
+            stops = tab_cycle(self, app, limit=90)
+            names = [n for _, n in stops]
+            self.assertTrue(all(names), f"every stop is named: {stops}")
+            for control in ("Read Battery Level", "Read Set point", "Notifications from Heart Rate Measurement",
+                            "Pause the log of Heart Rate Measurement", "Copy Address", "Disconnect from Chat Peer",
+                            "Read All Values", "Back"):
+                self.assertIn(control, names, f"Tab reaches {control}")
+            for skipped in ("Clear the log of Heart Rate Measurement", "Copy the log of Heart Rate Measurement"):
+                self.assertNotIn(skipped, names, "a greyed-out button is no stop")
+            for row in ("Address", "Battery Level", "Heart Rate Measurement", "Pairing"):
+                self.assertNotIn(("list item", row), stops, f"the read-only row {row} is no stop of its own")
+            self.assertFalse([n for n in names if n.startswith("Gtk")], f"no stop named by its GTK type: {stops}")
+            # Backwards: the same controls, in the opposite order (a value's text may change meanwhile).
+            app.key("shift+Tab")
+            back = [app.focused()]
+            for _ in range(len(stops) - 2):
+                app.key("shift+Tab")
+                back.append(app.focused())
+            self.assertEqual([s for s in back if s[0] != "label"], [s for s in reversed(stops[1:]) if s[0] != "label"],
+                             "Shift+Tab visits the same stops the other way")
+
     def test_a_service_opens_and_closes_by_its_accessible_action_alone_and_says_whether_it_is_open(self):
         """What a screen reader's or voice control's "click" does: no pointer, no key. The
         service row offers an action, opens and closes with it, and exposes its expanded state."""

@@ -272,13 +272,12 @@ class DetailPageTests(unittest.TestCase):
     def test_tab_visits_every_control_of_the_detail_page_once_in_a_quiet_room(self):
         with App("--source", "demo") as app:
             self.open_details(app, NAME)
-            # One rule for times: a reading seconds old is "N s ago", never a date.
-            app.wait_for(lambda: any(re.fullmatch(r"Last heard \d+ s ago", n) for n in app.names("label")),
-                         what="the age in seconds")
+            # The moment rule: a reading seconds old was heard "just now", never a date.
+            app.wait_for(lambda: "Last heard just now" in app.names("label"), what="heard just now")
             self.check_tab_visits_every_control_once(app, NAME)
 
     def test_in_a_busy_room_the_detail_page_stays_live_and_tab_visits_every_control_once(self):
-        """In a busy replay the page's "Last heard" stays within a second or two and the plot's
+        """In a busy replay the page's "Last heard" stays "just now" and the plot's
         last reading moves, for as long as the page is shown; its updates never hold Tab."""
         with tempfile.TemporaryDirectory() as tmp:
             capture = os.path.join(tmp, "busy.btsnoop")
@@ -291,9 +290,7 @@ class DetailPageTests(unittest.TestCase):
                     age = next((n for n in app.names("label") if n.startswith("Last heard ")), None)
                     ages.append(age)
                     plots.update(n for n in app.names() if re.match(r"Last \d+ (s|min): ", n))
-                seconds = [int(m.group(1)) for m in (re.fullmatch(r"Last heard (\d+) s ago", a or "") for a in ages) if m]
-                self.assertEqual(len(seconds), len(ages), f"a recent age every time: {ages}")
-                self.assertLessEqual(max(seconds), 2, f"the device is still heard while its page shows: {ages}")
+                self.assertEqual(set(ages), {"Last heard just now"}, f"the device is still heard while its page shows: {ages}")
                 self.assertGreater(len(plots), 1, f"the plot's readings move on: {plots}")
                 # The moment rule: the Last Heard row reads "Just now" under a minute, not a date.
                 self.assertIn("Just now", app.names("label"), f"the Last Heard row: {app.names('label')}")

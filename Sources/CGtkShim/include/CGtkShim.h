@@ -28,7 +28,7 @@ void cgtk_accessible_set_label(GtkAccessible *accessible, const char *label);
 void cgtk_accessible_set_description(GtkAccessible *accessible, const char *description);
 void cgtk_accessible_set_hidden(GtkAccessible *accessible, gboolean hidden);
 void cgtk_accessible_set_expanded(GtkAccessible *accessible, gboolean expanded);
-GtkWidget *cgtk_first_list_box_row(GtkWidget *widget);
+GtkWidget *cgtk_first_descendant(GtkWidget *widget, GType type);
 void cgtk_accessible_set_labelled_by(GtkAccessible *accessible, GtkWidget *label);
 
 guint cgtk_main_queue_attach(void);

@@ -39,7 +39,19 @@ public final class FlowBox: Widget {
     public func append(_ child: Widget) {
         gtk_flow_box_append(gcast(object), child.widget)
         // The box wraps each child in a GtkFlowBoxChild, which takes focus unless told not to.
-        if let wrapper = gtk_widget_get_parent(child.widget) { gtk_widget_set_focusable(wrapper, 0) }
+        if let wrapper = gtk_widget_get_parent(child.widget) {
+            gtk_widget_set_focusable(wrapper, 0)
+            // GTK 4.8's flow box moves Tab to the next child that is sensitive itself: a wrapper
+            // around a greyed-out button kept the focus where it was, and Tab went nowhere.
+            let mirror = { [weak self, weak child] in
+                // Only while the child is still in this box: a removed child's wrapper is gone.
+                guard let self, let child, let wrapper = gtk_widget_get_parent(child.widget),
+                      gtk_widget_get_parent(wrapper) == self.widget else { return }
+                gtk_widget_set_sensitive(wrapper, gtk_widget_get_sensitive(child.widget))
+            }
+            mirror()
+            child.connect("notify::sensitive") { _ in mirror() }
+        }
         children.append(child)
     }
 

@@ -50,7 +50,7 @@ public final class ExpanderRow: Widget {
         adw_expander_row_set_subtitle(gcast(object), subtitle)
         // Assistive technology can only act on what offers an action: the header row gets
         // "activate" (open or close), and says whether the row is open, as GtkExpander does.
-        if let row = cgtk_first_list_box_row(widget) {
+        if let row = cgtk_first_descendant(widget, gtk_list_box_row_get_type()) {
             let header = Widget(borrowing: row)
             self.header = header
             let actions = ActionGroup(on: header, prefix: "row")
@@ -97,8 +97,8 @@ public final class ExpanderRow: Widget {
     }
 }
 
-/// A list-box row holding any widget (a characteristic's value and controls), not activatable,
-/// so Tab goes to the controls inside it.
+/// A list-box row holding any widget (a characteristic's value and controls), neither
+/// activatable nor focusable, so Tab goes to the controls inside it.
 @MainActor
 public final class ContentRow: Widget {
     public let child: Widget
@@ -109,6 +109,8 @@ public final class ContentRow: Widget {
         super.init(gtk_list_box_row_new())
         gtk_list_box_row_set_child(gcast(object), child.widget)
         gtk_list_box_row_set_activatable(gcast(object), 0)
+        // Not a Tab stop itself: Tab goes straight to the controls inside.
+        gtk_widget_set_focusable(widget, 0)
         accessibleLabel(accessibleName)
     }
 }
@@ -128,7 +130,22 @@ public final class DropDown: Widget {
         let made = array.withUnsafeMutableBufferPointer { gtk_drop_down_new_from_strings($0.baseAddress) }
         super.init(made!)
         accessibleLabel(accessibleName)
+        // The button inside is what takes the focus, and GTK 4.8 names it by its type
+        // ("GtkToggleButton"): it gets the drop-down's name, with the choice made as its description.
+        if let button = cgtk_first_descendant(widget, gtk_toggle_button_get_type()) {
+            let inner = Widget(borrowing: button)
+            toggle = inner
+            inner.accessibleLabel(accessibleName)
+            inner.accessibleDescription(choices.first ?? "")
+            connect("notify::selected") { [weak self] _ in
+                guard let self else { return }
+                self.toggle?.accessibleDescription(self.choices.indices.contains(self.selected) ? self.choices[self.selected] : "")
+            }
+        }
     }
+
+    /// The button inside, which the keyboard and screen readers meet.
+    private var toggle: Widget?
 
     /// The index of the choice made.
     public var selected: Int {
