@@ -95,8 +95,15 @@ public final class MainWindow: Navigator {
             Task { @MainActor [weak self] in self?.ensureHome() }
             splashModel.start()
         } else {
-            pages.last?.page.pageDidAppear()
+            homeAppears()
         }
+    }
+
+    /// The home page comes into view. GTK focuses the first control by itself, unseen, so the
+    /// first Tab went to the second (Main Menu before +): nothing has focus until Tab.
+    private func homeAppears() {
+        window.clearFocus()
+        pages.last?.page.pageDidAppear()
     }
 
     /// Whether the splash is on screen.
@@ -120,7 +127,7 @@ public final class MainWindow: Navigator {
         outer.show("main")
         window.removeCSS("splash")
         splashToken = nil
-        pages.last?.page.pageDidAppear()
+        homeAppears()
         // Drop the splash widgets once the cross-fade has finished.
         Task { @MainActor [weak self] in
             try? await Task.sleep(nanoseconds: 600_000_000)

@@ -68,6 +68,20 @@ class FocusTests(unittest.TestCase):
             app.wait_for(lambda: "No Favorites Yet" in app.names(), what="the empty page")
             self.assertEqual(app.focused(), ("push button", "Add New Devices"))
 
+    def test_on_favorites_tab_runs_through_the_header_from_its_start_then_the_page(self):
+        """The first Tab goes to + at the start of the bar, the next to Main Menu at its end,
+        then into the page: nothing has the focus before the first Tab."""
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
+            self.assertIsNone(app.focused(), "nothing focused, unseen, before the first Tab")
+            app.key("Tab")
+            self.assertEqual(app.focused(), ("push button", "Add New Devices"))
+            app.key("Tab")
+            self.assertEqual(app.focused(), ("push button", "Main Menu"))
+            app.key("Tab")
+            self.assertNotIn(app.focused(), [("push button", "Add New Devices"), ("push button", "Main Menu")],
+                             "then the page")
+
     def test_the_row_menu_is_a_menu_and_escape_returns_to_the_row_not_its_heart(self):
         with App(storage="sqlite", home=self.home) as app:
             app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")

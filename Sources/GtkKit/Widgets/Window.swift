@@ -63,6 +63,9 @@ public final class Window: Widget {
         gtk_root_get_focus(gcast(object)).map { Widget(borrowing: $0) }
     }
 
+    /// Leaves nothing focused, so the first Tab goes to the first control in reading order.
+    public func clearFocus() { gtk_window_set_focus(window, nil) }
+
     /// Closes the window, as the close button does.
     public func close() { gtk_window_close(window) }
 
