@@ -256,6 +256,8 @@ class OwnHostPairingTests(unittest.TestCase):
                 number = peer.wait_for("COMPARE ", timeout=20).split()[1]
                 question = f"Does {iso(peer_name)} show {number[:3]} {number[3:]}? Confirm only if the numbers match."
                 app.wait_for(lambda: question in app.names(), what="the device's own number in the question")
+                self.assertEqual([n for _, r, n in app.nodes() if r == "push button" and "_" in n], [],
+                                 "the dialog's buttons are named without their mnemonic underscore")
                 app.press("Confirm")
                 app.wait_for(lambda: "Paired" in app.names() and f"Forget {peer_name}" in app.names("button"),
                              what="Paired, and Forget offered")

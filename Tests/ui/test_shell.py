@@ -8,7 +8,7 @@ import subprocess
 import time
 import unittest
 
-from harness import App, retry_gtk_atspi_crash, binary, pixel, screenshot_pixels
+from harness import scratch, App, retry_gtk_atspi_crash, binary, pixel, screenshot_pixels
 
 BRAND_BLUE = (77, 116, 217)
 
@@ -153,6 +153,46 @@ class AccessibilityTests(unittest.TestCase):
     def assert_all_named(self, app):
         unnamed = [role for _, role, name in app.nodes() if role in self.INTERACTIVE and not name.strip()]
         self.assertEqual(unnamed, [], "every control has an accessible name")
+
+    def test_no_control_is_named_with_its_mnemonic_underscore(self):
+        """A screen reader says "Confirm", not "C_onfirm Confirm": every button, menu item,
+        switch and check box in the main window, its menus, the add, nickname and remove
+        dialogs, Preferences and the shortcuts window is named without the underscore."""
+        controls = self.INTERACTIVE | {"menu item", "check menu item", "radio menu item", "toggle button", "switch"}
+
+        def check(where):
+            bad = sorted({(r, n) for _, r, n in app.nodes() if r in controls and "_" in n})
+            self.assertEqual(bad, [], f"names with a mnemonic underscore in {where}")
+
+        with App("--source", "demo", storage="memory", home=scratch("favblue-names-")) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            check("Favorites")
+            app.key("F10")
+            app.wait_for(lambda: "About FavBlue" in app.names("menu item"), what="the main menu")
+            check("the main menu")
+            app.key("Escape")
+            app.press("Add New Devices")
+            app.wait_for(lambda: any(n.startswith("Add ") and n.endswith(" to favorites") for n in app.names("button")),
+                         timeout=30, what="the Scanner's rows")
+            check("the Scanner")
+            heart = next(n for n in app.names("button") if n.startswith("Add ") and n.endswith(" to favorites"))
+            name = heart[len("Add "):-len(" to favorites")]
+            app.press(heart)
+            app.wait_for(lambda: "Add to Favorites" in app.names(), what="the add dialog")
+            check("the add dialog")
+            app.press("Add")
+            app.wait_for(lambda: f"Remove {name} from favorites" in app.names("button"), what="the favorite")
+            app.press(f"Remove {name} from favorites")
+            app.wait_for(lambda: "Remove" in app.names("button"), what="the remove dialog")
+            check("the remove dialog")
+            app.press("Cancel")
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Preferences" in MenuTests().frames(app), what="Preferences")
+            check("Preferences")
+            app.key("Escape")
+            app.key("ctrl+question")
+            app.wait_for(lambda: "Keyboard Shortcuts" in MenuTests().frames(app), what="the shortcuts window")
+            check("the shortcuts window")
 
     def test_every_control_on_every_page_has_a_name(self):
         with App() as app:
