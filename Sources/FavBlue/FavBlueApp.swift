@@ -146,8 +146,9 @@ final class FavBlueApp {
         link = ScannerFactory.link(for: source, record: recorder, log: log)
         bus = ScannerFactory.bus(for: source)
         let live = LiveDevices(makeScanner: { [weak self] mode in
+            // The demo goes on until the user leaves it: "Replay finished" meant nothing to someone trying it.
             ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder, link: self?.link,
-                                bus: self?.bus, log: log)
+                                bus: self?.bus, loopDemo: true, log: log)
         }, sightings: store.sightings, recorder: recorder)
         let favorites = Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live, sightings: store.sightings)
         self.favorites = favorites

@@ -21,6 +21,9 @@ gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi, Gio, GLib  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The demo's capture as a plain replay, which ends ("Replay finished") and then keeps its list
+# still; the demo itself plays it again and again.
+DEMO_CAPTURE = "btsnoop:" + os.path.join(ROOT, "data", "demo.btsnoop")
 
 
 def binary():

@@ -12,7 +12,7 @@ import subprocess
 import time
 import unittest
 
-from harness import App, Atspi, retry_gtk_atspi_crash, scratch
+from harness import DEMO_CAPTURE, App, Atspi, retry_gtk_atspi_crash, scratch
 
 def write_calm_capture(path, devices=4, seconds=900):
     """A btsnoop capture (H4) of named LE devices, each heard once a second at a steady signal:
@@ -43,7 +43,7 @@ class ExportTests(unittest.TestCase):
         app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
         app.press("Add New Devices")
         # The replay's end keeps the list still, so what is listed is what gets exported.
-        app.wait_for(lambda: "Replay finished" in app.names(), timeout=60, what="the demo replayed to its end")
+        app.wait_for(lambda: "Replay finished" in app.names(), timeout=60, what="the capture replayed to its end")
 
     def listed_devices(self, app):
         """The devices the list shows, by the names their Details buttons carry."""
@@ -66,7 +66,7 @@ class ExportTests(unittest.TestCase):
     def test_export_to_a_path_set_through_the_dialogs_accessible_entry(self):
         folder = scratch("favblue-export-")
         path = os.path.join(folder, "nearby, “today”.csv")
-        with App("--source", "demo") as app:
+        with App("--source", DEMO_CAPTURE) as app:
             self.open_finished_scanner(app)
             listed = self.listed_devices(app)
             self.assertGreaterEqual(len(listed), 5, listed)
@@ -111,7 +111,7 @@ class ExportTests(unittest.TestCase):
         path = os.path.join(folder, "nearby.csv")
         with open(path, "w") as f:
             f.write("older export\n")
-        with App("--source", "demo", file_size_limit=1024) as app:
+        with App("--source", DEMO_CAPTURE, file_size_limit=1024) as app:
             self.open_finished_scanner(app)
             self.choose_in_menu(app, "Export Devices")
             self.save_through_chooser(app, "Export Devices", path)
@@ -131,7 +131,7 @@ class ExportTests(unittest.TestCase):
     def test_a_typed_json_name_writes_a_json_array_with_favblue_scans_keys(self):
         folder = scratch("favblue-export-")
         path = os.path.join(folder, "devices.json")
-        with App("--source", "demo") as app:
+        with App("--source", DEMO_CAPTURE) as app:
             self.open_finished_scanner(app)
             listed = self.listed_devices(app)
             self.choose_in_menu(app, "Export Devices")

@@ -12,7 +12,7 @@ that, the longer one is cut with an ellipsis."""
 import subprocess
 import unittest
 
-from harness import App, Atspi, Node, home_with, retry_gtk_atspi_crash
+from harness import DEMO_CAPTURE, App, Atspi, Node, home_with, retry_gtk_atspi_crash
 
 
 
@@ -56,7 +56,7 @@ def open_scanner(app, subtitle):
 @retry_gtk_atspi_crash
 class NarrowWindowTests(unittest.TestCase):
     def scanner_title(self, width):
-        with App("--source", "demo", home=home_with(width)) as app:
+        with App("--source", DEMO_CAPTURE, home=home_with(width)) as app:
             open_scanner(app, "Replay finished")
             return window_width(app), header_title(app, "Scanner")
 
@@ -72,7 +72,7 @@ class NarrowWindowTests(unittest.TestCase):
         with App("--source", "demo", home=home_with(1000)) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             wide = header_title(app, "FavBlue")
-        with App("--source", "demo", home=home_with(360)) as app:
+        with App("--source", DEMO_CAPTURE, home=home_with(360)) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             self.assertEqual(window_width(app), 360)
             self.assertGreaterEqual(header_title(app, "FavBlue")["FavBlue"], wide["FavBlue"], "the home title in full")
@@ -83,7 +83,7 @@ class NarrowWindowTests(unittest.TestCase):
             self.assertIn("Kitchen Speaker", header_title(app, "Kitchen Speaker"))
 
     def test_narrow_rows_give_the_address_its_own_line(self):
-        with App("--source", "demo", home=home_with(360)) as app:
+        with App("--source", DEMO_CAPTURE, home=home_with(360)) as app:
             open_scanner(app, "Replay finished")
             labels = app.names("label")
             self.assertIn("C0:98:E5:49:00:01", labels, "the whole address, alone on its line")
@@ -91,7 +91,7 @@ class NarrowWindowTests(unittest.TestCase):
             self.assertFalse(any(l.endswith("· LE static random") for l in labels), "no joined identifier line")
 
     def test_search_and_view_options_fold_into_one_menu_and_ctrl_f_still_searches(self):
-        with App("--source", "demo", home=home_with(360)) as app:
+        with App("--source", DEMO_CAPTURE, home=home_with(360)) as app:
             open_scanner(app, "Replay finished")
             buttons = app.names("button")
             self.assertNotIn("Search Devices", buttons)

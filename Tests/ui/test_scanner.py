@@ -64,6 +64,20 @@ class ScannerTests(unittest.TestCase):
             self.assertIn(f"Details for {NAME}", app.names("button"))
             self.assertTrue(any(n.startswith("Signal strength:") for n in app.names()), "the signal icon is named")
 
+    def test_the_demo_goes_on_for_as_long_as_it_is_shown(self):
+        """The demo's capture lasts a few seconds; a minute on, its devices are still listed,
+        live (no "N s ago" under their signal), and the page never says the replay finished."""
+        with App("--source", "demo") as app:
+            started = time.time()
+            self.open_scanner(app)
+            while time.time() - started < 60:
+                self.assertNotIn("Replay finished", app.names(), "the demo does not end")
+                time.sleep(5)
+            labels = app.names("label")
+            self.assertIn(NAME, labels, "still listed a minute on")
+            self.assertTrue(any(l.endswith("dBm") and l.startswith("−") for l in labels), "with a live signal")
+            self.assertFalse(any(re.fullmatch(r"\d+ (s|min) ago", l) for l in labels), f"none of them stale: {labels}")
+
     def test_add_with_a_nickname_then_remove_from_the_scanner(self):
         with App("--source", "demo") as app:
             self.open_scanner(app)

@@ -27,8 +27,10 @@ public final class DemoScanner: DeviceScanner, @unchecked Sendable {
 
     /// Replays `capture` (paced like the original when `realTime`) with the demo device
     /// advertising every `interval` seconds; `record` hears both, as it would a controller.
-    public init(capture: String, realTime: Bool, record: PacketRecorder? = nil, interval: Double = 1) {
-        replay = ReplayScanner(path: capture, realTime: realTime, record: record, streams: streams)
+    /// With `loops`, the capture plays again from its start whenever it ends, so the demo goes
+    /// on for as long as it is shown.
+    public init(capture: String, realTime: Bool, record: PacketRecorder? = nil, interval: Double = 1, loops: Bool = false) {
+        replay = ReplayScanner(path: capture, realTime: realTime, record: record, streams: streams, loops: loops)
         recorder = record
         self.interval = interval
         streams.didChange = { [weak self] state in self?.follow(state) }

@@ -12,15 +12,17 @@ public enum ScannerFactory {
     /// `fast` replays captures without pacing; `record` writes what the session saw (a replay's
     /// events as they are replayed). With `link` (H4 sources), the scanner shares that link with the connector;
     /// with `bus` (`bluez`, `auto`), the BlueZ connection.
+    /// With `loopDemo` (the app), the demo plays its capture again and again instead of ending.
     public static func make(_ source: ScanSource, demoCapture: String?, fast: Bool = false, mode: ScanMode = .continuous,
-                            record: PacketRecorder? = nil, link: HCILink? = nil, bus: BlueZBus? = nil,
+                            record: PacketRecorder? = nil, link: HCILink? = nil, bus: BlueZBus? = nil, loopDemo: Bool = false,
                             log: @escaping @Sendable (String) -> Void = { _ in }) -> DeviceScanner {
         if let link, source.isH4 { return HCIScanner(link: link, mode: mode, log: log) }
         switch source {
         case .btsnoop(let path):
             return ReplayScanner(path: path, realTime: !fast, record: record)
         case .demo:
-            return DemoScanner(capture: demoCapture ?? "/nonexistent/demo.btsnoop", realTime: !fast, record: record)
+            return DemoScanner(capture: demoCapture ?? "/nonexistent/demo.btsnoop", realTime: !fast, record: record,
+                               loops: loopDemo && !fast)
         case .bluez(let adapter):
             return BlueZScanner(bus: bus ?? BlueZBus(), adapter: adapter, mode: mode, record: record, log: log)
         case .auto:

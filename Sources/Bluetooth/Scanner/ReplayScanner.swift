@@ -12,6 +12,8 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
     /// Hears each replayed event, as a live session's recorder hears the controller's.
     private let recorder: PacketRecorder?
     private let streams: ScanStreams
+    /// Plays the capture again from its start each time it ends (the demo, while it is shown).
+    private let loops: Bool
     private let thread = ScanThread(name: "favblue-replay")
     /// Undecodable events met so far (each skipped, the replay goes on).
     public private(set) var malformedEvents = 0
@@ -23,11 +25,12 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
     }
 
     /// Replays into `streams`, which the demo shares with its own device.
-    init(path: String, realTime: Bool, record: PacketRecorder?, streams: ScanStreams) {
+    init(path: String, realTime: Bool, record: PacketRecorder?, streams: ScanStreams, loops: Bool = false) {
         self.path = path
         self.realTime = realTime
         self.recorder = record
         self.streams = streams
+        self.loops = loops
     }
 
     /// The capture's reports, as observations.
@@ -48,11 +51,14 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
     private func run() {
         streams.set(.starting)
         var fragments = AdvertisingFragments()
-        let end = replay(scanning: { streams.set(.scanning) }) { [streams] (packet, time) throws(DecodeError) in
-            for observation in try ObservationDecoder.observations(inEvent: packet, at: time, fragments: &fragments) {
-                streams.emit(observation)
+        var end: ScannerState
+        repeat {
+            end = replay(scanning: { streams.set(.scanning) }) { [streams] (packet, time) throws(DecodeError) in
+                for observation in try ObservationDecoder.observations(inEvent: packet, at: time, fragments: &fragments) {
+                    streams.emit(observation)
+                }
             }
-        }
+        } while loops && end == .finished && !isCancelled
         streams.set(end)
         thread.finished()
         if end != .paused { streams.finish() }
