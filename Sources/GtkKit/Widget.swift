@@ -137,6 +137,10 @@ open class Widget: GObjectRef {
     /// Moves keyboard focus here.
     public func grabFocus() { _ = gtk_widget_grab_focus(widget) }
 
+    /// Moves the keyboard focus to the first control inside, in Tab order; false when there is none.
+    @discardableResult
+    public func focusFirst() -> Bool { gtk_widget_child_focus(widget, GTK_DIR_TAB_FORWARD) != 0 }
+
     /// Whether the window's focus is on this widget or inside it (an entry's focus is on its text).
     public var holdsFocus: Bool {
         guard let focus = gtk_root_get_focus(gtk_widget_get_root(widget)) else { return false }

@@ -153,10 +153,17 @@ public final class MainWindow: Navigator {
         let name = "\(kind)-\(pageCounter)"
         if narrowBin.isNarrow { page.adapt(narrow: true) }
         pages.append((name, page))
+        let hadFocus = window.focusedWidget != nil
         pageStack.add(page.root, name: name)
         pageStack.show(name, transition: animated ? .slideLeft : .instant)
         updateConnectionBar()
-        if !isShowingSplash && animated { page.pageDidAppear() }
+        if !isShowingSplash && animated {
+            // The stack moves a focus it had into the new page; with none yet (the home page opens
+            // unfocused, and assistive technology presses without focusing) the page gets it too,
+            // or its keys (Ctrl+F, Esc) would reach nothing.
+            if !hadFocus { page.root.focusFirst() }
+            page.pageDidAppear()
+        }
     }
 
     /// Builds the home page if the splash has kept it waiting.

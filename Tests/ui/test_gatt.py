@@ -59,7 +59,7 @@ class GATTBrowserTests(unittest.TestCase):
         stop named and visited once, the greyed-out buttons skipped, and read-only rows (Address,
         a characteristic's row) no stops of their own. Shift+Tab goes the same way back."""
         from test_scanner import tab_cycle
-        with ChatPeer("--service", "chat", "--info", "--heart-rate", "0.01") as peer, App("--source", peer.source) as app:
+        with ChatPeer("--service", "chat", "--info", "--heart-rate", "0.001") as peer, App("--source", peer.source) as app:
             open_connected(app)
             expand(app, "Battery", "Read Battery Level")
             expand(app, "Unknown Service", "Read Set point")

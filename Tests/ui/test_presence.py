@@ -107,7 +107,8 @@ class FavoritesPresenceTests(unittest.TestCase):
 
         # No source answers now: the background scan fails quietly, the stored sightings speak.
         with App("--source", dead_source(), storage="sqlite", home=home) as app:
-            app.wait_for(lambda: any(l.startswith("Last seen ") and l.endswith(" ago") for l in app.names("label")),
+            # "Last seen just now" or "… ago": the moment rule.
+            app.wait_for(lambda: any(l.startswith("Last seen ") for l in app.names("label")),
                          what="Last seen … ago from the stored sightings")
             names = app.names()
             self.assertIn("Not seen yet", names)
@@ -117,7 +118,7 @@ class FavoritesPresenceTests(unittest.TestCase):
                              f"no error banner on Favorites: {names}")
 
         with App("--source", dead_source(), storage="sqlite", home=home, lang="de") as app:
-            app.wait_for(lambda: any(l.startswith("Zuletzt gesehen vor ") for l in app.names("label")),
+            app.wait_for(lambda: any(l.startswith("Zuletzt gesehen ") for l in app.names("label")),
                          what="the German last-seen line")
             self.assertIn("Noch nicht gesehen", app.names("label"))
 
