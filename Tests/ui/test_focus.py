@@ -172,16 +172,21 @@ class RowFocusRingTests(unittest.TestCase):
 
 @retry_gtk_atspi_crash
 class ScannerFocusTests(unittest.TestCase):
+    def tab_to_the_first_heart(self, app):
+        """Opens the Scanner on the demo and Tabs to the first row's heart; returns its name."""
+        app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+        app.press("Add New Devices")
+        app.wait_for(lambda: "Kitchen Speaker" in app.names("label"), what="devices from the demo")
+        for _ in range(12):
+            app.key("Tab")
+            _, name = app.focused() or (None, "")
+            if name.startswith("Add ") and name.endswith(" to favorites"):
+                return name
+        self.fail("Tab reaches no heart")
+
     def test_enter_on_a_scanner_row_opens_its_device_and_back_returns_to_the_row(self):
         with App("--source", "demo") as app:
-            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
-            app.press("Add New Devices")
-            app.wait_for(lambda: "Kitchen Speaker" in app.names("label"), what="devices from the demo")
-            for _ in range(12):
-                app.key("Tab")
-                role, name = app.focused() or (None, "")
-                if name.startswith("Add ") and name.endswith(" to favorites"):
-                    break
+            self.tab_to_the_first_heart(app)
             # Into the list: the arrows move between its rows.
             app.key("Down")
             role, device = app.focused() or (None, "")
@@ -196,14 +201,7 @@ class ScannerFocusTests(unittest.TestCase):
 
     def test_add_from_a_row_menu_then_cancel_returns_to_that_row(self):
         with App("--source", "demo") as app:
-            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
-            app.press("Add New Devices")
-            app.wait_for(lambda: "Kitchen Speaker" in app.names("label"), what="devices from the demo")
-            for _ in range(12):
-                app.key("Tab")
-                role, name = app.focused() or (None, "")
-                if name.startswith("Add ") and name.endswith(" to favorites"):
-                    break
+            name = self.tab_to_the_first_heart(app)
             device = name[len("Add "):-len(" to favorites")]
             app.key("Menu")
             app.wait_for(lambda: "Add to Favorites…" in app.names("menu item"), what="the row menu")
