@@ -26,7 +26,10 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     /// The bonds, for encrypting links to bonded devices and for the controller's resolving list;
     /// set by whoever pairs.
     var keyring: HCIKeyring? {
-        didSet { keyring?.onChange { [weak self] in self?.bondsChanged() } }
+        didSet {
+            if oldValue !== keyring { oldValue?.stopTelling(self) }
+            keyring?.onChange(of: self) { [weak self] in self?.bondsChanged() }
+        }
     }
     /// The bonded devices the controller follows by identity.
     let resolvingList: HCIResolvingList
@@ -137,6 +140,8 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         resolvingList = HCIResolvingList(host: host, log: log)
         host.add(self)
     }
+
+    deinit { keyring?.stopTelling(self) }
 
     /// A bond was made or removed: the resolving list follows, between two requests.
     private func bondsChanged() {

@@ -20,7 +20,8 @@ public final class HCIKeyring: @unchecked Sendable {
     /// Told when a device bonded without a code refuses for want of one (on the radio's thread).
     public var onCodeWanted: (@Sendable (DeviceID) -> Void)?
     private var ownIdentity: LocalIdentity
-    private var changeHandlers: [@Sendable () -> Void] = []
+    /// Per listener (a connector), what to call after a change: one entry each, however often it asks.
+    private var changeHandlers: [ObjectIdentifier: @Sendable () -> Void] = [:]
 
     /// Starts with `local` as FavBlue's identity, until the one kept is read (`setLocal`).
     public init(hashing: any AddressHashing, local: LocalIdentity) {
@@ -37,12 +38,20 @@ public final class HCIKeyring: @unchecked Sendable {
     /// Every bond kept, in identity order.
     public var all: [Bond] { lock.withLock { bonds.values.sorted { $0.identity < $1.identity } } }
 
-    /// Calls `handler` (on the caller's thread) after every change of the bonds.
-    func onChange(_ handler: @escaping @Sendable () -> Void) { lock.withLock { changeHandlers.append(handler) } }
+    /// Calls `handler` (on the caller's thread) after every change of the bonds, in place of any
+    /// handler `listener` gave before, until `stopTelling(listener)`.
+    func onChange(of listener: AnyObject, _ handler: @escaping @Sendable () -> Void) {
+        lock.withLock { changeHandlers[ObjectIdentifier(listener)] = handler }
+    }
+
+    /// Forgets `listener`'s handler (a connector whose controller went away).
+    func stopTelling(_ listener: AnyObject) {
+        lock.withLock { changeHandlers[ObjectIdentifier(listener)] = nil }
+    }
 
     /// Replaces the bonds with `bonds`.
     public func set(_ bonds: [Bond]) {
-        defer { for handler in lock.withLock({ changeHandlers }) { handler() } }
+        defer { for handler in lock.withLock({ changeHandlers.values }) { handler() } }
         lock.withLock {
             let old = self.bonds
             self.bonds = Dictionary(bonds.map { ($0.identity, $0) }, uniquingKeysWith: { $1 })
