@@ -420,6 +420,8 @@ final class BumblePairingTests: XCTestCase {
         let paired = await pair(rig)
         XCTAssertEqual(try paired.get(), ChatPeer.first, peer.output)
         XCTAssertEqual(peer.lines.filter { $0.hasPrefix("CONNECTED") }.count, 1, "paired on the link the request came over")
+        // The peer keeps the bond once our keys have reached it, which may be a moment after ours is kept.
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("PAIRED") }), peer.output)
         rig.connector.disconnect()
         await rig.log.wait(timeout: 5) { $0.states.last == .idle }
         XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("DISCONNECTED") }), peer.output)
