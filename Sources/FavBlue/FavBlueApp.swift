@@ -311,6 +311,8 @@ final class FavBlueApp {
         services.companyName = CompanyNames.name
         let nicknames = self.nicknames
         let settings = self.settings
+        services.showsIdentifiers = settings?.bool("show-identifiers") ?? false
+        services.onShowsIdentifiersChange = { [weak settings] on in settings?.set("show-identifiers", bool: on) }
         let chatSetting = settings.map { settings in
             ChatRetentionSetting(load: { [weak self] in self?.loadChatRetention() ?? .standard }, save: { retention in
                 settings.set("chat-retention-days", uint: UInt32(retention.days ?? 0))
@@ -340,7 +342,7 @@ final class FavBlueApp {
                                  services: services)
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
-                                                                   nicknames: nicknames) },
+                                                                   nicknames: nicknames, services: services) },
             exportDevices: { navigator, scope in
                 ExportDialogs.exportDevices(navigator: navigator, scope: scope, scanner: scanner, favorites: favoritesPage)
             },

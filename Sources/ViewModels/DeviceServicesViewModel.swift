@@ -15,9 +15,9 @@ public final class DeviceServicesViewModel {
         /// Its first handle: the same service across updates.
         public let id: UInt16
         public let title: String
-        /// The UUID and the handles it spans.
+        /// How many characteristics it has; with the identifiers, its UUID and the handles it spans.
         public let subtitle: String
-        /// "Includes Battery (180F)", one line each.
+        /// "Includes Battery", one line each (with the identifiers, the handles too).
         public let includes: [String]
         public let characteristics: [Characteristic]
     }
@@ -29,9 +29,9 @@ public final class DeviceServicesViewModel {
         public let title: String
         /// Its UUID in canonical text.
         public let uuid: String
-        /// "2A19 · Read, Notify".
+        /// "Read, Notify"; with the identifiers, "2A19 · Read, Notify".
         public let details: String
-        /// Its descriptors, one line each ("Client Characteristic Configuration (2902)").
+        /// Its descriptors ("Client Characteristic Configuration (2902)"); only with the identifiers.
         public let descriptors: [String]
         public let canRead: Bool
         public let canWrite: Bool
@@ -41,10 +41,13 @@ public final class DeviceServicesViewModel {
         public let value: Value?
         /// Why the last read failed.
         public let readProblem: String?
-        /// What came of the last write ("Written at 12:03:04", or why not).
+        /// What came of the last write ("2 bytes written at 12:03:04", or why not).
         public let writeNote: String?
         /// Whether the last write failed.
         public let writeFailed: Bool
+        /// What the value to write should be like, as far as FavBlue knows: its format (from the
+        /// device's 0x2904 or the user's name for it) and the length of the value read.
+        public let writeHint: String?
         /// The device wants pairing for what failed last.
         public let wantsPairing: Bool
         /// The write format the Presentation Format descriptor suggests, as an index into `writeFormats`.
@@ -101,12 +104,29 @@ public final class DeviceServicesViewModel {
     /// Names a Bluetooth SIG company identifier (PnP ID's vendor); the composition root sets it.
     public var companyName: (UInt16) -> String = { L10n.format("Company 0x{}", String(format: "%04X", $0)) }
 
+    private let observers = ChangeObservers()
+    private var browserToken: ObservationToken?
+
     public init(browser: GATTBrowser) {
         self.browser = browser
+        browserToken = browser.observe { [weak self] in self?.observers.notify() }
     }
 
     /// Calls `handler` after every change.
-    public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { browser.observe(handler) }
+    public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { observers.observe(handler) }
+
+    /// Whether UUIDs, handles and descriptors show (Preferences). Off, the page speaks of
+    /// names, properties and values only; the identifiers are for those who build devices.
+    public var showsIdentifiers = false {
+        didSet {
+            guard showsIdentifiers != oldValue else { return }
+            onShowsIdentifiersChange?(showsIdentifiers)
+            observers.notify()
+        }
+    }
+
+    /// Keeps the choice; the composition root sets it.
+    public var onShowsIdentifiersChange: ((Bool) -> Void)?
 
     // MARK: State
 
@@ -137,16 +157,26 @@ public final class DeviceServicesViewModel {
             return Service(
                 id: service.start,
                 title: name ?? L10n.tr("Unknown Service"),
-                subtitle: service.fromSystem
-                    ? L10n.format("{} · read by the system’s Bluetooth service", service.uuid)
-                    : L10n.format("{} · handles {}–{}", service.uuid, Self.handle(service.start), Self.handle(service.end)),
+                subtitle: subtitle(of: service),
                 includes: service.includes.map { include in
                     let included = browser.services.first { $0.start == include.start }
                     let name = included?.name.map { L10n.ctx("Bluetooth service", $0) } ?? include.uuid ?? L10n.tr("Unknown Service")
-                    return L10n.format("Includes {} (handles {}–{})", name, Self.handle(include.start), Self.handle(include.end))
+                    return showsIdentifiers
+                        ? L10n.format("Includes {} (handles {}–{})", name, Self.handle(include.start), Self.handle(include.end))
+                        : L10n.format("Includes {}", name)
                 },
                 characteristics: service.characteristics.map(characteristic))
         }
+    }
+
+    private func subtitle(of service: GATTService) -> String {
+        guard showsIdentifiers else {
+            return service.fromSystem ? L10n.tr("Read by the system’s Bluetooth service")
+                : L10n.plural("{} characteristic", "{} characteristics", service.characteristics.count)
+        }
+        return service.fromSystem
+            ? L10n.format("{} · read by the system’s Bluetooth service", service.uuid)
+            : L10n.format("{} · handles {}–{}", service.uuid, Self.handle(service.start), Self.handle(service.end))
     }
 
     private func characteristic(_ c: GATTCharacteristic) -> Characteristic {
@@ -156,7 +186,8 @@ public final class DeviceServicesViewModel {
         var writeNote: String?
         var writeProblem: GATTError?
         switch browser.writes[handle] {
-        case .done(let time)?: writeNote = L10n.format("Written at {}", Formats.time(time))
+        case .done(let time, let count)?:
+            writeNote = L10n.plural("{} byte written at {}", "{} bytes written at {}", count, Formats.number(count), Formats.time(time))
         case .failed(let error)?: writeNote = error.message; writeProblem = error
         case nil: break
         }
@@ -165,8 +196,8 @@ public final class DeviceServicesViewModel {
             handle: handle,
             title: Self.name(of: c, label: browser.labels[c.uuid], description: browser.userDescriptions[handle]),
             uuid: c.uuid,
-            details: words.isEmpty ? c.uuid : L10n.format("{} · {}", c.uuid, words),
-            descriptors: c.descriptors.map { d in
+            details: !showsIdentifiers ? words : words.isEmpty ? c.uuid : L10n.format("{} · {}", c.uuid, words),
+            descriptors: !showsIdentifiers ? [] : c.descriptors.map { d in
                 d.name.map { L10n.format("{} ({})", L10n.ctx("Bluetooth descriptor", $0), d.uuid) } ?? d.uuid
             },
             canRead: c.properties.contains(.read),
@@ -177,14 +208,38 @@ public final class DeviceServicesViewModel {
             readProblem: readProblem?.message,
             writeNote: writeNote,
             writeFailed: writeProblem != nil,
+            writeHint: writeHint(of: c),
             wantsPairing: readProblem?.wantsPairing == true || writeProblem?.wantsPairing == true,
-            suggestedFormat: Self.writeFormats.firstIndex(of: ValueInputFormat(presentation: browser.formats[handle])) ?? 0,
+            suggestedFormat: Self.writeFormats.firstIndex(of: expectedFormat(of: c)?.format ?? .text) ?? 0,
             canSubscribe: !followed && !c.properties.isDisjoint(with: [.notify, .indicate]),
             subscribed: browser.subscribed.contains(handle),
             subscribeProblem: browser.subscribeProblems[handle]?.message,
             followedNote: followed
                 ? L10n.tr("FavBlue follows this itself: when the device’s services change, it discovers them again.") : nil,
             log: followed ? nil : log(of: c))
+    }
+
+    /// The format a value should be written in: the user's, else the device's 0x2904; nil when neither says.
+    private func expectedFormat(of c: GATTCharacteristic) -> (format: ValueInputFormat, fromUser: Bool)? {
+        if let format = browser.labels[c.uuid]?.format { return (format, true) }
+        guard let presentation = browser.formats[c.valueHandle] else { return nil }
+        return (ValueInputFormat(presentation: presentation), false)
+    }
+
+    private func writeHint(of c: GATTCharacteristic) -> String? {
+        guard !c.properties.isDisjoint(with: [.write, .writeWithoutResponse]) else { return nil }
+        var hints: [String] = []
+        // Hex is what a 0x2904 format FavBlue cannot type (a float) falls back to: no hint then.
+        if let expected = expectedFormat(of: c), expected.fromUser || expected.format != .hex,
+           let index = Self.writeFormats.firstIndex(of: expected.format) {
+            let name = Self.writeFormatNames[index]
+            hints.append(expected.fromUser ? L10n.format("You said its value reads as {}.", name)
+                         : L10n.format("The device says its value is {}.", name))
+        }
+        if let read = browser.values[c.valueHandle]?.bytes.count {
+            hints.append(L10n.plural("The value read was {} byte long.", "The value read was {} bytes long.", read, Formats.number(read)))
+        }
+        return hints.isEmpty ? nil : hints.joined(separator: " ")
     }
 
     /// The name the user gave a characteristic, else the device's description of it (0x2901),

@@ -21,6 +21,8 @@ final class DeviceConnectionSection {
     private let disconnect = Button(label: L10n.tr("Disconnect"))
     private let history = Button(label: L10n.tr("Chat History"))
     private let note = Label().wrap().justifyCenter()
+    /// What a note means in Bluetooth's words, smaller, for those who build devices.
+    private let why = Label().wrap().justifyCenter()
 
     private let device: DeviceID
     private let model: ConnectionViewModel
@@ -45,7 +47,8 @@ final class DeviceConnectionSection {
         let buttons = Box(vertical: false, spacing: 12).append(spinner, connect, cancel, openChat, disconnect, history)
         buttons.align(.center, .center)
         note.css("dim-text")
-        root.append(buttons, note)
+        why.css("caption", "dim-text")
+        root.append(buttons, note, why)
         connect.onClicked { [weak self] in self?.startConnecting() }
         cancel.onClicked { [weak self] in self?.model.cancel() }
         disconnect.onClicked { [weak self] in self?.model.disconnect() }
@@ -115,13 +118,15 @@ final class DeviceConnectionSection {
         history.accessibleDescription(unread == 0 ? "" : L10n.plural("{} unread message", "{} unread messages", unread))
 
         var text: String?
+        var reason: String?
         if let unavailable, !mine {
             text = unavailable
         } else if refused, !mine {
             text = device.kind.transport == .le ? L10n.tr("This device does not accept connections.")
                 : L10n.tr("Only Bluetooth LE devices can be connected.")
         } else if connected, !state.canChat {
-            text = L10n.tr("Connected, but this device offers neither the FavBlue chat service nor the Nordic UART Service, so there is no chat.")
+            text = L10n.tr("Connected. This device has no chat.")
+            reason = L10n.tr("It offers neither the FavBlue chat service nor the Nordic UART Service.")
         } else if connected {
             text = L10n.tr("Connected")
         } else if connecting {
@@ -133,6 +138,8 @@ final class DeviceConnectionSection {
         }
         note.text = text ?? ""
         note.isVisible = text != nil
+        why.text = reason ?? ""
+        why.isVisible = reason != nil
         if focusWasHere, !controls.contains(where: { $0.hasFocus && $0.isVisible }) {
             // The control in use went away: the focus goes to the next step, never to the page.
             let next = [openChat, disconnect, cancel, connect, history].first { $0.isVisible && $0.isSensitive }

@@ -12,7 +12,8 @@ public enum PreferencesWindow {
     /// Opens the window over `parent`; changes apply (and are kept) at once.
     public static func present(parent: Window, scanSettings: ScanSettingsViewModel, scanner: ScannerViewModel,
                                hidden: HiddenDevicesViewModel?,
-                               chat: ChatRetentionSetting? = nil, nicknames: NicknameSharing? = nil) {
+                               chat: ChatRetentionSetting? = nil, nicknames: NicknameSharing? = nil,
+                               services: DeviceServicesViewModel? = nil) {
         let window = PreferencesDialog(parent: parent, title: L10n.tr("Preferences"))
         let page = PreferencesPage(title: L10n.tr("Scanner"), icon: "bluetooth-active-symbolic")
 
@@ -64,6 +65,7 @@ public enum PreferencesWindow {
         page.add(scanning)
         page.add(list)
         if let nicknames { page.add(nicknameGroup(nicknames)) }
+        if let services { page.add(servicesGroup(services)) }
         if let chat { page.add(chatGroup(chat)) }
         if let hidden { page.add(hiddenDevices(hidden)) }
         window.add(page)
@@ -104,6 +106,18 @@ public enum PreferencesWindow {
             : L10n.tr("Nicknames can be shared only while FavBlue reaches Bluetooth through the system’s Bluetooth service.")
         share.onToggled { [weak sharing] on in sharing?.isOn = on }
         return group
+    }
+
+    /// Preferences → Services: whether a connected device's page shows UUIDs, handles and descriptors.
+    private static func servicesGroup(_ services: DeviceServicesViewModel) -> PreferencesGroup {
+        let identifiers = Switch(accessibleName: L10n.tr("Show Identifiers"))
+        identifiers.isOn = services.showsIdentifiers
+        identifiers.onToggled { [weak services] on in services?.showsIdentifiers = on }
+        return PreferencesGroup(title: L10n.tr("Services"), rows: [
+            ActionRow(title: L10n.tr("Show Identifiers"),
+                      subtitle: L10n.tr("List the UUIDs, handles and descriptors of a connected device’s services"),
+                      control: identifiers, activates: true),
+        ])
     }
 
     /// Preferences → Chat: how much history each device keeps (applied when FavBlue starts).

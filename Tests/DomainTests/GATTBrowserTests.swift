@@ -103,7 +103,7 @@ final class GATTBrowserTests: XCTestCase {
         XCTAssertNil(none)
         XCTAssertEqual(connector.written.map(\.value), [[0x12, 0x34]])
         XCTAssertEqual(connector.written.map(\.withResponse), [false])
-        XCTAssertEqual(browser.writes[7], .done(clock))
+        XCTAssertEqual(browser.writes[7], .done(clock, bytes: 2))
     }
 
     func testTheTreeGoesWithTheConnectionAndComesBackWithTheNext() async {

@@ -40,6 +40,15 @@ final class DeviceServicesViewModelTests: XCTestCase {
         XCTAssertTrue(model.isConnected(device))
         var services = model.services
         XCTAssertEqual(services.map(\.title), ["Heart Rate", "Unknown Service"])
+        // In words by default; the identifiers only when asked for (Preferences).
+        XCTAssertEqual(services[0].subtitle, "1 characteristic")
+        XCTAssertEqual(services[0].characteristics[0].details, "Notify")
+        XCTAssertEqual(services[0].characteristics[0].descriptors, [])
+        var kept: [Bool] = []
+        model.onShowsIdentifiersChange = { kept.append($0) }
+        model.showsIdentifiers = true
+        XCTAssertEqual(kept, [true], "the choice is kept")
+        services = model.services
         XCTAssertEqual(services[0].subtitle, "180D · handles 0x0001–0x0004")
         XCTAssertEqual(services[0].characteristics[0].details, "2A37 · Notify")
         XCTAssertEqual(services[0].characteristics[0].descriptors, ["Client Characteristic Configuration (2902)"])

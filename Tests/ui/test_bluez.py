@@ -128,7 +128,7 @@ class BlueZChatTest(unittest.TestCase):
                 # The same browser as on our own host: the chat service from BlueZ's objects, and
                 # Generic Access, which BlueZ keeps to itself, rebuilt and marked as the system's.
                 labels = app.names("label")
-                self.assertIn("1800 · read by the system’s Bluetooth service", labels)
+                self.assertIn("Read by the system’s Bluetooth service", labels)
                 self.assertIn("FavBlue Chat", labels)
                 self.assertTrue(any(l.startswith("Last heard") and "gives no signal while connected" in l for l in labels),
                                 "the signal stands still, and the page says why")

@@ -161,10 +161,19 @@ class DemoChatTests(unittest.TestCase):
         with App("--source", "demo") as app:
             open_demo_chat(app)
             self.assertIn(f"Disconnect from {demo}", app.names("button"))
-            # The services found, in the browser, as on a real device.
-            app.wait_for(lambda: "7E57C000-2C8F-4F3C-9F91-8577E1891234 · handles 0x000A–0x000F" in app.names("label"),
-                         what="the services found")
+            # The services found, in the browser, as on a real device: in words, and with their
+            # identifiers once Preferences asks for them.
+            app.wait_for(lambda: "2 characteristics" in app.names("label"), what="the services found")
             self.assertIn("FavBlue Chat", app.names("label"))
+            self.assertFalse([n for n in app.names("label") if "handles 0x" in n], "no handles by default")
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Preferences" in app.frames(), what="the Preferences window")
+            next(node for node, role, name in app.nodes()
+                 if name == "Show Identifiers" and role in ("toggle button", "switch", "check box")).do_action(0)
+            app.wait_for(lambda: "7E57C000-2C8F-4F3C-9F91-8577E1891234 · handles 0x000A–0x000F" in app.names("label"),
+                         what="the identifiers")
+            app.key("Escape")
+            app.wait_for(lambda: "Preferences" not in app.frames(), what="Preferences closed")
             self.assertIn("Read All Values", app.names("button"))
             app.press(f"Open chat with {demo}")
             app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")

@@ -89,6 +89,41 @@ class GATTBrowserTests(unittest.TestCase):
             self.assertEqual([s for s in back if s[0] != "label"], [s for s in reversed(stops[1:]) if s[0] != "label"],
                              "Shift+Tab visits the same stops the other way")
 
+    def test_the_focus_stays_on_the_control_used_after_read_all_notifications_and_write(self):
+        """A busy control is not greyed out, so the keyboard user's focus stays on it: the
+        next Tab goes on from there, not from Back (which a walk once followed into Disconnect)."""
+        with ChatPeer("--service", "chat", "--info", "--heart-rate", "0.001") as peer, App("--source", peer.source) as app:
+            open_connected(app)
+
+            def tab_to(name, limit=40):
+                for _ in range(limit):
+                    subprocess.run(["xdotool", "key", "--clearmodifiers", "Tab"], check=True, timeout=10)
+                    if app.focused()[1] == name:
+                        return
+                self.fail(f"Tab never reached {name}")
+
+            def stays(name, key, done, what):
+                app.key(key)
+                app.wait_for(done, timeout=20, what=what)
+                self.assertEqual(app.focused()[1], name, f"the focus stays on {name}")
+                app.key("Tab")
+                self.assertNotIn(app.focused()[1], ("Back", name), f"Tab goes on from {name}")
+
+            expand(app, "Battery", "Read Battery Level")
+            tab_to("Read All Values")
+            stays("Read All Values", "Return", lambda: "87 %" in app.names("label"), "the values read")
+            expand(app, "Heart Rate", "Notifications from Heart Rate Measurement", role=None)
+            tab_to("Notifications from Heart Rate Measurement")
+            stays("Notifications from Heart Rate Measurement", "space",
+                  lambda: app.is_sensitive("Clear the log of Heart Rate Measurement"), "the first value logged")
+            expand(app, "Unknown Service", "Write to Set point")
+            tab_to("Value to write to Set point")
+            app.type_text("230")
+            tab_to("Write to Set point", limit=5)
+            stays("Write to Set point", "Return",
+                  lambda: any(l.startswith("2 bytes written at ") for l in app.names("label")), "the write confirmed")
+            self.assertIn("e600", peer.wait_for("WROTE"))
+
     def test_a_service_opens_and_closes_by_its_accessible_action_alone_and_says_whether_it_is_open(self):
         """What a screen reader's or voice control's "click" does: no pointer, no key. The
         service row offers an action, opens and closes with it, and exposes its expanded state."""
@@ -115,7 +150,8 @@ class GATTBrowserTests(unittest.TestCase):
 
             # Battery Level: read, decoded, with its hex and length.
             expand(app, "Battery", "Read Battery Level")
-            self.assertIn("2A19 · Read", app.names("label"))
+            self.assertIn("Read", app.names("label"), "the properties in words; the UUID only with the identifiers")
+            self.assertNotIn("2A19 · Read", app.names("label"))
             app.press("Read Battery Level")
             app.wait_for(lambda: "87 %" in app.names("label"), what="the battery level decoded")
             labels = app.names("label")
@@ -126,6 +162,8 @@ class GATTBrowserTests(unittest.TestCase):
             expand(app, "Unknown Service", "Read Set point")
             app.press("Read Set point")
             app.wait_for(lambda: "21.5 °C" in app.names("label"), what="the set point decoded by its format")
+            # What to write, before writing: the format the device gives and the length read.
+            self.assertIn("The device says its value is uint16, little-endian. The value read was 2 bytes long.", app.names("label"))
             # The format chosen for writing is the one 0x2904 gives: a typed letter is refused at the entry.
             entry = app.find("Value to write to Set point", "text")
             entry.set_text_contents("warm")
@@ -135,7 +173,7 @@ class GATTBrowserTests(unittest.TestCase):
             entry.set_text_contents("230")
             app.press("Write to Set point")
             self.assertIn("e600", peer.wait_for("WROTE"))
-            app.wait_for(lambda: any(l.startswith("Written at ") for l in app.names("label")), what="the write confirmed")
+            app.wait_for(lambda: any(l.startswith("2 bytes written at ") for l in app.names("label")), what="the write confirmed")
             app.press("Read Set point")
             app.wait_for(lambda: "23.0 °C" in app.names("label"), what="the new value read back")
 

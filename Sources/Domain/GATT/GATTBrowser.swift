@@ -40,7 +40,8 @@ public final class GATTBrowser {
 
     /// The outcome of the last write to a characteristic.
     public enum Written: Equatable, Sendable {
-        case done(Date)
+        /// When, and how many bytes went.
+        case done(Date, bytes: Int)
         case failed(GATTError)
     }
 
@@ -334,7 +335,7 @@ public final class GATTBrowser {
         let outcome: Written
         do {
             try await sessions.connector.writeValue(bytes, at: handle, withResponse: withResponse)
-            outcome = .done(now())
+            outcome = .done(now(), bytes: bytes.count)
         } catch {
             outcome = .failed(error)
         }
