@@ -3,6 +3,8 @@
 
 import Domain
 import GtkKit
+import Localization
+import ViewModels
 
 extension MainWindow {
     /// Window actions and their keyboard shortcuts.
@@ -23,6 +25,7 @@ extension MainWindow {
             self.factory.exportDevices(self, self.exportScope)
         }
         window.addAction("undo") { [weak self] in self?.notices.undo() }
+        window.addAction("help") { [weak self] in self?.showHelp() }
         window.addAction("about") { [weak self] in
             guard let self else { return }
             AboutWindow.present(parent: self.window)
@@ -37,5 +40,15 @@ extension MainWindow {
         application.setAccels(for: "win.preferences", ["<Primary>comma"])
         application.setAccels(for: "win.show-help-overlay", ["<Primary>question"])
         application.setAccels(for: "win.undo", ["<Primary>z"])
+        application.setAccels(for: "win.help", ["F1"])
+    }
+
+    /// The user guide, in the desktop's help viewer (Yelp), in the user's language where it is translated.
+    func showHelp() {
+        window.showURI("help:favblue") { [weak self] problem in
+            guard let problem else { return }
+            self?.toast(L10n.format("The guide could not be opened: {}. Install Yelp, GNOME’s help viewer, to read it.",
+                                    DeviceText.isolated(problem)), button: nil, action: nil)
+        }
     }
 }

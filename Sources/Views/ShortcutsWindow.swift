@@ -12,6 +12,7 @@ enum ShortcutsWindow {
     private static var groups: [(String, [(String, String)])] {
         [
             (L10n.ctx("shortcut window", "General"), [
+                (L10n.ctx("shortcut window", "Help"), "F1"),
                 (L10n.ctx("shortcut window", "Keyboard Shortcuts"), "<Primary>question"),
                 (L10n.ctx("shortcut window", "Preferences"), "<Primary>comma"),
                 (L10n.ctx("shortcut window", "Main Menu"), "F10"),

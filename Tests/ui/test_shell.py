@@ -269,6 +269,70 @@ class LanguageTests(unittest.TestCase):
         self.assertIn("Unknown storage “floppy”", run.stderr)
 
 
+def register_help_viewer(home, program):
+    """Makes `program` (a script given the URI) the desktop's handler of help: URIs for an
+    App(home=home), as installing Yelp does, so GIO's launch can be read instead of the screen."""
+    apps = os.path.join(home, "xdg_data_home", "applications")
+    os.makedirs(apps, exist_ok=True)
+    with open(os.path.join(apps, "help-viewer.desktop"), "w") as f:
+        f.write("[Desktop Entry]\nType=Application\nName=Help Viewer\n"
+                f"Exec={program} %u\nMimeType=x-scheme-handler/help;\n")
+    config = os.path.join(home, "xdg_config_home")
+    os.makedirs(config, exist_ok=True)
+    with open(os.path.join(config, "mimeapps.list"), "w") as f:
+        f.write("[Default Applications]\nx-scheme-handler/help=help-viewer.desktop\n")
+
+
+@retry_gtk_atspi_crash
+class HelpTests(unittest.TestCase):
+    def recorder(self, home):
+        opened = os.path.join(home, "opened.txt")
+        program = os.path.join(home, "record-help")
+        with open(program, "w") as f:
+            f.write(f'#!/bin/sh\nprintf "%s\\n" "$1" >> "{opened}"\n')
+        os.chmod(program, 0o755)
+        register_help_viewer(home, program)
+        return opened
+
+    def wait_for_file(self, path, what):
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            if os.path.exists(path) and open(path).read().strip():
+                return open(path).read().split()
+            time.sleep(0.2)
+        self.fail(f"nothing asked to open {what}")
+
+    def test_f1_asks_the_desktop_to_open_the_guide(self):
+        home = scratch("favblue-ui-")
+        opened = self.recorder(home)
+        with App(home=home) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.key("F1")
+            self.assertEqual(self.wait_for_file(opened, "the guide"), ["help:favblue"])
+
+    def test_the_main_menus_help_opens_the_guide_too_on_the_scanner(self):
+        home = scratch("favblue-ui-")
+        opened = self.recorder(home)
+        with App("--source", "demo", home=home) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.key("F10")
+            app.wait_for(lambda: "Help" in app.names("menu item"), what="Help in the main menu")
+            app.press("Help", role="menu item")
+            self.assertEqual(self.wait_for_file(opened, "the guide"), ["help:favblue"])
+
+    def test_without_a_help_viewer_a_notice_says_what_to_install(self):
+        home = scratch("favblue-ui-")
+        # No desktop file anywhere: the system's (Yelp's among them) are out of sight.
+        empty = os.path.join(home, "no-applications")
+        os.makedirs(empty)
+        with App(home=home, env={"XDG_DATA_DIRS": empty}) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.key("F1")
+            app.wait_for(lambda: any(n.startswith("The guide could not be opened") and "Install Yelp" in n
+                                     for n in app.names("label")), what="the notice")
+
+
 @retry_gtk_atspi_crash
 class InstallTests(unittest.TestCase):
     def test_the_installed_app_finds_its_schema_and_translations(self):
@@ -281,6 +345,14 @@ class InstallTests(unittest.TestCase):
             err = app.stderr()
             self.assertNotIn("schema", err.lower(), err)
             self.assertNotIn("could not load", err, err)
+
+    def test_the_guide_is_installed_in_english_and_german(self):
+        if "FAVBLUE_BIN" not in os.environ:
+            self.skipTest("runs against an installed prefix (meson-helpers/test sets FAVBLUE_BIN)")
+        share = os.path.join(os.path.dirname(os.path.realpath(binary())), "..", "share", "help")
+        for lang, title in (("C", "Find a device"), ("de", "Ein Gerät finden")):
+            with open(os.path.join(share, lang, "favblue", "scanner.page"), encoding="utf-8") as f:
+                self.assertIn(f"<title>{title}</title>", f.read())
 
 
 

@@ -84,3 +84,28 @@ public final class Window: Widget {
         Actions.add(to: UnsafeMutableRawPointer(object), name, handler)
     }
 }
+
+/// The completion of one `showURI`, carried through GIO's C callback.
+private final class ShowURICompletion {
+    let done: @MainActor (String?) -> Void
+    init(_ done: @escaping @MainActor (String?) -> Void) { self.done = done }
+}
+
+extension Window {
+    /// Asks the desktop to open `uri` ("help:favblue") for this window: the portal where there
+    /// is one, else the handler GIO knows for its scheme. `done` gets nil, or why it could not.
+    public func showURI(_ uri: String, done: @escaping @MainActor (String?) -> Void) {
+        let box = Unmanaged.passRetained(ShowURICompletion(done)).toOpaque()
+        gtk_show_uri_full(window, uri, guint32(GDK_CURRENT_TIME), nil, { source, result, data in
+            guard let data else { return }
+            let completion = Unmanaged<ShowURICompletion>.fromOpaque(data).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            var message: String?
+            if gtk_show_uri_full_finish(cgtk_window_cast(source.map { UnsafeMutableRawPointer($0) }), result, &error) == 0 {
+                message = error.map { String(cString: $0.pointee.message) } ?? ""
+                if error != nil { g_error_free(error) }
+            }
+            MainActor.assumeIsolated { completion.done(message) }
+        }, box)
+    }
+}
