@@ -74,6 +74,21 @@ class TranslationTests(unittest.TestCase):
             same = subprocess.run(["msgcmp", po, os.path.join(PO, "favblue.pot")], capture_output=True, text=True)
             self.assertEqual(same.returncode, 0, f"{lang}.po lacks messages of the template: {same.stderr}")
 
+    def test_the_guide_is_translated_whole(self):
+        """Every paragraph of every page in help/C has its German in help/de/de.po, none fuzzy."""
+        with tempfile.TemporaryDirectory() as tmp:
+            pot = os.path.join(tmp, "help.pot")
+            pages = sorted(os.path.join(ROOT, "help", "C", p) for p in os.listdir(os.path.join(ROOT, "help", "C"))
+                           if p.endswith(".page"))
+            subprocess.run(["itstool", "-o", pot, *pages], check=True)
+            po = os.path.join(ROOT, "help", "de", "de.po")
+            stats = subprocess.run(["msgfmt", "--check", "--statistics", "-o", os.devnull, po], capture_output=True, text=True)
+            self.assertEqual(stats.returncode, 0, stats.stderr)
+            self.assertNotIn("fuzzy", stats.stderr)
+            self.assertNotIn("untranslated", stats.stderr)
+            same = subprocess.run(["msgcmp", po, pot], capture_output=True, text=True)
+            self.assertEqual(same.returncode, 0, f"help/de/de.po lacks paragraphs of the guide: {same.stderr}")
+
     def test_german_declares_its_plural_forms(self):
         with open(os.path.join(PO, "de.po"), encoding="utf-8") as f:
             self.assertIn("Plural-Forms: nplurals=2; plural=(n != 1);", f.read())
