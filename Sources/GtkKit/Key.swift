@@ -27,6 +27,10 @@ public struct Key: Hashable, Sendable {
     public static let enter = Key(GDK_KEY_Return)
     /// Up arrow.
     public static let up = Key(GDK_KEY_Up)
+    /// Tab, and what Shift makes of it.
+    static let tabs: Set<Key> = [Key(GDK_KEY_Tab), Key(GDK_KEY_KP_Tab), Key(GDK_KEY_ISO_Left_Tab)]
+    /// Shift+Tab, as X sends it.
+    static let leftTab = Key(GDK_KEY_ISO_Left_Tab)
 
     /// The key that types `letter` (a lower-case Latin letter stays lower case).
     public static func letter(_ letter: Unicode.Scalar) -> Key {

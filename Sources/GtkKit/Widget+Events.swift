@@ -17,6 +17,21 @@ extension Widget {
         add(controller: controller)
     }
 
+    /// Makes this widget (a list) one Tab stop: Tab and Shift+Tab leave it for the controls after
+    /// and before it, while the arrows move inside. GTK 4.8's lists let Tab walk every row.
+    public func tabLeavesAtOnce() {
+        onKeyPressed(beforeChildren: true) { [weak self] key, modifiers in
+            guard let self, Key.tabs.contains(key), modifiers.subtracting(.shift).isEmpty,
+                  let root = gtk_widget_get_root(self.widget) else { return false }
+            let backward = key == .leftTab || modifiers.contains(.shift)
+            // Closed to the focus for a moment, the list is passed over as a whole.
+            self.canFocus = false
+            let moved = gtk_widget_child_focus(gcast(UnsafeMutableRawPointer(root)), backward ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD)
+            self.canFocus = true
+            return moved != 0
+        }
+    }
+
     /// Runs `handler` with the point of a secondary (right) click, in this widget's coordinates.
     public func onSecondaryClick(_ handler: @escaping (Double, Double) -> Void) {
         let click = gtk_gesture_click_new()!

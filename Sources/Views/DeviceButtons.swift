@@ -23,10 +23,14 @@ final class DeviceButtons {
     private var shownFavorite: Bool?
     private var shownTitle: String?
 
-    init(key: String, onHeart: @escaping (String) -> Void, onDetails: @escaping (String) -> Void) {
+    init(key: String, focusable: Bool, onHeart: @escaping (String) -> Void, onDetails: @escaping (String) -> Void) {
         self.key = key
         heart.css("flat", "circular").align(.center, .center)
         details.css("flat", "circular").align(.center, .center)
+        // In a list that is one Tab stop, the keyboard reaches them through the row (Enter, the
+        // row menu); pointer and assistive technology still press them.
+        heart.isFocusable = focusable
+        details.isFocusable = focusable
         heart.onClicked { onHeart(key) }
         details.onClicked { [weak self] in
             // Clicked, or activated over AT-SPI (voice control), it has not taken the focus: it
@@ -63,15 +67,18 @@ final class DeviceButtonPool {
     private let spare = 256
     private let onHeart: (String) -> Void
     private let onDetails: (String) -> Void
+    private let focusable: Bool
 
-    init(onHeart: @escaping (String) -> Void, onDetails: @escaping (String) -> Void) {
+    /// `focusable` false keeps the buttons out of the Tab chain, so the list is one stop.
+    init(focusable: Bool = true, onHeart: @escaping (String) -> Void, onDetails: @escaping (String) -> Void) {
+        self.focusable = focusable
         self.onHeart = onHeart
         self.onDetails = onDetails
     }
 
     /// The buttons of `key` for `row`, taken from the row that shows them if there is one.
     func take(_ key: String, for row: DeviceRowView) -> DeviceButtons {
-        let pair = pairs[key] ?? DeviceButtons(key: key, onHeart: onHeart, onDetails: onDetails)
+        let pair = pairs[key] ?? DeviceButtons(key: key, focusable: focusable, onHeart: onHeart, onDetails: onDetails)
         pairs[key] = pair
         if let other = pair.owner, other !== row { other.lose(pair) }
         pair.owner = row

@@ -45,7 +45,7 @@ extension ScannerPage {
     // MARK: Actions
 
     /// Adds or removes `key`; focus then goes back to its heart or its row, whichever opened the dialog.
-    func toggleFavorite(key: String, fromHeart: Bool) {
+    func toggleFavorite(key: String) {
         guard let id = try? DeviceID(storageKey: key), let navigator else { return }
         let name = shown[key]?.title ?? id.address
         let dialog: MessageDialog
@@ -56,7 +56,7 @@ extension ScannerPage {
                                          favorites: favorites)
         }
         dialog.onClosed { [weak self] in
-            if fromHeart { self?.controls.returnFocusToHeart(of: key) } else { self?.controls.focusRow(key) }
+            self?.controls.focusRow(key)
         }
     }
 

@@ -129,8 +129,15 @@ public final class ScannerPage: Page {
         problemExpander.margins(12)
         problem.setChild(Box(vertical: true, spacing: 12).append(buttons, problemExpander))
 
-        let pool = DeviceButtonPool(onHeart: { [weak self] in self?.toggleFavorite(key: $0, fromHeart: true) },
-                                    onDetails: { [weak self] in self?.showDetails(key: $0) })
+        // The list is one Tab stop, with the arrows inside it: 25 devices are not 50 stops. A row's
+        // heart and Details are for the pointer and assistive technology; the keyboard has
+        // Enter (the device's page) and the row menu (Add to Favorites…), and focus comes back to the row.
+        let pool = DeviceButtonPool(focusable: false,
+                                    onHeart: { [weak self] in self?.toggleFavorite(key: $0) },
+                                    onDetails: { [weak self] in
+            self?.openedFromRow = $0
+            self?.showDetails(key: $0)
+        })
         list = KeyedListView(
             accessibleName: L10n.tr("Devices nearby"),
             makeRow: { [rowLayout] in
@@ -166,6 +173,7 @@ public final class ScannerPage: Page {
         // Rows must not move under the pointer or the keyboard focus: reorder only while both are elsewhere.
         list.list.onPointerInside { [weak self] inside in self?.pointerInList = inside }
         list.list.onFocusInside { [weak self] inside in self?.focusInList = inside }
+        list.list.tabLeavesAtOnce()
 
         toggle.onClicked { [weak self] in
             guard let self else { return }
@@ -264,7 +272,7 @@ public final class ScannerPage: Page {
             model?.hideUnnamed = $0
         }
         recordAction = group.addToggle("record", initial: false) { [weak self] on in self?.record(on) }
-        group.addTargeted("favorite") { [weak self] in self?.toggleFavorite(key: $0, fromHeart: false) }
+        group.addTargeted("favorite") { [weak self] in self?.toggleFavorite(key: $0) }
         group.addTargeted("details") { [weak self] in self?.showDetails(key: $0) }
         group.addTargeted("hide") { [weak self] in self?.hideDevice(key: $0) }
         group.addTargeted("pair") { [weak self] in self?.pairOrForget(key: $0) }

@@ -170,27 +170,59 @@ class RowFocusRingTests(unittest.TestCase):
         self.ring({"ADW_DEBUG_COLOR_SCHEME": "prefer-dark"})
 
 
+def tab_into_the_list(test, app, name=None):
+    """Tabs from the Scanner's header into its list, then arrows down to the row of `name`
+    (any row when None); returns that row's device name."""
+    for _ in range(12):
+        app.key("Tab")
+        if (app.focused() or ("", ""))[0] == ROW:
+            break
+    else:
+        test.fail("Tab never reaches the list")
+    for _ in range(40):
+        role, device = app.focused()
+        if name is None or device == name:
+            return device
+        app.key("Down")
+    test.fail(f"the arrows never reach {name}")
+
+
 @retry_gtk_atspi_crash
 class ScannerFocusTests(unittest.TestCase):
-    def tab_to_the_first_heart(self, app):
-        """Opens the Scanner on the demo and Tabs to the first row's heart; returns its name."""
+    def open_scanner(self, app):
         app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
         app.press("Add New Devices")
         app.wait_for(lambda: "Kitchen Speaker" in app.names("label"), what="devices from the demo")
-        for _ in range(12):
+
+    def test_the_list_is_one_tab_stop_with_the_arrows_inside_it(self):
+        """25 devices are not 50 stops: Tab enters the list on a row, the next Tab leaves it,
+        and Shift+Tab comes back to the row it left; no heart or Details is a stop."""
+        with App("--source", "demo") as app:
+            self.open_scanner(app)
+            stops = []
+            for _ in range(12):
+                app.key("Tab")
+                stops.append(app.focused())
+                if stops[-1][0] == ROW:
+                    break
+            self.assertEqual(stops[-1][0], ROW, f"Tab enters the list on a row: {stops}")
+            app.key("Down")
+            row = app.focused()
+            self.assertEqual(row[0], ROW, "Down moves to the next row")
             app.key("Tab")
-            _, name = app.focused() or (None, "")
-            if name.startswith("Add ") and name.endswith(" to favorites"):
-                return name
-        self.fail("Tab reaches no heart")
+            after = app.focused()
+            self.assertNotEqual(after[0], ROW, "the next Tab leaves the list")
+            self.assertFalse(after[1].startswith(("Add ", "Remove ", "Details for ")), f"no row button is a stop: {after}")
+            app.key("shift+Tab")
+            self.assertEqual(app.focused(), row, "Shift+Tab comes back to the row it left")
 
     def test_enter_on_a_scanner_row_opens_its_device_and_back_returns_to_the_row(self):
         with App("--source", "demo") as app:
-            self.tab_to_the_first_heart(app)
-            # Into the list: the arrows move between its rows.
+            self.open_scanner(app)
+            device = tab_into_the_list(self, app)
             app.key("Down")
             role, device = app.focused() or (None, "")
-            self.assertEqual(role, ROW, "the arrows reach a row")
+            self.assertEqual(role, ROW, "the arrows move between rows")
             app.key("Return")
             app.wait_for(lambda: "Signal" in app.names("label"), what="the device's page, not a dialog")
             self.assertNotIn("Add to Favorites", app.names(), "Enter opens the device, the heart adds it")
@@ -201,8 +233,8 @@ class ScannerFocusTests(unittest.TestCase):
 
     def test_add_from_a_row_menu_then_cancel_returns_to_that_row(self):
         with App("--source", "demo") as app:
-            name = self.tab_to_the_first_heart(app)
-            device = name[len("Add "):-len(" to favorites")]
+            self.open_scanner(app)
+            device = tab_into_the_list(self, app)
             app.key("Menu")
             app.wait_for(lambda: "Add to Favorites…" in app.names("menu item"), what="the row menu")
             self.assertIn("Details", app.names("menu item"))

@@ -48,11 +48,8 @@ class HiddenDevicesTests(unittest.TestCase):
     def test_hide_from_the_row_menu_then_undo(self):
         with App("--source", "demo", home=self.home) as app:
             self.open_scanner(app)
-            for _ in range(30):
-                app.key("Tab")
-                if app.focused() == ("push button", f"Add {NAME} to favorites"):
-                    break
-            self.assertEqual(app.focused(), ("push button", f"Add {NAME} to favorites"), "Tab reaches the row's heart")
+            from test_focus import tab_into_the_list
+            tab_into_the_list(self, app, NAME)
             app.key("Menu")
             app.wait_for(lambda: "Hide Device" in app.names("menu item"), what="Hide Device in the row menu")
             app.press("Hide Device", role="menu item")
