@@ -77,6 +77,22 @@ public final class DeviceServicesViewModel {
         public let figures: [Double]
         /// The plot in words: "Last 120 values: lowest 70, highest 74, last 72".
         public let plotSummary: String?
+        /// The plot's scale, each as the value reads with its unit: its highest and lowest
+        /// (the top and bottom edges) and the last (the line's end); nil without a plot.
+        public let scale: Scale?
+    }
+
+    /// A plot's edges in words: "74 bpm" at the top, "70 bpm" at the bottom, "72 bpm" at the end.
+    public struct Scale: Equatable {
+        public let highest: String
+        public let lowest: String
+        public let last: String
+
+        public init(highest: String, lowest: String, last: String) {
+            self.highest = highest
+            self.lowest = lowest
+            self.last = last
+        }
     }
 
     /// How many of a log's newest values the plot draws.
@@ -255,16 +271,25 @@ public final class DeviceServicesViewModel {
         let entries = browser.logs[handle] ?? []
         guard browser.subscribed.contains(handle) || !entries.isEmpty else { return nil }
         let lines = entries.suffix(Self.shownLogLines).map { line($0, of: c) }
-        let figures = entries.suffix(Self.plotPoints).compactMap { decode($0.bytes, of: c).figure }
+        let plotted = entries.suffix(Self.plotPoints).compactMap { entry -> (figure: Double, words: String)? in
+            let decoded = decode(entry.bytes, of: c)
+            guard let figure = decoded.figure else { return nil }
+            return (figure, decoded.text ?? Self.figure(figure))
+        }
+        let figures = plotted.map(\.figure)
         var summary: String?
-        if figures.count >= 2, let low = figures.min(), let high = figures.max(), let last = figures.last {
+        var scale: Scale?
+        if figures.count >= 2, let low = plotted.min(by: { $0.figure < $1.figure }), let high = plotted.max(by: { $0.figure < $1.figure }),
+           let last = plotted.last {
             summary = L10n.plural("Last {} value: lowest {}, highest {}, last {}", "Last {} values: lowest {}, highest {}, last {}",
-                                  figures.count, Formats.number(figures.count), Self.figure(low), Self.figure(high), Self.figure(last))
+                                  figures.count, Formats.number(figures.count), Self.figure(low.figure), Self.figure(high.figure),
+                                  Self.figure(last.figure))
+            scale = Scale(highest: high.words, lowest: low.words, last: last.words)
         }
         return Log(lines: lines, count: L10n.plural("{} notification", "{} notifications", entries.count, Formats.number(entries.count)),
                    rate: L10n.format("{} / s", Formats.number(browser.rate(of: handle))),
                    paused: browser.paused.contains(handle), isEmpty: entries.isEmpty,
-                   figures: figures.count >= 2 ? figures : [], plotSummary: summary)
+                   figures: figures.count >= 2 ? figures : [], plotSummary: summary, scale: scale)
     }
 
     /// A number as the plot's words give it: whole where it is, else to two places.

@@ -84,9 +84,7 @@ final class CharacteristicView {
         entry.expand(horizontal: true, vertical: false)
         entry.placeholder(L10n.tr("Value to write"))
         for button in [read, copyText, copyHex, nameButton, pairButton] { buttons.append(button) }
-        nameButton.css("flat")
-        // Flat, it shows as its label alone: spread over its share of the line, the word sat
-        // adrift in the middle, most visibly when it is the only button.
+        // A button like its neighbours: flat, its padding read as an indent where it stood alone.
         nameButton.align(.start, .center)
         nameButton.onClicked { [weak self] in self?.askName() }
         for control in [format, write, writeCommand] as [Widget] { writeControls.append(control) }
@@ -102,7 +100,7 @@ final class CharacteristicView {
         for button in [pause, clear, copyLog, exportLog] { button.css("flat") }
         for button in [pause, clear, copyLog, exportLog] { logButtons.append(button) }
         box.append(title, details, descriptors, decoded, parts, text, hex, meta, problem, buttons, writeRow, writeNote,
-                   notifyRow, subscribeProblem, followedNote, logCount, plot.area, logLines, logButtons)
+                   notifyRow, subscribeProblem, followedNote, logCount, plot.root, logLines, logButtons)
         notify.onToggled { [weak self] on in
             guard let self, !self.settingSwitch else { return }
             self.model.setSubscribed(self.handle, on)
@@ -266,7 +264,7 @@ final class CharacteristicView {
         logCount.text = log?.count ?? ""
         logCount.isVisible = log != nil
         logLines.text = log?.lines.joined(separator: "\n") ?? ""
-        plot.show(log?.figures ?? [], name: c.title, summary: log?.plotSummary)
+        plot.show(log?.figures ?? [], scale: log?.scale, name: c.title, summary: log?.plotSummary)
         logLines.isVisible = !(log?.isEmpty ?? true)
         logButtons.isVisible = log != nil
         pause.setLabel(paused ? L10n.tr("Resume") : L10n.tr("Pause"))

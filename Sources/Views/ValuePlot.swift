@@ -3,24 +3,42 @@
 
 import GtkKit
 import Localization
+import ViewModels
 
 /// A small line of a characteristic's newest decoded numbers (a heart rate, a temperature),
-/// scaled between their lowest and highest, like the signal history; its words are its
-/// accessible description.
+/// scaled between their lowest and highest, like the signal history, with its scale beside
+/// it: the highest at the top, the lowest at the bottom, the last value at the line's end,
+/// each with its unit. Its words are its accessible description.
 @MainActor
 final class ValuePlot {
-    private(set) var area: DrawingArea!
+    let root = Box(vertical: false, spacing: 6)
+    private var area: DrawingArea!
+    private let highest = Label().xalign(1)
+    private let lowest = Label().xalign(1)
+    private let last = Label().xalign(0)
     private var figures: [Double] = []
 
     init() {
         area = DrawingArea { [weak self] canvas in self?.draw(on: canvas) }
         area.sizeRequest(width: 120, height: 56)
         area.expand(horizontal: true, vertical: false)
+        for label in [highest, lowest] { label.css("caption", "dim-text", "numeric") }
+        last.css("caption", "numeric")
+        highest.align(.end, .start)
+        lowest.align(.end, .end)
+        last.align(.start, .center)
+        let edges = Box(vertical: true, spacing: 0).append(highest, lowest)
+        edges.expand(horizontal: false, vertical: true)
+        lowest.expand(horizontal: false, vertical: true)
+        root.append(edges, area, last)
     }
 
-    /// Shows `figures` (oldest first), named `name` and described by `summary`.
-    func show(_ figures: [Double], name: String, summary: String?) {
-        area.isVisible = figures.count >= 2
+    /// Shows `figures` (oldest first) on `scale`, named `name` and described by `summary`.
+    func show(_ figures: [Double], scale: DeviceServicesViewModel.Scale?, name: String, summary: String?) {
+        root.isVisible = figures.count >= 2
+        highest.text = scale?.highest ?? ""
+        lowest.text = scale?.lowest ?? ""
+        last.text = scale?.last ?? ""
         area.accessibleLabel(L10n.format("Plot of {}", name))
         area.accessibleDescription(summary ?? "")
         guard figures != self.figures else { return }

@@ -106,6 +106,7 @@ final class DeviceServicesViewModelTests: XCTestCase {
         let log = model.services[0].characteristics[0].log
         XCTAssertEqual(log?.figures, [70, 74, 72])
         XCTAssertEqual(log?.plotSummary, "Last 3 values: lowest 70, highest 74, last 72")
+        XCTAssertEqual(log?.scale, .init(highest: "74 bpm", lowest: "70 bpm", last: "72 bpm"), "the plot's edges, with the unit")
         XCTAssertEqual(log?.count, "3 notifications")
         XCTAssertEqual(log?.lines.count, 3)
         XCTAssertEqual(log?.lines.last?.hasSuffix("  00 48  72 bpm"), true, log?.lines.last ?? "")

@@ -120,7 +120,7 @@ class FavoritesTests(unittest.TestCase):
         with App(storage="sqlite", home=self.home, lang="de") as app:
             app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
             self.assertIn("Kitchen aus den Favoriten entfernen", app.names("button"))
-            self.assertIn("AA:BB:CC:DD:EE:02 · zufällige LE-Adresse", app.names("label"))
+            self.assertIn("AA:BB:CC:DD:EE:02 · LE zufällig", app.names("label"))
             app.press("Kitchen aus den Favoriten entfernen")
             app.wait_for(lambda: f"„{iso('Kitchen')}“ aus den Favoriten entfernen?" in app.names(), what="German confirmation")
 

@@ -156,6 +156,19 @@ class NarrowWindowTests(unittest.TestCase):
                 self.assertLessEqual(extents(shortcuts).width, 360, "no wider than a phone")
                 self.assertIn("Search Devices" if lang == "en" else "Geräte suchen", app.names())
 
+    def test_preferences_open_no_wider_than_a_360_px_window(self):
+        """libadwaita's preferences window opens at 640 px; over a phone-wide window it takes that width."""
+        with App(home=home_with(360), lang="de") as app:
+            app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="the home page")
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Einstellungen" in app.frames(), what="Preferences")
+            app.settle()
+            root = app.accessible()
+            frames = [root.get_child_at_index(i) for i in range(root.get_child_count())]
+            preferences = next(f for f in frames if f.get_name() == "Einstellungen")
+            self.assertLessEqual(extents(preferences).width, 360, "no wider than the window")
+            self.assertIn("Automatisch scannen", app.names())
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -22,7 +22,17 @@ public final class PreferencesDialog: Widget {
     public init(parent: Window?, title: String) {
         super.init(adw_preferences_window_new())
         let window: UnsafeMutablePointer<GtkWindow> = gcast(object)
-        if let parent { gtk_window_set_transient_for(window, parent.window) }
+        if let parent {
+            gtk_window_set_transient_for(window, parent.window)
+            // No larger than the window it serves: libadwaita's 640 × 576 ran past a phone-wide one.
+            var width: Int32 = 0, height: Int32 = 0
+            gtk_window_get_default_size(window, &width, &height)
+            let parentWidth = gtk_widget_get_width(parent.widget), parentHeight = gtk_widget_get_height(parent.widget)
+            if parentWidth > 0, parentHeight > 0 {
+                gtk_window_set_default_size(window, width > 0 ? min(width, parentWidth) : parentWidth,
+                                            height > 0 ? min(height, parentHeight) : parentHeight)
+            }
+        }
         gtk_window_set_modal(window, 1)
         gtk_window_set_title(window, title)
         adw_preferences_window_set_search_enabled(preferences, 0)
