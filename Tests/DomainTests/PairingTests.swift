@@ -107,6 +107,7 @@ final class PairingTests: XCTestCase {
         await settle(pairer)
         XCTAssertEqual(notices, ["The device or the system cancelled pairing."], "the late reason is said")
         XCTAssertEqual(pairing.promptClosedReason, "The device or the system cancelled pairing.")
+        XCTAssertEqual(pairing.failures[band], "The device or the system cancelled pairing.", "and the row says it too")
         pairer.prompts.yield(.withdrawn(id: 7, reason: "The device or the system cancelled pairing."))
         await settle(pairer)
         XCTAssertEqual(notices.count, 1, "once")

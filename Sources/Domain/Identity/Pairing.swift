@@ -40,7 +40,7 @@ public final class Pairing {
     public private(set) var failures: [DeviceID: String] = [:]
     /// The question closed last without a reason, because pairing ended first: the system's
     /// reason for ending it (BlueZ's Cancel) can still come after, and is said then.
-    private var closedUnexplained: Int?
+    private var closedUnexplained: (id: Int, device: DeviceID)?
     /// The id of the last device request asked.
     private var nextRequest = 0
 
@@ -105,7 +105,7 @@ public final class Pairing {
         }
         if let open = prompt, open.device == device {
             close(reason: nil, answering: .declined)
-            if case .failure(.declined) = result { closedUnexplained = open.id }
+            if case .failure(.declined) = result { closedUnexplained = (open.id, device) }
         }
         busy[device] = nil
         switch result {
@@ -164,8 +164,8 @@ public final class Pairing {
                 case .withdrawn(let id, let reason):
                     if self.prompt?.id == id {
                         self.close(reason: reason, answering: nil)
-                    } else if let reason, self.closedUnexplained == id {
-                        self.explainLate(reason)
+                    } else if let reason, let unexplained = self.closedUnexplained, unexplained.id == id {
+                        self.explainLate(reason, device: unexplained.device)
                     }
                 case .changed:
                     self.observers.notify()
@@ -252,10 +252,11 @@ public final class Pairing {
     }
 
     /// The system's reason for a question that closed when its pairing failed, arriving after
-    /// the failure: said as it would have been had it come first.
-    private func explainLate(_ reason: String) {
+    /// the failure: said as it would have been had it come first, in the notice and on the row.
+    private func explainLate(_ reason: String, device: DeviceID) {
         closedUnexplained = nil
         promptClosedReason = reason
+        if busy[device] == nil { failures[device] = reason }
         onNotice?(reason)
         observers.notify()
     }
