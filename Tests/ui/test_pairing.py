@@ -192,6 +192,7 @@ class PairingTests(unittest.TestCase):
                 app.wait_for(lambda: "Pair" in app.names("menu item"), what="Pair in the row menu")
                 app.press("Pair", role="menu item")
                 app.wait_for(lambda: "Confirm" in app.names("button"), what="the question")
+                self.assertFalse([n for n in app.names("button") if "_" in n], "the question's buttons say Confirm, not C_onfirm")
                 app.press("Confirm")
                 app.wait_for(lambda: "Paired" in bluez.calls(device) or bool(bluez.get(device, DEVICE, "Paired")),
                              what="paired at BlueZ")
@@ -199,6 +200,14 @@ class PairingTests(unittest.TestCase):
                 self.assertEqual(app.focused(), ("panel", PEER))
                 app.key("Menu")
                 app.wait_for(lambda: "Forget…" in app.names("menu item"), what="Forget… in the row menu once paired")
+                app.press("Forget…", role="menu item")
+                app.wait_for(lambda: "Forget" in app.names("button"), what="the forget dialog")
+                # Its buttons are named as a screen reader should say them, without the mnemonic underscore.
+                self.assertFalse([n for n in app.names("button") if "_" in n], app.names("button"))
+                self.assertIn("Cancel", app.names("button"))
+                app.press("Cancel")
+                app.wait_for(lambda: "Forget" not in app.names("button"), what="the dialog to close")
+                self.assertEqual(app.focused(), ("panel", PEER), "the focus is back on the row")
 
     def test_with_no_adapter_link_pair_is_offered_greyed_with_the_reason(self):
         with App("--source", "demo") as app:

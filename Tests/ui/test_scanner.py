@@ -241,8 +241,13 @@ class ScannerTests(unittest.TestCase):
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.press("Add New Devices")
             app.wait_for(lambda: "No Bluetooth Adapter Found" in app.names(), what="the explanation")
+            # Opened by its accessible action alone, as a screen reader or voice control does, and says so.
+            from gi.repository import Atspi
+            expanded = lambda: app.find("Details", "button").get_state_set().contains(Atspi.StateType.EXPANDED)
+            self.assertFalse(expanded(), "closed at first, and says so")
             app.press("Details")
             app.wait_for(lambda: any("/nonexistent/favblue.sock" in n for n in app.names("label")), what="what failed, under Details")
+            app.wait_for(expanded, what="Details to say it is open")
             app.press("Try the Demo")
             app.wait_for(lambda: NAME in app.names("label"), timeout=20, what="demo devices")
 
