@@ -7,6 +7,7 @@ import shutil
 import unittest
 
 import subprocess
+import time
 
 from harness import App, Atspi, retry_gtk_atspi_crash, iso, screenshot_pixels, scratch
 from test_favorites import DEVICES, seed
@@ -215,6 +216,24 @@ class ScannerFocusTests(unittest.TestCase):
             self.assertFalse(after[1].startswith(("Add ", "Remove ", "Details for ")), f"no row button is a stop: {after}")
             app.key("shift+Tab")
             self.assertEqual(app.focused(), row, "Shift+Tab comes back to the row it left")
+
+    def test_the_list_holds_still_under_the_keyboard_while_signals_change(self):
+        """Arrowing through the demo's list while its signals keep changing: the focused row
+        stays where it is, and the selection with it, until the focus leaves the list."""
+        with App("--source", "demo") as app:
+            self.open_scanner(app)
+            tab_into_the_list(self, app)
+            for _ in range(3):
+                app.key("Down")
+            focused = app.focused()
+            y = app.find(focused[1], ROW).extents(Atspi.CoordType.WINDOW).y
+            order = [n for _, r, n in app.nodes() if r == ROW]
+            time.sleep(4)  # the list refreshes four times a second; the demo's signals move meanwhile
+            self.assertEqual(app.focused(), focused, "the focus stays on its row")
+            self.assertEqual(app.find(focused[1], ROW).extents(Atspi.CoordType.WINDOW).y, y, "and the row stays in its place")
+            self.assertEqual([n for _, r, n in app.nodes() if r == ROW], order, "no row moved under the keyboard")
+            selected = [n for node, r, n in app.nodes() if r == "list item" and node.get_state_set().contains(Atspi.StateType.SELECTED)]
+            self.assertIn(selected, ([], [focused[1]]), "the selection, if any, is on the focused row")
 
     def test_enter_on_a_scanner_row_opens_its_device_and_back_returns_to_the_row(self):
         with App("--source", "demo") as app:
