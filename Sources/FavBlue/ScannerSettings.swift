@@ -13,6 +13,7 @@ enum ScannerSettings {
         p.sortOrder = ScannerPreferences.SortOrder(rawValue: settings.string("scanner-sort")) ?? .signal
         p.favoritesOnly = settings.bool("scanner-favorites-only")
         p.hideUnnamed = settings.bool("scanner-hide-unnamed")
+        p.trackersOnly = settings.bool("scanner-trackers-only")
         p.minimumRSSI = Int(settings.int("scanner-minimum-rssi"))
         return p
     }
@@ -21,6 +22,7 @@ enum ScannerSettings {
         settings.set("scanner-sort", string: p.sortOrder.rawValue)
         settings.set("scanner-favorites-only", bool: p.favoritesOnly)
         settings.set("scanner-hide-unnamed", bool: p.hideUnnamed)
+        settings.set("scanner-trackers-only", bool: p.trackersOnly)
         settings.set("scanner-minimum-rssi", int: Int32(clamping: p.minimumRSSI))
     }
 

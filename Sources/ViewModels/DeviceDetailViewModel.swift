@@ -336,6 +336,7 @@ public final class DeviceDetailViewModel {
         for service in o.serviceData.keys.sorted(by: { $0.uuid < $1.uuid }) {
             tags.append(L10n.format("Data for {}", ServiceText.name(service)))
         }
+        if let tracker = TrackerTable.read(o) { tags.append(tracker.words) }
         if let tx = o.txPower { tags.append(L10n.format("TX power {}", SignalText.dBm(tx))) }
         if let appearance = o.appearance {
             tags.append(Appearance.name(appearance)

@@ -12,6 +12,8 @@ public struct ScannerPreferences: Equatable, Sendable {
     public var sortOrder: SortOrder = .signal
     public var favoritesOnly = false
     public var hideUnnamed = true
+    /// Only the trackers (tags of the Find My networks, Tile and the like).
+    public var trackersOnly = false
     /// Devices weaker than this are hidden, dBm (`showsAll` shows all).
     public var minimumRSSI = Self.showsAll
 

@@ -32,6 +32,8 @@ public final class ScannerViewModel {
         public let isStale: Bool
         /// "70 s ago" once a replay is over, so an old reading does not look current.
         public let age: String?
+        /// "AirTag · away from its owner", for a tracker's tag.
+        public let tracker: String?
     }
 
     public typealias SortOrder = ScannerPreferences.SortOrder
@@ -66,6 +68,10 @@ public final class ScannerViewModel {
     public var hideUnnamed: Bool {
         get { preferences.hideUnnamed }
         set { preferences.hideUnnamed = newValue }
+    }
+    public var trackersOnly: Bool {
+        get { preferences.trackersOnly }
+        set { preferences.trackersOnly = newValue }
     }
     /// Devices weaker than this are hidden, dBm.
     public var minimumRSSI: Int {
@@ -324,6 +330,9 @@ public final class ScannerViewModel {
                 let name = DisplayName.name(favorite: favorite, advertisedName: advertised.name)
                 if p.hideUnnamed && name == nil && favorite == nil { continue }
                 if p.favoritesOnly && favorite == nil { continue }
+                // Phones and laptops join the Find My networks too; only tags are called trackers.
+                let tracker = TrackerTable.read(advertised).flatMap { $0.kind.isTag ? $0 : nil }
+                if p.trackersOnly && tracker == nil { continue }
                 let rssi = device.smoothed
                 if let rssi, rssi < p.minimumRSSI { continue }
                 if !needle.isEmpty {
@@ -336,7 +345,8 @@ public final class ScannerViewModel {
                 visible.append(Row(id: id, key: device.key, title: name ?? unknown, isUnnamed: name == nil,
                                    subtitle: device.identifierLine, rssi: rssi, level: ScannerViewModel.level(rssi),
                                    isFavorite: favorite != nil, isStale: stale,
-                                   age: showsAge || stale ? L10n.format("{} ago", Formats.age(seconds: age)) : nil))
+                                   age: showsAge || stale ? L10n.format("{} ago", Formats.age(seconds: age)) : nil,
+                                   tracker: tracker?.words))
                 lastSeen.append(device.lastSeen)
             }
             let rows: [Row]

@@ -29,6 +29,7 @@ extension ScannerPage {
         sortAction?.setState(p.sortOrder.rawValue)
         favoritesOnlyAction?.setState(p.favoritesOnly)
         hideUnnamedAction?.setState(p.hideUnnamed)
+        trackersOnlyAction?.setState(p.trackersOnly)
         onlyNewAction?.setState(model.onlyNewSince != nil)
 
         let recovery = model.canTurnOn ? L10n.tr("Turn _On") : L10n.tr("_Try Again")
@@ -115,7 +116,7 @@ extension ScannerPage {
                                   identifier: DeviceRowContent.Identifier(data.id),
                                   signal: data.rssi.map { Self.dBm($0) }, signalIcon: Self.levelIcons[data.level],
                                   signalDescription: Self.levelNames[data.level], isFavorite: data.isFavorite,
-                                  age: data.age), key: key)
+                                  age: data.age, note: data.tracker), key: key)
         if data.isStale { row.root.css("dim-label") } else { row.root.removeCSS("dim-label") }
     }
 

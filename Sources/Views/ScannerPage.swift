@@ -35,6 +35,7 @@ public final class ScannerPage: Page {
     var controls: DeviceListControls!
     var sortAction: Action?
     var favoritesOnlyAction: Action?
+    var trackersOnlyAction: Action?
     var hideUnnamedAction: Action?
     var onlyNewAction: Action?
     var recordAction: Action?
@@ -79,6 +80,7 @@ public final class ScannerPage: Page {
                                   (L10n.tr("_Last Seen"), "scanner.sort::last-seen")]),
             (L10n.tr("Show"), [(L10n.tr("_Favorites Only"), "scanner.favorites-only"),
                                (L10n.tr("_Hide Unnamed Devices"), "scanner.hide-unnamed"),
+                               (L10n.tr("_Trackers Only"), "scanner.trackers-only"),
                                (L10n.tr("_Only New Devices"), "scanner.only-new")]),
             (nil, [(L10n.tr("_Export Devices…"), "win.export-devices"),
                    (L10n.tr("_Record"), "scanner.record")]),
@@ -270,6 +272,9 @@ public final class ScannerPage: Page {
         }
         hideUnnamedAction = group.addToggle("hide-unnamed", initial: p.hideUnnamed) { [weak model] in
             model?.hideUnnamed = $0
+        }
+        trackersOnlyAction = group.addToggle("trackers-only", initial: p.trackersOnly) { [weak model] in
+            model?.trackersOnly = $0
         }
         recordAction = group.addToggle("record", initial: false) { [weak self] on in self?.record(on) }
         group.addTargeted("favorite") { [weak self] in self?.toggleFavorite(key: $0) }

@@ -16,6 +16,14 @@ final class DeviceKeywordsTests: XCTestCase {
         XCTAssertFalse(tags.contains { $0.hasPrefix("Appearance") }, "\(tags)")
     }
 
+    func testATrackerSaysWhatItIsAndWhereItsOwnerIs() async throws {
+        let id = try DeviceID(parsing: "C0:98:E5:49:00:08", kind: .leRandom)
+        let seen = Observation(id: id, timestamp: Date(), rssi: -50,
+                               serviceData: [ServiceID(uuid: "FE33", name: nil): [0x00, 0x01]])
+        let tags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen))
+        XCTAssertTrue(tags.contains("Chipolo · away from its owner"), "\(tags)")
+    }
+
     func testAnUnassignedAppearanceKeepsItsNumber() async throws {
         let id = try DeviceID(parsing: "C0:98:E5:49:00:06", kind: .leRandom)
         let seen = Observation(id: id, timestamp: Date(), rssi: -50, appearance: 0x0C05)

@@ -130,6 +130,27 @@ final class ScannerViewModelTests: XCTestCase {
         await MainActor.run { model.stop() }
     }
 
+    func testATrackerSaysWhatItIsAndTheTrackersFilterShowsOnlyTags() async {
+        let (model, scanner, _, _) = await Self.make()
+        await MainActor.run { model.hideUnnamed = false; model.start() }
+        var airTag = Self.seen(1, nil, -50)
+        airTag.manufacturerData = [ManufacturerData(companyID: 0x004C, companyName: "Apple, Inc.",
+                                                    data: [0x12, 0x19, 0x10] + Array(repeating: 0, count: 24))]
+        var phone = Self.seen(2, "Phone", -40)
+        phone.manufacturerData = [ManufacturerData(companyID: 0x004C, companyName: "Apple, Inc.", data: [0x12, 0x02, 0x00, 0x00])]
+        var smartTag = Self.seen(3, nil, -60)
+        smartTag.serviceData = [ServiceID(uuid: "FD5A", name: nil): [0x15] + Array(repeating: 0, count: 12)]
+        for o in [airTag, phone, smartTag] { scanner.feed(o) }
+        await Self.settle(model)
+        var rows = await model.rows
+        XCTAssertEqual(rows.map(\.tracker), [nil, "AirTag · away from its owner", "SmartTag · near its owner"],
+                       "a phone in the Find My network is no tracker")
+        await MainActor.run { model.trackersOnly = true }
+        rows = await model.rows
+        XCTAssertEqual(rows.map(\.tracker), ["AirTag · away from its owner", "SmartTag · near its owner"])
+        await MainActor.run { model.stop() }
+    }
+
     func testStaleDevicesFadeThenGo() async {
         let (model, scanner, _, clock) = await Self.make()
         await MainActor.run { model.start() }
