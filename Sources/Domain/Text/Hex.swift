@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Foundation
+
 /// Bytes as people read them in a Bluetooth tool: "0A FF 3C".
 public enum Hex {
     /// Two uppercase digits a byte, a space between bytes.
@@ -14,5 +16,10 @@ public enum Hex {
             out.append(digits[Int(byte & 0x0F)])
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Two uppercase digits a byte, nothing between: a key for a map.
+    public static func compact(_ bytes: [UInt8]) -> String {
+        spaced(bytes).replacingOccurrences(of: " ", with: "")
     }
 }

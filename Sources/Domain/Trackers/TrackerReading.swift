@@ -72,13 +72,18 @@ public struct TrackerReading: Equatable, Sendable {
     public let batteryLevel: Int?
     /// A SmartTag's aging counter: it goes on counting across the tag's address changes.
     public let agingCounter: UInt32?
+    /// Bytes that stay while the address changes: a separated Find My tag's public key, a
+    /// Find My Device tag's identifier in its protection mode (both kept for about 24 h).
+    public let stableID: [UInt8]?
 
-    public init(family: TrackerFamily, kind: TrackerKind, state: TrackerState, batteryLevel: Int? = nil, agingCounter: UInt32? = nil) {
+    public init(family: TrackerFamily, kind: TrackerKind, state: TrackerState, batteryLevel: Int? = nil, agingCounter: UInt32? = nil,
+                stableID: [UInt8]? = nil) {
         self.family = family
         self.kind = kind
         self.state = state
         self.batteryLevel = batteryLevel
         self.agingCounter = agingCounter
+        self.stableID = stableID
     }
 
     /// Whether the rule may count it: a tag, away from its owner or not saying.

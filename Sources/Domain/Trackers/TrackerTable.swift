@@ -48,7 +48,8 @@ public enum TrackerTable {
                 default: kind = .appleDevice
                 }
                 return TrackerReading(family: .appleFindMy, kind: kind, state: length == 0x19 ? .separated : .nearOwner,
-                                      batteryLevel: Int(status >> 6))
+                                      batteryLevel: Int(status >> 6),
+                                      stableID: length == 0x19 ? Array(data[(start + 1)..<(start + 23)]) : nil)
             }
             i = start + length
         }
@@ -80,7 +81,8 @@ public enum TrackerTable {
     static func googleFindMyDevice(_ data: [UInt8]) -> TrackerReading? {
         guard let frame = data.first, frame == 0x40 || frame == 0x41 else { return nil }
         guard data.count == 22 || data.count == 34 else { return nil }
-        return TrackerReading(family: .googleFindMyDevice, kind: .findMyDeviceTag, state: frame == 0x41 ? .separated : .nearOwner)
+        return TrackerReading(family: .googleFindMyDevice, kind: .findMyDeviceTag, state: frame == 0x41 ? .separated : .nearOwner,
+                              stableID: frame == 0x41 ? Array(data[1..<(data.count - 1)]) : nil)
     }
 
     /// Detecting Unwanted Location Trackers: service data 0xFCB2, a network ID, then a byte whose
