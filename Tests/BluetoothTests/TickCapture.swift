@@ -41,6 +41,11 @@ enum TickCapture {
         return try write(reports.map { ($0.second, $0.ad) }, addresses: reports.map(\.address), prefix: prefix)
     }
 
+    /// Each report at its second (from 2000-01-01T00:00:00Z), from its random address (most significant octet first).
+    static func write(timed reports: [(second: Double, ad: [UInt8], address: [UInt8])], prefix: String) throws -> String {
+        try write(reports.map { ($0.second, $0.ad) }, addresses: reports.map(\.address), prefix: prefix)
+    }
+
     private static func write(_ reports: [(second: Double, ad: [UInt8])], addresses: [[UInt8]]? = nil,
                               prefix: String) throws -> String {
         var bytes = Array("btsnoop\0".utf8) + [0, 0, 0, 1, 0, 0, 0x03, 0xEA]

@@ -77,6 +77,15 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
         return (table, end)
     }
 
+    /// Reads the whole capture on the calling thread and hands `visit` each report, stamped with
+    /// the capture's own time, for tools that judge what was heard when (`favblue-scan trackers`).
+    public func visitObservations(_ visit: (Observation) -> Void) -> ScannerState {
+        var fragments = AdvertisingFragments()
+        return replay(scanning: {}) { (packet, time) throws(DecodeError) in
+            for o in try ObservationDecoder.observations(inEvent: packet, at: time, fragments: &fragments) { visit(o) }
+        }
+    }
+
     /// Hands every received event to `handle`, paced like the original when `realTime`;
     /// an event `handle` cannot decode is counted and skipped. Returns the state to end in.
     private func replay(scanning: () -> Void,
