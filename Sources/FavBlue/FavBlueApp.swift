@@ -42,6 +42,7 @@ final class FavBlueApp {
     private var pairing: Pairing?
     private var pairingDialogs: PairingDialogs?
     private var presenceAlerts: PresenceAlertsWatch?
+    private var trackerGuard: TrackerGuard?
     private var nicknames: NicknameSharing?
     private var shutDownDone = false
     /// Every scanner writes into it; the Scanner's Record toggle opens and closes its file.
@@ -173,6 +174,7 @@ final class FavBlueApp {
             }
         }
         presenceAlerts = PresenceAlertsWatch(live: live, favorites: favorites, notifier: AppNotifier(application: application))
+        trackerGuard = Self.makeTrackerGuard(live: live, favorites: favorites, application: application, settings: settings)
         let hidden = HiddenDevices(repository: store.hidden, favorites: favorites)
         hidden.onProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.hidden = hidden
@@ -305,6 +307,7 @@ final class FavBlueApp {
         let sessions = self.sessions!
         let pairing = self.pairing!
         let deviceName = self.deviceName
+        let trackers = self.trackerGuard
         let pairingActions = PairingActionsViewModel(pairing: pairing, name: deviceName)
         let connection = ConnectionViewModel(sessions: sessions)
         let services = DeviceServicesViewModel(browser: browser!)
@@ -339,10 +342,11 @@ final class FavBlueApp {
                                                               policy: policy, identities: identities, pairing: pairing),
                                  favorites: favoritesPage, hidden: hidden, connection: connection,
                                  pairing: DevicePairingViewModel(device: device, pairing: pairing, name: deviceName),
-                                 services: services)
+                                 services: services, tracker: trackers.map { TrackerViewModel(device: device, trackers: $0) })
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
-                                                                   nicknames: nicknames, services: services) },
+                                                                   nicknames: nicknames, services: services,
+                                                                   trackers: trackers.map(TrackerAlertsSetting.init)) },
             exportDevices: { navigator, scope in
                 ExportDialogs.exportDevices(navigator: navigator, scope: scope, scanner: scanner, favorites: favoritesPage)
             },

@@ -327,11 +327,12 @@ public final class ScannerViewModel {
                 if let newMark, !newMark.isNew(id) { continue }
                 let favorite = favorites[id]
                 let advertised = device.advertised
-                let name = DisplayName.name(favorite: favorite, advertisedName: advertised.name)
-                if p.hideUnnamed && name == nil && favorite == nil { continue }
-                if p.favoritesOnly && favorite == nil { continue }
                 // Phones and laptops join the Find My networks too; only tags are called trackers.
                 let tracker = TrackerTable.read(advertised).flatMap { $0.kind.isTag ? $0 : nil }
+                // A tag sends no name: it goes by its kind, and is never hidden as unnamed.
+                let name = DisplayName.name(favorite: favorite, advertisedName: advertised.name) ?? tracker?.kind.name
+                if p.hideUnnamed && name == nil && favorite == nil { continue }
+                if p.favoritesOnly && favorite == nil { continue }
                 if p.trackersOnly && tracker == nil { continue }
                 let rssi = device.smoothed
                 if let rssi, rssi < p.minimumRSSI { continue }

@@ -52,6 +52,7 @@ public final class DeviceDetailPage: Page {
     private let keySection: DeviceKeySection
     /// A favorite's notifications.
     private let alertsSection: DeviceAlertsSection
+    private let trackerSection: DeviceTrackerSection?
     /// Paired or not, Pair and Forget.
     private let pairingSection: DevicePairingSection?
     private let pairing: DevicePairingViewModel?
@@ -63,7 +64,8 @@ public final class DeviceDetailPage: Page {
     /// Creates the page over `model`.
     public init(navigator: Navigator, model: DeviceDetailViewModel, favorites: FavoritesViewModel,
                 hidden: HiddenDevicesViewModel? = nil, connection: ConnectionViewModel? = nil,
-                pairing: DevicePairingViewModel? = nil, services: DeviceServicesViewModel? = nil) {
+                pairing: DevicePairingViewModel? = nil, services: DeviceServicesViewModel? = nil,
+                tracker: TrackerViewModel? = nil) {
         self.navigator = navigator
         self.model = model
         self.favorites = favorites
@@ -73,6 +75,7 @@ public final class DeviceDetailPage: Page {
         servicesSection = services.map { DeviceServicesSection(device: model.id, model: $0, connection: connection, navigator: navigator) }
         keySection = DeviceKeySection(model: model)
         alertsSection = DeviceAlertsSection(model: model)
+        trackerSection = tracker.map(DeviceTrackerSection.init)
         pairingSection = pairing.map { DevicePairingSection(model: $0, navigator: navigator) }
         self.pairing = pairing
         frame = PageFrame(title: model.title, backButton: true)
@@ -118,6 +121,7 @@ public final class DeviceDetailPage: Page {
         seen.css("dim-text")
 
         let column = Box(vertical: true, spacing: 12).append(fullName, signal)
+        if let trackerSection { column.append(trackerSection.root) }
         if let connection = self.connection { column.append(connection.root) }
         if let pairingSection { column.append(pairingSection.root) }
         if let servicesSection { column.append(servicesSection.root) }
@@ -146,6 +150,9 @@ public final class DeviceDetailPage: Page {
         }
         token = model.observe { [weak self] in self?.render() }
         servicesSection?.canPair = { [weak pairing] in pairing?.canPair ?? false }
+        trackerSection?.isFavorite = { [weak model] in model?.isFavorite ?? false }
+        trackerSection?.trustWanted = { [weak self] in self?.toggleFavorite() }
+        trackerSection?.toast = { [weak navigator] text in navigator?.toast(text, button: nil, action: nil) }
         servicesSection?.pair = { [weak self] in
             guard let self else { return }
             self.pairing?.pair()
@@ -235,6 +242,7 @@ public final class DeviceDetailPage: Page {
         show(earlierRow, p.earlierAddresses)
         keySection.render()
         alertsSection.render()
+        trackerSection?.render()
         show(advertisedNameRow, p.advertisedName)
         show(manufacturerRow, p.manufacturer)
         show(servicesRow, p.services)

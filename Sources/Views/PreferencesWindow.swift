@@ -13,7 +13,7 @@ public enum PreferencesWindow {
     public static func present(parent: Window, scanSettings: ScanSettingsViewModel, scanner: ScannerViewModel,
                                hidden: HiddenDevicesViewModel?,
                                chat: ChatRetentionSetting? = nil, nicknames: NicknameSharing? = nil,
-                               services: DeviceServicesViewModel? = nil) {
+                               services: DeviceServicesViewModel? = nil, trackers: TrackerAlertsSetting? = nil) {
         let window = PreferencesDialog(parent: parent, title: L10n.tr("Preferences"))
         let page = PreferencesPage(title: L10n.tr("Scanner"), icon: "bluetooth-active-symbolic")
 
@@ -65,6 +65,7 @@ public enum PreferencesWindow {
         page.add(scanning)
         page.add(list)
         if let nicknames { page.add(nicknameGroup(nicknames)) }
+        if let trackers { page.add(trackerGroup(trackers, background: background)) }
         if let services { page.add(servicesGroup(services)) }
         if let chat { page.add(chatGroup(chat)) }
         if let hidden { page.add(hiddenDevices(hidden)) }
@@ -105,6 +106,48 @@ public enum PreferencesWindow {
             ? L10n.tr("Clearing a nickname gives the device its own name back.")
             : L10n.tr("Nicknames can be shared only while FavBlue reaches Bluetooth through the system’s Bluetooth service.")
         share.onToggled { [weak sharing] on in sharing?.isOn = on }
+        return group
+    }
+
+    /// Preferences → Trackers: alerts for trackers moving with you, how soon, and the background
+    /// scan they need to protect (offered, with its cost, while it is off).
+    private static func trackerGroup(_ setting: TrackerAlertsSetting, background: Switch) -> PreferencesGroup {
+        let alerts = Switch(accessibleName: L10n.tr("Tracker Alerts"))
+        alerts.isOn = setting.isOn
+        let sensitivity = DropDown(TrackerAlertsSetting.sensitivityNames, accessibleName: L10n.tr("Sensitivity"))
+        sensitivity.selected = setting.sensitivityIndex
+        let scanToo = Button(label: L10n.tr("Turn On"))
+        scanToo.accessibleLabel(L10n.tr("Scan in the Background Too"))
+        scanToo.align(.center, .center)
+        let offer = ActionRow(title: L10n.tr("Scan in the Background Too"),
+                              subtitle: L10n.tr("Alerts protect only while FavBlue scans. A short scan every minute costs some battery."),
+                              control: scanToo)
+        let group = PreferencesGroup(title: L10n.tr("Trackers"), rows: [
+            ActionRow(title: L10n.tr("Tracker Alerts"),
+                      subtitle: L10n.tr("Warn when an unknown tracker, away from its owner, moves with you"), control: alerts, activates: true),
+            ActionRow(title: L10n.tr("Sensitivity"), subtitle: L10n.tr("Higher warns sooner, and more often wrongly"), control: sensitivity),
+            offer,
+        ])
+        let sync = { [weak alerts, weak background, weak offer, weak sensitivity, weak group] in
+            let on = alerts?.isOn ?? false
+            offer?.isVisible = on && !(background?.isOn ?? false)
+            sensitivity?.isSensitive = on
+            group?.details = setting.sensitivityNote + " " + setting.placesNote
+        }
+        sync()
+        alerts.onToggled { on in
+            setting.isOn = on
+            sync()
+        }
+        sensitivity.onSelected { index in
+            setting.sensitivityIndex = index
+            sync()
+        }
+        background.onToggled { _ in sync() }
+        scanToo.onClicked { [weak background] in
+            background?.isOn = true
+            sync()
+        }
         return group
     }
 

@@ -132,7 +132,7 @@ final class ScannerViewModelTests: XCTestCase {
 
     func testATrackerSaysWhatItIsAndTheTrackersFilterShowsOnlyTags() async {
         let (model, scanner, _, _) = await Self.make()
-        await MainActor.run { model.hideUnnamed = false; model.start() }
+        await MainActor.run { model.start() }
         var airTag = Self.seen(1, nil, -50)
         airTag.manufacturerData = [ManufacturerData(companyID: 0x004C, companyName: "Apple, Inc.",
                                                     data: [0x12, 0x19, 0x10] + Array(repeating: 0, count: 24))]
@@ -145,6 +145,7 @@ final class ScannerViewModelTests: XCTestCase {
         var rows = await model.rows
         XCTAssertEqual(rows.map(\.tracker), [nil, "AirTag · away from its owner", "SmartTag · near its owner"],
                        "a phone in the Find My network is no tracker")
+        XCTAssertEqual(rows.map(\.title), ["Phone", "AirTag", "SmartTag"], "a nameless tag goes by its kind, and is not hidden as unnamed")
         await MainActor.run { model.trackersOnly = true }
         rows = await model.rows
         XCTAssertEqual(rows.map(\.tracker), ["AirTag · away from its owner", "SmartTag · near its owner"])

@@ -37,11 +37,11 @@ def bumble_python():
 class BumblePeers:
     """Advertising LE devices; FavBlue drives their shared radio at `source`."""
 
-    def __init__(self, count=3):
+    def __init__(self, count=3, *extra):
         python = bumble_python()
         port = free_port()
         self.source = f"h4-tcp:127.0.0.1:{port}"
-        self.process = subprocess.Popen([python, LE_PEERS, f"tcp-server:127.0.0.1:{port}", "--count", str(count)],
+        self.process = subprocess.Popen([python, LE_PEERS, f"tcp-server:127.0.0.1:{port}", "--count", str(count), *extra],
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         text=True)
         self._lines = _Lines(self.process.stdout)

@@ -37,6 +37,18 @@ class MockNotifications:
         calls = self.obj.GetMethodCalls("Notify", dbus_interface="org.freedesktop.DBus.Mock")
         return [(int(args[1]), str(args[3]), str(args[4])) for _, args in calls]
 
+    def shown(self):
+        """(id, summary, body) of every Notify with the id the mock gave back: the one it asked
+        to replace, else the next of its count from 1."""
+        out, next_id = [], 1
+        for replaces, summary, body in self.sent():
+            if replaces:
+                out.append((replaces, summary, body))
+            else:
+                out.append((next_id, summary, body))
+                next_id += 1
+        return out
+
     def click(self, notification_id):
         """What a click on the notification's body sends."""
         self.obj.EmitSignal("org.freedesktop.Notifications", "ActionInvoked", "us",

@@ -80,7 +80,10 @@ public final class Favorites {
     /// The name `id` goes by: nickname, else advertised name, else the name it was saved with,
     /// else its address. The one rule every page uses.
     public func name(of id: DeviceID) -> String {
-        DisplayName.of(id: id, favorite: byID[id], advertisedName: live?[id]?.advertised.name)
+        let advertised = live?[id]?.advertised
+        // A tag sends no name: it goes by its kind ("AirTag").
+        let tag = advertised.flatMap(TrackerTable.read).flatMap { $0.kind.isTag ? $0.kind.name : nil }
+        return DisplayName.of(id: id, favorite: byID[id], advertisedName: advertised?.name ?? tag)
     }
 
     /// What is wrong with `text` as a nickname, or nil.

@@ -10,7 +10,11 @@ radio link and advertise like real devices. Prints "ready" once advertising.
 A line "silent N" on stdin makes device N (from 0) stop advertising while it
 stays on the link, as a device that falls silent does; "silent N" is printed back.
 
-    le_peers.py TRANSPORT [--legacy-reports] [--extended] [--count N] [--prefix NAME]
+With --trackers the devices advertise as trackers away from their owners instead: an
+AirTag (Apple's Find My frame with a full key), a SmartTag (service data 0xFD5A, offline)
+and a Tile (service data 0xFEED), nameless, as real tags are.
+
+    le_peers.py TRANSPORT [--legacy-reports] [--extended] [--count N] [--prefix NAME] [--trackers]
 """
 import argparse
 import asyncio
@@ -36,6 +40,17 @@ PROFILES = [
     ("Desk Lamp", [0xFE0F], 0x0075, 0x0000),
     ("Keyboard K380", [0x1812], 0x0046, 0x03C1),
     ("Tile Mate", [0xFEED], 0x00B3, 0x0000),
+]
+
+
+# Raw advertising data of tags away from their owners, as they send it.
+TRACKERS = [
+    # AirTag: company 0x004C, Find My type 0x12, length 0x19 (a full key: separated), status 0x10.
+    bytes([30, 0xFF, 0x4C, 0x00, 0x12, 0x19, 0x10]) + bytes(range(1, 23)) + bytes([0x00, 0x00]),
+    # SmartTag: service data 0xFD5A, state 010 (offline), aging counter 0x000105, battery full.
+    bytes([16, 0x16, 0x5A, 0xFD, 0x12, 0x05, 0x01, 0x00]) + bytes(8) + bytes([0x03]),
+    # Tile: service data 0xFEED.
+    bytes([2, 0x01, 0x06, 12, 0x16, 0xED, 0xFE, 0x02, 0x00]) + bytes([0x11] * 7),
 ]
 
 
@@ -82,6 +97,8 @@ async def main(args):
         device.name = name
         await device.power_on()
         data, response = advertising_data(name, services, company, -8 - i % 10, appearance, args.extended)
+        if args.trackers:
+            data, response = TRACKERS[i % len(TRACKERS)], b""
         if args.extended:
             await device.create_advertising_set(
                 advertising_parameters=AdvertisingParameters(
@@ -134,4 +151,5 @@ if __name__ == "__main__":
     parser.add_argument("--extended", action="store_true")
     parser.add_argument("--count", type=int, default=3)
     parser.add_argument("--prefix", default="")
+    parser.add_argument("--trackers", action="store_true")
     asyncio.run(main(parser.parse_args()))

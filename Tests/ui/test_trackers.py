@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Unknown trackers on the real app: Bumble peers advertising an AirTag, a SmartTag and a
+Tile away from their owners over H4. The rows say what each is, View Options → Trackers Only
+lists them alone, and with Tracker Alerts on the alert is read off the session bus (the
+notification_daemon mock). FAVBLUE_TRACKER_SPEEDUP makes the rule's hours seconds; no place
+can be told here, so time alone decides, across two scan sessions."""
+
+import time
+import unittest
+
+from harness import App, Atspi, retry_gtk_atspi_crash
+from peers import BumblePeers
+from test_notifications import SWITCH, MockNotifications
+
+ROWS = ("AirTag · away from its owner", "SmartTag · away from its owner", "Tile · does not say where its owner is")
+
+
+@retry_gtk_atspi_crash
+class TrackerTests(unittest.TestCase):
+    def test_trackers_are_named_filtered_and_one_moving_with_you_is_called_out(self):
+        notifications = MockNotifications()
+        self.addCleanup(notifications.stop)
+        # 3 h across 2 scan sessions, in 3600 times less: 3 s.
+        with BumblePeers(3, "--trackers") as peers, App("--source", peers.source, env={"FAVBLUE_TRACKER_SPEEDUP": "3600"}) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            # Tracker Alerts, off by default, turned on in Preferences; it offers the background scan.
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
+            self.assertFalse(app.find("Tracker Alerts", role=SWITCH).get_state_set().contains(Atspi.StateType.CHECKED),
+                             "off until turned on")
+            app.find("Tracker Alerts", role=SWITCH).do_action(0)
+            app.wait_for(lambda: "Scan in the Background Too" in app.names("button"), what="the background scan offered")
+            app.key("Escape")
+            app.wait_for(lambda: "Preferences" not in app.frames(), what="Preferences closed")
+
+            app.press("Add New Devices")
+            app.wait_for(lambda: all(r in app.names("label") for r in ROWS), timeout=30, what="the three trackers, named")
+            # Trackers Only: the list holds the tags alone (the unnamed filter would hide them otherwise).
+            app.click_on_until("View Options", None, lambda: "Trackers Only" in app.names("check menu item") or
+                               "Trackers Only" in app.names("menu item"), what="the View Options menu")
+            item = next(n for n, r, name in app.nodes() if name == "Trackers Only" and "menu item" in r)
+            item.do_action(0)
+            app.wait_for(lambda: all(r in app.names("label") for r in ROWS), what="the trackers still listed")
+
+            # A second scan session, then the rule is met.
+            app.press("Stop Scanning")
+            app.wait_for(lambda: "Start Scanning" in app.names("button"), what="stopped")
+            time.sleep(1)
+            app.press("Start Scanning")
+            app.wait_for(lambda: len(notifications.sent()) >= 3, timeout=40, what="an alert per tracker")
+            time.sleep(2)
+            titles = [s for _, s, _ in notifications.sent()]
+            self.assertEqual(len(titles), 3, f"one alert per tracker, no repeats: {titles}")
+            self.assertTrue(any(t.startswith("An AirTag has been moving with you for ") for t in titles), titles)
+            airtag = next(i for i, s, _ in notifications.shown() if s.startswith("An AirTag"))
+
+            # The alert opens the tracker's page: what it is, what to do, and Not a Threat.
+            app.press("Back")
+            app.wait_for(lambda: "Back" not in app.names("button"), what="the home page")
+            notifications.click(airtag)
+            app.wait_for(lambda: "Not a Threat" in app.names("button"), what="the tracker's page")
+            self.assertIn("AirTag · away from its owner", app.names("label"))
+            self.assertTrue(any(n.startswith("If you do not know whose it is") for n in app.names("label")), "what to do")
+            self.assertIn("Trust This Tracker", app.names("button"))
+            app.press("Not a Threat")
+            app.wait_for(lambda: any(n.startswith("Marked as no threat") for n in app.names("label")), what="the day's quiet")
+
+
+if __name__ == "__main__":
+    unittest.main()
