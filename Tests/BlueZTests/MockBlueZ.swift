@@ -49,10 +49,10 @@ final class MockBlueZ: @unchecked Sendable {
     deinit { stop() }
 
     /// Starts bluetoothd's stand-in and waits until it owns org.bluez.
-    func startMock() async throws {
+    func startMock(template: String = "bluez5", name: String = "org.bluez") async throws {
         let mock = Process()
         mock.executableURL = URL(fileURLWithPath: Self.python)
-        mock.arguments = ["-m", "dbusmock", "--session", "--template", "bluez5"]
+        mock.arguments = ["-m", "dbusmock", "--session", "--template", template]
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
         mock.environment = environment
@@ -63,12 +63,12 @@ final class MockBlueZ: @unchecked Sendable {
         for _ in 0..<200 {
             let reply = try await control.call(service: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                                interface: "org.freedesktop.DBus", method: "NameHasOwner",
-                                               args: [.string("org.bluez")])
+                                               args: [.string(name)])
             if reply == .tuple([.bool(true)]) { return }
             // Polls the private bus for the mock's name, not a fixed wait.
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw XCTSkip("the bluez5 mock did not claim org.bluez")
+        throw XCTSkip("the \(template) mock did not claim \(name)")
     }
 
     /// Kills the mock, as a crashing bluetoothd would go (SIGKILL, for the reason in `stop`).

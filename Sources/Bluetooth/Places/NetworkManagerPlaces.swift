@@ -55,8 +55,10 @@ public final class NetworkManagerPlaces: PlaceSource {
             return nil
         }
         do {
-            var active = try await property(connection, Self.manager, "org.freedesktop.NetworkManager", "PrimaryConnection")?.stringValue
+            // Its state answers wherever NetworkManager runs; a missing property is no missing service.
+            _ = try await property(connection, Self.manager, "org.freedesktop.NetworkManager", "State")
             isAvailable = true
+            var active = try? await property(connection, Self.manager, "org.freedesktop.NetworkManager", "PrimaryConnection")?.stringValue
             if active == nil || active == "/" {
                 // Older NetworkManager (and its stand-in) may name no primary: the first active one.
                 active = try await property(connection, Self.manager, "org.freedesktop.NetworkManager", "ActiveConnections")?
