@@ -55,6 +55,7 @@ let package = Package(
         .executableTarget(name: "BluetoothBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/BluetoothBench"),
         .executableTarget(name: "PersistenceBench", dependencies: ["Persistence", "Domain"], path: "Benchmarks/PersistenceBench"),
         .executableTarget(name: "ResolveBench", dependencies: ["Bluetooth", "Domain", "SecurityToolbox"], path: "Benchmarks/ResolveBench"),
+        .executableTarget(name: "TrackerBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/TrackerBench"),
         .executableTarget(name: "ChatBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/ChatBench"),
 
         // MARK: Build plugins

@@ -21,7 +21,7 @@ final class TrackerTableTests: XCTestCase {
     func testAnAirTagAwayFromItsOwnerIsSeparatedAndNearItIsNot() {
         let away = apple(findMyFull(status: 0x10 | 0x40))
         XCTAssertEqual(away, TrackerReading(family: .appleFindMy, kind: .airTag, state: .separated, batteryLevel: 1,
-                                            stableID: Array(repeating: 0xAB, count: 22)))
+                                            stableID: ArraySlice(repeating: 0xAB, count: 22)))
         XCTAssertEqual(away?.mayBeFollowing, true)
         XCTAssertEqual(away?.words, "AirTag · away from its owner")
         let near = apple([0x12, 0x02, 0x10, 0x00])

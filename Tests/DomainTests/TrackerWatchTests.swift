@@ -10,11 +10,11 @@ import XCTest
 /// where no place can be told.
 final class TrackerWatchTests: XCTestCase {
     private let t0 = Date(timeIntervalSince1970: 1_800_000_000)
-    private let key = Array(repeating: UInt8(0x5A), count: 22)
+    private let key = ArraySlice(repeating: UInt8(0x5A), count: 22)
 
     private func address(_ n: UInt8) -> DeviceID { try! DeviceID(parsing: "F0:00:00:00:00:\(String(format: "%02X", n))", kind: .leRandom) }
 
-    private func airTag(_ stable: [UInt8]? = nil) -> TrackerReading {
+    private func airTag(_ stable: ArraySlice<UInt8>? = nil) -> TrackerReading {
         TrackerReading(family: .appleFindMy, kind: .airTag, state: .separated, stableID: stable ?? key)
     }
 

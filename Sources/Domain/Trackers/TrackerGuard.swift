@@ -83,9 +83,12 @@ public final class TrackerGuard {
         var changed = false
         for (id, device) in live.all {
             guard let reading = TrackerTable.read(device.advertised), reading.kind.isTag else { continue }
-            let before = watch.key(of: id).flatMap { watch.trackers[$0] }
-            if let alert = watch.heard(id, reading, at: device.lastSeen, place: place, session: session) { tell(alert, device: id) }
-            if before != watch.key(of: id).flatMap({ watch.trackers[$0] }) { changed = true }
+            let before = watch.key(of: id).flatMap { watch.lastSeen(of: $0) }
+            if let alert = watch.heard(id, reading, at: device.lastSeen, place: place, session: session) {
+                tell(alert, device: id)
+                changed = true
+            }
+            if before != watch.key(of: id).flatMap({ watch.lastSeen(of: $0) }) { changed = true }
         }
         if changed { observers.notify() }
     }
@@ -94,7 +97,7 @@ public final class TrackerGuard {
     public func status(of id: DeviceID) -> Status? {
         guard let reading = live[id].flatMap({ TrackerTable.read($0.advertised) }), reading.kind.isTag else { return nil }
         let key = watch.key(of: id)
-        return Status(reading: reading, tracked: key.flatMap { watch.trackers[$0] },
+        return Status(reading: reading, tracked: key.flatMap { watch.tracked($0) },
                       alert: key.flatMap { k in watch.alerts.last { $0.tracker == k } }, silencedUntil: key.flatMap { silenced[$0] })
     }
 

@@ -73,11 +73,12 @@ public struct TrackerReading: Equatable, Sendable {
     /// A SmartTag's aging counter: it goes on counting across the tag's address changes.
     public let agingCounter: UInt32?
     /// Bytes that stay while the address changes: a separated Find My tag's public key, a
-    /// Find My Device tag's identifier in its protection mode (both kept for about 24 h).
-    public let stableID: [UInt8]?
+    /// Find My Device tag's identifier in its protection mode (both kept for about 24 h). A slice
+    /// of the advertisement, so reading thousands of reports a second copies nothing.
+    public let stableID: ArraySlice<UInt8>?
 
     public init(family: TrackerFamily, kind: TrackerKind, state: TrackerState, batteryLevel: Int? = nil, agingCounter: UInt32? = nil,
-                stableID: [UInt8]? = nil) {
+                stableID: ArraySlice<UInt8>? = nil) {
         self.family = family
         self.kind = kind
         self.state = state

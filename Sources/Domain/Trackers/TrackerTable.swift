@@ -10,15 +10,31 @@ public enum TrackerTable {
             return reading
         }
         guard !serviceData.isEmpty else { return nil }
-        for (uuid, read) in serviceEntries {
-            if let bytes = serviceData.first(where: { $0.key.uuid == uuid })?.value { return read(bytes) }
+        // One pass over the service data: most reports carry none, or one block.
+        var found: (rank: Int, bytes: [UInt8])?
+        for (service, bytes) in serviceData {
+            guard let rank = rank(of: service.uuid) else { continue }
+            if found.map({ rank < $0.rank }) ?? true { found = (rank, bytes) }
         }
-        return nil
+        return found.flatMap { serviceEntries[$0.rank].1($0.bytes) }
     }
 
     /// What `data` says, or nil when it holds no tracker.
     public static func read(_ data: AdvertisedData) -> TrackerReading? {
         read(manufacturerData: data.manufacturerData, serviceData: data.serviceData)
+    }
+
+    /// The entry for a 16-bit service UUID, by its place in `serviceEntries`.
+    private static func rank(of uuid: String) -> Int? {
+        switch uuid {
+        case "FD5A": return 0
+        case "FEAA": return 1
+        case "FCB2": return 2
+        case "FE33": return 3
+        case "FEED": return 4
+        case "FA25": return 5
+        default: return nil
+        }
     }
 
     private static let serviceEntries: [(String, @Sendable ([UInt8]) -> TrackerReading?)] = [
@@ -49,7 +65,7 @@ public enum TrackerTable {
                 }
                 return TrackerReading(family: .appleFindMy, kind: kind, state: length == 0x19 ? .separated : .nearOwner,
                                       batteryLevel: Int(status >> 6),
-                                      stableID: length == 0x19 ? Array(data[(start + 1)..<(start + 23)]) : nil)
+                                      stableID: length == 0x19 ? data[(start + 1)..<(start + 23)] : nil)
             }
             i = start + length
         }
@@ -82,7 +98,7 @@ public enum TrackerTable {
         guard let frame = data.first, frame == 0x40 || frame == 0x41 else { return nil }
         guard data.count == 22 || data.count == 34 else { return nil }
         return TrackerReading(family: .googleFindMyDevice, kind: .findMyDeviceTag, state: frame == 0x41 ? .separated : .nearOwner,
-                              stableID: frame == 0x41 ? Array(data[1..<(data.count - 1)]) : nil)
+                              stableID: frame == 0x41 ? data[1..<(data.count - 1)] : nil)
     }
 
     /// Detecting Unwanted Location Trackers: service data 0xFCB2, a network ID, then a byte whose

@@ -11,14 +11,11 @@ public final class TrackerWatch {
     public struct Tracked: Equatable, Sendable {
         public let key: String
         public let family: TrackerFamily
-        public internal(set) var kind: TrackerKind
-        public internal(set) var state: TrackerState
-        public internal(set) var addresses: [DeviceID]
-        public internal(set) var firstSeen: Date
-        public internal(set) var lastSeen: Date
-        /// The latest aging counter (SmartTag).
-        var agingCounter: UInt32?
-        var stableID: [UInt8]?
+        public let kind: TrackerKind
+        public let state: TrackerState
+        public let addresses: [DeviceID]
+        public let firstSeen: Date
+        public let lastSeen: Date
     }
 
     /// One sighting, at most one a minute per tracker, for the window.
@@ -28,13 +25,38 @@ public final class TrackerWatch {
         let session: Int
     }
 
+    /// A tracker's record, changed in place: reports come thousands a second.
+    private final class Entry {
+        let key: String
+        let family: TrackerFamily
+        var kind: TrackerKind
+        var state: TrackerState
+        var addresses: [DeviceID] = []
+        let firstSeen: Date
+        var lastSeen: Date
+        var agingCounter: UInt32?
+        var marks: [Mark] = []
+
+        init(key: String, reading: TrackerReading, at time: Date) {
+            self.key = key
+            family = reading.family
+            kind = reading.kind
+            state = reading.state
+            firstSeen = time
+            lastSeen = time
+        }
+
+        var snapshot: Tracked {
+            Tracked(key: key, family: family, kind: kind, state: state, addresses: addresses, firstSeen: firstSeen, lastSeen: lastSeen)
+        }
+    }
+
     public var rule: TrackerRule
-    /// Trackers that never alert (your own), by key or by any of their addresses.
+    /// Trackers that never alert (your own), by key or by the storage key of any of their addresses.
     public var trusted: Set<String> = []
-    public private(set) var trackers: [String: Tracked] = [:]
     public private(set) var alerts: [TrackerAlert] = []
-    private var marks: [String: [Mark]] = [:]
-    private var keyOfAddress: [DeviceID: String] = [:]
+    private var entries: [String: Entry] = [:]
+    private var entryOfAddress: [DeviceID: Entry] = [:]
     private var silencedUntil: [String: Date] = [:]
     private var alerted: Set<String> = []
     /// Two reports this close are "heard at once": such trackers are never taken for one.
@@ -46,87 +68,92 @@ public final class TrackerWatch {
         self.rule = rule
     }
 
+    /// Every tracker followed so far, by key.
+    public var trackers: [String: Tracked] { entries.mapValues(\.snapshot) }
+
+    /// The tracker `key`, as followed so far.
+    public func tracked(_ key: String) -> Tracked? { entries[key]?.snapshot }
+
+    /// When `key` was last heard: a cheap way to see that something changed.
+    public func lastSeen(of key: String) -> Date? { entries[key]?.lastSeen }
+
     /// Stops alerts for `key` until `date` ("Not a Threat" gives 24 h).
     public func silence(_ key: String, until date: Date) {
         silencedUntil[key] = date
     }
 
     /// The tracker an address belongs to, once heard.
-    public func key(of address: DeviceID) -> String? { keyOfAddress[address] }
+    public func key(of address: DeviceID) -> String? { entryOfAddress[address]?.key }
 
     /// Takes in one report; returns the alert it makes due, if any.
     @discardableResult
     public func heard(_ address: DeviceID, _ reading: TrackerReading, at time: Date, place: String?, session: Int) -> TrackerAlert? {
         guard reading.kind.isTag else { return nil }
-        let key = link(address, reading, at: time)
-        var tracked = trackers[key] ?? Tracked(key: key, family: reading.family, kind: reading.kind, state: reading.state,
-                                              addresses: [], firstSeen: time, lastSeen: time)
-        if !tracked.addresses.contains(address) { tracked.addresses.append(address) }
-        tracked.kind = reading.kind
-        tracked.state = reading.state
-        tracked.lastSeen = max(tracked.lastSeen, time)
-        tracked.agingCounter = reading.agingCounter ?? tracked.agingCounter
-        tracked.stableID = reading.stableID ?? tracked.stableID
-        trackers[key] = tracked
-        keyOfAddress[address] = key
-        var list = marks[key] ?? []
-        if let last = list.last, time.timeIntervalSince(last.time) < 60, last.place == place, last.session == session {
-            // One mark a minute is enough for minutes and places; the last one moves on.
-        } else {
-            list.append(Mark(time: time, place: place, session: session))
+        let entry = entryOfAddress[address] ?? link(address, reading, at: time)
+        entry.kind = reading.kind
+        entry.state = reading.state
+        if time > entry.lastSeen { entry.lastSeen = time }
+        if let counter = reading.agingCounter { entry.agingCounter = counter }
+        if let last = entry.marks.last, time.timeIntervalSince(last.time) < 60, last.place == place, last.session == session {
+            // One mark a minute is enough for minutes and places; nothing new to judge.
+            return nil
         }
+        entry.marks.append(Mark(time: time, place: place, session: session))
         let start = time.addingTimeInterval(-rule.windowHours * 3600)
-        if let first = list.first, first.time < start { list.removeAll { $0.time < start } }
-        marks[key] = list
-        return check(tracked, marks: list, reading: reading, at: time)
+        if let first = entry.marks.first, first.time < start { entry.marks.removeAll { $0.time < start } }
+        return check(entry, reading: reading, at: time)
     }
 
-    private func check(_ tracked: Tracked, marks list: [Mark], reading: TrackerReading, at time: Date) -> TrackerAlert? {
-        guard reading.mayBeFollowing, !alerted.contains(tracked.key),
-              !trusted.contains(tracked.key), !tracked.addresses.contains(where: { trusted.contains($0.storageKey) }) else { return nil }
-        if let until = silencedUntil[tracked.key], time < until { return nil }
-        guard let first = list.first?.time else { return nil }
+    private func check(_ entry: Entry, reading: TrackerReading, at time: Date) -> TrackerAlert? {
+        guard reading.mayBeFollowing, !alerted.contains(entry.key), let first = entry.marks.first?.time else { return nil }
+        if let until = silencedUntil[entry.key], time < until { return nil }
         let span = time.timeIntervalSince(first)
-        let places = Set(list.compactMap(\.place))
+        let places = Set(entry.marks.compactMap(\.place))
         let due: Bool
-        if list.contains(where: { $0.place != nil }) {
+        if entry.marks.contains(where: { $0.place != nil }) {
             due = span >= rule.minutes * 60 && places.count >= rule.places
         } else {
-            due = span >= rule.timeAloneHours * 3600 && Set(list.map(\.session)).count >= rule.timeAloneSessions
+            due = span >= rule.timeAloneHours * 3600 && Set(entry.marks.map(\.session)).count >= rule.timeAloneSessions
         }
-        guard due else { return nil }
-        alerted.insert(tracked.key)
-        let alert = TrackerAlert(tracker: tracked.key, family: tracked.family, kind: tracked.kind, addresses: tracked.addresses,
+        guard due, !trusted.contains(entry.key), !entry.addresses.contains(where: { trusted.contains($0.storageKey) }) else { return nil }
+        alerted.insert(entry.key)
+        let alert = TrackerAlert(tracker: entry.key, family: entry.family, kind: entry.kind, addresses: entry.addresses,
                                  firstSeen: first, lastSeen: time, places: places.count)
         alerts.append(alert)
         return alert
     }
 
-    /// The tracker `address` continues: itself when known; a tracker with the same stable bytes
-    /// (a separated Find My or Find My Device tag); the one SmartTag whose aging counter it
-    /// carries on, silent meanwhile. Never one heard at the same time as this address.
-    private func link(_ address: DeviceID, _ reading: TrackerReading, at time: Date) -> String {
-        if let known = keyOfAddress[address] { return known }
+    /// The tracker a newly heard `address` continues, else a new one: a tracker with the same
+    /// stable bytes (a separated Find My or Find My Device tag); the one SmartTag whose aging
+    /// counter it carries on, silent meanwhile. Never one heard at the same time as this address.
+    private func link(_ address: DeviceID, _ reading: TrackerReading, at time: Date) -> Entry {
         let own = "\(reading.family.rawValue):\(address.storageKey)"
+        var key = own
         if let stable = reading.stableID {
-            let key = "\(reading.family.rawValue):\(Hex.compact(stable))"
-            if let other = trackers[key], time.timeIntervalSince(other.lastSeen) < together { return own }
-            return key
-        }
-        if reading.family == .samsungSmartTag, let counter = reading.agingCounter {
-            let candidates = trackers.values.filter { t in
+            let shared = "\(reading.family.rawValue):\(Hex.compact(Array(stable)))"
+            if let other = entries[shared], time.timeIntervalSince(other.lastSeen) < together {
+                key = own
+            } else {
+                key = shared
+            }
+        } else if reading.family == .samsungSmartTag, let counter = reading.agingCounter {
+            let candidates = entries.values.filter { t in
                 guard t.family == .samsungSmartTag, let old = t.agingCounter, counter >= old, counter - old <= 1 else { return false }
                 let silent = time.timeIntervalSince(t.lastSeen)
                 return silent >= together && silent <= smartTagGap
             }
             // Two silent tags the counter would fit: neither is taken.
             if candidates.count == 1, let only = candidates.first {
-                let heardNow = trackers.values.contains { t in
-                    t.key != only.key && t.family == .samsungSmartTag && t.agingCounter == counter && time.timeIntervalSince(t.lastSeen) < together
+                let heardNow = entries.values.contains { t in
+                    t !== only && t.family == .samsungSmartTag && t.agingCounter == counter && time.timeIntervalSince(t.lastSeen) < together
                 }
-                if !heardNow { return only.key }
+                if !heardNow { key = only.key }
             }
         }
-        return own
+        let entry = entries[key] ?? Entry(key: key, reading: reading, at: time)
+        entries[key] = entry
+        entry.addresses.append(address)
+        entryOfAddress[address] = entry
+        return entry
     }
 }
