@@ -39,6 +39,11 @@ public final class TrackerViewModel {
             return L10n.plural("Seen with you for {} minute since {}, at {} places.", "Seen with you for {} minutes since {}, at {} places.",
                                alert.minutes, Formats.number(alert.minutes), Formats.time(alert.firstSeen), Formats.number(alert.places))
         }
+        if let alert = status.alert {
+            return L10n.plural("Seen with you for {} minute since {}, across more than one scan.",
+                               "Seen with you for {} minutes since {}, across more than one scan.",
+                               alert.minutes, Formats.number(alert.minutes), Formats.time(alert.firstSeen))
+        }
         return L10n.plural("Heard for {} minute, since {}.", "Heard for {} minutes, since {}.", minutes,
                            Formats.number(minutes), Formats.time(tracked.firstSeen))
     }
