@@ -29,7 +29,11 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         for _ in 0..<2 {
             let count = try? folded.add(event: event, at: time)
             let decoded = try? ObservationDecoder.observations(inEvent: event, at: time, fragments: &fragments)
-            for o in decoded ?? [] { expected.add(o) }
+            for o in decoded ?? [] {
+                expected.add(o)
+                // Any advertisement may claim to be a tracker: the table must read it or refuse it, never trap.
+                _ = TrackerTable.read(manufacturerData: o.manufacturerData, serviceData: o.serviceData)
+            }
             precondition(count == decoded?.count && folded.devices == expected.devices, "the device table disagrees with the decoder")
         }
     case 1:

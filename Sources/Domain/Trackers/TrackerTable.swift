@@ -11,12 +11,12 @@ public enum TrackerTable {
         }
         guard !serviceData.isEmpty else { return nil }
         // One pass over the service data: most reports carry none, or one block.
-        var found: (rank: Int, bytes: [UInt8])?
+        var found: (rank: Int, read: ([UInt8]) -> TrackerReading?, bytes: [UInt8])?
         for (service, bytes) in serviceData {
-            guard let rank = rank(of: service.uuid) else { continue }
-            if found.map({ rank < $0.rank }) ?? true { found = (rank, bytes) }
+            guard let entry = entry(for: service.uuid) else { continue }
+            if found.map({ entry.rank < $0.rank }) ?? true { found = (entry.rank, entry.read, bytes) }
         }
-        return found.flatMap { serviceEntries[$0.rank].1($0.bytes) }
+        return found.flatMap { $0.read($0.bytes) }
     }
 
     /// What `data` says, or nil when it holds no tracker.
@@ -24,23 +24,18 @@ public enum TrackerTable {
         read(manufacturerData: data.manufacturerData, serviceData: data.serviceData)
     }
 
-    /// The entry for a 16-bit service UUID, by its place in `serviceEntries`.
-    private static func rank(of uuid: String) -> Int? {
+    /// The family a 16-bit service UUID belongs to, and its rank when a report carries several.
+    private static func entry(for uuid: String) -> (rank: Int, read: ([UInt8]) -> TrackerReading?)? {
         switch uuid {
-        case "FD5A": return 0
-        case "FEAA": return 1
-        case "FCB2": return 2
-        case "FE33": return 3
-        case "FEED": return 4
-        case "FA25": return 5
+        case "FD5A": return (0, smartTag)
+        case "FEAA": return (1, googleFindMyDevice)
+        case "FCB2": return (2, dult)
+        case "FE33": return (3, chipolo)
+        case "FEED": return (4, tile)
+        case "FA25": return (5, pebblebee)
         default: return nil
         }
     }
-
-    private static let serviceEntries: [(String, @Sendable ([UInt8]) -> TrackerReading?)] = [
-        ("FD5A", smartTag), ("FEAA", googleFindMyDevice), ("FCB2", dult),
-        ("FE33", chipolo), ("FEED", tile), ("FA25", pebblebee),
-    ]
 
     /// Apple's Find My network: company 0x004C, payload type 0x12. A full key (length 0x19)
     /// means separated from the owner; the short form (0x02) means near. The status byte's
