@@ -7,6 +7,7 @@ import Foundation
 import GtkKit
 import Persistence
 import SecurityToolbox
+import ViewModels
 import Views
 
 extension FavBlueApp {
@@ -28,5 +29,12 @@ extension FavBlueApp {
         }
         places.onChange = { [weak guarded] in guarded?.evaluate() }
         return guarded
+    }
+
+    /// Preferences' side of the guard, and the Scanner's one-time offer, answered once for good.
+    static func trackerAlertsSetting(_ guarded: TrackerGuard, settings: Settings?) -> TrackerAlertsSetting {
+        let setting = TrackerAlertsSetting(trackers: guarded, offerAnswered: settings?.bool("tracker-offer-answered") ?? false)
+        setting.onOfferAnswered = { [weak settings] in settings?.set("tracker-offer-answered", bool: true) }
+        return setting
     }
 }

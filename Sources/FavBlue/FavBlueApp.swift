@@ -314,6 +314,7 @@ final class FavBlueApp {
         services.companyName = CompanyNames.name
         let nicknames = self.nicknames
         let settings = self.settings
+        let trackerAlerts = trackers.map { Self.trackerAlertsSetting($0, settings: settings) }
         services.showsIdentifiers = settings?.bool("show-identifiers") ?? false
         services.onShowsIdentifiersChange = { [weak settings] on in settings?.set("show-identifiers", bool: on) }
         let chatSetting = settings.map { settings in
@@ -326,6 +327,7 @@ final class FavBlueApp {
             favorites: { navigator in FavoritesPage(navigator: navigator, model: favoritesPage, pairing: pairingActions) },
             scanner: { [weak self] navigator in
                 ScannerPage(navigator: navigator, model: scanner, favorites: favoritesPage, hidden: hidden, pairing: pairingActions,
+                            trackerAlerts: trackerAlerts,
                             tryDemo: { [weak self] in
                     self?.source = .demo
                     self?.link = nil
@@ -346,7 +348,7 @@ final class FavBlueApp {
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                    nicknames: nicknames, services: services,
-                                                                   trackers: trackers.map(TrackerAlertsSetting.init)) },
+                                                                   trackers: trackerAlerts) },
             exportDevices: { navigator, scope in
                 ExportDialogs.exportDevices(navigator: navigator, scope: scope, scanner: scanner, favorites: favoritesPage)
             },

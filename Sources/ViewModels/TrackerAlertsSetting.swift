@@ -8,9 +8,24 @@ import Localization
 @MainActor
 public final class TrackerAlertsSetting {
     private let trackers: TrackerGuard
+    /// Whether the Scanner's one-time offer was answered (Not Now, or turned on from it).
+    public private(set) var offerAnswered: Bool
+    /// Keeps `offerAnswered`; the composition root sets it.
+    public var onOfferAnswered: (() -> Void)?
 
-    public init(trackers: TrackerGuard) {
+    public init(trackers: TrackerGuard, offerAnswered: Bool = false) {
         self.trackers = trackers
+        self.offerAnswered = offerAnswered
+    }
+
+    /// Whether the Scanner offers the alerts: once, while they are off, when it lists a tracker.
+    public func offers(listingTrackers: Bool) -> Bool { listingTrackers && !trackers.isOn && !offerAnswered }
+
+    /// The offer was answered: it is not made again.
+    public func answerOffer() {
+        guard !offerAnswered else { return }
+        offerAnswered = true
+        onOfferAnswered?()
     }
 
     public var isOn: Bool {

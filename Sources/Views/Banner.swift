@@ -6,7 +6,8 @@ import GtkKit
 import Localization
 
 /// A strip under the header bar for things the user must know (data moved aside,
-/// changes not saved, scanning stopped), with one button (Dismiss, Try Again).
+/// changes not saved, scanning stopped), with one button (Dismiss, Try Again), or two for
+/// an offer (Turn On…, Not Now).
 /// Hidden while there is nothing to say.
 @MainActor
 final class Banner {
@@ -15,13 +16,21 @@ final class Banner {
     private let label = Label()
     private let button: Button
 
-    init(buttonLabel: String = L10n.tr("_Dismiss"), onDismiss: @escaping () -> Void) {
+    init(buttonLabel: String = L10n.tr("_Dismiss"), secondLabel: String? = nil, onSecond: (() -> Void)? = nil,
+         onDismiss: @escaping () -> Void) {
         root.css("favblue-banner")
         label.xalign(0).wrap().expand(horizontal: true, vertical: false)
         button = Button(label: buttonLabel, mnemonic: true)
         button.css("flat").align(.end, .center)
         button.onClicked(onDismiss)
-        root.append(label, button)
+        root.append(label)
+        if let secondLabel, let onSecond {
+            let second = Button(label: secondLabel, mnemonic: true)
+            second.css("flat").align(.end, .center)
+            second.onClicked(onSecond)
+            root.append(second)
+        }
+        root.append(button)
         root.isVisible = false
         root.accessibleLabel(L10n.tr("Notice"))
     }

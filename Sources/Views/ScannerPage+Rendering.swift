@@ -32,6 +32,8 @@ extension ScannerPage {
         trackersOnlyAction?.setState(p.trackersOnly)
         onlyNewAction?.setState(model.onlyNewSince != nil)
 
+        let offer = trackerAlerts?.offers(listingTrackers: model.rows.contains { $0.tracker != nil }) ?? false
+        trackerBanner.show(offer ? [L10n.tr("A tracker is nearby. FavBlue can warn you when an unknown one moves with you.")] : [])
         let recovery = model.canTurnOn ? L10n.tr("Turn _On") : L10n.tr("_Try Again")
         if case .failed(let failure) = model.state, !model.rows.isEmpty {
             failureBanner.show([failure.message + " " + failure.suggestion], button: recovery)

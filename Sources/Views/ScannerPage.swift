@@ -31,6 +31,9 @@ public final class ScannerPage: Page {
     let noMatches: StatusPage
     let noNew: StatusPage
     var failureBanner: Banner!
+    /// The one-time offer of tracker alerts, while a tracker is listed and they are off.
+    var trackerBanner: Banner!
+    let trackerAlerts: TrackerAlertsSetting?
     var list: KeyedListView<DeviceRowView>!
     var controls: DeviceListControls!
     var sortAction: Action?
@@ -61,7 +64,9 @@ public final class ScannerPage: Page {
 
     /// Creates the page; `tryDemo` switches the source to the shipped demo capture.
     public init(navigator: Navigator, model: ScannerViewModel, favorites: FavoritesViewModel,
-                hidden: HiddenDevicesViewModel, pairing: PairingActionsViewModel? = nil, tryDemo: (() -> Void)?) {
+                hidden: HiddenDevicesViewModel, pairing: PairingActionsViewModel? = nil,
+                trackerAlerts: TrackerAlertsSetting? = nil, tryDemo: (() -> Void)?) {
+        self.trackerAlerts = trackerAlerts
         self.navigator = navigator
         pairingActions = pairing
         self.model = model
@@ -105,6 +110,11 @@ public final class ScannerPage: Page {
         // Scanning stopped with devices listed: keep them, and say so above them.
         failureBanner = Banner(buttonLabel: L10n.tr("_Try Again"), onDismiss: { [weak model] in model?.recover() })
         frame.root.append(failureBanner.root)
+        // The page is not whole yet: its answer is wired below, once it is.
+        let offer = OfferAnswer()
+        trackerBanner = Banner(buttonLabel: L10n.tr("_Not Now"), secondLabel: L10n.tr("_Turn On…"),
+                               onSecond: { offer.answer(true) }, onDismiss: { offer.answer(false) })
+        frame.root.append(trackerBanner.root)
         noMatches = StatusPage(icon: "system-search-symbolic", title: L10n.tr("No Matching Devices"),
                                description: L10n.tr("Devices nearby are hidden by the search or by the filters in View Options."))
         noNew = StatusPage(icon: "starred-symbolic", title: L10n.tr("No New Devices Yet"))
@@ -203,6 +213,12 @@ public final class ScannerPage: Page {
             self.searchBar.text = ""
             self.model.searchText = ""
         }
+        offer.answer = { [weak self] turnOn in
+            guard let self else { return }
+            self.trackerAlerts?.answerOffer()
+            self.render()
+            if turnOn { _ = self.root.activateAction("win.preferences") }
+        }
         installViewActions()
         token = model.observe { [weak self] in self?.render() }
         render()
@@ -285,4 +301,10 @@ public final class ScannerPage: Page {
             model?.setOnlyNewDevices($0)
         }
     }
+}
+
+/// What the tracker offer's buttons do, set once the page is whole.
+@MainActor
+private final class OfferAnswer {
+    var answer: (Bool) -> Void = { _ in }
 }

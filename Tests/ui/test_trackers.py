@@ -9,7 +9,7 @@ can be told here, so time alone decides, across two scan sessions."""
 import time
 import unittest
 
-from harness import App, Atspi, retry_gtk_atspi_crash
+from harness import App, Atspi, retry_gtk_atspi_crash, scratch
 from peers import BumblePeers
 from test_notifications import SWITCH, MockNotifications
 
@@ -65,6 +65,27 @@ class TrackerTests(unittest.TestCase):
             self.assertIn("Trust This Tracker", app.names("button"))
             app.press("Not a Threat")
             app.wait_for(lambda: any(n.startswith("Marked as no threat") for n in app.names("label")), what="the day's quiet")
+
+    def test_the_scanner_offers_the_alerts_once_when_it_lists_a_tracker(self):
+        offer = "A tracker is nearby. FavBlue can warn you when an unknown one moves with you."
+        home = scratch("favblue-ui-")
+        with BumblePeers(3, "--trackers") as peers:
+            with App("--source", peers.source, home=home) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: offer in app.names("label"), timeout=30, what="the offer, once a tracker is listed")
+                self.assertIn("Not Now", app.names("button"))
+                app.press("Turn On…")
+                app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences, where the alerts are turned on")
+                self.assertIn("Tracker Alerts", app.names())
+                app.key("Escape")
+                app.wait_for(lambda: offer not in app.names("label"), what="the offer answered")
+            with App("--source", peers.source, home=home) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: "AirTag · away from its owner" in app.names("label"), timeout=30, what="the trackers")
+                time.sleep(1)
+                self.assertNotIn(offer, app.names("label"), "offered once, not again")
 
 
 if __name__ == "__main__":

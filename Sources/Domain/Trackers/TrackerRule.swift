@@ -19,6 +19,9 @@ public struct TrackerRule: Equatable, Sendable {
     public var timeAloneSessions: Int = 2
     /// The window sightings count in.
     public var windowHours: Double = 24
+    /// How often a tracker's sightings are marked for the rule (and so judged): an alert comes
+    /// at most this late.
+    public var markSeconds: Double = 60
 
     public init(minutes: Double, places: Int) {
         self.minutes = minutes
@@ -39,6 +42,7 @@ public struct TrackerRule: Equatable, Sendable {
         rule.minutes /= factor
         rule.timeAloneHours /= factor
         rule.windowHours /= factor
+        rule.markSeconds /= factor
         return rule
     }
 }

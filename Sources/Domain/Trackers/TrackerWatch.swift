@@ -18,7 +18,7 @@ public final class TrackerWatch {
         public let lastSeen: Date
     }
 
-    /// One sighting, at most one a minute per tracker, for the window.
+    /// One sighting, at most one a minute (`TrackerRule.markSeconds`) per tracker, for the window.
     private struct Mark {
         let time: Date
         let place: String?
@@ -94,7 +94,7 @@ public final class TrackerWatch {
         entry.state = reading.state
         if time > entry.lastSeen { entry.lastSeen = time }
         if let counter = reading.agingCounter { entry.agingCounter = counter }
-        if let last = entry.marks.last, time.timeIntervalSince(last.time) < 60, last.place == place, last.session == session {
+        if let last = entry.marks.last, time.timeIntervalSince(last.time) < rule.markSeconds, last.place == place, last.session == session {
             // One mark a minute is enough for minutes and places; nothing new to judge.
             return nil
         }
