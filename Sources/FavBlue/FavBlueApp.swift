@@ -311,6 +311,7 @@ final class FavBlueApp {
         let pairingActions = PairingActionsViewModel(pairing: pairing, name: deviceName)
         let connection = ConnectionViewModel(sessions: sessions)
         let services = DeviceServicesViewModel(browser: browser!)
+        let sound = TrackerSoundPlayer(sessions: sessions, browser: browser!)
         services.companyName = CompanyNames.name
         let nicknames = self.nicknames
         let settings = self.settings
@@ -344,7 +345,7 @@ final class FavBlueApp {
                                                               policy: policy, identities: identities, pairing: pairing),
                                  favorites: favoritesPage, hidden: hidden, connection: connection,
                                  pairing: DevicePairingViewModel(device: device, pairing: pairing, name: deviceName),
-                                 services: services, tracker: trackers.map { TrackerViewModel(device: device, trackers: $0) })
+                                 services: services, tracker: trackers.map { TrackerViewModel(device: device, trackers: $0, sound: sound) })
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                    nicknames: nicknames, services: services,

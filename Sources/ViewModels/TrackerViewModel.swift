@@ -11,12 +11,32 @@ import Localization
 public final class TrackerViewModel {
     private let device: DeviceID
     private let trackers: TrackerGuard
+    private let sound: TrackerSoundPlayer?
     private let now: () -> Date
+    /// Whether Play Sound is under way.
+    public private(set) var isPlaying = false
 
-    public init(device: DeviceID, trackers: TrackerGuard, now: @escaping () -> Date = Date.init) {
+    public init(device: DeviceID, trackers: TrackerGuard, sound: TrackerSoundPlayer? = nil, now: @escaping () -> Date = Date.init) {
         self.device = device
         self.trackers = trackers
+        self.sound = sound
         self.now = now
+    }
+
+    /// Whether Play Sound is offered: the tracker lets strangers ring it, and FavBlue can connect.
+    public var canPlaySound: Bool {
+        guard let status, sound != nil else { return false }
+        return TrackerSoundPlayer.canPlay(status.reading.kind)
+    }
+
+    /// Rings the tracker; returns what to tell the user.
+    public func playSound() async -> String {
+        guard let sound, !isPlaying else { return "" }
+        isPlaying = true
+        defer { isPlaying = false }
+        let name = status?.reading.kind.name ?? ""
+        if let problem = await sound.play(on: device) { return L10n.format("{} could not play a sound. {}", name, problem) }
+        return L10n.format("{} was asked to play its sound. Listen for it.", name)
     }
 
     public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { trackers.observe(handler) }

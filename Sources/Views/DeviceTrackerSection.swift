@@ -15,9 +15,10 @@ final class DeviceTrackerSection {
     private let seen = Label().xalign(0).wrap()
     private let advice = Label().xalign(0).wrap()
     private let note = Label().xalign(0).wrap()
+    private let play = Button(label: L10n.tr("Play Sound"))
     private let trust = Button(label: L10n.tr("Trust This Tracker"))
     private let silence = Button(label: L10n.tr("Not a Threat"))
-    private let buttons = FlowBox(maxPerLine: 2, columnSpacing: 6, rowSpacing: 6)
+    private let buttons = FlowBox(maxPerLine: 3, columnSpacing: 6, rowSpacing: 6)
     private let model: TrackerViewModel
     private var token: ObservationToken?
     /// Whether the device is a favorite already (then it is trusted); the page says.
@@ -35,10 +36,22 @@ final class DeviceTrackerSection {
         note.css("caption", "dim-text")
         trust.accessibleDescription(L10n.tr("Makes it a favorite: your own trackers never alert"))
         silence.accessibleDescription(L10n.tr("No alerts for it for a day"))
+        play.accessibleDescription(L10n.tr("Connects to it and asks it to ring, so you can find it"))
+        buttons.append(play)
         buttons.append(trust)
         buttons.append(silence)
         root.append(heading, title, seen, advice, buttons, note)
         trust.onClicked { [weak self] in self?.trustWanted?() }
+        play.onClicked { [weak self] in
+            guard let self, !self.model.isPlaying else { return }
+            self.play.setLabel(L10n.tr("Playing…"))
+            Task { @MainActor [weak self] in
+                guard let self else { return }
+                let said = await self.model.playSound()
+                self.play.setLabel(L10n.tr("Play Sound"))
+                if !said.isEmpty { self.toast?(said) }
+            }
+        }
         silence.onClicked { [weak self] in
             guard let self else { return }
             self.model.silence()
@@ -61,9 +74,10 @@ final class DeviceTrackerSection {
         note.text = model.silencedNote ?? ""
         note.isVisible = model.silencedNote != nil
         let favorite = isFavorite()
+        buttons.setVisible(play, model.canPlaySound)
         buttons.setVisible(trust, !favorite)
         buttons.setVisible(silence, model.canSilence && !favorite)
-        buttons.isVisible = !favorite
+        buttons.isVisible = !favorite || model.canPlaySound
         if favorite {
             note.text = L10n.tr("It is one of your favorites, so it never alerts.")
             note.isVisible = true

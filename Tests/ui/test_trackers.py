@@ -10,7 +10,7 @@ import time
 import unittest
 
 from harness import App, Atspi, retry_gtk_atspi_crash, scratch
-from peers import BumblePeers
+from peers import BumblePeers, ChatPeer
 from test_notifications import SWITCH, MockNotifications
 
 ROWS = ("AirTag · away from its owner", "SmartTag · away from its owner", "Tile · does not say where its owner is")
@@ -86,6 +86,20 @@ class TrackerTests(unittest.TestCase):
                 app.wait_for(lambda: "AirTag · away from its owner" in app.names("label"), timeout=30, what="the trackers")
                 time.sleep(1)
                 self.assertNotIn(offer, app.names("label"), "offered once, not again")
+
+    def test_play_sound_rings_an_airtag_through_its_sound_characteristic(self):
+        """A Bumble peer advertising as an AirTag and serving its sound characteristic: Play
+        Sound on its page connects, writes the start command (0xAF), and lets go."""
+        with ChatPeer("--service", "chat", "--airtag") as peer, App("--source", peer.source) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Details for AirTag" in app.names("button"), timeout=30, what="the AirTag")
+            app.press("Details for AirTag")
+            app.wait_for(lambda: "Play Sound" in app.names("button"), what="Play Sound on its page")
+            app.press("Play Sound")
+            self.assertEqual(peer.wait_for("SOUND", timeout=30), "SOUND af")
+            app.wait_for(lambda: "AirTag was asked to play its sound. Listen for it." in app.names("label"), what="the notice")
+            peer.wait_for("DISCONNECTED", timeout=20)
 
 
 if __name__ == "__main__":

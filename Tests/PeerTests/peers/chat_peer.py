@@ -38,6 +38,8 @@ CONNECTED and DISCONNECTED lines end with the address of the peer they concern.
     while subscribed (72 bpm, its RR interval counting up from 1 so order and loss show; each
     sent prints `HR <n>`), and Health Thermometer, which indicates a temperature every second
     (`CONFIRMED <n>` once the app confirmed indication n).
+  * --airtag advertises as an AirTag away from its owner (nameless, Apple's Find My frame) and
+    serves the AirTag's sound characteristic; each write prints `SOUND <hex>`.
 
 Pairing (the peer is the responder; keys live in memory for the peer's lifetime):
   * --pairing none|display|yesno|keyboard|keyboard-display sets its IO capability
@@ -229,6 +231,16 @@ async def main(args):
             services.append(Service('1809', [thermometer]))
             streams[heart_rate] = stream_heart_rate
             streams[thermometer] = stream_temperature
+        if args.airtag:
+            # An AirTag's sound service, as AirGuard rings one: 0xAF written to 7DFC9001.
+            def ring(connection, value):
+                say('SOUND', bytes(value).hex())
+
+            services.append(Service('7DFC9000-7D1C-4951-86AA-8D9728F8D66C', [
+                Characteristic('7DFC9001-7D1C-4951-86AA-8D9728F8D66C',
+                               Characteristic.Properties.WRITE | Characteristic.Properties.WRITE_WITHOUT_RESPONSE,
+                               Characteristic.WRITEABLE, CharacteristicValue(write=ring)),
+            ]))
         device.add_services(services)
 
         async def send(tx, name, text):
@@ -295,6 +307,9 @@ async def main(args):
             (AdvertisingData.FLAGS, bytes([0x06])),
             (AdvertisingData.COMPLETE_LOCAL_NAME, config.name.encode('utf-8')),
         ]))
+        if args.airtag:
+            # Nameless, as AirTags are: Apple's Find My frame with a full key (away from its owner).
+            device.advertising_data = bytes([30, 0xFF, 0x4C, 0x00, 0x12, 0x19, 0x10]) + bytes(range(1, 23)) + bytes([0, 0])
         await device.power_on()
         await device.start_advertising(auto_restart=True)
         if args.private:
@@ -345,6 +360,7 @@ if __name__ == '__main__':
     parser.add_argument('--private', action='store_true')
     parser.add_argument('--rotate', type=float, default=0)
     parser.add_argument('--request-pairing', action='store_true')
+    parser.add_argument('--airtag', action='store_true')
     parser.add_argument('-v', '--verbose', action='store_true')
     arguments = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.WARNING)

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+import Localization
+
+/// Play Sound: connects to a tracker that lets strangers ring it, writes its start command,
+/// and lets go. An AirTag's sound characteristic takes 0xAF, as AirGuard sends it
+/// (seemoo-lab/AirGuard, AirTag.kt: service 7DFC9000-…, characteristic 7DFC9001-…).
+@MainActor
+public final class TrackerSoundPlayer {
+    static let airTagSound = "7DFC9001-7D1C-4951-86AA-8D9728F8D66C"
+    static let airTagStart: [UInt8] = [0xAF]
+
+    private let sessions: ChatSessions
+    private let browser: GATTBrowser
+    /// How long to wait for the connection and the tracker's services.
+    private let patience: Duration
+
+    public init(sessions: ChatSessions, browser: GATTBrowser, patience: Duration = .seconds(20)) {
+        self.sessions = sessions
+        self.browser = browser
+        self.patience = patience
+    }
+
+    /// Whether FavBlue knows how to ring this kind of tracker.
+    public static func canPlay(_ kind: TrackerKind) -> Bool { kind == .airTag }
+
+    /// Rings `device`; nil once it was asked to, else why not, in words.
+    public func play(on device: DeviceID) async -> String? {
+        sessions.connect(to: device)
+        defer { sessions.disconnect() }
+        let deadline = ContinuousClock.now + patience
+        while ContinuousClock.now < deadline {
+            if browser.device == device, browser.phase == .ready { break }
+            if case .failed(let why) = browser.phase, browser.device == device { return L10n.format("It could not be asked: {}", why) }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        guard browser.device == device, browser.phase == .ready else {
+            return L10n.tr("It did not answer. Move closer to where you think it is, and try again.")
+        }
+        guard let sound = browser.services.flatMap(\.characteristics).first(where: { $0.uuid.uppercased() == Self.airTagSound }) else {
+            return L10n.tr("It offers no sound to strangers.")
+        }
+        do {
+            try await sessions.connector.writeValue(Self.airTagStart, at: sound.valueHandle, withResponse: true)
+            return nil
+        } catch {
+            return L10n.format("It could not be asked: {}", error.message)
+        }
+    }
+}
