@@ -51,6 +51,8 @@ public final class TrackerGuard {
     private var session = 0
     private var wasRunning = false
     private var silenced: [String: Date] = [:]
+    /// Each device's report last judged: a device not heard since has nothing new to say.
+    private var judged: [DeviceID: Date] = [:]
 
     /// `speedup` divides the rule's times, for tests that cannot wait an hour; 1 everywhere else.
     public init(live: LiveDevices, favorites: Favorites, notifier: DesktopNotifier, places: PlaceSource?,
@@ -65,6 +67,8 @@ public final class TrackerGuard {
         self.now = now
         watch = TrackerWatch(rule: TrackerRule(sensitivity).faster(by: max(speedup, 1)))
         tokens.append(live.observe { [weak self] _ in self?.evaluate() })
+        tokens.append(favorites.observe { [weak self] in self?.syncTrusted() })
+        syncTrusted()
     }
 
     private func rule(for sensitivity: TrackerSensitivity) -> TrackerRule { TrackerRule(sensitivity).faster(by: speedup) }
@@ -78,10 +82,11 @@ public final class TrackerGuard {
         if running && !wasRunning { session += 1 }
         wasRunning = running
         guard isOn, running || live.isReplayOver else { return }
-        watch.trusted = Set(favorites.snapshot.keys.map(\.storageKey))
         let place = places?.current
         var changed = false
-        for (id, device) in live.all {
+        let devices = live.all
+        for (id, device) in devices where judged[id] != device.lastSeen {
+            judged[id] = device.lastSeen
             guard let reading = TrackerTable.read(device.advertised), reading.kind.isTag else { continue }
             let before = watch.key(of: id).flatMap { watch.lastSeen(of: $0) }
             if let alert = watch.heard(id, reading, at: device.lastSeen, place: place, session: session) {
@@ -90,7 +95,13 @@ public final class TrackerGuard {
             }
             if before != watch.key(of: id).flatMap({ watch.lastSeen(of: $0) }) { changed = true }
         }
+        if judged.count > devices.count + 1_000 { judged = judged.filter { devices[$0.key] != nil } }
         if changed { observers.notify() }
+    }
+
+    /// Favorites never alert: the watch's trusted set follows them.
+    private func syncTrusted() {
+        watch.trusted = Set(favorites.snapshot.keys.map(\.storageKey))
     }
 
     /// What is known of `id` as a tracker; nil when it is none.
