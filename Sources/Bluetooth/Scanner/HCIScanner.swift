@@ -223,12 +223,14 @@ public final class HCIScanner: DeviceScanner, HCIHostClient, @unchecked Sendable
         var windowEnd: Date?
         var inquiryRunning = false
         var inquiryFailed = false
-        try enableLE(true)
-        streams.set(.scanning)
-        if case .periodic(let window, _) = mode { windowEnd = Date().addingTimeInterval(window) }
+        // Known to the pause before scanning goes on: a change asked for meanwhile waits for the
+        // first checkpoint to turn it off, instead of slipping in beside the enable.
         let pause = host?.scanPause
         pause?.scanner(running: true)
         defer { pause?.scanner(running: false) }
+        try enableLE(true)
+        streams.set(.scanning)
+        if case .periodic(let window, _) = mode { windowEnd = Date().addingTimeInterval(window) }
         while !shouldStop {
             try pause?.checkpoint(off: { () throws(ScanFailure) in try enableLE(false) },
                                   on: { () throws(ScanFailure) in try enableLE(true) })
