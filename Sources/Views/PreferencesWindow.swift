@@ -146,6 +146,8 @@ public enum PreferencesWindow {
         background.onToggled { _ in sync() }
         scanToo.onClicked { [weak background] in
             background?.isOn = true
+            // The offer's row goes with the button: the focus moves to the switch it turned on.
+            background?.grabFocus()
             sync()
         }
         return group

@@ -215,6 +215,8 @@ public final class ScannerPage: Page {
         }
         offer.answer = { [weak self] turnOn in
             guard let self else { return }
+            // The banner goes with its buttons: the focus moves to the list first, not into nothing.
+            self.list.list.grabFocus()
             self.trackerAlerts?.answerOffer()
             self.render()
             if turnOn { _ = self.root.activateAction("win.preferences") }
