@@ -13,12 +13,13 @@ import Views
 extension FavBlueApp {
     /// The tracker guard, with its settings kept in GSettings and places from NetworkManager.
     /// FAVBLUE_TRACKER_SPEEDUP divides the rule's times, for the tests alone.
-    static func makeTrackerGuard(live: LiveDevices, favorites: Favorites, application: Application, settings: Settings?) -> TrackerGuard {
+    static func makeTrackerGuard(live: LiveDevices, favorites: Favorites, store: TrackerSightingsRepository?, application: Application,
+                                 settings: Settings?) -> TrackerGuard {
         let salt = PlaceHashing.salt(at: StoreFactory.defaultDirectory() + "/place-salt")
         let hashing = PlaceHashing(salt: salt)
         let places = NetworkManagerPlaces(hash: { hashing.hash($0) })
         let speedup = ProcessInfo.processInfo.environment["FAVBLUE_TRACKER_SPEEDUP"].flatMap(Double.init) ?? 1
-        let guarded = TrackerGuard(live: live, favorites: favorites, notifier: AppNotifier(application: application), places: places,
+        let guarded = TrackerGuard(live: live, favorites: favorites, notifier: AppNotifier(application: application), places: places, store: store,
                                    isOn: settings?.bool("tracker-alerts") ?? false,
                                    sensitivity: settings.flatMap { TrackerSensitivity(rawValue: $0.string("tracker-sensitivity")) } ?? .medium,
                                    speedup: speedup)

@@ -174,7 +174,7 @@ final class FavBlueApp {
             }
         }
         presenceAlerts = PresenceAlertsWatch(live: live, favorites: favorites, notifier: AppNotifier(application: application))
-        trackerGuard = Self.makeTrackerGuard(live: live, favorites: favorites, application: application, settings: settings)
+        trackerGuard = Self.makeTrackerGuard(live: live, favorites: favorites, store: store.trackers, application: application, settings: settings)
         let hidden = HiddenDevices(repository: store.hidden, favorites: favorites)
         hidden.onProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.hidden = hidden

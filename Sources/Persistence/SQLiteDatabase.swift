@@ -104,6 +104,38 @@ public final class SQLiteDatabase: Sendable {
                 );
                 """)
         }
+        // What the tracker guard saw, kept 14 days: sightings (a place only as its salted hash),
+        // the alerts it raised, and Not a Threat's silences.
+        migrator.registerMigration("v8-tracker-sightings") { db in
+            try db.execute(sql: """
+                CREATE TABLE tracker_sightings (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  tracker TEXT NOT NULL,
+                  family TEXT NOT NULL,
+                  kind TEXT NOT NULL,
+                  state TEXT NOT NULL,
+                  device_id TEXT NOT NULL,
+                  time REAL NOT NULL,
+                  rssi INTEGER,
+                  place TEXT,
+                  session INTEGER NOT NULL
+                );
+                CREATE INDEX tracker_sightings_time ON tracker_sightings (time);
+                CREATE TABLE tracker_alerts (
+                  tracker TEXT PRIMARY KEY NOT NULL,
+                  family TEXT NOT NULL,
+                  kind TEXT NOT NULL,
+                  addresses TEXT NOT NULL,
+                  first_seen REAL NOT NULL,
+                  last_seen REAL NOT NULL,
+                  places INTEGER NOT NULL
+                );
+                CREATE TABLE tracker_silences (
+                  tracker TEXT PRIMARY KEY NOT NULL,
+                  until REAL NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 

@@ -19,6 +19,8 @@ public struct Store: Sendable {
     public let bonds: BondsRepository
     /// The names and formats the user gave characteristics.
     public let labels: CharacteristicLabelsRepository
+    /// What the tracker guard saw, kept 14 days; nil in memory, where nothing outlasts the run anyway.
+    public let trackers: TrackerSightingsRepository?
     /// Moves a device's records to the identity pairing revealed.
     public let mover: RecordsMover
     /// Things that happened while opening (file moved aside, memory-only session).
@@ -90,7 +92,7 @@ public enum StoreFactory {
               sightings: SQLiteSightingsRepository(database: database),
               hidden: SQLiteHiddenDevicesRepository(database: database), chats: SQLiteChatRepository(database: database),
               bonds: SQLiteBondsRepository(database: database), labels: SQLiteCharacteristicLabelsRepository(database: database),
-              mover: SQLiteRecordsMover(database: database),
+              trackers: SQLiteTrackerSightingsRepository(database: database), mover: SQLiteRecordsMover(database: database),
               notices: notices, path: database.path)
     }
 
@@ -98,7 +100,7 @@ public enum StoreFactory {
         let favorites = InMemoryFavoritesRepository(), sightings = InMemorySightingsRepository()
         let hidden = InMemoryHiddenDevicesRepository(), chats = InMemoryChatRepository(), bonds = InMemoryBondsRepository()
         let labels = InMemoryCharacteristicLabelsRepository()
-        return Store(favorites: favorites, sightings: sightings, hidden: hidden, chats: chats, bonds: bonds, labels: labels,
+        return Store(favorites: favorites, sightings: sightings, hidden: hidden, chats: chats, bonds: bonds, labels: labels, trackers: nil,
                      mover: InMemoryRecordsMover(favorites: favorites, sightings: sightings, hidden: hidden,
                                                  chats: chats, bonds: bonds, labels: labels),
                      notices: notices, path: nil)

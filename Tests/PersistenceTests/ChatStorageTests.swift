@@ -71,7 +71,7 @@ final class ChatStorageTests: XCTestCase {
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
         XCTAssertEqual(applied, ["v1-favorites-sightings", "v2-hidden-devices", "v3-messages", "v4-bonds", "v5-favorite-alerts", "v6-local-identity",
-                                 "v7-characteristic-labels"])
+                                 "v7-characteristic-labels", "v8-tracker-sightings"])
     }
 
     func testAPageIsReadThroughTheDeviceTimeIndexWithoutSorting() throws {

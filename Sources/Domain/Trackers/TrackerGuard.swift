@@ -43,32 +43,114 @@ public final class TrackerGuard {
     private let favorites: Favorites
     private let notifier: DesktopNotifier
     private let places: PlaceSource?
+    private let store: TrackerSightingsRepository?
     private let speedup: Double
     private let now: () -> Date
     private let watch: TrackerWatch
     private let observers = ChangeObservers()
     private var tokens: [ObservationToken] = []
-    private var session = 0
+    /// Unique across runs, so that the time-alone bar counts sessions before a restart too.
+    private var session: Int
     private var wasRunning = false
     private var silenced: [String: Date] = [:]
     /// Each device's report last judged: a device not heard since has nothing new to say.
     private var judged: [DeviceID: Date] = [:]
+    /// Sightings the store has not taken yet: kept and offered again, never dropped quietly.
+    private var unsaved: [TrackerSighting] = []
+    private var saving = false
+    private var lastTidy: Date
+    /// Whether the store refused something, and what; said once, in the log.
+    public private(set) var storeProblem: String?
+    /// Set once what an earlier run kept is back.
+    public private(set) var isRestored = false
 
     /// `speedup` divides the rule's times, for tests that cannot wait an hour; 1 everywhere else.
     public init(live: LiveDevices, favorites: Favorites, notifier: DesktopNotifier, places: PlaceSource?,
-                isOn: Bool = false, sensitivity: TrackerSensitivity = .medium, speedup: Double = 1, now: @escaping () -> Date = Date.init) {
+                store: TrackerSightingsRepository? = nil, isOn: Bool = false, sensitivity: TrackerSensitivity = .medium, speedup: Double = 1, now: @escaping () -> Date = Date.init) {
         self.live = live
         self.favorites = favorites
         self.notifier = notifier
         self.places = places
+        self.store = store
         self.isOn = isOn
         self.sensitivity = sensitivity
         self.speedup = max(speedup, 1)
         self.now = now
+        session = Int(now().timeIntervalSince1970 * 1000)
+        lastTidy = now()
         watch = TrackerWatch(rule: TrackerRule(sensitivity).faster(by: max(speedup, 1)))
         tokens.append(live.observe { [weak self] _ in self?.evaluate() })
         tokens.append(favorites.observe { [weak self] in self?.syncTrusted() })
         syncTrusted()
+        if let store { Task { await restore(from: store) } } else { isRestored = true }
+    }
+
+    /// Takes back what earlier runs kept within the rule's window, after deleting what is older
+    /// than `TrackerSighting.keptDays`.
+    private func restore(from store: TrackerSightingsRepository) async {
+        let start = now()
+        do {
+            try await store.prune(before: start.addingTimeInterval(-Double(TrackerSighting.keptDays) * 86_400))
+            let since = start.addingTimeInterval(-watch.rule.windowHours * 3600)
+            let sightings = try await store.sightings(since: since)
+            let alerts = try await store.alerts(since: since)
+            let silences = try await store.silences(at: start)
+            watch.restore(sightings: sightings, alerts: alerts, silences: silences)
+            silenced.merge(silences) { max($0, $1) }
+        } catch {
+            complain(error)
+        }
+        isRestored = true
+        observers.notify()
+    }
+
+    /// Hands new sightings to the store; what it refuses waits for the next try.
+    private func save() {
+        unsaved += watch.takeNewSightings()
+        guard let store, !saving, !unsaved.isEmpty else { return }
+        // A store that keeps refusing must not grow memory without end: the oldest go, said.
+        if unsaved.count > 50_000 {
+            complain(StoreRefusal(dropped: unsaved.count - 50_000))
+            unsaved.removeFirst(unsaved.count - 50_000)
+        }
+        saving = true
+        let batch = unsaved
+        unsaved = []
+        Task { @MainActor [weak self] in
+            do {
+                try await store.record(batch)
+            } catch {
+                self?.unsaved.insert(contentsOf: batch, at: 0)
+                self?.complain(error)
+            }
+            self?.saving = false
+        }
+    }
+
+    private struct StoreRefusal: Error, CustomStringConvertible {
+        let dropped: Int
+        var description: String { "the database kept refusing tracker sightings; the oldest \(dropped) were let go" }
+    }
+
+    private func complain(_ error: Error) {
+        let said = "\(error)"
+        guard storeProblem != said else { return }
+        storeProblem = said
+        FileHandle.standardError.write(Data("favblue: tracker sightings could not be saved: \(said)\n".utf8))
+    }
+
+    /// Once an hour: the store deletes what is older than 14 days, the watch forgets what fell
+    /// out of its window.
+    private func tidy() {
+        let time = now()
+        guard time.timeIntervalSince(lastTidy) >= 3600 / speedup else { return }
+        lastTidy = time
+        watch.forget(silentSince: time.addingTimeInterval(-watch.rule.windowHours * 3600))
+        guard let store else { return }
+        let cutoff = time.addingTimeInterval(-Double(TrackerSighting.keptDays) * 86_400)
+        Task { @MainActor [weak self] in
+            do { try await store.prune(before: cutoff) } catch { self?.complain(error) }
+        }
     }
 
     private func rule(for sensitivity: TrackerSensitivity) -> TrackerRule { TrackerRule(sensitivity).faster(by: speedup) }
@@ -89,13 +171,15 @@ public final class TrackerGuard {
             judged[id] = device.lastSeen
             guard let reading = TrackerTable.read(device.advertised), reading.kind.isTag else { continue }
             let before = watch.key(of: id).flatMap { watch.lastSeen(of: $0) }
-            if let alert = watch.heard(id, reading, at: device.lastSeen, place: place, session: session) {
+            if let alert = watch.heard(id, reading, at: device.lastSeen, place: place, session: session, rssi: device.rssi) {
                 tell(alert, device: id)
                 changed = true
             }
             if before != watch.key(of: id).flatMap({ watch.lastSeen(of: $0) }) { changed = true }
         }
         if judged.count > devices.count + 1_000 { judged = judged.filter { devices[$0.key] != nil } }
+        save()
+        tidy()
         if changed { observers.notify() }
     }
 
@@ -112,16 +196,27 @@ public final class TrackerGuard {
                       alert: key.flatMap { k in watch.alerts.last { $0.tracker == k } }, silencedUntil: key.flatMap { silenced[$0] })
     }
 
+    /// What was marked of `id`'s tracker within the rule's window, oldest first.
+    public func sightings(of id: DeviceID) -> [TrackerSighting] {
+        watch.key(of: id).map { watch.sightings(of: $0) } ?? []
+    }
+
     /// Not a Threat: no alert for `id`'s tracker for a day.
     public func silence(_ id: DeviceID) {
         guard let key = watch.key(of: id) else { return }
         let until = now().addingTimeInterval(24 * 3600 / speedup)
         silenced[key] = until
         watch.silence(key, until: until)
+        if let store { Task { @MainActor [weak self] in
+            do { try await store.silence(key, until: until) } catch { self?.complain(error) }
+        } }
         observers.notify()
     }
 
     private func tell(_ alert: TrackerAlert, device: DeviceID) {
+        if let store { Task { @MainActor [weak self] in
+            do { try await store.recordAlert(alert) } catch { self?.complain(error) }
+        } }
         let minutes = max(alert.minutes, 1)
         notifier.send(id: "tracker-" + alert.tracker,
                       title: L10n.plural("{} has been moving with you for {} minute", "{} has been moving with you for {} minutes",

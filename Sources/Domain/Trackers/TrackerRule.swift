@@ -59,6 +59,16 @@ public struct TrackerAlert: Equatable, Sendable {
     /// Distinct places it was seen at within the window; 0 when none could be told.
     public let places: Int
 
+    public init(tracker: String, family: TrackerFamily, kind: TrackerKind, addresses: [DeviceID], firstSeen: Date, lastSeen: Date, places: Int) {
+        self.tracker = tracker
+        self.family = family
+        self.kind = kind
+        self.addresses = addresses
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.places = places
+    }
+
     /// How long it has been moving with you, in whole minutes.
     public var minutes: Int { Int(lastSeen.timeIntervalSince(firstSeen) / 60) }
 }

@@ -18,13 +18,6 @@ public final class TrackerWatch {
         public let lastSeen: Date
     }
 
-    /// One sighting, at most one a minute (`TrackerRule.markSeconds`) per tracker, for the window.
-    private struct Mark {
-        let time: Date
-        let place: String?
-        let session: Int
-    }
-
     /// A tracker's record, changed in place: reports come thousands a second.
     private final class Entry {
         let key: String
@@ -32,16 +25,17 @@ public final class TrackerWatch {
         var kind: TrackerKind
         var state: TrackerState
         var addresses: [DeviceID] = []
-        let firstSeen: Date
+        var firstSeen: Date
         var lastSeen: Date
         var agingCounter: UInt32?
-        var marks: [Mark] = []
+        /// At most one a minute (`TrackerRule.markSeconds`), within the rule's window.
+        var marks: [TrackerSighting] = []
 
-        init(key: String, reading: TrackerReading, at time: Date) {
+        init(key: String, family: TrackerFamily, kind: TrackerKind, state: TrackerState, at time: Date) {
             self.key = key
-            family = reading.family
-            kind = reading.kind
-            state = reading.state
+            self.family = family
+            self.kind = kind
+            self.state = state
             firstSeen = time
             lastSeen = time
         }
@@ -59,6 +53,8 @@ public final class TrackerWatch {
     private var entryOfAddress: [DeviceID: Entry] = [:]
     private var silencedUntil: [String: Date] = [:]
     private var alerted: Set<String> = []
+    /// Marks made since `takeNewSightings()` last ran: what the guard stores.
+    private var fresh: [TrackerSighting] = []
     /// Two reports this close are "heard at once": such trackers are never taken for one.
     private let together: TimeInterval = 2
     /// How long a SmartTag may be silent before a new address continues it.
@@ -85,9 +81,51 @@ public final class TrackerWatch {
     /// The tracker an address belongs to, once heard.
     public func key(of address: DeviceID) -> String? { entryOfAddress[address]?.key }
 
+    /// What was marked of `key` within the rule's window, oldest first: the page's timeline.
+    public func sightings(of key: String) -> [TrackerSighting] { entries[key]?.marks ?? [] }
+
+    /// The marks made since the last call, for the store.
+    public func takeNewSightings() -> [TrackerSighting] {
+        defer { fresh = [] }
+        return fresh
+    }
+
+    /// Lets go of the trackers silent since before `cutoff`: a long run keeps no more than a day's.
+    public func forget(silentSince cutoff: Date) {
+        for (key, entry) in entries where entry.lastSeen < cutoff {
+            entries[key] = nil
+            for address in entry.addresses where entryOfAddress[address] === entry { entryOfAddress[address] = nil }
+            alerted.remove(key)
+        }
+        alerts.removeAll { entries[$0.tracker] == nil }
+    }
+
+    /// Takes back what an earlier run kept: its sightings (oldest first), the alerts it raised
+    /// and the silences still running. What this run heard already stays, merged in time order.
+    public func restore(sightings: [TrackerSighting], alerts: [TrackerAlert], silences: [String: Date]) {
+        for sighting in sightings {
+            let entry = entries[sighting.tracker] ?? Entry(key: sighting.tracker, family: sighting.family, kind: sighting.kind,
+                                                           state: sighting.state, at: sighting.time)
+            entries[sighting.tracker] = entry
+            if entryOfAddress[sighting.address] == nil {
+                entryOfAddress[sighting.address] = entry
+                entry.addresses.append(sighting.address)
+            }
+            entry.firstSeen = min(entry.firstSeen, sighting.time)
+            entry.lastSeen = max(entry.lastSeen, sighting.time)
+            entry.marks.append(sighting)
+        }
+        for entry in entries.values { entry.marks.sort { $0.time < $1.time } }
+        for alert in alerts where !alerted.contains(alert.tracker) {
+            alerted.insert(alert.tracker)
+            self.alerts.append(alert)
+        }
+        silencedUntil.merge(silences) { max($0, $1) }
+    }
+
     /// Takes in one report; returns the alert it makes due, if any.
     @discardableResult
-    public func heard(_ address: DeviceID, _ reading: TrackerReading, at time: Date, place: String?, session: Int) -> TrackerAlert? {
+    public func heard(_ address: DeviceID, _ reading: TrackerReading, at time: Date, place: String?, session: Int, rssi: Int? = nil) -> TrackerAlert? {
         guard reading.kind.isTag else { return nil }
         let entry = entryOfAddress[address] ?? link(address, reading, at: time)
         entry.kind = reading.kind
@@ -98,7 +136,10 @@ public final class TrackerWatch {
             // One mark a minute is enough for minutes and places; nothing new to judge.
             return nil
         }
-        entry.marks.append(Mark(time: time, place: place, session: session))
+        let mark = TrackerSighting(tracker: entry.key, family: entry.family, kind: entry.kind, state: entry.state, address: address,
+                                   time: time, rssi: rssi, place: place, session: session)
+        entry.marks.append(mark)
+        fresh.append(mark)
         let start = time.addingTimeInterval(-rule.windowHours * 3600)
         if let first = entry.marks.first, first.time < start { entry.marks.removeAll { $0.time < start } }
         return check(entry, reading: reading, at: time)
@@ -131,7 +172,10 @@ public final class TrackerWatch {
         var key = own
         if let stable = reading.stableID {
             let shared = "\(reading.family.rawValue):\(Hex.compact(Array(stable)))"
-            if let other = entries[shared], time.timeIntervalSince(other.lastSeen) < together {
+            // The same bytes re-match for a day (Find My and Find My Device keep them that long);
+            // never a tag heard at this moment, nor one silent for longer.
+            if let other = entries[shared], time.timeIntervalSince(other.lastSeen) < together
+                || time.timeIntervalSince(other.lastSeen) > rule.windowHours * 3600 {
                 key = own
             } else {
                 key = shared
@@ -150,7 +194,7 @@ public final class TrackerWatch {
                 if !heardNow { key = only.key }
             }
         }
-        let entry = entries[key] ?? Entry(key: key, reading: reading, at: time)
+        let entry = entries[key] ?? Entry(key: key, family: reading.family, kind: reading.kind, state: reading.state, at: time)
         entries[key] = entry
         entry.addresses.append(address)
         entryOfAddress[address] = entry
