@@ -43,7 +43,7 @@ with BumblePeers(3, "--trackers") as peers, App("--source", peers.source, lang=l
         toggle = next(n for n, r, s in app.nodes() if r in ("push button", "button") and s in (
             "Stop Scanning", "Start Scanning", "Scannen beenden", "Scannen starten"))
         toggle.do_action(0)
-        time.sleep(1.5)
+        time.sleep(2)
     time.sleep(3)
     app.press(words["details"])
     app.wait_for(lambda: any(n.startswith(words["advice"]) for n in app.names("label")), timeout=20, what="the advice")

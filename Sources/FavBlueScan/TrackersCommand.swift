@@ -31,9 +31,6 @@ struct TrackersCommand: ParsableCommand {
     @Flag(help: "Print one JSON document with \"trackers\" and \"alerts\".")
     var json = false
 
-    /// A pause this long between two reports starts another scan session.
-    static let sessionGap: TimeInterval = 10 * 60
-
     func run() throws {
         let parsed: ScanSource
         do { parsed = try ScanSource(parsing: source) } catch { FavBlueScan.exit(saying: FavBlueScan.explain(error)) }
@@ -55,7 +52,7 @@ struct TrackersCommand: ParsableCommand {
         var place: String?
         let end = ReplayScanner(path: path, realTime: false).visitObservations { o in
             guard let reading = TrackerTable.read(manufacturerData: o.manufacturerData, serviceData: o.serviceData) else { return }
-            if last.map({ o.timestamp.timeIntervalSince($0) > Self.sessionGap }) ?? true { session += 1 }
+            if last.map({ o.timestamp.timeIntervalSince($0) >= watch.rule.sessionGapMinutes * 60 }) ?? true { session += 1 }
             last = o.timestamp
             while next < changes.count, changes[next].time <= o.timestamp {
                 place = changes[next].place

@@ -68,6 +68,9 @@ public final class TrackerViewModel {
                            Formats.number(minutes), Formats.time(tracked.firstSeen))
     }
 
+    /// When and where it was seen within the rule's day; nil before the guard marked it.
+    public var timeline: TrackerTimeline? { TrackerTimeline(trackers.sightings(of: device), here: trackers.currentPlace) }
+
     /// Whether the rule called it out.
     public var isAlerted: Bool { status?.alert != nil }
 

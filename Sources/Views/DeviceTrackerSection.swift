@@ -18,6 +18,7 @@ final class DeviceTrackerSection {
     private let play = Button(label: L10n.tr("Play Sound"))
     private let trust = Button(label: L10n.tr("Trust This Tracker"))
     private let silence = Button(label: L10n.tr("Not a Threat"))
+    private let timeline = TrackerTimelineView()
     private let buttons = FlowBox(maxPerLine: 3, columnSpacing: 6, rowSpacing: 6)
     private let model: TrackerViewModel
     private var token: ObservationToken?
@@ -40,7 +41,7 @@ final class DeviceTrackerSection {
         buttons.append(play)
         buttons.append(trust)
         buttons.append(silence)
-        root.append(heading, title, seen, advice, buttons, note)
+        root.append(heading, title, seen, advice, buttons, note, timeline.root)
         trust.onClicked { [weak self] in self?.trustWanted?() }
         play.onClicked { [weak self] in
             guard let self, !self.model.isPlaying else { return }
@@ -73,6 +74,7 @@ final class DeviceTrackerSection {
         advice.isVisible = model.advice != nil
         note.text = model.silencedNote ?? ""
         note.isVisible = model.silencedNote != nil
+        timeline.show(model.timeline)
         let favorite = isFavorite()
         buttons.setVisible(play, model.canPlaySound)
         buttons.setVisible(trust, !favorite)

@@ -65,6 +65,17 @@ final class TrackerWatchTests: XCTestCase {
         XCTAssertNotEqual(watch.key(of: address(3)), watch.key(of: first))
     }
 
+    func testAFindMyDeviceTagReMatchesByItsIdentifierWithinADayNotAfter() {
+        let watch = TrackerWatch(rule: TrackerRule(.medium))
+        let eid = ArraySlice(repeating: UInt8(0x42), count: 20)
+        let tag = TrackerReading(family: .googleFindMyDevice, kind: .findMyDeviceTag, state: .separated, stableID: eid)
+        watch.heard(address(1), tag, at: t0, place: "home", session: 1)
+        watch.heard(address(2), tag, at: t0.addingTimeInterval(20 * 3600), place: "office", session: 2)
+        XCTAssertEqual(watch.key(of: address(2)), watch.key(of: address(1)), "silent 20 hours: the same tag")
+        watch.heard(address(3), tag, at: t0.addingTimeInterval(45 * 3600), place: "home", session: 3)
+        XCTAssertNotEqual(watch.key(of: address(3)), watch.key(of: address(1)), "silent 25 hours: not taken for it")
+    }
+
     func testTwoIdenticalSeparatedTagsHeardAtOnceAreNeverMerged() {
         let watch = TrackerWatch(rule: TrackerRule(.medium))
         for s in 0..<10 {

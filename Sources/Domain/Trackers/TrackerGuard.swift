@@ -52,6 +52,8 @@ public final class TrackerGuard {
     /// Unique across runs, so that the time-alone bar counts sessions before a restart too.
     private var session: Int
     private var wasRunning = false
+    private var stoppedAt: Date?
+    private var lastHeard: Date?
     private var silenced: [String: Date] = [:]
     /// Each device's report last judged: a device not heard since has nothing new to say.
     private var judged: [DeviceID: Date] = [:]
@@ -160,8 +162,11 @@ public final class TrackerGuard {
 
     /// Takes in what the live devices say now.
     public func evaluate() {
-        let running = live.isRunning
-        if running && !wasRunning { session += 1 }
+        let running = live.isRunning, time = now()
+        // A scan stopped for `sessionGapMinutes` and started again is another session; a restart
+        // (the Scanner opening, a setting changed) is not.
+        if !running, wasRunning { stoppedAt = time }
+        if running, !wasRunning, let stoppedAt, time.timeIntervalSince(stoppedAt) >= watch.rule.sessionGapMinutes * 60 { session += 1 }
         wasRunning = running
         guard isOn, running || live.isReplayOver else { return }
         let place = places?.current
@@ -169,6 +174,9 @@ public final class TrackerGuard {
         let devices = live.all
         for (id, device) in devices where judged[id] != device.lastSeen {
             judged[id] = device.lastSeen
+            // So is a scan that heard nothing for as long (the machine slept).
+            if let heard = lastHeard, device.lastSeen.timeIntervalSince(heard) >= watch.rule.sessionGapMinutes * 60 { session += 1 }
+            if lastHeard.map({ device.lastSeen > $0 }) ?? true { lastHeard = device.lastSeen }
             guard let reading = TrackerTable.read(device.advertised), reading.kind.isTag else { continue }
             let before = watch.key(of: id).flatMap { watch.lastSeen(of: $0) }
             if let alert = watch.heard(id, reading, at: device.lastSeen, place: place, session: session, rssi: device.rssi) {
@@ -195,6 +203,9 @@ public final class TrackerGuard {
         return Status(reading: reading, tracked: key.flatMap { watch.tracked($0) },
                       alert: key.flatMap { k in watch.alerts.last { $0.tracker == k } }, silencedUntil: key.flatMap { silenced[$0] })
     }
+
+    /// The place now, as the sightings name it (a salted hash); nil where none can be told.
+    public var currentPlace: String? { places?.current }
 
     /// What was marked of `id`'s tracker within the rule's window, oldest first.
     public func sightings(of id: DeviceID) -> [TrackerSighting] {

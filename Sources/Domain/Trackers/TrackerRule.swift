@@ -22,6 +22,8 @@ public struct TrackerRule: Equatable, Sendable {
     /// How often a tracker's sightings are marked for the rule (and so judged): an alert comes
     /// at most this late.
     public var markSeconds: Double = 60
+    /// A scan stopped, or silent, this long begins another scan session.
+    public var sessionGapMinutes: Double = 10
 
     public init(minutes: Double, places: Int) {
         self.minutes = minutes
@@ -43,6 +45,8 @@ public struct TrackerRule: Equatable, Sendable {
         rule.timeAloneHours /= factor
         rule.windowHours /= factor
         rule.markSeconds /= factor
+        // Never under a second: a tag advertises a few times a second, and its gaps are no session.
+        rule.sessionGapMinutes = max(rule.sessionGapMinutes / factor, 1.0 / 60)
         return rule
     }
 }

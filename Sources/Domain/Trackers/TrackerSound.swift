@@ -6,11 +6,16 @@ import Localization
 
 /// Play Sound: connects to a tracker that lets strangers ring it, writes its start command,
 /// and lets go. An AirTag's sound characteristic takes 0xAF, as AirGuard sends it
-/// (seemoo-lab/AirGuard, AirTag.kt: service 7DFC9000-…, characteristic 7DFC9001-…).
+/// (seemoo-lab/AirGuard, AirTag.kt: service 7DFC9000-…, characteristic 7DFC9001-…). A tag
+/// that follows DULT serves the non-owner service 15190001-…; its control point 8E0C0001-…
+/// takes Sound_Start, opcode 0x0300, little-endian (IETF draft-ietf-dult-accessory-protocol,
+/// "Non-owner controls"). Google's Find My Device network requires that service of its tags.
 @MainActor
 public final class TrackerSoundPlayer {
     static let airTagSound = "7DFC9001-7D1C-4951-86AA-8D9728F8D66C"
     static let airTagStart: [UInt8] = [0xAF]
+    static let dultControlPoint = "8E0C0001-1D68-FB92-BF61-48377421680E"
+    static let dultSoundStart: [UInt8] = [0x00, 0x03]
 
     private let sessions: ChatSessions
     private let browser: GATTBrowser
@@ -24,7 +29,7 @@ public final class TrackerSoundPlayer {
     }
 
     /// Whether FavBlue knows how to ring this kind of tracker.
-    public static func canPlay(_ kind: TrackerKind) -> Bool { kind == .airTag }
+    public static func canPlay(_ kind: TrackerKind) -> Bool { [.airTag, .dultTag, .findMyDeviceTag].contains(kind) }
 
     /// Rings `device`; nil once it was asked to, else why not, in words.
     public func play(on device: DeviceID) async -> String? {
@@ -39,11 +44,17 @@ public final class TrackerSoundPlayer {
         guard browser.device == device, browser.phase == .ready else {
             return L10n.tr("It did not answer. Move closer to where you think it is, and try again.")
         }
-        guard let sound = browser.services.flatMap(\.characteristics).first(where: { $0.uuid.uppercased() == Self.airTagSound }) else {
+        let characteristics = browser.services.flatMap(\.characteristics)
+        let command: (handle: UInt16, bytes: [UInt8])
+        if let sound = characteristics.first(where: { $0.uuid.uppercased() == Self.airTagSound }) {
+            command = (sound.valueHandle, Self.airTagStart)
+        } else if let control = characteristics.first(where: { $0.uuid.uppercased() == Self.dultControlPoint }) {
+            command = (control.valueHandle, Self.dultSoundStart)
+        } else {
             return L10n.tr("It offers no sound to strangers.")
         }
         do {
-            try await sessions.connector.writeValue(Self.airTagStart, at: sound.valueHandle, withResponse: true)
+            try await sessions.connector.writeValue(command.bytes, at: command.handle, withResponse: true)
             return nil
         } catch {
             return L10n.format("It could not be asked: {}", error.message)

@@ -40,6 +40,9 @@ CONNECTED and DISCONNECTED lines end with the address of the peer they concern.
     (`CONFIRMED <n>` once the app confirmed indication n).
   * --airtag advertises as an AirTag away from its owner (nameless, Apple's Find My frame) and
     serves the AirTag's sound characteristic; each write prints `SOUND <hex>`.
+  * --dult advertises as a DULT location tag away from its owner (service data 0xFCB2, the
+    near-owner bit clear) and serves the non-owner service; each write to its control point
+    prints `SOUND <hex>` and is answered with Command_Response by indication.
 
 Pairing (the peer is the responder; keys live in memory for the peer's lifetime):
   * --pairing none|display|yesno|keyboard|keyboard-display sets its IO capability
@@ -241,6 +244,19 @@ async def main(args):
                                Characteristic.Properties.WRITE | Characteristic.Properties.WRITE_WITHOUT_RESPONSE,
                                Characteristic.WRITEABLE, CharacteristicValue(write=ring)),
             ]))
+        if args.dult:
+            # The DULT non-owner service: Sound_Start (0x0300, little-endian) written to the
+            # control point, Command_Response (0x0302: the opcode, then status 0 success) indicated.
+            def control(connection, value):
+                say('SOUND', bytes(value).hex())
+                if len(value) >= 2:
+                    answer = bytes([0x02, 0x03]) + bytes(value[:2]) + bytes([0x00, 0x00])
+                    asyncio.get_running_loop().create_task(device.indicate_subscriber(connection, control_point, answer))
+
+            control_point = Characteristic('8E0C0001-1D68-FB92-BF61-48377421680E',
+                                           Characteristic.Properties.WRITE | Characteristic.Properties.INDICATE,
+                                           Characteristic.WRITEABLE, CharacteristicValue(write=control))
+            services.append(Service('15190001-12F4-C226-88ED-2AC5579F2A85', [control_point]))
         device.add_services(services)
 
         async def send(tx, name, text):
@@ -310,6 +326,9 @@ async def main(args):
         if args.airtag:
             # Nameless, as AirTags are: Apple's Find My frame with a full key (away from its owner).
             device.advertising_data = bytes([30, 0xFF, 0x4C, 0x00, 0x12, 0x19, 0x10]) + bytes(range(1, 23)) + bytes([0, 0])
+        if args.dult:
+            # Nameless: service data 0xFCB2, network 0x02, the near-owner bit (0x80) clear.
+            device.advertising_data = bytes([2, 0x01, 0x06, 5, 0x16, 0xB2, 0xFC, 0x02, 0x00])
         await device.power_on()
         await device.start_advertising(auto_restart=True)
         if args.private:
@@ -361,6 +380,7 @@ if __name__ == '__main__':
     parser.add_argument('--rotate', type=float, default=0)
     parser.add_argument('--request-pairing', action='store_true')
     parser.add_argument('--airtag', action='store_true')
+    parser.add_argument('--dult', action='store_true')
     parser.add_argument('-v', '--verbose', action='store_true')
     arguments = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.WARNING)
