@@ -42,6 +42,10 @@ public struct LiveDevice: Sendable {
     public private(set) var lastPayload: [UInt8] = []
     /// Addresses it used before, oldest first, when it was seen to change its address.
     public private(set) var formerAddresses: [DeviceID] = []
+    /// Each source that heard it, where several are in use; empty with one alone.
+    public private(set) var heardBy: [SourceHearing] = []
+    /// The room it is in: the source that hears it best, with hysteresis.
+    public private(set) var room = RoomChoice()
 
     /// A device as its first report describes it.
     public init(_ first: Observation) {
@@ -74,6 +78,14 @@ public struct LiveDevice: Sendable {
             smoothedRSSI = smoothedRSSI.map { $0 * 0.7 + Double(value) * 0.3 } ?? Double(value)
             trace.add(value, at: o.timestamp)
         }
+        if let source = o.source {
+            if let i = heardBy.firstIndex(where: { $0.source == source }) {
+                heardBy[i].fold(o)
+            } else {
+                heardBy.append(SourceHearing(o, source: source))
+            }
+            room.update(heardBy, at: o.timestamp)
+        }
         departed = false
     }
 
@@ -103,6 +115,8 @@ public struct LiveDevice: Sendable {
         trace = other.trace
         departed = other.departed
         lastPayload = other.lastPayload
+        heardBy = other.heardBy
+        room = other.room
         formerAddresses = other.formerAddresses + [other.currentAddress]
     }
 

@@ -76,6 +76,8 @@ public struct Observation: Equatable, Sendable {
     public var invalidNameBytes: [UInt8]?
     /// Whether the advertising data broke off inside a structure; what came before it is kept.
     public var malformed = false
+    /// The source that heard it ("Kitchen"), where several are in use; nil with one alone.
+    public var source: String?
 
     /// Keys it on `identity`, keeping the address it was heard from.
     public mutating func resolve(to identity: DeviceID) {
