@@ -31,11 +31,13 @@ let package = Package(
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // GnuTLS's crypto library, for one use: the resolver's AES, with each key's schedule made once.
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
+        // The Eclipse Mosquitto client, for gateways that publish to an MQTT broker.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // MARK: Core
         .target(name: "Localization", dependencies: ["CIntl"]),
         .target(name: "Domain", dependencies: ["Localization"]),
-        .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ", "CGio"], plugins: ["ServiceNameTable"]),
+        .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ", "CGio", "CMosquitto"], plugins: ["ServiceNameTable"]),
         .target(name: "Persistence", dependencies: ["Domain", "Localization", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "ViewModels", dependencies: ["Domain", "Localization"]),
         .target(name: "SecurityToolbox", dependencies: ["Domain", "CNettle", .product(name: "Crypto", package: "swift-crypto"),

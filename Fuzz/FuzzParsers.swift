@@ -4,7 +4,7 @@
 // libFuzzer entry point over everything that reads untrusted bytes: HCI events (connection
 // events too), AD/EIR structures, btsnoop captures, and a peer's ACL data up through L2CAP,
 // signalling, SMP (and the pairing state machine) and ATT to the GATT parsing, and the
-// characteristic value decoders. Built by meson-helpers/test.d/50-fuzz.sh
+// characteristic value decoders, and gateways' BTtoMQTT messages. Built by meson-helpers/test.d/50-fuzz.sh
 // together with the Domain and Bluetooth sources in one module.
 
 import Foundation
@@ -38,6 +38,9 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         }
     case 1:
         _ = ADParser.parse(body)
+        // The same bytes as a gateway's MQTT message and topic: read or refused, never a trap.
+        _ = try? BTtoMQTT.observation(body, at: Date(timeIntervalSince1970: 0), source: "fuzz")
+        _ = try? BTtoMQTT.gateway(inTopic: body, prefix: "home")
     case 3:
         fuzzACL(body)
     case 4:

@@ -28,9 +28,9 @@ struct FavBlueScan: AsyncParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, json, null }
 
-    @Option(help: ArgumentHelp("auto, bluez, bluez:hciN, hciN, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH or demo",
-                               discussion: "auto: the system's Bluetooth service (BlueZ over D-Bus) when it has an adapter, else the first raw HCI adapter. bluez: BlueZ's first adapter, no special rights needed; bluez:hciN: its adapter hciN. hciN: a raw HCI socket (needs cap_net_raw,cap_net_admin)."))
-    var source = "auto"
+    @Option(help: ArgumentHelp("auto, bluez, bluez:hciN, hciN, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH, demo or mqtt[s]://[USER@]HOST[:PORT]/PREFIX; give it again for several sources at once, NAME=SOURCE to name one",
+                               discussion: "auto: the system's Bluetooth service (BlueZ over D-Bus) when it has an adapter, else the first raw HCI adapter. bluez: BlueZ's first adapter, no special rights needed; bluez:hciN: its adapter hciN. hciN: a raw HCI socket (needs cap_net_raw,cap_net_admin). mqtt: gateways publishing OpenMQTTGateway's BTtoMQTT messages to a broker, each named by its topic (mqtts: over TLS, ?ca=FILE for a CA of your own). With several sources, each JSON line lists under \"sources\" every source that heard the device."))
+    var source: [String] = []
 
     @Option(help: "Stop after this many seconds (live sources run until interrupted without it).")
     var duration: Double?
@@ -55,8 +55,11 @@ struct FavBlueScan: AsyncParsableCommand {
     var keys: String?
 
     func run() async throws {
-        let parsed: ScanSource
-        do { parsed = try ScanSource(parsing: source) } catch { fail(Self.explain(error)) }
+        let named: [NamedSource]
+        do { named = try (source.isEmpty ? ["auto"] : source).map { text throws(ScanFailure) in try NamedSource(parsing: text) } } catch {
+            fail(Self.explain(error))
+        }
+        let several = named.count > 1 || named.contains { if case .mqtt = $0.source { return true } else { return false } }
         let writer: BtsnoopWriter?
         if let record {
             do { writer = try BtsnoopWriter(path: record) } catch { fail("cannot write \(record): \(error.localizedDescription)") }
@@ -70,8 +73,10 @@ struct FavBlueScan: AsyncParsableCommand {
                 fail(error.message)
             }
         }
-        let scanner = ScannerFactory.make(parsed, demoCapture: DemoCapture.path(), fast: fast, record: writer,
-                                          log: { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } })
+        let log: @Sendable (String) -> Void = { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } }
+        let scanners = named.map { ScannerFactory.make($0.source, demoCapture: DemoCapture.path(), fast: fast, record: writer, log: log) }
+        let scanner = !several ? scanners[0] : MultiScanner(zip(named, scanners).map { MultiScanner.Part(name: $0.name ?? $0.source.description,
+                                                                                                         scanner: $1) }, log: log)
         let (table, failure): (DeviceTable, ScanFailure?)
         if fast, let replay = scanner as? ReplayScanner {
             (table, failure) = await Self.fold(replay, duration: duration, resolver: resolver, perAddress: perAddress)
@@ -80,7 +85,7 @@ struct FavBlueScan: AsyncParsableCommand {
         }
         writer?.close()
         // On failure with nothing seen, stdout stays empty rather than holding a bare header.
-        if failure == nil || !table.devices.isEmpty { print(table, format: format) }
+        if failure == nil || !table.devices.isEmpty { print(table, format: format, sources: several) }
         if let failure {
             fail(Self.explain(failure), table: true)
         }
@@ -142,13 +147,13 @@ struct FavBlueScan: AsyncParsableCommand {
         return (table, failure.reason)
     }
 
-    func print(_ table: DeviceTable, format: Format) {
+    func print(_ table: DeviceTable, format: Format, sources: Bool) {
         switch format {
         case .null: return
         case .json:
-            for device in table.sorted { Swift.print(JSONLine.encode(device)) }
+            for device in table.sorted { Swift.print(JSONLine.encode(device, sources: sources)) }
         case .table:
-            for line in DeviceExport.table(table.sorted.map(JSONLine.record)) { Swift.print(line) }
+            for line in DeviceExport.table(table.sorted.map { JSONLine.record($0, sources: sources) }) { Swift.print(line) }
         }
     }
 

@@ -7,10 +7,12 @@ import Foundation
 
 /// One device as one JSON object on one line, with the keys the app's export uses too.
 enum JSONLine {
-    static func encode(_ d: DeviceAggregate) -> String { DeviceExport.jsonLine(record(d)) }
+    /// With `sources` (several were in use), each line lists the sources that heard the device.
+    static func encode(_ d: DeviceAggregate, sources: Bool = false) -> String { DeviceExport.jsonLine(record(d, sources: sources)) }
 
-    static func record(_ d: DeviceAggregate) -> DeviceRecord {
+    static func record(_ d: DeviceAggregate, sources: Bool = false) -> DeviceRecord {
         DeviceRecord(id: d.id, advertised: d.advertised, rssi: d.rssi, rssiMax: d.rssiMax,
-                     reports: d.reports, firstSeen: d.firstSeen, lastSeen: d.lastSeen, addresses: d.addresses)
+                     reports: d.reports, firstSeen: d.firstSeen, lastSeen: d.lastSeen, addresses: d.addresses,
+                     sources: sources ? d.sources : nil)
     }
 }

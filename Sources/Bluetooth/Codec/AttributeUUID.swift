@@ -24,15 +24,7 @@ public struct AttributeUUID: Hashable, Sendable, CustomStringConvertible {
     /// Canonical text "7E57C000-2C8F-4F3C-9F91-8577E1891234" (or 4 hex digits); nil if malformed.
     public init?(_ text: String) {
         let hex = text.filter { $0 != "-" }
-        guard hex.count == 4 || hex.count == 32 else { return nil }
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
+        guard hex.count == 4 || hex.count == 32, let bytes = Hex.bytes(hex) else { return nil }
         wire = bytes.reversed()
     }
 

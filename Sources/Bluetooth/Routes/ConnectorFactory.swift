@@ -30,6 +30,8 @@ public enum ConnectorFactory {
                 "Connecting is not possible over a raw HCI socket, because the system’s Bluetooth service would act on the connection too. Use the BlueZ source (--source bluez) to connect.")))
         case .btsnoop:
             return RefusingConnector(.notSupported(L10n.tr("A replayed capture cannot connect to devices.")))
+        case .mqtt:
+            return RefusingConnector(.notSupported(L10n.tr("Gateways only report what they hear: connect through this computer’s adapter.")))
         case .demo:
             return DemoChatConnector()
         }

@@ -27,6 +27,8 @@ public enum PairerFactory {
                 "Pairing is not possible over a raw HCI socket, because the system’s Bluetooth service would act on it too. Use the BlueZ source (--source bluez) to pair."))
         case .btsnoop:
             return UnavailablePairer(reason: L10n.tr("A replayed capture cannot pair with devices."))
+        case .mqtt:
+            return UnavailablePairer(reason: L10n.tr("Gateways only report what they hear: pair through this computer’s adapter."))
         case .demo:
             return UnavailablePairer(reason: L10n.tr("The demo’s devices cannot pair."))
         }

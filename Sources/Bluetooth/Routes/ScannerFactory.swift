@@ -20,6 +20,8 @@ public enum ScannerFactory {
         switch source {
         case .btsnoop(let path):
             return ReplayScanner(path: path, realTime: !fast, record: record)
+        case .mqtt(let address):
+            return MQTTScanner(address: address, log: log)
         case .demo:
             return DemoScanner(capture: demoCapture ?? "/nonexistent/demo.btsnoop", realTime: !fast, record: record,
                                loops: loopDemo && !fast)
@@ -52,7 +54,7 @@ public enum ScannerFactory {
         case .h4Serial(let device, let baud):
             return HCILink(open: { () throws(ScanFailure) in try TransportOpener.serial(device: device, baud: baud) },
                            record: record, log: log)
-        case .hci, .auto, .bluez, .btsnoop, .demo:
+        case .hci, .auto, .bluez, .btsnoop, .demo, .mqtt:
             return nil
         }
     }
@@ -62,7 +64,7 @@ public enum ScannerFactory {
     public static func bus(for source: ScanSource) -> BlueZBus? {
         switch source {
         case .bluez, .auto: return BlueZBus()
-        case .hci, .h4Unix, .h4TCP, .h4Serial, .btsnoop, .demo: return nil
+        case .hci, .h4Unix, .h4TCP, .h4Serial, .btsnoop, .demo, .mqtt: return nil
         }
     }
 }
@@ -72,7 +74,7 @@ extension ScanSource {
     var isH4: Bool {
         switch self {
         case .h4Unix, .h4TCP, .h4Serial: return true
-        case .hci, .auto, .bluez, .btsnoop, .demo: return false
+        case .hci, .auto, .bluez, .btsnoop, .demo, .mqtt: return false
         }
     }
 

@@ -27,6 +27,8 @@ public struct DeviceAggregate: Equatable, Sendable {
     public private(set) var lastPayload: [UInt8] = []
     /// Every address it was heard at, oldest first, once it changed its private address; else empty.
     public private(set) var addresses: [DeviceID] = []
+    /// Each source that heard it, in the order first heard, where several are in use.
+    public private(set) var sources: [DeviceRecord.Source] = []
 
     /// The latest non-empty name.
     public var name: String? { advertised.name }
@@ -46,6 +48,10 @@ public struct DeviceAggregate: Equatable, Sendable {
 
     /// Folds in a newer observation; names and data seen once are kept when a later report lacks them.
     mutating func merge(_ o: Observation) {
+        if let source = o.source {
+            let heard = DeviceRecord.Source(name: source, rssi: o.rssi, lastSeen: o.timestamp)
+            if let i = sources.firstIndex(where: { $0.name == source }) { sources[i] = heard } else { sources.append(heard) }
+        }
         counts.count(rssi: o.rssi, at: o.timestamp)
         advertised.merge(o)
         last = o

@@ -78,6 +78,7 @@ public enum DeviceExport {
         case .manufacturerData: return map(r.manufacturerData)
         case .serviceData: return map(r.serviceData)
         case .addresses: return r.addresses.joined(separator: ";")
+        case .sources: return (r.sources ?? []).map { "\($0.name)=\($0.rssi.map(String.init) ?? "")" }.joined(separator: ";")
         case .nickname: return r.nickname ?? ""
         case .favorite: return r.favorite.map { $0 ? "true" : "false" } ?? ""
         }
@@ -108,6 +109,7 @@ public enum DeviceExport {
                 case .manufacturerData: try c.encode(r.manufacturerData, forKey: key)
                 case .serviceData: try c.encode(r.serviceData, forKey: key)
                 case .addresses: try c.encode(r.addresses, forKey: key)
+                case .sources: try c.encode(r.sources, forKey: key)
                 case .nickname: try c.encode(r.nickname, forKey: key)
                 case .favorite: try c.encode(r.favorite, forKey: key)
                 }

@@ -9,7 +9,29 @@ public struct DeviceRecord: Equatable, Sendable {
     /// The keys in output order. `nickname` and `favorite` are the app's own and come last.
     public enum Key: String, CodingKey, CaseIterable, Sendable {
         case address, addressType, transport, name, rssi, rssiMax, txPower, company, companyId, services, reports,
-             firstSeen, lastSeen, manufacturerData, serviceData, addresses, nickname, favorite
+             firstSeen, lastSeen, manufacturerData, serviceData, addresses, sources, nickname, favorite
+    }
+
+    /// One source that heard the device: its name, newest signal and when.
+    public struct Source: Equatable, Sendable, Encodable {
+        public let name: String
+        public let rssi: Int?
+        public let lastSeen: Date
+
+        public init(name: String, rssi: Int?, lastSeen: Date) {
+            self.name = name
+            self.rssi = rssi
+            self.lastSeen = lastSeen
+        }
+
+        enum CodingKeys: String, CodingKey { case name, rssi, lastSeen }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(rssi, forKey: .rssi)
+            try c.encode(ExportTime.string(lastSeen), forKey: .lastSeen)
+        }
     }
 
     /// "AA:BB:CC:DD:EE:FF".
@@ -43,6 +65,9 @@ public struct DeviceRecord: Equatable, Sendable {
     /// Every address it was heard at, oldest first, when it changed its private address and was
     /// kept as one device; empty for most.
     public var addresses: [String]
+    /// Each source that heard it, where several were in use; nil with one alone, which leaves
+    /// the key out.
+    public var sources: [Source]?
     /// The user's nickname; only the app knows it.
     public var nickname: String?
     /// Whether it is a favorite; nil where favorites are unknown (`favblue-scan`), which leaves
@@ -51,7 +76,8 @@ public struct DeviceRecord: Equatable, Sendable {
 
     /// A record of what `id` advertised, with its readings and report counts.
     public init(id: DeviceID, advertised: AdvertisedData, rssi: Int?, rssiMax: Int?, reports: Int,
-                firstSeen: Date, lastSeen: Date, addresses: [DeviceID] = [], nickname: String? = nil, favorite: Bool? = nil) {
+                firstSeen: Date, lastSeen: Date, addresses: [DeviceID] = [], sources: [Source]? = nil, nickname: String? = nil,
+                favorite: Bool? = nil) {
         address = id.address
         addressType = id.kind == .leRandom ? "random" : "public"
         transport = id.kind == .bredr ? "bredr" : "le"
@@ -69,13 +95,20 @@ public struct DeviceRecord: Equatable, Sendable {
                                       uniquingKeysWith: { _, newer in newer })
         serviceData = Dictionary(advertised.serviceData.map { ($0.key.uuid, Self.hex($0.value)) }, uniquingKeysWith: { _, newer in newer })
         self.addresses = addresses.map(\.address)
+        self.sources = sources
         self.nickname = nickname
         self.favorite = favorite
     }
 
     /// The keys this record writes: without `nickname` and `favorite` when favorites are unknown.
     public var keys: [Key] {
-        favorite == nil ? Key.allCases.filter { $0 != .nickname && $0 != .favorite } : Key.allCases
+        Key.allCases.filter { key in
+            switch key {
+            case .nickname, .favorite: return favorite != nil
+            case .sources: return sources != nil
+            default: return true
+            }
+        }
     }
 
     /// "0x004C": four hex digits, as the Bluetooth SIG lists company identifiers.

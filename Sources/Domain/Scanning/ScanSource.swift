@@ -21,9 +21,11 @@ public enum ScanSource: Equatable, Sendable, CustomStringConvertible {
     case btsnoop(path: String)
     /// Replay of the capture shipped with FavBlue.
     case demo
+    /// Gateways in other rooms, publishing to an MQTT broker.
+    case mqtt(MQTTAddress)
 
     /// Parses "auto", "bluez", "bluez:hciN", "hci0", "h4-unix:PATH", "h4-tcp:HOST:PORT", "h4-serial:DEV[@BAUD]",
-    /// "btsnoop:PATH" or "demo".
+    /// "btsnoop:PATH", "demo" or "mqtt[s]://[user@]host[:port]/PREFIX".
     public init(parsing text: String) throws(ScanFailure) {
         let text = text.trimmingCharacters(in: .whitespaces)
         func value(after prefix: String) throws(ScanFailure) -> String {
@@ -61,6 +63,8 @@ public enum ScanSource: Equatable, Sendable, CustomStringConvertible {
             }
         case _ where text.hasPrefix("btsnoop:"):
             self = .btsnoop(path: try value(after: "btsnoop:"))
+        case _ where text.hasPrefix("mqtt://") || text.hasPrefix("mqtts://"):
+            self = .mqtt(try MQTTAddress(parsing: text))
         default:
             throw .badSource(L10n.format("unknown source “{}”", text))
         }
@@ -84,6 +88,7 @@ public enum ScanSource: Equatable, Sendable, CustomStringConvertible {
         case .h4Serial(let device, let baud): return "h4-serial:\(device)@\(baud)"
         case .btsnoop(let path): return "btsnoop:\(path)"
         case .demo: return "demo"
+        case .mqtt(let address): return address.description
         }
     }
 }

@@ -22,4 +22,28 @@ public enum Hex {
     public static func compact(_ bytes: [UInt8]) -> String {
         spaced(bytes).replacingOccurrences(of: " ", with: "")
     }
+
+    /// The bytes two hex digits each give, upper or lower case, nothing between; nil for an odd
+    /// count or anything that is no hex digit.
+    public static func bytes(_ text: some StringProtocol) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 0x30...0x39: return c - 0x30
+            case 0x41...0x46: return c - 0x37
+            case 0x61...0x66: return c - 0x57
+            default: return nil
+            }
+        }
+        var out = [UInt8]()
+        out.reserveCapacity(utf8.count / 2)
+        var i = 0
+        while i < utf8.count {
+            guard let high = nibble(utf8[i]), let low = nibble(utf8[i + 1]) else { return nil }
+            out.append(high << 4 | low)
+            i += 2
+        }
+        return out
+    }
 }

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CMosquitto
+import Domain
+import Foundation
+import Localization
+
+/// Gateways in other rooms, through an MQTT broker (libmosquitto): subscribes at QoS 0 to what
+/// they publish in the BTtoMQTT format and reports each advertisement as heard by the gateway
+/// that published it. Reconnects with backoff (1 s, doubling to 30 s); a refused password stops
+/// it with a clear failure. Messages it cannot read are counted, skipped and said once in the log.
+final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendable {
+    private let address: MQTTAddress
+    private let password: String?
+    private let log: @Sendable (String) -> Void
+    private let streams = ScanStreams()
+
+    // State, guarded by `lock`.
+    private let lock = NSLock()
+    private var client: OpaquePointer?
+    private var gateways: [String: Date] = [:]
+    private var skipped = 0
+    private var said: Set<String> = []
+
+    private static let library: Void = { mosquitto_lib_init() }()
+
+    init(address: MQTTAddress, password: String? = nil, log: @escaping @Sendable (String) -> Void) {
+        self.address = address
+        self.password = password
+        self.log = log
+    }
+
+    deinit { close() }
+
+    var observations: Feed<Observation> { streams.observations }
+    var states: Feed<ScannerState> { streams.states }
+
+    var sourceStatuses: [SourceStatus] {
+        let state = streams.state
+        return lock.withLock {
+            let broker = SourceStatus(name: address.host, state: state, lastHeard: gateways.values.max(), skipped: skipped)
+            return [broker] + gateways.keys.sorted().map { SourceStatus(name: $0, state: state, lastHeard: gateways[$0]) }
+        }
+    }
+
+    func start() {
+        guard lock.withLock({ client == nil }) else { return }
+        _ = Self.library
+        streams.set(.starting)
+        guard let m = mosquitto_new(nil, true, Unmanaged.passUnretained(self).toOpaque()) else {
+            return streams.set(.failed(.unavailable(L10n.tr("the MQTT client could not be made"))))
+        }
+        mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        if let user = address.user { mosquitto_username_pw_set(m, user, password) }
+        if address.tls {
+            let rc = mosquitto_tls_set(m, address.caFile, address.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil)
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+                mosquitto_destroy(m)
+                return streams.set(.failed(.badSource(L10n.format("the CA file cannot be used: {}", Self.words(rc)))))
+            }
+        }
+        mosquitto_connect_callback_set(m) { _, object, rc in MQTTScanner.from(object).connected(rc) }
+        mosquitto_disconnect_callback_set(m) { _, object, rc in MQTTScanner.from(object).disconnected(rc) }
+        mosquitto_message_callback_set(m) { _, object, message in
+            guard let message else { return }
+            MQTTScanner.from(object).received(message.pointee)
+        }
+        mosquitto_reconnect_delay_set(m, 1, 30, true)
+        lock.withLock { client = m }
+        let rc = mosquitto_connect_async(m, address.host, Int32(address.port), 30)
+        if rc != MOSQ_ERR_SUCCESS.rawValue {
+            // The loop thread tries again with backoff; the state says it is still connecting.
+            log("mqtt: \(address): \(Self.words(rc)); trying again")
+        }
+        mosquitto_loop_start(m)
+    }
+
+    func stop() {
+        close()
+        streams.set(.paused)
+    }
+
+    private func close() {
+        guard let m = lock.withLock({ () -> OpaquePointer? in
+            defer { client = nil }
+            return client
+        }) else { return }
+        mosquitto_disconnect(m)
+        mosquitto_loop_stop(m, true)
+        mosquitto_destroy(m)
+    }
+
+    private static func from(_ object: UnsafeMutableRawPointer?) -> MQTTScanner {
+        Unmanaged<MQTTScanner>.fromOpaque(object!).takeUnretainedValue()
+    }
+
+    private static func words(_ rc: Int32) -> String { String(cString: mosquitto_strerror(rc)) }
+
+    private func connected(_ rc: Int32) {
+        guard rc == 0 else {
+            let reason = String(cString: mosquitto_connack_string(rc))
+            // 4 and 5: the user name or password was refused; trying again would not help.
+            if rc == 4 || rc == 5 {
+                streams.set(.failed(.permissionDenied(L10n.format(
+                    "the broker {} refused the user name or password ({}). Check them, then start again.", address.host, reason))))
+                if let m = lock.withLock({ client }) { mosquitto_disconnect(m) }
+            } else {
+                log("mqtt: \(address): \(reason)")
+            }
+            return
+        }
+        if let m = lock.withLock({ client }) { mosquitto_subscribe(m, nil, address.subscription, 0) }
+        log("mqtt: connected to \(address)")
+        streams.set(.scanning)
+    }
+
+    private func disconnected(_ rc: Int32) {
+        guard rc != 0, lock.withLock({ client != nil }) else { return }
+        if case .failed = streams.state { return }
+        log("mqtt: \(address): the broker went away (\(Self.words(rc))); trying again")
+        streams.set(.starting)
+    }
+
+    private func received(_ message: mosquitto_message) {
+        let time = Date()
+        let topic = message.topic.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self),
+                                                                   count: strlen($0))) } ?? []
+        let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen))) } ?? []
+        do throws(BTtoMQTT.Problem) {
+            let gateway = try BTtoMQTT.gateway(inTopic: topic, prefix: address.prefix)
+            let o = try BTtoMQTT.observation(payload, at: time, source: gateway)
+            lock.withLock { gateways[gateway] = time }
+            streams.emit(o)
+        } catch {
+            let first = lock.withLock { () -> Bool in
+                skipped += 1
+                return said.insert(error.message).inserted
+            }
+            if first { log("mqtt: \(address): skipped \(error.message) (counted, said once)") }
+        }
+    }
+}

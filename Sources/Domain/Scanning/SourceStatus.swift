@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+import Localization
+
+/// One of several sources in use, as Preferences and the Scanner say it: its name, what it is
+/// doing, when it last heard anything, and how many messages it had to skip.
+public struct SourceStatus: Equatable, Sendable {
+    public let name: String
+    public let state: ScannerState
+    public let lastHeard: Date?
+    /// Messages it could not read (a gateway's malformed JSON, say), skipped and counted.
+    public let skipped: Int
+
+    public init(name: String, state: ScannerState, lastHeard: Date?, skipped: Int = 0) {
+        self.name = name
+        self.state = state
+        self.lastHeard = lastHeard
+        self.skipped = skipped
+    }
+
+    /// "Kitchen · connected", "Kitchen · not heard since 12:03", "Kitchen · …failure".
+    public var words: String {
+        let what: String
+        switch state {
+        case .scanning, .waiting:
+            if let lastHeard, Date().timeIntervalSince(lastHeard) > 60 {
+                what = L10n.format("not heard since {}", Formats.time(lastHeard))
+            } else {
+                what = L10n.ctx("source", "connected")
+            }
+        case .starting: what = L10n.ctx("source", "connecting…")
+        case .idle, .paused: what = L10n.ctx("source", "stopped")
+        case .finished: what = L10n.ctx("source", "finished")
+        case .failed(let failure): what = failure.message
+        }
+        let line = L10n.format("{} · {}", name, what)
+        guard skipped > 0 else { return line }
+        return L10n.plural("{} · {} message skipped", "{} · {} messages skipped", skipped, line, Formats.number(skipped))
+    }
+}
+
+/// A scanner that is several sources at once, and says how each is doing.
+public protocol SourceStatusReporting: AnyObject, Sendable {
+    var sourceStatuses: [SourceStatus] { get }
+}
+
+/// A source as the user names it on the command line: `Kitchen=h4-tcp:10.0.0.7:9000`, or the
+/// source alone.
+public struct NamedSource: Equatable, Sendable {
+    public let name: String?
+    public let source: ScanSource
+
+    public init(name: String?, source: ScanSource) {
+        self.name = name
+        self.source = source
+    }
+
+    public init(parsing text: String) throws(ScanFailure) {
+        if let eq = text.firstIndex(of: "="), !text[..<eq].contains(":"), !text[..<eq].contains("/") {
+            let name = text[..<eq].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { throw .badSource(L10n.format("“{}” needs a name before “=”", text)) }
+            self.init(name: name, source: try ScanSource(parsing: String(text[text.index(after: eq)...])))
+        } else {
+            self.init(name: nil, source: try ScanSource(parsing: text))
+        }
+    }
+}

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+@testable import Bluetooth
+import Domain
+import Foundation
+import TestSupport
+import XCTest
+
+/// A real broker (Debian's mosquitto, on a free port) and fake gateways publishing what they
+/// hear in the BTtoMQTT format, as OpenMQTTGateway and Theengs Gateway do.
+final class Broker {
+    let port = Peers.freePort()
+    let directory = NSTemporaryDirectory() + "favblue-mqtt-\(UUID().uuidString.prefix(8))"
+    private var process: PeerProcess?
+    private let lines: [String]
+
+    /// A broker; `user` and `password` make it refuse anyone else; `tls` serves TLS with a CA
+    /// and certificate made here.
+    init(user: String? = nil, password: String? = nil, tls: Bool = false) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var lines = ["listener \(port) 127.0.0.1"]
+        if let user, let password {
+            let file = directory + "/passwords"
+            FileManager.default.createFile(atPath: file, contents: nil)
+            let made = try runTool("/usr/bin/mosquitto_passwd", ["-b", file, user, password])
+            XCTAssertEqual(made.status, 0, made.err)
+            lines += ["allow_anonymous false", "password_file \(file)"]
+        } else {
+            lines.append("allow_anonymous true")
+        }
+        if tls {
+            try Self.makeCertificates(in: directory)
+            lines += ["cafile \(directory)/ca.pem", "certfile \(directory)/server.pem", "keyfile \(directory)/server.key"]
+        }
+        self.lines = lines
+        try start()
+    }
+
+    /// A CA and a certificate for "localhost" it signed.
+    private static func makeCertificates(in d: String) throws {
+        for args in [
+            ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=FavBlue test CA", "-keyout", "\(d)/ca.key", "-out", "\(d)/ca.pem"],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", "\(d)/server.key", "-out", "\(d)/server.csr"],
+        ] {
+            let run = try runTool("/usr/bin/openssl", args)
+            XCTAssertEqual(run.status, 0, run.err)
+        }
+        try "subjectAltName=DNS:localhost\n".write(toFile: "\(d)/san.ext", atomically: true, encoding: .utf8)
+        let sign = try runTool("/usr/bin/openssl", ["x509", "-req", "-in", "\(d)/server.csr", "-CA", "\(d)/ca.pem", "-CAkey", "\(d)/ca.key",
+                                                    "-CAcreateserial", "-days", "2", "-extfile", "\(d)/san.ext", "-out", "\(d)/server.pem"])
+        XCTAssertEqual(sign.status, 0, sign.err)
+        // The broker drops root for its own user, who must read the throwaway key.
+        chmod("\(d)/server.key", 0o644)
+    }
+
+    func start() throws {
+        let config = directory + "/mosquitto.conf"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: config, atomically: true, encoding: .utf8)
+        try Peers.require(FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto"), "no mosquitto: run meson-helpers/bootstrap")
+        process = try PeerProcess("/usr/sbin/mosquitto", ["-c", config], ready: "running")
+    }
+
+    /// Kills the broker at once (it takes seconds to say goodbye to its clients otherwise).
+    func stop() {
+        process?.kill9()
+        process = nil
+    }
+
+    /// Publishes `message` on `topic`, as a gateway would.
+    func publish(_ topic: String, _ message: String, user: String? = nil, password: String? = nil) throws {
+        let file = directory + "/message-\(UUID().uuidString.prefix(8))"
+        try message.write(toFile: file, atomically: true, encoding: .utf8)
+        try publish(topic, file: file, user: user, password: password)
+    }
+
+    func publish(_ topic: String, file: String, user: String? = nil, password: String? = nil) throws {
+        var args = ["-p", String(port), "-h", "127.0.0.1", "-t", topic, "-f", file]
+        if let user, let password { args += ["-u", user, "-P", password] }
+        let run = try runTool("/usr/bin/mosquitto_pub", args)
+        XCTAssertEqual(run.status, 0, run.err)
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// A scanner's reports and states, as they come.
+actor Heard {
+    var table = DeviceTable()
+    var states: [ScannerState] = []
+    func add(_ o: Observation) { table.add(o) }
+    func add(_ s: ScannerState) { states.append(s) }
+}
+
+/// Log lines, kept from any thread.
+final class Lines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
+final class MQTTGatewayTests: XCTestCase {
+    private func listen(_ scanner: DeviceScanner) -> (Heard, [Task<Void, Never>]) {
+        let heard = Heard()
+        let tasks = [
+            Task { for await o in scanner.observations { await heard.add(o) } },
+            Task { for await s in scanner.states { await heard.add(s) } },
+        ]
+        scanner.start()
+        return (heard, tasks)
+    }
+
+    private func until(_ what: String, timeout: Double = 15, _ done: () async -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while await !done() {
+            guard Date() < deadline else { return XCTFail("timed out waiting for \(what)") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    private static let keys = #"{"id":"C0:DE:AD:BE:EF:01","mac_type":1,"adv_type":0,"name":"Keys","rssi":-61,"txpower":4}"#
+
+    func testTwoRoomsHearingOneDeviceMakeOneDeviceWithBothSources() async throws {
+        let broker = try Broker()
+        let scanner = MQTTScanner(address: MQTTAddress(tls: false, user: nil, host: "127.0.0.1", port: broker.port, prefix: "home"), log: { _ in })
+        let (heard, tasks) = listen(scanner)
+        defer { scanner.stop(); tasks.forEach { $0.cancel() } }
+        try await until("connected") { await heard.states.contains(.scanning) }
+        try broker.publish("home/Kitchen/BTtoMQTT/C0DEADBEEF01", Self.keys)
+        try broker.publish("home/Office/BTtoMQTT/C0DEADBEEF01", Self.keys.replacingOccurrences(of: "-61", with: "-78"))
+        try await until("both rooms") { await heard.table.devices.values.first?.sources.count == 2 }
+        let devices = await heard.table.devices
+        XCTAssertEqual(devices.count, 1, "one device, heard in two rooms")
+        let keys = try XCTUnwrap(devices.values.first)
+        XCTAssertEqual(keys.id, try DeviceID(parsing: "C0:DE:AD:BE:EF:01", kind: .leRandom))
+        XCTAssertEqual(keys.name, "Keys")
+        XCTAssertEqual(keys.txPower, 4)
+        XCTAssertEqual(keys.sources.map(\.name), ["Kitchen", "Office"])
+        XCTAssertEqual(keys.sources.map(\.rssi), [-61, -78])
+        XCTAssertEqual(Set(scanner.sourceStatuses.map(\.name)), ["127.0.0.1", "Kitchen", "Office"])
+    }
+
+    func testABrokerRestartIsSaidAndNothingPublishedAfterItComesBackIsLost() async throws {
+        let broker = try Broker()
+        let scanner = MQTTScanner(address: MQTTAddress(tls: false, user: nil, host: "127.0.0.1", port: broker.port, prefix: "home"), log: { _ in })
+        let (heard, tasks) = listen(scanner)
+        defer { scanner.stop(); tasks.forEach { $0.cancel() } }
+        try await until("connected") { await heard.states.contains(.scanning) }
+        broker.stop()
+        try await until("the loss said") { await heard.states.last == .starting }
+        try broker.start()
+        try await until("connected again", timeout: 40) { await heard.states.last == .scanning }
+        for n in 1...20 {
+            let id = String(format: "C0:00:00:00:00:%02X", n)
+            try broker.publish("home/Hall/BTtoMQTT/x", #"{"id":"\#(id)","mac_type":1,"rssi":-70}"#)
+        }
+        try await until("all twenty") { await heard.table.devices.count == 20 }
+        let count = await heard.table.devices.count
+        XCTAssertEqual(count, 20)
+    }
+
+    func testMalformedMessagesAreCountedAndSkippedAndTheNextIsRead() async throws {
+        let broker = try Broker()
+        let lines = Lines()
+        let scanner = MQTTScanner(address: MQTTAddress(tls: false, user: nil, host: "127.0.0.1", port: broker.port, prefix: "home"),
+                                  log: { lines.add($0) })
+        let (heard, tasks) = listen(scanner)
+        defer { scanner.stop(); tasks.forEach { $0.cancel() } }
+        try await until("connected") { await heard.states.contains(.scanning) }
+        try broker.publish("home/Hall/BTtoMQTT/x", "{not json")
+        try broker.publish("home/Hall/BTtoMQTT/x", #"{"rssi":-40,"name":"no id"}"#)
+        let big = broker.directory + "/big"
+        FileManager.default.createFile(atPath: big, contents: Data(repeating: 0x20, count: 10 * 1024 * 1024))
+        try broker.publish("home/Hall/BTtoMQTT/x", file: big)
+        try broker.publish("home/Hall/BTtoMQTT/x", #"{"id":"C0:00:00:00:00:99","mac_type":1,"name":"\u202Eevil\n=1+1","rssi":-50}"#)
+        try await until("the good one") { await heard.table.devices.count == 1 }
+        XCTAssertEqual(scanner.sourceStatuses.first?.skipped, 3)
+        XCTAssertTrue(scanner.sourceStatuses.first?.words.hasSuffix("3 messages skipped") ?? false)
+        let name = await heard.table.devices.values.first?.name
+        XCTAssertEqual(name, "\u{202E}evil\n=1+1", "kept as sent: shown later by the device-text rule")
+        let logged = lines.all
+        XCTAssertTrue(logged.contains { $0.contains("not a JSON object") }, "\(logged)")
+        XCTAssertTrue(logged.contains { $0.contains("more than any advertisement") }, "\(logged)")
+    }
+
+    func testAWrongPasswordIsAClearFailureAndTheRightOneWorks() async throws {
+        let broker = try Broker(user: "favblue", password: "s3cret-Pa55")
+        let address = MQTTAddress(tls: false, user: "favblue", host: "127.0.0.1", port: broker.port, prefix: "home")
+        let wrong = MQTTScanner(address: address, password: "guess", log: { _ in })
+        let (refused, tasks) = listen(wrong)
+        try await until("refused") { if case .failed? = await refused.states.last { return true } else { return false } }
+        if case .failed(let failure)? = await refused.states.last {
+            XCTAssertTrue(failure.message.contains("refused the user name or password"), failure.message)
+            XCTAssertFalse(failure.message.contains("guess"), "a password is never said")
+        }
+        wrong.stop()
+        tasks.forEach { $0.cancel() }
+        let right = MQTTScanner(address: address, password: "s3cret-Pa55", log: { _ in })
+        let (heard, more) = listen(right)
+        defer { right.stop(); more.forEach { $0.cancel() } }
+        try await until("connected") { await heard.states.contains(.scanning) }
+        try broker.publish("home/Hall/BTtoMQTT/x", Self.keys, user: "favblue", password: "s3cret-Pa55")
+        try await until("the report") { await heard.table.devices.count == 1 }
+    }
+
+    func testTLSWithTheCAFileGiven() async throws {
+        let broker = try Broker(tls: true)
+        let address = try MQTTAddress(parsing: "mqtts://localhost:\(broker.port)/home?ca=\(broker.directory)/ca.pem")
+        let scanner = MQTTScanner(address: address, log: { _ in })
+        let (heard, tasks) = listen(scanner)
+        defer { scanner.stop(); tasks.forEach { $0.cancel() } }
+        try await until("connected over TLS") { await heard.states.contains(.scanning) }
+        let run = try runTool("/usr/bin/mosquitto_pub", ["-p", String(broker.port), "-h", "localhost", "--cafile", "\(broker.directory)/ca.pem",
+                                                         "-t", "home/Attic/BTtoMQTT/x", "-m", Self.keys])
+        XCTAssertEqual(run.status, 0, run.err)
+        try await until("the report") { await heard.table.devices.values.first?.sources.first?.name == "Attic" }
+    }
+}
