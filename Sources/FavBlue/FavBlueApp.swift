@@ -29,6 +29,9 @@ final class FavBlueApp {
     private var identityWatch: ObservationToken?
     private var policy: ScanPolicy?
     private var source: ScanSource = .auto
+    /// What this computer's adapter is called beside the other sources, and those sources.
+    private var sourceName: String?
+    private var listeners: [NamedSource] = []
     private var benchmark: ScannerBenchmark?
     private var gattBenchmark: GATTBenchmark?
     private var chatBenchmark: ChatBenchmark?
@@ -51,7 +54,7 @@ final class FavBlueApp {
     // MARK: Options
     private var splashOverride: Int?
     private var storageOverride: String?
-    private var sourceOverride: String?
+    private var sourceOverride: [String] = []
 
     private let resources: AppResources
 
@@ -65,8 +68,8 @@ final class FavBlueApp {
         application.addOption("storage", argument: .string,
                               description: L10n.tr("Keep favorites in “sqlite” (a file) or “memory” (forgotten on quit)"),
                               placeholder: L10n.tr("BACKEND"))
-        application.addOption("source", argument: .string,
-                              description: L10n.tr("Scan from SOURCE: auto, bluez, bluez:hci1, hci0, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH or demo"),
+        application.addOption("source", argument: .strings,
+                              description: L10n.tr("Scan from SOURCE: auto, bluez, bluez:hci1, hci0, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH, demo or mqtt[s]://[USER@]HOST[:PORT]/PREFIX; again for more sources, NAME=SOURCE to name one"),
                               placeholder: L10n.tr("SOURCE"))
         application.addOption("version", argument: .flag,
                               description: L10n.tr("Print the version and exit"), placeholder: nil)
@@ -102,7 +105,7 @@ final class FavBlueApp {
             }
             storageOverride = storage
         }
-        sourceOverride = options.string("source")
+        sourceOverride = options.strings("source")
         return nil
     }
 
@@ -135,12 +138,8 @@ final class FavBlueApp {
         let store = openStore()
         self.store = store
         StartupTrace.mark("store")
-        let sourceText = sourceOverride ?? settings?.string("source") ?? "auto"
-        do {
-            source = try ScanSource(parsing: sourceText)
-        } catch {
-            printError(error.message)
-        }
+        let (primary, listeners) = AppSources.parse(sourceOverride, setting: settings?.string("source"))
+        (source, sourceName, self.listeners) = (primary.source, primary.name, listeners)
         let demo = DemoCapture.path()
         let recorder = self.recorder
         let log: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("favblue: \(message)\n".utf8)) }
@@ -148,8 +147,9 @@ final class FavBlueApp {
         bus = ScannerFactory.bus(for: source)
         let live = LiveDevices(makeScanner: { [weak self] mode in
             // The demo goes on until the user leaves it: "Replay finished" meant nothing to someone trying it.
-            ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder, link: self?.link,
-                                bus: self?.bus, loopDemo: true, log: log)
+            AppSources.scanner(primary: ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder,
+                                                            link: self?.link, bus: self?.bus, loopDemo: true, log: log),
+                               name: self?.sourceName, listeners: self?.listeners ?? [], demoCapture: demo, log: log)
         }, sightings: store.sightings, recorder: recorder)
         let favorites = Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live, sightings: store.sightings)
         self.favorites = favorites

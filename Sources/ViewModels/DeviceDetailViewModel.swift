@@ -222,7 +222,7 @@ public final class DeviceDetailViewModel {
 
     // MARK: Borrowed
     private let favorites: Favorites
-    private let live: LiveDevices
+    let live: LiveDevices
     private let sightings: SightingsRepository?
     private let policy: ScanPolicy?
     private let identities: Identities?

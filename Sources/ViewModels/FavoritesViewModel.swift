@@ -148,7 +148,13 @@ public final class FavoritesViewModel {
     public func undoRemove() async { await favorites.undoRemove() }
 
     private func row(_ favorite: Favorite) -> Row {
-        let (presence, nearby) = presenceText(favorites.presence(of: favorite.id))
+        var (presence, nearby) = presenceText(favorites.presence(of: favorite.id))
+        // Several sources: the nearest one's room, "In the Kitchen · −61 dBm".
+        if let room = favorites.room(of: favorite.id) {
+            let where_ = L10n.format("In the {}", DeviceText.shown(room.name))
+            presence = nearby ? room.rssi.map { L10n.format("{} · {}", where_, SignalText.dBm($0)) } ?? where_
+                : L10n.format("{} · last in the {}", presence, DeviceText.shown(room.name))
+        }
         var row = Row(id: favorite.id, title: favorite.displayName, subtitle: favorite.id.identifierLine,
                       presence: presence, isNearby: nearby)
         if let level = favorites.battery(of: favorite.id) {

@@ -29,6 +29,7 @@ public final class DeviceDetailPage: Page {
     private let keywordBox = FlowBox(maxPerLine: 20, columnSpacing: 6, rowSpacing: 6)
     private let seen = Label()
     private let plot = SignalPlot()
+    private let heardBy = HeardBySection()
     private let heart: Button
     private let rename: Button
     private let hide = Button(icon: "view-conceal-symbolic", accessibleName: "")
@@ -128,7 +129,7 @@ public final class DeviceDetailPage: Page {
         column.append(properties)
         column.append(alertsSection.root)
         column.append(keySection.root)
-        column.append(heading, keywordBox, plot.root, seen)
+        column.append(heading, keywordBox, plot.root, heardBy.root, seen)
         column.margins(18)
         let scroller = ScrolledWindow(child: Clamp(maximumSize: 600, child: column))
         content.add(loading, name: "loading")
@@ -236,6 +237,7 @@ public final class DeviceDetailPage: Page {
         connection?.update(name: model.title, connectable: model.isConnectable)
         signalValue.text = model.rssi.map { ScannerPage.dBm($0) } ?? L10n.tr("Not heard")
         plot.show(model.signalHistory())
+        heardBy.show(model.heardBy())
         let p = model.properties
         addressRow.value = L10n.format("{} · {}", p.address, p.addressKind) + (p.addressNote.map { "\n" + $0 } ?? "")
         show(heardAsRow, p.heardAs)

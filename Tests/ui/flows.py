@@ -2,6 +2,8 @@
 # Copyright The FavBlue authors
 """Steps several UI tests share, written once."""
 
+import os
+
 from harness import iso
 
 
@@ -28,3 +30,12 @@ def remove_from_scanner_after_checking_home(app, name, nickname):
     app.wait_for(lambda: f"Remove “{iso(nickname)}” from favorites?" in app.names(), what="the confirmation")
     app.press("Remove")
     app.wait_for(lambda: f"Add {name} to favorites" in app.names("button"), what="the outline heart")
+
+
+def write_settings(home, **values):
+    """GSettings for the next run, through the keyfile backend the harness selects."""
+    folder = os.path.join(home, "xdg_config_home", "glib-2.0", "settings")
+    os.makedirs(folder, exist_ok=True)
+    lines = ["[io/github/favblue/FavBlue]"] + [f"{k.replace('_', '-')}={v}" for k, v in values.items()]
+    with open(os.path.join(folder, "keyfile"), "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")

@@ -10,21 +10,13 @@ import sqlite3
 import time
 import unittest
 
+from flows import write_settings
 from harness import App, Atspi, retry_gtk_atspi_crash, scratch
 from peers import BumblePeers, free_port
 
 SILENT = "Kitchen Speaker"  # device 1 of le_peers.py
 SILENT_KEY = "C0:98:E5:49:00:01/le-random"
 TALKING = "Heart Strap"     # device 2
-
-
-def write_settings(home, **values):
-    """GSettings for the next run, through the keyfile backend the harness selects."""
-    folder = os.path.join(home, "xdg_config_home", "glib-2.0", "settings")
-    os.makedirs(folder, exist_ok=True)
-    lines = ["[io/github/favblue/FavBlue]"] + [f"{k.replace('_', '-')}={v}" for k, v in values.items()]
-    with open(os.path.join(folder, "keyfile"), "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
 
 
 def row_labels(labels, title, titles):

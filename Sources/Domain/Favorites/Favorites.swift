@@ -99,6 +99,12 @@ public final class Favorites {
         return .lastSeen(seen)
     }
 
+    /// The room `id` is in and its signal there, where several sources hear it; nil otherwise.
+    public func room(of id: DeviceID) -> (name: String, rssi: Int?)? {
+        guard let device = live?[id], let room = device.room.room else { return nil }
+        return (room, device.heardBy.first { $0.source == room }?.smoothed.map { Int($0.rounded()) })
+    }
+
     /// The battery level of `id` in percent, as last read while it was listed; nil when unknown.
     public func battery(of id: DeviceID) -> Int? { live?[id]?.battery }
 

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// Heard By: where several sources are in use, each one that heard the device, strongest
+/// first, with its signal, how long ago, and its last minutes of readings.
+extension DeviceDetailViewModel {
+    public struct Hearing: Equatable {
+        /// The source's name, as text ("Kitchen"): a gateway names itself, so it is device text.
+        public let name: String
+        /// "−61 dBm · Just now".
+        public let detail: String
+        /// Whether it is the room the device is in.
+        public let isRoom: Bool
+        /// Its readings over the last minutes, oldest first, dBm.
+        public let readings: [Double]
+
+        /// What a screen reader says of the row.
+        public var spoken: String {
+            isRoom ? L10n.format("{}, the room it is in, {}", name, detail) : L10n.format("{}, {}", name, detail)
+        }
+    }
+
+    /// The sources that heard it, strongest first; empty with one source alone.
+    public func heardBy(now: Date = Date()) -> [Hearing] {
+        guard let device = live[id] else { return [] }
+        let room = device.room.room
+        return device.heardBy.sorted { ($0.smoothed ?? -200) > ($1.smoothed ?? -200) }.map { h in
+            let signal = h.rssi.map(SignalText.dBm) ?? L10n.tr("no signal figure")
+            return Hearing(name: DeviceText.shown(h.source), detail: L10n.format("{} · {}", signal, Formats.moment(h.lastSeen, now: now)),
+                           isRoom: h.source == room, readings: h.trace.readings.map { Double($0.1) })
+        }
+    }
+
+    /// "In the Kitchen": the room it is in, where several sources are in use.
+    public var roomText: String? {
+        live[id]?.room.room.map { L10n.format("In the {}", DeviceText.shown($0)) }
+    }
+}

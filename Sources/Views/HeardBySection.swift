@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import GtkKit
+import Localization
+import ViewModels
+
+/// Heard By on a device's page: each source that heard it (a room's gateway, this computer),
+/// strongest first, with its signal, how long ago, and a small plot of its last minutes.
+/// Hidden where one source alone is in use.
+@MainActor
+final class HeardBySection {
+    let root = Box(vertical: true, spacing: 6)
+    private let list = BoxedList(accessibleName: L10n.tr("Heard By"))
+    /// The rows shown, by source, changed in place while the sources and their order stay.
+    private var rows: [(name: String, room: Label, detail: Label, plot: ValuePlot, row: ContentRow)] = []
+
+    init() {
+        let heading = Label(L10n.tr("Heard By")).xalign(0)
+        heading.css("heading")
+        root.append(heading, list)
+        root.isVisible = false
+    }
+
+    func show(_ hearings: [DeviceDetailViewModel.Hearing]) {
+        root.isVisible = !hearings.isEmpty
+        if hearings.map(\.name) != rows.map(\.name) { rebuild(hearings.map(\.name)) }
+        for (hearing, row) in zip(hearings, rows) {
+            row.room.isVisible = hearing.isRoom
+            row.detail.text = hearing.detail
+            row.plot.show(hearing.readings, scale: nil, name: hearing.name, summary: hearing.detail)
+            row.row.accessibleLabel(hearing.spoken)
+        }
+    }
+
+    private func rebuild(_ names: [String]) {
+        list.removeAll()
+        rows = names.map { source in
+            let name = Label(source).xalign(0).wrap()
+            name.expand(horizontal: true, vertical: false)
+            let room = Label(L10n.tr("Its room")).css("caption", "accent")
+            let top = Box(vertical: false, spacing: 6).append(name, room)
+            let detail = Label().xalign(0).css("caption", "dim-text", "numeric")
+            let plot = ValuePlot()
+            let box = Box(vertical: true, spacing: 2).append(top, detail, plot.root)
+            box.margins(10)
+            let row = ContentRow(box, accessibleName: source)
+            list.append(row)
+            return (source, room, detail, plot, row)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Several sources at once, on the real app: this computer's radio (Bumble over H4) and a
+broker's gateways in two rooms hear the same peer. It is listed once; its page says who heard
+it; as a favorite it is "In the Kitchen", then, once the office hears it clearly better for a
+while, "In the Office"."""
+
+import unittest
+
+from flows import add_from_scanner, write_settings
+from gateways import Broker, Gateways
+from harness import App, retry_gtk_atspi_crash, scratch
+from peers import BumblePeers
+
+PEER = "C0:98:E5:49:00:00"  # le_peers.py's first peer
+
+
+@retry_gtk_atspi_crash
+class GatewayTests(unittest.TestCase):
+    def test_a_peer_heard_here_and_in_two_rooms_is_one_device_in_the_room_that_hears_it_best(self):
+        broker = Broker()
+        self.addCleanup(broker.stop)
+        # The background scan keeps the home page's presence live.
+        home = scratch()
+        write_settings(home, background_scan="true", scanner_period_seconds=15, scanner_window_seconds=14)
+        with BumblePeers(1, "--prefix", "Keys") as peers, \
+                App("--source", peers.source, "--source", broker.url, home=home) as app:
+            rooms = Gateways(broker, PEER, "Keys 1", {"Kitchen": -40, "Office": -80})
+            self.addCleanup(rooms.stop)
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Details for Keys 1" in app.names("button"), timeout=30, what="the peer")
+            self.assertEqual(app.names("button").count("Details for Keys 1"), 1, "one row, however many heard it")
+            add_from_scanner(app, "Keys 1", "My keys")
+
+            app.press("Details for My keys")
+            app.wait_for(lambda: "Heard By" in app.names("label"), what="Heard By")
+            app.wait_for(lambda: {"This Computer", "Kitchen", "Office"} <= set(app.names("label")), what="the three sources")
+            app.wait_for(lambda: "Its room" in app.names("label"), what="the room marked")
+            app.press("Back")
+            app.press("Back")
+            app.wait_for(lambda: any(n.startswith("In the Kitchen · ") for n in app.names("label")), timeout=20,
+                         what="the favorite in the kitchen")
+
+            # Carried to the office: the kitchen hears it faintly now.
+            rooms.signals = {"Kitchen": -82, "Office": -38}
+            app.wait_for(lambda: any(n.startswith("In the Office · ") for n in app.names("label")), timeout=30,
+                         what="the favorite in the office")
+
+
+if __name__ == "__main__":
+    unittest.main()
