@@ -33,11 +33,13 @@ let package = Package(
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
         // The Eclipse Mosquitto client, for gateways that publish to an MQTT broker.
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // libsecret, so that a broker's password lives in the desktop's keyring.
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
 
         // MARK: Core
         .target(name: "Localization", dependencies: ["CIntl"]),
         .target(name: "Domain", dependencies: ["Localization"]),
-        .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ", "CGio", "CMosquitto"], plugins: ["ServiceNameTable"]),
+        .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ", "CGio", "CMosquitto", "CSecret"], plugins: ["ServiceNameTable"]),
         .target(name: "Persistence", dependencies: ["Domain", "Localization", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "ViewModels", dependencies: ["Domain", "Localization"]),
         .target(name: "SecurityToolbox", dependencies: ["Domain", "CNettle", .product(name: "Crypto", package: "swift-crypto"),

@@ -18,7 +18,7 @@ struct FavBlueScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "favblue-scan",
         abstract: "Find Bluetooth devices from a controller or a capture and list them, or browse one device's services.",
-        subcommands: [FavBlueScan.self, GATTCommand.self, TrackersCommand.self], defaultSubcommand: FavBlueScan.self)
+        subcommands: [FavBlueScan.self, GATTCommand.self, TrackersCommand.self, MQTTPasswordCommand.self], defaultSubcommand: FavBlueScan.self)
 }
 
 struct FavBlueScan: AsyncParsableCommand {

@@ -15,26 +15,37 @@ from peers import free_port
 
 
 class Broker:
-    def __init__(self):
+    def __init__(self, user=None, password=None):
         self.port = free_port()
         self.directory = tempfile.mkdtemp(prefix="favblue-mqtt-")
+        # The broker drops root for its own user, who must read its files here.
+        os.chmod(self.directory, 0o755)
+        self.credentials = ["-u", user, "-P", password] if user else []
         config = os.path.join(self.directory, "mosquitto.conf")
         with open(config, "w") as f:
-            f.write(f"listener {self.port} 127.0.0.1\nallow_anonymous true\n")
+            f.write(f"listener {self.port} 127.0.0.1\n")
+            if user:
+                passwords = os.path.join(self.directory, "passwords")
+                open(passwords, "w").close()
+                subprocess.run(["mosquitto_passwd", "-b", passwords, user, password], check=True)
+                os.chmod(passwords, 0o644)
+                f.write(f"allow_anonymous false\npassword_file {passwords}\n")
+            else:
+                f.write("allow_anonymous true\n")
         self.process = subprocess.Popen(["/usr/sbin/mosquitto", "-c", config], stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL)
         deadline = time.time() + 10
-        while subprocess.run(["mosquitto_pub", "-p", str(self.port), "-h", "127.0.0.1", "-t", "probe", "-m", "x"],
+        while subprocess.run(["mosquitto_pub", "-p", str(self.port), "-h", "127.0.0.1", "-t", "probe", "-m", "x", *self.credentials],
                              capture_output=True).returncode != 0:
             if time.time() > deadline:
                 raise AssertionError("mosquitto did not start")
             time.sleep(0.1)
-        self.url = f"mqtt://127.0.0.1:{self.port}/home"
+        self.url = f"mqtt://{user + '@' if user else ''}127.0.0.1:{self.port}/home"
 
     def publish(self, gateway, report):
         mac = report["id"].replace(":", "")
         subprocess.run(["mosquitto_pub", "-p", str(self.port), "-h", "127.0.0.1", "-t", f"home/{gateway}/BTtoMQTT/{mac}",
-                        "-m", json.dumps(report)], check=True, capture_output=True)
+                        "-m", json.dumps(report), *self.credentials], check=True, capture_output=True)
 
     def stop(self):
         self.process.kill()
@@ -60,3 +71,32 @@ class Gateways(threading.Thread):
     def stop(self):
         self.running = False
         self.join(5)
+
+
+class Keyring:
+    """GNOME Keyring's Secret Service on the test's session bus, its login keyring unlocked."""
+
+    def __init__(self):
+        self.home = tempfile.mkdtemp(prefix="favblue-keyring-")
+        env = dict(os.environ, HOME=self.home, XDG_DATA_HOME=os.path.join(self.home, "data"))
+        self.process = subprocess.Popen(["gnome-keyring-daemon", "--unlock", "--foreground", "--components=secrets"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        self.process.stdin.write(b"login")
+        self.process.stdin.close()
+        deadline = time.time() + 10
+        while subprocess.run(["secret-tool", "search", "favblue", "probe"], capture_output=True).returncode not in (0, 1) \
+                or not self._serving():
+            if time.time() > deadline:
+                raise AssertionError("the keyring did not start")
+            time.sleep(0.1)
+
+    @staticmethod
+    def _serving():
+        names = subprocess.run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                "org.freedesktop.DBus.ListNames"], capture_output=True, text=True).stdout
+        return "org.freedesktop.secrets" in names
+
+    def stop(self):
+        self.process.kill()
+        self.process.wait()
+        shutil.rmtree(self.home, ignore_errors=True)

@@ -22,6 +22,9 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
     private var gateways: [String: Date] = [:]
     private var skipped = 0
     private var said: Set<String> = []
+    private var starting = false
+    /// Why no password was given, for the failure if the broker wants one.
+    private var note: String?
 
     private static let library: Void = { mosquitto_lib_init() }()
 
@@ -45,9 +48,33 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
     }
 
     func start() {
-        guard lock.withLock({ client == nil }) else { return }
-        _ = Self.library
+        guard lock.withLock({ () -> Bool in
+            defer { starting = true }
+            return client == nil && !starting
+        }) else { return }
         streams.set(.starting)
+        // The keyring is asked off the main thread: the Secret Service may have to start first.
+        Task.detached { [self] in
+            var password = self.password
+            var note: String?
+            if password == nil, address.user != nil {
+                do throws(BrokerKeyring.Failure) {
+                    password = try BrokerKeyring.password(for: address)
+                    if password == nil { note = L10n.format("No password is kept for {} in the keyring.", address.description) }
+                } catch {
+                    note = error.description
+                }
+            }
+            if let note { log("mqtt: \(note)") }
+            connect(password: password, note: note)
+        }
+    }
+
+    private func connect(password: String?, note: String?) {
+        defer { lock.withLock { starting = false } }
+        self.note = note
+        _ = Self.library
+        guard lock.withLock({ client == nil }) else { return }
         guard let m = mosquitto_new(nil, true, Unmanaged.passUnretained(self).toOpaque()) else {
             return streams.set(.failed(.unavailable(L10n.tr("the MQTT client could not be made"))))
         }
@@ -102,8 +129,9 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
             let reason = String(cString: mosquitto_connack_string(rc))
             // 4 and 5: the user name or password was refused; trying again would not help.
             if rc == 4 || rc == 5 {
-                streams.set(.failed(.permissionDenied(L10n.format(
-                    "the broker {} refused the user name or password ({}). Check them, then start again.", address.host, reason))))
+                let refused = L10n.format("the broker {} refused the user name or password ({}). Check them, then start again.",
+                                          address.host, reason)
+                streams.set(.failed(.permissionDenied(note.map { refused + " " + $0 } ?? refused)))
                 if let m = lock.withLock({ client }) { mosquitto_disconnect(m) }
             } else {
                 log("mqtt: \(address): \(reason)")
