@@ -4,7 +4,9 @@
 import Bluetooth
 import Domain
 import Foundation
+import GtkKit
 import Localization
+import ViewModels
 
 /// The sources the app scans from: the first (`--source`, else the setting) is this
 /// computer's and connects; each further `--source` (a board in another room, a broker's
@@ -32,6 +34,37 @@ enum AppSources {
             MultiScanner.Part(name: listener.name ?? listener.source.description,
                               scanner: ScannerFactory.make(listener.source, demoCapture: demoCapture, log: log))
         }
-        return MultiScanner([own] + others, log: log)
+        let several = MultiScanner([own] + others, log: log)
+        current = several
+        return several
+    }
+}
+
+extension AppSources {
+    /// The scanner that runs several sources now, for Preferences to say how each is doing.
+    private static weak var current: MultiScanner?
+
+    /// The other sources kept in settings, on or off.
+    static func kept(_ settings: Settings?) -> [SourcesViewModel.Entry] {
+        settings?.strings("other-sources").compactMap(SourcesViewModel.Entry.init(stored:)) ?? []
+    }
+
+    /// The kept sources switched on, as the scanner takes them.
+    static func listening(_ entries: [SourcesViewModel.Entry]) -> [NamedSource] {
+        entries.filter(\.isOn).compactMap(\.source)
+    }
+
+    /// Preferences → Sources. A change is kept in settings and, unless the command line named
+    /// the sources, `apply` restarts the scan with them.
+    static func model(settings: Settings?, primary: String, fromCommandLine: Bool,
+                      apply: @escaping ([NamedSource]) -> Void) -> SourcesViewModel {
+        let model = SourcesViewModel(entries: kept(settings), primary: primary, fromCommandLine: fromCommandLine,
+                                     statuses: { current?.sourceStatuses ?? [] },
+                                     keepPassword: { broker, password in try BrokerKeyring.store(password, for: broker) })
+        model.onChange = { [weak settings] entries in
+            settings?.set("other-sources", strings: entries.map(\.stored))
+            if !fromCommandLine { apply(listening(entries)) }
+        }
+        return model
     }
 }

@@ -60,20 +60,7 @@ final class FavBlueApp {
 
     init(resources: AppResources) {
         self.resources = resources
-        application.setOptionSummary(L10n.tr("Find the Bluetooth devices around you and keep your favorites."))
-        // A string, not an integer option: GApplication drops integer options equal to 0.
-        application.addOption("splash-ms", argument: .string,
-                              description: L10n.tr("Show the splash screen for MS milliseconds (0 turns it off)"),
-                              placeholder: L10n.tr("MS"))
-        application.addOption("storage", argument: .string,
-                              description: L10n.tr("Keep favorites in “sqlite” (a file) or “memory” (forgotten on quit)"),
-                              placeholder: L10n.tr("BACKEND"))
-        application.addOption("source", argument: .strings,
-                              description: L10n.tr("Scan from SOURCE: auto, bluez, bluez:hci1, hci0, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH, demo or mqtt[s]://[USER@]HOST[:PORT]/PREFIX; again for more sources, NAME=SOURCE to name one"),
-                              placeholder: L10n.tr("SOURCE"))
-        application.addOption("version", argument: .flag,
-                              description: L10n.tr("Print the version and exit"), placeholder: nil)
-
+        Self.declareOptions(on: application)
         application.onLocalOptions { [weak self] options in self?.handle(options) }
         application.onStartup { [weak self] in self?.startup() }
         application.onActivate { [weak self] in self?.activate() }
@@ -139,7 +126,8 @@ final class FavBlueApp {
         self.store = store
         StartupTrace.mark("store")
         let (primary, listeners) = AppSources.parse(sourceOverride, setting: settings?.string("source"))
-        (source, sourceName, self.listeners) = (primary.source, primary.name, listeners)
+        (source, sourceName) = (primary.source, primary.name)
+        self.listeners = sourceOverride.isEmpty ? AppSources.listening(AppSources.kept(settings)) : listeners
         let demo = DemoCapture.path()
         let recorder = self.recorder
         let log: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("favblue: \(message)\n".utf8)) }
@@ -316,6 +304,11 @@ final class FavBlueApp {
         let nicknames = self.nicknames
         let settings = self.settings
         let trackerAlerts = trackers.map { Self.trackerAlertsSetting($0, settings: settings) }
+        let sources = AppSources.model(settings: settings, primary: source.description, fromCommandLine: !sourceOverride.isEmpty) {
+            [weak self] listening in
+            self?.listeners = listening
+            self?.live?.restart()
+        }
         services.showsIdentifiers = settings?.bool("show-identifiers") ?? false
         services.onShowsIdentifiersChange = { [weak settings] on in settings?.set("show-identifiers", bool: on) }
         let chatSetting = settings.map { settings in
@@ -349,7 +342,7 @@ final class FavBlueApp {
             },
             preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                    nicknames: nicknames, services: services,
-                                                                   trackers: trackerAlerts) },
+                                                                   trackers: trackerAlerts, sources: sources) },
             exportDevices: { navigator, scope in
                 ExportDialogs.exportDevices(navigator: navigator, scope: scope, scanner: scanner, favorites: favoritesPage)
             },

@@ -58,6 +58,31 @@ public final class Settings: GObjectRef {
     /// Writes a string key.
     public func set(_ key: String, string value: String) { _ = g_settings_set_string(settings, key, value) }
 
+    /// A string-array key.
+    public func strings(_ key: String) -> [String] {
+        guard let array = g_settings_get_strv(settings, key) else { return [] }
+        defer { g_strfreev(array) }
+        var out: [String] = []
+        var i = 0
+        while let item = array[i] {
+            out.append(String(cString: item))
+            i += 1
+        }
+        return out
+    }
+
+    /// Writes a string-array key.
+    public func set(_ key: String, strings value: [String]) {
+        var copies = value.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        copies.append(nil)
+        copies.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                _ = g_settings_set_strv(settings, key, $0)
+            }
+        }
+    }
+
     /// Runs `handler` when `key` changes, from this process or another.
     public func onChanged(_ key: String, _ handler: @escaping () -> Void) {
         connect("changed::\(key)") { _ in handler() }

@@ -13,7 +13,8 @@ public enum PreferencesWindow {
     public static func present(parent: Window, scanSettings: ScanSettingsViewModel, scanner: ScannerViewModel,
                                hidden: HiddenDevicesViewModel?,
                                chat: ChatRetentionSetting? = nil, nicknames: NicknameSharing? = nil,
-                               services: DeviceServicesViewModel? = nil, trackers: TrackerAlertsSetting? = nil) {
+                               services: DeviceServicesViewModel? = nil, trackers: TrackerAlertsSetting? = nil,
+                               sources: SourcesViewModel? = nil) {
         let window = PreferencesDialog(parent: parent, title: L10n.tr("Preferences"))
         let page = PreferencesPage(title: L10n.tr("Scanner"), icon: "bluetooth-active-symbolic")
 
@@ -70,6 +71,7 @@ public enum PreferencesWindow {
         if let chat { page.add(chatGroup(chat)) }
         if let hidden { page.add(hiddenDevices(hidden)) }
         window.add(page)
+        if let sources { window.add(SourcesPage.make(sources, parent: window.asParent)) }
 
         autoScan.onToggled { [weak scanSettings] on in
             syncSensitivity()

@@ -5,6 +5,8 @@ broker's gateways in two rooms hear the same peer. It is listed once; its page s
 it; as a favorite it is "In the Kitchen", then, once the office hears it clearly better for a
 while, "In the Office"."""
 
+import os
+import time
 import unittest
 
 from flows import add_from_scanner, write_settings
@@ -46,6 +48,40 @@ class GatewayTests(unittest.TestCase):
             rooms.signals = {"Kitchen": -82, "Office": -38}
             app.wait_for(lambda: any(n.startswith("In the Office · ") for n in app.names("label")), timeout=30,
                          what="the favorite in the office")
+
+    def test_a_gateway_added_in_preferences_is_scanned_kept_and_said_with_its_state(self):
+        broker = Broker()
+        self.addCleanup(broker.stop)
+        rooms = Gateways(broker, "C0:98:E5:49:00:09", "Hall tag", {"Hall": -50})
+        self.addCleanup(rooms.stop)
+        home = scratch()
+        # This computer's source from settings, not the command line, so Preferences decides.
+        write_settings(home, source="'demo'")
+        with App(home=home) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
+            app.press("Sources", role=None)
+            app.wait_for(lambda: "Add Source…" in app.names("button"), what="the Sources page")
+            app.press("Add Source…")
+            app.wait_for(lambda: "Add a Source" in app.names(), what="the dialog")
+            app.type_text("Hall")
+            app.key("Tab")
+            app.type_text(broker.url)
+            app.key("Return")
+            app.wait_for(lambda: "Remove Hall" in app.names("button"), what="the new source's row")
+            app.key("Escape")
+            app.wait_for(lambda: "Preferences" not in app.frames(), what="Preferences closed")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Details for Hall tag" in app.names("button"), timeout=30, what="the gateway's device")
+            # Its state, and the gateway the broker heard from, while the Scanner runs.
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences again")
+            app.press("Sources", role=None)
+            app.wait_for(lambda: any("Hall · connected" in n and "\n" in n for n in app.names()), timeout=20, what="its state said")
+        with open(os.path.join(home, "xdg_config_home", "glib-2.0", "settings", "keyfile"), encoding="utf-8") as f:
+            kept = f.read()
+        self.assertIn("other-sources=['on\\tHall\\t" + broker.url + "']", kept)
 
 
 if __name__ == "__main__":

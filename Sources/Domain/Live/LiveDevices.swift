@@ -150,6 +150,12 @@ public final class LiveDevices {
         run(mode)
     }
 
+    /// Starts the running scan again with a fresh scanner: the sources changed.
+    public func restart() {
+        guard scanner != nil else { return }
+        run(mode)
+    }
+
     /// The page no longer needs the scan: the background scan takes over, or scanning stops.
     public func release() {
         isForeground = false

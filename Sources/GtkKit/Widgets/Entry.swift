@@ -23,6 +23,12 @@ public final class Entry: Widget {
         gtk_entry_set_placeholder_text(gcast(object), text)
     }
 
+    /// Shows dots for what is typed, and tells input methods it is a password.
+    public func hidesText() {
+        gtk_entry_set_visibility(gcast(object), 0)
+        gtk_entry_set_input_purpose(gcast(object), GTK_INPUT_PURPOSE_PASSWORD)
+    }
+
     /// Lets Enter activate the dialog's default response.
     public func activatesDefault() {
         gtk_entry_set_activates_default(gcast(object), 1)

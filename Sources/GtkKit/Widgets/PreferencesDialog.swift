@@ -44,6 +44,9 @@ public final class PreferencesDialog: Widget {
         }
     }
 
+    /// The window as the parent of a dialog opened from one of its rows.
+    public var asParent: Window { Window(borrowingWindow: widget) }
+
     /// Lets the window's search field find rows by their titles.
     public func enableSearch() {
         adw_preferences_window_set_search_enabled(preferences, 1)

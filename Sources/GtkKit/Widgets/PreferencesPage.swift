@@ -85,5 +85,11 @@ public final class ActionRow: Widget {
     public var title: String { String(cString: adw_preferences_row_get_title(gcast(object))) }
 
     /// The subtitle.
-    public var subtitle: String { adw_action_row_get_subtitle(gcast(object)).map { String(cString: $0) } ?? "" }
+    public var subtitle: String {
+        get { adw_action_row_get_subtitle(gcast(object)).map { String(cString: $0) } ?? "" }
+        set {
+            guard newValue != subtitle else { return }
+            adw_action_row_set_subtitle(gcast(object), newValue)
+        }
+    }
 }

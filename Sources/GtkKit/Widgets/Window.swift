@@ -11,6 +11,11 @@ public final class Window: Widget {
         super.init(adw_application_window_new(application.application))
     }
 
+    /// Another toplevel (a preferences window) as a parent for dialogs.
+    init(borrowingWindow pointer: UnsafeMutablePointer<GtkWidget>) {
+        super.init(borrowing: pointer)
+    }
+
     /// As a GtkWindow, for the GTK calls inside GtkKit (dialog parents, say).
     var window: UnsafeMutablePointer<GtkWindow> { gcast(object) }
 

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import GtkKit
+import Localization
+
+extension FavBlueApp {
+    /// The command line's options, as `favblue --help` lists them.
+    static func declareOptions(on application: Application) {
+        application.setOptionSummary(L10n.tr("Find the Bluetooth devices around you and keep your favorites."))
+        // A string, not an integer option: GApplication drops integer options equal to 0.
+        application.addOption("splash-ms", argument: .string,
+                              description: L10n.tr("Show the splash screen for MS milliseconds (0 turns it off)"),
+                              placeholder: L10n.tr("MS"))
+        application.addOption("storage", argument: .string,
+                              description: L10n.tr("Keep favorites in “sqlite” (a file) or “memory” (forgotten on quit)"),
+                              placeholder: L10n.tr("BACKEND"))
+        application.addOption("source", argument: .strings,
+                              description: L10n.tr("Scan from SOURCE: auto, bluez, bluez:hci1, hci0, h4-unix:PATH, h4-tcp:HOST:PORT, h4-serial:DEV[@BAUD], btsnoop:PATH, demo or mqtt[s]://[USER@]HOST[:PORT]/PREFIX; again for more sources, NAME=SOURCE to name one"),
+                              placeholder: L10n.tr("SOURCE"))
+        application.addOption("version", argument: .flag,
+                              description: L10n.tr("Print the version and exit"), placeholder: nil)
+    }
+}

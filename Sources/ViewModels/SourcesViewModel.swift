@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// Preferences → Sources: this computer's source and the others beside it (gateways in other
+/// rooms over MQTT, boards over H4), each named, switched on or off, and said with its state.
+@MainActor
+public final class SourcesViewModel {
+    public struct Entry: Equatable, Sendable {
+        public let name: String
+        public let address: String
+        public var isOn: Bool
+
+        public init(name: String, address: String, isOn: Bool) {
+            self.name = name
+            self.address = address
+            self.isOn = isOn
+        }
+
+        /// The broker, when the source is one that wants a user's password.
+        public var broker: MQTTAddress? {
+            guard case .mqtt(let broker)? = try? ScanSource(parsing: address), broker.user != nil else { return nil }
+            return broker
+        }
+
+        /// As kept in settings: "on", a tab, the name, a tab, the address.
+        public var stored: String { "\(isOn ? "on" : "off")\t\(name)\t\(address)" }
+
+        public init?(stored: String) {
+            let fields = stored.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 3, ["on", "off"].contains(fields[0]), !fields[1].isEmpty, !fields[2].isEmpty else { return nil }
+            self.init(name: fields[1], address: fields[2], isOn: fields[0] == "on")
+        }
+
+        /// As the app takes it: NAME=SOURCE.
+        public var source: NamedSource? { try? NamedSource(parsing: "\(name)=\(address)") }
+    }
+
+    public private(set) var entries: [Entry]
+    /// This computer's source, as given.
+    public let primary: String
+    /// Whether `--source` named the sources: then the command line decides, not this page.
+    public let fromCommandLine: Bool
+    /// Each source's state now.
+    private let statuses: () -> [SourceStatus]
+    /// Keeps the list (the composition root writes settings and restarts scanning).
+    public var onChange: (([Entry]) -> Void)?
+    /// Keeps a broker's password in the keyring; throws what went wrong, in words.
+    private let keepPassword: (MQTTAddress, String) throws -> Void
+
+    public init(entries: [Entry], primary: String, fromCommandLine: Bool, statuses: @escaping () -> [SourceStatus],
+                keepPassword: @escaping (MQTTAddress, String) throws -> Void) {
+        self.entries = entries
+        self.primary = primary
+        self.fromCommandLine = fromCommandLine
+        self.statuses = statuses
+        self.keepPassword = keepPassword
+    }
+
+    /// Why `name` and `address` cannot be added; nil when they can.
+    public func problem(name: String, address: String) -> String? {
+        let name = name.trimmingCharacters(in: .whitespaces), address = address.trimmingCharacters(in: .whitespaces)
+        if name.isEmpty { return L10n.tr("Give it a name, such as the room it is in.") }
+        if name.contains("=") || name.contains("\t") || name.contains("\n") { return L10n.tr("A name cannot hold “=”, tabs or line breaks.") }
+        if entries.contains(where: { $0.name == name }) || name == L10n.tr("This Computer") {
+            return L10n.format("There is a source called “{}” already.", DeviceText.isolated(name))
+        }
+        if address.isEmpty { return L10n.tr("Give its address, such as mqtt://broker.local/home.") }
+        do {
+            let source = try ScanSource(parsing: address)
+            switch source {
+            case .demo, .btsnoop, .auto, .bluez, .hci:
+                return L10n.tr("Beside this computer’s, a source is a broker (mqtt://…) or a board (h4-tcp:…, h4-unix:…, h4-serial:…).")
+            default: return nil
+            }
+        } catch {
+            return error.message
+        }
+    }
+
+    /// Adds a source, switched on.
+    public func add(name: String, address: String) {
+        guard problem(name: name, address: address) == nil else { return }
+        entries.append(Entry(name: name.trimmingCharacters(in: .whitespaces), address: address.trimmingCharacters(in: .whitespaces),
+                             isOn: true))
+        onChange?(entries)
+    }
+
+    public func remove(_ name: String) {
+        entries.removeAll { $0.name == name }
+        onChange?(entries)
+    }
+
+    public func setOn(_ on: Bool, _ name: String) {
+        guard let i = entries.firstIndex(where: { $0.name == name }), entries[i].isOn != on else { return }
+        entries[i].isOn = on
+        onChange?(entries)
+    }
+
+    /// Keeps `password` for `name`'s broker in the keyring and tries again; what went wrong, else nil.
+    public func keepPassword(_ password: String, for name: String) -> String? {
+        guard let broker = entries.first(where: { $0.name == name })?.broker else { return nil }
+        do {
+            try keepPassword(broker, password)
+        } catch {
+            return "\(error)"
+        }
+        onChange?(entries)
+        return nil
+    }
+
+    /// "Kitchen · connected" and the like for `name`: the source, then the gateways a broker heard.
+    public func state(of name: String) -> String {
+        let all = statuses()
+        guard let i = all.firstIndex(where: { $0.name == name }) else {
+            return entries.first { $0.name == name }.map { $0.isOn ? L10n.tr("used while FavBlue scans") : L10n.ctx("source", "off") }
+                ?? ""
+        }
+        var lines = [all[i].words]
+        // A broker's gateways follow it, up to the next source the page lists.
+        let listed = Set(entries.map(\.name) + [L10n.tr("This Computer")])
+        for gateway in all[(i + 1)...] {
+            if listed.contains(gateway.name) { break }
+            lines.append(gateway.words)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

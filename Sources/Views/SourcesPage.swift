@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import GtkKit
+import Localization
+import ViewModels
+
+/// Preferences → Sources: this computer's source, then the others (gateways in other rooms
+/// over MQTT, boards over H4), each with its state, a switch, Password… for a broker that
+/// wants one, and Remove; Add Source… asks for a name and an address.
+@MainActor
+enum SourcesPage {
+    static func make(_ model: SourcesViewModel, parent: Window) -> PreferencesPage {
+        let page = PreferencesPage(title: L10n.tr("Sources"), icon: "network-wireless-symbolic")
+        let here = PreferencesGroup(title: L10n.tr("This Computer"))
+        let own = ActionRow(title: L10n.tr("This Computer"), subtitle: model.primary, control: Label())
+        here.add(own)
+        let others = PreferencesGroup(title: L10n.tr("Other Sources"))
+        others.details = model.fromCommandLine
+            ? L10n.tr("The command line names the sources of this session: changes here apply when FavBlue starts without --source.")
+            : L10n.tr("Gateways in other rooms that publish what they hear to an MQTT broker, and boards on the network.")
+        page.add(here)
+        page.add(others)
+        var rows: [(name: String, row: ActionRow)] = []
+        let add = Button(label: L10n.tr("_Add Source…"), mnemonic: true)
+        add.align(.start, .center)
+        let addRow = ActionRow(title: L10n.tr("Add a Source"), subtitle: L10n.tr("A broker (mqtt://…) or a board (h4-tcp:…)"), control: add)
+
+        func rebuild() {
+            for (_, row) in rows { others.remove(row) }
+            others.remove(addRow)
+            rows = model.entries.map { entry in
+                let on = Switch(accessibleName: L10n.format("Use {}", entry.name))
+                on.isOn = entry.isOn
+                on.onToggled { [weak model] value in model?.setOn(value, entry.name) }
+                let remove = Button(icon: "user-trash-symbolic", accessibleName: L10n.format("Remove {}", entry.name))
+                remove.css("flat")
+                remove.onClicked { [weak model] in
+                    model?.remove(entry.name)
+                    rebuild()
+                    add.grabFocus()
+                }
+                let controls = Box(vertical: false, spacing: 6)
+                if entry.broker != nil {
+                    let password = Button(label: L10n.tr("_Password…"), mnemonic: true)
+                    password.accessibleDescription(L10n.format("The password for {}, kept in the keyring", entry.name))
+                    password.onClicked { [weak model, weak password] in
+                        guard let model else { return }
+                        askPassword(entry.name, model: model, parent: parent) { password?.grabFocus() }
+                    }
+                    controls.append(password)
+                }
+                controls.append(remove, on)
+                for control in [on, remove] { control.align(.center, .center) }
+                let row = ActionRow(title: entry.name, subtitle: entry.address, control: controls)
+                others.add(row)
+                return (entry.name, row)
+            }
+            others.add(addRow)
+            refresh()
+        }
+
+        func refresh() {
+            own.subtitle = [model.primary, model.state(of: L10n.tr("This Computer"))].filter { !$0.isEmpty }.joined(separator: "\n")
+            for (name, row) in rows {
+                let address = model.entries.first { $0.name == name }?.address ?? ""
+                row.subtitle = address + "\n" + model.state(of: name)
+            }
+        }
+
+        add.onClicked {
+            askSource(model: model, parent: parent) { added in
+                if added { rebuild() }
+                add.grabFocus()
+            }
+        }
+        rebuild()
+        // The states change while the page is open: said again every two seconds.
+        func tick() {
+            _ = MainLoop.after(seconds: 2) { [weak page] in
+                guard page != nil else { return }
+                refresh()
+                tick()
+            }
+        }
+        tick()
+        return page
+    }
+
+    /// Add Source…: a name and an address, checked as they are typed.
+    private static func askSource(model: SourcesViewModel, parent: Window, done: @escaping (Bool) -> Void) {
+        let dialog = MessageDialog(parent: parent, heading: L10n.tr("Add a Source"),
+                                   body: L10n.tr("Name it after its room. A broker’s address reads mqtt://[user@]host[:port]/prefix (mqtts:// for TLS); a board’s h4-tcp:host:port."))
+        let name = Entry(accessibleName: L10n.tr("Name"))
+        name.placeholder(L10n.tr("Name, such as Kitchen"))
+        let address = Entry(accessibleName: L10n.tr("Address"))
+        address.placeholder("mqtt://broker.local/home")
+        address.activatesDefault()
+        let reason = Label().xalign(0).wrap()
+        reason.css("caption", "error")
+        dialog.setExtraChild(Box(vertical: true, spacing: 6).append(name, address, reason))
+        var added = false
+        dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
+        dialog.addResponse("add", label: L10n.tr("_Add"), appearance: .suggested) {
+            model.add(name: name.text, address: address.text)
+            added = true
+        }
+        dialog.setDefault("add", close: "cancel")
+        let check = { [weak dialog] in
+            let problem = model.problem(name: name.text, address: address.text)
+            // Nothing typed yet is no mistake to point at.
+            reason.text = name.text.isEmpty && address.text.isEmpty ? "" : problem ?? ""
+            reason.isVisible = !reason.text.isEmpty
+            dialog?.setEnabled("add", problem == nil)
+        }
+        name.onChanged { _ in check() }
+        address.onChanged { _ in check() }
+        check()
+        dialog.onClosed { done(added) }
+        dialog.present()
+        name.grabFocus()
+    }
+
+    /// Password…: typed hidden, kept in the keyring, never shown again.
+    private static func askPassword(_ source: String, model: SourcesViewModel, parent: Window, done: @escaping () -> Void) {
+        let dialog = MessageDialog(parent: parent, heading: L10n.format("Password for {}", DeviceText.isolated(source)),
+                                   body: L10n.tr("It is kept in your keyring, not in FavBlue’s settings."))
+        let entry = Entry(accessibleName: L10n.tr("Password"))
+        entry.hidesText()
+        entry.activatesDefault()
+        let reason = Label().xalign(0).wrap()
+        reason.css("caption", "error")
+        reason.isVisible = false
+        dialog.setExtraChild(Box(vertical: true, spacing: 6).append(entry, reason))
+        dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
+        dialog.addResponse("keep", label: L10n.tr("_Keep"), appearance: .suggested) {
+            guard let problem = model.keepPassword(entry.text, for: source) else { return }
+            let said = MessageDialog(parent: parent, heading: L10n.tr("The Password Was Not Kept"), body: problem)
+            said.addResponse("close", label: L10n.tr("_Close"))
+            said.setDefault("close", close: "close")
+            said.present()
+        }
+        dialog.setDefault("keep", close: "cancel")
+        entry.onChanged { [weak dialog] text in dialog?.setEnabled("keep", !text.isEmpty) }
+        dialog.setEnabled("keep", false)
+        dialog.onClosed { done() }
+        dialog.present()
+        entry.grabFocus()
+    }
+}
