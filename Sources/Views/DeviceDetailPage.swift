@@ -121,7 +121,8 @@ public final class DeviceDetailPage: Page {
         seen.xalign(0).wrap()
         seen.css("dim-text")
 
-        let column = Box(vertical: true, spacing: 12).append(fullName, signal)
+        // Where it is, beside how strong: the sources that hear it follow the signal.
+        let column = Box(vertical: true, spacing: 12).append(fullName, signal, heardBy.root)
         if let trackerSection { column.append(trackerSection.root) }
         if let connection = self.connection { column.append(connection.root) }
         if let pairingSection { column.append(pairingSection.root) }
@@ -129,7 +130,7 @@ public final class DeviceDetailPage: Page {
         column.append(properties)
         column.append(alertsSection.root)
         column.append(keySection.root)
-        column.append(heading, keywordBox, plot.root, heardBy.root, seen)
+        column.append(heading, keywordBox, plot.root, seen)
         column.margins(18)
         let scroller = ScrolledWindow(child: Clamp(maximumSize: 600, child: column))
         content.add(loading, name: "loading")
