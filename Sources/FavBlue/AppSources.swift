@@ -34,7 +34,7 @@ enum AppSources {
             MultiScanner.Part(name: listener.name ?? listener.source.description,
                               scanner: ScannerFactory.make(listener.source, demoCapture: demoCapture, log: log))
         }
-        let several = MultiScanner([own] + others, log: log)
+        let several = MultiScanner([own] + others, ignoring: sharing.map { [$0.gateway] } ?? [], log: log)
         current = several
         return several
     }
@@ -55,16 +55,43 @@ extension AppSources {
     }
 
     /// Preferences → Sources. A change is kept in settings and, unless the command line named
-    /// the sources, `apply` restarts the scan with them.
-    static func model(settings: Settings?, primary: String, fromCommandLine: Bool,
-                      apply: @escaping ([NamedSource]) -> Void) -> SourcesViewModel {
+    /// the sources, `apply` restarts the scan with them. Share with the House starts and
+    /// stops publishing to the first broker switched on.
+    static func model(settings: Settings?, primary: String, fromCommandLine: Bool, live: LiveDevices, favorites: Favorites,
+                      own: String?, apply: @escaping ([NamedSource]) -> Void) -> SourcesViewModel {
         let model = SourcesViewModel(entries: kept(settings), primary: primary, fromCommandLine: fromCommandLine,
                                      statuses: { current?.sourceStatuses ?? [] },
-                                     keepPassword: { broker, password in try BrokerKeyring.store(password, for: broker) })
+                                     keepPassword: { broker, password in try BrokerKeyring.store(password, for: broker) },
+                                     isSharing: settings?.bool("share-with-broker") ?? false, gatewayName: gatewayName(settings))
+        let reshare = { [weak model] in
+            sharing?.stop()
+            sharing = nil
+            guard let model, model.isSharing, let broker = model.sharingBroker else { return }
+            sharing = BusSharing(broker: broker, gateway: model.gatewayName, live: live, favorites: favorites,
+                                 own: own ?? L10n.tr("This Computer"), log: { FileHandle.standardError.write(Data("favblue: \($0)\n".utf8)) })
+        }
         model.onChange = { [weak settings] entries in
             settings?.set("other-sources", strings: entries.map(\.stored))
             if !fromCommandLine { apply(listening(entries)) }
+            reshare()
         }
+        model.onSharingChange = { [weak settings] on in
+            settings?.set("share-with-broker", bool: on)
+            reshare()
+            // The scan starts again, so that the reports this computer publishes are not read back.
+            if !fromCommandLine { apply(listening(kept(settings))) }
+        }
+        reshare()
         return model
+    }
+
+    /// Publishing to the house's broker, while Share with the House is on.
+    private static var sharing: BusSharing?
+
+    /// The name this computer publishes under: the setting, else its host name.
+    static func gatewayName(_ settings: Settings?) -> String {
+        let chosen = settings?.string("gateway-name") ?? ""
+        if !chosen.isEmpty { return chosen }
+        return ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "favblue"
     }
 }

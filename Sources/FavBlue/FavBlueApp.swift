@@ -304,8 +304,8 @@ final class FavBlueApp {
         let nicknames = self.nicknames
         let settings = self.settings
         let trackerAlerts = trackers.map { Self.trackerAlertsSetting($0, settings: settings) }
-        let sources = AppSources.model(settings: settings, primary: source.description, fromCommandLine: !sourceOverride.isEmpty) {
-            [weak self] listening in
+        let sources = AppSources.model(settings: settings, primary: source.description, fromCommandLine: !sourceOverride.isEmpty,
+                                       live: live, favorites: favorites, own: sourceName) { [weak self] listening in
             self?.listeners = listening
             self?.live?.restart()
         }

@@ -20,11 +20,14 @@ public final class SourcesViewModel {
             self.isOn = isOn
         }
 
-        /// The broker, when the source is one that wants a user's password.
-        public var broker: MQTTAddress? {
-            guard case .mqtt(let broker)? = try? ScanSource(parsing: address), broker.user != nil else { return nil }
+        /// The broker, when the source is one.
+        public var mqtt: MQTTAddress? {
+            guard case .mqtt(let broker)? = try? ScanSource(parsing: address) else { return nil }
             return broker
         }
+
+        /// The broker, when the source is one that wants a user's password.
+        public var broker: MQTTAddress? { mqtt.flatMap { $0.user != nil ? $0 : nil } }
 
         /// As kept in settings: "on", a tab, the name, a tab, the address.
         public var stored: String { "\(isOn ? "on" : "off")\t\(name)\t\(address)" }
@@ -48,12 +51,32 @@ public final class SourcesViewModel {
     private let statuses: () -> [SourceStatus]
     /// Keeps the list (the composition root writes settings and restarts scanning).
     public var onChange: (([Entry]) -> Void)?
+    /// Share with the house: this computer publishes what it hears, and the favorites'
+    /// presence for Home Assistant, to the first broker switched on. Off unless chosen.
+    public var isSharing: Bool {
+        didSet { if isSharing != oldValue { onSharingChange?(isSharing) } }
+    }
+    public var onSharingChange: ((Bool) -> Void)?
+    /// The gateway name this computer publishes under.
+    public let gatewayName: String
+
+    /// The broker sharing goes to: the first one switched on.
+    public var sharingBroker: MQTTAddress? { entries.first { $0.isOn && $0.mqtt != nil }?.mqtt }
+
+    /// What Share with the House does, or why it cannot.
+    public var sharingNote: String {
+        guard let broker = sharingBroker else { return L10n.tr("Add a broker first: sharing goes to the first one switched on.") }
+        return L10n.format("Publishes to {} as the gateway “{}”: what this computer hears, and your favorites’ presence for Home Assistant.",
+                           broker.host, DeviceText.isolated(gatewayName))
+    }
     /// Keeps a broker's password in the keyring; throws what went wrong, in words.
     private let keepPassword: (MQTTAddress, String) throws -> Void
 
     public init(entries: [Entry], primary: String, fromCommandLine: Bool, statuses: @escaping () -> [SourceStatus],
-                keepPassword: @escaping (MQTTAddress, String) throws -> Void) {
+                keepPassword: @escaping (MQTTAddress, String) throws -> Void, isSharing: Bool = false, gatewayName: String = "") {
         self.entries = entries
+        self.isSharing = isSharing
+        self.gatewayName = gatewayName
         self.primary = primary
         self.fromCommandLine = fromCommandLine
         self.statuses = statuses

@@ -20,8 +20,14 @@ enum SourcesPage {
         others.details = model.fromCommandLine
             ? L10n.tr("The command line names the sources of this session: changes here apply when FavBlue starts without --source.")
             : L10n.tr("Gateways in other rooms that publish what they hear to an MQTT broker, and boards on the network.")
+        let share = Switch(accessibleName: L10n.tr("Share with the House"))
+        share.isOn = model.isSharing
+        let shareRow = ActionRow(title: L10n.tr("Share with the House"), subtitle: model.sharingNote, control: share, activates: true)
+        let sharing = PreferencesGroup(title: L10n.ctx("Preferences group", "Share"), rows: [shareRow])
+        share.onToggled { [weak model] on in model?.isSharing = on }
         page.add(here)
         page.add(others)
+        page.add(sharing)
         var rows: [(name: String, row: ActionRow)] = []
         let add = Button(label: L10n.tr("_Add Source…"), mnemonic: true)
         add.align(.start, .center)
@@ -62,6 +68,8 @@ enum SourcesPage {
         }
 
         func refresh() {
+            shareRow.subtitle = model.sharingNote
+            share.isSensitive = model.sharingBroker != nil || model.isSharing
             own.subtitle = [model.primary, model.state(of: L10n.tr("This Computer"))].filter { !$0.isEmpty }.joined(separator: "\n")
             for (name, row) in rows {
                 let address = model.entries.first { $0.name == name }?.address ?? ""

@@ -87,4 +87,25 @@ public enum BTtoMQTT {
         o.source = source
         return o
     }
+
+    /// What this computer heard of `id`, as a gateway publishes it: the topic under `prefix`
+    /// and `gateway`, and the JSON object (the fields the reader above takes back).
+    public static func message(_ id: DeviceID, _ advertised: AdvertisedData, rssi: Int?, prefix: String,
+                               gateway: String) -> (topic: String, payload: [UInt8]) {
+        var object: [String: Any] = ["id": id.address, "mac_type": id.kind == .leRandom ? 1 : 0]
+        if let rssi { object["rssi"] = rssi }
+        if let name = advertised.name { object["name"] = name }
+        if let tx = advertised.txPower { object["txpower"] = tx }
+        if let connectable = advertised.connectable { object["adv_type"] = connectable ? 0 : 3 }
+        if let company = advertised.company {
+            object["manufacturerdata"] = DeviceRecord.hex([UInt8(company.companyID & 0xFF), UInt8(company.companyID >> 8)] + company.data)
+        }
+        if let (service, data) = advertised.serviceData.min(by: { $0.key.uuid < $1.key.uuid }) {
+            object["servicedata"] = DeviceRecord.hex(data)
+            object["servicedatauuid"] = service.uuid.count == 4 ? "0x" + service.uuid.lowercased() : service.uuid.lowercased()
+        }
+        let payload = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        let mac = id.address.replacingOccurrences(of: ":", with: "")
+        return ("\(prefix)/\(gateway)/BTtoMQTT/\(mac)", Array(payload))
+    }
 }

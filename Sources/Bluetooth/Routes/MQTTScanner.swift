@@ -26,8 +26,6 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
     /// Why no password was given, for the failure if the broker wants one.
     private var note: String?
 
-    private static let library: Void = { mosquitto_lib_init() }()
-
     init(address: MQTTAddress, password: String? = nil, log: @escaping @Sendable (String) -> Void) {
         self.address = address
         self.password = password
@@ -55,16 +53,7 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
         streams.set(.starting)
         // The keyring is asked off the main thread: the Secret Service may have to start first.
         Task.detached { [self] in
-            var password = self.password
-            var note: String?
-            if password == nil, address.user != nil {
-                do throws(BrokerKeyring.Failure) {
-                    password = try BrokerKeyring.password(for: address)
-                    if password == nil { note = L10n.format("No password is kept for {} in the keyring.", address.description) }
-                } catch {
-                    note = error.description
-                }
-            }
+            let (password, note) = MQTTClient.password(self.password, for: address)
             if let note { log("mqtt: \(note)") }
             connect(password: password, note: note)
         }
@@ -73,19 +62,10 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
     private func connect(password: String?, note: String?) {
         defer { lock.withLock { starting = false } }
         self.note = note
-        _ = Self.library
         guard lock.withLock({ client == nil }) else { return }
-        guard let m = mosquitto_new(nil, true, Unmanaged.passUnretained(self).toOpaque()) else {
-            return streams.set(.failed(.unavailable(L10n.tr("the MQTT client could not be made"))))
-        }
-        mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
-        if let user = address.user { mosquitto_username_pw_set(m, user, password) }
-        if address.tls {
-            let rc = mosquitto_tls_set(m, address.caFile, address.caFile == nil ? "/etc/ssl/certs" : nil, nil, nil, nil)
-            guard rc == MOSQ_ERR_SUCCESS.rawValue else {
-                mosquitto_destroy(m)
-                return streams.set(.failed(.badSource(L10n.format("the CA file cannot be used: {}", Self.words(rc)))))
-            }
+        let m: OpaquePointer
+        do { m = try MQTTClient.make(address, password: password, object: Unmanaged.passUnretained(self).toOpaque()) } catch {
+            return streams.set(.failed(error))
         }
         mosquitto_connect_callback_set(m) { _, object, rc in MQTTScanner.from(object).connected(rc) }
         mosquitto_disconnect_callback_set(m) { _, object, rc in MQTTScanner.from(object).disconnected(rc) }
@@ -93,12 +73,11 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
             guard let message else { return }
             MQTTScanner.from(object).received(message.pointee)
         }
-        mosquitto_reconnect_delay_set(m, 1, 30, true)
         lock.withLock { client = m }
         let rc = mosquitto_connect_async(m, address.host, Int32(address.port), 30)
         if rc != MOSQ_ERR_SUCCESS.rawValue {
             // The loop thread tries again with backoff; the state says it is still connecting.
-            log("mqtt: \(address): \(Self.words(rc)); trying again")
+            log("mqtt: \(address): \(MQTTClient.words(rc)); trying again")
         }
         mosquitto_loop_start(m)
     }
@@ -122,8 +101,6 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
         Unmanaged<MQTTScanner>.fromOpaque(object!).takeUnretainedValue()
     }
 
-    private static func words(_ rc: Int32) -> String { String(cString: mosquitto_strerror(rc)) }
-
     private func connected(_ rc: Int32) {
         guard rc == 0 else {
             let reason = String(cString: mosquitto_connack_string(rc))
@@ -146,7 +123,7 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
     private func disconnected(_ rc: Int32) {
         guard rc != 0, lock.withLock({ client != nil }) else { return }
         if case .failed = streams.state { return }
-        log("mqtt: \(address): the broker went away (\(Self.words(rc))); trying again")
+        log("mqtt: \(address): the broker went away (\(MQTTClient.words(rc))); trying again")
         streams.set(.starting)
     }
 

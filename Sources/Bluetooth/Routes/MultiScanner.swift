@@ -30,7 +30,9 @@ public final class MultiScanner: DeviceScanner, SourceStatusReporting, @unchecke
     private var lastHeard: [Date?]
     private var forwarding: [Task<Void, Never>] = []
 
-    public init(_ parts: [Part], log: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// `ignoring` names gateways whose reports are this computer's own, published back to a
+    /// broker it also reads (Share with the House): heard once, here, not twice.
+    public init(_ parts: [Part], ignoring: Set<String> = [], log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.parts = parts
         self.log = log
         partStates = Array(repeating: .idle, count: parts.count)
@@ -44,6 +46,7 @@ public final class MultiScanner: DeviceScanner, SourceStatusReporting, @unchecke
                     for await o in observations {
                         var o = o
                         if !names { o.source = part.name }
+                        if let source = o.source, ignoring.contains(source) { continue }
                         self?.heard(i, at: o.timestamp)
                         streams.emit(o)
                     }

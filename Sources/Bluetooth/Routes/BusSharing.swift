@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CMosquitto
+import Domain
+import Foundation
+import Localization
+
+/// Gives back to the bus (opt-in): what this computer's radio hears, in the BTtoMQTT format
+/// under its own gateway name, so the laptop joins the house's gateways while it is there;
+/// and the favorites' presence for Home Assistant through MQTT discovery, renamed with their
+/// nicknames. At most one message a second per device.
+@MainActor
+public final class BusSharing {
+    private let publisher: MQTTPublisher
+    private let live: LiveDevices
+    private let favorites: Favorites
+    public let gateway: String
+    /// The name this computer's own source goes by beside others: only its hearing is shared.
+    private let own: String
+    private var tokens: [ObservationToken] = []
+    private var sent: [DeviceID: Date] = [:]
+    private var presence: [DeviceID: String] = [:]
+    private var configs: [DeviceID: [UInt8]] = [:]
+
+    public init(broker: MQTTAddress, gateway: String, live: LiveDevices, favorites: Favorites,
+                own: String, log: @escaping @Sendable (String) -> Void) {
+        publisher = MQTTPublisher(address: broker, log: log)
+        self.live = live
+        self.favorites = favorites
+        self.gateway = gateway
+        self.own = own
+        publisher.onConnect = { [weak self] in
+            Task { @MainActor in
+                self?.configs = [:]
+                self?.presence = [:]
+                self?.share()
+            }
+        }
+        publisher.start()
+        tokens.append(live.observe { [weak self] _ in self?.share() })
+        tokens.append(favorites.observe { [weak self] in self?.share() })
+    }
+
+    /// Stops publishing; what Home Assistant was told stays (its trackers go "not_home" on their own).
+    public func stop() {
+        tokens = []
+        publisher.stop()
+    }
+
+    private func share() {
+        for (id, device) in live.all {
+            // With several sources, only what this computer heard; the gateways speak for themselves.
+            let mine = device.heardBy.isEmpty ? (device.lastSeen, device.rssi) : device.heardBy.first { $0.source == own }.map { ($0.lastSeen, $0.rssi) }
+            guard let (heard, rssi) = mine, sent[id].map({ heard.timeIntervalSince($0) >= 1 }) ?? true else { continue }
+            sent[id] = heard
+            let message = BTtoMQTT.message(id, device.advertised, rssi: rssi, prefix: publisher.prefix, gateway: gateway)
+            publisher.publish(message.topic, message.payload, retain: false)
+        }
+        for favorite in favorites.list {
+            let config = HomeAssistant.config(favorite, gateway: gateway)
+            if configs[favorite.id] != config {
+                configs[favorite.id] = config
+                publisher.publish(HomeAssistant.configTopic(favorite.id), config, retain: true)
+            }
+            let home: Bool
+            if case .nearby = favorites.presence(of: favorite.id) { home = true } else { home = false }
+            let room = favorites.room(of: favorite.id)
+            let state = home ? "home" : "not_home"
+            let attributes = HomeAssistant.attributes(room: room?.name, rssi: room?.rssi ?? live[favorite.id]?.smoothed)
+            let said = state + String(decoding: attributes, as: UTF8.self)
+            guard presence[favorite.id] != said else { continue }
+            presence[favorite.id] = said
+            publisher.publish(HomeAssistant.stateTopic(favorite.id, gateway: gateway), Array(state.utf8), retain: true)
+            publisher.publish(HomeAssistant.attributesTopic(favorite.id, gateway: gateway), attributes, retain: true)
+        }
+        if sent.count > live.all.count + 1_000 { sent = sent.filter { live[$0.key] != nil } }
+    }
+}
+
+/// A client that publishes to a broker, reconnecting as the reader does; what is published
+/// while the broker is away is queued by libmosquitto and sent once it is back.
+final class MQTTPublisher: @unchecked Sendable {
+    private let address: MQTTAddress
+    private let log: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var client: OpaquePointer?
+    var prefix: String { address.prefix }
+    /// Runs (on libmosquitto's thread) each time the broker takes the connection: what was
+    /// said before it did is to be said again.
+    var onConnect: (@Sendable () -> Void)?
+
+    init(address: MQTTAddress, log: @escaping @Sendable (String) -> Void) {
+        self.address = address
+        self.log = log
+    }
+
+    deinit { stop() }
+
+    func start() {
+        Task.detached { [self] in
+            let (password, note) = MQTTClient.password(nil, for: address)
+            if let note { log("mqtt: \(note)") }
+            do throws(ScanFailure) {
+                let m = try MQTTClient.make(address, password: password, object: Unmanaged.passUnretained(self).toOpaque())
+                mosquitto_connect_callback_set(m) { _, object, rc in
+                    guard rc == 0, let object else { return }
+                    Unmanaged<MQTTPublisher>.fromOpaque(object).takeUnretainedValue().onConnect?()
+                }
+                lock.withLock { client = m }
+                let rc = mosquitto_connect_async(m, address.host, Int32(address.port), 30)
+                if rc != MOSQ_ERR_SUCCESS.rawValue { log("mqtt: \(address): \(MQTTClient.words(rc)); trying again") }
+                mosquitto_loop_start(m)
+            } catch {
+                log("mqtt: \(address): \(error.message)")
+            }
+        }
+    }
+
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool) {
+        guard let m = lock.withLock({ client }) else { return }
+        payload.withUnsafeBytes { bytes in
+            _ = mosquitto_publish(m, nil, topic, Int32(bytes.count), bytes.baseAddress, 0, retain)
+        }
+    }
+
+    func stop() {
+        guard let m = lock.withLock({ () -> OpaquePointer? in
+            defer { client = nil }
+            return client
+        }) else { return }
+        mosquitto_disconnect(m)
+        mosquitto_loop_stop(m, true)
+        mosquitto_destroy(m)
+    }
+}
