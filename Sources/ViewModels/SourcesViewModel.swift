@@ -142,7 +142,7 @@ public final class SourcesViewModel {
             return entries.first { $0.name == name }.map { $0.isOn ? L10n.tr("used while FavBlue scans") : L10n.ctx("source", "off") }
                 ?? ""
         }
-        var lines = [all[i].words]
+        var lines = [all[i].stateWords]
         // A broker's gateways follow it, up to the next source the page lists.
         let listed = Set(entries.map(\.name) + [L10n.tr("This Computer")])
         for gateway in all[(i + 1)...] {

@@ -21,7 +21,10 @@ public struct SourceStatus: Equatable, Sendable {
     }
 
     /// "Kitchen · connected", "Kitchen · not heard since 12:03", "Kitchen · …failure".
-    public var words: String {
+    public var words: String { L10n.format("{} · {}", DeviceText.shown(name), stateWords) }
+
+    /// What it is doing, without its name: "connected", "not heard since 12:03", "3 messages skipped".
+    public var stateWords: String {
         let what: String
         switch state {
         case .scanning, .waiting:
@@ -35,9 +38,8 @@ public struct SourceStatus: Equatable, Sendable {
         case .finished: what = L10n.ctx("source", "finished")
         case .failed(let failure): what = failure.message
         }
-        let line = L10n.format("{} · {}", name, what)
-        guard skipped > 0 else { return line }
-        return L10n.plural("{} · {} message skipped", "{} · {} messages skipped", skipped, line, Formats.number(skipped))
+        guard skipped > 0 else { return what }
+        return L10n.plural("{} · {} message skipped", "{} · {} messages skipped", skipped, what, Formats.number(skipped))
     }
 }
 
