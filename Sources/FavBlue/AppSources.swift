@@ -44,6 +44,9 @@ extension AppSources {
     /// The scanner that runs several sources now, for Preferences to say how each is doing.
     private static weak var current: MultiScanner?
 
+    /// Messages the brokers took in this run so far.
+    static var brokerMessages: Int { current?.sourceStatuses.reduce(0) { $0 + $1.messages } ?? 0 }
+
     /// The other sources kept in settings, on or off.
     static func kept(_ settings: Settings?) -> [SourcesViewModel.Entry] {
         settings?.strings("other-sources").compactMap(SourcesViewModel.Entry.init(stored:)) ?? []

@@ -241,6 +241,7 @@ final class FavBlueApp {
         benchmark = ScannerBenchmark(environment: ProcessInfo.processInfo.environment, window: window, scanner: scanner) { [weak self] in
             self?.quit()
         }
+        benchmark?.sourceMessages = { AppSources.brokerMessages }
         benchmark?.start()
         chatBenchmark = ChatBenchmark(environment: ProcessInfo.processInfo.environment, window: window, chats: store.chats) { [weak self] in
             self?.quit()

@@ -25,6 +25,9 @@ final class ScannerBenchmark {
     private var startWall = 0.0
     private var startRefreshes = 0
 
+    /// Messages the sources took in (a broker's), to compare with what was sent.
+    var sourceMessages: () -> Int = { 0 }
+
     init?(environment: [String: String], window: MainWindow, scanner: ScannerViewModel, quit: @escaping () -> Void) {
         guard let text = environment["FAVBLUE_BENCHMARK_SECONDS"], let seconds = Double(text), seconds > 0 else { return nil }
         self.seconds = seconds
@@ -72,6 +75,7 @@ final class ScannerBenchmark {
             "peak_rss_mib": Double(Self.statusKB("VmHWM")) / 1024,
             "refreshes_per_second": Double(scanner.refreshCount - startRefreshes) / wall,
             "rows": scanner.rows.count,
+            "source_messages": sourceMessages(),
         ]
         FrameStats.report("scanner-benchmark", result)
         quit()

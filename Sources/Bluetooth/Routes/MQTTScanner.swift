@@ -23,6 +23,7 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
     private var skipped = 0
     private var said: Set<String> = []
     private var starting = false
+    private var messages = 0
     /// Why no password was given, for the failure if the broker wants one.
     private var note: String?
 
@@ -40,7 +41,8 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
     var sourceStatuses: [SourceStatus] {
         let state = streams.state
         return lock.withLock {
-            let broker = SourceStatus(name: address.host, state: state, lastHeard: gateways.values.max(), skipped: skipped)
+            let broker = SourceStatus(name: address.host, state: state, lastHeard: gateways.values.max(), skipped: skipped,
+                                      messages: messages)
             return [broker] + gateways.keys.sorted().map { SourceStatus(name: $0, state: state, lastHeard: gateways[$0]) }
         }
     }
@@ -129,6 +131,7 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
 
     private func received(_ message: mosquitto_message) {
         let time = Date()
+        lock.withLock { messages += 1 }
         let topic = message.topic.map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self),
                                                                    count: strlen($0))) } ?? []
         let payload = message.payload.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen))) } ?? []

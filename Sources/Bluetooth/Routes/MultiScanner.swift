@@ -85,7 +85,8 @@ public final class MultiScanner: DeviceScanner, SourceStatusReporting, @unchecke
                     // A broker: itself under the name given, then the gateways it heard from.
                     let own = reporting.sourceStatuses
                     guard let broker = own.first else { return [] }
-                    return [SourceStatus(name: part.name, state: broker.state, lastHeard: broker.lastHeard, skipped: broker.skipped)]
+                    return [SourceStatus(name: part.name, state: broker.state, lastHeard: broker.lastHeard, skipped: broker.skipped,
+                                         messages: broker.messages)]
                         + own.dropFirst()
                 }
                 return [SourceStatus(name: part.name, state: partStates[i], lastHeard: lastHeard[i])]

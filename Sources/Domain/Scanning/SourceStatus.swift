@@ -12,12 +12,15 @@ public struct SourceStatus: Equatable, Sendable {
     public let lastHeard: Date?
     /// Messages it could not read (a gateway's malformed JSON, say), skipped and counted.
     public let skipped: Int
+    /// Messages it took in, read or skipped: what a benchmark compares with what was sent.
+    public let messages: Int
 
-    public init(name: String, state: ScannerState, lastHeard: Date?, skipped: Int = 0) {
+    public init(name: String, state: ScannerState, lastHeard: Date?, skipped: Int = 0, messages: Int = 0) {
         self.name = name
         self.state = state
         self.lastHeard = lastHeard
         self.skipped = skipped
+        self.messages = messages
     }
 
     /// "Kitchen · connected", "Kitchen · not heard since 12:03", "Kitchen · …failure".
