@@ -39,6 +39,19 @@ final class PresenceAlertsTests: XCTestCase {
         await live.drain()
     }
 
+    func testWhereSeveralSourcesHearItTheNotificationSaysTheRoom() async {
+        let (live, scanner, notifier, _, watch) = await setUp(alerts: [.arrive])
+        for rssi in [-60, -58, -59] {
+            var o = Observation(id: keys, timestamp: Date(), rssi: rssi)
+            o.source = "Kitchen"
+            scanner.feed(o)
+        }
+        await live.drain()
+        XCTAssertEqual(notifier.sent.map(\.title), ["\u{2068}Keys\u{2069} is in the \u{2068}Kitchen\u{2069}"])
+        _ = watch
+        live.stop()
+    }
+
     func testArrivingNeedsAStrongSmoothedSignalAndThreeReportsAndLeavingSaysSoOnce() async {
         let (live, scanner, notifier, _, watch) = await setUp(alerts: [.arrive, .leave])
         await hear(scanner, live, keys, [-60, -60])

@@ -84,8 +84,10 @@ public final class PresenceAlertsWatch {
         let id = "presence-" + favorite.id.storageKey
         switch presence {
         case .near where favorite.alerts.contains(.arrive):
-            notifier.send(id: id, title: L10n.format("{} is nearby", name),
-                          body: L10n.tr("Your favorite came into range."), opening: favorite.id)
+            // Where several sources hear it, the room it came into.
+            let title = live[favorite.id]?.room.room.map { L10n.format("{} is in the {}", name, DeviceText.isolated($0)) }
+                ?? L10n.format("{} is nearby", name)
+            notifier.send(id: id, title: title, body: L10n.tr("Your favorite came into range."), opening: favorite.id)
         case .away where favorite.alerts.contains(.leave):
             notifier.send(id: id, title: L10n.format("{} left", name),
                           body: L10n.tr("Your favorite is out of range."), opening: favorite.id)
