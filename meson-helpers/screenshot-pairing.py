@@ -6,28 +6,19 @@ stand-in with pairing, Tests/Fixtures/dbusmock/bluez_pairing.py) with the questi
 show 004 321?" over it, driving the app through its accessibility tree as the UI tests do:
     screenshot-pairing.py OUT_DIR NAME LANGUAGE STYLE WIDTH HEIGHT
 Bare Xvfb has no window manager to centre the dialog over the window, so it is moved there."""
-import os
 import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "ui"))
-from bluez import DEVICE, MockBlueZ, dbus  # noqa: E402
-from harness import App, home_with  # noqa: E402
+from shot import Shot
 
-out, name, lang, style, width, height = sys.argv[1:7]
-# GNOME's own title bar layout (a close button only).
-home = home_with(width, height, layout="appmenu:close")
-german = lang == "de"
+from bluez import DEVICE, MockBlueZ, dbus  # noqa: E402  (Tests/ui, on the path through shot)
+from harness import App  # noqa: E402
+
+shot = Shot(sys.argv)
 device = "Fitness Band"
-words = {
-    "home": "Neue Geräte hinzufügen" if german else "Add New Devices",
-    "details": f"Details zu {device}" if german else f"Details for {device}",
-    "pair": f"Mit {device} koppeln" if german else f"Pair with {device}",
-    "confirm": "Bestätigen" if german else "Confirm",
-}
-scheme = "prefer-dark" if style == "dark" else "prefer-light"
+words = shot.words(home=("Add New Devices", "Neue Geräte hinzufügen"), details=(f"Details for {device}", f"Details zu {device}"),
+                   pair=(f"Pair with {device}", f"Mit {device} koppeln"), confirm=("Confirm", "Bestätigen"))
 with MockBlueZ() as bluez:
     bluez.load_pairing()
     bluez.add_adapter()
@@ -35,8 +26,8 @@ with MockBlueZ() as bluez:
     bluez.set(path, DEVICE, "AddressType", "random")
     bluez.set(path, DEVICE, "RSSI", dbus.Int16(-58))
     bluez.script_pairing(path, "confirm", 4321, "F0:11:22:33:44:55/public")
-    env = dict(bluez.env, ADW_DEBUG_COLOR_SCHEME=scheme)
-    with App("--source", "bluez", lang=lang, home=home, env=env) as app:
+    env = dict(bluez.env, **shot.env)
+    with App("--source", "bluez", lang=shot.lang, home=shot.home, env=env) as app:
         app.wait_for(lambda: words["home"] in app.names("button"), what="the home page")
         app.press(words["home"])
         app.wait_for(lambda: words["details"] in app.names("button"), timeout=30, what="the device")
@@ -58,6 +49,6 @@ with MockBlueZ() as bluez:
         subprocess.run(["xdotool", "windowmove", main, "0", "0"], check=True)
         subprocess.run(["xdotool", "windowmove", dialog, str((w - dw) // 2), str((h - dh) // 3)], check=True)
         time.sleep(1)
-        target = os.path.join(out, name + ".png")
-        subprocess.run(["import", "-window", "root", "-crop", f"{w}x{h}+0+0", "+repage", target], check=True)
-        print(target)
+        # Bare Xvfb has no window manager: the dialog is a window of its own, so the screen is taken.
+        subprocess.run(["import", "-window", "root", "-crop", f"{w}x{h}+0+0", "+repage", shot.path()], check=True)
+        print(shot.path())

@@ -26,7 +26,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Benchmarks", "scanner"))
-from run import DEVICES, RATE, write_capture  # noqa: E402
+from run import DEVICES, RATE, print_table, write_capture  # noqa: E402
 
 GATEWAYS = 4
 
@@ -126,11 +126,7 @@ def main():
         ("peak RSS", "peak_rss_mib", 1, "MiB", ""),
         ("list refreshes", "refreshes_per_second", 1, "/s", "at most 4"),
     ]
-    print(f"{'':22s} {'broker':>11s} {'capture':>11s} {'ratio':>7s}")
-    for label, key, scale, unit, aim in rows:
-        b, q = bus[key] * scale, local[key] * scale
-        ratio = f"{b / q:6.2f}x" if q else "     -"
-        print(f"{label:22s} {b:7.1f} {unit:<3s} {q:7.1f} {unit:<3s} {ratio}   {aim}")
+    print_table(rows, bus, local, ("broker", "capture"))
     print(f"rows shown at the end  {bus['rows']:7d}    {local['rows']:7d}")
 
 

@@ -59,6 +59,15 @@ def write_capture(path, seconds, count=DEVICES, rate=RATE):
             f.write(struct.pack(">IIIIq", len(packet), len(packet), 3, 0, stamp) + packet)
 
 
+def print_table(rows, first, second, names):
+    """Each row's figure in both runs and their ratio, with its aim."""
+    print(f"{'':22s} {names[0]:>11s} {names[1]:>11s} {'ratio':>7s}")
+    for label, key, scale, unit, aim in rows:
+        a, b = first[key] * scale, second[key] * scale
+        ratio = f"{a / b:6.2f}x" if b else "     -"
+        print(f"{label:22s} {a:7.1f} {unit:<3s} {b:7.1f} {unit:<3s} {ratio}   {aim}")
+
+
 def measure(binary, capture, seconds, tmp):
     env = dict(os.environ, GSETTINGS_BACKEND="memory", FAVBLUE_BENCHMARK_SECONDS=str(seconds),
                XDG_DATA_HOME=os.path.join(tmp, "data"), XDG_CACHE_HOME=os.path.join(tmp, "cache"))
@@ -91,11 +100,7 @@ def main():
         ("peak RSS", "peak_rss_mib", 1, "MiB", "aim <= 150 MB"),
         ("list refreshes", "refreshes_per_second", 1, "/s", "at most 4"),
     ]
-    print(f"{'':22s} {'busy':>11s} {'quiet':>11s} {'ratio':>7s}")
-    for label, key, scale, unit, aim in rows:
-        b, q = busy[key] * scale, quiet[key] * scale
-        ratio = f"{b / q:6.2f}x" if q else "     -"
-        print(f"{label:22s} {b:7.1f} {unit:<3s} {q:7.1f} {unit:<3s} {ratio}   {aim}")
+    print_table(rows, busy, quiet, ("busy", "quiet"))
     print(f"frames drawn           {busy['frames']:7d}    {quiet['frames']:7d}")
     print(f"rows shown at the end  {busy['rows']:7d}    {quiet['rows']:7d}")
 

@@ -60,7 +60,7 @@ extension AppSources {
     /// Preferences → Sources. A change is kept in settings and, unless the command line named
     /// the sources, `apply` restarts the scan with them. Share with the House starts and
     /// stops publishing to the first broker switched on.
-    static func model(settings: Settings?, primary: String, fromCommandLine: Bool, live: LiveDevices, favorites: Favorites,
+    static func model(settings: Settings?, primary: ScanSource, fromCommandLine: Bool, live: LiveDevices, favorites: Favorites,
                       own: String?, apply: @escaping ([NamedSource]) -> Void) -> SourcesViewModel {
         let model = SourcesViewModel(entries: kept(settings), primary: primary, fromCommandLine: fromCommandLine,
                                      statuses: { current?.sourceStatuses ?? [] },

@@ -305,7 +305,7 @@ final class FavBlueApp {
         let nicknames = self.nicknames
         let settings = self.settings
         let trackerAlerts = trackers.map { Self.trackerAlertsSetting($0, settings: settings) }
-        let sources = AppSources.model(settings: settings, primary: source.description, fromCommandLine: !sourceOverride.isEmpty,
+        let sources = AppSources.model(settings: settings, primary: source, fromCommandLine: !sourceOverride.isEmpty,
                                        live: live, favorites: favorites, own: sourceName) { [weak self] listening in
             self?.listeners = listening
             self?.live?.restart()

@@ -43,7 +43,7 @@ public final class SourcesViewModel {
     }
 
     public private(set) var entries: [Entry]
-    /// This computer's source, as given.
+    /// This computer's source, in words.
     public let primary: String
     /// Whether `--source` named the sources: then the command line decides, not this page.
     public let fromCommandLine: Bool
@@ -72,15 +72,29 @@ public final class SourcesViewModel {
     /// Keeps a broker's password in the keyring; throws what went wrong, in words.
     private let keepPassword: (MQTTAddress, String) throws -> Void
 
-    public init(entries: [Entry], primary: String, fromCommandLine: Bool, statuses: @escaping () -> [SourceStatus],
+    public init(entries: [Entry], primary: ScanSource, fromCommandLine: Bool, statuses: @escaping () -> [SourceStatus],
                 keepPassword: @escaping (MQTTAddress, String) throws -> Void, isSharing: Bool = false, gatewayName: String = "") {
         self.entries = entries
+        self.primary = Self.words(primary)
         self.isSharing = isSharing
         self.gatewayName = gatewayName
-        self.primary = primary
         self.fromCommandLine = fromCommandLine
         self.statuses = statuses
         self.keepPassword = keepPassword
+    }
+
+    /// How this computer reaches its radio, in plain words: no source names.
+    static func words(_ source: ScanSource) -> String {
+        switch source {
+        case .auto: return L10n.tr("The system’s Bluetooth service, else the adapter itself")
+        case .bluez(let adapter):
+            return adapter.map { L10n.format("The system’s Bluetooth service, adapter {}", $0) } ?? L10n.tr("The system’s Bluetooth service")
+        case .hci(let index): return L10n.format("Adapter hci{}, spoken to directly", index)
+        case .h4Unix, .h4TCP, .h4Serial: return L10n.tr("A controller FavBlue speaks to itself")
+        case .btsnoop: return L10n.tr("A recorded capture")
+        case .demo: return L10n.tr("The demo")
+        case .mqtt(let broker): return L10n.format("Gateways through the broker {}", broker.host)
+        }
     }
 
     /// Why `name` and `address` cannot be added; nil when they can.
@@ -138,17 +152,12 @@ public final class SourcesViewModel {
     /// "Kitchen · connected" and the like for `name`: the source, then the gateways a broker heard.
     public func state(of name: String) -> String {
         let all = statuses()
-        guard let i = all.firstIndex(where: { $0.name == name }) else {
+        guard let own = all.first(where: { $0.name == name && $0.via == nil }) else {
             return entries.first { $0.name == name }.map { $0.isOn ? L10n.tr("used while FavBlue scans") : L10n.ctx("source", "off") }
                 ?? ""
         }
-        var lines = [all[i].stateWords]
-        // A broker's gateways follow it, up to the next source the page lists.
-        let listed = Set(entries.map(\.name) + [L10n.tr("This Computer")])
-        for gateway in all[(i + 1)...] {
-            if listed.contains(gateway.name) { break }
-            lines.append(gateway.words)
-        }
+        // A broker's gateways follow it.
+        let lines = [own.stateWords] + all.filter { $0.via == name }.map(\.words)
         return lines.joined(separator: "\n")
     }
 }

@@ -92,6 +92,8 @@ public enum PreferencesWindow {
         remove.onChanged { [weak scanSettings] in scanSettings?.settings.removeAfterSeconds = $0 }
         // The dialog keeps its pages, rows and controls alive until GTK destroys it.
         window.present()
+        // The first setting has the focus, not the page switcher above it.
+        scanning.allRows.first?.grabFocus()
     }
 
     /// Preferences → Favorites: nicknames shared with the rest of the desktop (BlueZ only).

@@ -18,7 +18,7 @@ enum SourcesPage {
         here.add(own)
         let others = PreferencesGroup(title: L10n.tr("Other Sources"))
         others.details = model.fromCommandLine
-            ? L10n.tr("The command line names the sources of this session: changes here apply when FavBlue starts without --source.")
+            ? L10n.tr("FavBlue was started with its radios named on the command line: changes here apply the next time it starts without them.")
             : L10n.tr("Gateways in other rooms that publish what they hear to an MQTT broker, and boards on the network.")
         let share = Switch(accessibleName: L10n.tr("Share with the House"))
         share.isOn = model.isSharing

@@ -74,6 +74,31 @@ final class TrackerGuardTests: XCTestCase {
         live.stop()
     }
 
+    func testAScanStartedAgainAtOnceIsTheSameSessionAndOneStoppedTenMinutesIsAnother() async {
+        let (live, scanner, _, places, guarded, _) = await rig()
+        guarded.isOn = true
+        places.isAvailable = false
+        places.current = nil
+        func hear(_ minute: Int) async {
+            clock = Date(timeIntervalSince1970: 1_800_000_000 + Double(minute) * 60)
+            scanner.feed(airTag(at: clock))
+            await live.drain()
+        }
+        await hear(0)
+        // The Scanner opening starts the scan again: no new session.
+        live.stop()
+        live.start(mode: .continuous)
+        await hear(2)
+        XCTAssertEqual(Set(guarded.sightings(of: tag).map(\.session)).count, 1)
+        // Stopped for a quarter of an hour: another.
+        live.stop()
+        clock = Date(timeIntervalSince1970: 1_800_000_000 + 17 * 60)
+        live.start(mode: .continuous)
+        await hear(18)
+        XCTAssertEqual(Set(guarded.sightings(of: tag).map(\.session)).count, 2)
+        live.stop()
+    }
+
     func testNotAThreatSilencesItForADay() async {
         let (live, scanner, notes, places, guarded, _) = await rig()
         guarded.isOn = true

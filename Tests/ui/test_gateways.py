@@ -6,7 +6,6 @@ it; as a favorite it is "In the Kitchen", then, once the office hears it clearly
 while, "In the Office"."""
 
 import os
-import time
 import unittest
 
 from flows import add_from_scanner, write_settings

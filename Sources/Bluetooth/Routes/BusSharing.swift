@@ -129,8 +129,6 @@ final class MQTTPublisher: @unchecked Sendable {
             defer { client = nil }
             return client
         }) else { return }
-        mosquitto_disconnect(m)
-        mosquitto_loop_stop(m, true)
-        mosquitto_destroy(m)
+        MQTTClient.close(m)
     }
 }

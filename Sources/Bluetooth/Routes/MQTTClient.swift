@@ -42,5 +42,12 @@ enum MQTTClient {
         return m
     }
 
+    /// Says goodbye to the broker, stops the client's thread and frees it.
+    static func close(_ m: OpaquePointer) {
+        mosquitto_disconnect(m)
+        mosquitto_loop_stop(m, true)
+        mosquitto_destroy(m)
+    }
+
     static func words(_ rc: Int32) -> String { String(cString: mosquitto_strerror(rc)) }
 }

@@ -43,7 +43,9 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
         return lock.withLock {
             let broker = SourceStatus(name: address.host, state: state, lastHeard: gateways.values.max(), skipped: skipped,
                                       messages: messages)
-            return [broker] + gateways.keys.sorted().map { SourceStatus(name: $0, state: state, lastHeard: gateways[$0]) }
+            return [broker] + gateways.keys.sorted().map {
+                SourceStatus(name: $0, state: state, lastHeard: gateways[$0], via: address.host)
+            }
         }
     }
 
@@ -94,9 +96,7 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
             defer { client = nil }
             return client
         }) else { return }
-        mosquitto_disconnect(m)
-        mosquitto_loop_stop(m, true)
-        mosquitto_destroy(m)
+        MQTTClient.close(m)
     }
 
     private static func from(_ object: UnsafeMutableRawPointer?) -> MQTTScanner {

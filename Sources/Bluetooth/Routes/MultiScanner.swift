@@ -87,7 +87,7 @@ public final class MultiScanner: DeviceScanner, SourceStatusReporting, @unchecke
                     guard let broker = own.first else { return [] }
                     return [SourceStatus(name: part.name, state: broker.state, lastHeard: broker.lastHeard, skipped: broker.skipped,
                                          messages: broker.messages)]
-                        + own.dropFirst()
+                        + own.dropFirst().map { SourceStatus(name: $0.name, state: $0.state, lastHeard: $0.lastHeard, via: part.name) }
                 }
                 return [SourceStatus(name: part.name, state: partStates[i], lastHeard: lastHeard[i])]
             }

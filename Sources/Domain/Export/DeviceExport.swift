@@ -17,7 +17,7 @@ public enum DeviceExport {
     /// A header row of the keys, then one row per device. Lists join with ";", maps are
     /// written "key=hex;key=hex" in key order, and a missing value is an empty field.
     public static func csv(_ records: [DeviceRecord]) -> Data {
-        let keys = records.first?.keys ?? DeviceRecord.Key.allCases
+        let keys = records.first?.keys ?? DeviceRecord.Key.allCases.filter { $0 != .sources }
         var writer = CSVWriter()
         writer.row(keys.map(\.stringValue))
         for record in records { writer.row(keys.map { csvField(record, $0) }) }

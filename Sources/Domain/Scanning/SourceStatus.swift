@@ -14,9 +14,12 @@ public struct SourceStatus: Equatable, Sendable {
     public let skipped: Int
     /// Messages it took in, read or skipped: what a benchmark compares with what was sent.
     public let messages: Int
+    /// The broker a gateway publishes through; nil for a source of its own.
+    public let via: String?
 
-    public init(name: String, state: ScannerState, lastHeard: Date?, skipped: Int = 0, messages: Int = 0) {
+    public init(name: String, state: ScannerState, lastHeard: Date?, skipped: Int = 0, messages: Int = 0, via: String? = nil) {
         self.name = name
+        self.via = via
         self.state = state
         self.lastHeard = lastHeard
         self.skipped = skipped

@@ -45,8 +45,9 @@ public struct TrackerRule: Equatable, Sendable {
         rule.timeAloneHours /= factor
         rule.windowHours /= factor
         rule.markSeconds /= factor
-        // Never under a second: a tag advertises a few times a second, and its gaps are no session.
-        rule.sessionGapMinutes = max(rule.sessionGapMinutes / factor, 1.0 / 60)
+        // Never under three seconds: a tag advertises a few times a second, and a busy machine's
+        // late reports are no new session.
+        rule.sessionGapMinutes = max(rule.sessionGapMinutes / factor, 3.0 / 60)
         return rule
     }
 }
