@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import Foundation
+import GtkKit
 
 /// For the start-up benchmark: with FAVBLUE_REPORT_FIRST_FRAME set, prints when each
 /// start-up phase ended (monotonic µs, the clock the benchmark reads), so the time
@@ -12,9 +13,7 @@ enum StartupTrace {
     /// Prints "startup-phase NAME µs" when enabled.
     static func mark(_ phase: String) {
         guard enabled else { return }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let micros = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000
-        FileHandle.standardError.write(Data("startup-phase \(phase) \(micros)\n".utf8))
+        // GLib's monotonic clock is CLOCK_MONOTONIC, the one the benchmark reads too.
+        FileHandle.standardError.write(Data("startup-phase \(phase) \(MainLoop.monotonicMicroseconds)\n".utf8))
     }
 }

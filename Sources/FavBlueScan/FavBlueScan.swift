@@ -57,12 +57,12 @@ struct FavBlueScan: AsyncParsableCommand {
     func run() async throws {
         let named: [NamedSource]
         do { named = try (source.isEmpty ? ["auto"] : source).map { text throws(ScanFailure) in try NamedSource(parsing: text) } } catch {
-            fail(Self.explain(error))
+            Self.exit(saying: Self.explain(error))
         }
         let several = named.count > 1 || named.contains { if case .mqtt = $0.source { return true } else { return false } }
         let writer: BtsnoopWriter?
         if let record {
-            do { writer = try BtsnoopWriter(path: record) } catch { fail("cannot write \(record): \(error.localizedDescription)") }
+            do { writer = try BtsnoopWriter(path: record) } catch { Self.exit(saying: "cannot write \(record): \(error.localizedDescription)") }
         } else {
             writer = nil
         }
@@ -70,7 +70,7 @@ struct FavBlueScan: AsyncParsableCommand {
         var resolver: PrivateAddressResolver?
         if let keys {
             do { resolver = PrivateAddressResolver(hashing: AESAddressHashing(), bonds: try Self.readKeys(keys)) } catch {
-                fail(error.message)
+                Self.exit(saying: error.message)
             }
         }
         let log: @Sendable (String) -> Void = { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } }
@@ -87,7 +87,7 @@ struct FavBlueScan: AsyncParsableCommand {
         // On failure with nothing seen, stdout stays empty rather than holding a bare header.
         if failure == nil || !table.devices.isEmpty { print(table, format: format, sources: several) }
         if let failure {
-            fail(Self.explain(failure), table: true)
+            Self.exit(saying: Self.explain(failure), code: 3)
         }
     }
 
@@ -164,11 +164,8 @@ struct FavBlueScan: AsyncParsableCommand {
         return message + (end ? " " : ". ") + failure.suggestion
     }
 
-    func fail(_ message: String, table: Bool = false) -> Never {
-        Self.exit(saying: message, code: table ? 3 : 2)
-    }
-
-    /// Says `message` on stderr and ends with `code`: 2 for what stops a command before it runs.
+    /// Says `message` on stderr and ends with `code`: 2 for what stops a command before it runs,
+    /// 3 for a source that failed after it began. Every command ends this one way.
     static func exit(saying message: String, code: Int32 = 2) -> Never {
         FileHandle.standardError.write(Data("favblue-scan: \(message)\n".utf8))
         Foundation.exit(code)

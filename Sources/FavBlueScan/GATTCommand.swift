@@ -39,27 +39,27 @@ struct GATTCommand: AsyncParsableCommand {
 
     func run() async throws {
         let parsed: ScanSource
-        do { parsed = try ScanSource(parsing: source) } catch { fail(FavBlueScan.explain(error)) }
+        do { parsed = try ScanSource(parsing: source) } catch { FavBlueScan.exit(saying: FavBlueScan.explain(error)) }
         let device: DeviceID
         do {
             device = address.contains("/") ? try DeviceID(storageKey: address) : try DeviceID(parsing: address, kind: .lePublic)
         } catch {
-            fail("\(DeviceText.terminal(address)) is not an address like AA:BB:CC:DD:EE:FF or AA:BB:CC:DD:EE:FF/le-random")
+            FavBlueScan.exit(saying: "\(DeviceText.terminal(address)) is not an address like AA:BB:CC:DD:EE:FF or AA:BB:CC:DD:EE:FF/le-random")
         }
         let verbose = self.verbose
         let log: @Sendable (String) -> Void = { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } }
         let link = ScannerFactory.link(for: parsed, log: log)
         let addresses = HeardAddresses()
         let connector = ConnectorFactory.make(parsed, link: link, bus: ScannerFactory.bus(for: parsed), addresses: addresses, log: log)
-        if let reason = connector.unavailableReason { fail(reason) }
+        if let reason = connector.unavailableReason { FavBlueScan.exit(saying: reason) }
         var follower: HCIScanner?
         if let keys, let link {
             let bonds: [ResolvingBond]
-            do { bonds = try FavBlueScan.readKeys(keys) } catch { fail(error.message) }
+            do { bonds = try FavBlueScan.readKeys(keys) } catch { FavBlueScan.exit(saying: error.message) }
             if bonds.contains(where: { $0.identity == device }) {
                 follower = Self.follow(device, bonds: bonds, on: link, into: addresses)
                 if !(await Self.heard(device, in: addresses, within: timeout)) {
-                    fail("\(device.address) was not heard at any private address its key resolves within \(Int(timeout)) s")
+                    FavBlueScan.exit(saying: "\(device.address) was not heard at any private address its key resolves within \(Int(timeout)) s")
                 }
             }
         }
@@ -68,11 +68,11 @@ struct GATTCommand: AsyncParsableCommand {
         connector.connect(to: device)
         switch await Self.connected(events, within: timeout) {
         case .success: break
-        case .failure(let why): fail("could not connect to \(device.address): \(why)")
+        case .failure(let why): FavBlueScan.exit(saying: "could not connect to \(device.address): \(why)")
         }
         defer { connector.disconnect() }
         let tree: [GATTService]
-        do { tree = try await connector.discoverServices() } catch { fail("could not list the services: \(error.message)") }
+        do { tree = try await connector.discoverServices() } catch { FavBlueScan.exit(saying: "could not list the services: \(error.message)") }
         var values: [UInt16: Result<[UInt8], GATTError>] = [:]
         if read {
             for characteristic in tree.flatMap(\.characteristics) where characteristic.properties.contains(.read) {
@@ -131,7 +131,6 @@ struct GATTCommand: AsyncParsableCommand {
         }
     }
 
-    func fail(_ message: String) -> Never { FavBlueScan.exit(saying: message) }
 }
 
 struct StringError: Error, CustomStringConvertible {

@@ -62,7 +62,7 @@ public final class SMPInitiator {
         case passkeyDisplay
     }
 
-    private enum Phase: Equatable {
+    enum Phase: Equatable {
         case idle
         case features
         /// Secure Connections: our public key sent, the device's awaited.
@@ -92,42 +92,42 @@ public final class SMPInitiator {
     static let authReq: UInt8 = 0x0D
     static let keyDistribution: (initiator: UInt8, responder: UInt8) = (0x02, 0x03)
 
-    private let crypto: any PairingCrypto
-    private let local: Party
-    private let remote: Party
-    private let identity: LocalIdentity
-    private let now: () -> Date
+    let crypto: any PairingCrypto
+    let local: Party
+    let remote: Party
+    let identity: LocalIdentity
+    let now: () -> Date
 
-    private var phase = Phase.idle
-    private var request = SMPPDU.Features(ioCapability: ioCapability, oobData: 0, authReq: authReq, maxKeySize: 16,
+    var phase = Phase.idle
+    var request = SMPPDU.Features(ioCapability: ioCapability, oobData: 0, authReq: authReq, maxKeySize: 16,
                                           initiatorKeys: keyDistribution.initiator, responderKeys: keyDistribution.responder)
-    private var response: SMPPDU.Features?
+    var response: SMPPDU.Features?
     private(set) var method = Method.justWorks
-    private var secure = false
-    private var keySize = 16
+    var secure = false
+    var keySize = 16
     /// The passkey, once known.
-    private var passkey: UInt32?
+    var passkey: UInt32?
     // Secure Connections.
-    private var keyPair: (any PairingKeyPair)?
-    private var peerX: [UInt8] = []
+    var keyPair: (any PairingKeyPair)?
+    var peerX: [UInt8] = []
     private var dhKey: [UInt8] = []
-    private var na: [UInt8] = []
+    var na: [UInt8] = []
     private var nb: [UInt8] = []
     private var cb: [UInt8] = []
-    private var ltk: [UInt8] = []
+    var ltk: [UInt8] = []
     private var macKey: [UInt8] = []
     // Legacy.
     private var tk = [UInt8](repeating: 0, count: 16)
     private var mrand: [UInt8] = []
     private var sconfirm: [UInt8] = []
     // Key distribution: what the device still owes, and what it gave.
-    private var owed: Set<UInt8> = []
-    private var peerLTK: [UInt8]?
-    private var peerEDIV: UInt16?
-    private var peerRand: UInt64?
-    private var peerIRK: [UInt8]?
-    private var peerIdentity: DeviceID?
-    private var typed = 0
+    var owed: Set<UInt8> = []
+    var peerLTK: [UInt8]?
+    var peerEDIV: UInt16?
+    var peerRand: UInt64?
+    var peerIRK: [UInt8]?
+    var peerIdentity: DeviceID?
+    var typed = 0
 
     /// A pairing between `local` (FavBlue, the central) and `remote` (the device), as they were on the link.
     public init(crypto: any PairingCrypto, local: Party, remote: Party, identity: LocalIdentity, now: @escaping () -> Date = Date.init) {
@@ -348,29 +348,6 @@ public final class SMPInitiator {
         }
     }
 
-    private func showPasskey() -> [SMPAction] {
-        let bytes = crypto.random(4)
-        let value = bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } % 1_000_000
-        passkey = value
-        typed = 0
-        return [.ask(.displayPasskey(passkey: value, typed: nil))]
-    }
-
-    private func bit(_ round: Int) -> UInt8 { 0x80 | UInt8(truncatingIfNeeded: ((passkey ?? 0) >> UInt32(round)) & 1) }
-
-    /// The passkey as a 128-bit value, most significant first.
-    private var passkeyBlock: [UInt8] {
-        let value = passkey ?? 0
-        return [UInt8](repeating: 0, count: 12) + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> UInt32($0)) }
-    }
-
-    private func startRound(_ i: Int) throws -> [SMPAction] {
-        na = crypto.random(16)
-        let confirm = try crypto.f4(u: keyPair!.x, v: peerX, x: na, z: bit(i))
-        phase = .roundConfirm(i)
-        return [.send(.pairingConfirm(Array(confirm.reversed())))]
-    }
-
     private func sendDHKeyCheck() throws -> [SMPAction] {
         let keys = try crypto.f5(w: dhKey, n1: na, n2: nb, a1: local.typed, a2: remote.typed)
         macKey = keys.macKey
@@ -396,56 +373,7 @@ public final class SMPInitiator {
         return [.send(.pairingConfirm(Array(confirm.reversed())))]
     }
 
-    /// A key cut to the agreed size: its most significant octets are zeroed (§2.3.4).
-    private func masked(_ key: [UInt8]) -> [UInt8] {
-        key.enumerated().map { $0.offset < 16 - keySize ? 0 : $0.element }
-    }
-
-    // MARK: Key distribution (§3.6)
-
-    private func distributed(_ pdu: SMPPDU) throws -> [SMPAction] {
-        let code = pdu.bytes[0]
-        guard owed.contains(code) else {
-            return fail(.unspecified, .other(L10n.tr("the device sent a pairing step out of order.")))
-        }
-        owed.remove(code)
-        switch pdu {
-        case .encryptionInformation(let key): peerLTK = Array(key.reversed())
-        case .centralIdentification(let ediv, let rand):
-            peerEDIV = ediv
-            peerRand = rand
-        case .identityInformation(let irk): peerIRK = Array(irk.reversed())
-        case .identityAddressInformation(let type, let address):
-            // Only a public or static random address can be an identity.
-            let id = DeviceID(wireBytes: address, kind: type == 0 ? .lePublic : .leRandom)
-            if type == 0 || address.last.map({ $0 & 0xC0 == 0xC0 }) == true { peerIdentity = id }
-        default: break
-        }
-        return finishIfOwedNothing()
-    }
-
-    private func finishIfOwedNothing() -> [SMPAction] {
-        guard phase == .keys, owed.isEmpty else { return [] }
-        var actions: [SMPAction] = []
-        let ourKeys = (response?.initiatorKeys ?? 0) & request.initiatorKeys
-        if ourKeys & 0x02 != 0 {
-            actions.append(.send(.identityInformation(irk: Array(identity.irk.reversed()))))
-            actions.append(.send(.identityAddressInformation(type: identity.address.type, address: identity.address.octets.reversed())))
-        }
-        phase = .over
-        let device = peerIdentity ?? DeviceID(octets: remote.octets, kind: remote.type == 0 ? .lePublic : .leRandom)
-        let key = secure ? masked(ltk) : peerLTK.map(masked)
-        let bonding = (response?.authReq ?? 0) & 0x03 == 0x01
-        let bond = bonding && (key != nil || peerIRK != nil)
-            ? Bond(identity: device, irk: peerIRK.flatMap { IdentityResolvingKey(bytes: $0) }, ltk: key,
-                   ediv: secure ? nil : peerEDIV, rand: secure ? nil : peerRand, keySize: keySize,
-                   authenticated: method != .justWorks, secureConnections: secure, createdAt: now())
-            : nil
-        actions.append(.finished(identity: device, bond: bond))
-        return actions
-    }
-
-    private func fail(_ reason: SMPFailureReason, _ failure: PairingFailure) -> [SMPAction] {
+    func fail(_ reason: SMPFailureReason, _ failure: PairingFailure) -> [SMPAction] {
         phase = .over
         return [.send(.pairingFailed(reason)), .failed(failure)]
     }

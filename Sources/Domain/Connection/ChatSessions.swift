@@ -65,8 +65,8 @@ public final class ChatSessions {
 
     // MARK: Borrowed
     private(set) var connector: DeviceConnector
-    private let chats: ChatRepository?
-    private let clock: any Clock<Duration>
+    let chats: ChatRepository?
+    let clock: any Clock<Duration>
     private let now: () -> Date
 
     // MARK: Owned
@@ -74,12 +74,12 @@ public final class ChatSessions {
     private var events: Feed<ConnectionEvent>?
     private var listener: Task<Void, Never>?
     /// This session's messages, per device, oldest first.
-    private var session: [DeviceID: [ChatMessage]] = [:]
-    private var pendingWrites: [ChatMessage] = []
+    var session: [DeviceID: [ChatMessage]] = [:]
+    var pendingWrites: [ChatMessage] = []
     /// Set while the store refuses writes (a full disk): said once, retried until it takes them.
-    private var storeFailing = false
-    private var flushTask: Task<Void, Never>?
-    private var writes: Task<Void, Never>?
+    var storeFailing = false
+    var flushTask: Task<Void, Never>?
+    var writes: Task<Void, Never>?
     private var deliveries: [UUID: Task<Void, Never>] = [:]
     private var rememberedNames: [DeviceID: String] = [:]
     /// Unread messages of chats whose connection ended, by device.
@@ -366,61 +366,5 @@ public final class ChatSessions {
             persist(batch: [message]) { try await $0.setDelivery(delivery, of: id) }
         }
         observers.notify()
-    }
-
-    /// Queues messages for the store; a burst of notifications becomes one transaction.
-    private func store(_ messages: [ChatMessage], after delay: Duration = ChatSessions.batchDelay) {
-        guard chats != nil else { return }
-        pendingWrites += messages
-        guard flushTask == nil else { return }
-        let clock = clock
-        flushTask = Task { @MainActor [weak self] in
-            try? await clock.sleep(for: delay)
-            guard !Task.isCancelled else { return }
-            self?.flushTask = nil
-            self?.writeNow()
-        }
-    }
-
-    private func writeNow() {
-        guard !pendingWrites.isEmpty else { return }
-        let batch = pendingWrites
-        pendingWrites = []
-        persist(batch: batch) { try await $0.append(batch) }
-    }
-
-    /// Runs `write` after the writes before it, off the main thread. A failure is said once, and a
-    /// refused `batch` goes back in the queue (its messages as they are by then, written whole),
-    /// so nothing is dropped while the disk is full.
-    private func persist(batch: [ChatMessage] = [], _ write: @escaping @Sendable (ChatRepository) async throws -> Void) {
-        guard let chats else { return }
-        let previous = writes
-        writes = Task.detached(priority: .utility) { [weak self] in
-            await previous?.value
-            do {
-                try await write(chats)
-                // Not awaited: quitting waits for the writes on the main thread.
-                Task { @MainActor in self?.storeFailing = false }
-            } catch {
-                await self?.refused(batch, reason: "\(error)")
-            }
-        }
-    }
-
-    private func refused(_ batch: [ChatMessage], reason: String) {
-        if !storeFailing {
-            storeFailing = true
-            onStoreProblem?(L10n.format("Chat messages could not be saved: {}. FavBlue keeps them and tries again.", reason))
-        }
-        guard !batch.isEmpty else { return }
-        // Each message as it is now, so a delivery that changed meanwhile is written too; once,
-        // though two refused writes (its sending, then its sent) carried it.
-        let queued = Set(pendingWrites.map(\.id))
-        let current = batch.filter { !queued.contains($0.id) }
-            .map { message in session[message.device]?.first { $0.id == message.id } ?? message }
-        pendingWrites = current + pendingWrites
-        flushTask?.cancel()
-        flushTask = nil
-        store([], after: Self.retryDelay)
     }
 }

@@ -52,13 +52,13 @@ public final class GATTBrowser {
     /// Every primary service, in handle order.
     public private(set) var services: [GATTService] = []
     /// The last value read, by value handle.
-    public private(set) var values: [UInt16: Reading] = [:]
+    public internal(set) var values: [UInt16: Reading] = [:]
     /// Why the last read of a handle failed.
     public private(set) var readProblems: [UInt16: GATTError] = [:]
     /// The last write to a handle.
     public private(set) var writes: [UInt16: Written] = [:]
     /// Handles with a read or write under way.
-    public private(set) var busy: Set<UInt16> = []
+    public internal(set) var busy: Set<UInt16> = []
     /// Whether "Read all values" is under way.
     public private(set) var readingAll = false
     /// Characteristic User Descriptions (0x2901), by the characteristic's value handle.
@@ -66,13 +66,13 @@ public final class GATTBrowser {
     /// Presentation Formats (0x2904), by the characteristic's value handle.
     public private(set) var formats: [UInt16: PresentationFormat] = [:]
     /// The characteristics subscribed to (notifications or indications), by value handle.
-    public private(set) var subscribed: Set<UInt16> = []
+    public internal(set) var subscribed: Set<UInt16> = []
     /// Why the last subscription (or its end) failed.
-    public private(set) var subscribeProblems: [UInt16: GATTError] = [:]
+    public internal(set) var subscribeProblems: [UInt16: GATTError] = [:]
     /// The newest `logLimit` notifications of each characteristic, oldest first.
-    public private(set) var logs: [UInt16: [Reading]] = [:]
+    public internal(set) var logs: [UInt16: [Reading]] = [:]
     /// Logs that are paused: they show what they held; what arrives waits and joins on resume.
-    public private(set) var paused: Set<UInt16> = []
+    public internal(set) var paused: Set<UInt16> = []
     /// The names and formats the user gave the connected device's characteristics, by UUID.
     public private(set) var labels: [String: CharacteristicLabel] = [:]
     /// Why the last label could not be kept.
@@ -86,25 +86,25 @@ public final class GATTBrowser {
     public static let notifyInterval: Duration = .milliseconds(100)
 
     // MARK: Borrowed
-    private let sessions: ChatSessions
+    let sessions: ChatSessions
     private let labelStore: CharacteristicLabelsRepository?
-    private let now: () -> Date
-    private let clock: any Clock<Duration>
+    let now: () -> Date
+    let clock: any Clock<Duration>
 
     // MARK: Owned
-    private let observers = ChangeObservers()
+    let observers = ChangeObservers()
     private var token: ObservationToken?
     /// Bumped when the connection changes, so work for an older one drops its results.
-    private var generation = 0
+    var generation = 0
     /// What arrived while a log was paused, by handle.
-    private var held: [UInt16: [Reading]] = [:]
+    var held: [UInt16: [Reading]] = [:]
     /// Arrival times within the last second, by handle, for the rate.
-    private var arrivals: [UInt16: [Date]] = [:]
-    private var notifyScheduled = false
+    var arrivals: [UInt16: [Date]] = [:]
+    var notifyScheduled = false
     /// The Battery Level characteristic's value handle, when the device has one.
     private var batteryHandle: UInt16?
     /// The Service Changed characteristic's value handle, when the device has one.
-    private var serviceChangedHandle: UInt16?
+    var serviceChangedHandle: UInt16?
 
     /// Whether `handle` is Service Changed and FavBlue follows it itself: its indications lead
     /// to a new discovery, not to the log.
@@ -205,7 +205,7 @@ public final class GATTBrowser {
 
     /// The device's services changed: what was discovered is stale, so it is discovered again
     /// (values read before are dropped with the tree, since their handles may mean other things now).
-    private func servicesChanged() {
+    func servicesChanged() {
         guard device != nil else { return }
         phase = .ready
         rediscover()
@@ -271,7 +271,7 @@ public final class GATTBrowser {
     }
 
     /// Tells `onBattery` when `handle` is the Battery Level and `bytes` a level.
-    private func noteBattery(_ handle: UInt16, _ bytes: [UInt8]) {
+    func noteBattery(_ handle: UInt16, _ bytes: [UInt8]) {
         guard handle == batteryHandle, let device, let first = bytes.first, first <= 100 else { return }
         onBattery?(device, Int(first))
     }
@@ -344,98 +344,5 @@ public final class GATTBrowser {
         writes[handle] = outcome
         observers.notify()
         return nil
-    }
-
-    // MARK: Notifications and indications
-
-    /// Starts or stops the notifications (indications where the characteristic only indicates)
-    /// of the characteristic at `handle`, through its Client Characteristic Configuration.
-    public func setSubscribed(_ handle: UInt16, _ on: Bool) async {
-        guard device != nil, let characteristic = characteristic(at: handle), on != subscribed.contains(handle),
-              !busy.contains(handle) else { return }
-        guard let cccd = characteristic.descriptors.first(where: { $0.uuid == "2902" }) else {
-            subscribeProblems[handle] = .refused(L10n.tr("This characteristic has no configuration descriptor, so it cannot be subscribed to."))
-            observers.notify()
-            return
-        }
-        let indicate = !characteristic.properties.contains(.notify) && characteristic.properties.contains(.indicate)
-        let generation = generation
-        busy.insert(handle)
-        // Subscribed from the moment it is asked: the first value can beat the answer.
-        if on { subscribed.insert(handle) }
-        observers.notify()
-        var failure: GATTError?
-        do {
-            try await sessions.connector.subscribe(to: handle, cccd: cccd.handle, indicate: indicate, on: on)
-        } catch {
-            failure = error
-        }
-        guard generation == self.generation else { return }
-        busy.remove(handle)
-        subscribeProblems[handle] = failure
-        if (failure == nil) != on { subscribed.remove(handle) } else { subscribed.insert(handle) }
-        observers.notify()
-    }
-
-    /// Notifications per second of `handle`, over the last second.
-    public func rate(of handle: UInt16) -> Int {
-        let since = now().addingTimeInterval(-1)
-        return arrivals[handle]?.filter { $0 > since }.count ?? 0
-    }
-
-    /// Pauses or resumes the log of `handle`; resuming adds what arrived meanwhile.
-    public func setPaused(_ handle: UInt16, _ on: Bool) {
-        if on {
-            paused.insert(handle)
-        } else {
-            paused.remove(handle)
-            if let waiting = held.removeValue(forKey: handle) { append(waiting, to: handle) }
-        }
-        observers.notify()
-    }
-
-    /// Empties the log of `handle`.
-    public func clearLog(_ handle: UInt16) {
-        logs[handle] = nil
-        held[handle] = nil
-        observers.notify()
-    }
-
-    private func notified(_ handle: UInt16, _ value: [UInt8], at time: Date) {
-        // A device may indicate Service Changed unasked once it is bonded.
-        if handle == serviceChangedHandle { return servicesChanged() }
-        guard subscribed.contains(handle) else { return }
-        let reading = Reading(bytes: value, time: time, notified: true)
-        values[handle] = reading
-        noteBattery(handle, value)
-        var recent = arrivals[handle, default: []]
-        recent.append(time)
-        if let first = recent.first, first < time.addingTimeInterval(-1) { recent.removeAll { $0 <= time.addingTimeInterval(-1) } }
-        arrivals[handle] = recent
-        if paused.contains(handle) {
-            held[handle, default: []].append(reading)
-            if held[handle]!.count > Self.logLimit { held[handle]!.removeFirst(held[handle]!.count - Self.logLimit) }
-        } else {
-            append([reading], to: handle)
-        }
-        scheduleNotify()
-    }
-
-    private func append(_ readings: [Reading], to handle: UInt16) {
-        var log = logs[handle, default: []]
-        log.append(contentsOf: readings)
-        if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
-        logs[handle] = log
-    }
-
-    private func scheduleNotify() {
-        guard !notifyScheduled else { return }
-        notifyScheduled = true
-        Task { [weak self, clock] in
-            try? await clock.sleep(for: Self.notifyInterval)
-            guard let self else { return }
-            self.notifyScheduled = false
-            self.observers.notify()
-        }
     }
 }

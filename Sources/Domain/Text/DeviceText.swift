@@ -35,10 +35,7 @@ public enum DeviceText {
     public static func invalidBytes(_ bytes: [UInt8]) -> String? {
         let text = bytes.prefix { $0 != 0 }
         if String(validating: text, as: UTF8.self) != nil { return nil }
-        return text.map { byte in
-            let h = String(byte, radix: 16, uppercase: true)
-            return byte < 0x10 ? "0" + h : h
-        }.joined(separator: " ")
+        return Hex.spaced(text)
     }
 
     /// `text` shown, and wrapped in Unicode isolates so that, put inside a sentence, it cannot

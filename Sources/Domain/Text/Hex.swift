@@ -6,21 +6,27 @@ import Foundation
 /// Bytes as people read them in a Bluetooth tool: "0A FF 3C".
 public enum Hex {
     /// Two uppercase digits a byte, a space between bytes.
-    public static func spaced(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789ABCDEF".utf8)
+    public static func spaced(_ bytes: some Collection<UInt8>) -> String { format(bytes, upper: true, space: true) }
+
+    /// Two uppercase digits a byte, nothing between: a key for a map.
+    public static func compact(_ bytes: some Collection<UInt8>) -> String { format(bytes, upper: true, space: false) }
+
+    /// Two lowercase digits a byte, nothing between, as exports and gateways write data.
+    public static func lower(_ bytes: some Collection<UInt8>) -> String { format(bytes, upper: false, space: false) }
+
+    private static let upperDigits = Array("0123456789ABCDEF".utf8)
+    private static let lowerDigits = Array("0123456789abcdef".utf8)
+
+    private static func format(_ bytes: some Collection<UInt8>, upper: Bool, space: Bool) -> String {
+        let digits = upper ? upperDigits : lowerDigits
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 3)
         for byte in bytes {
-            if !out.isEmpty { out.append(0x20) }
+            if space, !out.isEmpty { out.append(0x20) }
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 0x0F)])
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Two uppercase digits a byte, nothing between: a key for a map.
-    public static func compact(_ bytes: [UInt8]) -> String {
-        spaced(bytes).replacingOccurrences(of: " ", with: "")
     }
 
     /// The bytes two hex digits each give, upper or lower case, nothing between; nil for an odd
