@@ -83,6 +83,21 @@ final class HCIConnectorTests: XCTestCase {
         withExtendedLifetime(connector) {}
     }
 
+    func testTheServicesFoundWhileConnectingAreNotAskedForAgainButARediscoveryAsks() async throws {
+        let controller = ScriptedController()
+        let (host, connector, log) = try await connect(controller)
+        defer { host.close() }
+        await log.wait { $0.services != nil }
+        func groupRequests() -> Int { controller.frames(on: 4).filter { $0.first == 0x10 }.count }
+        let whileConnecting = groupRequests()
+        XCTAssertGreaterThan(whileConnecting, 0)
+        let tree = try await connector.discoverServices()
+        XCTAssertEqual(tree.map(\.uuid), ["1800", ChatService.chat.uuid])
+        XCTAssertEqual(groupRequests(), whileConnecting, "Read By Group Type is sent once")
+        _ = try await connector.discoverServices()
+        XCTAssertEqual(groupRequests(), 2 * whileConnecting, "a rediscovery (the services changed) asks again")
+    }
+
     func testALongMessageWaitsForFreeBuffersAndIsCutAtTheNegotiatedMTU() async throws {
         let controller = ScriptedController(bufferCount: 2)
         let (host, connector, _) = try await connect(controller)

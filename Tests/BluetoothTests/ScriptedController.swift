@@ -235,7 +235,9 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
             if start <= 1 { return .readByGroupTypeResponse([GroupValue(start: 1, end: 5, value: [0x00, 0x18])]) }
             if start <= 0x10 { return .readByGroupTypeResponse([GroupValue(start: 0x10, end: 0x15, value: chat.service.wire)]) }
             return .errorResponse(request: 0x10, handle: start, code: .attributeNotFound)
-        case .readByTypeRequest(let start, _, _):
+        case .readByTypeRequest(let start, _, let type):
+            // No included services here.
+            guard type == .characteristic else { return .errorResponse(request: 0x08, handle: start, code: .attributeNotFound) }
             guard start <= 0x14 else { return .errorResponse(request: 0x08, handle: start, code: .attributeNotFound) }
             return .readByTypeResponse([HandleValue(handle: 0x11, value: [0x10, 0x12, 0x00] + chat.tx.wire),
                                         HandleValue(handle: 0x14, value: [0x04, 0x15, 0x00] + chat.rx.wire)])

@@ -110,9 +110,12 @@ struct GATTClient {
 
     /// The whole tree (§4.4.1, §4.5.1, §4.6.1, §4.7.1): every primary service, what it includes,
     /// every characteristic and every descriptor, with their handles.
-    func discoverAll() throws(ATTError) -> [GATTService] {
+    /// With `primaries` (found while connecting), the services are not asked for again.
+    func discoverAll(primaries: [ServiceRange]? = nil) throws(ATTError) -> [GATTService] {
         var tree: [GATTService] = []
-        for range in try primaryServices() {
+        let ranges: [ServiceRange]
+        if let primaries { ranges = primaries } else { ranges = try primaryServices() }
+        for range in ranges {
             var service = GATTService(uuid: range.uuid.serviceID.uuid, name: range.uuid.serviceID.name, start: range.start, end: range.end)
             service.includes = try includes(in: range)
             let declarations = try characteristics(in: range)

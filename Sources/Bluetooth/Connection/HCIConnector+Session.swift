@@ -111,6 +111,9 @@ extension HCIConnector {
                 try gatt.subscribe(found.cccd, indicate: found.indicate)
                 service = found.channel.service
             }
+            // Before "connected": the browser's discovery, which follows at once, takes this list.
+            let services = try gatt.primaryServices()
+            lock.withLock { link.primaries = services }
             lock.lock()
             guard self.generation == generation, self.link === link else { lock.unlock(); return }
             streams.set(.connected(link.device, service: service))
@@ -119,7 +122,6 @@ extension HCIConnector {
             link.early = []
             lock.unlock()
             readSignal(of: link, after: 1)
-            let services = try gatt.primaryServices()
             lock.withLock {
                 if self.link === link { streams.emit(.services(link.device, services.map(\.uuid.serviceID))) }
             }
@@ -289,7 +291,13 @@ extension HCIConnector {
     // MARK: GATTAccess
 
     public func discoverServices() async throws(GATTError) -> [GATTService] {
-        try await onLink { link throws(ATTError) in try GATTClient(bearer: link.bearer).discoverAll() }
+        try await onLink { link throws(ATTError) in
+            let known = self.lock.withLock { () -> [ServiceRange]? in
+                defer { link.primaries = nil }
+                return link.primaries
+            }
+            return try GATTClient(bearer: link.bearer).discoverAll(primaries: known)
+        }
     }
 
     public func readValue(at handle: UInt16) async throws(GATTError) -> [UInt8] {

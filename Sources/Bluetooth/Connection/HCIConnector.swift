@@ -107,6 +107,9 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         var encryption: UInt8?
         /// The device asked to be paired on it, and the user was asked.
         var pairingRequested = false
+        /// The primary services found while connecting, for the first full discovery to use
+        /// instead of asking again; taken once, so a rediscovery asks afresh.
+        var primaries: [ServiceRange]?
 
         init(device: DeviceID, address: DeviceID, handle: UInt16, outbox: ACLOutbox, bearer: ATTBearer) {
             self.device = device
