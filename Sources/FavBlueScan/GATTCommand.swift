@@ -83,9 +83,26 @@ struct GATTCommand: AsyncParsableCommand {
         }
         let printed = GATTPrint(device: device, tree: tree, values: values)
         Swift.print(json ? printed.json : printed.text, terminator: "")
+        // Ends once the link is down (the controller's Disconnection Complete), not after a fixed wait.
+        let ending = connector.events
         connector.disconnect()
-        // Lets the disconnect reach the device before the process ends.
-        try? await Task.sleep(nanoseconds: 300_000_000)
+        await Self.idle(ending, within: 2)
+    }
+
+    /// Waits for the connector to be idle again, or the timeout.
+    static func idle(_ events: Feed<ConnectionEvent>, within seconds: Double) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await event in events {
+                    guard case .state(let state) = event else { continue }
+                    if case .idle = state { return }
+                    if case .failed = state { return }
+                }
+            }
+            group.addTask { try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000)) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Scans on `link` beside the connection and notes each private address `keys` resolve to
