@@ -5,8 +5,9 @@ import Domain
 import Foundation
 import Localization
 
-/// Heard By: where several sources are in use, each one that heard the device, strongest
-/// first, with its signal, how long ago, and its last minutes of readings.
+/// Heard By: where several sources are in use, each one that heard the device, in the order
+/// they first heard it (so the rows hold still while signals change), with its signal, how long
+/// ago, and its last minutes of readings; the room it is in is marked.
 extension DeviceDetailViewModel {
     public struct Hearing: Equatable {
         /// The source's name, as text ("Kitchen"): a gateway names itself, so it is device text.
@@ -24,11 +25,11 @@ extension DeviceDetailViewModel {
         }
     }
 
-    /// The sources that heard it, strongest first; empty with one source alone.
+    /// The sources that heard it, first heard first; empty with one source alone.
     public func heardBy(now: Date = Date()) -> [Hearing] {
         guard let device = live[id] else { return [] }
         let room = device.room.room
-        return device.heardBy.sorted { ($0.smoothed ?? -200) > ($1.smoothed ?? -200) }.map { h in
+        return device.heardBy.map { h in
             let signal = h.rssi.map(SignalText.dBm) ?? L10n.tr("no signal figure")
             return Hearing(name: DeviceText.shown(h.source), detail: L10n.format("{} · {}", signal, Formats.moment(h.lastSeen, now: now)),
                            isRoom: h.source == room, readings: h.trace.readings.map { Double($0.1) })

@@ -6,8 +6,8 @@ import Localization
 import ViewModels
 
 /// Heard By on a device's page: each source that heard it (a room's gateway, this computer),
-/// strongest first, with its signal, how long ago, and a small plot of its last minutes.
-/// Hidden where one source alone is in use.
+/// with its signal, how long ago, and a small plot of its last minutes; its room marked. Rows are
+/// changed in place, and added when another source hears it. Hidden where one source alone is in use.
 @MainActor
 final class HeardBySection {
     let root = Box(vertical: true, spacing: 6)
@@ -24,7 +24,9 @@ final class HeardBySection {
 
     func show(_ hearings: [DeviceDetailViewModel.Hearing]) {
         root.isVisible = !hearings.isEmpty
-        if hearings.map(\.name) != rows.map(\.name) { rebuild(hearings.map(\.name)) }
+        // Sources only join, in the order they first heard it: rows go only when the device moved to another.
+        if !hearings.map(\.name).starts(with: rows.map(\.name)) { clear() }
+        for name in hearings.map(\.name).dropFirst(rows.count) { add(name) }
         for (hearing, row) in zip(hearings, rows) {
             row.room.isVisible = hearing.isRoom
             row.detail.text = hearing.detail
@@ -33,20 +35,22 @@ final class HeardBySection {
         }
     }
 
-    private func rebuild(_ names: [String]) {
+    private func clear() {
         list.removeAll()
-        rows = names.map { source in
-            let name = Label(source).xalign(0).wrap()
-            name.expand(horizontal: true, vertical: false)
-            let room = Label(L10n.tr("Its room")).css("caption", "accent")
-            let top = Box(vertical: false, spacing: 6).append(name, room)
-            let detail = Label().xalign(0).css("caption", "dim-text", "numeric")
-            let plot = ValuePlot()
-            let box = Box(vertical: true, spacing: 2).append(top, detail, plot.root)
-            box.margins(10)
-            let row = ContentRow(box, accessibleName: source)
-            list.append(row)
-            return (source, room, detail, plot, row)
-        }
+        rows = []
+    }
+
+    private func add(_ source: String) {
+        let name = Label(source).xalign(0).wrap()
+        name.expand(horizontal: true, vertical: false)
+        let room = Label(L10n.tr("Its room")).css("caption", "accent")
+        let top = Box(vertical: false, spacing: 6).append(name, room)
+        let detail = Label().xalign(0).css("caption", "dim-text", "numeric")
+        let plot = ValuePlot()
+        let box = Box(vertical: true, spacing: 2).append(top, detail, plot.root)
+        box.margins(10)
+        let row = ContentRow(box, accessibleName: source)
+        list.append(row)
+        rows.append((source, room, detail, plot, row))
     }
 }

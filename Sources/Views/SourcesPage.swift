@@ -33,38 +33,38 @@ enum SourcesPage {
         add.align(.start, .center)
         let addRow = ActionRow(title: L10n.tr("Add a Source"), subtitle: L10n.tr("A broker (mqtt://…) or a board (h4-tcp:…)"), control: add)
 
-        func rebuild() {
-            for (_, row) in rows { others.remove(row) }
-            others.remove(addRow)
-            rows = model.entries.map { entry in
-                let on = Switch(accessibleName: L10n.format("Use {}", entry.name))
-                on.isOn = entry.isOn
-                on.onToggled { [weak model] value in model?.setOn(value, entry.name) }
-                let remove = Button(icon: "user-trash-symbolic", accessibleName: L10n.format("Remove {}", entry.name))
-                remove.css("flat")
-                remove.onClicked { [weak model] in
-                    model?.remove(entry.name)
-                    rebuild()
-                    add.grabFocus()
+        // One row per source, added and removed in place: the others, and the focus, stay put.
+        func list(_ entry: SourcesViewModel.Entry) {
+            let on = Switch(accessibleName: L10n.format("Use {}", entry.name))
+            on.isOn = entry.isOn
+            on.onToggled { [weak model] value in model?.setOn(value, entry.name) }
+            let remove = Button(icon: "user-trash-symbolic", accessibleName: L10n.format("Remove {}", entry.name))
+            remove.css("flat")
+            let controls = Box(vertical: false, spacing: 6)
+            if entry.broker != nil {
+                let password = Button(label: L10n.tr("_Password…"), mnemonic: true)
+                password.accessibleDescription(L10n.format("The password for {}, kept in the keyring", entry.name))
+                password.onClicked { [weak model, weak password] in
+                    guard let model else { return }
+                    askPassword(entry.name, model: model, parent: parent) { password?.grabFocus() }
                 }
-                let controls = Box(vertical: false, spacing: 6)
-                if entry.broker != nil {
-                    let password = Button(label: L10n.tr("_Password…"), mnemonic: true)
-                    password.accessibleDescription(L10n.format("The password for {}, kept in the keyring", entry.name))
-                    password.onClicked { [weak model, weak password] in
-                        guard let model else { return }
-                        askPassword(entry.name, model: model, parent: parent) { password?.grabFocus() }
-                    }
-                    controls.append(password)
-                }
-                controls.append(remove, on)
-                for control in [on, remove] { control.align(.center, .center) }
-                let row = ActionRow(title: entry.name, subtitle: entry.address, control: controls)
-                others.add(row)
-                return (entry.name, row)
+                controls.append(password)
             }
+            controls.append(remove, on)
+            for control in [on, remove] { control.align(.center, .center) }
+            let row = ActionRow(title: entry.name, subtitle: entry.address, control: controls)
+            remove.onClicked { [weak model, weak row] in
+                model?.remove(entry.name)
+                if let row { others.remove(row) }
+                rows.removeAll { $0.name == entry.name }
+                // The row with the focus is gone: Add Source… takes it.
+                add.grabFocus()
+            }
+            // Add a Source stays last.
+            others.remove(addRow)
+            others.add(row)
             others.add(addRow)
-            refresh()
+            rows.append((entry.name, row))
         }
 
         func refresh() {
@@ -79,11 +79,16 @@ enum SourcesPage {
 
         add.onClicked {
             askSource(model: model, parent: parent) { added in
-                if added { rebuild() }
+                if added, let entry = model.entries.last {
+                    list(entry)
+                    refresh()
+                }
                 add.grabFocus()
             }
         }
-        rebuild()
+        others.add(addRow)
+        model.entries.forEach(list)
+        refresh()
         // The states change while the page is open: said again every two seconds.
         func tick() {
             _ = MainLoop.after(seconds: 2) { [weak page] in

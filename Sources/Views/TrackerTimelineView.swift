@@ -16,6 +16,7 @@ final class TrackerTimelineView {
     private let stays = BoxedList(accessibleName: L10n.tr("Places it was seen at"))
     private let earlier = Label().xalign(0)
     private var shown: TrackerTimeline?
+    private var rows: [(title: Label, detail: Label, row: ContentRow)] = []
     /// How many stays are listed; the drawing shows them all.
     static let listed = 6
 
@@ -40,14 +41,23 @@ final class TrackerTimelineView {
         guard let timeline else { return }
         summary.text = timeline.summary
         area.accessibleDescription(timeline.summary)
-        stays.removeAll()
-        for stretch in timeline.stretches.suffix(Self.listed).reversed() {
-            let title = Label(stretch.title).xalign(0).wrap()
-            let detail = Label(stretch.detail).xalign(0).wrap()
+        // The rows are changed in place: a stay's times grow, and a new one comes now and then.
+        let shownStays = Array(timeline.stretches.suffix(Self.listed).reversed())
+        while rows.count < shownStays.count {
+            let title = Label().xalign(0).wrap()
+            let detail = Label().xalign(0).wrap()
             detail.css("caption", "dim-text", "numeric")
-            let row = Box(vertical: true, spacing: 2).append(title, detail)
-            row.margins(10)
-            stays.append(ContentRow(row, accessibleName: stretch.title + ", " + stretch.detail))
+            let box = Box(vertical: true, spacing: 2).append(title, detail)
+            box.margins(10)
+            let row = ContentRow(box, accessibleName: "")
+            stays.append(row)
+            rows.append((title, detail, row))
+        }
+        while rows.count > shownStays.count, let last = rows.popLast() { stays.remove(last.row) }
+        for (stretch, row) in zip(shownStays, rows) {
+            row.title.text = stretch.title
+            row.detail.text = stretch.detail
+            row.row.accessibleLabel(stretch.title + ", " + stretch.detail)
         }
         let hidden = timeline.stretches.count - Self.listed
         earlier.isVisible = hidden > 0

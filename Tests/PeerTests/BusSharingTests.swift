@@ -15,19 +15,42 @@ import XCTest
 final class BusSharingTests: XCTestCase {
     private let keys = DeviceID(octets: [0xC0, 0xDE, 0xAD, 0xBE, 0xEF, 0x02], kind: .leRandom)
 
-    /// Reads `count` messages on `topic` (retained ones at once), as "topic payload" lines.
-    private func subscribe(_ broker: Broker, _ topic: String, count: Int) throws -> (Process, Pipe) {
-        let process = Process(), out = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        process.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-t", topic, "-C", String(count), "-W", "15", "-v"]
-        process.standardOutput = out
-        try process.run()
-        return (process, out)
-    }
+    /// A mosquitto_sub reading `count` messages on `topic` (retained ones at once), started
+    /// and subscribed: it returns once the broker acknowledged the subscription, so nothing
+    /// published after is missed.
+    private final class Subscriber: @unchecked Sendable {
+        let process = Process()
+        let out = Pipe()
+        var read = ""
+        /// What every message's line starts with: the topic up to its first wildcard.
+        let prefix: String
 
-    private func lines(_ sub: (Process, Pipe)) -> [String] {
-        sub.0.waitUntilExit()
-        return String(decoding: sub.1.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+        init(_ broker: Broker, _ topic: String, count: Int) throws {
+            prefix = String(topic.prefix { $0 != "+" && $0 != "#" })
+            // Line-buffered, so the SUBACK line comes when it happens, not when the pipe fills.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+            process.arguments = ["-oL", "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", String(broker.port), "-t", topic, "-C", String(count), "-W", "15", "-v", "-d"]
+            process.standardOutput = out
+            try process.run()
+            let handle = out.fileHandleForReading
+            while !read.contains("SUBACK") {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                read += String(decoding: data, as: UTF8.self)
+            }
+        }
+
+        /// The messages, as "topic payload" lines, once `count` came (or the wait ran out).
+        /// Awaited off the main thread, which the app's side needs meanwhile.
+        func lines() async -> [String] {
+            let rest = await Task.detached { [self] in
+                process.waitUntilExit()
+                return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            }.value
+            let all = read + rest
+            // -d's own lines say what the client did; the messages' lines start with their topic.
+            return all.split(separator: "\n").map(String.init).filter { $0.hasPrefix(prefix) }
+        }
     }
 
     func testWhatThisComputerHearsIsPublishedAsAGatewaysAndAFavoriteIsAHomeAssistantTracker() async throws {
@@ -38,20 +61,16 @@ final class BusSharingTests: XCTestCase {
         await favorites.load()
         _ = await favorites.add(keys, name: "Keys", nickname: "My keys")
         live.start(mode: .continuous)
-        let reports = try subscribe(broker, "home/laptop/BTtoMQTT/+", count: 1)
-        try await Task.sleep(for: .milliseconds(300))
+        let reports = try Subscriber(broker, "home/laptop/BTtoMQTT/+", count: 1)
         let sharing = BusSharing(broker: MQTTAddress(tls: false, user: nil, host: "127.0.0.1", port: broker.port, prefix: "home"),
                                  gateway: "laptop", live: live, favorites: favorites, own: "This Computer", log: { _ in })
         defer { sharing.stop() }
-        try await Task.sleep(for: .milliseconds(500))
-        for second in 0..<4 {
-            scanner.feed(Observation(id: keys, timestamp: Date().addingTimeInterval(Double(second)), rssi: -58, name: "Keys", txPower: 4,
-                                     manufacturerData: [ManufacturerData(companyID: 0x0059, companyName: "Nordic", data: [1, 2, 3])]))
-            await live.drain()
-            try await Task.sleep(for: .milliseconds(200))
-        }
+        // Published at once if the broker took the connection already, else as soon as it does.
+        scanner.feed(Observation(id: keys, timestamp: Date(), rssi: -58, name: "Keys", txPower: 4,
+                                 manufacturerData: [ManufacturerData(companyID: 0x0059, companyName: "Nordic", data: [1, 2, 3])]))
+        await live.drain()
 
-        let published = lines(reports)
+        let published = await reports.lines()
         XCTAssertEqual(published.count, 1, "\(published)")
         let line = try XCTUnwrap(published.first)
         let space = try XCTUnwrap(line.firstIndex(of: " "))
@@ -68,7 +87,10 @@ final class BusSharingTests: XCTestCase {
         XCTAssertEqual(back.source, "laptop")
 
         // Home Assistant: the retained discovery document and state.
-        let config = lines(try subscribe(broker, HomeAssistant.configTopic(keys), count: 1))
+        // Two on the document's topic: the one kept for newcomers, then the one a rename makes.
+        let configs = try Subscriber(broker, HomeAssistant.configTopic(keys), count: 2)
+        _ = await favorites.rename(keys, to: "Car keys")
+        let config = await configs.lines()
         let document = try XCTUnwrap(config.first.map { String($0.split(separator: " ", maxSplits: 1)[1]) })
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any])
         XCTAssertTrue(Set(object.keys).isSubset(of: HomeAssistant.keys), "only documented keys: \(object.keys.sorted())")
@@ -79,13 +101,10 @@ final class BusSharingTests: XCTestCase {
         XCTAssertEqual(object["source_type"] as? String, "bluetooth_le")
         XCTAssertFalse(document.contains("C0:DE:AD"), "the address is not published in the tracker's name or id")
         let stateTopic = try XCTUnwrap(object["state_topic"] as? String)
-        XCTAssertEqual(lines(try subscribe(broker, stateTopic, count: 1)), ["\(stateTopic) home"])
-
+        let state = try await Subscriber(broker, stateTopic, count: 1).lines()
+        XCTAssertEqual(state, ["\(stateTopic) home"])
         // A new nickname renames the tracker.
-        _ = await favorites.rename(keys, to: "Car keys")
-        try await Task.sleep(for: .milliseconds(500))
-        let renamed = lines(try subscribe(broker, HomeAssistant.configTopic(keys), count: 1))
-        XCTAssertTrue(renamed.first?.contains("\"name\":\"Car keys\"") ?? false, "\(renamed)")
+        XCTAssertTrue(config.last?.contains("\"name\":\"Car keys\"") ?? false, "\(config)")
         live.stop()
     }
 }

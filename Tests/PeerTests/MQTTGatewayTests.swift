@@ -87,14 +87,6 @@ final class Broker {
     }
 }
 
-/// A scanner's reports and states, as they come.
-actor Heard {
-    var table = DeviceTable()
-    var states: [ScannerState] = []
-    func add(_ o: Observation) { table.add(o) }
-    func add(_ s: ScannerState) { states.append(s) }
-}
-
 /// Log lines, kept from any thread.
 final class Lines: @unchecked Sendable {
     private let lock = NSLock()
@@ -104,36 +96,53 @@ final class Lines: @unchecked Sendable {
 }
 
 final class MQTTGatewayTests: XCTestCase {
-    private func listen(_ scanner: DeviceScanner) -> (Heard, [Task<Void, Never>]) {
-        let heard = Heard()
-        let tasks = [
-            Task { for await o in scanner.observations { await heard.add(o) } },
-            Task { for await s in scanner.states { await heard.add(s) } },
-        ]
-        scanner.start()
-        return (heard, tasks)
+    /// What `feed` reports, folded into a table, once `done` holds of it; nil after the bound.
+    private func folded(_ feed: Feed<Observation>, until done: @escaping @Sendable (DeviceTable) -> Bool) async -> DeviceTable? {
+        await withTaskGroup(of: DeviceTable?.self) { group in
+            group.addTask {
+                var table = DeviceTable()
+                for await o in feed {
+                    table.add(o)
+                    if done(table) { return table }
+                }
+                return nil
+            }
+            // A bound, not a wait: the reports end it long before.
+            group.addTask {
+                try? await Task.sleep(nanoseconds: 15_000_000_000)
+                return nil
+            }
+            let table = await group.next() ?? nil
+            group.cancelAll()
+            return table
+        }
     }
 
-    private func until(_ what: String, timeout: Double = 15, _ done: () async -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while await !done() {
-            guard Date() < deadline else { return XCTFail("timed out waiting for \(what)") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+    /// Starts `scanner` and returns once it is `state`: each state is awaited as it comes.
+    @discardableResult
+    private func reach(_ scanner: DeviceScanner, _ state: ScannerState, timeout: Double = 15) async -> ScannerState? {
+        let reached = await first(scanner.states, timeout: timeout) { $0 == state }
+        XCTAssertEqual(reached, state)
+        return reached
     }
 
     private static let keys = #"{"id":"C0:DE:AD:BE:EF:01","mac_type":1,"adv_type":0,"name":"Keys","rssi":-61,"txpower":4}"#
 
+    private func scanner(_ broker: Broker, log: @escaping @Sendable (String) -> Void = { _ in }) -> MQTTScanner {
+        MQTTScanner(address: MQTTAddress(tls: false, user: nil, host: "127.0.0.1", port: broker.port, prefix: "home"), log: log)
+    }
+
     func testTwoRoomsHearingOneDeviceMakeOneDeviceWithBothSources() async throws {
         let broker = try Broker()
-        let scanner = MQTTScanner(address: MQTTAddress(tls: false, user: nil, host: "127.0.0.1", port: broker.port, prefix: "home"), log: { _ in })
-        let (heard, tasks) = listen(scanner)
-        defer { scanner.stop(); tasks.forEach { $0.cancel() } }
-        try await until("connected") { await heard.states.contains(.scanning) }
+        let scanner = scanner(broker)
+        let reports = scanner.observations
+        scanner.start()
+        defer { scanner.stop() }
+        await reach(scanner, .scanning)
         try broker.publish("home/Kitchen/BTtoMQTT/C0DEADBEEF01", Self.keys)
         try broker.publish("home/Office/BTtoMQTT/C0DEADBEEF01", Self.keys.replacingOccurrences(of: "-61", with: "-78"))
-        try await until("both rooms") { await heard.table.devices.values.first?.sources.count == 2 }
-        let devices = await heard.table.devices
+        let table = await folded(reports) { $0.devices.values.first?.sources.count == 2 }
+        let devices = try XCTUnwrap(table?.devices)
         XCTAssertEqual(devices.count, 1, "one device, heard in two rooms")
         let keys = try XCTUnwrap(devices.values.first)
         XCTAssertEqual(keys.id, try DeviceID(parsing: "C0:DE:AD:BE:EF:01", kind: .leRandom))
@@ -146,42 +155,44 @@ final class MQTTGatewayTests: XCTestCase {
 
     func testABrokerRestartIsSaidAndNothingPublishedAfterItComesBackIsLost() async throws {
         let broker = try Broker()
-        let scanner = MQTTScanner(address: MQTTAddress(tls: false, user: nil, host: "127.0.0.1", port: broker.port, prefix: "home"), log: { _ in })
-        let (heard, tasks) = listen(scanner)
-        defer { scanner.stop(); tasks.forEach { $0.cancel() } }
-        try await until("connected") { await heard.states.contains(.scanning) }
+        let scanner = scanner(broker)
+        let reports = scanner.observations
+        scanner.start()
+        defer { scanner.stop() }
+        await reach(scanner, .scanning)
+        let states = scanner.states
         broker.stop()
-        try await until("the loss said") { await heard.states.last == .starting }
+        let lost = await first(states) { $0 == .starting }
+        XCTAssertEqual(lost, .starting, "the loss is said")
         try broker.start()
-        try await until("connected again", timeout: 40) { await heard.states.last == .scanning }
+        await reach(scanner, .scanning, timeout: 40)
         for n in 1...20 {
             let id = String(format: "C0:00:00:00:00:%02X", n)
             try broker.publish("home/Hall/BTtoMQTT/x", #"{"id":"\#(id)","mac_type":1,"rssi":-70}"#)
         }
-        try await until("all twenty") { await heard.table.devices.count == 20 }
-        let count = await heard.table.devices.count
-        XCTAssertEqual(count, 20)
+        let table = await folded(reports) { $0.devices.count == 20 }
+        XCTAssertEqual(table?.devices.count, 20)
     }
 
     func testMalformedMessagesAreCountedAndSkippedAndTheNextIsRead() async throws {
         let broker = try Broker()
         let lines = Lines()
-        let scanner = MQTTScanner(address: MQTTAddress(tls: false, user: nil, host: "127.0.0.1", port: broker.port, prefix: "home"),
-                                  log: { lines.add($0) })
-        let (heard, tasks) = listen(scanner)
-        defer { scanner.stop(); tasks.forEach { $0.cancel() } }
-        try await until("connected") { await heard.states.contains(.scanning) }
+        let scanner = scanner(broker, log: { lines.add($0) })
+        let reports = scanner.observations
+        scanner.start()
+        defer { scanner.stop() }
+        await reach(scanner, .scanning)
         try broker.publish("home/Hall/BTtoMQTT/x", "{not json")
         try broker.publish("home/Hall/BTtoMQTT/x", #"{"rssi":-40,"name":"no id"}"#)
         let big = broker.directory + "/big"
         FileManager.default.createFile(atPath: big, contents: Data(repeating: 0x20, count: 10 * 1024 * 1024))
         try broker.publish("home/Hall/BTtoMQTT/x", file: big)
         try broker.publish("home/Hall/BTtoMQTT/x", #"{"id":"C0:00:00:00:00:99","mac_type":1,"name":"\u202Eevil\n=1+1","rssi":-50}"#)
-        try await until("the good one") { await heard.table.devices.count == 1 }
+        // The broker passes messages on in order: the good one came after the three bad ones.
+        let table = await folded(reports) { $0.devices.count == 1 }
         XCTAssertEqual(scanner.sourceStatuses.first?.skipped, 3)
         XCTAssertTrue(scanner.sourceStatuses.first?.words.hasSuffix("3 messages skipped") ?? false)
-        let name = await heard.table.devices.values.first?.name
-        XCTAssertEqual(name, "\u{202E}evil\n=1+1", "kept as sent: shown later by the device-text rule")
+        XCTAssertEqual(table?.devices.values.first?.name, "\u{202E}evil\n=1+1", "kept as sent: shown later by the device-text rule")
         let logged = lines.all
         XCTAssertTrue(logged.contains { $0.contains("not a JSON object") }, "\(logged)")
         XCTAssertTrue(logged.contains { $0.contains("more than any advertisement") }, "\(logged)")
@@ -191,32 +202,35 @@ final class MQTTGatewayTests: XCTestCase {
         let broker = try Broker(user: "favblue", password: "s3cret-Pa55")
         let address = MQTTAddress(tls: false, user: "favblue", host: "127.0.0.1", port: broker.port, prefix: "home")
         let wrong = MQTTScanner(address: address, password: "guess", log: { _ in })
-        let (refused, tasks) = listen(wrong)
-        try await until("refused") { if case .failed? = await refused.states.last { return true } else { return false } }
-        if case .failed(let failure)? = await refused.states.last {
-            XCTAssertTrue(failure.message.contains("refused the user name or password"), failure.message)
-            XCTAssertFalse(failure.message.contains("guess"), "a password is never said")
-        }
+        let states = wrong.states
+        wrong.start()
+        let refused = await first(states) { if case .failed = $0 { return true } else { return false } }
+        guard case .failed(let failure)? = refused else { return XCTFail("refused: \(String(describing: refused))") }
+        XCTAssertTrue(failure.message.contains("refused the user name or password"), failure.message)
+        XCTAssertFalse(failure.message.contains("guess"), "a password is never said")
         wrong.stop()
-        tasks.forEach { $0.cancel() }
         let right = MQTTScanner(address: address, password: "s3cret-Pa55", log: { _ in })
-        let (heard, more) = listen(right)
-        defer { right.stop(); more.forEach { $0.cancel() } }
-        try await until("connected") { await heard.states.contains(.scanning) }
+        let reports = right.observations
+        right.start()
+        defer { right.stop() }
+        await reach(right, .scanning)
         try broker.publish("home/Hall/BTtoMQTT/x", Self.keys, user: "favblue", password: "s3cret-Pa55")
-        try await until("the report") { await heard.table.devices.count == 1 }
+        let table = await folded(reports) { $0.devices.count == 1 }
+        XCTAssertEqual(table?.devices.count, 1)
     }
 
     func testTLSWithTheCAFileGiven() async throws {
         let broker = try Broker(tls: true)
         let address = try MQTTAddress(parsing: "mqtts://localhost:\(broker.port)/home?ca=\(broker.directory)/ca.pem")
         let scanner = MQTTScanner(address: address, log: { _ in })
-        let (heard, tasks) = listen(scanner)
-        defer { scanner.stop(); tasks.forEach { $0.cancel() } }
-        try await until("connected over TLS") { await heard.states.contains(.scanning) }
+        let reports = scanner.observations
+        scanner.start()
+        defer { scanner.stop() }
+        await reach(scanner, .scanning)
         let run = try runTool("/usr/bin/mosquitto_pub", ["-p", String(broker.port), "-h", "localhost", "--cafile", "\(broker.directory)/ca.pem",
                                                          "-t", "home/Attic/BTtoMQTT/x", "-m", Self.keys])
         XCTAssertEqual(run.status, 0, run.err)
-        try await until("the report") { await heard.table.devices.values.first?.sources.first?.name == "Attic" }
+        let table = await folded(reports) { $0.devices.values.first?.sources.first?.name == "Attic" }
+        XCTAssertEqual(table?.devices.values.first?.sources.first?.name, "Attic")
     }
 }

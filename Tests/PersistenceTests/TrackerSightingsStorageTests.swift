@@ -53,15 +53,10 @@ final class TrackerSightingsStorageTests: XCTestCase {
         let notes = Notes()
         let guarded = TrackerGuard(live: live, favorites: favorites, notifier: notes, places: NoPlaces(), store: trackers,
                                    isOn: true, sensitivity: .high, now: { [unowned self] in self.clock })
-        try await waitUntil { guarded.isRestored }
+        await guarded.flushed()
+        XCTAssertTrue(guarded.isRestored)
         live.start(mode: .continuous)
         return Run(store: store, live: live, scanner: scanner, notes: notes, guarded: guarded, favorites: favorites)
-    }
-
-    private func waitUntil(_ done: () async throws -> Bool) async throws {
-        for _ in 0..<500 where try await !done() { try await Task.sleep(for: .milliseconds(10)) }
-        let finished = try await done()
-        XCTAssertTrue(finished, "timed out")
     }
 
     /// The AirTag heard away from its owner once a minute over `minutes`, then stored.
@@ -73,9 +68,7 @@ final class TrackerSightingsStorageTests: XCTestCase {
             ]))
             await run.live.drain()
         }
-        let trackers = try XCTUnwrap(run.store.trackers)
-        let last = clock
-        try await waitUntil { try await trackers.sightings(since: .distantPast).last?.time == last }
+        await run.guarded.flushed()
     }
 
     func testTheTimeAloneBarCountsTheScanSessionOfTheRunBefore() async throws {
@@ -114,8 +107,9 @@ final class TrackerSightingsStorageTests: XCTestCase {
         try await hear(first, minutes: 0..<5)
         first.guarded.silence(tag)
         let until = try XCTUnwrap(first.guarded.status(of: tag)?.silencedUntil)
-        let trackers = try XCTUnwrap(first.store.trackers)
-        try await waitUntil { try await !trackers.silences(at: clock).isEmpty }
+        await first.guarded.flushed()
+        let kept = try await XCTUnwrap(first.store.trackers).silences(at: clock)
+        XCTAssertEqual(kept.count, 1, "Not a Threat is written")
         first.live.stop()
         let second = try await launch()
         try await hear(second, minutes: 5..<300)

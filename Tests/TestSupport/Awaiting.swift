@@ -54,3 +54,23 @@ public func eventually(timeout: Double = 10, _ condition: () -> Bool) async {
     // The poll described above.
     while Date() < deadline, !condition() { try? await Task.sleep(nanoseconds: 10_000_000) }
 }
+
+/// The first element of `feed` that `matches`, or nil after `timeout` seconds: awaited as it is
+/// sent, never polled. The feed is done with afterwards (take a fresh one from its source).
+public func first<Element: Sendable>(_ feed: Feed<Element>, timeout: Double = 15,
+                                     where matches: @escaping @Sendable (Element) -> Bool = { _ in true }) async -> Element? {
+    await withTaskGroup(of: Element?.self) { group in
+        group.addTask {
+            for await element in feed where matches(element) { return element }
+            return nil
+        }
+        // A bound, not a wait: the element ends it long before.
+        group.addTask {
+            try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+            return nil
+        }
+        let found = await group.next() ?? nil
+        group.cancelAll()
+        return found
+    }
+}

@@ -32,8 +32,11 @@ public final class BusSharing {
         self.own = own
         publisher.onConnect = { [weak self] in
             Task { @MainActor in
+                // What was said before the broker took the connection is said again: the
+                // favorites' documents and states, and each device's latest report.
                 self?.configs = [:]
                 self?.presence = [:]
+                self?.sent = [:]
                 self?.share()
             }
         }

@@ -59,7 +59,8 @@ public final class TrackerGuard {
     private var judged: [DeviceID: Date] = [:]
     /// Sightings the store has not taken yet: kept and offered again, never dropped quietly.
     private var unsaved: [TrackerSighting] = []
-    private var saving = false
+    /// The store's work, one job after another: restoring, saving, pruning, silences, alerts.
+    private var storeWork: Task<Void, Never>?
     private var lastTidy: Date
     /// Whether the store refused something, and what; said once, in the log.
     public private(set) var storeProblem: String?
@@ -84,7 +85,24 @@ public final class TrackerGuard {
         tokens.append(live.observe { [weak self] _ in self?.evaluate() })
         tokens.append(favorites.observe { [weak self] in self?.syncTrusted() })
         syncTrusted()
-        if let store { Task { await restore(from: store) } } else { isRestored = true }
+        if let store { enqueue { [weak self] in await self?.restore(from: store) } } else { isRestored = true }
+    }
+
+    /// Runs `job` after the store's earlier work, so writes keep their order.
+    private func enqueue(_ job: @escaping @MainActor () async -> Void) {
+        let previous = storeWork
+        storeWork = Task { @MainActor in
+            await previous?.value
+            await job()
+        }
+    }
+
+    /// Returns once everything handed to the store so far is done (restored, written).
+    public func flushed() async {
+        while let work = storeWork {
+            await work.value
+            if storeWork == work { return }
+        }
     }
 
     /// Takes back what earlier runs kept within the rule's window, after deleting what is older
@@ -109,23 +127,21 @@ public final class TrackerGuard {
     /// Hands new sightings to the store; what it refuses waits for the next try.
     private func save() {
         unsaved += watch.takeNewSightings()
-        guard let store, !saving, !unsaved.isEmpty else { return }
+        guard let store, !unsaved.isEmpty else { return }
         // A store that keeps refusing must not grow memory without end: the oldest go, said.
         if unsaved.count > 50_000 {
             complain(StoreRefusal(dropped: unsaved.count - 50_000))
             unsaved.removeFirst(unsaved.count - 50_000)
         }
-        saving = true
         let batch = unsaved
         unsaved = []
-        Task { @MainActor [weak self] in
+        enqueue { [weak self] in
             do {
                 try await store.record(batch)
             } catch {
                 self?.unsaved.insert(contentsOf: batch, at: 0)
                 self?.complain(error)
             }
-            self?.saving = false
         }
     }
 
@@ -150,7 +166,7 @@ public final class TrackerGuard {
         watch.forget(silentSince: time.addingTimeInterval(-watch.rule.windowHours * 3600))
         guard let store else { return }
         let cutoff = time.addingTimeInterval(-Double(TrackerSighting.keptDays) * 86_400)
-        Task { @MainActor [weak self] in
+        enqueue { [weak self] in
             do { try await store.prune(before: cutoff) } catch { self?.complain(error) }
         }
     }
@@ -218,14 +234,14 @@ public final class TrackerGuard {
         let until = now().addingTimeInterval(24 * 3600 / speedup)
         silenced[key] = until
         watch.silence(key, until: until)
-        if let store { Task { @MainActor [weak self] in
+        if let store { enqueue { [weak self] in
             do { try await store.silence(key, until: until) } catch { self?.complain(error) }
         } }
         observers.notify()
     }
 
     private func tell(_ alert: TrackerAlert, device: DeviceID) {
-        if let store { Task { @MainActor [weak self] in
+        if let store { enqueue { [weak self] in
             do { try await store.recordAlert(alert) } catch { self?.complain(error) }
         } }
         let minutes = max(alert.minutes, 1)

@@ -35,12 +35,8 @@ public final class TrackerSoundPlayer {
     public func play(on device: DeviceID) async -> String? {
         sessions.connect(to: device)
         defer { sessions.disconnect() }
-        let deadline = ContinuousClock.now + patience
-        while ContinuousClock.now < deadline {
-            if browser.device == device, browser.phase == .ready { break }
-            if case .failed(let why) = browser.phase, browser.device == device { return L10n.format("It could not be asked: {}", why) }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
+        await settled(device)
+        if case .failed(let why) = browser.phase, browser.device == device { return L10n.format("It could not be asked: {}", why) }
         guard browser.device == device, browser.phase == .ready else {
             return L10n.tr("It did not answer. Move closer to where you think it is, and try again.")
         }
@@ -59,5 +55,34 @@ public final class TrackerSoundPlayer {
         } catch {
             return L10n.format("It could not be asked: {}", error.message)
         }
+    }
+
+    /// Returns once the browser has `device`'s services or failed on it, as the browser says
+    /// so, or once `patience` runs out.
+    private func settled(_ device: DeviceID) async {
+        let browser = self.browser
+        func done() -> Bool {
+            guard browser.device == device else { return false }
+            if case .failed = browser.phase { return true }
+            return browser.phase == .ready
+        }
+        guard !done() else { return }
+        var token: ObservationToken?
+        var timer: Task<Void, Never>?
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            var told = false
+            let tell: @MainActor () -> Void = {
+                guard !told else { return }
+                told = true
+                continuation.resume()
+            }
+            token = browser.observe { if done() { tell() } }
+            timer = Task { @MainActor [patience] in
+                try? await Task.sleep(for: patience)
+                tell()
+            }
+        }
+        timer?.cancel()
+        token?.invalidate()
     }
 }

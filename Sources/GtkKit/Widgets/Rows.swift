@@ -23,6 +23,13 @@ public final class BoxedList: Widget {
         rows.append(row)
     }
 
+    /// Takes `row` out.
+    public func remove(_ row: Widget) {
+        guard let index = rows.firstIndex(where: { $0 === row }) else { return }
+        gtk_list_box_remove(gcast(object), row.widget)
+        rows.remove(at: index)
+    }
+
     /// Takes every row out.
     public func removeAll() {
         for row in rows { gtk_list_box_remove(gcast(object), row.widget) }
