@@ -5,7 +5,8 @@
 gatt_peer.py, opens its Heart Rate service on the detail page and subscribes to the
 measurement, which the peer notifies RATE times a second (100). Prints, for the same window
 connected but quiet and then with values streaming in, the main thread's busy share and the
-frame intervals (p50, p95, longest), and how many notifications a second reached the log:
+frame intervals (p50, p95, longest; the frame clock kept running), how many notifications a
+second reached the log, and every one the peer sent against every one FavBlue received:
 the cost of the stream reads as a ratio measured in one run.
 
     meson-helpers/on-display python3 Benchmarks/gatt/run.py [FAVBLUE_BINARY] [--seconds N] [--rate N]
@@ -55,7 +56,8 @@ def main():
                                   env=env, capture_output=True, text=True, timeout=2 * args.seconds + 120)
     finally:
         peer.terminate()
-        peer.wait(timeout=10)
+        rest = peer.communicate(timeout=10)[0]
+    sent = next((int(l.split()[2]) for l in rest.splitlines() if l.startswith("SENT 2A37 ")), None)
     line = next((l for l in proc.stderr.splitlines() if l.startswith("gatt-benchmark ")), None)
     if line is None:
         sys.exit("favblue printed no result:\n" + proc.stderr[-2000:])
@@ -74,7 +76,10 @@ def main():
         ratio = f"{b / q:6.2f}x" if q else "     -"
         print(f"{label:24s} {b:7.1f} {unit:<2s} {q:7.1f} {unit:<2s} {ratio}")
     print(f"frames drawn             {busy['frames']:7.0f}    {quiet['frames']:7.0f}")
-    print(f"notifications logged     {result['notifications_per_second']:7.1f} /s")
+    print(f"notifications received   {result['notifications_per_second']:7.1f} /s while measured")
+    received = result["notifications_received"]
+    print(f"sent by the peer         {sent if sent is not None else '?':>7} (its own count, subscribe to unsubscribe)")
+    print(f"received by FavBlue      {received:7d}  lost: {sent - received if sent is not None else '?'}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ import Views
 /// For the GATT benchmark (FAVBLUE_GATT_BENCHMARK=SECONDS, FAVBLUE_GATT_BENCHMARK_DEVICE=ADDRESS/KIND):
 /// connects to the device from its page, measures the main thread and the frame clock for
 /// SECONDS while connected and quiet, then subscribes to its Heart Rate Measurement with the
-/// log on screen and measures the same again while values stream in. Prints one
+/// log on screen and measures the same again while values stream in, the frame clock asked for
+/// every frame throughout; then unsubscribes and counts what arrived. Prints one
 /// "gatt-benchmark {json}" line to stderr and quits.
 @MainActor
 final class GATTBenchmark {
@@ -47,16 +48,25 @@ final class GATTBenchmark {
             }
             (window.visiblePage as? DeviceDetailPage)?.revealCharacteristic(measurement.valueHandle)
             try? await Task.sleep(nanoseconds: 1_000_000_000)
+            window.window.keepFrameClockRunning(true)
             let quiet = await measure()
-            await browser.setSubscribed(measurement.valueHandle, true)
+            let handle = measurement.valueHandle
+            await browser.setSubscribed(handle, true)
+            try? await Task.sleep(nanoseconds: 300_000_000)
+            (window.visiblePage as? DeviceDetailPage)?.showLog(of: handle)
             try? await Task.sleep(nanoseconds: 1_000_000_000)
-            let before = browser.logs[measurement.valueHandle]?.count ?? 0
+            let before = browser.received[handle] ?? 0
             let busy = await measure()
-            let received = (browser.logs[measurement.valueHandle]?.count ?? 0) - before
+            let received = (browser.received[handle] ?? 0) - before
+            // Unsubscribing is answered after every value the peer sent before it: the total
+            // is then whole, to be held against the peer's own count.
+            await browser.setSubscribed(handle, false)
+            window.window.keepFrameClockRunning(false)
             finish([
                 "seconds": seconds,
                 "quiet": quiet, "busy": busy,
                 "notifications_per_second": Double(received) / seconds,
+                "notifications_received": browser.received[handle] ?? 0,
                 "main_busy_ratio": (busy["main_thread_busy"] ?? 0) / max(quiet["main_thread_busy"] ?? 0, 0.0001),
             ])
         }

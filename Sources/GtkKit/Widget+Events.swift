@@ -81,6 +81,13 @@ extension Widget {
         }
     }
 
+    /// Asks the frame clock for a frame every refresh (`on`) or only when something changed, so
+    /// a benchmark's frame intervals show how long the main thread keeps a frame waiting.
+    public func keepFrameClockRunning(_ on: Bool) {
+        guard let clock = gtk_widget_get_frame_clock(widget) else { return }
+        if on { gdk_frame_clock_begin_updating(clock) } else { gdk_frame_clock_end_updating(clock) }
+    }
+
     /// The frame clock belongs to the window, which outlives the handler's use of it:
     /// the connection ends with the clock or when `handler` says so.
     private static func connectAfterPaint(_ clock: OpaquePointer, _ handler: @escaping () -> Bool) {

@@ -42,7 +42,9 @@ final class CharacteristicView {
     private let notifyRow = Box(vertical: false, spacing: 6)
     private let subscribeProblem = Label().xalign(0).wrap()
     private let followedNote = Label().xalign(0).wrap()
-    private let logLines = Label().xalign(0).wrap()
+    /// One notification a line, each cut short rather than wrapped: a wrapping label is laid out
+    /// again for every width GTK asks about, ten times a second while values stream in.
+    private let logLines = Label().xalign(0).ellipsize()
     private let plot = ValuePlot()
     private let logCount = Label().xalign(0)
     private let pause = Button(label: L10n.tr("Pause"))
@@ -62,6 +64,11 @@ final class CharacteristicView {
     /// The format the page chose (from 0x2904), until the user chooses another.
     private var suggestedFormat: Int
     private var formatChosen = false
+    private var rendered: DeviceServicesViewModel.Characteristic?
+    private var renderedCanPair = false
+
+    /// Scrolls the log's plot and its newest lines into view.
+    func showLog() { plot.root.scrollIntoView(margin: 24, for: 2) }
 
     init(_ c: DeviceServicesViewModel.Characteristic, model: DeviceServicesViewModel, section: DeviceServicesSection) {
         handle = c.handle
@@ -151,6 +158,8 @@ final class CharacteristicView {
             self.entryProblem = nil
             self.writeNote.text = ""
             self.writeNote.isVisible = false
+            // The model's own note shows again at the next render.
+            self.rendered = nil
         }
         render(c)
     }
@@ -189,6 +198,7 @@ final class CharacteristicView {
             let problem = await model.write(typed, formatIndex: index, to: handle, withResponse: withResponse)
             guard let self else { return }
             self.entryProblem = problem
+            if problem == nil { self.rendered = nil }
             if let problem {
                 self.writeNote.css("error")
                 self.writeNote.text = problem
@@ -199,6 +209,11 @@ final class CharacteristicView {
     }
 
     func render(_ c: DeviceServicesViewModel.Characteristic) {
+        // The page renders every characteristic when one of them changes.
+        let canPair = section?.canPair() ?? false
+        guard c != rendered || canPair != renderedCanPair else { return }
+        rendered = c
+        renderedCanPair = canPair
         title.text = c.title
         uuid = c.uuid
         nameButton.accessibleLabel(L10n.format("Name {}…", c.title))
@@ -227,7 +242,7 @@ final class CharacteristicView {
         meta.isVisible = value != nil
         problem.text = c.readProblem ?? ""
         problem.isVisible = c.readProblem != nil
-        buttons.setVisible(pairButton, c.wantsPairing && (section?.canPair() ?? false))
+        buttons.setVisible(pairButton, c.wantsPairing && canPair)
         pairButton.accessibleLabel(L10n.format("Pair to read {}", c.title))
         buttons.setVisible(read, c.canRead)
         // A busy control stays sensitive so it keeps the focus; the browser ignores presses meanwhile.

@@ -199,6 +199,9 @@ public final class DeviceDetailPage: Page {
     /// Opens the service that holds the characteristic at `handle` (the GATT benchmark shows its log).
     public func revealCharacteristic(_ handle: UInt16) { servicesSection?.reveal(handle) }
 
+    /// Scrolls the log and plot of the characteristic at `handle` into view.
+    public func showLog(of handle: UInt16) { servicesSection?.showLog(handle) }
+
     /// Puts the focus on the pairing row's control.
     func focusPairing() { pairingSection?.focus() }
 

@@ -131,6 +131,9 @@ final class DeviceServicesSection {
 
     func pairWanted() { pair?() }
 
+    /// Scrolls the log and plot of the characteristic at `handle` into view.
+    func showLog(_ handle: UInt16) { rows[handle]?.showLog() }
+
     /// Opens the service that holds the characteristic whose value is at `handle`.
     func reveal(_ handle: UInt16) {
         guard let index = shape.firstIndex(where: { $0.dropFirst().contains(handle) }),

@@ -234,6 +234,21 @@ final class GATTBrowserTests: XCTestCase {
         withExtendedLifetime(token) {}
     }
 
+    func testEveryValueSentBeforeUnsubscribingIsCountedAndLoggedAndNoneAfter() async {
+        let connector = connector()
+        let (_, browser) = await connected(connector)
+        // Still waiting in the connector's feed when the unsubscription is answered.
+        for n in 0 ..< 1_500 { connector.notify(3, [UInt8(n % 100)]) }
+        await browser.setSubscribed(3, false)
+        XCTAssertEqual(browser.received[3], 1_500, "every value sent before the answer, beyond the log's thousand")
+        XCTAssertEqual(browser.logs[3]?.count, 1_000)
+        XCTAssertEqual(browser.logs[3]?.last?.bytes, [99])
+        XCTAssertFalse(browser.subscribed.contains(3))
+        connector.notify(3, [7])
+        await letQueuedWorkRun()
+        XCTAssertEqual(browser.received[3], 1_500, "nothing counted once unsubscribed")
+    }
+
     func testACharacteristicThatOnlyIndicatesIsSubscribedForIndicationsAndOneWithoutACCCDSaysWhy() async {
         let connector = connector()
         connector.tree.append(GATTService(uuid: "1809", name: "Health Thermometer", start: 10, end: 14, characteristics: [

@@ -223,6 +223,11 @@ public final class ChatSessions {
         deliver(message)
     }
 
+    /// Waits until every event the connector sent so far is handled.
+    public func eventsHandled() async {
+        await events?.applied()
+    }
+
     /// Waits until every event the connector sent so far is handled and every send has its
     /// answer: what tests await instead of sleeping. Writing is left to its batch (`flush`).
     public func drain() async {

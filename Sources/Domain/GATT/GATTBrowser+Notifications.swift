@@ -29,6 +29,9 @@ extension GATTBrowser {
         } catch {
             failure = error
         }
+        // Values sent before the answer may still wait in the connector's feed: they belong
+        // in the log, so the subscription ends after them.
+        if !on, failure == nil { await sessions.eventsHandled() }
         guard generation == self.generation else { return }
         busy.remove(handle)
         subscribeProblems[handle] = failure
@@ -66,11 +69,16 @@ extension GATTBrowser {
         guard subscribed.contains(handle) else { return }
         let reading = Reading(bytes: value, time: time, notified: true)
         values[handle] = reading
+        received[handle, default: 0] += 1
         noteBattery(handle, value)
-        var recent = arrivals[handle, default: []]
-        recent.append(time)
-        if let first = recent.first, first < time.addingTimeInterval(-1) { recent.removeAll { $0 <= time.addingTimeInterval(-1) } }
-        arrivals[handle] = recent
+        // Changed in place: a copy of a thousand entries per notification is what a fast
+        // device would feel.
+        arrivals[handle, default: []].append(time)
+        let cutoff = time.addingTimeInterval(-1)
+        if let first = arrivals[handle]?.first, first <= cutoff {
+            let stale = arrivals[handle]!.firstIndex { $0 > cutoff } ?? arrivals[handle]!.count
+            arrivals[handle]!.removeFirst(stale)
+        }
         if paused.contains(handle) {
             held[handle, default: []].append(reading)
             if held[handle]!.count > Self.logLimit { held[handle]!.removeFirst(held[handle]!.count - Self.logLimit) }
@@ -81,10 +89,9 @@ extension GATTBrowser {
     }
 
     func append(_ readings: [Reading], to handle: UInt16) {
-        var log = logs[handle, default: []]
-        log.append(contentsOf: readings)
-        if log.count > Self.logLimit { log.removeFirst(log.count - Self.logLimit) }
-        logs[handle] = log
+        logs[handle, default: []].append(contentsOf: readings)
+        let over = logs[handle]!.count - Self.logLimit
+        if over > 0 { logs[handle]!.removeFirst(over) }
     }
 
     func scheduleNotify() {

@@ -71,6 +71,9 @@ public final class GATTBrowser {
     public internal(set) var subscribeProblems: [UInt16: GATTError] = [:]
     /// The newest `logLimit` notifications of each characteristic, oldest first.
     public internal(set) var logs: [UInt16: [Reading]] = [:]
+    /// Notifications and indications received per characteristic on this connection, the log's
+    /// limit aside.
+    public internal(set) var received: [UInt16: Int] = [:]
     /// Logs that are paused: they show what they held; what arrives waits and joins on resume.
     public internal(set) var paused: Set<UInt16> = []
     /// The names and formats the user gave the connected device's characteristics, by UUID.
@@ -166,6 +169,7 @@ public final class GATTBrowser {
         if connected != nil {
             logs = [:]
             held = [:]
+            received = [:]
             paused = []
         }
         arrivals = [:]
