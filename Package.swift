@@ -61,6 +61,7 @@ let package = Package(
         .executableTarget(name: "ResolveBench", dependencies: ["Bluetooth", "Domain", "SecurityToolbox"], path: "Benchmarks/ResolveBench"),
         .executableTarget(name: "TrackerBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/TrackerBench"),
         .executableTarget(name: "ChatBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/ChatBench"),
+        .executableTarget(name: "DecodeBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/DecodeBench"),
 
         // MARK: Build plugins
         .plugin(name: "CompileResources", capability: .buildTool()),

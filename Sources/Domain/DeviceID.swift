@@ -43,6 +43,23 @@ public struct DeviceID: Hashable, Sendable, Codable, Comparable, CustomStringCon
         self.kind = kind
     }
 
+    /// One word: the 48-bit address and the kind beside it. The kind's String raw value would
+    /// otherwise be hashed as text, on every lookup of a busy room's table.
+    public func hash(into hasher: inout Hasher) {
+        let kindBits: UInt64 = switch kind {
+        case .lePublic: 0
+        case .leRandom: 1
+        case .bredr: 2
+        }
+        hasher.combine(value << 2 | kindBits)
+    }
+
+    /// Makes an identifier from the address as a number (its low 48 bits).
+    public init(value: UInt64, kind: AddressKind) {
+        self.value = value & 0xFFFF_FFFF_FFFF
+        self.kind = kind
+    }
+
     /// Makes an identifier from the little-endian byte order used on the HCI wire.
     /// Inlinable, so the decoder's call is specialized for its byte slices.
     @inlinable

@@ -17,6 +17,22 @@ public struct CapturedPacket: Equatable, Sendable {
     public let bytes: [UInt8]
 }
 
+/// A packet as it lies in the reader's buffer: valid only while the visitor that is handed it
+/// runs, so a fast replay copies nothing it does not keep.
+public struct RawPacket {
+    public let type: H4PacketType
+    public let received: Bool
+    public let timestamp: Date
+    /// The packet without its indicator.
+    public let bytes: UnsafeRawBufferPointer
+}
+
+extension CapturedPacket {
+    init(_ raw: RawPacket) {
+        self.init(type: raw.type, received: raw.received, timestamp: raw.timestamp, bytes: Array(raw.bytes))
+    }
+}
+
 /// Why a capture cannot be read.
 public enum BtsnoopError: Error, Equatable, Sendable {
     /// The file cannot be opened or read; carries the detail.
@@ -115,6 +131,11 @@ public struct BtsnoopReader: Sendable {
     /// Like `forEachPacket(_:truncated:)`, but stops, reading no further, once `body` returns false.
     /// (A name of its own: with a trailing closure, an overload of forEachPacket would be ambiguous.)
     public func visitPackets(_ body: (CapturedPacket) -> Bool, truncated: (BtsnoopError) -> Void = { _ in }) {
+        visitRawPackets({ body(CapturedPacket($0)) }, truncated: truncated)
+    }
+
+    /// Like `visitPackets(_:truncated:)`, with each packet's bytes where they lie.
+    public func visitRawPackets(_ body: (RawPacket) -> Bool, truncated: (BtsnoopError) -> Void = { _ in }) {
         var records = 0
         switch source {
         case .memory(let data):
@@ -134,7 +155,7 @@ public struct BtsnoopReader: Sendable {
 
     /// Walks a file a chunk at a time; a record cut by the chunk's end is moved to the front and
     /// completed by the next read. Returns the truncation to report, if any.
-    private func stream(_ file: CaptureFile, records: inout Int, _ body: (CapturedPacket) -> Bool) throws(BtsnoopError) -> BtsnoopError? {
+    private func stream(_ file: CaptureFile, records: inout Int, _ body: (RawPacket) -> Bool) throws(BtsnoopError) -> BtsnoopError? {
         var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 8)
         defer { buffer.deallocate() }
         var filled = 0
@@ -165,7 +186,7 @@ public struct BtsnoopReader: Sendable {
     /// Hands `body` every complete record in `bytes`; returns how many bytes they took and
     /// whether `body` asked to stop. Each record is checked against what is there, never trusted.
     private func walkRecords(_ bytes: UnsafeRawBufferPointer, records: inout Int,
-                      _ body: (CapturedPacket) -> Bool) -> (used: Int, stopped: Bool) {
+                      _ body: (RawPacket) -> Bool) -> (used: Int, stopped: Bool) {
         var offset = 0
         while bytes.count - offset >= Self.recordHeaderSize {
             let included = Int(Self.be32(bytes, offset + 4))
@@ -185,24 +206,23 @@ public struct BtsnoopReader: Sendable {
         return (offset, false)
     }
 
-    private func packet(flags: UInt32, body: UnsafeRawBufferPointer, time: Date) -> CapturedPacket? {
+    private func packet(flags: UInt32, body: UnsafeRawBufferPointer, time: Date) -> RawPacket? {
         switch datalink {
         case 1001:
             // Flags: bit 0 direction (1 = received), bit 1 command/event (1) or data (0).
             let received = flags & 1 != 0
             let type: H4PacketType = flags & 2 != 0 ? (received ? .event : .command) : .acl
-            return CapturedPacket(type: type, received: received, timestamp: time, bytes: Array(body))
+            return RawPacket(type: type, received: received, timestamp: time, bytes: body)
         case 1002:
             guard let first = body.first, let type = H4PacketType(rawValue: first) else { return nil }
-            return CapturedPacket(type: type, received: flags & 1 != 0, timestamp: time,
-                                  bytes: Array(UnsafeRawBufferPointer(rebasing: body[1...])))
+            return RawPacket(type: type, received: flags & 1 != 0, timestamp: time, bytes: UnsafeRawBufferPointer(rebasing: body[1...]))
         default:
             // Linux monitor: the low 16 bits of the flags are the opcode (btmon's btsnoop.h).
             switch flags & 0xFFFF {
-            case 2: return CapturedPacket(type: .command, received: false, timestamp: time, bytes: Array(body))
-            case 3: return CapturedPacket(type: .event, received: true, timestamp: time, bytes: Array(body))
-            case 4: return CapturedPacket(type: .acl, received: false, timestamp: time, bytes: Array(body))
-            case 5: return CapturedPacket(type: .acl, received: true, timestamp: time, bytes: Array(body))
+            case 2: return RawPacket(type: .command, received: false, timestamp: time, bytes: body)
+            case 3: return RawPacket(type: .event, received: true, timestamp: time, bytes: body)
+            case 4: return RawPacket(type: .acl, received: false, timestamp: time, bytes: body)
+            case 5: return RawPacket(type: .acl, received: true, timestamp: time, bytes: body)
             default: return nil
             }
         }

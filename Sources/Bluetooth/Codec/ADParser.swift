@@ -113,24 +113,19 @@ public enum ADParser {
     }
 
     /// A UUID from wire bytes (little-endian) in canonical text, with its well-known name.
+    /// Made when a report is decoded in full; a repeated report never comes here, so no table
+    /// of every 16-bit UUID is built up front (that took a whole capture's start).
     static func service(_ wire: [UInt8]) -> ServiceID {
-        if wire.count == 2 { return short16[Int(wire[0]) | Int(wire[1]) << 8] }
-        return longService(wire)
-    }
-
-    /// All 16-bit service ids made once, so a report's UUID list costs no string building.
-    private static let short16: [ServiceID] = (0...0xFFFF).map { longService([UInt8($0 & 0xFF), UInt8($0 >> 8)]) }
-
-    private static func longService(_ wire: [UInt8]) -> ServiceID {
-        let hex = wire.reversed().map { byte in
-            let h = String(byte, radix: 16, uppercase: true)
-            return byte < 0x10 ? "0" + h : h
-        }.joined()
+        let hex = Hex.compact(wire.reversed())
         let uuid: String
         if wire.count == 16 {
-            let c = Array(hex)
-            uuid = [String(c[0..<8]), String(c[8..<12]), String(c[12..<16]), String(c[16..<20]), String(c[20..<32])]
-                .joined(separator: "-")
+            var text: [UInt8] = []
+            text.reserveCapacity(36)
+            for (i, digit) in hex.utf8.enumerated() {
+                if i == 8 || i == 12 || i == 16 || i == 20 { text.append(UInt8(ascii: "-")) }
+                text.append(digit)
+            }
+            uuid = String(decoding: text, as: UTF8.self)
         } else {
             uuid = hex
         }

@@ -20,6 +20,9 @@ public struct AdvertisingFragments: Sendable {
 
     public init() {}
 
+    /// Whether no piece waits for its end.
+    public var isEmpty: Bool { pending.isEmpty }
+
     /// Whether pieces from `address` wait for their end.
     public func isPending(address: ArraySlice<UInt8>, addressType: UInt8) -> Bool {
         !pending.isEmpty && pending[Key(address: Array(address), addressType: addressType)] != nil

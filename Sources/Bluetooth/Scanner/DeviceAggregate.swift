@@ -66,15 +66,12 @@ public struct DeviceAggregate: Equatable, Sendable {
 
     /// Counts a report that repeats the last one apart from its signal and time, and says
     /// whether it did: merging the same data again would change nothing else.
-    mutating func absorb(_ report: RepeatedReport, of packet: ArraySlice<UInt8>) -> Bool {
+    mutating func absorb(_ report: RepeatedReport, of packet: UnsafeRawBufferPointer) -> Bool {
         guard last.connectable == report.connectable, last.isScanResponse == report.scanResponse,
               report.txPower == nil || report.txPower == last.txPower,
               last.rawData.count == report.data.count else { return false }
-        let same = last.rawData.withUnsafeBytes { old in
-            packet.withUnsafeBytes { new in
-                report.data.isEmpty || memcmp(old.baseAddress!, new.baseAddress! + (report.data.lowerBound - packet.startIndex),
-                                              report.data.count) == 0
-            }
+        let same = report.data.isEmpty || last.rawData.withUnsafeBytes { old in
+            memcmp(old.baseAddress!, packet.baseAddress! + report.data.lowerBound, report.data.count) == 0
         }
         guard same else { return false }
         counts.count(rssi: report.rssi, at: report.time)
@@ -92,7 +89,8 @@ struct RepeatedReport {
     let scanResponse: Bool
     /// False for a piece of a longer extended advertisement, which only the full decoder joins.
     let isWhole: Bool
-    let address: ArraySlice<UInt8>
+    /// Where the address lies in the packet.
+    let addressAt: Int
     let addressType: UInt8
     let rssi: Int?
     let txPower: Int?
@@ -103,42 +101,41 @@ struct RepeatedReport {
     /// Reads a legacy (§7.7.65.2) or extended (§7.7.65.13) report event with one report whose
     /// lengths all agree; nil for anything else.
     @inline(__always)
-    init?(_ packet: ArraySlice<UInt8>, at time: Date) {
-        let s = packet.startIndex
-        guard packet.count >= 4, packet[s] == 0x3E, packet[s + 3] == 1 else { return nil }
-        let end = s + 2 + Int(packet[s + 1])
-        guard end <= packet.endIndex else { return nil }
+    init?(_ packet: UnsafeRawBufferPointer, at time: Date) {
+        guard packet.count >= 4, packet[0] == 0x3E, packet[3] == 1 else { return nil }
+        let end = 2 + Int(packet[1])
+        guard end <= packet.count else { return nil }
         let type: AdvertisingEventType
-        let addressAt: Int
         let length: Int
-        switch packet[s + 2] {
+        switch packet[2] {
         case 0x02:
             // sub, count, type, address type, address, length, data, RSSI
-            guard end >= s + 14, let legacy = AdvertisingEventType(legacy: packet[s + 4]) else { return nil }
+            guard end >= 14, let legacy = AdvertisingEventType(legacy: packet[4]) else { return nil }
             type = legacy
-            addressType = packet[s + 5]
-            addressAt = s + 6
-            length = Int(packet[s + 12])
-            guard length <= 31, s + 14 + length <= end else { return nil }
-            data = s + 13 ..< s + 13 + length
-            rssi = Self.dBm(packet[s + 13 + length])
+            addressType = packet[5]
+            addressAt = 6
+            length = Int(packet[12])
+            guard length <= 31, 14 + length <= end else { return nil }
+            data = 13 ..< 13 + length
+            rssi = Self.dBm(packet[13 + length])
             txPower = nil
         case 0x0D:
             // sub, count, type (2), address type, address, PHYs and SID (3), TX power, RSSI, 9 more, length, data
-            guard end >= s + 28 else { return nil }
-            type = AdvertisingEventType(extended: UInt16(packet[s + 4]) | UInt16(packet[s + 5]) << 8)
-            addressType = packet[s + 6]
-            addressAt = s + 7
-            length = Int(packet[s + 27])
-            guard s + 28 + length <= end else { return nil }
-            data = s + 28 ..< s + 28 + length
-            txPower = Self.dBm(packet[s + 16])
-            rssi = Self.dBm(packet[s + 17])
+            guard end >= 28 else { return nil }
+            type = AdvertisingEventType(extended: UInt16(packet[4]) | UInt16(packet[5]) << 8)
+            addressType = packet[6]
+            addressAt = 7
+            length = Int(packet[27])
+            guard 28 + length <= end else { return nil }
+            data = 28 ..< 28 + length
+            txPower = Self.dBm(packet[16])
+            rssi = Self.dBm(packet[17])
         default:
             return nil
         }
-        address = packet[addressAt ..< addressAt + 6]
-        id = DeviceID(wireBytes: address, kind: ObservationDecoder.kind(addressType: addressType))
+        var value: UInt64 = 0
+        for i in 0..<6 { value |= UInt64(packet[addressAt + i]) << (8 * UInt64(i)) }
+        id = DeviceID(value: value, kind: ObservationDecoder.kind(addressType: addressType))
         isWhole = type.dataStatus == 0
         connectable = type.connectable
         scanResponse = type.scanResponse
@@ -254,8 +251,29 @@ public struct DeviceTable: Sendable {
     /// goes through the full decoder and fails with its errors.
     @discardableResult
     public mutating func add(event packet: ArraySlice<UInt8>, at time: Date) throws(DecodeError) -> Int {
-        if let report = RepeatedReport(packet, at: time), report.isWhole, !fragments.isPending(address: report.address, addressType: report.addressType),
-           let i = index[report.id], entries[i].absorb(report, of: packet) { return 1 }
+        if packet.withUnsafeBytes({ absorbRepeat($0, at: time) }) { return 1 }
+        return try decode(packet, at: time)
+    }
+
+    /// The same for a packet that lies in a reader's buffer: a repeat is counted in place, and
+    /// only a report to decode is copied out.
+    @discardableResult
+    public mutating func add(event packet: UnsafeRawBufferPointer, at time: Date) throws(DecodeError) -> Int {
+        if absorbRepeat(packet, at: time) { return 1 }
+        return try decode(Array(packet)[...], at: time)
+    }
+
+    @inline(__always)
+    private mutating func absorbRepeat(_ packet: UnsafeRawBufferPointer, at time: Date) -> Bool {
+        guard let report = RepeatedReport(packet, at: time), report.isWhole, let i = index[report.id] else { return false }
+        if !fragments.isEmpty,
+           fragments.isPending(address: Array(packet[report.addressAt ..< report.addressAt + 6])[...], addressType: report.addressType) {
+            return false
+        }
+        return entries[i].absorb(report, of: packet)
+    }
+
+    private mutating func decode(_ packet: ArraySlice<UInt8>, at time: Date) throws(DecodeError) -> Int {
         let observations = try ObservationDecoder.observations(inEvent: packet, at: time, fragments: &fragments)
         for o in observations { add(o) }
         return observations.count

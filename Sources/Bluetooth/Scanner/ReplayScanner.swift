@@ -54,7 +54,7 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
         var end: ScannerState
         repeat {
             end = replay(scanning: { streams.set(.scanning) }) { [streams] (packet, time) throws(DecodeError) in
-                for observation in try ObservationDecoder.observations(inEvent: packet, at: time, fragments: &fragments) {
+                for observation in try ObservationDecoder.observations(inEvent: Array(packet)[...], at: time, fragments: &fragments) {
                     streams.emit(observation)
                 }
             }
@@ -82,14 +82,14 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
     public func visitObservations(_ visit: (Observation) -> Void) -> ScannerState {
         var fragments = AdvertisingFragments()
         return replay(scanning: {}) { (packet, time) throws(DecodeError) in
-            for o in try ObservationDecoder.observations(inEvent: packet, at: time, fragments: &fragments) { visit(o) }
+            for o in try ObservationDecoder.observations(inEvent: Array(packet)[...], at: time, fragments: &fragments) { visit(o) }
         }
     }
 
     /// Hands every received event to `handle`, paced like the original when `realTime`;
     /// an event `handle` cannot decode is counted and skipped. Returns the state to end in.
     private func replay(scanning: () -> Void,
-                        _ handle: (ArraySlice<UInt8>, Date) throws(DecodeError) -> Void) -> ScannerState {
+                        _ handle: (UnsafeRawBufferPointer, Date) throws(DecodeError) -> Void) -> ScannerState {
         let reader: BtsnoopReader
         do {
             reader = try BtsnoopReader(path: path)
@@ -101,7 +101,7 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
         let started = Date()
         var stopped = false
         var truncation: BtsnoopError?
-        reader.visitPackets({ packet in
+        reader.visitRawPackets({ packet in
             // Stopping reads no further: a long capture is not walked to its end for nothing.
             if isCancelled { stopped = true; return false }
             guard packet.type == .event, packet.received else { return true }
@@ -113,9 +113,9 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
                 if wait > 0 { thread.pause(min(wait, 5)) }
             }
             let time = realTime ? Date() : packet.timestamp
-            recorder?.write(type: .event, bytes: packet.bytes, received: true, at: time)
+            recorder?.write(type: .event, bytes: Array(packet.bytes), received: true, at: time)
             do {
-                try handle(packet.bytes[...], time)
+                try handle(packet.bytes, time)
             } catch {
                 malformedEvents += 1
             }
