@@ -24,21 +24,39 @@ on_map (GtkWidget *window, gpointer user_data)
 }
 
 static void
+mark (const char *phase)
+{
+  fprintf (stderr, "startup-phase %s %" G_GINT64_FORMAT "\n", phase, g_get_monotonic_time ());
+}
+
+static void
+startup (GApplication *app, gpointer user_data)
+{
+  (void) app;
+  (void) user_data;
+  mark ("gapplication-startup");
+}
+
+static void
 activate (GtkApplication *app, gpointer user_data)
 {
   (void) user_data;
+  mark ("activate");
   GtkWidget *window = adw_application_window_new (app);
   gtk_window_set_default_size (GTK_WINDOW (window), 720, 640);
   adw_application_window_set_content (ADW_APPLICATION_WINDOW (window), gtk_label_new ("FavBlue"));
   g_signal_connect (window, "map", G_CALLBACK (on_map), NULL);
+  mark ("window-built");
   gtk_window_present (GTK_WINDOW (window));
+  mark ("presented");
 }
 
 int
 main (int argc, char **argv)
 {
-  fprintf (stderr, "startup-phase main %" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
+  mark ("main");
   AdwApplication *app = adw_application_new ("io.github.favblue.MinimalWindow", G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "startup", G_CALLBACK (startup), NULL);
   g_signal_connect (app, "activate", G_CALLBACK (activate), NULL);
   int status = g_application_run (G_APPLICATION (app), argc, argv);
   g_object_unref (app);

@@ -9,13 +9,19 @@ import Foundation
 /// bus's messages, a few for every key typed, are built on the main thread and freed on
 /// GDBus's own, and in an hour of chat that grew the process by about 10 MB and kept growing.
 /// GLib 2.76 and later use malloc for slices; on older ones `G_SLICE=always-malloc` does the
-/// same, but GLib reads it while it loads, before `main`.
+/// same, but GLib reads it while it loads, before `main`. The executable sets the same
+/// configuration earlier still, from its `.preinit_array` (CGtkShim's SliceEarly.c), so no
+/// restart is needed.
 public enum SliceAllocator {
-    /// On GLib older than 2.76, unless the user set `G_SLICE`, starts this process again (same
-    /// pid, same arguments) with `G_SLICE=always-malloc`. Call first thing in `main`, before any
-    /// thread is started. If the restart cannot be done, nothing changes.
+    /// Whether GLib's small blocks come from malloc in this process.
+    public static var usesMalloc: Bool { cgtk_slice_uses_malloc() != 0 }
+
+    /// When the early hook did not run (GLib older than 2.76, `G_SLICE` unset and the slice
+    /// allocator in use), starts this process again (same pid, same arguments) with
+    /// `G_SLICE=always-malloc`. Call first thing in `main`, before any thread is started. If the
+    /// restart cannot be done, nothing changes.
     public static func useMallocOnOlderGLib() {
-        guard glib_check_version(2, 76, 0) != nil, getenv("G_SLICE") == nil else { return }
+        guard !usesMalloc, getenv("G_SLICE") == nil else { return }
         setenv("G_SLICE", "always-malloc", 1)
         execv("/proc/self/exe", CommandLine.unsafeArgv)
         // Still here: no /proc. The slice allocator stays, and the variable with it, so the

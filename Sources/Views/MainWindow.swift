@@ -21,6 +21,7 @@ public final class MainWindow: Navigator {
     private let narrowBin: NarrowBin
     /// "Connected to NAME" under Favorites and the Scanner.
     private var connectionBar: ConnectionBar?
+    private var bodyBuilt = false
 
     // MARK: Owned
     private var pages: [(name: String, page: Page)] = []
@@ -59,11 +60,6 @@ public final class MainWindow: Navigator {
         window.setContent(narrowBin)
 
         installActions()
-        if let bar = factory.connectionBar?(self) {
-            connectionBar = bar
-            body.append(bar.root)
-        }
-        body.append(notices.root)
         narrowBin.onNarrowChanged { [weak self] narrow in
             guard let self else { return }
             if narrow { self.narrowBin.css("narrow") } else { self.narrowBin.removeCSS("narrow") }
@@ -71,7 +67,7 @@ public final class MainWindow: Navigator {
         }
         // Under the splash the home page is built once the window is up: the splash is all
         // that shows, and the first window appears sooner without it.
-        if !splash.isShowing { push(factory.favorites(self), animated: false) }
+        if !splash.isShowing { ensureHome() }
 
         if splash.isShowing {
             let view = SplashView(model: splash)
@@ -92,7 +88,12 @@ public final class MainWindow: Navigator {
     public func present() {
         window.present()
         if splashModel.isShowing {
-            Task { @MainActor [weak self] in self?.ensureHome() }
+            // After the splash's first frame, not before it: the frame clock paints at a lower
+            // priority than queued work, so a page built at once would hold the first frame.
+            window.onAfterPaint { [weak self] in
+                self?.ensureHome()
+                return false
+            }
             splashModel.start()
         } else {
             homeAppears()
@@ -124,6 +125,7 @@ public final class MainWindow: Navigator {
     public var depth: Int { pages.count }
 
     private func endSplash() {
+        ensureHome()
         outer.show("main")
         window.removeCSS("splash")
         splashToken = nil
@@ -140,6 +142,7 @@ public final class MainWindow: Navigator {
     // MARK: Navigation
 
     private func push(_ page: Page, animated: Bool = true) {
+        buildBody()
         pages.last?.page.pageWillBeCovered(by: page)
         if let focus = window.focusedWidget, let below = pages.last?.page { returnFocus[ObjectIdentifier(below)] = focus }
         pageCounter += 1
@@ -168,7 +171,20 @@ public final class MainWindow: Navigator {
 
     /// Builds the home page if the splash has kept it waiting.
     private func ensureHome() {
+        buildBody()
         if pages.isEmpty { push(factory.favorites(self), animated: false) }
+    }
+
+    /// The connection bar and the notices under the pages, made with the first page: under the
+    /// splash they would only be styled for nothing before the first frame.
+    private func buildBody() {
+        guard !bodyBuilt else { return }
+        bodyBuilt = true
+        if let bar = factory.connectionBar?(self) {
+            connectionBar = bar
+            body.append(bar.root)
+        }
+        body.append(notices.root)
     }
 
     public func showScanner() {

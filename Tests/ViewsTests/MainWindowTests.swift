@@ -10,9 +10,11 @@ final class MainWindowTests: XCTestCase {
     func testSplashShowsFirstThenFavoritesFollowsAfterTheDelay() {
         MainActor.assumeIsolated {
             WindowHarness.run(splashMs: 400) { window in
-                XCTAssertTrue(window.isShowingSplash, "the first thing on screen is the splash")
-                XCTAssertEqual(window.visiblePageKind, "favorites", "Favorites waits underneath")
                 let started = Date()
+                XCTAssertTrue(window.isShowingSplash, "the first thing on screen is the splash")
+                XCTAssertNil(window.visiblePageKind, "nothing built under it before its first frame")
+                let built = await WindowHarness.wait(5) { window.visiblePageKind == "favorites" }
+                XCTAssertTrue(built && window.isShowingSplash, "Favorites is built underneath once the splash is painted")
                 let ended = await WindowHarness.wait(5) { !window.isShowingSplash }
                 XCTAssertTrue(ended, "the splash ends by itself")
                 XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.3, "not before its delay")

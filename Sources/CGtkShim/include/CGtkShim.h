@@ -24,6 +24,8 @@ GtkWidget *cgtk_widget_cast(gpointer instance);
 gboolean cgtk_is_widget(gpointer instance);
 GtkWindow *cgtk_window_cast(gpointer instance);
 
+/* Whether GLib's slices come from malloc: GLib 2.76 and later, or always-malloc set before GLib's first slice. */
+gboolean cgtk_slice_uses_malloc(void);
 void cgtk_accessible_set_label(GtkAccessible *accessible, const char *label);
 void cgtk_accessible_set_description(GtkAccessible *accessible, const char *description);
 void cgtk_accessible_set_hidden(GtkAccessible *accessible, gboolean hidden);
