@@ -3,7 +3,8 @@
 # Copyright The FavBlue authors
 """Bumble's own GATT client doing what `favblue-scan gatt ADDRESS --read` does: connect over
 the same H4 controller, discover every service, characteristic and descriptor, read every
-readable value, disconnect.
+readable value, disconnect. Says "connected" and "discovered and read" on stderr as it gets
+there, for the benchmark's split.
 
     bumble_client.py TRANSPORT ADDRESS
 """
@@ -21,6 +22,7 @@ async def main(spec, address):
         device = Device.with_hci("Bumble client", hci.Address("00:1B:DC:00:00:09"), transport.source, transport.sink)
         await device.power_on()
         connection = await device.connect(hci.Address(address, hci.Address.RANDOM_DEVICE_ADDRESS))
+        print("connected", file=sys.stderr, flush=True)
         peer = Peer(connection)
         await peer.discover_services()
         read = 0
@@ -34,6 +36,7 @@ async def main(spec, address):
                         read += 1
                     except Exception:  # a value the peer refuses counts as read, as FavBlue's does
                         read += 1
+        print("discovered and read", file=sys.stderr, flush=True)
         await connection.disconnect()
         print(f"services {len(peer.services)} read {read}")
 

@@ -81,6 +81,7 @@ struct GATTCommand: AsyncParsableCommand {
                 }
             }
         }
+        log("discovered \(tree.count) services and read \(values.count) values")
         let printed = GATTPrint(device: device, tree: tree, values: values)
         Swift.print(json ? printed.json : printed.text, terminator: "")
         // Ends once the link is down (the controller's Disconnection Complete), not after a fixed wait.

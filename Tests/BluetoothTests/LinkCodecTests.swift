@@ -8,17 +8,19 @@ import XCTest
 final class LinkCodecTests: XCTestCase {
     private let peer: [UInt8] = [0xF5, 0xF4, 0xF3, 0xF2, 0xF1, 0xF0]
 
+    /// Initiating listens the whole 60 ms of each interval, as Bumble's client does, and asks for
+    /// a 15–30 ms connection interval, so each discovery round trip is short.
     func testLECreateConnectionNamesThePeerAndARandomOwnAddress() {
         let command = HCICommand.leCreateConnection(peer: peer, peerType: 1, ownRandom: true)
-        XCTAssertEqual(command.packet, [0x0D, 0x20, 25, 0x60, 0x00, 0x30, 0x00, 0x00, 0x01] + peer
-                       + [0x01, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0xF4, 0x01, 0, 0, 0, 0])
+        XCTAssertEqual(command.packet, [0x0D, 0x20, 25, 0x60, 0x00, 0x60, 0x00, 0x00, 0x01] + peer
+                       + [0x01, 0x0C, 0x00, 0x18, 0x00, 0x00, 0x00, 0xF4, 0x01, 0, 0, 0, 0])
         XCTAssertEqual(command.name, "LE Create Connection")
     }
 
     func testExtendedCreateConnectionInitiatesOnThe1MPHY() {
         let command = HCICommand.leExtendedCreateConnection(peer: peer, peerType: 0, ownRandom: true)
         XCTAssertEqual(command.packet, [0x43, 0x20, 26, 0x00, 0x01, 0x00] + peer
-                       + [0x01, 0x60, 0x00, 0x30, 0x00, 0x18, 0x00, 0x28, 0x00, 0x00, 0x00, 0xF4, 0x01, 0, 0, 0, 0])
+                       + [0x01, 0x60, 0x00, 0x60, 0x00, 0x0C, 0x00, 0x18, 0x00, 0x00, 0x00, 0xF4, 0x01, 0, 0, 0, 0])
     }
 
     func testCancelDisconnectRandomAddressAndBufferSize() {

@@ -3,12 +3,15 @@
 
 /// Connection parameters for LE Create Connection, in the units the commands use.
 public struct LEConnectionParameters: Equatable, Sendable {
-    /// Scan interval and window while initiating, 0.625 ms units.
+    /// Scan interval and window while initiating, 0.625 ms units: 60 ms, listening all of it.
+    /// The user is waiting for this one device, and initiating ends once it is heard.
     public var scanInterval: UInt16 = 0x0060
-    public var scanWindow: UInt16 = 0x0030
-    /// Connection interval bounds, 1.25 ms units (30–50 ms).
-    public var intervalMin: UInt16 = 0x0018
-    public var intervalMax: UInt16 = 0x0028
+    public var scanWindow: UInt16 = 0x0060
+    /// Connection interval bounds, 1.25 ms units (15–30 ms): discovery is a request and an
+    /// answer per connection event, so the interval sets how long browsing a device takes.
+    /// A peripheral that wants longer asks for it (Connection Parameter Request).
+    public var intervalMin: UInt16 = 0x000C
+    public var intervalMax: UInt16 = 0x0018
     /// Peripheral latency, in connection events.
     public var latency: UInt16 = 0
     /// Supervision timeout, 10 ms units (5 s).
