@@ -350,6 +350,30 @@ class App:
                 continue
         return None
 
+    def focused_now(self):
+        """(role, name) of the focused node as the tree says it now, without activating the window."""
+        for node, role, name in self.nodes():
+            try:
+                if node.get_state_set().contains(Atspi.StateType.FOCUSED):
+                    return role, name
+            except Exception:
+                continue
+        return None
+
+    def tab(self, shift=False, timeout=3):
+        """Presses Tab (Shift+Tab) in the window, which has the keyboard already, and returns the
+        (role, name) focused next as soon as the focus has moved: a walk through a page's controls
+        waits for each move, not a fixed while. Moving focus tears nothing down, so the tree may be
+        asked again at once. Returns the same stop when the focus did not move within `timeout`."""
+        before = self.focused_now()
+        subprocess.run(["xdotool", "key", "--clearmodifiers", "shift+Tab" if shift else "Tab"], check=True, timeout=10)
+        deadline = time.monotonic() + timeout
+        while True:
+            time.sleep(0.05)
+            now = self.focused_now()
+            if (now is not None and now != before) or time.monotonic() > deadline:
+                return now
+
     def find(self, name, role=None, skip=()):
         roles = self.BUTTONS if role == "button" else {role}
         for node, r, n in self.nodes(skip):
