@@ -102,7 +102,6 @@ final class FavBlueApp {
         if settings == nil {
             printError(L10n.tr("Settings schema not found; using defaults. Reinstall FavBlue to remember settings."))
         }
-        Window.setDefaultIconName(AppInfo.id)
         application.addAction("quit", accels: ["<Primary>q"]) { [weak self] in self?.quit() }
         // A notification's click: the device's page, in the window brought forward.
         application.addTargetedAction("show-device") { [weak self] key in
@@ -238,6 +237,13 @@ final class FavBlueApp {
         }
         window.present()
         StartupTrace.mark("presented")
+        // The icon after the first frame: realizing a window draws its icon for X11, which held
+        // the first frame by some 10 ms. Later windows take the default; this one is told.
+        window.window.onAfterPaint { [weak window] in
+            Window.setDefaultIconName(AppInfo.id)
+            window?.window.setIconName(AppInfo.id)
+            return false
+        }
         benchmark = ScannerBenchmark(environment: ProcessInfo.processInfo.environment, window: window, scanner: scanner) { [weak self] in
             self?.quit()
         }

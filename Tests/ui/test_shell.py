@@ -31,6 +31,18 @@ class SplashTests(unittest.TestCase):
             middle = [pixel(shot, x, y) for x in range(200, 520, 2) for y in range(280, 360, 2)]
             self.assertTrue(any(p == (255, 255, 255) for p in middle), "white title text in the centre")
 
+    def test_the_window_shows_the_app_icon_to_the_window_list(self):
+        """Set once the splash is painted (drawing it held the first frame), on the window already
+        on screen: a window list or Alt+Tab shows FavBlue's icon, not a generic one."""
+        with App(splash_ms=4000) as app:
+            window = app.window_id()
+            deadline = time.monotonic() + 10
+            icon = ""
+            while time.monotonic() < deadline and "Icon (" not in icon:
+                time.sleep(0.2)
+                icon = subprocess.run(["xprop", "-id", window, "_NET_WM_ICON"], capture_output=True, text=True).stdout
+            self.assertIn("Icon (", icon, "the window carries the app icon")
+
     def test_favorites_follows_after_the_delay(self):
         with App(splash_ms=1500) as app:
             app.accessible()

@@ -24,6 +24,11 @@ public final class Window: Widget {
         gtk_window_set_default_icon_name(name)
     }
 
+    /// This window's icon, by name; a window already on screen takes it at once.
+    public func setIconName(_ name: String) {
+        gtk_window_set_icon_name(window, name)
+    }
+
     /// Sets the whole content of the window.
     public func setContent(_ child: Widget) {
         adw_application_window_set_content(gcast(object), child.widget)
