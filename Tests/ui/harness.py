@@ -360,12 +360,13 @@ class App:
                 continue
         return None
 
-    def tab(self, shift=False, timeout=3):
+    def tab(self, shift=False, before=None, timeout=3):
         """Presses Tab (Shift+Tab) in the window, which has the keyboard already, and returns the
         (role, name) focused next as soon as the focus has moved: a walk through a page's controls
         waits for each move, not a fixed while. Moving focus tears nothing down, so the tree may be
-        asked again at once. Returns the same stop when the focus did not move within `timeout`."""
-        before = self.focused_now()
+        asked again at once. `before` is the stop the focus is on, when the caller knows it (a walk
+        of the tree saved). Returns the same stop when the focus did not move within `timeout`."""
+        before = before or self.focused_now()
         subprocess.run(["xdotool", "key", "--clearmodifiers", "shift+Tab" if shift else "Tab"], check=True, timeout=10)
         deadline = time.monotonic() + timeout
         while True:

@@ -81,9 +81,9 @@ class GATTBrowserTests(unittest.TestCase):
                 self.assertNotIn(("list item", row), stops, f"the read-only row {row} is no stop of its own")
             self.assertFalse([n for n in names if n.startswith("Gtk")], f"no stop named by its GTK type: {stops}")
             # Backwards: the same controls, in the opposite order (a value's text may change meanwhile).
-            back = [app.tab(shift=True)]
+            back = [app.tab(shift=True, before=stops[0])]
             for _ in range(len(stops) - 2):
-                back.append(app.tab(shift=True))
+                back.append(app.tab(shift=True, before=back[-1]))
             self.assertEqual([s for s in back if s[0] != "label"], [s for s in reversed(stops[1:]) if s[0] != "label"],
                              "Shift+Tab visits the same stops the other way")
 

@@ -259,7 +259,7 @@ def tab_cycle(test, app, limit=40):
     first = app.focused()
     stops = [first]
     for _ in range(limit):
-        now = app.tab()
+        now = app.tab(before=stops[-1])
         if now == first:
             return stops
         test.assertNotIn(now, stops, f"Tab came back to {now} before closing the cycle: {stops}")
