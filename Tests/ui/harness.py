@@ -342,13 +342,7 @@ class App:
         manager does when a dialog closes (bare Xvfb has none to do it)."""
         subprocess.run(["xdotool", "windowfocus", "--sync", self.window_id()], check=False, timeout=10)
         time.sleep(0.3)
-        for node, role, name in self.nodes():
-            try:
-                if node.get_state_set().contains(Atspi.StateType.FOCUSED):
-                    return role, name
-            except Exception:
-                continue
-        return None
+        return self.focused_now()
 
     def focused_now(self):
         """(role, name) of the focused node as the tree says it now, without activating the window."""
