@@ -8,6 +8,11 @@ import PackageDescription
 // sendability checking adds nothing there, so those targets stay in the 5 mode.
 let gtkSwift: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
+// Swift's static runtime links executables with --export-dynamic, which put some 19,000
+// Swift symbols in the dynamic table, for the loader to hash and page in at every start.
+// Nothing looks FavBlue's symbols up at run time.
+let ownSymbolsOnly: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "--no-export-dynamic"])]
+
 let package = Package(
     name: "FavBlue",
     products: [
@@ -31,8 +36,8 @@ let package = Package(
         .systemLibrary(name: "CGio", pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // GnuTLS's crypto library, for one use: the resolver's AES, with each key's schedule made once.
         .systemLibrary(name: "CNettle", pkgConfig: "nettle", providers: [.apt(["nettle-dev"])]),
-        // The Eclipse Mosquitto client, for gateways that publish to an MQTT broker.
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // The Eclipse Mosquitto client, for gateways that publish to an MQTT broker; loaded on first use.
+        .target(name: "CMosquitto"),
         // libsecret, so that a broker's password lives in the desktop's keyring.
         .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
 
@@ -53,9 +58,10 @@ let package = Package(
         // MARK: Executables
         .executableTarget(name: "FavBlue", dependencies: ["Views", "ViewModels", "Domain", "Localization", "Bluetooth",
                                                                     "Persistence", "GtkKit", "SecurityToolbox"],
-                          swiftSettings: gtkSwift),
+                          swiftSettings: gtkSwift, linkerSettings: ownSymbolsOnly),
         .executableTarget(name: "FavBlueScan", dependencies: ["Bluetooth", "Domain", "SecurityToolbox",
-                                                             .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+                                                             .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          linkerSettings: ownSymbolsOnly),
         .executableTarget(name: "BluetoothBench", dependencies: ["Bluetooth", "Domain"], path: "Benchmarks/BluetoothBench"),
         .executableTarget(name: "PersistenceBench", dependencies: ["Persistence", "Domain"], path: "Benchmarks/PersistenceBench"),
         .executableTarget(name: "ResolveBench", dependencies: ["Bluetooth", "Domain", "SecurityToolbox"], path: "Benchmarks/ResolveBench"),

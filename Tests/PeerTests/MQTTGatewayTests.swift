@@ -233,4 +233,27 @@ final class MQTTGatewayTests: XCTestCase {
         let table = await folded(reports) { $0.devices.values.first?.sources.first?.name == "Attic" }
         XCTAssertEqual(table?.devices.values.first?.sources.first?.name, "Attic")
     }
+
+    /// libmosquitto is loaded when a broker is first used: without it, every other source
+    /// still works, and a broker's source says what is missing and how to get it.
+    func testWithoutTheMQTTLibraryOtherSourcesWorkAndABrokerSaysWhatToInstall() throws {
+        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: tool), "build favblue-scan first (swift build)")
+        // The loader finds this unreadable copy before the system's.
+        let directory = NSTemporaryDirectory() + "favblue-nomqtt-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        FileManager.default.createFile(atPath: directory + "/libmosquitto.so.1", contents: Data())
+        let broken = ["LD_LIBRARY_PATH": directory, "LANG": "C.UTF-8", "LANGUAGE": ""]
+
+        let demo = try runTool(tool, ["--source", "demo", "--duration", "1", "--fast", "--format", "json"], environment: broken)
+        XCTAssertEqual(demo.status, 0, demo.err)
+        XCTAssertTrue(demo.out.contains("\"address\""), demo.out)
+
+        let broker = try runTool(tool, ["--source", "mqtt://127.0.0.1:1/home", "--duration", "1"], environment: broken)
+        XCTAssertNotEqual(broker.status, 0)
+        XCTAssertTrue(broker.err.contains("the MQTT library could not be loaded"), broker.err)
+        XCTAssertTrue(broker.err.contains("libmosquitto.so.1"), "the loader's own words: \(broker.err)")
+        XCTAssertTrue(broker.err.contains("install libmosquitto1"), broker.err)
+    }
 }

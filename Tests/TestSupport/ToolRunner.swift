@@ -3,11 +3,16 @@
 
 import Foundation
 
-/// Runs a command-line tool to the end and returns its exit status, stdout and stderr.
-public func runTool(_ executable: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+/// Runs a command-line tool to the end and returns its exit status, stdout and stderr;
+/// `environment` is added to this process's own.
+public func runTool(_ executable: String, _ arguments: [String],
+                    environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -27,6 +27,9 @@ enum MQTTClient {
 
     /// A client for `address`; `object` comes back to its callbacks.
     static func make(_ address: MQTTAddress, password: String?, object: UnsafeMutableRawPointer) throws(ScanFailure) -> OpaquePointer {
+        if let why = favblue_mosquitto_unavailable() {
+            throw .badSource(L10n.format("the MQTT library could not be loaded ({}); install libmosquitto1", String(cString: why)))
+        }
         _ = library
         guard let m = mosquitto_new(nil, true, object) else { throw .unavailable(L10n.tr("the MQTT client could not be made")) }
         mosquitto_int_option(m, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
