@@ -76,7 +76,7 @@ public struct DeviceID: Hashable, Sendable, Codable, Comparable, CustomStringCon
 
     /// Parses "AA:BB:CC:DD:EE:FF" (either case, ':' or '-' separated).
     public init(parsing text: String, kind: AddressKind) throws(DeviceIDError) {
-        let parts = text.trimmingCharacters(in: .whitespaces)
+        let parts = text.trimmingBlanks
             .split(separator: ":", omittingEmptySubsequences: false)
             .flatMap { $0.split(separator: "-", omittingEmptySubsequences: false) }
         guard parts.count == 6 else { throw .wrongLength(parts.count) }

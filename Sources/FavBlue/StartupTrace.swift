@@ -8,7 +8,7 @@ import GtkKit
 /// start-up phase ended (monotonic µs, the clock the benchmark reads), so the time
 /// between exec and the first window can be placed.
 enum StartupTrace {
-    static let enabled = ProcessInfo.processInfo.environment["FAVBLUE_REPORT_FIRST_FRAME"] != nil
+    static let enabled = getenv("FAVBLUE_REPORT_FIRST_FRAME") != nil
 
     /// Prints "startup-phase NAME µs" when enabled.
     static func mark(_ phase: String) {

@@ -33,32 +33,33 @@ public struct AppResources: Sendable {
                                 localeDirectory: share.appending(path: "locale").path)
         }
 
-        let override = ProcessInfo.processInfo.environment["FAVBLUE_RESOURCES"]
+        // getenv: ProcessInfo would build the whole environment as a dictionary, on start-up's path.
+        let override = getenv("FAVBLUE_RESOURCES").map { String(cString: $0) }
         let bundle = override ?? binDirectory.appending(path: "FavBlue_Views.resources").path
         let gresource = bundle + "/favblue.gresource"
+        let cacheHome = getenv("XDG_CACHE_HOME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? NSHomeDirectory() + "/.cache"
         return AppResources(gresource: fm.fileExists(atPath: gresource) ? gresource : nil,
                             schemaDirectories: [bundle],
-                            localeDirectory: materializeCatalogs(from: bundle))
+                            localeDirectory: materializeCatalogs(from: bundle, into: cacheHome + "/favblue/locale"))
     }
 
     /// The build flattens resources into one folder as `favblue-<lang>.mo`; gettext wants
-    /// `<lang>/LC_MESSAGES/favblue.mo`, so lay them out in the user's cache once per change.
-    static func materializeCatalogs(from bundle: String) -> String? {
+    /// `<lang>/LC_MESSAGES/favblue.mo`, so lay them out under `root` (in the user's cache)
+    /// once per change. Returns `root`, or nil when they cannot be laid out.
+    static func materializeCatalogs(from bundle: String, into root: String) -> String? {
         let fm = FileManager.default
         guard let names = try? fm.contentsOfDirectory(atPath: bundle) else { return nil }
-        let cacheHome = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"]
-            .flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory() + "/.cache"
-        let root = cacheHome + "/favblue/locale"
         for name in names where name.hasPrefix("favblue-") && name.hasSuffix(".mo") {
             let lang = String(name.dropFirst("favblue-".count).dropLast(".mo".count))
             let directory = "\(root)/\(lang)/LC_MESSAGES"
             let source = bundle + "/" + name
             let target = directory + "/favblue.mo"
-            if let a = try? Data(contentsOf: URL(fileURLWithPath: source)),
-               (try? Data(contentsOf: URL(fileURLWithPath: target))) != a {
+            if let catalog = try? Data(contentsOf: URL(fileURLWithPath: source)),
+               (try? Data(contentsOf: URL(fileURLWithPath: target))) != catalog {
                 do {
                     try fm.createDirectory(atPath: directory, withIntermediateDirectories: true)
-                    try a.write(to: URL(fileURLWithPath: target), options: .atomic)
+                    try catalog.write(to: URL(fileURLWithPath: target), options: .atomic)
                 } catch {
                     FileHandle.standardError.write(Data("favblue: translations unavailable: \(error)\n".utf8))
                     return nil

@@ -96,4 +96,14 @@ final class BTtoMQTTTests: XCTestCase {
         XCTAssertEqual(try NamedSource(parsing: "Hall=h4-tcp:10.0.0.7:9000"), NamedSource(name: "Hall", source: .h4TCP(host: "10.0.0.7", port: 9000)))
         XCTAssertEqual(try NamedSource(parsing: "mqtt://broker/home").name, nil)
     }
+
+    /// Spaces and tabs typed around a source, a room's name or an address are not part of it.
+    func testBlanksAroundASourceANameAndAnAddressAreDropped() throws {
+        XCTAssertEqual(try NamedSource(parsing: " Kitchen\t= hci1 "), NamedSource(name: "Kitchen", source: .hci(1)))
+        XCTAssertEqual(try NamedSource(parsing: "\u{00A0}demo\t"), NamedSource(name: nil, source: .demo))
+        XCTAssertEqual(try NamedSource(parsing: "Living room=auto").name, "Living room", "blanks inside are kept")
+        XCTAssertThrowsError(try NamedSource(parsing: " \t=hci0"), "a name of blanks is no name")
+        XCTAssertEqual(try DeviceID(parsing: "\t c0:98:e5:49:00:01 ", kind: .lePublic).description, "C0:98:E5:49:00:01")
+        XCTAssertEqual(try ScanSource(parsing: "  "), .auto)
+    }
 }

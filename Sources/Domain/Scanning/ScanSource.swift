@@ -27,7 +27,7 @@ public enum ScanSource: Equatable, Sendable, CustomStringConvertible {
     /// Parses "auto", "bluez", "bluez:hciN", "hci0", "h4-unix:PATH", "h4-tcp:HOST:PORT", "h4-serial:DEV[@BAUD]",
     /// "btsnoop:PATH", "demo" or "mqtt[s]://[user@]host[:port]/PREFIX".
     public init(parsing text: String) throws(ScanFailure) {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        let text = text.trimmingBlanks
         func value(after prefix: String) throws(ScanFailure) -> String {
             let rest = String(text.dropFirst(prefix.count))
             guard !rest.isEmpty else { throw .badSource(L10n.format("“{}” needs a value after the colon", text)) }

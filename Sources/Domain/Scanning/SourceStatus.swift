@@ -67,7 +67,7 @@ public struct NamedSource: Equatable, Sendable {
 
     public init(parsing text: String) throws(ScanFailure) {
         if let eq = text.firstIndex(of: "="), !text[..<eq].contains(":"), !text[..<eq].contains("/") {
-            let name = text[..<eq].trimmingCharacters(in: .whitespaces)
+            let name = text[..<eq].trimmingBlanks
             guard !name.isEmpty else { throw .badSource(L10n.format("“{}” needs a name before “=”", text)) }
             self.init(name: name, source: try ScanSource(parsing: String(text[text.index(after: eq)...])))
         } else {
