@@ -16,6 +16,11 @@ from peers import BumblePeers
 PEER = "C0:98:E5:49:00:00"  # le_peers.py's first peer
 
 
+def mapped_libraries(app):
+    with open(f"/proc/{app.proc.pid}/maps", encoding="utf-8") as maps:
+        return maps.read()
+
+
 @retry_gtk_atspi_crash
 class GatewayTests(unittest.TestCase):
     def test_a_peer_heard_here_and_in_two_rooms_is_one_device_in_the_room_that_hears_it_best(self):
@@ -58,6 +63,10 @@ class GatewayTests(unittest.TestCase):
         write_settings(home, source="'demo'")
         with App(home=home) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            # The MQTT library brings libssl and libcrypto: loaded when a broker is first used,
+            # not at every start (about 2 ms before main()).
+            for library in ("libmosquitto", "libssl"):
+                self.assertNotIn(library, mapped_libraries(app), "no broker yet")
             app.key("ctrl+comma")
             app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
             app.press("Sources", role=None)
@@ -73,6 +82,7 @@ class GatewayTests(unittest.TestCase):
             app.wait_for(lambda: "Preferences" not in app.frames(), what="Preferences closed")
             app.press("Add New Devices")
             app.wait_for(lambda: "Details for Hall tag" in app.names("button"), timeout=30, what="the gateway's device")
+            self.assertIn("libmosquitto", mapped_libraries(app), "loaded for the broker")
             # Its state, and the gateway the broker heard from, while the Scanner runs.
             app.key("ctrl+comma")
             app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences again")

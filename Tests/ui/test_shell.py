@@ -392,18 +392,5 @@ class MemoryTests(unittest.TestCase):
             self.assertNotIn("G_SLICE=always-malloc", environment_of(app.proc.pid))
 
 
-class LibraryTests(unittest.TestCase):
-    def test_the_mqtt_library_and_openssl_are_not_loaded_until_a_broker_is_used(self):
-        """libmosquitto brings libssl and libcrypto: loading them at every start cost about 2 ms
-        before main(). With no gateway set, the window runs without them (test_gateways uses one)."""
-        with App(splash_ms=0) as app:
-            app.wait_for(lambda: "No Favorites Yet" in app.names(), what="Favorites")
-            with open(f"/proc/{app.proc.pid}/maps") as maps:
-                mapped = maps.read()
-            self.assertIn("libgtk-4", mapped, "the maps of the window's own process")
-            for library in ("libmosquitto", "libssl"):
-                self.assertNotIn(library, mapped)
-
-
 if __name__ == "__main__":
     unittest.main()
