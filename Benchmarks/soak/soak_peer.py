@@ -99,6 +99,8 @@ def main():
     # chat_peer.py does `from bumble.link import LocalLink` when it runs, so it gets this one.
     bumble.link.LocalLink = SoakLink
     sys.argv = [CHAT_PEER, *rest]
+    # Its neighbours (spec_controller) are imported as a script's would be, from its own folder.
+    sys.path.insert(0, os.path.dirname(CHAT_PEER))
     runpy.run_path(CHAT_PEER, run_name="__main__")
 
 

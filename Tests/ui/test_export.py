@@ -12,7 +12,7 @@ import subprocess
 import time
 import unittest
 
-from harness import DEMO_CAPTURE, App, Atspi, retry_gtk_atspi_crash, scratch
+from harness import DEMO_CAPTURE, App, retry_gtk_atspi_crash, scratch
 
 def write_calm_capture(path, devices=4, seconds=900):
     """A btsnoop capture (H4) of named LE devices, each heard once a second at a steady signal:

@@ -6,8 +6,6 @@ Undo, the placeholder, a restart, and German."""
 import os
 import shutil
 import sqlite3
-import subprocess
-import time
 import unittest
 
 from harness import App, retry_gtk_atspi_crash, iso, scratch

@@ -11,7 +11,7 @@ import shutil
 import struct
 import unittest
 
-from harness import App, Atspi, retry_gtk_atspi_crash, iso, scratch
+from harness import App, retry_gtk_atspi_crash, iso, scratch
 
 LONG = ("Long name " * 25)[:248].encode()
 NAMES = [

@@ -12,7 +12,8 @@ that, the longer one is cut with an ellipsis."""
 import subprocess
 import unittest
 
-from harness import DEMO_CAPTURE, App, Atspi, Node, home_with, retry_gtk_atspi_crash
+from atspi_tree import Node
+from harness import DEMO_CAPTURE, App, Atspi, home_with, retry_gtk_atspi_crash
 
 
 

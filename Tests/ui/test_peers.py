@@ -7,7 +7,8 @@ import re
 import unittest
 
 from flows import add_from_scanner, remove_from_scanner_after_checking_home
-from harness import App, retry_gtk_atspi_crash, spoken
+from atspi_tree import spoken
+from harness import App, retry_gtk_atspi_crash
 from peers import BtvirtStereo, BumblePeers
 
 LE_NAME = "Kitchen Speaker"

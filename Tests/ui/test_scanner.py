@@ -242,7 +242,6 @@ class ScannerTests(unittest.TestCase):
             app.press("Add New Devices")
             app.wait_for(lambda: "No Bluetooth Adapter Found" in app.names(), what="the explanation")
             # Opened by its accessible action alone, as a screen reader or voice control does, and says so.
-            from gi.repository import Atspi
             expanded = lambda: app.find("Details", "button").get_state_set().contains(Atspi.StateType.EXPANDED)
             self.assertFalse(expanded(), "closed at first, and says so")
             app.press("Details")

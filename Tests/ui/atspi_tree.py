@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""The app's accessibility tree as AT-SPI serves it: one walk asks a whole level of the tree at
+once over the accessibility bus, and each node it gives back acts on the object it is."""
+
+import collections
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi, Gio, GLib  # noqa: E402
+
+ACCESSIBLE = "org.a11y.atspi.Accessible"
+
+
+Extents = collections.namedtuple("Extents", "x y width height")
+
+
+class StateSet:
+    """The states of a node as one GetState answered them."""
+
+    def __init__(self, words):
+        self.bits = words[0] | (words[1] << 32 if len(words) > 1 else 0)
+
+    def contains(self, state):
+        return bool(self.bits >> int(state) & 1)
+
+
+class Node:
+    """One node of the tree as a walk saw it: its name, role, states and children, plus the
+    calls a test makes on it (an action, its extents, its text), sent to the object it is, so
+    a button that moves with its device is still the one acted on."""
+
+    def __init__(self, conn, bus, path, parent=None):
+        self.conn, self.bus, self.path, self.parent = conn, bus, path, parent
+        self.answers = {}
+        self.children = []
+        self.name = self.role = ""
+        self.states = StateSet([0, 0])
+
+    def _call(self, iface, method, args=None):
+        return self.conn.call_sync(self.bus, self.path, iface, method, args, None, Gio.DBusCallFlags.NONE, 5000, None).unpack()
+
+    def _property(self, iface, name):
+        return self._call("org.freedesktop.DBus.Properties", "Get", GLib.Variant("(ss)", (iface, name)))[0]
+
+    def get_name(self):
+        return self.name
+
+    def get_role_name(self):
+        return self.role
+
+    def get_state_set(self):
+        return self.states
+
+    def get_child_count(self):
+        return len(self.children)
+
+    def get_child_at_index(self, i):
+        return self.children[i]
+
+    def get_parent(self):
+        return self.parent
+
+    def get_description(self):
+        return self._property(ACCESSIBLE, "Description")
+
+    def clear_cache(self):
+        pass
+
+    def do_action(self, index=0):
+        return self._call("org.a11y.atspi.Action", "DoAction", GLib.Variant("(i)", (index,)))[0]
+
+    def n_actions(self):
+        return self._property("org.a11y.atspi.Action", "NActions")
+
+    def extents(self, coords=Atspi.CoordType.SCREEN):
+        """Where it is: x, y, width and height."""
+        x, y, width, height = self._call("org.a11y.atspi.Component", "GetExtents", GLib.Variant("(u)", (int(coords),)))[0]
+        return Extents(x, y, width, height)
+
+    def set_text_contents(self, text):
+        return self._call("org.a11y.atspi.EditableText", "SetTextContents", GLib.Variant("(s)", (text,)))[0]
+
+
+def walk_tree(conn, bus, path, skip=(), max_depth=60):
+    """Every showing node under (bus, path), in reading order (depth first), as Node.
+
+    A level's questions are all sent before any answer is read: GTK answers them one after
+    another without a round trip each, which makes a walk several times faster than asking
+    node by node. A node that goes away mid-walk (a recycled list row) is left out, and its
+    later siblings are not."""
+    context = GLib.MainContext.new()
+    context.push_thread_default()
+    try:
+        root = Node(conn, bus, path)
+        level, depth = [root], 0
+        while level and depth <= max_depth:
+            pending = [0]
+
+            def ask(node, iface, method, args, key):
+                def done(c, result, _):
+                    pending[0] -= 1
+                    try:
+                        node.answers[key] = c.call_finish(result).unpack()
+                    except GLib.Error:
+                        node.answers[key] = None
+                pending[0] += 1
+                conn.call(bus, node.path, iface, method, args, None, Gio.DBusCallFlags.NONE, 10000, None, done, None)
+
+            for node in level:
+                ask(node, ACCESSIBLE, "GetState", None, "state")
+                ask(node, "org.freedesktop.DBus.Properties", "Get", GLib.Variant("(ss)", (ACCESSIBLE, "Name")), "name")
+                ask(node, ACCESSIBLE, "GetRole", None, "role")
+                ask(node, ACCESSIBLE, "GetChildren", None, "children")
+            while pending[0]:
+                context.iteration(True)
+            following = []
+            for node in level:
+                a = node.answers
+                if None in (a.get("state"), a.get("name"), a.get("role"), a.get("children")):
+                    node.gone = True
+                    continue
+                node.states = StateSet(a["state"][0])
+                # Hidden pages (covered, or under the splash) are not visible.
+                if not node.states.contains(Atspi.StateType.VISIBLE) and depth > 1:
+                    node.gone = True
+                    continue
+                node.name = a["name"][0]
+                node.role = Atspi.role_get_name(Atspi.Role(a["role"][0])) or ""
+                if spoken(node.name) not in skip:
+                    node.children = [Node(conn, b, p, node) for b, p in a["children"][0]]
+                    following += node.children
+            level, depth = following, depth + 1
+        for node in level:
+            node.gone = True
+    finally:
+        context.pop_thread_default()
+    out = []
+
+    def collect(node):
+        if getattr(node, "gone", False):
+            return
+        out.append(node)
+        node.children = [c for c in node.children if not getattr(c, "gone", False)]
+        for child in node.children:
+            collect(child)
+    collect(root)
+    return out
+
+
+_connection = None
+
+
+def a11y_connection():
+    """A connection to the accessibility bus of this display's session."""
+    global _connection
+    if _connection is None or _connection.is_closed():
+        session = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+        address = session.call_sync("org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress", None,
+                                    GLib.VariantType("(s)"), Gio.DBusCallFlags.NONE, 10000, None).unpack()[0]
+        _connection = Gio.DBusConnection.new_for_address_sync(
+            address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
+    return _connection
+
+
+def spoken(name):
+    """The name as a screen reader says it. GTK 4.8 joins a button's mnemonic label
+    and its text ("_Save Save"); both halves say the same, so compare one."""
+    words = name.split(" ")
+    half = len(words) // 2
+    if len(words) % 2 == 0 and half and " ".join(words[:half]).replace("_", "") == " ".join(words[half:]):
+        return " ".join(words[half:])
+    return name
