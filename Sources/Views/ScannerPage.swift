@@ -186,6 +186,10 @@ public final class ScannerPage: Page {
         list.list.onPointerInside { [weak self] inside in self?.pointerInList = inside }
         list.list.onFocusInside { [weak self] inside in self?.focusInList = inside }
         list.list.tabLeavesAtOnce()
+        // Reordered while the keyboard was away: it comes back to its device, not to its place.
+        list.keepFocusWithItsKey(unless: { [weak self] in self?.pointerInList ?? true }) { [weak self] key in
+            self?.controls.focusRow(key)
+        }
 
         toggle.onClicked { [weak self] in
             guard let self else { return }

@@ -217,6 +217,24 @@ class ScannerFocusTests(unittest.TestCase):
             app.key("shift+Tab")
             self.assertEqual(app.focused(), row, "Shift+Tab comes back to the row it left")
 
+    def test_shift_tab_comes_back_to_its_device_when_the_list_reordered_while_the_focus_was_away(self):
+        """The list reorders while the focus is elsewhere; coming back, GTK would focus the row
+        now in the same place, another device. The keyboard comes back to the device it left."""
+        with App("--source", "demo") as app:
+            self.open_scanner(app)
+            subprocess.run(["xdotool", "mousemove", "0", "0"], check=True, timeout=10)  # the pointer holds rows too
+            tab_into_the_list(self, app)
+            for _ in range(2):
+                app.key("Down")
+            row = app.focused()
+            place = [n for _, r, n in app.nodes() if r == ROW].index(row[1])
+            app.key("Tab")
+            self.assertNotEqual(app.focused()[0], ROW, "the focus left the list")
+            app.wait_for(lambda: [n for _, r, n in app.nodes() if r == ROW][place] != row[1], timeout=30,
+                         what=f"another device in {row[1]}'s place")
+            app.key("shift+Tab")
+            app.wait_for(lambda: app.focused_now() == row, timeout=3, what=f"the focus back on {row[1]}")
+
     def test_the_list_holds_still_under_the_keyboard_while_signals_change(self):
         """Arrowing through the demo's list while its signals keep changing: the focused row
         stays where it is, and the selection with it, until the focus leaves the list."""

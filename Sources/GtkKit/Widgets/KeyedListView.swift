@@ -301,6 +301,32 @@ public final class KeyedListView<Row: AnyObject> {
             >= gtk_adjustment_get_upper(adjustment) - slack
     }
 
+    /// Keeps the keyboard with its device: when the focus comes back into the list (Shift+Tab)
+    /// on another device's row than the one it left, because the rows were reordered while it
+    /// was away, `focus` is asked to put it on the one it left. GTK returns to the place, not the
+    /// device. Not when `unless` says so (a click, which chose its row).
+    public func keepFocusWithItsKey(unless: @escaping () -> Bool, focus: @escaping (String) -> Void) {
+        var window: UnsafeMutableRawPointer?
+        var handler: UInt = 0
+        var left: String?, inside = false
+        list.connect("map") { [weak self] _ in
+            guard let self, let root = gtk_widget_get_root(self.list.widget) else { return }
+            window = UnsafeMutableRawPointer(root)
+            // Read after each change, once GTK has set the new focus widget.
+            handler = Signals.connect(UnsafeMutableRawPointer(root), "notify::focus-widget") { [weak self] _ in
+                guard let self else { return }
+                let now = self.focusedKey
+                defer { if let now { left = now }; inside = now != nil }
+                guard let now, !inside, let last = left, last != now, self.keys.contains(last), !unless() else { return }
+                focus(last)
+            }
+        }
+        list.connect("unmap") { _ in
+            if let window, handler != 0 { Signals.disconnect(window, handler) }
+            (window, handler) = (nil, 0)
+        }
+    }
+
     /// Binds the row of list item `item` to `key`.
     private func show(item: UnsafeMutableRawPointer, key: String) {
         guard let row = rows[item] else { return }
