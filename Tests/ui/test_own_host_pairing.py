@@ -24,6 +24,14 @@ def just_rotated(app, peer):
                  what=f"the page at the new address {address}")
 
 
+def confirm_the_number(app, peer, name):
+    """Waits for the number the peer shows to be asked about, by the device's name, and confirms it."""
+    number = peer.wait_for("COMPARE ", timeout=20).split()[1]
+    app.wait_for(lambda: f"Does {iso(name)} show {number[:3]} {number[3:]}? Confirm only if the numbers match."
+                 in app.names(), what="the number")
+    app.press("Confirm")
+
+
 @retry_gtk_atspi_crash
 class OwnHostPairingTests(unittest.TestCase):
     """Pairing through FavBlue's own Security Manager on an H4 link, with Bumble's chat peer
@@ -84,10 +92,7 @@ class OwnHostPairingTests(unittest.TestCase):
                 app.wait_for(lambda: f"{iso('Chat Peer')} asks to pair" in app.names(), what="the device's request, by name")
                 self.assertIn("Not Now", app.names("button"))
                 app.press("Pair")
-                number = peer.wait_for("COMPARE ", timeout=20).split()[1]
-                app.wait_for(lambda: f"Does {iso('Chat Peer')} show {number[:3]} {number[3:]}? Confirm only if the numbers match."
-                             in app.names(), what="the number")
-                app.press("Confirm")
+                confirm_the_number(app, peer, "Chat Peer")
                 app.wait_for(lambda: "Paired" in app.names(), what="Paired")
                 self.assertEqual(peer.count("CONNECTED"), 1, "paired on the link the request came over")
                 app.press("Disconnect from Chat Peer")
@@ -121,10 +126,7 @@ class OwnHostPairingTests(unittest.TestCase):
                 app.press("Details for Chat Peer")
                 app.wait_for(lambda: "Pair with Chat Peer" in app.names("button"), what="Pair")
                 app.press("Pair with Chat Peer")
-                number = peer.wait_for("COMPARE ", timeout=20).split()[1]
-                app.wait_for(lambda: f"Does {iso('Chat Peer')} show {number[:3]} {number[3:]}? Confirm only if the numbers match."
-                             in app.names(), what="the number")
-                app.press("Confirm")
+                confirm_the_number(app, peer, "Chat Peer")
                 app.wait_for(lambda: "Paired" in app.names() and "Forget Chat Peer" in app.names("button"), what="Paired")
                 app.wait_for(lambda: "Disconnect from Chat Peer" in app.names("button"), timeout=20, what="connected")
                 for n in range(20):
@@ -165,10 +167,7 @@ class OwnHostPairingTests(unittest.TestCase):
                 self.assertTrue(any("changes every few minutes" in n for n in app.names()), "the page says the address changes")
                 just_rotated(app, peer)
                 app.press("Pair with My Peer")
-                number = peer.wait_for("COMPARE ", timeout=20).split()[1]
-                app.wait_for(lambda: f"Does {iso('My Peer')} show {number[:3]} {number[3:]}? Confirm only if the numbers match."
-                             in app.names(), what="the number")
-                app.press("Confirm")
+                confirm_the_number(app, peer, "My Peer")
                 app.wait_for(lambda: "Paired" in app.names() and "Forget My Peer" in app.names("button"), what="Paired")
                 self.assertTrue(any("F0:F1:F2:F3:F4:F5" in n for n in app.names()), "the page shows the identity address")
                 # Paired over a connection: chat on it.
