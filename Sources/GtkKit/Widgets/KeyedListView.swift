@@ -316,9 +316,14 @@ public final class KeyedListView<Row: AnyObject> {
             handler = Signals.connect(UnsafeMutableRawPointer(root), "notify::focus-widget") { [weak self] _ in
                 guard let self else { return }
                 let now = self.focusedKey
-                defer { if let now { left = now }; inside = now != nil }
-                guard let now, !inside, let last = left, last != now, self.keys.contains(last), !unless() else { return }
-                focus(last)
+                let entering = now != nil && !inside
+                inside = now != nil
+                guard let now else { return }
+                if entering, let last = left, last != now, self.keys.contains(last), !unless() {
+                    focus(last) // its own change comes back here and records `last`
+                    return
+                }
+                left = now
             }
         }
         list.connect("unmap") { _ in
