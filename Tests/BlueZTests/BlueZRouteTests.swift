@@ -4,6 +4,7 @@
 import Bluetooth
 import Domain
 import Foundation
+import TestSupport
 import XCTest
 
 /// The BlueZ route as a source: `favblue-scan --source bluez`, `auto`, and recording a BlueZ scan.
@@ -19,9 +20,7 @@ final class BlueZRouteTests: XCTestCase {
         mock?.stop()
     }
 
-    private var tool: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path
-    }
+    private var tool: String { scanToolPath }
 
     func testFavblueScanListsBlueZsDevicesAsJSON() async throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: tool), "build favblue-scan first (swift build)")

@@ -10,9 +10,7 @@ import XCTest
 /// favblue-scan and the app's Export Devices… write the same keys and the same raw advertising
 /// content, and the app's Record writes a capture that reads back.
 final class ExportSharingTests: XCTestCase {
-    private var tool: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path
-    }
+    private var tool: String { scanToolPath }
 
     private static func fixture(_ name: String) -> String {
         CaptureTests.root.appending(path: "Tests/Fixtures/captures/\(name)").path

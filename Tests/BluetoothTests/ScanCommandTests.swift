@@ -7,9 +7,7 @@ import XCTest
 
 /// favblue-scan as a user runs it: JSON lines, recording, and errors on stderr.
 final class ScanCommandTests: XCTestCase {
-    private var tool: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path
-    }
+    private var tool: String { scanToolPath }
 
     /// Runs favblue-scan; `asUser` runs `executable` (default: the built tool) as that uid
     /// through setpriv, for a denied permission.

@@ -8,9 +8,7 @@ import XCTest
 /// `favblue-scan trackers` on a three-hour trip: the rule on the capture's own timestamps, with
 /// the places a file gives.
 final class TrackersCommandTests: XCTestCase {
-    private var tool: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path
-    }
+    private var tool: String { scanToolPath }
 
     private func temporary(_ name: String, _ text: String) throws -> String {
         let path = NSTemporaryDirectory() + "favblue-\(name)-\(UUID()).txt"

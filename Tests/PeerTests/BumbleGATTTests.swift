@@ -124,8 +124,7 @@ final class BumbleGATTTests: XCTestCase {
     // MARK: favblue-scan gatt
 
     private func scan(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        try runTool(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path,
-                    arguments)
+        try runTool(scanToolPath, arguments)
     }
 
     func testTheCommandLinePrintsTheWholeTreeWithEveryValueAsOneJSONDocument() throws {

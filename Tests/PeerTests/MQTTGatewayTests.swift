@@ -237,7 +237,7 @@ final class MQTTGatewayTests: XCTestCase {
     /// libmosquitto is loaded when a broker is first used: without it, every other source
     /// still works, and a broker's source says what is missing and how to get it.
     func testWithoutTheMQTTLibraryOtherSourcesWorkAndABrokerSaysWhatToInstall() throws {
-        let tool = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path
+        let tool = scanToolPath
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: tool), "build favblue-scan first (swift build)")
         // The loader finds this unreadable copy before the system's.
         let directory = NSTemporaryDirectory() + "favblue-nomqtt-\(UUID().uuidString.prefix(8))"

@@ -22,3 +22,8 @@ public func runTool(_ executable: String, _ arguments: [String],
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
 }
+
+/// The `favblue-scan` built beside the test bundle.
+public var scanToolPath: String {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appending(path: "favblue-scan").path
+}
