@@ -288,6 +288,38 @@ class App:
         self.click_on(name, role)
         self.wait_for(predicate, what=what)
 
+    def click_menu_item(self, name):
+        """Clicks an open menu's item with the pointer. GTK 4.8 gives a popover's nodes in the
+        coordinates of the window it belongs to, not of the screen; the popover is an X window of
+        its own, found by its size, so the item is where the popover's window puts it."""
+        node = self.find(name, "menu item")
+        menu = node
+        while menu is not None and menu.role != "menu":
+            menu = menu.parent
+        assert menu is not None, f"{name!r} is in no menu"
+        item, box = node.extents(), menu.extents()
+        tree = subprocess.run(["xwininfo", "-root", "-tree"], capture_output=True, text=True, timeout=10).stdout
+        origin = None
+        for line in tree.splitlines():
+            # "     0x400012 (has no name): ()  289x479+332+24  +332+24"
+            parts = line.split()
+            if len(parts) >= 2 and parts[-2].startswith(f"{box.width}x{box.height}+"):
+                x, y = parts[-1].lstrip("+").split("+")
+                origin = (int(x), int(y))
+        assert origin, f"no popover window of {box.width}x{box.height}"
+        self.click(origin[0] + item.x - box.x + item.width // 2, origin[1] + item.y - box.y + item.height // 2)
+
+    def keys_until_focused(self, key, name, roles, limit=20):
+        """Presses `key` until the focus is on `name` in one of `roles`, as a keyboard user walks
+        a header or a menu."""
+        for _ in range(limit):
+            now = self.focused_now()
+            if now and now[1] == name and now[0] in roles:
+                return True
+            subprocess.run(["xdotool", "key", "--clearmodifiers", key], check=True, timeout=10)
+            time.sleep(0.15)
+        return False
+
     def in_view(self, name, role=None):
         """Whether the node shows whole inside its window, not scrolled out of sight."""
         node = self.find(name, role)

@@ -11,6 +11,10 @@ public final class Stack: Widget {
         super.init(gtk_stack_new())
         gtk_stack_set_transition_type(stack, transition.gtk)
         gtk_stack_set_transition_duration(stack, durationMs)
+        connect("notify::transition-running") { [weak self] _ in
+            guard let self, gtk_stack_get_transition_running(self.stack) == 0 else { return }
+            self.hideCovered()
+        }
     }
 
     private var stack: OpaquePointer { gcast(object) }
@@ -30,17 +34,24 @@ public final class Stack: Widget {
     }
 
     /// Shows the child named `name`, optionally with another transition this time.
-    /// The others are hidden, not just covered, so screen readers skip them.
+    /// The others are hidden, not just covered, so screen readers skip them: once the
+    /// transition is over, when GTK has already unmapped the one it faded out. Hiding a child
+    /// that is still mapped runs GTK 4.8's crossing code while a menu's click is being handled,
+    /// and that crashed on a pointer target the list had dropped (View Options → a filter).
     public func show(_ name: String, transition: StackTransition? = nil) {
         children[name]?.isVisible = true
-        defer {
-            for (other, child) in children where other != name { child.isVisible = false }
-        }
         if let transition {
             gtk_stack_set_visible_child_full(stack, name, transition.gtk)
         } else {
             gtk_stack_set_visible_child_name(stack, name)
         }
+        if gtk_stack_get_transition_running(stack) == 0 { hideCovered() }
+    }
+
+    /// Hides every child but the one on show.
+    private func hideCovered() {
+        let shown = gtk_stack_get_visible_child(stack)
+        for child in children.values where child.widget != shown && child.isVisible { child.isVisible = false }
     }
 
     /// The name of the child on show.
