@@ -4,7 +4,7 @@
 // libFuzzer entry point over everything that reads untrusted bytes: HCI events (connection
 // events too), AD/EIR structures, btsnoop captures, and a peer's ACL data up through L2CAP,
 // signalling, SMP (and the pairing state machine) and ATT to the GATT parsing, and the
-// characteristic value decoders, and gateways' BTtoMQTT messages. Built by meson-helpers/test.d/50-fuzz.sh
+// characteristic value decoders, gateways' BTtoMQTT messages, and every sensor decoder. Built by meson-helpers/test.d/50-fuzz.sh
 // together with the Domain and Bluetooth sources in one module.
 
 import Foundation
@@ -41,6 +41,7 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         // The same bytes as a gateway's MQTT message and topic: read or refused, never a trap.
         _ = try? BTtoMQTT.observation(body, at: Date(timeIntervalSince1970: 0), source: "fuzz")
         _ = try? BTtoMQTT.gateway(inTopic: body, prefix: "home")
+        fuzzSensors(body)
     case 3:
         fuzzACL(body)
     case 4:
@@ -142,4 +143,35 @@ private struct FuzzCrypto: PairingCrypto {
     func f5(w: [UInt8], n1: [UInt8], n2: [UInt8], a1: [UInt8], a2: [UInt8]) throws -> (macKey: [UInt8], ltk: [UInt8]) { (n1, n2) }
     func f6(w: [UInt8], n1: [UInt8], n2: [UInt8], r: [UInt8], ioCap: [UInt8], a1: [UInt8], a2: [UInt8]) throws -> [UInt8] { n1 }
     func g2(u: [UInt8], v: [UInt8], x: [UInt8], y: [UInt8]) throws -> UInt32 { 42 }
+}
+
+/// Opens every "encrypted" frame as its own plaintext, so what follows decryption is fuzzed too.
+struct FuzzSensorKeys: SensorKeys {
+    func key(for address: String) -> [UInt8]? { [UInt8](repeating: 7, count: 16) }
+    func ccmOpen(key: [UInt8], nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8], associated: [UInt8]) -> [UInt8]? {
+        tag.first.map { $0 & 1 == 0 } == true ? ciphertext : nil
+    }
+    func ctr(key: [UInt8], counter: [UInt8], data: [UInt8]) -> [UInt8]? { data }
+}
+
+/// The bytes as the service data of every UUID a family reads and as every company's block a
+/// family reads, with and without keys: read or refused, never a trap, never a value that is not
+/// a number, never a state other than 0 or 1.
+func fuzzSensors(_ body: [UInt8]) {
+    let services = ["FCD2", "181C", "181E", "181A", "FEAA", "FE95", "FDCD"]
+    let companies: [UInt16] = [0x004C, 0x0499, 0xEC88, 0x0001, 0x8801, 0x0059, 0x02E1]
+    var frames = services.map { SensorFrame(address: "A4:C1:38:00:11:22", name: nil, manufacturerData: [],
+                                           serviceData: [ServiceID(uuid: $0, name: nil): body]) }
+    frames += companies.map { SensorFrame(address: "A4:C1:38:00:11:22", name: "GVH5101",
+                                          manufacturerData: [ManufacturerData(companyID: $0, companyName: "", data: body)], serviceData: [:]) }
+    for frame in frames {
+        for keys in [nil, FuzzSensorKeys() as SensorKeys?] {
+            guard let data = SensorDecoders.decode(frame, keys: keys) else { continue }
+            for reading in data.readings {
+                precondition(reading.value.isFinite, "a reading that is not a number")
+                if reading.quantity.kind == .binary { precondition(reading.value == 0 || reading.value == 1, "a state other than 0 or 1") }
+            }
+            _ = data.named
+        }
+    }
 }

@@ -54,6 +54,10 @@ struct FavBlueScan: AsyncParsableCommand {
                                discussion: "Each line reads \"AA:BB:CC:DD:EE:FF/le-public 0123456789ABCDEF0123456789ABCDEF\" (or /le-random); lines starting with # are skipped. A private address a key resolves is listed under that identity. Keep the file private: the keys recognise the devices anywhere."))
     var keys: String?
 
+    @Option(help: ArgumentHelp("A file of encrypted sensors' keys: one device a line, its address and its key in hex.",
+                               discussion: "Each line reads \"A4:C1:38:00:11:22 231d39c1d7cc1ab1aee224cd096db932\" (BTHome and Xiaomi bindkeys); lines starting with # are skipped. Without a key, an encrypted sensor says so and shows no readings; a wrong key shows none either."))
+    var sensorKeys: String?
+
     func run() async throws {
         let named: [NamedSource]
         do { named = try (source.isEmpty ? ["auto"] : source).map { text throws(ScanFailure) in try NamedSource(parsing: text) } } catch {
@@ -73,6 +77,15 @@ struct FavBlueScan: AsyncParsableCommand {
                 Self.exit(saying: error.message)
             }
         }
+        var sensorKeyring: SensorKeyring?
+        if let sensorKeys {
+            guard let data = FileManager.default.contents(atPath: sensorKeys) else {
+                Self.exit(saying: "cannot read the sensor keys file \(sensorKeys)")
+            }
+            do { sensorKeyring = try SensorKeyring(file: String(decoding: data, as: UTF8.self)) } catch {
+                Self.exit(saying: "\(sensorKeys), line \(error.line): \(error.reason)")
+            }
+        }
         let log: @Sendable (String) -> Void = { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } }
         let scanners = named.map { ScannerFactory.make($0.source, demoCapture: DemoCapture.path(), fast: fast, record: writer, log: log) }
         let scanner = !several ? scanners[0] : MultiScanner(zip(named, scanners).map { MultiScanner.Part(name: $0.name ?? $0.source.description,
@@ -85,7 +98,9 @@ struct FavBlueScan: AsyncParsableCommand {
         }
         writer?.close()
         // On failure with nothing seen, stdout stays empty rather than holding a bare header.
-        if failure == nil || !table.devices.isEmpty { print(table, format: format, sources: several) }
+        if failure == nil || !table.devices.isEmpty {
+            print(table, format: format, sources: several, sensorKeys: sensorKeyring, log: log)
+        }
         if let failure {
             Self.exit(saying: Self.explain(failure), code: 3)
         }
@@ -147,13 +162,22 @@ struct FavBlueScan: AsyncParsableCommand {
         return (table, failure.reason)
     }
 
-    func print(_ table: DeviceTable, format: Format, sources: Bool) {
+    func print(_ table: DeviceTable, format: Format, sources: Bool, sensorKeys: SensorKeyring?, log: (String) -> Void) {
+        if format == .null { return }
+        let records = table.sorted.map { device in
+            let record = JSONLine.record(device, sources: sources, sensorKeys: sensorKeys)
+            if let skipped = record.sensorData?.skipped, !skipped.isEmpty {
+                log("\(device.id.address): sensor data skipped: \(skipped.joined(separator: "; "))")
+            }
+            if record.sensorData?.wrongKey == true { log("\(device.id.address): the key does not open its readings") }
+            return record
+        }
         switch format {
         case .null: return
         case .json:
-            for device in table.sorted { Swift.print(JSONLine.encode(device, sources: sources)) }
+            for record in records { Swift.print(DeviceExport.jsonLine(record)) }
         case .table:
-            for line in DeviceExport.table(table.sorted.map { JSONLine.record($0, sources: sources) }) { Swift.print(line) }
+            for line in DeviceExport.table(records) { Swift.print(line) }
         }
     }
 

@@ -35,7 +35,7 @@ final class DeviceExportTests: XCTestCase {
         let names = ["Two\nlines", "\u{07}Bell", "\u{1B}[31mRed", "\u{202E}exe.live", "Windows\r\nline", "Plain"]
         let lines = DeviceExport.table(names.map { record(name: $0) })
         XCTAssertEqual(lines.count, names.count + 1)
-        XCTAssertEqual(lines[0], "ADDRESS            TYPE    RSSI  REPORTS  NAME")
+        XCTAssertEqual(lines[0], "ADDRESS            TYPE    RSSI  REPORTS  NAME                      READINGS")
         XCTAssertEqual(lines[1], "C0:98:E5:49:00:01  random   -50        3  Two\\nlines")
         XCTAssertTrue(lines[3].hasSuffix("\\x1b[31mRed"))
         XCTAssertTrue(lines[4].hasSuffix("\\u{202e}exe.live"))
@@ -60,6 +60,23 @@ final class DeviceExportTests: XCTestCase {
         return DeviceRecord(id: id, advertised: advertised, rssi: -50, rssiMax: -41, reports: 3,
                             firstSeen: Date(timeIntervalSince1970: 1_700_000_000.25),
                             lastSeen: Date(timeIntervalSince1970: 1_700_000_061.999_6), nickname: nickname, favorite: favorite)
+    }
+
+    func testExportsCarryASensorsReadingsAtTheirResolution() throws {
+        var advertised = AdvertisedData()
+        let id = DeviceID(octets: [0xA4, 0xC1, 0x38, 0x00, 0x11, 0x22], kind: .lePublic)
+        advertised.merge(Observation(id: id, timestamp: Date(timeIntervalSince1970: 0), rssi: -60, name: "Living Room",
+                                     serviceData: [ServiceID(uuid: "FCD2", name: nil): Hex.bytes("4002ca0903bf13")!]))
+        let record = DeviceRecord(id: id, advertised: advertised, rssi: -60, rssiMax: -60, reports: 1,
+                                  firstSeen: Date(timeIntervalSince1970: 0), lastSeen: Date(timeIntervalSince1970: 0))
+        let line = DeviceExport.jsonLine(record)
+        XCTAssertTrue(line.contains("\"readings\":{\"humidity\":50.55,\"temperature\":25.06}"), line)
+        XCTAssertTrue(line.contains("\"sensor\":{\"encrypted\":false,\"maker\":\"BTHome\",\"model\":\"v2\"}"), line)
+        XCTAssertTrue(line.contains("\"beacon\":null"), line)
+        let rows = try CSVReader.parse(String(decoding: DeviceExport.csv([record]), as: UTF8.self))
+        XCTAssertEqual(Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))["readings"], "temperature=25.06;humidity=50.55")
+        XCTAssertEqual(DeviceExport.table([record])[1],
+                       "A4:C1:38:00:11:22  public   -60        1  Living Room               temperature=25.06 humidity=50.55")
     }
 
     func testEveryHostileNameComesBackExactlyFromTheCSV() throws {
@@ -127,7 +144,7 @@ final class DeviceExportTests: XCTestCase {
         let rows = try CSVReader.parse(String(decoding: DeviceExport.csv([record(name: "Lamp", nickname: "Desk")]), as: UTF8.self))
         XCTAssertEqual(rows[0], ["address", "addressType", "transport", "name", "rssi", "rssiMax", "txPower", "company", "companyId",
                                  "services", "reports", "firstSeen", "lastSeen", "manufacturerData", "serviceData",
-                                 "addresses", "nickname", "favorite"])
+                                 "readings", "addresses", "nickname", "favorite"])
         let fields = Dictionary(uniqueKeysWithValues: zip(rows[0], rows[1]))
         XCTAssertEqual(fields["address"], "C0:98:E5:49:00:01")
         XCTAssertEqual(fields["addressType"], "random")
@@ -146,7 +163,8 @@ final class DeviceExportTests: XCTestCase {
         let array = try XCTUnwrap(JSONSerialization.jsonObject(with: DeviceExport.json(records)) as? [[String: Any]])
         XCTAssertEqual(array.count, 2)
         let csvHeader = try CSVReader.parse(String(decoding: DeviceExport.csv(records), as: UTF8.self))[0]
-        for object in array { XCTAssertEqual(Set(object.keys), Set(csvHeader)) }
+        // JSON has the sensor's model and a beacon's identity besides; CSV has the readings alone.
+        for object in array { XCTAssertEqual(Set(object.keys), Set(csvHeader).union(["sensor", "beacon"])) }
         XCTAssertTrue(array[0]["name"] is String)
         XCTAssertTrue(array[1]["name"] is NSNull, "a missing name is null, not left out")
         XCTAssertEqual(array[1]["nickname"] as? String, "Mine")

@@ -179,3 +179,25 @@ final class IdentityResolvingKeyTests: XCTestCase {
         XCTAssertFalse(String(reflecting: key).lowercased().contains("ec02"))
     }
 }
+
+/// Encrypted BTHome opened with the bindkey of bthome.io's encryption example, and refused by
+/// its MIC with any other key: no garbage is shown.
+final class SensorKeyringTests: XCTestCase {
+    private func frame(_ address: String) -> SensorFrame {
+        SensorFrame(address: address, name: nil, manufacturerData: [],
+                    serviceData: [ServiceID(uuid: "FCD2", name: nil): Hex.bytes("41a47266c95f730011223378237214")!])
+    }
+
+    func testTheRightKeyOpensTheReadingsAndAWrongOneShowsNone() {
+        let address = "54:48:E6:8F:80:A5"
+        let right = SensorKeyring([address: Hex.bytes("231d39c1d7cc1ab1aee224cd096db932")!])
+        let opened = SensorDecoders.decode(frame(address), keys: right)
+        XCTAssertEqual(opened?.encrypted, false)
+        XCTAssertEqual(opened?.readings.map(\.quantity.key), ["temperature", "humidity"])
+        XCTAssertEqual(opened?.readings.map(\.value), [25.06, 50.55])
+        let wrong = SensorKeyring([address: Hex.bytes("231d39c1d7cc1ab1aee224cd096db933")!])
+        let refused = SensorDecoders.decode(frame(address), keys: wrong)
+        XCTAssertEqual(refused?.wrongKey, true)
+        XCTAssertEqual(refused?.readings, [])
+    }
+}

@@ -17,7 +17,8 @@ public enum DeviceExport {
     /// A header row of the keys, then one row per device. Lists join with ";", maps are
     /// written "key=hex;key=hex" in key order, and a missing value is an empty field.
     public static func csv(_ records: [DeviceRecord]) -> Data {
-        let keys = records.first?.keys ?? DeviceRecord.Key.allCases.filter { $0 != .sources }
+        let keys = records.first?.csvKeys
+            ?? DeviceRecord.Key.allCases.filter { ![.sources, .sensor, .beacon].contains($0) }
         var writer = CSVWriter()
         writer.row(keys.map(\.stringValue))
         for record in records { writer.row(keys.map { csvField(record, $0) }) }
@@ -43,11 +44,13 @@ public enum DeviceExport {
     public static func table(_ records: [DeviceRecord]) -> [String] {
         func left(_ s: String, _ width: Int) -> String { s.count >= width ? s : s + String(repeating: " ", count: width - s.count) }
         func right(_ s: String, _ width: Int) -> String { s.count >= width ? s : String(repeating: " ", count: width - s.count) + s }
-        let header = "ADDRESS            TYPE    RSSI  REPORTS  NAME"
+        let header = "ADDRESS            TYPE    RSSI  REPORTS  NAME                      READINGS"
         return [header] + records.map { r in
             let type = r.transport == "bredr" ? "bredr" : r.addressType
-            return "\(left(r.address, 17))  \(left(type, 6))  \(right(r.rssi.map(String.init) ?? "-", 4))  "
-                + "\(right(String(r.reports), 7))  \(DeviceText.terminal(r.name ?? ""))"
+            let line = "\(left(r.address, 17))  \(left(type, 6))  \(right(r.rssi.map(String.init) ?? "-", 4))  "
+                + "\(right(String(r.reports), 7))  \(left(DeviceText.terminal(r.name ?? ""), 24))"
+            let readings = readingsField(r, separator: " ")
+            return readings.isEmpty ? line.trimmingBlanks : line + "  " + readings
         }
     }
 
@@ -77,11 +80,18 @@ public enum DeviceExport {
         case .lastSeen: return ExportTime.string(r.lastSeen)
         case .manufacturerData: return map(r.manufacturerData)
         case .serviceData: return map(r.serviceData)
+        case .readings: return readingsField(r, separator: ";")
+        case .sensor, .beacon: return ""
         case .addresses: return r.addresses.joined(separator: ";")
         case .sources: return (r.sources ?? []).map { "\($0.name)=\($0.rssi.map(String.init) ?? "")" }.joined(separator: ";")
         case .nickname: return r.nickname ?? ""
         case .favorite: return r.favorite.map { $0 ? "true" : "false" } ?? ""
         }
+    }
+
+    /// "temperature=21.4;humidity=48": each reading at the format's resolution, in the order given.
+    static func readingsField(_ r: DeviceRecord, separator: String) -> String {
+        (r.sensorData?.named ?? []).map { "\($0.0)=\(SensorText.number($0.1))" }.joined(separator: separator)
     }
 
     /// The JSON face of a record: every key present, missing values as null.
@@ -108,6 +118,9 @@ public enum DeviceExport {
                 case .lastSeen: try c.encode(ExportTime.string(r.lastSeen), forKey: key)
                 case .manufacturerData: try c.encode(r.manufacturerData, forKey: key)
                 case .serviceData: try c.encode(r.serviceData, forKey: key)
+                case .readings: try c.encode(Readings(data: r.sensorData), forKey: key)
+                case .sensor: try c.encode(r.sensorData.flatMap(SensorObject.init), forKey: key)
+                case .beacon: try c.encode(r.sensorData?.beacon.map(BeaconObject.init), forKey: key)
                 case .addresses: try c.encode(r.addresses, forKey: key)
                 case .sources: try c.encode(r.sources, forKey: key)
                 case .nickname: try c.encode(r.nickname, forKey: key)
@@ -115,5 +128,67 @@ public enum DeviceExport {
                 }
             }
         }
+    }
+}
+
+/// `readings`: quantity name → number, each at the format's resolution.
+private struct Readings: Encodable {
+    let data: SensorData?
+
+    struct Key: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        for (name, reading) in data?.named ?? [] {
+            // The decimal text of the format's resolution, so 25.06 is written 25.06, not 25.060000000000002.
+            try c.encode(Decimal(string: SensorText.number(reading), locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(reading.value),
+                         forKey: Key(stringValue: name))
+        }
+    }
+}
+
+/// `sensor`: maker and model, and whether its frames are encrypted and unopened.
+private struct SensorObject: Encodable {
+    let data: SensorData
+
+    init?(_ data: SensorData) {
+        guard data.model != nil || data.encrypted else { return nil }
+        self.data = data
+    }
+
+    enum CodingKeys: String, CodingKey { case maker, model, encrypted, wrongKey }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if let model = data.model {
+            try c.encode(model.maker, forKey: .maker)
+            try c.encode(model.model, forKey: .model)
+        }
+        try c.encode(data.encrypted, forKey: .encrypted)
+        if data.wrongKey { try c.encode(true, forKey: .wrongKey) }
+    }
+}
+
+/// `beacon`: its kind, its identity's fields and its calibrated power.
+private struct BeaconObject: Encodable {
+    let beacon: Beacon
+
+    init(_ beacon: Beacon) { self.beacon = beacon }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Readings.Key.self)
+        try c.encode(beacon.kind.rawValue, forKey: Readings.Key(stringValue: "kind"))
+        for (name, field) in beacon.fields {
+            switch field {
+            case .text(let text): try c.encode(text, forKey: Readings.Key(stringValue: name))
+            case .number(let number): try c.encode(number, forKey: Readings.Key(stringValue: name))
+            }
+        }
+        try c.encode(beacon.power, forKey: Readings.Key(stringValue: "power"))
     }
 }

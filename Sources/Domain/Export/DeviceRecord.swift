@@ -9,7 +9,8 @@ public struct DeviceRecord: Equatable, Sendable {
     /// The keys in output order. `nickname` and `favorite` are the app's own and come last.
     public enum Key: String, CodingKey, CaseIterable, Sendable {
         case address, addressType, transport, name, rssi, rssiMax, txPower, company, companyId, services, reports,
-             firstSeen, lastSeen, manufacturerData, serviceData, addresses, sources, nickname, favorite
+             firstSeen, lastSeen, manufacturerData, serviceData, readings, sensor, beacon, addresses, sources, nickname,
+             favorite
     }
 
     /// One source that heard the device: its name, newest signal and when.
@@ -62,6 +63,8 @@ public struct DeviceRecord: Equatable, Sendable {
     public var manufacturerData: [String: String]
     /// Service UUID ("FEAA") → its data, as lowercase hex.
     public var serviceData: [String: String]
+    /// What it says as a sensor or beacon (`readings`, `sensor` and `beacon` come from it); nil for none.
+    public var sensorData: SensorData?
     /// Every address it was heard at, oldest first, when it changed its private address and was
     /// kept as one device; empty for most.
     public var addresses: [String]
@@ -77,7 +80,7 @@ public struct DeviceRecord: Equatable, Sendable {
     /// A record of what `id` advertised, with its readings and report counts.
     public init(id: DeviceID, advertised: AdvertisedData, rssi: Int?, rssiMax: Int?, reports: Int,
                 firstSeen: Date, lastSeen: Date, addresses: [DeviceID] = [], sources: [Source]? = nil, nickname: String? = nil,
-                favorite: Bool? = nil) {
+                favorite: Bool? = nil, sensor: SensorData?? = nil) {
         address = id.address
         addressType = id.kind == .leRandom ? "random" : "public"
         transport = id.kind == .bredr ? "bredr" : "le"
@@ -94,6 +97,7 @@ public struct DeviceRecord: Equatable, Sendable {
         manufacturerData = Dictionary(advertised.manufacturerData.map { (Self.companyKey($0.companyID), Self.hex($0.data)) },
                                       uniquingKeysWith: { _, newer in newer })
         serviceData = Dictionary(advertised.serviceData.map { ($0.key.uuid, Self.hex($0.value)) }, uniquingKeysWith: { _, newer in newer })
+        sensorData = sensor ?? advertised.sensor
         self.addresses = addresses.map(\.address)
         self.sources = sources
         self.nickname = nickname
@@ -101,11 +105,18 @@ public struct DeviceRecord: Equatable, Sendable {
     }
 
     /// The keys this record writes: without `nickname` and `favorite` when favorites are unknown.
-    public var keys: [Key] {
+    public var keys: [Key] { keys(csv: false) }
+
+    /// The keys of a CSV row: the readings as one column; the sensor's model and a beacon's
+    /// identity are JSON's alone.
+    public var csvKeys: [Key] { keys(csv: true) }
+
+    private func keys(csv: Bool) -> [Key] {
         Key.allCases.filter { key in
             switch key {
             case .nickname, .favorite: return favorite != nil
             case .sources: return sources != nil
+            case .sensor, .beacon: return !csv
             default: return true
             }
         }

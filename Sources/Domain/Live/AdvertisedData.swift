@@ -31,6 +31,10 @@ public struct AdvertisedData: Equatable, Sendable {
     public private(set) var connected: Bool?
     /// Its battery level in percent, as last read; nil when unknown.
     public internal(set) var battery: Int?
+    /// What its advertising says as a sensor or beacon, decoded without keys (an encrypted frame
+    /// says only that it is encrypted); nil when no family reads it. Decoded when the payload
+    /// changes, not per report.
+    public private(set) var sensor: SensorData?
 
     /// The bytes of `name` when they were not valid UTF-8.
     public private(set) var invalidNameBytes: [UInt8]?
@@ -50,6 +54,7 @@ public struct AdvertisedData: Equatable, Sendable {
 
     /// Folds in a newer report.
     public mutating func merge(_ o: Observation) {
+        let oldName = name
         if let name = o.name, !name.isEmpty {
             self.name = name
             invalidNameBytes = o.invalidNameBytes
@@ -61,12 +66,23 @@ public struct AdvertisedData: Equatable, Sendable {
         if let value = o.appearance { appearance = value }
         if let value = o.classOfDevice { classOfDevice = value }
         for service in o.services where !services.contains(service) { services.append(service) }
+        var payloadChanged = false
         if !o.manufacturerData.isEmpty {
             let newer = Set(o.manufacturerData.map(\.companyID))
+            let kept = manufacturerData.filter { newer.contains($0.companyID) }
+            payloadChanged = kept.map(\.data) != o.manufacturerData.map(\.data)
             manufacturerData.removeAll { newer.contains($0.companyID) }
             manufacturerData += o.manufacturerData
         }
-        for (service, data) in o.serviceData { serviceData[service] = data }
+        for (service, data) in o.serviceData where serviceData[service] != data {
+            serviceData[service] = data
+            payloadChanged = true
+        }
+        // Some families tell their models apart by name, so a new name decodes again too.
+        if payloadChanged || (name != oldName && !(manufacturerData.isEmpty && serviceData.isEmpty)) {
+            sensor = SensorDecoders.decode(SensorFrame(address: "", name: name, manufacturerData: manufacturerData,
+                                                       serviceData: serviceData))
+        }
         if let value = o.paired { paired = value }
         if let value = o.connected { connected = value }
         if let value = o.battery { battery = value }

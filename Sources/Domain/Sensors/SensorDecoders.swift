@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+/// What a sensor decoder reads: one device's advertising, as folded so far.
+public struct SensorFrame: Sendable {
+    /// "AA:BB:CC:DD:EE:FF", the address heard; encrypted families build their nonce from it.
+    public var address: String
+    public var name: String?
+    public var manufacturerData: [ManufacturerData]
+    public var serviceData: [ServiceID: [UInt8]]
+
+    public init(address: String, name: String?, manufacturerData: [ManufacturerData], serviceData: [ServiceID: [UInt8]]) {
+        self.address = address
+        self.name = name
+        self.manufacturerData = manufacturerData
+        self.serviceData = serviceData
+    }
+
+    /// The address's six bytes as written (most significant first); nil when it is not one.
+    var addressBytes: [UInt8]? {
+        let parts = address.split(separator: ":")
+        guard parts.count == 6 else { return nil }
+        let bytes = parts.compactMap { UInt8($0, radix: 16) }
+        return bytes.count == 6 ? bytes : nil
+    }
+
+    /// The service data of a 16-bit UUID ("FCD2").
+    func service(_ uuid: String) -> [UInt8]? { serviceData.first { $0.key.uuid == uuid }?.value }
+
+    /// The newest block of a company.
+    func company(_ id: UInt16) -> [UInt8]? { manufacturerData.last { $0.companyID == id }?.data }
+}
+
+/// The key and cipher that open an encrypted family's frames: the keyring in the app,
+/// `--sensor-keys` in the command. A wrong key is told by the frame's own check (the MIC).
+public protocol SensorKeys: Sendable {
+    /// The device's key (16 bytes for BTHome, MiBeacon and Victron), if one is known.
+    func key(for address: String) -> [UInt8]?
+    /// AES-CCM: `ciphertext` opened with `key` and `nonce`, checked against `tag`; nil when the
+    /// check fails.
+    func ccmOpen(key: [UInt8], nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8], associated: [UInt8]) -> [UInt8]?
+    /// AES-CTR: `data` XORed with the key stream from the 16-byte `counter` block.
+    func ctr(key: [UInt8], counter: [UInt8], data: [UInt8]) -> [UInt8]?
+}
+
+/// One sensor family: a pure function from an advertisement to what it says. Each family is
+/// one file with its source cited; adding one is that file and its entry in `families`.
+protocol SensorFamily {
+    /// Higher wins where two families read one advertisement: a vendor's own format over a
+    /// generic one, a beacon last.
+    static var rank: Int { get }
+    /// What `frame` says, or nil when it is not this family's, or too short, inconsistent or
+    /// out of the format's range to read.
+    static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData?
+}
+
+/// Every sensor family FavBlue reads.
+public enum SensorDecoders {
+    static let families: [SensorFamily.Type] = [
+        BTHome.self, XiaomiCustom.self, Govee.self, RuuviTag.self, IBeacon.self, AltBeacon.self, Eddystone.self,
+    ].sorted { $0.rank > $1.rank }
+
+    /// What the advertisement says, by the most specific family that reads it; nil for none.
+    public static func decode(_ frame: SensorFrame, keys: SensorKeys? = nil) -> SensorData? {
+        // Most reports carry neither service data nor a manufacturer block a family reads.
+        guard !frame.serviceData.isEmpty || !frame.manufacturerData.isEmpty else { return nil }
+        for family in families {
+            if let data = family.decode(frame, keys: keys) { return data }
+        }
+        return nil
+    }
+
+    /// What `data`, heard at `address`, says.
+    public static func decode(_ data: AdvertisedData, address: String, keys: SensorKeys? = nil) -> SensorData? {
+        decode(SensorFrame(address: address, name: data.name, manufacturerData: data.manufacturerData,
+                           serviceData: data.serviceData), keys: keys)
+    }
+}

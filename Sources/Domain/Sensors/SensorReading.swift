@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+/// What a sensor measures, named by Home Assistant's sensor and binary-sensor device classes
+/// ("temperature", "humidity", "opening"), with its unit.
+public struct Quantity: Hashable, Sendable {
+    /// How a reading of it is read.
+    public enum Kind: Sendable {
+        /// A number with a unit.
+        case measurement
+        /// On or off (a door open, motion seen): 1 or 0.
+        case binary
+        /// Something that happened (a button pressed); the value is the event's code.
+        case event
+    }
+
+    /// Home Assistant's name for it ("carbon_dioxide").
+    public let key: String
+    /// Its unit ("°C", "%"); empty for counts, binary states and events.
+    public let unit: String
+    public let kind: Kind
+
+    public init(_ key: String, _ unit: String = "", kind: Kind = .measurement) {
+        self.key = key
+        self.unit = unit
+        self.kind = kind
+    }
+
+    public static let temperature = Quantity("temperature", "°C")
+    public static let humidity = Quantity("humidity", "%")
+    public static let battery = Quantity("battery", "%")
+    public static let pressure = Quantity("pressure", "hPa")
+    public static let illuminance = Quantity("illuminance", "lx")
+    public static let moisture = Quantity("moisture", "%")
+    public static let conductivity = Quantity("conductivity", "µS/cm")
+    public static let carbonDioxide = Quantity("carbon_dioxide", "ppm")
+    public static let pm25 = Quantity("pm25", "µg/m³")
+    public static let pm10 = Quantity("pm10", "µg/m³")
+    public static let voltage = Quantity("voltage", "V")
+    public static let weight = Quantity("weight", "kg")
+    public static let signalStrength = Quantity("signal_strength", "dBm")
+    public static let count = Quantity("count")
+    public static let packetID = Quantity("packet_id")
+    public static let button = Quantity("button", kind: .event)
+}
+
+/// One value a sensor advertised: a quantity, its number, and the format's resolution.
+public struct SensorReading: Equatable, Sendable {
+    public let quantity: Quantity
+    /// The value in the quantity's unit, rounded to `decimals` places.
+    public let value: Double
+    /// The decimal places the format resolves (2 for BTHome's 0.01 °C).
+    public let decimals: Int
+
+    /// A reading of `raw × factor`, kept at `decimals` places, so 2506 × 0.01 reads 25.06.
+    public init(_ quantity: Quantity, _ value: Double, decimals: Int = 0) {
+        self.quantity = quantity
+        self.decimals = decimals
+        var scale = 1.0
+        for _ in 0..<max(0, min(decimals, 9)) { scale *= 10 }
+        self.value = (value * scale).rounded() / scale
+    }
+}
+
+/// Who made a sensor and which one it is ("Xiaomi", "LYWSD03MMC").
+public struct SensorModel: Equatable, Sendable {
+    public let maker: String
+    public let model: String
+
+    public init(maker: String, model: String) {
+        self.maker = maker
+        self.model = model
+    }
+}
+
+/// A beacon's identity: iBeacon's UUID, major and minor; Eddystone's namespace and instance or
+/// URL; AltBeacon's ID. `power` is the calibrated signal at 1 m (dBm; Eddystone's at 0 m).
+public struct Beacon: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        case iBeacon = "ibeacon"
+        case eddystoneUID = "eddystone-uid"
+        case eddystoneURL = "eddystone-url"
+        case eddystoneTLM = "eddystone-tlm"
+        case eddystoneEID = "eddystone-eid"
+        case altBeacon = "altbeacon"
+    }
+
+    public let kind: Kind
+    /// The fields each kind names ("uuid", "major", "minor"; "namespace", "instance"; "url"; "id").
+    public let fields: [(String, BeaconField)]
+    public let power: Int?
+
+    public init(kind: Kind, fields: [(String, BeaconField)], power: Int?) {
+        self.kind = kind
+        self.fields = fields
+        self.power = power
+    }
+
+    public static func == (a: Beacon, b: Beacon) -> Bool {
+        a.kind == b.kind && a.power == b.power && a.fields.map(\.0) == b.fields.map(\.0) && a.fields.map(\.1) == b.fields.map(\.1)
+    }
+}
+
+/// A beacon field: text (a UUID, a URL) or a number (a major).
+public enum BeaconField: Equatable, Sendable {
+    case text(String)
+    case number(Int)
+}
+
+/// What one advertisement says as a sensor or beacon.
+public struct SensorData: Equatable, Sendable {
+    /// The maker and model, where the family tells.
+    public var model: SensorModel?
+    /// The readings in the order the format gives them; a quantity may come more than once
+    /// (a six-probe thermometer).
+    public var readings: [SensorReading]
+    /// Encrypted and not opened: no key, or a key the frame's check refused.
+    public var encrypted: Bool
+    /// A key was tried and the frame's check (its MIC) refused it.
+    public var wrongKey: Bool
+    /// A beacon's identity, for beacons.
+    public var beacon: Beacon?
+    /// What was skipped while reading (an unknown object, a length that overran), for `--verbose`.
+    public var skipped: [String]
+
+    public init(model: SensorModel? = nil, readings: [SensorReading] = [], encrypted: Bool = false,
+                wrongKey: Bool = false, beacon: Beacon? = nil, skipped: [String] = []) {
+        self.model = model
+        self.readings = readings
+        self.encrypted = encrypted
+        self.wrongKey = wrongKey
+        self.beacon = beacon
+        self.skipped = skipped
+    }
+
+    /// The readings by name, a repeated quantity numbered `_1`, `_2`… in the order given:
+    /// `temperature_1` … `temperature_6` for six probes, plain `temperature` for one.
+    public var named: [(String, SensorReading)] {
+        var counts: [String: Int] = [:]
+        for r in readings { counts[r.quantity.key, default: 0] += 1 }
+        var seen: [String: Int] = [:]
+        return readings.map { r in
+            guard counts[r.quantity.key, default: 0] > 1 else { return (r.quantity.key, r) }
+            seen[r.quantity.key, default: 0] += 1
+            return ("\(r.quantity.key)_\(seen[r.quantity.key]!)", r)
+        }
+    }
+}

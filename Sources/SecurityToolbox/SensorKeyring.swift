@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import CNettle
+import Crypto
+import _CryptoExtras
+import Domain
+import Foundation
+
+/// Keys of encrypted sensors, by address, with the ciphers that open their frames: AES-CCM
+/// from Nettle, AES-CTR from swift-crypto. The keys are never logged or printed.
+public struct SensorKeyring: SensorKeys {
+    private let keys: [String: [UInt8]]
+
+    /// `keys` by address ("AA:BB:CC:DD:EE:FF", any case).
+    public init(_ keys: [String: [UInt8]] = [:]) {
+        self.keys = Dictionary(keys.map { ($0.key.uppercased(), $0.value) }, uniquingKeysWith: { _, newer in newer })
+    }
+
+    /// The keys of a `--sensor-keys` file (`SensorKeyFile`).
+    public init(file text: String) throws(SensorKeyFile.LineError) {
+        self.init(try SensorKeyFile.parse(text))
+    }
+
+    public var count: Int { keys.count }
+
+    public func key(for address: String) -> [UInt8]? { keys[address.uppercased()] }
+
+    public func ccmOpen(key: [UInt8], nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8], associated: [UInt8]) -> [UInt8]? {
+        guard key.count == 16, (7...13).contains(nonce.count), [4, 6, 8, 10, 12, 14, 16].contains(tag.count) else { return nil }
+        var context = ccm_aes128_ctx()
+        nettle_ccm_aes128_set_key(&context, key)
+        var plain = [UInt8](repeating: 0, count: ciphertext.count)
+        let sealed = ciphertext + tag
+        let valid = plain.withUnsafeMutableBufferPointer { out in
+            nettle_ccm_aes128_decrypt_message(&context, nonce.count, nonce, associated.count, associated, tag.count,
+                                              ciphertext.count, out.baseAddress, sealed)
+        }
+        return valid == 1 ? plain : nil
+    }
+
+    public func ctr(key: [UInt8], counter: [UInt8], data: [UInt8]) -> [UInt8]? {
+        guard key.count == 16, counter.count == 16,
+              let nonce = try? AES._CTR.Nonce(nonceBytes: counter),
+              let out = try? AES._CTR.encrypt(data, using: SymmetricKey(data: key), nonce: nonce) else { return nil }
+        return Array(out)
+    }
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import XCTest
+
+/// The sensor families read from their specifications' own examples: the shape of each format,
+/// its edges and what it refuses. Tests/sensors/oracles.py compares many more against trusted
+/// decoders.
+final class SensorDecoderTests: XCTestCase {
+    private func service(_ uuid: String, _ hex: String, name: String? = nil, address: String = "A4:C1:38:00:11:22") -> SensorData? {
+        SensorDecoders.decode(SensorFrame(address: address, name: name, manufacturerData: [],
+                                          serviceData: [ServiceID(uuid: uuid, name: nil): Hex.bytes(hex)!]))
+    }
+
+    private func company(_ id: UInt16, _ hex: String, name: String? = nil) -> SensorData? {
+        SensorDecoders.decode(SensorFrame(address: "A4:C1:38:00:11:22", name: name,
+                                          manufacturerData: [ManufacturerData(companyID: id, companyName: "", data: Hex.bytes(hex)!)],
+                                          serviceData: [:]))
+    }
+
+    private func values(_ data: SensorData?) -> [String: Double] {
+        Dictionary(uniqueKeysWithValues: (data?.named ?? []).map { ($0.0, $0.1.value) })
+    }
+
+    func testBTHomeV2ReadsTemperatureAndHumidityAtTheirResolution() {
+        // bthome.io/format: 0x02 temperature sint16 × 0.01, 0x03 humidity uint16 × 0.01.
+        let data = service("FCD2", "4002ca0903bf13")
+        XCTAssertEqual(values(data), ["temperature": 25.06, "humidity": 50.55])
+        XCTAssertEqual(data?.readings.first?.quantity.unit, "°C")
+        XCTAssertEqual(data?.readings.first.map(SensorText.number), "25.06")
+        XCTAssertEqual(data?.model, SensorModel(maker: "BTHome", model: "v2"))
+    }
+
+    func testBTHomeRepeatedObjectsAreNumberedAndNegativeValuesKeepTheirSign() {
+        // Two temperatures, −12.34 °C and 21.00 °C, with a packet id and a button press.
+        let data = service("FCD2", "400009022efb0234083a01")
+        XCTAssertEqual(values(data), ["packet_id": 9, "temperature_1": -12.34, "temperature_2": 21.0, "button": 1])
+        XCTAssertEqual(data?.readings.last?.quantity.kind, .event)
+    }
+
+    func testBTHomeSteppedTemperatureKeepsItsTwoPlaces() {
+        // 0x58: sint8 × 0.35 °C; 127 steps are 44.45 °C exactly.
+        XCTAssertEqual(values(service("FCD2", "40587f")), ["temperature": 44.45])
+    }
+
+    func testBTHomeStopsAtAnUnknownObjectOrACutOneAndSaysWhat() {
+        let unknown = service("FCD2", "400150ee0102")
+        XCTAssertEqual(values(unknown), ["battery": 80])
+        XCTAssertEqual(unknown?.skipped, ["unknown object 0xEE"])
+        let cut = service("FCD2", "40015002c4")
+        XCTAssertEqual(values(cut), ["battery": 80])
+        XCTAssertEqual(cut?.skipped, ["object 0x02: overruns the frame"])
+        XCTAssertNil(service("FCD2", "2002ca09"), "version 1 bits under the version 2 UUID are not read")
+    }
+
+    func testAnEncryptedBTHomeFrameWithoutAKeyShowsNoValues() {
+        let data = service("FCD2", "41a47266c95f730011223378237214")
+        XCTAssertEqual(data?.encrypted, true)
+        XCTAssertEqual(data?.readings, [])
+    }
+
+    func testBTHomeV1ReadsItsControlBytes() {
+        // v1: control byte (format << 5 | length), object id, value: 0x23 0x02 = signed, 3 bytes.
+        XCTAssertEqual(values(service("181C", "2302ca090303bf")), ["temperature": 25.06], "a cut object is left out")
+        XCTAssertEqual(values(service("181C", "2302ca090303bf13")), ["temperature": 25.06, "humidity": 50.55])
+    }
+
+    func testCustomXiaomiFirmwaresReadAsTheirAuthorsDocumentThem() {
+        // ATC1441: MAC, temperature 26.6 °C (0x010A), 59 %, 78 %, 3211 mV, counter.
+        XCTAssertEqual(values(service("181A", "a4c138001122010a3b4e0c8b2a")),
+                       ["temperature": 26.6, "humidity": 59, "battery": 78, "voltage": 3.211])
+        // pvvx: reversed MAC, 22.92 °C, 48.78 %, 3044 mV, 91 %, counter, flags.
+        XCTAssertEqual(values(service("181A", "22110038c1a4f4080e13e40b5b0104")),
+                       ["temperature": 22.92, "humidity": 48.78, "battery": 91, "voltage": 3.044])
+        XCTAssertNil(service("181A", "a4c138001122010a3b"), "another length is not these formats")
+    }
+
+    func testGoveePackedValuesCarryTheirSignAndAnErrorFlagDropsThem() {
+        // −4.5 °C and 52.3 %: 45 523 with the top bit set; battery 64 %.
+        XCTAssertEqual(values(company(0xEC88, "0080b1d34000", name: "GVH5075_1A2B")),
+                       ["temperature": -4.5, "humidity": 52.3, "battery": 64])
+        XCTAssertEqual(values(company(0xEC88, "0003482cc000", name: "GVH5075_1A2B")), ["battery": 64],
+                       "the error flag leaves only the battery")
+        XCTAssertEqual(company(0xEC88, "0080b1d34000")?.model, SensorModel(maker: "Govee", model: "H5075"))
+    }
+
+    func testRuuviDataFormat5FromItsSpecification() {
+        // docs.ruuvi.com, data format 5, "valid data" example.
+        let data = company(0x0499, "0512FC5394C37C0004FFFC040CAC364200CDCBB8334C884F")
+        XCTAssertEqual(values(data), ["temperature": 24.3, "humidity": 53.49, "pressure": 1000.44, "voltage": 2.977,
+                                      "movement_counter": 66])
+        // The "invalid values" example: nothing measured is shown.
+        let invalid = company(0x0499, "058000FFFFFFFF800080008000FFFFFFFFFFFFFFFFFFFFFF")
+        XCTAssertEqual(values(invalid), [:])
+        XCTAssertEqual(invalid?.skipped, ["temperature invalid", "humidity invalid", "pressure invalid"])
+    }
+
+    func testIBeaconReadsMajorAndMinorUnsigned() {
+        let data = company(0x004C, "0215E2C56DB5DFFB48D2B060D0F5A71096E0FFFF0001C5")
+        XCTAssertEqual(data?.beacon, Beacon(kind: .iBeacon, fields: [("uuid", .text("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")),
+                                                                    ("major", .number(65535)), ("minor", .number(1))], power: -59))
+    }
+
+    func testEddystoneURLAndTelemetry() {
+        // URL: 0x10, power −20, "https://www." + "google" + ".com".
+        XCTAssertEqual(service("FEAA", "10ec01676f6f676c6507")?.beacon,
+                       Beacon(kind: .eddystoneURL, fields: [("url", .text("https://www.google.com"))], power: -20))
+        XCTAssertNil(service("FEAA", "10ec01676f1f676c65"), "a control character is no URL")
+        // TLM v0: 3000 mV, 21.5 °C (0x1580), 1 advertisement, 25.0 s.
+        XCTAssertEqual(values(service("FEAA", "20000bb81580000000010000 00fa".replacingOccurrences(of: " ", with: ""))),
+                       ["voltage": 3.0, "temperature": 21.5, "advertisements": 1, "uptime": 25.0])
+        XCTAssertEqual(service("FEAA", "30ec0102030405060708")?.encrypted, true, "EID is shown as encrypted")
+    }
+
+    func testEveryDecoderRefusesShortAndEmptyPayloadsWithoutATrap() {
+        for uuid in ["FCD2", "181C", "181E", "181A", "FEAA"] {
+            for length in 0..<4 { _ = service(uuid, String(repeating: "ff", count: length)) }
+        }
+        for id: UInt16 in [0x004C, 0x0499, 0xEC88, 0x0001, 0x8801] {
+            for length in 0..<4 { _ = company(id, String(repeating: "80", count: length)) }
+        }
+    }
+
+    func testAKeysFileNamesTheLineThatIsWrong() {
+        XCTAssertEqual(try SensorKeyFile.parse("# keys\nA4:C1:38:00:11:22 231d39c1d7cc1ab1aee224cd096db932\n\n"),
+                       ["A4:C1:38:00:11:22": Hex.bytes("231d39c1d7cc1ab1aee224cd096db932")!])
+        XCTAssertThrowsError(try SensorKeyFile.parse("A4:C1:38:00:11:22 1234\n")) { error in
+            XCTAssertEqual((error as? SensorKeyFile.LineError)?.line, 1)
+            XCTAssertEqual((error as? SensorKeyFile.LineError)?.reason, "the key is not 32 hex digits")
+        }
+    }
+}
