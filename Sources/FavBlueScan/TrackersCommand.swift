@@ -51,7 +51,7 @@ struct TrackersCommand: ParsableCommand {
         var next = 0
         var place: String?
         let end = ReplayScanner(path: path, realTime: false).visitObservations { o in
-            guard let reading = TrackerTable.read(manufacturerData: o.manufacturerData, serviceData: o.serviceData) else { return }
+            guard let reading = TrackerTable.read(manufacturerData: o.manufacturerData, serviceData: o.serviceData, services: o.services) else { return }
             if last.map({ o.timestamp.timeIntervalSince($0) >= watch.rule.sessionGapMinutes * 60 }) ?? true { session += 1 }
             last = o.timestamp
             while next < changes.count, changes[next].time <= o.timestamp {

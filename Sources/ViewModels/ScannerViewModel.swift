@@ -34,6 +34,8 @@ public final class ScannerViewModel {
         public let age: String?
         /// "AirTag · away from its owner", for a tracker's tag.
         public let tracker: String?
+        /// "21.4 °C · 48 % · Battery 81 %", for a sensor.
+        public let readings: String?
     }
 
     public typealias SortOrder = ScannerPreferences.SortOrder
@@ -347,7 +349,7 @@ public final class ScannerViewModel {
                                    subtitle: device.identifierLine, rssi: rssi, level: ScannerViewModel.level(rssi),
                                    isFavorite: favorite != nil, isStale: stale,
                                    age: showsAge || stale ? L10n.format("{} ago", Formats.age(seconds: age)) : nil,
-                                   tracker: tracker?.words))
+                                   tracker: tracker?.words, readings: ReadingText.summary(advertised.sensor)))
                 lastSeen.append(device.lastSeen)
             }
             let rows: [Row]

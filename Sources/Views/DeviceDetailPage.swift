@@ -30,6 +30,7 @@ public final class DeviceDetailPage: Page {
     private let seen = Label()
     private let plot = SignalPlot()
     private let heardBy = HeardBySection()
+    private let readingsSection = DeviceReadingsSection()
     private let heart: Button
     private let rename: Button
     private let hide = Button(icon: "view-conceal-symbolic", accessibleName: "")
@@ -122,7 +123,7 @@ public final class DeviceDetailPage: Page {
         seen.css("dim-text")
 
         // Where it is, beside how strong: the sources that hear it follow the signal.
-        let column = Box(vertical: true, spacing: 12).append(fullName, signal, heardBy.root)
+        let column = Box(vertical: true, spacing: 12).append(fullName, signal, readingsSection.root, heardBy.root)
         if let trackerSection { column.append(trackerSection.root) }
         if let connection = self.connection { column.append(connection.root) }
         if let pairingSection { column.append(pairingSection.root) }
@@ -242,6 +243,7 @@ public final class DeviceDetailPage: Page {
         signalValue.text = model.rssi.map { ScannerPage.dBm($0) } ?? L10n.tr("Not heard")
         plot.show(model.signalHistory())
         heardBy.show(model.heardBy())
+        readingsSection.show(model.readings, heard: model.lastHeardText())
         let p = model.properties
         addressRow.value = L10n.format("{} · {}", p.address, p.addressKind) + (p.addressNote.map { "\n" + $0 } ?? "")
         show(heardAsRow, p.heardAs)

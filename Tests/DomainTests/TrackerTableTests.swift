@@ -70,6 +70,10 @@ final class TrackerTableTests: XCTestCase {
 
         XCTAssertEqual(service("FEED", [0x02, 0x00, 0x11]), TrackerReading(family: .tile, kind: .tile, state: .unknown))
         XCTAssertEqual(service("FEED", [0x02])?.mayBeFollowing, true, "a Tile does not say, so it may be counted")
+        // A Tile that lists its service UUID and sends no service data is a Tile all the same.
+        XCTAssertEqual(TrackerTable.read(manufacturerData: [], serviceData: [:], services: [ServiceID(uuid: "FEED", name: nil)]),
+                       TrackerReading(family: .tile, kind: .tile, state: .unknown))
+        XCTAssertNil(TrackerTable.read(manufacturerData: [], serviceData: [:], services: [ServiceID(uuid: "FEEE", name: nil)]))
         XCTAssertEqual(service("FA25", [0x01])?.family, .pebblebee)
     }
 

@@ -21,7 +21,15 @@ public enum TrackerTable {
 
     /// What `data` says, or nil when it holds no tracker.
     public static func read(_ data: AdvertisedData) -> TrackerReading? {
-        read(manufacturerData: data.manufacturerData, serviceData: data.serviceData)
+        read(manufacturerData: data.manufacturerData, serviceData: data.serviceData, services: data.services)
+    }
+
+    /// As above, with the service UUIDs listed: a Tile that lists 0xFEED and sends no service
+    /// data is still a Tile (AirGuard's Tile filter matches the UUID alone).
+    public static func read(manufacturerData: [ManufacturerData], serviceData: [ServiceID: [UInt8]],
+                            services: [ServiceID]) -> TrackerReading? {
+        if let reading = read(manufacturerData: manufacturerData, serviceData: serviceData) { return reading }
+        return services.contains { $0.uuid == "FEED" } ? TrackerReading(family: .tile, kind: .tile, state: .unknown) : nil
     }
 
     /// The family a 16-bit service UUID belongs to, and its rank when a report carries several.

@@ -14,7 +14,11 @@ With --trackers the devices advertise as trackers away from their owners instead
 AirTag (Apple's Find My frame with a full key), a SmartTag (service data 0xFD5A, offline)
 and a Tile (service data 0xFEED), nameless, as real tags are.
 
-    le_peers.py TRANSPORT [--legacy-reports] [--extended] [--count N] [--prefix NAME] [--trackers]
+With --sensors they advertise as home sensors do: "Living Room", BTHome v2 (21.40 °C, 48.00 %,
+battery 81 %); "Freezer", BTHome v2 encrypted with SENSOR_KEY (−18.50 °C); and a Govee
+H5075 (−4.5 °C, 52.3 %, battery 64 %).
+
+    le_peers.py TRANSPORT [--legacy-reports] [--extended] [--count N] [--prefix NAME] [--trackers] [--sensors]
 """
 import argparse
 import asyncio
@@ -52,6 +56,36 @@ TRACKERS = [
     # Tile: service data 0xFEED.
     bytes([2, 0x01, 0x06, 12, 0x16, 0xED, 0xFE, 0x02, 0x00]) + bytes([0x11] * 7),
 ]
+
+
+# The Freezer's bindkey; the UI tests type it in as a user would.
+SENSOR_KEY = bytes.fromhex("231d39c1d7cc1ab1aee224cd096db932")
+
+
+def named(name):
+    raw = name.encode()
+    return bytes([len(raw) + 1, 0x09]) + raw
+
+
+def sensor_data(index, address):
+    """Raw advertising data of a home sensor (see --sensors)."""
+    flags = bytes([2, 0x01, 0x06])
+    if index % 3 == 0:
+        # BTHome v2: battery 81 %, temperature 21.40 °C, humidity 48.00 %.
+        body = bytes.fromhex("d2fc" "40" "0151" "025c08" "03c012")
+        return flags + bytes([len(body) + 1, 0x16]) + body + named("Living Room")
+    if index % 3 == 1:
+        # BTHome v2 encrypted (bthome.io/encryption): temperature −18.50 °C, AES-CCM with SENSOR_KEY.
+        from cryptography.hazmat.primitives.ciphers.aead import AESCCM
+        counter = bytes([0, 0, 0, 1])
+        mac = bytes(int(p, 16) for p in address.split(":"))
+        sealed = AESCCM(SENSOR_KEY, tag_length=4).encrypt(mac + bytes([0xD2, 0xFC, 0x41]) + counter,
+                                                           bytes.fromhex("02c5f8"), None)
+        body = bytes([0xD2, 0xFC, 0x41]) + sealed[:-4] + counter + sealed[-4:]
+        return flags + bytes([len(body) + 1, 0x16]) + body + named("Freezer")
+    # Govee H5075: company 0xEC88, −4.5 °C and 52.3 % packed, battery 64 %.
+    body = bytes.fromhex("88ec" "0080b1d34000")
+    return flags + bytes([len(body) + 1, 0xFF]) + body + named("GVH5075_1A2B")
 
 
 def advertising_data(name, services, company, tx_power, appearance, extended):
@@ -99,6 +133,8 @@ async def main(args):
         data, response = advertising_data(name, services, company, -8 - i % 10, appearance, args.extended)
         if args.trackers:
             data, response = TRACKERS[i % len(TRACKERS)], b""
+        if args.sensors:
+            data, response = sensor_data(i, f"C0:98:E5:49:{(i >> 8) & 0xFF:02X}:{i & 0xFF:02X}"), b""
         if args.extended:
             await device.create_advertising_set(
                 advertising_parameters=AdvertisingParameters(
@@ -152,4 +188,5 @@ if __name__ == "__main__":
     parser.add_argument("--count", type=int, default=3)
     parser.add_argument("--prefix", default="")
     parser.add_argument("--trackers", action="store_true")
+    parser.add_argument("--sensors", action="store_true")
     asyncio.run(main(parser.parse_args()))

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// A sensor's readings as users read them: the locale's decimal comma or point, °F where the
+/// locale measures in US units (LC_MEASUREMENT), and the quantity named where a bare figure
+/// would not say what it is ("Battery 81 %").
+public enum ReadingText {
+    /// Whether temperatures read in °F: the locale of LC_MEASUREMENT is the United States',
+    /// Liberia's or Myanmar's, the places that do not measure in metric units.
+    public static let fahrenheit: Bool = usesFahrenheit(Formats.locale(for: "LC_MEASUREMENT",
+                                                                        environment: ProcessInfo.processInfo.environment))
+
+    static func usesFahrenheit(_ locale: Locale) -> Bool {
+        let region = locale.identifier.split(separator: "_").dropFirst().first.map(String.init)
+        return ["US", "LR", "MM"].contains(region ?? "")
+    }
+
+    /// The quantities a row shows first, in this order.
+    static let main = ["temperature", "humidity", "carbon_dioxide", "pm25", "moisture", "pressure", "illuminance",
+                       "conductivity", "weight", "opening", "door", "window", "motion", "battery"]
+
+    /// The two or three main readings on one line: "21.4 °C · 48 % · Battery 81 %"; nil for none.
+    public static func summary(_ data: SensorData?, limit: Int = 3) -> String? {
+        guard let data else { return nil }
+        if data.readings.isEmpty {
+            if data.wrongKey { return L10n.tr("The key does not open its readings") }
+            return data.encrypted ? L10n.tr("Encrypted readings") : nil
+        }
+        var picked: [SensorReading] = []
+        for key in main {
+            guard picked.count < limit else { break }
+            if let reading = data.readings.first(where: { $0.quantity.key == key }) { picked.append(reading) }
+        }
+        guard !picked.isEmpty else { return nil }
+        return picked.map { text($0, named: $0.quantity.key == "battery") }.joined(separator: " · ")
+    }
+
+    /// One reading with its unit: "21,4 °C", "48 %", "Door open"; `named` puts the quantity's name first.
+    public static func text(_ r: SensorReading, named: Bool = false) -> String {
+        switch r.quantity.kind {
+        case .binary: return state(r)
+        case .event: return L10n.format("{}: {}", name(r.quantity), Formats.number(Int(r.value)))
+        case .measurement: break
+        }
+        let figure = value(r)
+        if named { return L10n.format("{} {}", name(r.quantity), figure) }
+        return figure
+    }
+
+    /// The figure and its unit alone: "21,4 °C", "69,8 °F".
+    public static func value(_ r: SensorReading) -> String {
+        if r.quantity.unit == "°C", fahrenheit {
+            return Formats.decimal(r.value * 9 / 5 + 32, digits: r.decimals) + " °F"
+        }
+        let figure = Formats.decimal(r.value, digits: r.decimals)
+        return r.quantity.unit.isEmpty ? figure : figure + " " + r.quantity.unit
+    }
+
+    /// "Door open", "No motion": a binary state in words.
+    static func state(_ r: SensorReading) -> String {
+        let on = r.value != 0
+        switch r.quantity.key {
+        case "opening", "door", "window", "garage_door":
+            return on ? L10n.format("{} open", name(r.quantity)) : L10n.format("{} closed", name(r.quantity))
+        case "motion": return on ? L10n.tr("Motion") : L10n.tr("No motion")
+        default: return on ? L10n.format("{}: on", name(r.quantity)) : L10n.format("{}: off", name(r.quantity))
+        }
+    }
+
+    /// A quantity's name in words ("Battery", "Carbon dioxide"); its key where none is known.
+    public static func name(_ q: Quantity) -> String {
+        switch q.key {
+        case "temperature": return L10n.tr("Temperature")
+        case "humidity": return L10n.tr("Humidity")
+        case "battery": return L10n.tr("Battery")
+        case "pressure": return L10n.tr("Pressure")
+        case "illuminance": return L10n.tr("Illuminance")
+        case "moisture": return L10n.tr("Moisture")
+        case "conductivity": return L10n.tr("Conductivity")
+        case "carbon_dioxide": return L10n.tr("Carbon dioxide")
+        case "pm25": return L10n.tr("Fine dust (PM2.5)")
+        case "pm10": return L10n.tr("Dust (PM10)")
+        case "voltage": return L10n.tr("Voltage")
+        case "weight": return L10n.tr("Weight")
+        case "opening": return L10n.tr("Opening")
+        case "door": return L10n.tr("Door")
+        case "window": return L10n.tr("Window")
+        case "button": return L10n.tr("Button")
+        case "packet_id": return L10n.tr("Packet number")
+        default: return q.key.replacingOccurrences(of: "_", with: " ")
+        }
+    }
+}
