@@ -14,6 +14,8 @@ public final class Application: GObjectRef {
     /// Creates the application; `id` is the reverse-DNS application ID.
     public init(id: String) {
         super.init(adopting: adw_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
+        // Before any window: every window's access-key buttons are named once (see Mnemonic).
+        connect("startup") { _ in Mnemonic.watchWindows() }
     }
 
     /// Declares a command-line option shown by `--help` and handled in `onLocalOptions`.

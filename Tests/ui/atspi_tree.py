@@ -128,7 +128,7 @@ def walk_tree(conn, bus, path, skip=(), max_depth=60):
                     continue
                 node.name = a["name"][0]
                 node.role = Atspi.role_get_name(Atspi.Role(a["role"][0])) or ""
-                if spoken(node.name) not in skip:
+                if node.name not in skip:
                     node.children = [Node(conn, b, p, node) for b, p in a["children"][0]]
                     following += node.children
             level, depth = following, depth + 1
@@ -162,13 +162,3 @@ def a11y_connection():
         _connection = Gio.DBusConnection.new_for_address_sync(
             address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
     return _connection
-
-
-def spoken(name):
-    """The name as a screen reader says it. GTK 4.8 joins a button's mnemonic label
-    and its text ("_Save Save"); both halves say the same, so compare one."""
-    words = name.split(" ")
-    half = len(words) // 2
-    if len(words) % 2 == 0 and half and " ".join(words[:half]).replace("_", "") == " ".join(words[half:]):
-        return " ".join(words[half:])
-    return name

@@ -19,7 +19,7 @@ import gi
 gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi  # noqa: E402
 
-from atspi_tree import a11y_connection, spoken, walk_tree  # noqa: E402
+from atspi_tree import a11y_connection, walk_tree  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The demo's capture as a plain replay, which ends ("Replay finished") and then keeps its list
@@ -151,11 +151,11 @@ class App:
         raise AssertionError("favblue never showed a window in the accessibility tree")
 
     def nodes(self, skip=()):
-        """Every showing node as (Node, role name, name); the subtrees of nodes named
+        """Every showing node as (Node, role name, raw name, as a screen reader gets it); the subtrees of nodes named
         in `skip` (a long device list) are left out, so a short-lived notice is reached in time."""
         root = self.accessible()
         nodes = walk_tree(a11y_connection(), root.app.bus_name, root.path, skip)
-        return [(node, node.role, spoken(node.name or "")) for node in nodes]
+        return [(node, node.role, node.name or "") for node in nodes]
 
     BUTTONS = {"push button", "toggle button", "button"}
 

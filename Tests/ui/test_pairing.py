@@ -57,6 +57,11 @@ class PairingTests(unittest.TestCase):
                 question = f"Does {iso('My Band')} show 004 321? Confirm only if the numbers match."
                 app.wait_for(lambda: question in app.names(), what="the question naming the device and the number")
                 self.assertIn(f"Pair with {iso('My Band')}", app.names())
+                # The raw names, as Orca reads them: once, without the access key's underscore.
+                buttons = app.names("button")
+                self.assertIn("Confirm", buttons)
+                self.assertIn("Cancel", buttons)
+                self.assertEqual([n for n in buttons if "_" in n], [], "no name says its access key")
                 app.press("Confirm")
                 app.wait_for(lambda: "Paired" in app.names() and "Forget My Band" in app.names("button"),
                              what="Paired, and Forget offered")
@@ -167,6 +172,10 @@ class PairingTests(unittest.TestCase):
                 app.press("Forget Band")
                 app.wait_for(lambda: f"Forget {iso('Band')}?" in app.names(), what="the question first")
                 self.assertTrue(any("favorite, nickname and chat stay" in n for n in app.names()), "it says what stays")
+                buttons = app.names("button")
+                self.assertIn("Forget", buttons)
+                self.assertIn("Cancel", buttons)
+                self.assertEqual([n for n in buttons if "_" in n], [], "the forget dialog's buttons say their names once")
                 app.press("Forget")
                 app.wait_for(lambda: "RemoveDevice" in bluez.calls("/org/bluez/hci0"), what="Adapter1.RemoveDevice")
                 app.press("Back")

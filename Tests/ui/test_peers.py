@@ -7,7 +7,6 @@ import re
 import unittest
 
 from flows import add_from_scanner, remove_from_scanner_after_checking_home
-from atspi_tree import spoken
 from harness import App, retry_gtk_atspi_crash
 from peers import BtvirtStereo, BumblePeers
 
@@ -57,7 +56,7 @@ class BumbleTests(unittest.TestCase):
             app.wait_for(lambda: any("stopped answering" in l for l in app.names("label")), timeout=20,
                          what="the explanation")
             self.assertIn("Pixel Buds Pro", app.names("label"), "what was found stays listed")
-            self.assertIn("Try Again", [spoken(n) for n in app.names("button")])
+            self.assertIn("Try Again", app.names("button"))
 
     def test_german_le_devices(self):
         with BumblePeers(count=3) as peers, App("--source", peers.source, lang="de") as app:

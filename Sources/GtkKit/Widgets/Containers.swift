@@ -147,6 +147,7 @@ public final class Expander: Widget {
     /// A closed expander with `label` (mnemonic: an underscore marks the access key).
     public init(label: String) {
         super.init(gtk_expander_new_with_mnemonic(label))
+        Mnemonic.name(self, label)
     }
 
     /// The widget shown while open.

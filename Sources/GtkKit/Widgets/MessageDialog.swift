@@ -43,12 +43,19 @@ public final class MessageDialog: Widget {
     public func addResponse(_ id: String, label: String, appearance: Appearance = .normal,
                             handler: (() -> Void)? = nil) {
         adw_message_dialog_add_response(dialog, id, label)
+        nameResponseButtons(label)
         switch appearance {
         case .normal: break
         case .suggested: adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_SUGGESTED)
         case .destructive: adw_message_dialog_set_response_appearance(dialog, id, ADW_RESPONSE_DESTRUCTIVE)
         }
         if let handler { handlers[id] = handler }
+    }
+
+    /// Names the buttons libadwaita made for the response `label` without its access-key mark:
+    /// under GTK 4.8 they were named "_Cancel Cancel", as Orca read them.
+    private func nameResponseButtons(_ label: String) {
+        Mnemonic.nameButtons(in: widget, labelled: [label])
     }
 
     /// The response Enter chooses, and the one Escape chooses.
