@@ -155,6 +155,10 @@ public final class FavoritesViewModel {
             presence = nearby ? room.rssi.map { L10n.format("{} · {}", where_, SignalText.dBm($0)) } ?? where_
                 : L10n.format("{} · last in the {}", presence, DeviceText.shown(room.name))
         }
+        // A sensor's main readings beside where it is: "Nearby · −52 dBm · 21.40 °C · 48.00 %".
+        if let readings = ReadingText.summary(favorites.sensor(of: favorite.id), limit: 2) {
+            presence = L10n.format("{} · {}", presence, readings)
+        }
         var row = Row(id: favorite.id, title: favorite.displayName, subtitle: favorite.id.identifierLine,
                       presence: presence, isNearby: nearby)
         if let level = favorites.battery(of: favorite.id) {

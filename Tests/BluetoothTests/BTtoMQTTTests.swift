@@ -35,6 +35,15 @@ final class BTtoMQTTTests: XCTestCase {
         XCTAssertFalse(o.malformed)
     }
 
+    func testASensorHeardByAGatewayIsDecodedAsIfHeardHere() throws {
+        // A BTHome thermometer in the kitchen, as OpenMQTTGateway publishes its raw data.
+        let o = try read(#"{"id":"A4:C1:38:00:11:22","rssi":-66,"servicedata":"4002ca0903bf13","servicedatauuid":"0xfcd2"}"#)
+        var advertised = AdvertisedData()
+        advertised.merge(o)
+        XCTAssertEqual(advertised.sensor?.readings.map(\.quantity.key), ["temperature", "humidity"])
+        XCTAssertEqual(advertised.sensor?.readings.map(\.value), [25.06, 50.55])
+    }
+
     func testATrackerHeardByAGatewayIsATrackerHere() throws {
         let airTag = try read(#"{"id":"D1:22:33:44:55:66","rssi":-70,"manufacturerdata":"4c00121910\#(String(repeating: "ab", count: 24))"}"#)
         XCTAssertEqual(TrackerTable.read(airTag.manufacturerData.isEmpty ? AdvertisedData() : { var a = AdvertisedData(); a.merge(airTag); return a }())?.words,

@@ -26,7 +26,8 @@ final class ScanCommandTests: XCTestCase {
         let lines = out.split(separator: "\n")
         XCTAssertGreaterThanOrEqual(lines.count, 20, "a few dozen devices")
         let keys: Set = ["address", "addressType", "transport", "name", "rssi", "rssiMax", "txPower", "company", "companyId",
-                         "services", "reports", "firstSeen", "lastSeen", "manufacturerData", "serviceData", "addresses"]
+                         "services", "reports", "firstSeen", "lastSeen", "manufacturerData", "serviceData", "readings", "sensor",
+                         "beacon", "addresses"]
         for line in lines {
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             XCTAssertEqual(Set(object.keys), keys)

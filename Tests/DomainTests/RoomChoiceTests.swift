@@ -18,6 +18,20 @@ final class RoomChoiceTests: XCTestCase {
         return o
     }
 
+    func testTheFirstRoomIsTheStrongestOverTheFirstSecondsNotTheFirstHeard() {
+        // The kitchen's gateway reports first, faintly; the office's, a moment later, hears it well.
+        var device = LiveDevice(heard("Kitchen", -72, at: 0))
+        XCTAssertEqual(device.room.room, "Kitchen")
+        device.fold(heard("Office", -51, at: 0.4))
+        device.fold(heard("Kitchen", -72, at: 1.0))
+        device.fold(heard("Office", -51, at: 1.4))
+        XCTAssertEqual(device.room.room, "Office", "the strongest over the first seconds")
+        // Settled: a brief lead of the kitchen's afterwards does not move it.
+        device.fold(heard("Kitchen", -40, at: 4.0))
+        device.fold(heard("Kitchen", -40, at: 4.5))
+        XCTAssertEqual(device.room.room, "Office")
+    }
+
     func testAWalkFromTheKitchenToTheOfficeChangesTheRoomOnceThroughAnEdgeWobble() {
         var device = LiveDevice(heard("Kitchen", -55, at: 0))
         var rooms: [String] = []

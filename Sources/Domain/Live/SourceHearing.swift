@@ -32,13 +32,18 @@ public struct SourceHearing: Equatable, Sendable {
 /// The room a device is in: the source that hears it best, changed only when another hears it
 /// stronger by `margin` on the smoothed signal for `dwell` seconds, so that a device at the edge
 /// of two rooms does not flap between them. A source that stopped hearing it gives the room up.
+/// For the first `settle` seconds of hearing the room is simply the strongest source: the
+/// first source to report is only the quickest, not the nearest.
 public struct RoomChoice: Equatable, Sendable {
     public static let margin = 6.0
     public static let dwell: TimeInterval = 10
     /// A source silent this long about the device no longer counts.
     public static let stale: TimeInterval = 30
+    /// How long after it is first heard the room follows the strongest source without a margin.
+    public static let settle: TimeInterval = 3
 
     public private(set) var room: String?
+    private var firstHeard: Date?
     private var challenger: String?
     private var challengerSince: Date?
 
@@ -48,6 +53,13 @@ public struct RoomChoice: Equatable, Sendable {
     public mutating func update(_ hearings: [SourceHearing], at now: Date) {
         let fresh = hearings.filter { $0.smoothed != nil && now.timeIntervalSince($0.lastSeen) <= Self.stale }
         guard let best = fresh.max(by: { $0.smoothed! < $1.smoothed! }) else { return }
+        let first = firstHeard ?? now
+        firstHeard = first
+        if now.timeIntervalSince(first) < Self.settle {
+            room = best.source
+            challenger = nil
+            return
+        }
         guard let room, let current = fresh.first(where: { $0.source == room }), let held = current.smoothed else {
             self.room = best.source
             challenger = nil
