@@ -138,6 +138,7 @@ final class FavBlueApp {
                                                             link: self?.link, bus: self?.bus, loopDemo: true, log: log),
                                name: self?.sourceName, listeners: self?.listeners ?? [], demoCapture: demo, log: log)
         }, sightings: store.sightings, recorder: recorder)
+        live.ownSource = listeners.isEmpty ? nil : (sourceName ?? L10n.tr("This Computer"))
         let favorites = Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live, sightings: store.sightings)
         self.favorites = favorites
         favoritesPage = FavoritesViewModel(favorites: favorites, notices: store.notices)

@@ -36,6 +36,20 @@ extension DeviceDetailViewModel {
         }
     }
 
+    /// Where this computer's radio has not heard it and only other rooms' sources have: why
+    /// Connect cannot work ("Heard only by the Kitchen and Office gateways; …"); nil otherwise.
+    public var heardOnlyElsewhere: String? {
+        guard let own = live.ownSource, let device = live[id], !device.heardBy.isEmpty,
+              !device.heardBy.contains(where: { $0.source == own }) else { return nil }
+        let names = device.heardBy.map { DeviceText.shown($0.source) }
+        let rooms = names.count == 1 ? names[0]
+            // Translators: the last two of several rooms' names, "Kitchen and Office".
+            : L10n.format("{} and {}", names.dropLast().joined(separator: ", "), names.last!)
+        // Translators: {} is one room's name, or several joined ("Kitchen and Office").
+        return L10n.plural("Heard only by the {} gateway; this computer cannot reach it.",
+                           "Heard only by the {} gateways; this computer cannot reach it.", names.count, rooms)
+    }
+
     /// "In the Kitchen": the room it is in, where several sources are in use.
     public var roomText: String? {
         live[id]?.room.room.map { L10n.format("In the {}", DeviceText.shown($0)) }

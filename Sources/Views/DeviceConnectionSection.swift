@@ -31,6 +31,8 @@ final class DeviceConnectionSection {
     /// The page's title and whether the device takes connections, set by the page.
     private var name = ""
     private var connectable: Bool?
+    /// Why only other rooms' sources hear it, if so: then this computer cannot connect.
+    private var elsewhere: String?
     /// Whether there are messages to read with this device (stored, or of this session).
     private var hasHistory = false
 
@@ -68,10 +70,11 @@ final class DeviceConnectionSection {
     }
 
     /// Updates the name in the controls' accessible names and whether the device takes connections.
-    func update(name: String, connectable: Bool?) {
-        guard name != self.name || connectable != self.connectable else { return }
+    func update(name: String, connectable: Bool?, heardOnlyElsewhere: String? = nil) {
+        guard name != self.name || connectable != self.connectable || heardOnlyElsewhere != elsewhere else { return }
         self.name = name
         self.connectable = connectable
+        elsewhere = heardOnlyElsewhere
         render()
     }
 
@@ -92,7 +95,9 @@ final class DeviceConnectionSection {
         if case .connecting = state, mine { connecting = true } else { connecting = false }
         var connected = false
         if case .connected = state, mine { connected = true }
-        let unavailable = model.unavailableReason(for: device)
+        // The real reason first: a device only gateways hear is out of this computer's reach,
+        // whatever the connector would say of it.
+        let unavailable = elsewhere ?? model.unavailableReason(for: device)
         let refused = connectable == false
         // Replayed captures and devices that do not take connections still show Connect, insensitive, with why,
         // and not in the accent colour of a next step.

@@ -239,7 +239,7 @@ public final class DeviceDetailPage: Page {
         content.show(model.isLoading ? "loading" : "details")
         frame.header.titleLabel.title = model.title
         fullName.text = model.title
-        connection?.update(name: model.title, connectable: model.isConnectable)
+        connection?.update(name: model.title, connectable: model.isConnectable, heardOnlyElsewhere: model.heardOnlyElsewhere)
         signalValue.text = model.rssi.map { ScannerPage.dBm($0) } ?? L10n.tr("Not heard")
         plot.show(model.signalHistory())
         heardBy.show(model.heardBy())

@@ -53,6 +53,22 @@ class GatewayTests(unittest.TestCase):
             app.wait_for(lambda: any(n.startswith("In the Office · ") for n in app.names("label")), timeout=30,
                          what="the favorite in the office")
 
+    def test_connect_says_a_device_only_gateways_hear_is_out_of_reach(self):
+        """Not the demo's own explanation: the real reason, the rooms that hear it."""
+        broker = Broker()
+        self.addCleanup(broker.stop)
+        rooms = Gateways(broker, "C0:98:E5:49:00:77", "Garden tag", {"Kitchen": -60, "Office": -70})
+        self.addCleanup(rooms.stop)
+        with App("--source", "demo", "--source", broker.url) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Details for Garden tag" in app.names("button"), timeout=30, what="the gateways' device")
+            app.press("Details for Garden tag")
+            reason = "Heard only by the Kitchen and Office gateways; this computer cannot reach it."
+            app.wait_for(lambda: reason in app.names("label"), what="why Connect is unavailable")
+            self.assertFalse(app.is_sensitive("Connect to Garden tag"), "Connect is offered, insensitive")
+            self.assertFalse(any("In the demo" in n for n in app.names()), "not the demo's reason")
+
     def test_a_gateway_added_in_preferences_is_scanned_kept_and_said_with_its_state(self):
         broker = Broker()
         self.addCleanup(broker.stop)

@@ -81,6 +81,10 @@ public final class LiveDevices {
 
     /// Creates the model; `makeScanner` opens the configured source in the given mode each time scanning starts,
     /// handing its scanners `recorder`. `clock` paces the folds and the background retries.
+    /// The name this computer's own radio goes by in `LiveDevice.heardBy` where several sources
+    /// are in use ("This Computer"); nil with one source alone.
+    public var ownSource: String?
+
     public init(makeScanner: @escaping (ScanMode) -> DeviceScanner, sightings: SightingsRepository?,
                 recorder: ScanRecorder? = nil, refreshesPerSecond: Double = 4,
                 clock: any Clock<Duration> = ContinuousClock(), now: @escaping () -> Date = { Date() }) {
