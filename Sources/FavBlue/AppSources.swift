@@ -25,27 +25,40 @@ enum AppSources {
         return (named.first ?? NamedSource(name: nil, source: .auto), Array(named.dropFirst()))
     }
 
-    /// `primary` alone, or all of them as one scanner whose reports say which heard them.
-    static func scanner(primary: DeviceScanner, name: String?, listeners: [NamedSource], demoCapture: String?,
+    /// This computer's radio: `primary` alone, or, beside other sources, as a source whose
+    /// reports say it heard them.
+    static func scanner(primary: DeviceScanner, name: String?, listeners: [NamedSource],
                         log: @escaping @Sendable (String) -> Void) -> DeviceScanner {
         guard !listeners.isEmpty else { return primary }
-        let own = MultiScanner.Part(name: name ?? L10n.tr("This Computer"), scanner: primary)
-        let others = listeners.map { listener in
+        let own = MultiScanner([MultiScanner.Part(name: name ?? L10n.tr("This Computer"), scanner: primary)], log: log)
+        current = own
+        return own
+    }
+
+    /// The other sources as one scanner whose reports say which heard them: they listen for as
+    /// long as the app is open, apart from this computer's scans (`LiveDevices.listen`).
+    static func listener(_ listeners: [NamedSource], demoCapture: String?, log: @escaping @Sendable (String) -> Void) -> DeviceScanner? {
+        guard !listeners.isEmpty else { return nil }
+        let parts = listeners.map { listener in
             MultiScanner.Part(name: listener.name ?? listener.source.description,
                               scanner: ScannerFactory.make(listener.source, demoCapture: demoCapture, log: log))
         }
-        let several = MultiScanner([own] + others, ignoring: sharing.map { [$0.gateway] } ?? [], log: log)
-        current = several
+        let several = MultiScanner(parts, ignoring: sharing.map { [$0.gateway] } ?? [], log: log)
+        others = several
         return several
     }
 }
 
 extension AppSources {
-    /// The scanner that runs several sources now, for Preferences to say how each is doing.
+    /// This computer's source and the others, for Preferences to say how each is doing.
     private static weak var current: MultiScanner?
+    private static weak var others: MultiScanner?
+
+    /// How each source is doing: this computer's first, then the others.
+    static var statuses: [SourceStatus] { (current?.sourceStatuses ?? []) + (others?.sourceStatuses ?? []) }
 
     /// Messages the brokers took in this run so far.
-    static var brokerMessages: Int { current?.sourceStatuses.reduce(0) { $0 + $1.messages } ?? 0 }
+    static var brokerMessages: Int { statuses.reduce(0) { $0 + $1.messages } }
 
     /// The other sources kept in settings, on or off.
     static func kept(_ settings: Settings?) -> [SourcesViewModel.Entry] {
@@ -63,7 +76,7 @@ extension AppSources {
     static func model(settings: Settings?, primary: ScanSource, fromCommandLine: Bool, live: LiveDevices, favorites: Favorites,
                       own: String?, apply: @escaping ([NamedSource]) -> Void) -> SourcesViewModel {
         let model = SourcesViewModel(entries: kept(settings), primary: primary, fromCommandLine: fromCommandLine,
-                                     statuses: { current?.sourceStatuses ?? [] },
+                                     statuses: { statuses },
                                      keepPassword: { broker, password in try BrokerKeyring.store(password, for: broker) },
                                      isSharing: settings?.bool("share-with-broker") ?? false, gatewayName: gatewayName(settings))
         let reshare = { [weak model] in

@@ -136,9 +136,14 @@ final class FavBlueApp {
             // The demo goes on until the user leaves it: "Replay finished" meant nothing to someone trying it.
             AppSources.scanner(primary: ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder,
                                                             link: self?.link, bus: self?.bus, loopDemo: true, log: log),
-                               name: self?.sourceName, listeners: self?.listeners ?? [], demoCapture: demo, log: log)
+                               name: self?.sourceName, listeners: self?.listeners ?? [], log: log)
         }, sightings: store.sightings, recorder: recorder)
-        live.ownSource = listeners.isEmpty ? nil : (sourceName ?? L10n.tr("This Computer"))
+        live.makeListener = { [weak self, weak live] in
+            guard let self else { return nil }
+            live?.ownSource = self.listeners.isEmpty ? nil : (self.sourceName ?? L10n.tr("This Computer"))
+            return AppSources.listener(self.listeners, demoCapture: demo, log: log)
+        }
+        live.listen()
         let favorites = Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live, sightings: store.sightings)
         self.favorites = favorites
         favoritesPage = FavoritesViewModel(favorites: favorites, notices: store.notices)

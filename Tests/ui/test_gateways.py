@@ -53,6 +53,26 @@ class GatewayTests(unittest.TestCase):
             app.wait_for(lambda: any(n.startswith("In the Office · ") for n in app.names("label")), timeout=30,
                          what="the favorite in the office")
 
+    def test_with_the_scanner_closed_and_no_background_scan_favorites_follow_a_move_between_rooms(self):
+        """Brokers cost this computer's radio nothing: they keep listening while the app is open."""
+        broker = Broker()
+        self.addCleanup(broker.stop)
+        with App("--source", "demo", "--source", broker.url, storage="sqlite") as app:
+            rooms = Gateways(broker, "C0:98:E5:49:00:66", "Cat collar", {"Kitchen": -45, "Office": -85})
+            self.addCleanup(rooms.stop)
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Add Cat collar to favorites" in app.names("button"), timeout=30, what="the collar")
+            add_from_scanner(app, "Cat collar", "Cat")
+            app.press("Back")
+            app.wait_for(lambda: "Back" not in app.names("button"), what="the home page, the Scanner closed")
+            app.wait_for(lambda: any(n.startswith("In the Kitchen · ") for n in app.names("label")), timeout=20,
+                         what="the cat in the kitchen")
+            rooms.signals = {"Kitchen": -85, "Office": -42}
+            app.wait_for(lambda: any(n.startswith("In the Office · ") for n in app.names("label")), timeout=40,
+                         what="the cat in the office, with the Scanner closed")
+            self.assertNotIn("Stop Scanning", app.names("button"), "this computer's radio is not scanning")
+
     def test_connect_says_a_device_only_gateways_hear_is_out_of_reach(self):
         """Not the demo's own explanation: the real reason, the rooms that hear it."""
         broker = Broker()

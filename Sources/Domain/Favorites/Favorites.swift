@@ -94,7 +94,10 @@ public final class Favorites {
     public func presence(of id: DeviceID) -> Presence {
         let at = now()
         let device = live?[id]
-        if let live, let device, live.isRunning, !live.isStale(device, at: at) { return .nearby(rssi: device.smoothed) }
+        // Remote sources listen while this computer's radio is off: what they hear now is near too.
+        if let live, let device, live.isRunning || live.isListening, !live.isStale(device, at: at) {
+            return .nearby(rssi: device.smoothed)
+        }
         guard let seen = [device?.lastSeen, storedLastSeen[id]].compactMap({ $0 }).max() else { return .notSeen }
         return .lastSeen(seen)
     }

@@ -85,6 +85,47 @@ public final class LiveDevices {
     /// are in use ("This Computer"); nil with one source alone.
     public var ownSource: String?
 
+    // MARK: Listening (sources that cost this computer's radio nothing)
+
+    /// Makes the scanner of the remote sources (brokers' gateways), or nil for none. They listen
+    /// for as long as the app is open, whether or not this computer's radio scans, so a
+    /// favorite's room follows a move with the Scanner closed.
+    public var makeListener: (() -> DeviceScanner?)?
+    private var listener: DeviceScanner?
+    private var listenerTasks: [Task<Void, Never>] = []
+    private var listenerFeeds: [any Drainable] = []
+    private var listenerState: ScannerState = .idle
+
+    /// Whether remote sources are listening now.
+    public var isListening: Bool { listener != nil && listenerState == .scanning }
+
+    /// Starts (again) the remote sources' listening, with the sources as they are now.
+    public func listen() {
+        listenerTasks.forEach { $0.cancel() }
+        listener?.stop()
+        listener = nil
+        listenerState = .idle
+        guard let listener = makeListener?() else { return }
+        self.listener = listener
+        let inbox = self.inbox
+        let observations = listener.observations, states = listener.states
+        listenerFeeds = [observations, states]
+        let clock = clock, interval = refreshInterval
+        listenerTasks = [
+            Task.detached { for await o in observations { inbox.add(o) } },
+            Task { [weak self] in for await s in states where !Task.isCancelled { self?.listenerState = s } },
+            // While this computer's radio is off, its timer is too: fold what the listeners hear.
+            Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await clock.sleep(for: interval * 4)
+                    guard let self, !Task.isCancelled else { return }
+                    if self.scanner == nil { self.tick() }
+                }
+            },
+        ]
+        listener.start()
+    }
+
     public init(makeScanner: @escaping (ScanMode) -> DeviceScanner, sightings: SightingsRepository?,
                 recorder: ScanRecorder? = nil, refreshesPerSecond: Double = 4,
                 clock: any Clock<Duration> = ContinuousClock(), now: @escaping () -> Date = { Date() }) {
@@ -154,8 +195,9 @@ public final class LiveDevices {
         run(mode)
     }
 
-    /// Starts the running scan again with a fresh scanner: the sources changed.
+    /// Starts the running scan again with a fresh scanner, and the listening: the sources changed.
     public func restart() {
+        listen()
         guard scanner != nil else { return }
         run(mode)
     }
@@ -266,7 +308,7 @@ public final class LiveDevices {
     /// folds them, and waits for the readings on their way to the store: what a test awaits
     /// instead of sleeping.
     public func drain() async {
-        for feed in feeds { await feed.applied() }
+        for feed in feeds + listenerFeeds { await feed.applied() }
         tick()
         await sightingWrites?.value
     }
