@@ -113,7 +113,11 @@ struct GATTCommand: AsyncParsableCommand {
         let observations = scanner.observations
         Task.detached {
             var resolver = PrivateAddressResolver(hashing: AESAddressHashing(), bonds: bonds)
-            for await o in observations where resolver.resolve(o.id) == identity { addresses.note(o.id, for: identity) }
+            for await o in observations where resolver.resolve(o.id) == identity {
+                if addresses.current(identity) != o.id { addresses.note(o.id, for: identity) }
+                // Counted: a resolving list that does not connect there is caught by it.
+                addresses.count(o.id, for: identity)
+            }
         }
         scanner.start()
         return scanner

@@ -118,6 +118,30 @@ final class ResolvingListTests: XCTestCase {
         XCTAssertTrue(rig.lines.all.contains { $0.contains("at \(watchRPA)") }, "\(rig.lines.all)")
     }
 
+    func testAListThatNeverResolvesIsDistrustedOnceTheHostHearsTheDeviceElsewhere() async {
+        // The controller claims the list, and an attempt by identity never completes (as Bumble's).
+        let rig = rig(keyring([bond(watch, watchKey)])) { $0.answers = { _, type in type < 2 } }
+        defer { rig.host.close() }
+        let started = Date()
+        rig.connector.connect(to: watch)
+        // Meanwhile the host hears the watch at a private address it resolves itself, twice.
+        try? await Task.sleep(nanoseconds: 300_000_000)
+        rig.addresses.note(watchRPA, for: watch)
+        rig.addresses.count(watchRPA, for: watch)
+        rig.addresses.count(watchRPA, for: watch)
+        await rig.log.wait { log in log.states.contains { if case .connected(self.watch, _) = $0 { true } else { false } } }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2.5, "not the whole timeout")
+        XCTAssertEqual(rig.attempts.map(\.type), [3, 1], "by identity first, then at the address heard")
+        XCTAssertEqual(rig.attempts.last?.peer, watchRPA)
+        XCTAssertTrue(rig.lines.all.contains { $0.contains("resolving on the host for the rest of this session") }, "\(rig.lines.all)")
+        // The next connection does not ask the controller to resolve.
+        rig.connector.disconnect()
+        await rig.log.wait { log in log.states.last == .idle }
+        rig.connector.connect(to: watch)
+        await rig.log.wait { log in log.states.filter { if case .connected = $0 { true } else { false } }.count >= 2 }
+        XCTAssertEqual(rig.attempts.map(\.type), [3, 1, 1], "the list is no longer trusted this session")
+    }
+
     func testPairingAddsTheNewBondAndForgetRemovesIt() async {
         let keyring = keyring([bond(watch, watchKey)])
         let rig = rig(keyring)

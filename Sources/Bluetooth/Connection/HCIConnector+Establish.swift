@@ -11,6 +11,11 @@ extension HCIConnector {
     static let maxTries = 3
     /// How often a waiting attempt looks whether the device moved, seconds.
     static let followInterval = 0.1
+    /// How long an attempt through the resolving list may wait while the host hears the device
+    /// at a private address it resolves itself, before the list is no longer trusted, seconds.
+    static let listGrace = 1.0
+    /// Reports at that address the host must hear first.
+    static let listContradictions = 2
 
     /// Where an LE Create Connection goes: an address and its Peer_Address_Type (§7.8.12).
     struct Target: Equatable {
@@ -52,6 +57,15 @@ extension HCIConnector {
                 log("\(device) changed its address; trying \(newer.address)")
                 streams.emit(.retrying(device, at: newer.address))
                 target = newer
+            case .listDidNotResolve(let heard):
+                // The air contradicts the controller's claim: trust it no longer this session.
+                if resolvingList.distrust() {
+                    log("resolving list: the controller did not connect to \(device) in \(Self.listGrace) s while FavBlue heard it "
+                        + "at \(heard.address) and resolved it; connecting there, and resolving on the host for the rest of this session")
+                }
+                tries += 1
+                streams.emit(.retrying(device, at: heard.address))
+                target = heard
             case .noAnswer:
                 throw .noAnswer(seconds: Int(connectTimeout.rounded()))
             }
@@ -62,6 +76,8 @@ extension HCIConnector {
         case made(LEConnectionComplete)
         case superseded
         case moved(Target)
+        /// Waiting through the resolving list while the host heard the device elsewhere.
+        case listDidNotResolve(Target)
         case noAnswer
     }
 
@@ -88,12 +104,26 @@ extension HCIConnector {
             throw .controller(code: code)
         }
         var moved: Target?
+        var contradicted: Target?
+        // Through the list: where the host hears the device now, and how often it had heard it there.
+        let throughList = target.peerType >= 2
+        let started = Date()
+        let heardBefore = throughList ? addresses.map { a in (a.current(device), a.reports(at: a.current(device), for: device)) } : nil
         lock.lock()
         while attempt?.complete == nil, self.generation == generation, hostEnded == nil, Date() < deadline {
             _ = lock.wait(until: min(deadline, Date().addingTimeInterval(Self.followInterval)))
             if following, attempt?.complete == nil, case let now = self.target(for: device), now != target {
                 moved = now
                 break
+            }
+            if throughList, following, attempt?.complete == nil, Date().timeIntervalSince(started) >= Self.listGrace,
+               let addresses, case let heard = addresses.current(device), heard != target.address,
+               AddressType(heard) == .resolvablePrivate {
+                let before = heardBefore?.0 == heard ? heardBefore?.1 ?? 0 : 0
+                if addresses.reports(at: heard, for: device) - before >= Self.listContradictions {
+                    contradicted = Target(address: heard, peerType: 1)
+                    break
+                }
             }
         }
         var complete = attempt?.complete
@@ -121,6 +151,7 @@ extension HCIConnector {
         if let code = complete?.status, code != 0x02 {
             throw code == 0x3E ? .notEstablished(code: code) : .controller(code: code)
         }
+        if let contradicted { return .listDidNotResolve(contradicted) }
         return moved.map(Outcome.moved) ?? .noAnswer
     }
 }

@@ -32,8 +32,22 @@ final class HCIResolvingList: @unchecked Sendable {
         self.log = log
     }
 
-    /// Whether the controller resolves `identity`'s private addresses itself.
-    func holds(_ identity: DeviceID) -> Bool { lock.withLock { held[identity] != nil } }
+    /// Set once the air contradicted the list: the controller did not connect to a device the
+    /// host heard and resolved itself. For the rest of the session the host's own way is taken.
+    private var distrusted = false
+
+    /// Whether the controller resolves `identity`'s private addresses itself, as far as FavBlue
+    /// trusts it to.
+    func holds(_ identity: DeviceID) -> Bool { lock.withLock { !distrusted && held[identity] != nil } }
+
+    /// Stops trusting the list for this session; false if it was distrusted already.
+    @discardableResult
+    func distrust() -> Bool {
+        lock.withLock {
+            defer { distrusted = true }
+            return !distrusted
+        }
+    }
 
     /// Asks the controller once whether it has the commands, and fills the list afresh with the
     /// bonds that carry a key; at the controller's first use after it was opened or reset.

@@ -12,6 +12,9 @@ import Foundation
 public final class HeardAddresses: @unchecked Sendable {
     private let lock = NSLock()
     private var newest: [DeviceID: DeviceID] = [:]
+    /// Reports heard at a row's newest private address since it was noted, for rows heard away
+    /// from their own address.
+    private var reports: [DeviceID: Int] = [:]
 
     public init() {}
 
@@ -22,11 +25,27 @@ public final class HeardAddresses: @unchecked Sendable {
 
     /// Notes that `row` is heard at `address` now; nil, or `row` itself, means at its own address.
     public func note(_ address: DeviceID?, for row: DeviceID) {
-        lock.withLock { newest[row] = address == row ? nil : address }
+        lock.withLock {
+            newest[row] = address == row ? nil : address
+            reports[row] = nil
+        }
+    }
+
+    /// Counts one more report of `row` at `address`, where a key resolved it to the row.
+    public func count(_ address: DeviceID, for row: DeviceID) {
+        lock.withLock { if newest[row] == address { reports[row, default: 0] += 1 } }
+    }
+
+    /// How many reports `row` was heard in at `address` since it took that address.
+    public func reports(at address: DeviceID, for row: DeviceID) -> Int {
+        lock.withLock { newest[row] == address ? reports[row] ?? 0 : 0 }
     }
 
     /// Forgets `row` (dropped, or moved to its identity).
     public func forget(_ row: DeviceID) {
-        lock.withLock { newest[row] = nil }
+        lock.withLock {
+            newest[row] = nil
+            reports[row] = nil
+        }
     }
 }

@@ -54,6 +54,8 @@ extension LiveDevices {
             devices[o.id] = LiveDevice(o)
             if o.heardAs != nil { heard.note(o.heardAs, for: o.id) }
         }
+        // A connector waiting on the controller to resolve this device counts where it is heard.
+        if let heardAs = o.heardAs { heard.count(heardAs, for: o.id) }
         guard indexed, let now = devices[o.id]?.lastPayload else { return }
         folding.index(o.id, from: before, to: now)
     }
