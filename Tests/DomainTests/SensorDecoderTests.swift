@@ -64,6 +64,10 @@ final class SensorDecoderTests: XCTestCase {
         // v1: control byte (format << 5 | length), object id, value: 0x23 0x02 = signed, 3 bytes.
         XCTAssertEqual(values(service("181C", "2302ca090303bf")), ["temperature": 25.06], "a cut object is left out")
         XCTAssertEqual(values(service("181C", "2302ca090303bf13")), ["temperature": 25.06, "humidity": 50.55])
+        // A binary object (0x11, opening) says 0 or 1; anything else is no state and is skipped.
+        let odd = service("181C", "021101" + "0211c3")
+        XCTAssertEqual(values(odd), ["opening": 1])
+        XCTAssertEqual(odd?.skipped, ["object 0x11: 195 is not a state"])
     }
 
     func testCustomXiaomiFirmwaresReadAsTheirAuthorsDocumentThem() {

@@ -200,6 +200,10 @@ enum BTHome: SensorFamily {
                 continue
             }
             let value = format == 1 ? Double(SensorBytes.signed(raw, valueLength)) : Double(raw)
+            if object.quantity.kind == .binary && value != 0 && value != 1 {
+                out.skipped.append("object 0x\(Hex.compact([id])): \(Int(value)) is not a state")
+                continue
+            }
             out.readings.append(SensorReading(object.quantity, value * object.factor, decimals: object.decimals))
         }
         return out
