@@ -35,6 +35,18 @@ enum AppSources {
         return own
     }
 
+    /// Makes `live` listen to the other sources `current` names (with this computer's source's
+    /// name), now and whenever it restarts.
+    static func listen(_ live: LiveDevices, to current: @escaping () -> (listeners: [NamedSource], own: String?),
+                       demoCapture: String?, log: @escaping @Sendable (String) -> Void) {
+        live.makeListener = { [weak live] in
+            let (listeners, own) = current()
+            live?.ownSource = listeners.isEmpty ? nil : own ?? L10n.tr("This Computer")
+            return listener(listeners, demoCapture: demoCapture, log: log)
+        }
+        live.listen()
+    }
+
     /// The other sources as one scanner whose reports say which heard them: they listen for as
     /// long as the app is open, apart from this computer's scans (`LiveDevices.listen`).
     static func listener(_ listeners: [NamedSource], demoCapture: String?, log: @escaping @Sendable (String) -> Void) -> DeviceScanner? {

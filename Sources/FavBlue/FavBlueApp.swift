@@ -138,12 +138,7 @@ final class FavBlueApp {
                                                             link: self?.link, bus: self?.bus, loopDemo: true, log: log),
                                name: self?.sourceName, listeners: self?.listeners ?? [], log: log)
         }, sightings: store.sightings, recorder: recorder)
-        live.makeListener = { [weak self, weak live] in
-            guard let self else { return nil }
-            live?.ownSource = self.listeners.isEmpty ? nil : (self.sourceName ?? L10n.tr("This Computer"))
-            return AppSources.listener(self.listeners, demoCapture: demo, log: log)
-        }
-        live.listen()
+        AppSources.listen(live, to: { [weak self] in (self?.listeners ?? [], self?.sourceName) }, demoCapture: demo, log: log)
         let favorites = Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live, sightings: store.sightings)
         self.favorites = favorites
         favoritesPage = FavoritesViewModel(favorites: favorites, notices: store.notices)

@@ -28,23 +28,7 @@ public final class DeviceDetailViewModel {
     /// Labelled facts for the list above the keywords.
     public private(set) var properties = Properties()
     /// What it says as a sensor: its maker and model and each reading; nil for no sensor.
-    public private(set) var readings: Readings?
-
-    /// A sensor's readings as the page shows them.
-    public struct Readings: Equatable, Sendable {
-        /// "Xiaomi LYWSD03MMC (pvvx)"; nil where the format does not say.
-        public var model: String?
-        /// Each reading: its name (the key, numbered when repeated), what it is, and its figure.
-        public var items: [Item]
-        /// Why there are no figures: encrypted without a key, or a key its check refused.
-        public var note: String?
-
-        public struct Item: Equatable, Sendable {
-            public let key: String
-            public let caption: String
-            public let value: String
-        }
-    }
+    public internal(set) var readings: Readings?
     /// Signal readings of this session, for the plot.
     public var history: [(Date, Int)] { live[id]?.trace.readings ?? [] }
     /// Readings of the last minutes from the store (favorites only), loaded with the summary.
@@ -179,25 +163,6 @@ public final class DeviceDetailViewModel {
         guard seconds >= -1, seconds < 3600 else { return L10n.format("Last heard {}", Formats.dateTime(lastHeard)) }
         if Formats.isJustNow(seconds) { return L10n.tr("Last heard just now") }
         return L10n.format("Last heard {} ago", Formats.age(seconds: seconds))
-    }
-
-    static func readings(_ data: SensorData?) -> Readings? {
-        guard let data, !(data.readings.isEmpty && !data.encrypted) else { return nil }
-        let items = data.named.map { name, reading -> Readings.Item in
-            let number = name.split(separator: "_").last.flatMap { Int($0) }
-            // Translators: a quantity and the number of its probe, "Temperature 2".
-            let caption = number.map { L10n.format("{} {}", ReadingText.name(reading.quantity), Formats.number($0)) }
-                ?? ReadingText.name(reading.quantity)
-            let value = reading.quantity.kind == .measurement ? ReadingText.value(reading) : ReadingText.text(reading)
-            return Readings.Item(key: name, caption: caption, value: value)
-        }
-        var note: String?
-        if data.wrongKey {
-            note = L10n.tr("The key does not open its readings. Check the key, or remove it.")
-        } else if data.encrypted {
-            note = L10n.tr("Its readings are encrypted. FavBlue shows them once it has the device's key.")
-        }
-        return Readings(model: data.model.map { "\($0.maker) \($0.model)" }, items: items, note: note)
     }
 
     /// Whether the figure is older than the fade time, so the page dims it.

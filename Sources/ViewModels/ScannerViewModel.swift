@@ -32,10 +32,8 @@ public final class ScannerViewModel {
         public let isStale: Bool
         /// "70 s ago" once a replay is over, so an old reading does not look current.
         public let age: String?
-        /// "AirTag · away from its owner", for a tracker's tag.
-        public let tracker: String?
-        /// "21.4 °C · 48 % · Battery 81 %", for a sensor.
-        public let readings: String?
+        /// "AirTag · away from its owner", for a tracker's tag; "21.4 °C · 48 % · Battery 81 %", for a sensor.
+        public let tracker: String?, readings: String?
     }
 
     public typealias SortOrder = ScannerPreferences.SortOrder

@@ -46,8 +46,8 @@ public final class LiveDevices {
     /// Shared by every scanner `makeScanner` makes; nil where nothing can be recorded.
     private let recorder: ScanRecorder?
     let now: () -> Date
-    private let clock: any Clock<Duration>
-    private let refreshInterval: Duration
+    let clock: any Clock<Duration>
+    let refreshInterval: Duration
     /// Whose readings are kept; set by the composition root (favorites).
     public var keepsSightings: @MainActor (DeviceID) -> Bool = { _ in false }
     /// Who a private address belongs to: each report is keyed on its identity as it comes in, so
@@ -65,8 +65,8 @@ public final class LiveDevices {
     var newest = Date.distantPast
     /// Where each row is heard now, for whoever connects or pairs.
     public let heard = HeardAddresses()
-    private var scanner: DeviceScanner?
-    private let inbox = Inbox()
+    private(set) var scanner: DeviceScanner?
+    let inbox = Inbox()
     private var tasks: [Task<Void, Never>] = []
     /// What the running scanner feeds; `drain()` waits on them.
     private var feeds: [any Drainable] = []
@@ -85,46 +85,13 @@ public final class LiveDevices {
     /// are in use ("This Computer"); nil with one source alone.
     public var ownSource: String?
 
-    // MARK: Listening (sources that cost this computer's radio nothing)
-
-    /// Makes the scanner of the remote sources (brokers' gateways), or nil for none. They listen
-    /// for as long as the app is open, whether or not this computer's radio scans, so a
-    /// favorite's room follows a move with the Scanner closed.
+    /// Makes the scanner of the remote sources (brokers' gateways), or nil for none: they listen
+    /// while the app is open, so a favorite's room follows a move with the Scanner closed.
     public var makeListener: (() -> DeviceScanner?)?
-    private var listener: DeviceScanner?
-    private var listenerTasks: [Task<Void, Never>] = []
-    private var listenerFeeds: [any Drainable] = []
-    private var listenerState: ScannerState = .idle
-
-    /// Whether remote sources are listening now.
-    public var isListening: Bool { listener != nil && listenerState == .scanning }
-
-    /// Starts (again) the remote sources' listening, with the sources as they are now.
-    public func listen() {
-        listenerTasks.forEach { $0.cancel() }
-        listener?.stop()
-        listener = nil
-        listenerState = .idle
-        guard let listener = makeListener?() else { return }
-        self.listener = listener
-        let inbox = self.inbox
-        let observations = listener.observations, states = listener.states
-        listenerFeeds = [observations, states]
-        let clock = clock, interval = refreshInterval
-        listenerTasks = [
-            Task.detached { for await o in observations { inbox.add(o) } },
-            Task { [weak self] in for await s in states where !Task.isCancelled { self?.listenerState = s } },
-            // While this computer's radio is off, its timer is too: fold what the listeners hear.
-            Task { [weak self] in
-                while !Task.isCancelled {
-                    try? await clock.sleep(for: interval * 4)
-                    guard let self, !Task.isCancelled else { return }
-                    if self.scanner == nil { self.tick() }
-                }
-            },
-        ]
-        listener.start()
-    }
+    var listener: DeviceScanner?
+    var listenerTasks: [Task<Void, Never>] = []
+    var listenerFeeds: [any Drainable] = []
+    var listenerState: ScannerState = .idle
 
     public init(makeScanner: @escaping (ScanMode) -> DeviceScanner, sightings: SightingsRepository?,
                 recorder: ScanRecorder? = nil, refreshesPerSecond: Double = 4,
