@@ -53,7 +53,7 @@ func waitForEcho(of text: String, _ events: inout Events) async throws {
             return
         case .state(let state):
             if case .failed(let failure) = state { throw BenchError.connection("connection failed: \(failure.message)") }
-        case .services, .notified, .signal, .servicesChanged, .retrying:
+        case .services, .notified, .signal, .servicesChanged, .retrying, .unanswered:
             continue
         }
     }

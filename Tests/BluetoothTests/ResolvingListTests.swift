@@ -142,6 +142,21 @@ final class ResolvingListTests: XCTestCase {
         XCTAssertEqual(rig.attempts.map(\.type), [3, 1, 1], "the list is no longer trusted this session")
     }
 
+    func testALinkTheDeviceNeverAnswersIsDroppedAndMadeOnceMoreAtTheNewestAddress() async {
+        let keyring = keyring([Bond(identity: watch, irk: watchKey, ltk: Array(repeating: 7, count: 16), authenticated: true,
+                                    secureConnections: true, createdAt: Date())])
+        let rig = rig(keyring, listSize: nil) { $0.unansweredEncryptions = 1 }
+        defer { rig.host.close() }
+        rig.addresses.note(watchRPA, for: watch)
+        let started = Date()
+        await rig.connect(watch)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3.5, "2 s of silence, not the whole timeout")
+        XCTAssertEqual(rig.attempts.map(\.peer), [watchRPA, watchRPA], "made again at the newest address")
+        XCTAssertEqual(rig.controller.encryptionRequests, 2)
+        XCTAssertEqual(rig.log.unanswered, [watch], "said, for the status line")
+        XCTAssertTrue(rig.lines.all.contains { $0.contains("did not answer the encryption") }, "\(rig.lines.all)")
+    }
+
     func testPairingAddsTheNewBondAndForgetRemovesIt() async {
         let keyring = keyring([bond(watch, watchKey)])
         let rig = rig(keyring)

@@ -41,6 +41,11 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     private var listed = 0
     /// Whether writes need an authenticated link (Insufficient Authentication, 0x05, otherwise).
     var requireAuthentication = false
+    /// How many LE Enable Encryptions go unanswered first (a link made that the device never
+    /// heard: no Encryption Change comes).
+    var unansweredEncryptions = 0
+    /// The LE Enable Encryptions asked for so far.
+    private(set) var encryptionRequests = 0
     /// The private address (wire order) a device connected by its identity is found at.
     var resolvedAt: [UInt8] = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
 
@@ -193,7 +198,11 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
         case HCICommand.leEnableEncryptionOp:
             // The key is taken as it is: Encryption Change, on (§7.7.8).
             status(opcode)
-            push(.event, [0x08, 4, 0x00, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), 0x01])
+            let silent = condition.withLock { () -> Bool in
+                encryptionRequests += 1
+                return encryptionRequests <= unansweredEncryptions
+            }
+            if !silent { push(.event, [0x08, 4, 0x00, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), 0x01]) }
         case HCICommand.readRSSIOp: complete(opcode, [0, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), UInt8(bitPattern: -63)])
         default: complete(opcode, [0])
         }

@@ -17,6 +17,8 @@ public final class EventLog: @unchecked Sendable {
 
     deinit { task?.cancel() }
 
+    /// Devices whose link went unanswered and was made once more.
+    public var unanswered: [DeviceID] { lock.withLock { events.compactMap { if case .unanswered(let d) = $0 { d } else { nil } } } }
     public var states: [ConnectionState] { lock.withLock { events.compactMap { if case .state(let s) = $0 { s } else { nil } } } }
     public var received: [ChatMessage] { lock.withLock { events.compactMap { if case .received(let m) = $0 { m } else { nil } } } }
     /// The devices whose services were said to have changed, in order.

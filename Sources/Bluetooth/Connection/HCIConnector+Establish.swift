@@ -16,6 +16,9 @@ extension HCIConnector {
     static let listGrace = 1.0
     /// Reports at that address the host must hear first.
     static let listContradictions = 2
+    /// How long a link made may stay unanswered (LE Enable Encryption) before it is dropped
+    /// and made once more, seconds.
+    static let unansweredAfter = 2.0
 
     /// Where an LE Create Connection goes: an address and its Peer_Address_Type (§7.8.12).
     struct Target: Equatable {

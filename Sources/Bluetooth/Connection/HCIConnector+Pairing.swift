@@ -240,10 +240,13 @@ extension HCIConnector {
     /// Encrypts a new link to a bonded device with its stored key and waits (5 s) for the answer.
     /// A device that lost its key (status 0x06) stays unencrypted: a request that needs
     /// encryption then offers Pair again.
-    func encryptIfBonded(_ link: Link) {
-        guard let bond = keyring?.bond(for: link.device), bond.ltk != nil else { return }
+    /// Encrypts a link to a bonded device with its bond; false when the device never answered
+    /// (no Encryption Change within `unansweredAfter`, or 0x1F): a link made, then left silent.
+    @discardableResult
+    func encryptIfBonded(_ link: Link) -> Bool {
+        guard let bond = keyring?.bond(for: link.device), bond.ltk != nil else { return true }
         startEncryption(bond, on: link)
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(Self.unansweredAfter)
         lock.lock()
         while link.encryption == nil, self.link === link, lock.wait(until: deadline) {}
         let status = link.encryption
@@ -254,9 +257,15 @@ extension HCIConnector {
             // The device forgot the pairing (reset, or paired elsewhere): the pages offer Pair again.
             log("\(link.device) has lost its key; pair again to encrypt")
             keyring?.markLost(bond.identity)
+        case 0x1F?:
+            log("encryption with \(link.device) failed: 0x1f")
+            return false
         case let code?: log("encryption with \(link.device) failed: 0x\(String(code, radix: 16))")
-        case nil: log("no answer to LE Enable Encryption")
+        case nil:
+            log("no answer to LE Enable Encryption")
+            return false
         }
+        return true
     }
 
     private func startEncryption(_ bond: Bond, on link: Link) {

@@ -23,23 +23,42 @@ extension HCIConnector {
         }
         streams.set(.connecting(device))
         host.start()
-        do {
-            let setup = try controllerSetup()
-            guard let link = try establish(device, setup: setup, generation: generation) else { return }
-            if let pairing {
-                pairing(link)
-            } else {
-                encryptIfBonded(link)
+        // A link made and then never answered (a lost CONNECT_IND on the air) is dropped and
+        // made once more, at the newest address; a second such link fails as any other.
+        var triedAgain = false
+        while true {
+            do {
+                let setup = try controllerSetup()
+                guard let link = try establish(device, setup: setup, generation: generation) else { return }
+                if let pairing {
+                    pairing(link)
+                } else if !encryptIfBonded(link), !triedAgain {
+                    triedAgain = true
+                    tryAgainUnanswered(device, why: "the encryption")
+                    continue
+                }
+                guard isCurrent(generation) else { return }
+                try openChat(on: link, generation: generation)
+                return
+            } catch .notEstablished(let code) where !triedAgain && isCurrent(generation) {
+                triedAgain = true
+                tryAgainUnanswered(device, why: "the connection (0x\(String(code, radix: 16)))")
+            } catch let failure {
+                guard isCurrent(generation) else { return }
+                endCurrentLink(reportIdle: false)
+                // A link that ended on its own (or with the host) has said why already.
+                if case .connecting = streams.state { streams.set(.failed(failure)) }
+                if case .connected = streams.state { streams.set(.failed(failure)) }
+                return
             }
-            guard isCurrent(generation) else { return }
-            try openChat(on: link, generation: generation)
-        } catch let failure {
-            guard isCurrent(generation) else { return }
-            endCurrentLink(reportIdle: false)
-            // A link that ended on its own (or with the host) has said why already.
-            if case .connecting = streams.state { streams.set(.failed(failure)) }
-            if case .connected = streams.state { streams.set(.failed(failure)) }
         }
+    }
+
+    /// Drops the link the device never answered and says the attempt goes on.
+    private func tryAgainUnanswered(_ device: DeviceID, why: String) {
+        log("\(device) did not answer \(why); dropping the link and trying once more at \(addresses?.current(device) ?? device)")
+        endCurrentLink(reportIdle: false)
+        streams.emit(.unanswered(device))
     }
 
     /// Reads the buffers and features once, asks for the LE events, and sets a static random

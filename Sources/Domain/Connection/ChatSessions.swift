@@ -313,6 +313,9 @@ public final class ChatSessions {
         case .retrying(let device, _):
             guard state == .connecting(device) else { return }
             connectingNote = L10n.tr("It changed its address; trying the new one…")
+        case .unanswered(let device):
+            guard state == .connecting(device) else { return }
+            connectingNote = L10n.tr("No answer; trying again…")
         case .signal(let device, let rssi, let time):
             // The live model owns the signal; nothing here changes.
             if device == state.device { onSignal?(device, rssi, time) }

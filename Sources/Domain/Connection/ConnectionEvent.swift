@@ -22,4 +22,6 @@ public enum ConnectionEvent: Equatable, Sendable {
     case servicesChanged(DeviceID)
     /// The device being connected took a new address meanwhile; the attempt goes on at `address`.
     case retrying(DeviceID, at: DeviceID)
+    /// The link was made but the device never answered it; it is dropped and made once more.
+    case unanswered(DeviceID)
 }
