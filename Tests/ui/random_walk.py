@@ -23,12 +23,13 @@ CHAT_DEVICE = "FavBlue Demo Chat"
 PLACES = ("Preferences", "a dialog", "a device's page", "the chat", "View Options")
 
 
-def said_with_access_key(name):
-    """Whether `name` is a label with its underscore followed by the same label ("_Cancel Cancel")."""
+def said_twice(name):
+    """Whether `name` says one label twice: with its access key's underscore ("_Cancel Cancel"),
+    or as a control's own name and its row's title ("Auto Scan Auto Scan")."""
     words = name.split(" ")
     half = len(words) // 2
     first = " ".join(words[:half])
-    return len(words) % 2 == 0 and half > 0 and "_" in first and first.replace("_", "") == " ".join(words[half:])
+    return len(words) % 2 == 0 and half > 0 and first.replace("_", "") == " ".join(words[half:])
 
 
 class Walk:
@@ -40,12 +41,12 @@ class Walk:
     # MARK: where the walk is
 
     def look(self):
-        """Notes which places show now, from one walk of the tree; no name may say a control's
-        access key ("C_onfirm Confirm", as GTK 4.8 names a mnemonic button left to itself)."""
+        """Notes which places show now, from one walk of the tree; no name may be said twice
+        ("C_onfirm Confirm", as GTK 4.8 names a mnemonic button left to itself)."""
         nodes = self.app.nodes(skip=("Devices nearby",))
         names = {name for _, _, name in nodes}
-        said_twice = sorted(n for n in names if said_with_access_key(n))
-        assert not said_twice, f"seed {self.seed}, step {self.steps}: names that say their access key: {said_twice}"
+        twice = sorted(n for n in names if said_twice(n))
+        assert not twice, f"seed {self.seed}, step {self.steps}: names said twice: {twice}"
         roles = {role for _, role, _ in nodes}
         frames = self.app.frames()
         if any(f.startswith("Preferences") for f in frames):

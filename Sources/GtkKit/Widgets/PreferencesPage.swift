@@ -78,7 +78,12 @@ public final class ActionRow: Widget {
         adw_preferences_row_set_title(gcast(object), title)
         adw_action_row_set_subtitle(gcast(object), subtitle)
         adw_action_row_add_suffix(gcast(object), control.widget)
-        if activates { adw_action_row_set_activatable_widget(gcast(object), control.widget) }
+        if activates {
+            adw_action_row_set_activatable_widget(gcast(object), control.widget)
+            // libadwaita labels the control by the row's title too, and GTK 4.8 then says both,
+            // its own name and the title ("Auto Scan Auto Scan"): its own name is said once.
+            gtk_accessible_reset_relation(OpaquePointer(control.object), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
+        }
     }
 
     /// The title.
