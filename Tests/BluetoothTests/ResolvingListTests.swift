@@ -157,6 +157,17 @@ final class ResolvingListTests: XCTestCase {
         XCTAssertTrue(rig.lines.all.contains { $0.contains("did not answer the encryption") }, "\(rig.lines.all)")
     }
 
+    func testALinkWhoseFirstATTRequestIsNeverAnsweredIsMadeOnceMore() async {
+        let rig = rig(keyring([]), listSize: nil) { $0.unansweredATT = 1 }
+        defer { rig.host.close() }
+        let started = Date()
+        await rig.connect(watch)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 4, "2 s of silence, not the ATT timeout")
+        XCTAssertEqual(rig.attempts.count, 2, "a second link")
+        XCTAssertEqual(rig.log.unanswered, [watch])
+        XCTAssertTrue(rig.lines.all.contains { $0.contains("did not answer the first ATT request") }, "\(rig.lines.all)")
+    }
+
     func testPairingAddsTheNewBondAndForgetRemovesIt() async {
         let keyring = keyring([bond(watch, watchKey)])
         let rig = rig(keyring)

@@ -46,6 +46,8 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     var unansweredEncryptions = 0
     /// The LE Enable Encryptions asked for so far.
     private(set) var encryptionRequests = 0
+    /// How many ATT requests go unanswered first (the device never heard the link).
+    var unansweredATT = 0
     /// The private address (wire order) a device connected by its identity is found at.
     var resolvedAt: [UInt8] = [0x11, 0x22, 0x33, 0x44, 0x55, 0x66]
 
@@ -218,7 +220,12 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
         partial = packet.boundary == .continuation ? partial + packet.data : packet.data
         guard partial.count >= 4, partial.count == 4 + (Int(partial[0]) | Int(partial[1]) << 8),
               let frame = try? L2CAPFrame.decode(partial), frame.channel == 4 else { return }
-        if let answer = serve(frame.payload) { deliver(channel: 4, answer.bytes) }
+        let silent = condition.withLock { () -> Bool in
+            guard unansweredATT > 0 else { return false }
+            unansweredATT -= 1
+            return true
+        }
+        if !silent, let answer = serve(frame.payload) { deliver(channel: 4, answer.bytes) }
     }
 
     private func completePending() {

@@ -43,8 +43,9 @@ final class ATTBearer: @unchecked Sendable {
         set { condition.withLock { negotiatedMTU = max(23, newValue) } }
     }
 
-    /// Sends `pdu` and waits for its response; an Error Response throws its code.
-    func request(_ pdu: ATTPDU) throws(ATTError) -> ATTPDU {
+    /// Sends `pdu` and waits for its response, for `within` seconds where given (else the
+    /// transaction timeout); an Error Response throws its code.
+    func request(_ pdu: ATTPDU, within: Double? = nil) throws(ATTError) -> ATTPDU {
         gate.lock()
         defer { gate.unlock() }
         condition.lock()
@@ -53,7 +54,7 @@ final class ATTBearer: @unchecked Sendable {
         response = nil
         condition.unlock()
         send(pdu.bytes)
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(min(within ?? timeout, timeout))
         condition.lock()
         defer {
             awaiting = nil

@@ -18,8 +18,8 @@ struct GATTClient {
     }
 
     /// Exchange MTU (§4.3.1); the ATT_MTU becomes the smaller of both.
-    func exchangeMTU(_ mine: Int) throws(ATTError) {
-        switch try bearer.request(.exchangeMTURequest(mtu: UInt16(mine))) {
+    func exchangeMTU(_ mine: Int, within: Double? = nil) throws(ATTError) {
+        switch try bearer.request(.exchangeMTURequest(mtu: UInt16(mine)), within: within) {
         case .exchangeMTUResponse(let theirs): bearer.mtu = min(mine, Int(theirs))
         case let other: throw .unexpected(L10n.format("answer 0x{} to Exchange MTU", String(other.opcode, radix: 16)))
         }

@@ -38,6 +38,12 @@ extension HCIConnector {
                     continue
                 }
                 guard isCurrent(generation) else { return }
+                // The first ATT request, Exchange MTU, gets 2 s the first time: a silent link is made again.
+                if !exchangeMTU(on: link, within: triedAgain ? nil : Self.unansweredAfter), !triedAgain, isCurrent(generation) {
+                    triedAgain = true
+                    tryAgainUnanswered(device, why: "the first ATT request")
+                    continue
+                }
                 try openChat(on: link, generation: generation)
                 return
             } catch .notEstablished(let code) where !triedAgain && isCurrent(generation) {
@@ -117,11 +123,21 @@ extension HCIConnector {
     }
 
     /// MTU, discovery and subscription, then `connected`, then the list of services.
+    /// Exchanges ATT_MTU, once per link; false only when the device did not answer in time
+    /// (any other failure is left to the requests that follow, which meet it again).
+    private func exchangeMTU(on link: Link, within: Double?) -> Bool {
+        do {
+            try GATTClient(bearer: link.bearer).exchangeMTU(Self.clientMTU, within: within)
+            log("ATT_MTU \(link.bearer.mtu)")
+        } catch .timeout {
+            return false
+        } catch {}
+        return true
+    }
+
     private func openChat(on link: Link, generation: Int) throws(ConnectionFailure) {
         do {
             let gatt = GATTClient(bearer: link.bearer)
-            try gatt.exchangeMTU(Self.clientMTU)
-            log("ATT_MTU \(link.bearer.mtu)")
             let found = try gatt.findChat()
             log("chat: \(found.map { "\($0.channel)" } ?? "none")")
             var service: ChatService?
