@@ -353,9 +353,9 @@ public final class DeviceDetailViewModel {
         if o.paired == true { tags.append(L10n.tr("Paired")) }
         if o.connected == true { tags.append(L10n.tr("Connected to this computer")) }
         if let flags = o.flags {
-            if flags & 0x02 != 0 { tags.append(L10n.tr("General discoverable")) }
-            if flags & 0x01 != 0 { tags.append(L10n.tr("Limited discoverable")) }
-            if flags & 0x04 != 0 { tags.append(L10n.tr("LE only")) }
+            if flags & 0x02 != 0 { tags.append(L10n.tr("Visible to everyone")) }
+            if flags & 0x01 != 0 { tags.append(L10n.tr("Visible for a short while")) }
+            if flags & 0x04 != 0 { tags.append(L10n.tr("No classic Bluetooth")) }
         }
         var seen = Set<String>()
         let unique = tags.filter { seen.insert($0).inserted }

@@ -69,7 +69,7 @@ public final class DeviceServicesViewModel {
         public let lines: [String]
         /// "1,000 notifications" (how many the log holds).
         public let count: String
-        /// "12 / s".
+        /// "12 a second".
         public let rate: String
         public let paused: Bool
         public let isEmpty: Bool
@@ -287,7 +287,8 @@ public final class DeviceServicesViewModel {
             scale = Scale(highest: high.words, lowest: low.words, last: last.words)
         }
         return Log(lines: lines, count: L10n.plural("{} notification", "{} notifications", entries.count, Formats.number(entries.count)),
-                   rate: L10n.format("{} / s", Formats.number(browser.rate(of: handle))),
+                   // Translators: how many values a characteristic sent in the last second, "12 a second".
+                   rate: L10n.format("{} a second", Formats.number(browser.rate(of: handle))),
                    paused: browser.paused.contains(handle), isEmpty: entries.isEmpty,
                    figures: figures.count >= 2 ? figures : [], plotSummary: summary, scale: scale)
     }

@@ -269,7 +269,7 @@ public final class DeviceDetailPage: Page {
         } else if model.isFavorite {
             seen.text = L10n.tr("No sightings stored yet.")
         } else {
-            seen.text = L10n.tr("No sightings stored yet; they are kept for favorites.")
+            seen.text = L10n.tr("FavBlue keeps when and how well it heard a device once it is a favorite.")
         }
         let favorite = model.isFavorite
         heart.setIcon(favorite ? "favblue-heart-filled-symbolic" : "favblue-heart-outline-symbolic")

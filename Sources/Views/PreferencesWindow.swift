@@ -129,7 +129,7 @@ public enum PreferencesWindow {
         let group = PreferencesGroup(title: L10n.tr("Trackers"), rows: [
             ActionRow(title: L10n.tr("Tracker Alerts"),
                       subtitle: L10n.tr("Warn when an unknown tracker, away from its owner, moves with you"), control: alerts, activates: true),
-            ActionRow(title: L10n.tr("Sensitivity"), subtitle: L10n.tr("Higher warns sooner, and more often wrongly"), control: sensitivity),
+            ActionRow(title: L10n.tr("Sensitivity"), subtitle: L10n.tr("Higher warns sooner, but also more often about a tracker that is not following you"), control: sensitivity),
             offer,
         ])
         let sync = { [weak alerts, weak background, weak offer, weak sensitivity, weak group] in

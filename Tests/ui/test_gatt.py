@@ -195,7 +195,7 @@ class GATTBrowserTests(unittest.TestCase):
             peer.wait_for("SUBSCRIBED 2A37", timeout=10)
             app.wait_for(lambda: any(re.fullmatch(r"[\d:.]+\.\d{3}\s(AM|PM)  10 48 .. ..  72 bpm", line)
                                      for label in app.names("label") for line in label.split("\n")), what="the log")
-            app.wait_for(lambda: any(re.fullmatch(r"([5-9]|1\d) / s", l) for l in app.names("label")), what="the rate")
+            app.wait_for(lambda: any(re.fullmatch(r"([5-9]|1\d) a second", l) for l in app.names("label")), what="the rate")
             self.assertTrue(any(re.fullmatch(r"\d+ notifications", l) for l in app.names("label")))
             # The heart rate is a number: a plot of it, described in words.
             plot = app.find("Plot of Heart Rate Measurement")

@@ -41,7 +41,7 @@ class BumbleTests(unittest.TestCase):
             self.assertTrue(any(l.startswith("−") and l.endswith("dBm") for l in labels), "the signal figure")
             # (Bumble's emulated controller answers scan requests with the advertising data,
             # so what this device puts in its scan response, its company, never arrives.)
-            for keyword in ("Bluetooth LE", "LE static random", "Connectable", "Audio Sink", "TX power −9 dBm", "LE only"):
+            for keyword in ("Bluetooth LE", "LE static random", "Connectable", "Audio Sink", "TX power −9 dBm", "No classic Bluetooth"):
                 self.assertIn(keyword, labels)
             self.assertTrue(any(re.match(r"Last \d+ (s|min): lowest −", l) for l in labels), "the history in words")
             app.press("Back")

@@ -159,7 +159,7 @@ class ScannerTests(unittest.TestCase):
             app.press("Details for FavBlue Demo Chat")
             app.wait_for(lambda: "Keywords" in app.names("label"), what="the demo device's page")
             labels = app.names("label")
-            for keyword in ("Bluetooth LE", "LE static random", "Connectable", "FavBlue Chat", "General discoverable", "LE only"):
+            for keyword in ("Bluetooth LE", "LE static random", "Connectable", "FavBlue Chat", "Visible to everyone", "No classic Bluetooth"):
                 self.assertIn(keyword, labels)
 
     def test_german_scanner_and_detail(self):
