@@ -51,6 +51,18 @@ final class ChatSessionsTests: XCTestCase {
         return (model, connector)
     }
 
+    func testALinkNeverAnsweredSaysItIsTriedAgain() async {
+        let connector = FakeConnector()
+        let model = ChatSessions(connector: connector, chats: nil)
+        _ = model.state
+        connector.startConnecting(to: device)
+        await model.drain()
+        connector.answerNot()
+        await model.drain()
+        XCTAssertEqual(model.state, .connecting(device))
+        XCTAssertEqual(model.connectingNote, "No answer; trying again…")
+    }
+
     func testIncomingMessagesCountUnreadUntilTheChatIsShownAndTheBadgeStopsAtNinetyNine() async {
         let connector = FakeConnector()
         let model = ChatSessions(connector: connector, chats: nil)

@@ -115,6 +115,16 @@ public final class FakeConnector: DeviceConnector, @unchecked Sendable {
         emit(.received(ChatMessage(device: device, direction: .incoming, body: .text(text), time: time, delivery: .sent)))
     }
 
+    /// Says the link was made but never answered, and is being made again (a real connector's
+    /// `.unanswered`), while connecting.
+    public func answerNot() {
+        guard case .connecting(let device) = state else { return }
+        emit(.unanswered(device))
+    }
+
+    /// Starts connecting to `device` and stays there, as a link being made does.
+    public func startConnecting(to device: DeviceID) { emit(.state(.connecting(device))) }
+
     /// Ends the connection as the device or the link would.
     public func drop(_ failure: ConnectionFailure) { emit(.state(.failed(failure))) }
 
