@@ -99,9 +99,13 @@ public enum Mnemonic {
             let first = args.uint(1), added = args.uint(3)
             for index in first..<(first + added) {
                 guard let window = g_list_model_get_item(windows, index) else { continue }
+                defer { g_object_unref(window) }
+                // GTK's own dialogs only: ours name their buttons as they make them.
+                let instance = window.assumingMemoryBound(to: GTypeInstance.self)
+                guard g_type_check_instance_is_a(instance, gtk_message_dialog_get_type()) != 0
+                        || g_type_check_instance_is_a(instance, gtk_file_chooser_dialog_get_type()) != 0 else { continue }
                 let widget = window.assumingMemoryBound(to: GtkWidget.self)
                 Signals.connect(window, "map", after: true) { _ in nameAccessKeyButtons(in: widget) }
-                g_object_unref(window)
             }
         }
     }
