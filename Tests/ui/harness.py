@@ -334,6 +334,9 @@ class App:
         return [root.get_child_at_index(i).get_name() for i in range(root.get_child_count())]
 
     def type_text(self, text):
+        """Types into the window, activated first as a window manager does when a dialog over it
+        closes (bare Xvfb has none: keys typed then went to no window)."""
+        subprocess.run(["xdotool", "windowfocus", "--sync", self.window_id()], check=False, timeout=10)
         subprocess.run(["xdotool", "type", "--delay", "5", text], check=True, timeout=30)
 
     def is_sensitive(self, name, role="button"):

@@ -329,6 +329,8 @@ class HelpTests(unittest.TestCase):
         with App("--source", "demo", home=home) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.press("Add New Devices")
+            # F10 opens the menu of the page on show; while the pages slide, Favorites' is still there.
+            app.wait_for(lambda: "Add New Devices" not in app.names("button"), what="the Scanner alone")
             app.key("F10")
             app.wait_for(lambda: "Help" in app.names("menu item"), what="Help in the main menu")
             app.press("Help", role="menu item")
