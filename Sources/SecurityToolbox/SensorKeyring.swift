@@ -22,8 +22,6 @@ public struct SensorKeyring: SensorKeys {
         self.init(try SensorKeyFile.parse(text))
     }
 
-    public var count: Int { keys.count }
-
     public func key(for address: String) -> [UInt8]? { keys[address.uppercased()] }
 
     public func ccmOpen(key: [UInt8], nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8], associated: [UInt8]) -> [UInt8]? {

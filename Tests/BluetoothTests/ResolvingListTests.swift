@@ -122,13 +122,12 @@ final class ResolvingListTests: XCTestCase {
         // The controller claims the list, and an attempt by identity never completes (as Bumble's).
         let rig = rig(keyring([bond(watch, watchKey)])) { $0.answers = { _, type in type < 2 } }
         defer { rig.host.close() }
-        let started = Date()
-        rig.connector.connect(to: watch)
-        // Meanwhile the host hears the watch at a private address it resolves itself, twice.
-        try? await Task.sleep(nanoseconds: 300_000_000)
+        // The host hears the watch at a private address it resolves itself, twice.
         rig.addresses.note(watchRPA, for: watch)
         rig.addresses.count(watchRPA, for: watch)
         rig.addresses.count(watchRPA, for: watch)
+        let started = Date()
+        rig.connector.connect(to: watch)
         await rig.log.wait { log in log.states.contains { if case .connected(self.watch, _) = $0 { true } else { false } } }
         XCTAssertLessThan(Date().timeIntervalSince(started), 2.5, "not the whole timeout")
         XCTAssertEqual(rig.attempts.map(\.type), [3, 1], "by identity first, then at the address heard")

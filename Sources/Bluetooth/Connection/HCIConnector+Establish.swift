@@ -108,10 +108,8 @@ extension HCIConnector {
         }
         var moved: Target?
         var contradicted: Target?
-        // Through the list: where the host hears the device now, and how often it had heard it there.
         let throughList = target.peerType >= 2
         let started = Date()
-        let heardBefore = throughList ? addresses.map { a in (a.current(device), a.reports(at: a.current(device), for: device)) } : nil
         lock.lock()
         while attempt?.complete == nil, self.generation == generation, hostEnded == nil, Date() < deadline {
             _ = lock.wait(until: min(deadline, Date().addingTimeInterval(Self.followInterval)))
@@ -122,8 +120,7 @@ extension HCIConnector {
             if throughList, following, attempt?.complete == nil, Date().timeIntervalSince(started) >= Self.listGrace,
                let addresses, case let heard = addresses.current(device), heard != target.address,
                AddressType(heard) == .resolvablePrivate {
-                let before = heardBefore?.0 == heard ? heardBefore?.1 ?? 0 : 0
-                if addresses.reports(at: heard, for: device) - before >= Self.listContradictions {
+                if addresses.reports(at: heard, for: device) >= Self.listContradictions {
                     contradicted = Target(address: heard, peerType: 1)
                     break
                 }

@@ -69,8 +69,9 @@ public struct AdvertisedData: Equatable, Sendable {
         var payloadChanged = false
         if !o.manufacturerData.isEmpty {
             let newer = Set(o.manufacturerData.map(\.companyID))
-            let kept = manufacturerData.filter { newer.contains($0.companyID) }
-            payloadChanged = kept.map(\.data) != o.manufacturerData.map(\.data)
+            payloadChanged = o.manufacturerData.contains { block in
+                !manufacturerData.contains { $0.companyID == block.companyID && $0.data == block.data }
+            }
             manufacturerData.removeAll { newer.contains($0.companyID) }
             manufacturerData += o.manufacturerData
         }

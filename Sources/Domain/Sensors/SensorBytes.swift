@@ -7,7 +7,6 @@ struct SensorBytes {
     let bytes: [UInt8]
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
-    init<C: Collection>(_ bytes: C) where C.Element == UInt8 { self.bytes = Array(bytes) }
 
     var count: Int { bytes.count }
 
@@ -39,9 +38,4 @@ struct SensorBytes {
 
     func sle(_ offset: Int, _ length: Int) -> Int64? { le(offset, length).map { Self.signed($0, length) } }
     func sbe(_ offset: Int, _ length: Int) -> Int64? { be(offset, length).map { Self.signed($0, length) } }
-
-    func slice(_ offset: Int, _ length: Int) -> [UInt8]? {
-        guard offset >= 0, length >= 0, offset + length <= bytes.count else { return nil }
-        return Array(bytes[offset..<(offset + length)])
-    }
 }

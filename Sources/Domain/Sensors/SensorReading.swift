@@ -38,7 +38,6 @@ public struct Quantity: Hashable, Sendable {
     public static let pm10 = Quantity("pm10", "µg/m³")
     public static let voltage = Quantity("voltage", "V")
     public static let weight = Quantity("weight", "kg")
-    public static let signalStrength = Quantity("signal_strength", "dBm")
     public static let count = Quantity("count")
     public static let packetID = Quantity("packet_id")
     public static let button = Quantity("button", kind: .event)

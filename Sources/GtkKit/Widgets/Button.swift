@@ -70,17 +70,19 @@ public enum Mnemonic {
         name(OpaquePointer(widget.object), label)
     }
 
-    /// Names every button under `root` whose label is one of `labels` ("_Cancel"), as `name`
-    /// does: for buttons a dialog makes itself from labels.
+    /// Names, as `name` does, every button under `root` whose label `matches` (with whether the
+    /// button takes its access key from it): for buttons a dialog makes itself from labels.
     @MainActor
-    static func nameButtons(in root: UnsafeMutablePointer<GtkWidget>, labelled labels: [String]) {
+    static func nameButtons(in root: UnsafeMutablePointer<GtkWidget>, where matches: (String, Bool) -> Bool) {
         var stack = [root]
         while let current = stack.popLast() {
             let instance = UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self)
             if g_type_check_instance_is_a(instance, gtk_button_get_type()) != 0,
-               let text = gtk_button_get_label(gcast(UnsafeMutableRawPointer(current))),
-               labels.contains(String(cString: text)) {
-                name(OpaquePointer(current), String(cString: text))
+               let text = gtk_button_get_label(gcast(UnsafeMutableRawPointer(current))) {
+                let label = String(cString: text)
+                if matches(label, gtk_button_get_use_underline(gcast(UnsafeMutableRawPointer(current))) != 0) {
+                    name(OpaquePointer(current), label)
+                }
             }
             var child = gtk_widget_get_first_child(current)
             while let next = child {
@@ -105,27 +107,9 @@ public enum Mnemonic {
                 guard g_type_check_instance_is_a(instance, gtk_message_dialog_get_type()) != 0
                         || g_type_check_instance_is_a(instance, gtk_file_chooser_dialog_get_type()) != 0 else { continue }
                 let widget = window.assumingMemoryBound(to: GtkWidget.self)
-                Signals.connect(window, "map", after: true) { _ in nameAccessKeyButtons(in: widget) }
-            }
-        }
-    }
-
-    /// Every button under `root` that takes its access key from its label.
-    @MainActor
-    static func nameAccessKeyButtons(in root: UnsafeMutablePointer<GtkWidget>) {
-        var stack = [root]
-        while let current = stack.popLast() {
-            let instance = UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self)
-            if g_type_check_instance_is_a(instance, gtk_button_get_type()) != 0,
-               gtk_button_get_use_underline(gcast(UnsafeMutableRawPointer(current))) != 0,
-               let text = gtk_button_get_label(gcast(UnsafeMutableRawPointer(current))) {
-                let label = String(cString: text)
-                if label.contains("_") { name(OpaquePointer(current), label) }
-            }
-            var child = gtk_widget_get_first_child(current)
-            while let next = child {
-                stack.append(next)
-                child = gtk_widget_get_next_sibling(next)
+                Signals.connect(window, "map", after: true) { _ in
+                    nameButtons(in: widget) { label, accessKey in accessKey && label.contains("_") }
+                }
             }
         }
     }

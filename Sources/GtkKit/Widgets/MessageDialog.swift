@@ -55,7 +55,7 @@ public final class MessageDialog: Widget {
     /// Names the buttons libadwaita made for the response `label` without its access-key mark:
     /// under GTK 4.8 they were named "_Cancel Cancel", as Orca read them.
     private func nameResponseButtons(_ label: String) {
-        Mnemonic.nameButtons(in: widget, labelled: [label])
+        Mnemonic.nameButtons(in: widget) { text, _ in text == label }
     }
 
     /// The response Enter chooses, and the one Escape chooses.

@@ -22,8 +22,6 @@ public final class SaveFileDialog: GObjectRef {
     }
 
     private var filters: [OpaquePointer] = []
-    /// Its buttons' labels ("_Save", "_Cancel"), to name GTK's own chooser's buttons by.
-    private let labels: [String]
     /// The dialog lives until it is answered, whoever made it.
     private var keepAlive: SaveFileDialog?
     private var chooser: OpaquePointer { OpaquePointer(object) }
@@ -33,7 +31,6 @@ public final class SaveFileDialog: GObjectRef {
     public init(parent: Window, title: String, acceptLabel: String, cancelLabel: String, suggestedName: String,
                 filters: [Filter]) {
         let native = gtk_file_chooser_native_new(title, parent.window, GTK_FILE_CHOOSER_ACTION_SAVE, acceptLabel, cancelLabel)!
-        labels = [acceptLabel, cancelLabel]
         super.init(adopting: UnsafeMutableRawPointer(native))
         gtk_native_dialog_set_modal(gcast(object), 1)
         for filter in filters {
@@ -78,14 +75,7 @@ public final class SaveFileDialog: GObjectRef {
             // Let go on the next turn: GTK is still inside the emission.
             DispatchQueue.main.async { self.keepAlive = nil }
         }
+        // Without a portal GTK shows a chooser of its own; Mnemonic.watchWindows names its buttons.
         gtk_native_dialog_show(gcast(object))
-        // Without a portal, GTK shows a chooser dialog of its own, whose buttons GTK 4.8 names
-        // "_Save Save": name them once, as every other button is.
-        let toplevels = gtk_window_get_toplevels()!
-        for index in 0..<g_list_model_get_n_items(toplevels) {
-            guard let window = g_list_model_get_item(toplevels, index) else { continue }
-            Mnemonic.nameButtons(in: window.assumingMemoryBound(to: GtkWidget.self), labelled: labels)
-            g_object_unref(window)
-        }
     }
 }
