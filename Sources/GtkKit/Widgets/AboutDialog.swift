@@ -58,7 +58,11 @@ public final class AboutDialog: Widget {
     }
 
     /// Shows the window and brings it to the front.
-    public func present() { gtk_window_present(gcast(object)) }
+    public func present() {
+        // Its Troubleshooting page's "_Copy Text" and "_Save as…" are said once, as every button is.
+        Mnemonic.nameButtons(in: widget) { label, accessKey in accessKey && label.contains("_") }
+        gtk_window_present(gcast(object))
+    }
 
     /// Closes the window, as its close button does; GTK then destroys it.
     public func close() { gtk_window_close(gcast(object)) }
