@@ -20,6 +20,8 @@ KEYS = ["Tab", "shift+Tab", "Up", "Down", "Left", "Right", "Return", "Escape", "
 # or leave the demo for a source that is not there.
 AVOID = {"Quit", "Close", "Minimize", "Maximize", "Restore", "Try Again"}
 CHAT_DEVICE = "FavBlue Demo Chat"
+# Filters that can leave the chat device out of the Scanner (Hide Unnamed Devices does not).
+FILTERS = {"Favorites Only", "Trackers Only", "Only New Devices"}
 PLACES = ("Preferences", "a dialog", "a device's page", "the chat", "View Options")
 
 
@@ -126,16 +128,43 @@ class Walk:
             if not self.press_if("Back") and "Add New Devices" in self.app.names("button", skip=("Devices nearby",)):
                 return
 
+    def listed(self, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if f"Details for {CHAT_DEVICE}" in self.app.names("button"):
+                return True
+            time.sleep(0.3)
+        return False
+
     def scanner(self):
+        """The Scanner, with the chat device in its list: the walk may have hidden it (Hide
+        Device, then no Ctrl+Z in time) or ticked a filter that leaves it out."""
         self.home()
         self.press_if("Add New Devices")
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and f"Details for {CHAT_DEVICE}" not in self.app.names("button"):
-            time.sleep(0.3)
+        if self.listed(8):
+            return
+        self.key("ctrl+comma")
+        time.sleep(1)
+        self.press_if(f"Unhide {CHAT_DEVICE}")
+        self.key("Escape")
+        if self.listed(3):
+            return
+        try:
+            self.app.click_on("View Options")
+            time.sleep(0.6)
+            for node, role, name in self.app.nodes():
+                if role == "check menu item" and name in FILTERS and node.get_state_set().contains(Atspi.StateType.CHECKED):
+                    node.do_action(0)
+                    time.sleep(0.6)
+        except (AssertionError, GLib.Error):
+            pass
+        self.key("Escape")
+        self.listed(5)
 
     def go(self, place):
         self.log(f"  seed {self.seed}, step {self.steps}: the way to {place}")
         if place == "Preferences":
+            self.home()  # a file chooser left open would take the shortcut
             self.key("ctrl+comma")
         elif place == "View Options":
             self.scanner()
