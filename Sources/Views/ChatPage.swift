@@ -40,6 +40,7 @@ public final class ChatPage: Page {
         self.model = model
         frame = PageFrame(title: model.title, backButton: true)
         connect.css("suggested-action")
+        frame.header.packEnd(PrimaryMenu.make())
         frame.header.packEnd(connect)
 
         let loading = Spinner()
@@ -79,6 +80,7 @@ public final class ChatPage: Page {
         frame.setContent(Box(vertical: true).append(content, bottom))
 
         entry.onActivate { [weak self] in self?.sendEntry() }
+        entry.onChanged { [weak self] _ in self?.renderSend() }
         send.onClicked { [weak self] in self?.sendEntry() }
         entry.onKeyPressed(beforeChildren: true) { [weak self] key, modifiers in
             guard let self, key == .up, modifiers.isDisjoint(with: [.shift, .control, .alt]), self.entry.text.isEmpty, let last = self.model.lastSent else { return false }
@@ -134,7 +136,7 @@ public final class ChatPage: Page {
         connect.accessibleLabel(L10n.format("Connect to {}", name))
         let canSend = model.canSend
         entry.isSensitive = model.canCompose
-        send.isSensitive = canSend
+        renderSend()
         reason.text = model.sendBlockedReason ?? ""
         reason.isVisible = model.sendBlockedReason != nil || model.loadProblem != nil
         if let problem = model.loadProblem { reason.text = problem + (reason.text.isEmpty ? "" : "\n" + reason.text) }
@@ -154,6 +156,11 @@ public final class ChatPage: Page {
             list.scrollToEnd()
         }
         if canSend, navigator?.parentWindow.focusedWidget == nil { entry.grabFocus() }
+    }
+
+    /// Send is only as active as it looks: connected, and with something to send.
+    private func renderSend() {
+        send.isSensitive = model.canSend && !entry.text.isEmpty
     }
 
     private func bind(_ row: ChatRowView, _ key: String) {

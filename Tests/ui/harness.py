@@ -195,6 +195,11 @@ class App:
         """(role, name) of the focused node as the tree says it now, without activating the window."""
         for node, role, name in self.nodes():
             try:
+                if not node.get_state_set().contains(Atspi.StateType.FOCUSED):
+                    continue
+                # GTK 4.8 leaves the state on the last stop of the Tab chain when the focus
+                # leaves it for none; asking the app again tells.
+                node.clear_cache()
                 if node.get_state_set().contains(Atspi.StateType.FOCUSED):
                     return role, name
             except Exception:
@@ -340,7 +345,9 @@ class App:
         subprocess.run(["xdotool", "type", "--delay", "5", text], check=True, timeout=30)
 
     def is_sensitive(self, name, role="button"):
-        return self.find(name, role).get_state_set().contains(Atspi.StateType.SENSITIVE)
+        node = self.find(name, role)
+        node.clear_cache()  # the client library keeps what it read once
+        return node.get_state_set().contains(Atspi.StateType.SENSITIVE)
 
     def click(self, x, y):
         # No --sync: it waits forever when the pointer is already there. The pointer comes from

@@ -186,6 +186,23 @@ class DemoChatTests(unittest.TestCase):
             app.wait_for(lambda: app.names("label", skip=("Devices nearby",)).count("You said: hi there") == 2,
                          what="the recalled line answered again")
 
+    def test_the_chat_page_tabs_through_named_controls_and_send_waits_for_words(self):
+        with App("--source", "demo") as app:
+            open_demo_chat(app)
+            app.press(f"Open chat with {DEMO}")
+            app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
+            self.assertIn("Main Menu", app.names("button"), "the chat page has the main menu, as every page does")
+            self.assertFalse(app.is_sensitive("Send"), "Send is inactive with nothing to send")
+            stops = [app.focused()]
+            for _ in range(6):
+                stops.append(app.tab(before=stops[-1]))
+            self.assertFalse([stop for stop in stops if not stop or not stop[1]], f"every Tab stop is named: {stops}")
+            self.assertNotIn("scroll pane", [role for role, _ in stops], "the empty history is no Tab stop")
+            while stops[-1] != ("text", "Message") and len(stops) < 12:
+                stops.append(app.tab(before=stops[-1]))
+            app.type_text("hi")
+            app.wait_for(lambda: app.is_sensitive("Send"), what="Send once there are words")
+
     def test_a_demo_device_that_cannot_connect_says_so_once_before_anyone_tries(self):
         with App("--source", "demo") as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")

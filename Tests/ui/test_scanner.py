@@ -168,6 +168,9 @@ class ScannerTests(unittest.TestCase):
             app.press("Neue Geräte hinzufügen")
             app.wait_for(lambda: f"Details zu {NAME}" in app.names("button"), timeout=20, what="German rows")
             self.assertIn(f"{NAME} zu den Favoriten hinzufügen", app.names("button"))
+            # A name a device sends is data: German shows it as the device says it.
+            app.wait_for(lambda: "FavBlue Demo Chat" in app.names("label"), what="the chat device's own name")
+            self.assertNotIn("FavBlue-Demo-Chat", app.names("label"))
             app.press(f"Details zu {NAME}")
             app.wait_for(lambda: "Schlagwörter" in app.names("label"), what="the German detail page")
             labels = app.names("label")

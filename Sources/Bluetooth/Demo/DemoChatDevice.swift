@@ -12,11 +12,8 @@ public enum DemoChatDevice {
     /// Its address: static random (the two top bits set, Core v5.4, Vol 6, Part B, §1.3.2.1).
     public static let id = DeviceID(octets: [0xC0, 0xFA, 0xB1, 0x0E, 0xDE, 0x01], kind: .leRandom)
 
-    /// The name it advertises, in the user's language.
-    public static var name: String {
-        // Translators: the name of the demo device that answers chat messages; it must read as a demo.
-        L10n.tr("FavBlue Demo Chat")
-    }
+    /// The name it advertises. A name a device sends is data, so it is never translated.
+    public static let name = "FavBlue Demo Chat"
 
     /// Its GATT services in handle order, as a discovery on a real device lists them.
     public static var services: [ServiceID] {
