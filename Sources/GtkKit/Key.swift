@@ -17,6 +17,8 @@ public struct Key: Hashable, Sendable {
     public static let keypadDelete = Key(GDK_KEY_KP_Delete)
     /// The context-menu key.
     public static let menu = Key(GDK_KEY_Menu)
+    /// F2, rename.
+    public static let f2 = Key(GDK_KEY_F2)
     /// F5, refresh.
     public static let f5 = Key(GDK_KEY_F5)
     /// F10, the menu key (with Shift: the context menu).

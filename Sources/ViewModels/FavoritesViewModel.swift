@@ -15,7 +15,8 @@ public final class FavoritesViewModel {
         public let id: DeviceID
         /// Nickname, else name, else address.
         public let title: String
-        /// The identifier and its kind.
+        /// The device's own name where a nickname stands in the title, then the identifier and its
+        /// kind: "Kitchen Speaker · AA:BB:CC:DD:EE:FF".
         public let subtitle: String
         /// "Nearby · −52 dBm" while a running scan hears it, else "Last seen 2 h ago" or "Not seen yet".
         public let presence: String
@@ -25,6 +26,8 @@ public final class FavoritesViewModel {
         public var battery: String? = nil
         /// The battery-level icon for it, in steps of ten.
         public var batteryIcon: String? = nil
+        /// The name the device gives itself, shown; nil where the title is that name already.
+        public var ownName: String? = nil
     }
 
     /// A short notice for a toast; `undoable` offers Undo.
@@ -145,7 +148,9 @@ public final class FavoritesViewModel {
     }
 
     /// Puts back the favorite removed last, with its nickname and added time.
-    public func undoRemove() async { await favorites.undoRemove() }
+    /// Returns its device once it is back.
+    @discardableResult
+    public func undoRemove() async -> DeviceID? { await favorites.undoRemove() }
 
     private func row(_ favorite: Favorite) -> Row {
         var (presence, nearby) = presenceText(favorites.presence(of: favorite.id))
@@ -159,8 +164,14 @@ public final class FavoritesViewModel {
         if let readings = ReadingText.summary(favorites.sensor(of: favorite.id), limit: 2) {
             presence = L10n.format("{} · {}", presence, readings)
         }
-        var row = Row(id: favorite.id, title: favorite.displayName, subtitle: favorite.id.identifierLine,
+        // A nickname hides what the device calls itself; the line under it says so.
+        let ownName = favorite.lastKnownName.map(DeviceText.shown).flatMap { name in
+            name.trimmingCharacters(in: .whitespaces).isEmpty || name == favorite.displayName ? nil : name
+        }
+        var row = Row(id: favorite.id, title: favorite.displayName,
+                      subtitle: ownName.map { L10n.format("{} · {}", $0, favorite.id.identifierLine) } ?? favorite.id.identifierLine,
                       presence: presence, isNearby: nearby)
+        row.ownName = ownName
         if let level = favorites.battery(of: favorite.id) {
             row.battery = L10n.format("Battery {} %", Formats.number(level))
             row.batteryIcon = "battery-level-\(min(100, level / 10 * 10))-symbolic"

@@ -36,13 +36,13 @@ public struct DeviceRowContent: Equatable {
     public struct Identifier: Equatable {
         /// "AA:BB:CC:DD:EE:FF".
         public var address: String
-        /// "LE static random".
+        /// "private address", in plain words; empty where nothing needs saying.
         public var kind: String
 
-        /// The identifier of `id`.
-        public init(_ id: DeviceID) {
+        /// The identifier of `id`; `ownName`, the device's own name under a nickname, leads the kind's line.
+        public init(_ id: DeviceID, ownName: String? = nil) {
             address = id.address
-            kind = id.addressType.label
+            kind = [ownName, id.addressType.plain].compactMap { $0 }.joined(separator: " · ")
         }
     }
 
@@ -158,7 +158,7 @@ final class DeviceRowView {
         let stacked = layout.isNarrow ? content.identifier : nil
         let line = stacked?.address ?? content.subtitle
         if subtitle.text != line { subtitle.text = line }
-        kindLine.isVisible = stacked != nil
+        kindLine.isVisible = !(stacked?.kind.isEmpty ?? true)
         if let stacked, kindLine.text != stacked.kind { kindLine.text = stacked.kind }
     }
 

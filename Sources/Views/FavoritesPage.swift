@@ -61,7 +61,8 @@ public final class FavoritesPage: Page {
                 return (row, row.root)
             },
             bind: { [weak self] row, key in self?.bind(row, key) },
-            activate: { [weak self] key in self?.rename(key: key) })
+            // As on the Scanner: a row opens its device's page. Rename is F2 and the row's menu.
+            activate: { [weak self] key in self?.showDetails(key: key) })
         list.list.onKeyPressed { [weak self] key, _ in self?.handleKey(key) ?? false }
         controls = DeviceListControls(list: list, pool: pool) { [weak self] key in
             var sections = [[(L10n.tr("_Rename…"), "favorites.rename::\(key)"), (L10n.tr("_Details"), "favorites.details::\(key)")]]
@@ -93,7 +94,11 @@ public final class FavoritesPage: Page {
             if toast.undoable {
                 self.navigator?.toast(toast.text, undo: { [weak self] in
                     guard let model = self?.model else { return }
-                    Task { await model.undoRemove() }
+                    // The keyboard goes to the row that came back, not to where the toast was.
+                    Task { [weak self] in
+                        guard let id = await model.undoRemove() else { return }
+                        self?.controls.focusRow(id.storageKey)
+                    }
                 })
             } else {
                 self.navigator?.toast(toast.text, button: nil, action: nil)
@@ -159,7 +164,7 @@ public final class FavoritesPage: Page {
     private func bind(_ row: DeviceRowView, _ key: String) {
         guard let data = shownRows[key] else { return }
         row.show(DeviceRowContent(title: data.title, subtitle: data.subtitle,
-                                  identifier: DeviceRowContent.Identifier(data.id), isFavorite: true, note: data.presence,
+                                  identifier: DeviceRowContent.Identifier(data.id, ownName: data.ownName), isFavorite: true, note: data.presence,
                                   battery: data.battery, batteryIcon: data.batteryIcon), key: key)
     }
 
@@ -202,6 +207,10 @@ public final class FavoritesPage: Page {
         case .delete, .keypadDelete:
             guard let key = list.focusedKey else { return false }
             confirmRemoval(key: key, from: .row)
+            return true
+        case .f2:
+            guard let key = list.focusedKey else { return false }
+            rename(key: key)
             return true
         default:
             return false

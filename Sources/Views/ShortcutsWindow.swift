@@ -29,6 +29,10 @@ enum ShortcutsWindow {
                 (L10n.ctx("shortcut window", "Search Devices"), "<Primary>f"),
                 (L10n.ctx("shortcut window", "Scan Again"), "F5 <Primary>r"),
             ]),
+            (L10n.ctx("shortcut window", "Favorites"), [
+                (L10n.ctx("shortcut window", "Rename Favorite"), "F2"),
+                (L10n.ctx("shortcut window", "Remove Favorite"), "Delete"),
+            ]),
         ]
     }
 

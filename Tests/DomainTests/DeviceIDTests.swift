@@ -38,7 +38,7 @@ final class DeviceIDTests: XCTestCase {
         XCTAssertEqual(try type("70:81:94:0D:FB:AA", .lePublic), .lePublic, "a public address's bits say nothing")
         XCTAssertEqual(try type("00:1A:7D:DA:71:13", .bredr), .bredr)
         XCTAssertEqual(try DeviceID(parsing: "70:81:94:0D:FB:AA", kind: .leRandom).identifierLine,
-                       "70:81:94:0D:FB:AA · LE resolvable private")
+                       "70:81:94:0D:FB:AA · private address")
         XCTAssertNotNil(AddressType.resolvablePrivate.explanation, "a private address says that it changes")
         XCTAssertNil(AddressType.staticRandom.explanation)
     }

@@ -30,7 +30,7 @@ final class FavoritesViewModelTests: XCTestCase {
         XCTAssertTrue(ok)
         let rows = await model.rows
         XCTAssertEqual(rows.map(\.title), ["Ear 🎧"])
-        XCTAssertEqual(rows.first?.subtitle, "AA:BB:CC:DD:EE:01 · LE public")
+        XCTAssertEqual(rows.first?.subtitle, "Buds · AA:BB:CC:DD:EE:01", "under a nickname, the name the device gives itself; an address that stays needs no words")
         XCTAssertEqual(toasts.items.map(\.text), ["“\u{2068}Ear 🎧\u{2069}” added to favorites"])
     }
 

@@ -41,7 +41,9 @@ class FavoritesTests(unittest.TestCase):
         with App(storage="sqlite", home=self.home) as app:
             app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
             labels = app.names("label")
-            for text in ("Buds", "Kitchen", "00:1A:7D:DA:71:13", "AA:BB:CC:DD:EE:02 · LE random", "00:1A:7D:DA:71:13 · BR/EDR"):
+            # Under a nickname, the name the device gives itself; an address that stays needs no words.
+            for text in ("Buds", "AA:BB:CC:DD:EE:01", "Kitchen", "Speaker · AA:BB:CC:DD:EE:02",
+                         "00:1A:7D:DA:71:13", "00:1A:7D:DA:71:13 · Classic Bluetooth"):
                 self.assertIn(text, labels)
             self.assertNotIn("No Favorites Yet", app.names())
             for name in ("Buds", "Kitchen"):
@@ -52,7 +54,13 @@ class FavoritesTests(unittest.TestCase):
         seed(self.home)
         with App(storage="sqlite", home=self.home) as app:
             app.wait_for(lambda: "Buds" in app.names("label"), what="the favorites")
-            app.click_on_until("Buds", "label", lambda: "Rename Favorite" in app.names(), what="the rename dialog")
+            # A click opens the device's page, as on the Scanner; F2 on the row renames.
+            app.click_on_until("Buds", "label", lambda: "Signal" in app.names("label"), what="the device's page")
+            app.press("Back")
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="Favorites again")
+            self.assertTrue(app.keys_until_focused("Tab", "Buds", ("panel",)), "the row takes the keyboard")
+            app.key("F2")
+            app.wait_for(lambda: "Rename Favorite" in app.names(), what="the rename dialog")
             app.type_text("x" * 65)
             app.wait_for(lambda: not app.is_sensitive("Save"), what="Save disabled for 65 characters")
             self.assertTrue(any("at most 64" in n for n in app.names("label")), "the reason is shown")
@@ -69,7 +77,10 @@ class FavoritesTests(unittest.TestCase):
         seed(self.home)
         with App(storage="sqlite", home=self.home) as app:
             app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
-            app.click_on_until("Kitchen", "label", lambda: "Rename Favorite" in app.names(), what="the rename dialog")
+            # F2 renames the row the keyboard is in, on its heart as well.
+            self.assertTrue(app.keys_until_focused("Tab", "Remove Kitchen from favorites", ("push button",)), "Tab reaches the row")
+            app.key("F2")
+            app.wait_for(lambda: "Rename Favorite" in app.names(), what="the rename dialog")
             app.type_text("Changed")
             app.key("Escape")
             app.wait_for(lambda: "Rename Favorite" not in app.names(), what="the dialog to close")
@@ -86,6 +97,7 @@ class FavoritesTests(unittest.TestCase):
             app.wait_for(lambda: "Undo" in app.names("button"), what="the Undo toast")
             app.press("Undo")
             app.wait_for(lambda: "Kitchen" in app.names("label"), what="the row to come back")
+            app.wait_for(lambda: app.focused() == ("panel", "Kitchen"), what="the keyboard on the row that came back")
         db = sqlite3.connect(os.path.join(self.home, "xdg_data_home", "favblue", "favblue.sqlite"))
         row = db.execute("SELECT nickname, added_at FROM favorites WHERE device_id LIKE 'AA:BB:CC:DD:EE:02%'").fetchone()
         db.close()
@@ -118,7 +130,7 @@ class FavoritesTests(unittest.TestCase):
         with App(storage="sqlite", home=self.home, lang="de") as app:
             app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
             self.assertIn("Kitchen aus den Favoriten entfernen", app.names("button"))
-            self.assertIn("AA:BB:CC:DD:EE:02 · LE zufällig", app.names("label"))
+            self.assertIn("00:1A:7D:DA:71:13 · Klassisches Bluetooth", app.names("label"))
             app.press("Kitchen aus den Favoriten entfernen")
             app.wait_for(lambda: f"„{iso('Kitchen')}“ aus den Favoriten entfernen?" in app.names(), what="German confirmation")
 

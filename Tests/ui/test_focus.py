@@ -60,8 +60,9 @@ class FocusTests(unittest.TestCase):
             self.assertEqual(app.focused(), (ROW, "Kitchen"))
             app.key("ctrl+z")
             app.wait_for(lambda: "Buds" in app.names("label"), what="Ctrl+Z to bring Buds back")
+            app.wait_for(lambda: app.focused() == (ROW, "Buds"), what="the keyboard on the row that came back")
             # The last one removed: the focus goes to the empty page's Add New Devices.
-            for name in ("Kitchen", "Buds", "00:1A:7D:DA:71:13"):
+            for name in ("Buds", "Kitchen", "00:1A:7D:DA:71:13"):
                 app.key("Delete")
                 app.wait_for(lambda: "Remove" in app.names("button"), what=f"the confirmation for {name}")
                 app.press("Remove")

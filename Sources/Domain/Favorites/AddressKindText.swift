@@ -57,6 +57,20 @@ public enum AddressType: Equatable, Sendable {
         }
     }
 
+    /// In plain words, for the line under a device's name in a list; nil where there is nothing a
+    /// user needs to know (an address that stays the same). The technical label is on the
+    /// device's page.
+    public var plain: String? {
+        switch self {
+        case .lePublic, .staticRandom, .reservedRandom: return nil
+        // Translators: under a device's address in a list: the address changes, and pairing recognises it.
+        case .resolvablePrivate: return L10n.tr("private address")
+        // Translators: under a device's address in a list: the address changes, and nothing links it to the device.
+        case .nonResolvablePrivate: return L10n.tr("one-time address")
+        case .bredr: return L10n.tr("Classic Bluetooth")
+        }
+    }
+
     /// What it means for recognising the device, for the detail page; nil where the label says enough.
     public var explanation: String? {
         switch self {
@@ -74,8 +88,9 @@ extension DeviceID {
     /// What the address is: public, static random, resolvable or non-resolvable private, or classic.
     public var addressType: AddressType { AddressType(self) }
 
-    /// "AA:BB:CC:DD:EE:FF · LE public", the identifier line under a device's name.
+    /// "AA:BB:CC:DD:EE:FF", or "AA:BB:CC:DD:EE:FF · private address": the identifier line under
+    /// a device's name, its kind in plain words where it matters.
     public var identifierLine: String {
-        L10n.format("{} · {}", address, addressType.label)
+        addressType.plain.map { L10n.format("{} · {}", address, $0) } ?? address
     }
 }

@@ -204,15 +204,19 @@ public final class Favorites {
     }
 
     /// Puts back the favorite removed last, with its nickname and added time.
-    public func undoRemove() async {
-        guard let removed = lastRemoved else { return }
+    /// Returns the favorite's device once it is back; nil when there was none or it failed.
+    @discardableResult
+    public func undoRemove() async -> DeviceID? {
+        guard let removed = lastRemoved else { return nil }
         do {
             try await useCases.restore(removed)
             lastRemoved = nil
             await load()
+            return removed.id
         } catch {
             report(error)
             observers.notify()
+            return nil
         }
     }
 
