@@ -198,6 +198,11 @@ struct _CgtkWidthBin {
   GtkWidget parent_instance;
   GtkWidget *child;
   int width;
+  /* The narrowest it asks to be, whatever its child's wide layout needs (-1: the child's).
+   * A window manager keeps a window at its minimum, so a wide layout's minimum would keep
+   * the window from ever getting narrow enough to switch; below it, the child is laid out
+   * at its own minimum and clipped until its narrow layout takes over. */
+  int min_width;
 };
 
 G_DEFINE_FINAL_TYPE (CgtkWidthBin, cgtk_width_bin, GTK_TYPE_WIDGET)
@@ -211,8 +216,25 @@ cgtk_width_bin_measure (GtkWidget *widget, GtkOrientation orientation, int for_s
   CgtkWidthBin *self = CGTK_WIDTH_BIN (widget);
   if (self->child == NULL || !gtk_widget_should_layout (self->child))
     return;
+  if (self->min_width < 0)
+    {
+      gtk_widget_measure (self->child, orientation, for_size, minimum, natural,
+                          minimum_baseline, natural_baseline);
+      return;
+    }
+  if (orientation == GTK_ORIENTATION_VERTICAL && for_size >= 0)
+    {
+      int child_min = 0;
+      gtk_widget_measure (self->child, GTK_ORIENTATION_HORIZONTAL, -1, &child_min, NULL, NULL, NULL);
+      for_size = MAX (for_size, child_min);
+    }
   gtk_widget_measure (self->child, orientation, for_size, minimum, natural,
                       minimum_baseline, natural_baseline);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = MIN (*minimum, self->min_width);
+      *natural = MAX (*natural, *minimum);
+    }
 }
 
 static void
@@ -220,7 +242,18 @@ cgtk_width_bin_size_allocate (GtkWidget *widget, int width, int height, int base
 {
   CgtkWidthBin *self = CGTK_WIDTH_BIN (widget);
   if (self->child != NULL && gtk_widget_should_layout (self->child))
-    gtk_widget_allocate (self->child, width, height, baseline, NULL);
+    {
+      int child_width = width, child_height = height;
+      if (self->min_width >= 0)
+        {
+          int child_min = 0, child_min_height = 0;
+          gtk_widget_measure (self->child, GTK_ORIENTATION_HORIZONTAL, -1, &child_min, NULL, NULL, NULL);
+          child_width = MAX (width, child_min);
+          gtk_widget_measure (self->child, GTK_ORIENTATION_VERTICAL, child_width, &child_min_height, NULL, NULL, NULL);
+          child_height = MAX (height, child_min_height);
+        }
+      gtk_widget_allocate (self->child, child_width, child_height, baseline, NULL);
+    }
   if (width != self->width)
     {
       self->width = width;
@@ -262,6 +295,15 @@ static void
 cgtk_width_bin_init (CgtkWidthBin *self)
 {
   self->width = -1;
+  self->min_width = -1;
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+}
+
+void
+cgtk_width_bin_set_min_width (CgtkWidthBin *self, int min_width)
+{
+  self->min_width = min_width;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 GtkWidget *

@@ -29,6 +29,9 @@ public final class DeviceServicesViewModel {
         public let title: String
         /// Its UUID in canonical text.
         public let uuid: String
+        /// Whether the user may name it: a vendor characteristic, or one named already. A known one
+        /// ("Device Name") has its name, and a "Name…" under it read as naming the device.
+        public var canBeNamed = true
         /// "Read, Notify"; with the identifiers, "2A19 · Read, Notify".
         public let details: String
         /// Its descriptors ("Client Characteristic Configuration (2902)"); only with the identifiers.
@@ -212,6 +215,7 @@ public final class DeviceServicesViewModel {
             handle: handle,
             title: Self.name(of: c, label: browser.labels[c.uuid], description: browser.userDescriptions[handle]),
             uuid: c.uuid,
+            canBeNamed: c.name == nil || browser.labels[c.uuid] != nil,
             details: !showsIdentifiers ? words : words.isEmpty ? c.uuid : L10n.format("{} · {}", c.uuid, words),
             descriptors: !showsIdentifiers ? [] : c.descriptors.map { d in
                 d.name.map { L10n.format("{} ({})", L10n.ctx("Bluetooth descriptor", $0), d.uuid) } ?? d.uuid

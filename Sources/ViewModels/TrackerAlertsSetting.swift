@@ -47,14 +47,15 @@ public final class TrackerAlertsSetting {
     /// What the chosen sensitivity asks, in one sentence.
     public var sensitivityNote: String {
         let rule = TrackerRule(trackers.sensitivity)
-        return L10n.format("An alert comes once a tracker away from its owner has been with you for {} minutes at {} places.",
-                           Formats.number(Int(rule.minutes)), Formats.number(rule.places))
+        return L10n.plural("FavBlue warns you when a tracker whose owner is not around has stayed with you for {} minutes, in {} place.",
+                           "FavBlue warns you when a tracker whose owner is not around has stayed with you for {} minutes, in {} different places.",
+                           rule.places, Formats.number(Int(rule.minutes)), Formats.number(rule.places))
     }
 
     /// How places are told here, or why time alone decides.
     public var placesNote: String {
         trackers.placesAvailable
-            ? L10n.tr("Places are the networks you connect to; FavBlue keeps only a scrambled form of them, on this computer.")
-            : L10n.tr("This computer cannot tell places apart, so time alone decides, with a higher bar: 3 hours across 2 scans.")
+            ? L10n.tr("It tells places apart by the networks you connect to, and keeps only a scrambled form of them, on this computer.")
+            : L10n.tr("This computer cannot tell where you are, so FavBlue waits longer instead: until a tracker has stayed with you for 3 hours, seen in 2 separate scans.")
     }
 }

@@ -74,10 +74,14 @@ public final class TrackerViewModel {
     /// Whether the rule called it out.
     public var isAlerted: Bool { status?.alert != nil }
 
-    /// What to do, in plain words, once it has been called out.
+    /// What to do, in plain words: once it has been called out, and, gentler, for any tag away
+    /// from its owner; nil for one whose owner is near.
     public var advice: String? {
-        guard isAlerted else { return nil }
-        return L10n.tr("If you do not know whose it is, look for it in your bag, pockets, coat and car. If you feel unsafe, keep it and contact the police: its owner can be traced through it.")
+        if isAlerted {
+            return L10n.tr("If you do not know whose it is, look for it in your bag, pockets, coat and car. If you feel unsafe, keep it and contact the police: its owner can be traced through it.")
+        }
+        guard let status, status.reading.mayBeFollowing else { return nil }
+        return L10n.tr("Most trackers around you belong to people passing by. If this one stays with you and you do not know whose it is, look for it in your bag, pockets, coat and car. If you feel unsafe, keep it and contact the police: its owner can be traced through it.")
     }
 
     /// Whether Not a Threat can be offered (it is followed, and not silenced already).

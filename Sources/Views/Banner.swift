@@ -15,6 +15,7 @@ final class Banner {
     let root = Box(vertical: false, spacing: 12)
     private let label = Label()
     private let button: Button
+    private let buttons = Box(vertical: false, spacing: 6)
 
     init(buttonLabel: String = L10n.tr("_Dismiss"), secondLabel: String? = nil, onSecond: (() -> Void)? = nil,
          onDismiss: @escaping () -> Void) {
@@ -23,17 +24,21 @@ final class Banner {
         button = Button(label: buttonLabel, mnemonic: true)
         button.css("flat").align(.end, .center)
         button.onClicked(onDismiss)
-        root.append(label)
+        root.append(label, buttons)
+        buttons.align(.end, .center)
         if let secondLabel, let onSecond {
             let second = Button(label: secondLabel, mnemonic: true)
             second.css("flat").align(.end, .center)
             second.onClicked(onSecond)
-            root.append(second)
+            buttons.append(second)
         }
-        root.append(button)
+        buttons.append(button)
         root.isVisible = false
         root.accessibleLabel(L10n.tr("Notice"))
     }
+
+    /// In a narrow window the buttons go under the words, which else wrap a word to a line.
+    func adapt(narrow: Bool) { root.isVertical = narrow }
 
     /// Shows the messages, one per line, or hides the banner when there are none; `button`
     /// renames the button (with a mnemonic) for what it does now.

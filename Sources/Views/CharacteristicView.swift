@@ -217,6 +217,7 @@ final class CharacteristicView {
         title.text = c.title
         uuid = c.uuid
         nameButton.accessibleLabel(L10n.format("Name {}…", c.title))
+        buttons.setVisible(nameButton, c.canBeNamed)
         row.accessibleLabel(c.title)
         entry.accessibleLabel(L10n.format("Value to write to {}", c.title))
         format.accessibleLabel(L10n.format("Format of the value for {}", c.title))

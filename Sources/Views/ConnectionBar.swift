@@ -20,6 +20,7 @@ public final class ConnectionBar {
     private let openChat: Button
     /// Says what it does in words: an X would read as "dismiss the bar".
     private let disconnect = Button(label: L10n.tr("Disconnect"))
+    private let buttons = Box(vertical: false, spacing: 6)
 
     // MARK: Borrowed
     private weak var navigator: Navigator?
@@ -41,7 +42,9 @@ public final class ConnectionBar {
         disconnect.css("pill")
         status.wrap()
         status.expand(horizontal: true, vertical: false)
-        root.append(spinner, status, openChat, disconnect)
+        buttons.append(openChat, disconnect)
+        buttons.align(.end, .center)
+        root.append(Box(vertical: false, spacing: 6).append(spinner, status).expand(horizontal: true, vertical: false), buttons)
         root.css("favblue-connection-bar", "toolbar")
         root.accessibleLabel(L10n.tr("Connection"))
         openChat.onClicked { [weak self] in self?.showChat() }
@@ -49,6 +52,10 @@ public final class ConnectionBar {
         token = model.observe { [weak self] in self?.render() }
         render()
     }
+
+    /// In a narrow window the buttons go under the words, so the bar needs no more than the
+    /// narrowest page (side by side, a German bar wanted 427 px).
+    public func adapt(narrow: Bool) { root.isVertical = narrow }
 
     /// The page on top decides whether the bar belongs there (Favorites, Scanner).
     public func setPageAllows(_ allows: Bool) {

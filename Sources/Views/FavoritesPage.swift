@@ -127,7 +127,10 @@ public final class FavoritesPage: Page {
 
     isolated deinit { presenceTicker?.cancel() }
 
-    public func adapt(narrow: Bool) { rowLayout.isNarrow = narrow }
+    public func adapt(narrow: Bool) {
+        rowLayout.isNarrow = narrow
+        banner.adapt(narrow: narrow)
+    }
 
     // MARK: Rendering
 

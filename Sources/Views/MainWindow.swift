@@ -57,6 +57,8 @@ public final class MainWindow: Navigator {
         // Below about 500 px a header bar with a full title-bar layout (minimize, maximize,
         // close) leaves the title a few letters: pages then fold secondary controls into a menu.
         narrowBin = NarrowBin(child: outer, threshold: NarrowThreshold(narrowBelow: 500, margin: 40))
+        // The window's own minimum (360 px) decides how narrow it gets, not the wide layout's.
+        narrowBin.setMinimumWidth(0)
         window.setContent(narrowBin)
 
         installActions()
@@ -64,6 +66,7 @@ public final class MainWindow: Navigator {
             guard let self else { return }
             if narrow { self.narrowBin.css("narrow") } else { self.narrowBin.removeCSS("narrow") }
             for page in self.pages.map(\.page) + self.leaving { page.adapt(narrow: narrow) }
+            self.connectionBar?.adapt(narrow: narrow)
         }
         // Under the splash the home page is built once the window is up: the splash is all
         // that shows, and the first window appears sooner without it.
@@ -182,6 +185,7 @@ public final class MainWindow: Navigator {
         bodyBuilt = true
         if let bar = factory.connectionBar?(self) {
             connectionBar = bar
+            bar.adapt(narrow: narrowBin.isNarrow)
             body.append(bar.root)
         }
         body.append(notices.root)

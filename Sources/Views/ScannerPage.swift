@@ -259,6 +259,8 @@ public final class ScannerPage: Page {
     public func adapt(narrow: Bool) {
         isNarrow = narrow
         rowLayout.isNarrow = narrow
+        failureBanner.adapt(narrow: narrow)
+        trackerBanner.adapt(narrow: narrow)
         updateHeader()
     }
 

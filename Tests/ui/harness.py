@@ -195,11 +195,6 @@ class App:
         """(role, name) of the focused node as the tree says it now, without activating the window."""
         for node, role, name in self.nodes():
             try:
-                if not node.get_state_set().contains(Atspi.StateType.FOCUSED):
-                    continue
-                # GTK 4.8 leaves the state on the last stop of the Tab chain when the focus
-                # leaves it for none; asking the app again tells.
-                node.clear_cache()
                 if node.get_state_set().contains(Atspi.StateType.FOCUSED):
                     return role, name
             except Exception:

@@ -191,6 +191,8 @@ class GATTBrowserTests(unittest.TestCase):
             # Heart Rate Measurement notifies: the switch subscribes, the log shows each value decoded
             # with its time to the millisecond, and the rate; switched off, the device hears so.
             expand(app, "Heart Rate", "Notifications from Heart Rate Measurement", role=None)
+            # A known characteristic has its name: no "Name…" under it, read as naming the device.
+            self.assertNotIn("Name Heart Rate Measurement…", app.names("button"))
             app.press("Notifications from Heart Rate Measurement", role=None)
             peer.wait_for("SUBSCRIBED 2A37", timeout=10)
             app.wait_for(lambda: any(re.fullmatch(r"[\d:.]+\.\d{3}\s(AM|PM)  10 48 .. ..  72 bpm", line)

@@ -54,8 +54,38 @@ def open_scanner(app, subtitle):
     app.settle()
 
 
+def minimum_width(app):
+    """The smallest width the window asks a window manager for (WM_NORMAL_HINTS)."""
+    out = subprocess.run(["xprop", "-id", app.window_id(), "WM_NORMAL_HINTS"], capture_output=True, text=True,
+                         check=True, timeout=10).stdout
+    line = next(l for l in out.splitlines() if "minimum size" in l)
+    return int(line.split(":", 1)[1].split("by")[0])
+
+
 @retry_gtk_atspi_crash
 class NarrowWindowTests(unittest.TestCase):
+    def test_a_window_manager_may_make_any_page_360_px_wide_even_from_a_wide_start(self):
+        """A window manager keeps a window at its minimum: a wide layout's minimum (the German
+        connection bar's 427 px) kept the 360 px layouts out of reach."""
+        with App("--source", "demo", home=home_with(1000), lang="de") as app:
+            app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="the home page")
+            seen = {"Favoriten": minimum_width(app)}
+            app.press("Neue Geräte hinzufügen")
+            app.wait_for(lambda: "Details zu FavBlue Demo Chat" in app.names("button"), timeout=20, what="the demo device")
+            app.press("Details zu FavBlue Demo Chat")
+            app.wait_for(lambda: "Mit FavBlue Demo Chat verbinden" in app.names("button"), what="its page")
+            seen["Gerät"] = minimum_width(app)
+            app.press("Mit FavBlue Demo Chat verbinden")
+            app.wait_for(lambda: "Chat mit FavBlue Demo Chat öffnen" in app.names("button"), what="connected")
+            app.press("Zurück")
+            app.wait_for(lambda: "Verbindung mit FavBlue Demo Chat trennen" in app.names("button"), what="the connection bar")
+            seen["Scanner mit Verbindungsleiste"] = minimum_width(app)
+            self.assertEqual({page: width for page, width in seen.items() if width > 360}, {}, f"minimum widths: {seen}")
+            subprocess.run(["xdotool", "windowsize", "--sync", app.window_id(), "360", "640"], check=True, timeout=10)
+            app.wait_for(lambda: window_width(app) == 360, what="the window at 360 px")
+            app.wait_for(lambda: "Verbindung mit FavBlue Demo Chat trennen" in app.names("button"), what="the bar, narrow")
+            self.assertIn(f"Verbunden mit \u2068FavBlue Demo Chat\u2069", app.names("label"), "the device's own name, untranslated")
+
     def scanner_title(self, width):
         with App("--source", DEMO_CAPTURE, home=home_with(width)) as app:
             open_scanner(app, "Replay finished")

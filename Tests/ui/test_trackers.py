@@ -31,6 +31,11 @@ class TrackerTests(unittest.TestCase):
                              "off until turned on")
             app.find("Tracker Alerts", role=SWITCH).do_action(0)
             app.wait_for(lambda: "Scan in the Background Too" in app.names("button"), what="the background scan offered")
+            # The rule in words a worried person follows.
+            labels = app.names("label")
+            self.assertIn("FavBlue warns you when a tracker whose owner is not around has stayed with you for 60 minutes, "
+                          "in 3 different places. This computer cannot tell where you are, so FavBlue waits longer instead: "
+                          "until a tracker has stayed with you for 3 hours, seen in 2 separate scans.", labels)
             app.key("Escape")
             app.wait_for(lambda: "Preferences" not in app.frames(), what="Preferences closed")
 
@@ -70,6 +75,16 @@ class TrackerTests(unittest.TestCase):
             self.assertTrue(any(n.startswith("Seen between ") for n in app.names("label")), "the timeline in words")
             app.press("Not a Threat")
             app.wait_for(lambda: any(n.startswith("Marked as no threat") for n in app.names("label")), what="the day's quiet")
+
+    def test_a_trackers_page_says_what_to_do_before_any_alert(self):
+        with App("--source", "demo") as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Details for Tile Mate" in app.names("button"), timeout=20, what="the demo's Tile")
+            app.press("Details for Tile Mate")
+            app.wait_for(lambda: "Keywords" in app.names("label"), what="the Tile's page")
+            self.assertTrue(any(n.startswith("Most trackers around you belong to people passing by.") and "contact the police" in n
+                                for n in app.names("label")), "the safety advice on the tracker's page")
 
     def test_the_scanner_offers_the_alerts_once_when_it_lists_a_tracker(self):
         offer = "A tracker is nearby. FavBlue can warn you when an unknown one moves with you."

@@ -43,5 +43,6 @@ void cgtk_signal_emit_simple(gpointer instance, const char *signal);
 #define CGTK_TYPE_WIDTH_BIN (cgtk_width_bin_get_type())
 G_DECLARE_FINAL_TYPE(CgtkWidthBin, cgtk_width_bin, CGTK, WIDTH_BIN, GtkWidget)
 GtkWidget *cgtk_width_bin_new(GtkWidget *child);
+void cgtk_width_bin_set_min_width(CgtkWidthBin *self, int min_width);
 
 G_END_DECLS

@@ -11,6 +11,12 @@ public final class Box: Widget {
         super.init(gtk_box_new(vertical ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL, spacing))
     }
 
+    /// Whether it lays its children out in a column (else a row).
+    public var isVertical: Bool {
+        get { gtk_orientable_get_orientation(gcast(object)) == GTK_ORIENTATION_VERTICAL }
+        set { gtk_orientable_set_orientation(gcast(object), newValue ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL) }
+    }
+
     /// Appends children in order.
     @discardableResult
     public func append(_ children: Widget...) -> Self {

@@ -47,6 +47,12 @@ public final class NarrowBin: Widget {
         connect("width-changed") { [weak self] args in self?.widthChanged(args.int(1)) }
     }
 
+    /// Asks for no more than `width` pixels, whatever the child's wide layout needs, so a window
+    /// manager lets the window shrink to where the narrow layout takes over.
+    public func setMinimumWidth(_ width: Int32) {
+        cgtk_width_bin_set_min_width(gcast(object), width)
+    }
+
     /// Runs `handler` with the new value whenever `isNarrow` changes.
     public func onNarrowChanged(_ handler: @escaping (Bool) -> Void) {
         handlers.append(handler)
