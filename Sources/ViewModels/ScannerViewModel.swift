@@ -81,7 +81,15 @@ public final class ScannerViewModel {
     /// Ctrl+F: matches name, nickname, address and company; not kept across restarts.
     public var searchText = "" { didSet { if searchText != oldValue { publish(reorder: true) } } }
     /// Whether rows may move now; false while the pointer is over the list.
-    public var reorderAllowed = true { didSet { if reorderAllowed { publish(reorder: true) } } }
+    public var reorderAllowed = true { didSet { if reorderAllowed && orderHoldIsOver { publish(reorder: true) } } }
+
+    /// How long the order holds after the list was sorted, seconds. A list that re-sorts every
+    /// second cannot be read by someone scanning it with their eyes, pointer or not. What the
+    /// user asks for (a sort, a search, a filter) sorts at once; newcomers meanwhile go last.
+    public var orderHold: TimeInterval = 10
+    /// When the live list was last sorted.
+    private var sortedAt: Date?
+    private var orderHoldIsOver: Bool { sortedAt.map { now().timeIntervalSince($0) >= orderHold } ?? true }
 
     // MARK: Borrowed
     private let live: LiveDevices
@@ -250,13 +258,15 @@ public final class ScannerViewModel {
     }
 
     /// What each fold of the live devices runs: filters and sorts thousands of devices on a
-    /// background thread, so frames keep coming meanwhile.
-    func refresh() async {
+    /// background thread, so frames keep coming meanwhile. The order holds for `orderHold`.
+    public func refresh() async {
         republishing = true
         defer { republishing = false }
         repeat {
             republishAgain = false
-            let job = publishJob(reorder: reorderAllowed)
+            let reorder = reorderAllowed && orderHoldIsOver
+            if reorder { sortedAt = now() }
+            let job = publishJob(reorder: reorder)
             let started = generation
             let result = await Task.detached(priority: .userInitiated) { job.run() }.value
             // A filter or favorite changed meanwhile and was published at once: this result is older.
@@ -265,6 +275,7 @@ public final class ScannerViewModel {
     }
 
     private func publish(reorder: Bool) {
+        if reorder { sortedAt = now() }
         generation += 1
         apply(publishJob(reorder: reorder).run())
     }

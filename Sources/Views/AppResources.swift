@@ -17,12 +17,25 @@ public struct AppResources: Sendable {
     /// A gettext locale directory (`<dir>/<lang>/LC_MESSAGES/favblue.mo`).
     public let localeDirectory: String?
 
+    /// The running executable's folder.
+    private static var binDirectory: URL {
+        let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                             ?? CommandLine.arguments[0])
+        return executable.deletingLastPathComponent()
+    }
+
+    /// The guide built as HTML (`<prefix>/share/favblue/help/<lang>/index.html`), in the first of
+    /// `languages` it is written in, else the original; nil where it is not installed (a
+    /// development build).
+    public static func guideHTML(languages: [String]) -> String? {
+        let help = binDirectory.deletingLastPathComponent().appending(path: "share/favblue/help").path
+        return (languages + ["C"]).lazy.map { "\(help)/\($0)/index.html" }.first { FileManager.default.fileExists(atPath: $0) }
+    }
+
     /// Locates everything relative to the running executable.
     public static func locate() -> AppResources {
         let fm = FileManager.default
-        let executable = URL(fileURLWithPath: (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                             ?? CommandLine.arguments[0])
-        let binDirectory = executable.deletingLastPathComponent()
+        let binDirectory = Self.binDirectory
         let share = binDirectory.deletingLastPathComponent().appending(path: "share")
 
         let installed = share.appending(path: "favblue/favblue.gresource").path

@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import Domain
+import Foundation
 import GtkKit
 import Localization
 import ViewModels
@@ -43,12 +44,22 @@ extension MainWindow {
         application.setAccels(for: "win.help", ["F1"])
     }
 
-    /// The user guide, in the desktop's help viewer (Yelp), in the user's language where it is translated.
+    /// The user guide, in the desktop's help viewer (Yelp), in the user's language where it is
+    /// translated; without Yelp, the same guide as HTML in the web browser.
     func showHelp() {
         window.showURI("help:favblue") { [weak self] problem in
-            guard let problem else { return }
-            self?.toast(L10n.format("The guide could not be opened: {}. Install Yelp, GNOME’s help viewer, to read it.",
-                                    DeviceText.isolated(problem)), button: nil, action: nil)
+            guard let self, let problem else { return }
+            FileHandle.standardError.write(Data("favblue: help:favblue could not be opened: \(problem)\n".utf8))
+            guard let page = AppResources.guideHTML(languages: Languages.preferred) else {
+                return self.toast(L10n.tr("This computer has no help viewer for the guide. Install Yelp, GNOME’s help viewer, to read it."),
+                                  button: nil, action: nil)
+            }
+            self.window.showURI(URL(fileURLWithPath: page).absoluteString) { [weak self] problem in
+                guard let problem else { return }
+                FileHandle.standardError.write(Data("favblue: \(page) could not be opened: \(problem)\n".utf8))
+                self?.toast(L10n.format("This computer has no help viewer and no web browser for the guide. Install Yelp, GNOME’s help viewer, or open {} in a browser.",
+                                        DeviceText.isolated(page)), button: nil, action: nil)
+            }
         }
     }
 }

@@ -81,9 +81,36 @@ final class ScannerViewModelTests: XCTestCase {
         await MainActor.run { model.stop() }
     }
 
+    func testTheLiveOrderHoldsForAWhileAfterASortThenSortsAgain() async {
+        let (model, scanner, _, clock, live) = await Self.makeWithLive()
+        await MainActor.run { model.start() }
+        scanner.feed(Self.seen(1, "A", -80))
+        scanner.feed(Self.seen(2, "B", -70))
+        await Self.settle(model)
+        let sorted = await model.rows.map(\.title)
+        XCTAssertEqual(sorted, ["B", "A"])
+        for _ in 0..<10 { scanner.feed(Self.seen(1, "A", -30)) }
+        scanner.feed(Self.seen(3, "C", -20))
+        await live.drain()
+        await model.refresh()
+        let held = await model.rows.map(\.title)
+        XCTAssertEqual(held, ["B", "A", "C"], "within the hold the rows keep their places and a newcomer goes last")
+        clock.now = clock.now.addingTimeInterval(await model.orderHold)
+        await model.refresh()
+        let resorted = await model.rows.map(\.title)
+        XCTAssertEqual(resorted, ["C", "A", "B"], "after the hold the list is sorted again")
+        await MainActor.run { model.sortOrder = .name }
+        let asked = await model.rows.map(\.title)
+        XCTAssertEqual(asked, ["A", "B", "C"], "a sort asked for is at once")
+        await MainActor.run { model.stop() }
+    }
+
     func testRowsDoNotMoveWhileThePointerIsOverTheList() async {
         let (model, scanner, _, _) = await Self.make()
-        await MainActor.run { model.start() }
+        await MainActor.run {
+            model.orderHold = 0
+            model.start()
+        }
         scanner.feed(Self.seen(1, "A", -80))
         scanner.feed(Self.seen(2, "B", -70))
         await Self.settle(model)
