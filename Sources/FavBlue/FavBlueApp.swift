@@ -348,9 +348,9 @@ final class FavBlueApp {
                                  pairing: DevicePairingViewModel(device: device, pairing: pairing, name: deviceName),
                                  services: services, tracker: trackers.map { TrackerViewModel(device: device, trackers: $0, sound: sound) })
             },
-            preferences: { parent in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
-                                                                   nicknames: nicknames, services: services,
-                                                                   trackers: trackerAlerts, sources: sources) },
+            preferences: { parent, area in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
+                                                                         nicknames: nicknames, services: services,
+                                                                         trackers: trackerAlerts, sources: sources, showing: area) },
             exportDevices: { navigator, scope in
                 ExportDialogs.exportDevices(navigator: navigator, scope: scope, scanner: scanner, favorites: favoritesPage)
             },

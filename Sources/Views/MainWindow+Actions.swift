@@ -15,7 +15,11 @@ extension MainWindow {
         window.addAction("close") { [weak self] in self?.window.close() }
         window.addAction("preferences") { [weak self] in
             guard let self else { return }
-            self.factory.preferences(self.window)
+            self.factory.preferences(self.window, nil)
+        }
+        window.addAction("tracker-preferences") { [weak self] in
+            guard let self else { return }
+            self.factory.preferences(self.window, PreferencesWindow.Area.trackers)
         }
         window.addAction("show-help-overlay") { [weak self] in
             guard let self else { return }

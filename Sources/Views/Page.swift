@@ -66,7 +66,8 @@ public struct PageFactory {
     /// Makes the detail page for one device.
     public var detail: (Navigator, DeviceID) -> Page
     /// Opens the Preferences window over the given window.
-    public var preferences: (Window) -> Void
+    /// Opens Preferences over the window, on the page named (`PreferencesWindow.Area`), else the first.
+    public var preferences: (Window, String?) -> Void
     /// Export Devices… (the Scanner's rows as shown) or Export Favorites…, by the list page in view.
     public var exportDevices: (Navigator, ExportScope) -> Void
     /// Makes the chat page of one device.
@@ -78,7 +79,7 @@ public struct PageFactory {
     public init(favorites: @escaping (Navigator) -> Page,
                 scanner: @escaping (Navigator) -> Page,
                 detail: @escaping (Navigator, DeviceID) -> Page,
-                preferences: @escaping (Window) -> Void = { _ in },
+                preferences: @escaping (Window, String?) -> Void = { _, _ in },
                 exportDevices: @escaping (Navigator, ExportScope) -> Void = { _, _ in },
                 chat: ((Navigator, DeviceID) -> Page)? = nil,
                 connectionBar: ((Navigator) -> ConnectionBar)? = nil) {

@@ -6,17 +6,28 @@ import GtkKit
 import Localization
 import ViewModels
 
-/// Preferences: auto scan, the background scan for Favorites, and when the Scanner hides, fades and removes devices.
+/// Preferences, one page per area as the HIG asks: the Scanner (scanning, the list, hidden
+/// devices), Favorites, Trackers, Connections (services and chat) and Sources.
 @MainActor
 public enum PreferencesWindow {
-    /// Opens the window over `parent`; changes apply (and are kept) at once.
+    /// The pages' names, to open the window on one.
+    public enum Area {
+        public static let scanner = "scanner"
+        public static let favorites = "favorites"
+        public static let trackers = "trackers"
+        public static let connections = "connections"
+        public static let sources = "sources"
+    }
+
+    /// Opens the window over `parent`, on the page named `showing` (else the Scanner's);
+    /// changes apply (and are kept) at once.
     public static func present(parent: Window, scanSettings: ScanSettingsViewModel, scanner: ScannerViewModel,
                                hidden: HiddenDevicesViewModel?,
                                chat: ChatRetentionSetting? = nil, nicknames: NicknameSharing? = nil,
                                services: DeviceServicesViewModel? = nil, trackers: TrackerAlertsSetting? = nil,
-                               sources: SourcesViewModel? = nil) {
+                               sources: SourcesViewModel? = nil, showing: String? = nil) {
         let window = PreferencesDialog(parent: parent, title: L10n.tr("Preferences"))
-        let page = PreferencesPage(title: L10n.tr("Scanner"), icon: "bluetooth-active-symbolic")
+        let page = PreferencesPage(title: L10n.ctx("Preferences page", "Scanner"), icon: "bluetooth-active-symbolic", name: Area.scanner)
 
         let p = scanSettings.settings
         let autoScan = Switch(accessibleName: L10n.tr("Auto Scan"))
@@ -65,13 +76,30 @@ public enum PreferencesWindow {
         ])
         page.add(scanning)
         page.add(list)
-        if let nicknames { page.add(nicknameGroup(nicknames)) }
-        if let trackers { page.add(trackerGroup(trackers, background: background)) }
-        if let services { page.add(servicesGroup(services)) }
-        if let chat { page.add(chatGroup(chat)) }
         if let hidden { page.add(hiddenDevices(hidden)) }
         window.add(page)
+        if let nicknames {
+            let favorites = PreferencesPage(title: L10n.ctx("Preferences page", "Favorites"), icon: "emblem-favorite-symbolic", name: Area.favorites)
+            favorites.add(nicknameGroup(nicknames))
+            window.add(favorites)
+        }
+        var trackerRows: PreferencesGroup?
+        if let trackers {
+            let page = PreferencesPage(title: L10n.ctx("Preferences page", "Trackers"), icon: "find-location-symbolic", name: Area.trackers)
+            let group = trackerGroup(trackers, background: background)
+            page.add(group)
+            window.add(page)
+            trackerRows = group
+        }
+        if services != nil || chat != nil {
+            let connections = PreferencesPage(title: L10n.ctx("Preferences page", "Connections"), icon: "network-transmit-receive-symbolic",
+                                              name: Area.connections)
+            if let services { connections.add(servicesGroup(services)) }
+            if let chat { connections.add(chatGroup(chat)) }
+            window.add(connections)
+        }
         if let sources { window.add(SourcesPage.make(sources, parent: window.asParent)) }
+        if let showing { window.showPage(named: showing) }
 
         autoScan.onToggled { [weak scanSettings] on in
             syncSensitivity()
@@ -92,8 +120,8 @@ public enum PreferencesWindow {
         remove.onChanged { [weak scanSettings] in scanSettings?.settings.removeAfterSeconds = $0 }
         // The dialog keeps its pages, rows and controls alive until GTK destroys it.
         window.present()
-        // The first setting has the focus, not the page switcher above it.
-        scanning.allRows.first?.grabFocus()
+        // The first setting of the page on show has the focus, not the page switcher above it.
+        ((showing == Area.trackers ? trackerRows : nil) ?? scanning).allRows.first?.grabFocus()
     }
 
     /// Preferences → Favorites: nicknames shared with the rest of the desktop (BlueZ only).
@@ -101,7 +129,8 @@ public enum PreferencesWindow {
         let share = Switch(accessibleName: L10n.tr("Share Nicknames"))
         share.isOn = sharing.isOn
         share.isSensitive = sharing.isAvailable
-        let group = PreferencesGroup(title: L10n.tr("Favorites"), rows: [
+        // The page's title heads it; a group title would say it twice.
+        let group = PreferencesGroup(title: "", rows: [
             ActionRow(title: L10n.tr("Share Nicknames"),
                       subtitle: L10n.tr("Name devices by their nicknames in GNOME Settings and other apps too"),
                       control: share, activates: true),
@@ -126,7 +155,8 @@ public enum PreferencesWindow {
         let offer = ActionRow(title: L10n.tr("Scan in the Background Too"),
                               subtitle: L10n.tr("Alerts protect only while FavBlue scans. A short scan every minute costs some battery."),
                               control: scanToo)
-        let group = PreferencesGroup(title: L10n.tr("Trackers"), rows: [
+        // The page's title heads it; a group title would say it twice.
+        let group = PreferencesGroup(title: "", rows: [
             ActionRow(title: L10n.tr("Tracker Alerts"),
                       subtitle: L10n.tr("Warn when an unknown tracker, away from its owner, moves with you"), control: alerts, activates: true),
             ActionRow(title: L10n.tr("Sensitivity"), subtitle: L10n.tr("Higher warns sooner, but also more often about a tracker that is not following you"), control: sensitivity),

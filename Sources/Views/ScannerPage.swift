@@ -89,7 +89,7 @@ public final class ScannerPage: Page {
                                (L10n.tr("_Only New Devices"), "scanner.only-new")]),
             (nil, [(L10n.tr("_Export Devices…"), "win.export-devices"),
                    (L10n.tr("_Record"), "scanner.record")]),
-            (nil, [(L10n.tr("Scanner _Preferences"), "win.preferences")]),
+            (nil, [(L10n.tr("_Preferences"), "win.preferences")]),
         ]
         viewMenu = MenuButton(icon: "view-sort-descending-symbolic", accessibleName: L10n.tr("View Options"),
                               titledSections: viewSections)
@@ -223,7 +223,7 @@ public final class ScannerPage: Page {
             self.list.list.grabFocus()
             self.trackerAlerts?.answerOffer()
             self.render()
-            if turnOn { _ = self.root.activateAction("win.preferences") }
+            if turnOn { _ = self.root.activateAction("win.tracker-preferences") }
         }
         installViewActions()
         token = model.observe { [weak self] in self?.render() }

@@ -12,8 +12,10 @@ import ViewModels
 @MainActor
 enum SourcesPage {
     static func make(_ model: SourcesViewModel, parent: Window) -> PreferencesPage {
-        let page = PreferencesPage(title: L10n.tr("Sources"), icon: "network-wireless-symbolic")
-        let here = PreferencesGroup(title: L10n.tr("This Computer"))
+        let page = PreferencesPage(title: L10n.ctx("Preferences page", "Sources"), icon: "network-workgroup-symbolic",
+                                   name: PreferencesWindow.Area.sources)
+        // One row needs no heading of its own: the row says "This Computer".
+        let here = PreferencesGroup(title: "")
         let own = ActionRow(title: L10n.tr("This Computer"), subtitle: model.primary, control: Label())
         here.add(own)
         let others = PreferencesGroup(title: L10n.tr("Other Sources"))

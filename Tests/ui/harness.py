@@ -339,6 +339,17 @@ class App:
         subprocess.run(["xdotool", "windowfocus", "--sync", self.window_id()], check=False, timeout=10)
         subprocess.run(["xdotool", "type", "--delay", "5", text], check=True, timeout=30)
 
+    def page_on_show(self):
+        """The title of the page tab selected (Preferences' pages); GTK 4.8 marks no control
+        of a page out of sight as such, so the tab tells which page is on show."""
+        for node, role, name in self.nodes():
+            try:
+                if role == "page tab" and node.get_state_set().contains(Atspi.StateType.SELECTED):
+                    return name
+            except Exception:
+                continue
+        return None
+
     def is_sensitive(self, name, role="button"):
         node = self.find(name, role)
         node.clear_cache()  # the client library keeps what it read once

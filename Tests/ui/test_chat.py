@@ -168,6 +168,8 @@ class DemoChatTests(unittest.TestCase):
             self.assertFalse([n for n in app.names("label") if "handles 0x" in n], "no handles by default")
             app.key("ctrl+comma")
             app.wait_for(lambda: "Preferences" in app.frames(), what="the Preferences window")
+            app.press("Connections", role="page tab")
+            app.wait_for(lambda: app.page_on_show() == "Connections", what="the Connections page")
             next(node for node, role, name in app.nodes()
                  if name == "Show Identifiers" and role in ("toggle button", "switch", "check box")).do_action(0)
             app.wait_for(lambda: "7E57C000-2C8F-4F3C-9F91-8577E1891234 · handles 0x000A–0x000F" in app.names("label"),

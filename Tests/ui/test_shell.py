@@ -282,6 +282,12 @@ class LanguageTests(unittest.TestCase):
         self.assertIn("Unknown storage “floppy”", run.stderr)
 
 
+def installed_guide():
+    """The HTML guide an installed FavBlue carries (share/favblue/help); None for a development build."""
+    share = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(binary()))), "share", "favblue", "help")
+    return share if os.path.isdir(share) else None
+
+
 def register_help_viewer(home, program):
     """Makes `program` (a script given the URI) the desktop's handler of help: URIs for an
     App(home=home), as installing Yelp does, so GIO's launch can be read instead of the screen."""
@@ -336,16 +342,51 @@ class HelpTests(unittest.TestCase):
             app.press("Help", role="menu item")
             self.assertEqual(self.wait_for_file(opened, "the guide"), ["help:favblue"])
 
+    @staticmethod
+    def without_system_applications(home):
+        """XDG_DATA_DIRS with the MIME database alone: no desktop file of the system's (Yelp's,
+        a browser's) is in sight, and an .html file is still known as text/html."""
+        data = os.path.join(home, "mime-only")
+        os.makedirs(data)
+        os.symlink("/usr/share/mime", os.path.join(data, "mime"))
+        return {"XDG_DATA_DIRS": data}
+
     def test_without_a_help_viewer_a_notice_says_what_to_install(self):
         home = scratch("favblue-ui-")
-        # No desktop file anywhere: the system's (Yelp's among them) are out of sight.
-        empty = os.path.join(home, "no-applications")
-        os.makedirs(empty)
-        with App(home=home, env={"XDG_DATA_DIRS": empty}) as app:
+        with App(home=home, env=self.without_system_applications(home)) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.key("F1")
-            app.wait_for(lambda: any(n.startswith("The guide could not be opened") and "Install Yelp" in n
-                                     for n in app.names("label")), what="the notice")
+            # An installed FavBlue has the guide as HTML, but here no browser to open it.
+            guide = installed_guide()
+            said = (f"This computer has no help viewer and no web browser for the guide. Install Yelp, GNOME’s help viewer, "
+                    f"or open \u2068{os.path.join(guide, 'C', 'index.html')}\u2069 in a browser." if guide else
+                    "This computer has no help viewer for the guide. Install Yelp, GNOME’s help viewer, to read it.")
+            app.wait_for(lambda: said in app.names("label"), what="the notice")
+            self.assertFalse([n for n in app.names("label") if "not supported" in n], "no raw error")
+
+    @unittest.skipUnless(installed_guide(), "a development build carries no HTML guide (meson-helpers/test installs one)")
+    def test_without_a_help_viewer_the_html_guide_opens_in_the_browser_in_the_users_language(self):
+        for lang, folder in ((None, "C"), ("de", "de")):
+            home = scratch("favblue-ui-")
+            opened = os.path.join(home, "opened.txt")
+            program = os.path.join(home, "browser")
+            with open(program, "w") as f:
+                f.write(f'#!/bin/sh\nprintf "%s\\n" "$1" >> "{opened}"\n')
+            os.chmod(program, 0o755)
+            apps = os.path.join(home, "xdg_data_home", "applications")
+            os.makedirs(apps, exist_ok=True)
+            with open(os.path.join(apps, "browser.desktop"), "w") as f:
+                f.write(f"[Desktop Entry]\nType=Application\nName=Browser\nExec={program} %u\nMimeType=text/html;\n")
+            os.makedirs(os.path.join(home, "xdg_config_home"), exist_ok=True)
+            with open(os.path.join(home, "xdg_config_home", "mimeapps.list"), "w") as f:
+                f.write("[Default Applications]\ntext/html=browser.desktop\n")
+            with App(home=home, lang=lang, env=self.without_system_applications(home)) as app:
+                app.wait_for(lambda: len(app.names("button")) > 2, what="the home page")
+                app.key("F1")
+                page = os.path.join(installed_guide(), folder, "index.html")
+                # GIO hands a local file to the browser as its path.
+                self.assertEqual(self.wait_for_file(opened, "the HTML guide"), [page], f"{folder}: its guide")
+                self.assertTrue(os.path.exists(os.path.join(installed_guide(), folder, "favorites.html")), "with its pages")
 
 
 @retry_gtk_atspi_crash

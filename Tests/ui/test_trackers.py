@@ -27,6 +27,10 @@ class TrackerTests(unittest.TestCase):
             # Tracker Alerts, off by default, turned on in Preferences; it offers the background scan.
             app.key("ctrl+comma")
             app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
+            # One page per area: Preferences opens on the Scanner's, Trackers is a page of its own.
+            self.assertEqual(app.page_on_show(), "Scanner", "Preferences opens on the Scanner's page")
+            app.press("Trackers", role="page tab")
+            app.wait_for(lambda: app.page_on_show() == "Trackers", what="the Trackers page")
             self.assertFalse(app.find("Tracker Alerts", role=SWITCH).get_state_set().contains(Atspi.StateType.CHECKED),
                              "off until turned on")
             app.find("Tracker Alerts", role=SWITCH).do_action(0)
@@ -97,7 +101,7 @@ class TrackerTests(unittest.TestCase):
                 self.assertIn("Not Now", app.names("button"))
                 app.press("Turn On…")
                 app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences, where the alerts are turned on")
-                self.assertIn("Tracker Alerts", app.names())
+                app.wait_for(lambda: app.page_on_show() == "Trackers", what="Preferences open on the Trackers page")
                 app.key("Escape")
                 app.wait_for(lambda: offer not in app.names("label"), what="the offer answered")
             with App("--source", peers.source, home=home) as app:

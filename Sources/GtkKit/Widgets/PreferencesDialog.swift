@@ -63,6 +63,11 @@ public final class PreferencesDialog: Widget {
         pages.append(page)
     }
 
+    /// Puts the page named `name` on show.
+    public func showPage(named name: String) {
+        adw_preferences_window_set_visible_page_name(preferences, name)
+    }
+
     /// Shows the window; it stays alive until it is closed.
     public func present() {
         keepAlive = self

@@ -8,11 +8,13 @@ internal import CGtkShim
 public final class PreferencesPage: Widget {
     private var groups: [PreferencesGroup] = []
 
-    /// A page titled `title` with `icon` (shown when a dialog has several pages).
-    public init(title: String, icon: String) {
+    /// A page titled `title` with `icon` (shown when a dialog has several pages); `name` lets
+    /// a dialog open on it.
+    public init(title: String, icon: String, name: String? = nil) {
         super.init(adw_preferences_page_new())
         adw_preferences_page_set_title(gcast(object), title)
         adw_preferences_page_set_icon_name(gcast(object), icon)
+        if let name { adw_preferences_page_set_name(gcast(object), name) }
     }
 
     /// Appends `group` under the others.
