@@ -90,7 +90,14 @@ extension AppSources {
         let model = SourcesViewModel(entries: kept(settings), primary: primary, fromCommandLine: fromCommandLine,
                                      statuses: { statuses },
                                      keepPassword: { broker, password in try BrokerKeyring.store(password, for: broker) },
-                                     isSharing: settings?.bool("share-with-broker") ?? false, gatewayName: gatewayName(settings))
+                                     isSharing: settings?.bool("share-with-broker") ?? false, gatewayName: gatewayName(settings),
+                                     roomNames: SourcesViewModel.roomNames(stored: settings?.strings("room-names") ?? []))
+        live.roomNames = model.roomNames
+        model.heardRooms = { [weak live] in live?.heardRooms ?? [] }
+        model.onRoomNamesChange = { [weak settings, weak live] names in
+            settings?.set("room-names", strings: SourcesViewModel.stored(roomNames: names))
+            live?.roomNames = names
+        }
         let reshare = { [weak model] in
             sharing?.stop()
             sharing = nil

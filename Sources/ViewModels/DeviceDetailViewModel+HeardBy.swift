@@ -31,7 +31,7 @@ extension DeviceDetailViewModel {
         let room = device.room.room
         return device.heardBy.map { h in
             let signal = h.rssi.map(SignalText.dBm) ?? L10n.tr("no signal figure")
-            return Hearing(name: DeviceText.shown(h.source), detail: L10n.format("{} · {}", signal, Formats.moment(h.lastSeen, now: now)),
+            return Hearing(name: DeviceText.shown(live.roomName(h.source)), detail: L10n.format("{} · {}", signal, Formats.moment(h.lastSeen, now: now)),
                            isRoom: h.source == room, readings: h.trace.readings.map { Double($0.1) })
         }
     }
@@ -41,7 +41,7 @@ extension DeviceDetailViewModel {
     public var heardOnlyElsewhere: String? {
         guard let own = live.ownSource, let device = live[id], !device.heardBy.isEmpty,
               !device.heardBy.contains(where: { $0.source == own }) else { return nil }
-        let names = device.heardBy.map { DeviceText.shown($0.source) }
+        let names = device.heardBy.map { DeviceText.shown(live.roomName($0.source)) }
         let rooms = names.count == 1 ? names[0]
             // Translators: the last two of several rooms' names, "Kitchen and Office".
             : L10n.format("{} and {}", names.dropLast().joined(separator: ", "), names.last!)
@@ -52,6 +52,6 @@ extension DeviceDetailViewModel {
 
     /// "In the Kitchen": the room it is in, where several sources are in use.
     public var roomText: String? {
-        live[id]?.room.room.map { L10n.format("In the {}", DeviceText.shown($0)) }
+        live[id]?.room.room.map { L10n.format("In the {}", DeviceText.shown(live.roomName($0))) }
     }
 }

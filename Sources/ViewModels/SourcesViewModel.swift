@@ -60,6 +60,39 @@ public final class SourcesViewModel {
     /// The gateway name this computer publishes under.
     public let gatewayName: String
 
+    /// The rooms heard so far, by the name each gateway goes by (the composition root asks the live model).
+    public var heardRooms: () -> [String] = { [] }
+    /// What the user calls each room, by the name its gateway goes by ("kitchen" → "Kitchen").
+    public private(set) var roomNames: [String: String] = [:]
+    /// Keeps the room names (the composition root writes settings and tells the live model).
+    public var onRoomNamesChange: (([String: String]) -> Void)?
+
+    /// The rooms to name: those heard, and those named before.
+    public var rooms: [String] { Set(heardRooms()).union(roomNames.keys).sorted() }
+
+    /// Names `room` (as its gateway goes by) `name`; an empty name gives it back its own.
+    public func setRoomName(_ name: String, for room: String) {
+        let clean = String(name.map { $0 == "\t" || $0.isNewline ? " " : $0 }).trimmingCharacters(in: .whitespaces)
+        guard roomNames[room, default: ""] != clean else { return }
+        roomNames[room] = clean.isEmpty ? nil : clean
+        onRoomNamesChange?(roomNames)
+    }
+
+    /// Reads room names as settings keep them: "gateway\tName" a line.
+    public static func roomNames(stored: [String]) -> [String: String] {
+        var names: [String: String] = [:]
+        for line in stored {
+            let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            if parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty { names[parts[0]] = parts[1] }
+        }
+        return names
+    }
+
+    /// Room names as settings keep them.
+    public static func stored(roomNames: [String: String]) -> [String] {
+        roomNames.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)" }
+    }
+
     /// The broker sharing goes to: the first one switched on.
     public var sharingBroker: MQTTAddress? { entries.first { $0.isOn && $0.mqtt != nil }?.mqtt }
 
@@ -73,8 +106,10 @@ public final class SourcesViewModel {
     private let keepPassword: (MQTTAddress, String) throws -> Void
 
     public init(entries: [Entry], primary: ScanSource, fromCommandLine: Bool, statuses: @escaping () -> [SourceStatus],
-                keepPassword: @escaping (MQTTAddress, String) throws -> Void, isSharing: Bool = false, gatewayName: String = "") {
+                keepPassword: @escaping (MQTTAddress, String) throws -> Void, isSharing: Bool = false, gatewayName: String = "",
+                roomNames: [String: String] = [:]) {
         self.entries = entries
+        self.roomNames = roomNames
         self.primary = Self.words(primary)
         self.isSharing = isSharing
         self.gatewayName = gatewayName

@@ -27,9 +27,28 @@ enum SourcesPage {
         let shareRow = ActionRow(title: L10n.tr("Share with the House"), subtitle: model.sharingNote, control: share, activates: true)
         let sharing = PreferencesGroup(title: L10n.ctx("Preferences group", "Share"), rows: [shareRow])
         share.onToggled { [weak model] on in model?.isSharing = on }
+        let rooms = PreferencesGroup(title: L10n.tr("Rooms"))
         page.add(here)
         page.add(others)
+        page.add(rooms)
         page.add(sharing)
+        // A row per room heard, its name as the user wants it said, added as gateways report.
+        var roomRows: [String: ActionRow] = [:]
+        func listRooms() {
+            for room in model.rooms where roomRows[room] == nil {
+                let name = Entry(accessibleName: L10n.format("Name of the room {}", room))
+                name.placeholder(room)
+                name.text = model.roomNames[room] ?? ""
+                name.onChanged { [weak model] text in model?.setRoomName(text, for: room) }
+                name.align(.end, .center)
+                let row = ActionRow(title: room, subtitle: L10n.tr("As its gateway names it"), control: name)
+                rooms.add(row)
+                roomRows[room] = row
+            }
+            rooms.details = roomRows.isEmpty
+                ? L10n.tr("Once a gateway reports, its room is listed here to be given a name of yours.")
+                : L10n.tr("What each room is called in FavBlue, in its notifications and when shared with the house. Empty keeps the gateway’s name.")
+        }
         var rows: [(name: String, row: ActionRow)] = []
         let add = Button(label: L10n.tr("_Add Source…"), mnemonic: true)
         add.align(.start, .center)
@@ -70,6 +89,7 @@ enum SourcesPage {
         }
 
         func refresh() {
+            listRooms()
             shareRow.subtitle = model.sharingNote
             share.isSensitive = model.sharingBroker != nil || model.isSharing
             own.subtitle = [model.primary, model.state(of: L10n.tr("This Computer"))].filter { !$0.isEmpty }.joined(separator: "\n")

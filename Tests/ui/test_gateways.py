@@ -89,6 +89,38 @@ class GatewayTests(unittest.TestCase):
             self.assertFalse(app.is_sensitive("Connect to Garden tag"), "Connect is offered, insensitive")
             self.assertFalse(any("In the demo" in n for n in app.names()), "not the demo's reason")
 
+    def test_a_room_named_in_preferences_is_said_by_that_name_and_kept(self):
+        """Gateways go by their own names ("kitchen"); Preferences → Sources gives each room one of the user's."""
+        broker = Broker()
+        self.addCleanup(broker.stop)
+        rooms = Gateways(broker, "C0:98:E5:49:00:78", "Shed tag", {"kitchen": -60, "office": -70})
+        self.addCleanup(rooms.stop)
+        home = scratch("favblue-rooms-")
+        with App("--source", "demo", "--source", broker.url, home=home) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Details for Shed tag" in app.names("button"), timeout=30, what="the gateways' device")
+            app.press("Details for Shed tag")
+            app.wait_for(lambda: "Heard only by the kitchen and office gateways; this computer cannot reach it." in app.names("label"),
+                         what="the rooms by their gateways' names")
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
+            app.press("Sources", role="page tab")
+            app.wait_for(lambda: "Name of the room kitchen" in app.names("text"), what="a row per room heard")
+            app.find("Name of the room kitchen", "text").set_text_contents("Kitchen")
+            app.find("Name of the room office", "text").set_text_contents("Home Office")
+            app.key("Escape")
+            app.wait_for(lambda: "Preferences" not in app.frames(), what="Preferences closed")
+            app.wait_for(lambda: "Heard only by the Kitchen and Home Office gateways; this computer cannot reach it." in app.names("label"),
+                         what="the rooms by the names given")
+        with App("--source", "demo", "--source", broker.url, home=home) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Details for Shed tag" in app.names("button"), timeout=30, what="the device again")
+            app.press("Details for Shed tag")
+            app.wait_for(lambda: "Heard only by the Kitchen and Home Office gateways; this computer cannot reach it." in app.names("label"),
+                         what="the names kept across a restart")
+
     def test_a_gateway_added_in_preferences_is_scanned_kept_and_said_with_its_state(self):
         broker = Broker()
         self.addCleanup(broker.stop)

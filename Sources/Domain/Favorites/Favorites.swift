@@ -104,8 +104,8 @@ public final class Favorites {
 
     /// The room `id` is in and its signal there, where several sources hear it; nil otherwise.
     public func room(of id: DeviceID) -> (name: String, rssi: Int?)? {
-        guard let device = live?[id], let room = device.room.room else { return nil }
-        return (room, device.heardBy.first { $0.source == room }?.smoothed.map { Int($0.rounded()) })
+        guard let live, let device = live[id], let room = device.room.room else { return nil }
+        return (live.roomName(room), device.heardBy.first { $0.source == room }?.smoothed.map { Int($0.rounded()) })
     }
 
     /// The battery level of `id` in percent, as last read while it was listed; nil when unknown.
