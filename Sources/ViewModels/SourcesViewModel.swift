@@ -141,6 +141,14 @@ public final class SourcesViewModel {
             return L10n.format("There is a source called “{}” already.", DeviceText.isolated(name))
         }
         if address.isEmpty { return L10n.tr("Give its address, such as mqtt://broker.local/home.") }
+        let schemes = ["mqtt://", "mqtts://", "h4-tcp:", "h4-unix:", "h4-serial:"]
+        if !schemes.contains(where: { address.lowercased().hasPrefix($0) }) {
+            // "broker.local" or "10.0.0.5:1883/home": a host alone is most likely a broker.
+            if address.range(of: #"^[A-Za-z0-9.\-]+(:[0-9]+)?(/.*)?$"#, options: .regularExpression) != nil {
+                return L10n.format("A broker’s address starts with mqtt://, as in mqtt://{}.", address)
+            }
+            return L10n.tr("FavBlue cannot read this address. A broker’s reads mqtt://broker.local/home, a board’s h4-tcp:host:port.")
+        }
         do {
             let source = try ScanSource(parsing: address)
             switch source {
@@ -149,6 +157,8 @@ public final class SourcesViewModel {
             default: return nil
             }
         } catch {
+            // The address of a broker or a board, not of "the Bluetooth source".
+            if case .badSource(let detail) = error { return L10n.format("This address cannot be used: {}", detail) }
             return error.message
         }
     }
@@ -188,8 +198,12 @@ public final class SourcesViewModel {
     public func state(of name: String) -> String {
         let all = statuses()
         guard let own = all.first(where: { $0.name == name && $0.via == nil }) else {
-            return entries.first { $0.name == name }.map { $0.isOn ? L10n.tr("used while FavBlue scans") : L10n.ctx("source", "off") }
-                ?? ""
+            return entries.first { $0.name == name }.map { entry in
+                // Not started yet: brokers listen as long as FavBlue is open, unless the command line chose.
+                !entry.isOn ? L10n.ctx("source", "off")
+                    : fromCommandLine ? L10n.tr("not in use: the command line named the sources")
+                    : L10n.ctx("source", "connecting…")
+            } ?? ""
         }
         // A broker's gateways follow it.
         let lines = [own.stateWords] + all.filter { $0.via == name }.map(\.words)

@@ -126,7 +126,7 @@ enum SourcesPage {
     /// Add Source…: a name and an address, checked as they are typed.
     private static func askSource(model: SourcesViewModel, parent: Window, done: @escaping (Bool) -> Void) {
         let dialog = MessageDialog(parent: parent, heading: L10n.tr("Add a Source"),
-                                   body: L10n.tr("Name it after its room. A broker’s address reads mqtt://[user@]host[:port]/prefix (mqtts:// for TLS); a board’s h4-tcp:host:port."))
+                                   body: L10n.tr("Name it after its room, and give the address of its broker or board."))
         let name = Entry(accessibleName: L10n.tr("Name"))
         name.placeholder(L10n.tr("Name, such as Kitchen"))
         let address = Entry(accessibleName: L10n.tr("Address"))
@@ -134,7 +134,23 @@ enum SourcesPage {
         address.activatesDefault()
         let reason = Label().xalign(0).wrap()
         reason.css("caption", "error")
-        dialog.setExtraChild(Box(vertical: true, spacing: 6).append(name, address, reason))
+        // Labels that stay once the fields are typed in (a placeholder goes), and the forms of
+        // an address one to a line, never wrapped inside one.
+        func caption(_ text: String) -> Label {
+            let label = Label(text).xalign(0)
+            label.css("caption-heading")
+            return label
+        }
+        let forms = Box(vertical: true, spacing: 2)
+        for form in [L10n.format("A broker: {}", "mqtt://[user@]host[:port]/prefix"),
+                     L10n.format("A broker over TLS: {}", "mqtts://…"),
+                     L10n.format("A board: {}", "h4-tcp:host:port")] {
+            let line = Label(form).xalign(0)
+            line.css("caption", "dim-text")
+            forms.append(line)
+        }
+        dialog.setExtraChild(Box(vertical: true, spacing: 6).append(caption(L10n.tr("Name")), name, caption(L10n.tr("Address")), address,
+                                                                    forms, reason))
         var added = false
         dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
         dialog.addResponse("add", label: L10n.tr("_Add"), appearance: .suggested) {

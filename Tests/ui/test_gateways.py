@@ -121,6 +121,32 @@ class GatewayTests(unittest.TestCase):
             app.wait_for(lambda: "Heard only by the Kitchen and Home Office gateways; this computer cannot reach it." in app.names("label"),
                          what="the names kept across a restart")
 
+    def test_adding_a_source_says_what_is_wrong_in_words_and_a_broker_that_is_not_there_says_so(self):
+        with App() as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
+            app.press("Sources", role="page tab")
+            app.press("Add Source…")
+            app.wait_for(lambda: "Add a Source" in app.names(), what="the dialog")
+            # The fields keep visible labels; the address forms are each one line of their own.
+            self.assertTrue({"Name", "Address"} <= set(app.names("label")), "labels beside the fields")
+            self.assertIn("A broker: mqtt://[user@]host[:port]/prefix", app.names("label"))
+            app.find("Name", "text").set_text_contents("Garage")
+            for typed, said in (("broker.local", "A broker’s address starts with mqtt://, as in mqtt://broker.local."),
+                                ("bt:xyz", "FavBlue cannot read this address. A broker’s reads mqtt://broker.local/home, a board’s h4-tcp:host:port.")):
+                app.find("Address", "text").set_text_contents(typed)
+                app.wait_for(lambda: said in app.names("label"), what=f"what is wrong with {typed}")
+                self.assertFalse(app.is_sensitive("Add"), f"{typed} cannot be added")
+            self.assertFalse([n for n in app.names("label") if "Bluetooth source" in n], "a broker is no Bluetooth source")
+            # A broker with a user gets Password…; with nothing listening there, the row says so.
+            app.find("Address", "text").set_text_contents("mqtt://me@127.0.0.1:1/home")
+            app.wait_for(lambda: app.is_sensitive("Add"), what="a broker's address accepted")
+            app.press("Add")
+            app.wait_for(lambda: "Password…" in app.names("button"), what="Password… for a broker with a user")
+            app.wait_for(lambda: "mqtt://me@127.0.0.1:1/home\ncannot connect: Connection refused; trying again" in app.names(),
+                         timeout=10, what="the broker said to be unreachable within 10 s")
+
     def test_a_gateway_added_in_preferences_is_scanned_kept_and_said_with_its_state(self):
         broker = Broker()
         self.addCleanup(broker.stop)

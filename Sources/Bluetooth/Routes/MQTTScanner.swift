@@ -26,6 +26,8 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
     private var messages = 0
     /// Why no password was given, for the failure if the broker wants one.
     private var note: String?
+    /// Why the last attempt to reach the broker failed, while the loop tries again.
+    private var retrying: String?
 
     init(address: MQTTAddress, password: String? = nil, log: @escaping @Sendable (String) -> Void) {
         self.address = address
@@ -42,7 +44,7 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
         let state = streams.state
         return lock.withLock {
             let broker = SourceStatus(name: address.host, state: state, lastHeard: gateways.values.max(), skipped: skipped,
-                                      messages: messages)
+                                      messages: messages, retrying: retrying)
             return [broker] + gateways.keys.sorted().map {
                 SourceStatus(name: $0, state: state, lastHeard: gateways[$0], via: address.host)
             }
@@ -80,8 +82,9 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
         lock.withLock { client = m }
         let rc = mosquitto_connect_async(m, address.host, Int32(address.port), 30)
         if rc != MOSQ_ERR_SUCCESS.rawValue {
-            // The loop thread tries again with backoff; the state says it is still connecting.
+            // The loop thread tries again with backoff; the state says why it is not connected yet.
             log("mqtt: \(address): \(MQTTClient.words(rc)); trying again")
+            lock.withLock { retrying = MQTTClient.words(rc) }
         }
         mosquitto_loop_start(m)
     }
@@ -114,9 +117,11 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
                 if let m = lock.withLock({ client }) { mosquitto_disconnect(m) }
             } else {
                 log("mqtt: \(address): \(reason)")
+                lock.withLock { retrying = reason }
             }
             return
         }
+        lock.withLock { retrying = nil }
         if let m = lock.withLock({ client }) { mosquitto_subscribe(m, nil, address.subscription, 0) }
         log("mqtt: connected to \(address)")
         streams.set(.scanning)
@@ -126,6 +131,7 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
         guard rc != 0, lock.withLock({ client != nil }) else { return }
         if case .failed = streams.state { return }
         log("mqtt: \(address): the broker went away (\(MQTTClient.words(rc))); trying again")
+        lock.withLock { retrying = MQTTClient.words(rc) }
         streams.set(.starting)
     }
 

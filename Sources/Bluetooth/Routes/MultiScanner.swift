@@ -86,7 +86,7 @@ public final class MultiScanner: DeviceScanner, SourceStatusReporting, @unchecke
                     let own = reporting.sourceStatuses
                     guard let broker = own.first else { return [] }
                     return [SourceStatus(name: part.name, state: broker.state, lastHeard: broker.lastHeard, skipped: broker.skipped,
-                                         messages: broker.messages)]
+                                         messages: broker.messages, retrying: broker.retrying)]
                         + own.dropFirst().map { SourceStatus(name: $0.name, state: $0.state, lastHeard: $0.lastHeard, via: part.name) }
                 }
                 return [SourceStatus(name: part.name, state: partStates[i], lastHeard: lastHeard[i])]

@@ -17,8 +17,13 @@ public struct SourceStatus: Equatable, Sendable {
     /// The broker a gateway publishes through; nil for a source of its own.
     public let via: String?
 
-    public init(name: String, state: ScannerState, lastHeard: Date?, skipped: Int = 0, messages: Int = 0, via: String? = nil) {
+    /// Why it is not connected yet while it tries again ("Connection refused"); nil otherwise.
+    public let retrying: String?
+
+    public init(name: String, state: ScannerState, lastHeard: Date?, skipped: Int = 0, messages: Int = 0, via: String? = nil,
+                retrying: String? = nil) {
         self.name = name
+        self.retrying = retrying
         self.via = via
         self.state = state
         self.lastHeard = lastHeard
@@ -39,7 +44,8 @@ public struct SourceStatus: Equatable, Sendable {
             } else {
                 what = L10n.ctx("source", "connected")
             }
-        case .starting: what = L10n.ctx("source", "connecting…")
+        case .starting:
+            what = retrying.map { L10n.format("cannot connect: {}; trying again", $0) } ?? L10n.ctx("source", "connecting…")
         case .idle, .paused: what = L10n.ctx("source", "stopped")
         case .finished: what = L10n.ctx("source", "finished")
         case .failed(let failure): what = failure.message
