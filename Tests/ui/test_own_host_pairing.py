@@ -144,6 +144,48 @@ class OwnHostPairingTests(unittest.TestCase):
                 retried = app.stderr().count("changed its address; trying")
                 print(f"\n20 connects after rotations: {retried} needed a retry", file=sys.stderr)
 
+    def ten_connects_all_encrypted(self, *misbehaviour):
+        """Pairs with a peer rotating every 2 s behind a controller that does not keep its word,
+        then connects 10 times, each after a rotation: every link ends encrypted with the bond."""
+        from peers import ChatPeer
+        with ChatPeer("--service", "chat", "--pairing", "yesno", "--irk", "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                      "--private", "--rotate", "2", "--advertising-interval", "100", *misbehaviour) as peer:
+            with App("--source", peer.source, storage="sqlite", home=scratch("favblue-ui-")) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: "Details for Chat Peer" in app.names("button"), timeout=30, what="the peer")
+                app.press("Details for Chat Peer")
+                app.wait_for(lambda: "Pair with Chat Peer" in app.names("button"), what="Pair")
+                app.press("Pair with Chat Peer")
+                confirm_the_number(app, peer, "Chat Peer")
+                app.wait_for(lambda: "Forget Chat Peer" in app.names("button"), what="Paired")
+                app.wait_for(lambda: "Disconnect from Chat Peer" in app.names("button"), timeout=20, what="connected")
+                for n in range(10):
+                    app.press("Disconnect from Chat Peer")
+                    app.wait_for(lambda: "Connect to Chat Peer" in app.names("button"), what=f"disconnected ({n})")
+                    rotated = peer.count("ROTATED")
+                    deadline = time.time() + 10
+                    while peer.count("ROTATED") == rotated and time.time() < deadline:
+                        time.sleep(0.05)
+                    encrypted = peer.count("ENCRYPTED 1")
+                    app.press("Connect to Chat Peer")
+                    app.wait_for(lambda: "Disconnect from Chat Peer" in app.names("button"), timeout=15,
+                                 what=f"connection {n + 1} of 10 after a rotation")
+                    deadline = time.time() + 10
+                    while peer.count("ENCRYPTED 1") == encrypted and time.time() < deadline:
+                        time.sleep(0.05)
+                    self.assertGreater(peer.count("ENCRYPTED 1"), encrypted, f"connection {n + 1} is encrypted")
+                self.assertEqual(peer.count("PAIRED"), 1, "bonded once")
+                return peer, app.stderr()
+
+    def test_ten_connects_through_a_controller_that_claims_a_resolving_list_and_never_resolves(self):
+        _, log = self.ten_connects_all_encrypted("--claim-resolving-list")
+        self.assertIn("resolving list: the controller did not connect to", log, "the log says why the list is distrusted")
+
+    def test_ten_connects_when_the_controller_leaves_encryption_unanswered_now_and_then(self):
+        peer, log = self.ten_connects_all_encrypted("--unanswered-encryptions", "3")
+        self.assertEqual(peer.count("UNANSWERED_ENCRYPTION"), 3, "three links were left silent")
+
     def test_a_private_device_paired_here_keeps_one_row_its_nickname_and_chat_across_rotations_and_restarts(self):
         """A peer with its own identity key that takes a new private address every 5 s:
         made a favorite ("My Peer") under the address it used then, paired (numeric

@@ -56,6 +56,10 @@ Pairing (the peer is the responder; keys live in memory for the peer's lifetime)
     private address made from it (PRIVATE <address>), and with --rotate S takes a new one every
     S seconds (ROTATED <address>).
   * --request-pairing sends a Security Request half a second into every connection (REQUESTED).
+  * --claim-resolving-list leaves the controller FavBlue drives claiming a resolving list it never
+    resolves with, as Bumble ships; --unanswered-encryptions N leaves every other LE Enable
+    Encryption after pairing's without an answer, N times (UNANSWERED_ENCRYPTION), the link up
+    and silent.
 Lines: PASSKEY <code>, COMPARE <code>, PAIRING_FAILED <reason>, ENCRYPTED <0|1>, and
 PAIRED <ltk> <irk> <authenticated|->: the LTK both use and the app's identity key, as they travel (or -).
 
@@ -130,7 +134,9 @@ async def main(args):
     link = LocalLink()
     transport = await open_transport(args.transport)
     exposed = keep_to_the_spec(Controller('EXPOSED', host_source=transport.source, host_sink=transport.sink,
-                                          link=link, public_address='00:1B:DC:00:00:02'))
+                                          link=link, public_address='00:1B:DC:00:00:02'),
+                               claim_resolving_list=args.claim_resolving_list,
+                               unanswered_encryptions=args.unanswered_encryptions)
     if args.legacy_reports:
         exposed.le_features &= ~hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
 
@@ -381,6 +387,10 @@ if __name__ == '__main__':
     parser.add_argument('--request-pairing', action='store_true')
     parser.add_argument('--airtag', action='store_true')
     parser.add_argument('--dult', action='store_true')
+    parser.add_argument('--claim-resolving-list', action='store_true',
+                        help="the controller FavBlue drives claims a resolving list and never resolves (Bumble as it ships)")
+    parser.add_argument('--unanswered-encryptions', type=int, default=0,
+                        help="the controller FavBlue drives leaves every other LE Enable Encryption after the first unanswered, N times")
     parser.add_argument('-v', '--verbose', action='store_true')
     arguments = parser.parse_args()
     logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.WARNING)

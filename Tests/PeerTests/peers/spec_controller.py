@@ -26,9 +26,33 @@ UNRESOLVING = {
 }
 
 
-def keep_to_the_spec(controller):
-    """Patches `controller` (a bumble.controller.Controller) in place, as described above."""
-    controller.supported_commands = set(controller.supported_commands) - UNRESOLVING
+def keep_to_the_spec(controller, claim_resolving_list=False, unanswered_encryptions=0):
+    """Patches `controller` (a bumble.controller.Controller) in place, as described above.
+
+    Two ways of not keeping its word, as real controllers have been seen to:
+      * `claim_resolving_list` keeps the resolving-list commands claimed, as Bumble ships: they
+        are accepted and nothing is ever resolved.
+      * `unanswered_encryptions` N: after the first LE Enable Encryption (pairing's), every other
+        one gets its Command Status and then nothing, no Encryption Change, N times; the link
+        stays up, silent.
+    """
+    if not claim_resolving_list:
+        controller.supported_commands = set(controller.supported_commands) - UNRESOLVING
+
+    if unanswered_encryptions:
+        answer = controller.on_hci_le_enable_encryption_command
+        left, seen = [unanswered_encryptions], [0]
+
+        def enable_encryption(command):
+            seen[0] += 1
+            if left[0] > 0 and seen[0] % 2 == 0:
+                left[0] -= 1
+                print('UNANSWERED_ENCRYPTION', flush=True)
+                controller._send_hci_command_status(hci.HCI_COMMAND_STATUS_PENDING, command.op_code)
+                return None
+            return answer(command)
+
+        controller.on_hci_le_enable_encryption_command = enable_encryption
 
     def cancel(_command):
         pending = controller.pending_le_connection
