@@ -20,7 +20,7 @@ public final class DeviceDetailPage: Page {
     private let addressRow = PropertyRow(title: L10n.tr("Address"))
     private let advertisedNameRow = PropertyRow(title: L10n.tr("Advertised Name"))
     private let manufacturerRow = PropertyRow(title: L10n.tr("Manufacturer"))
-    private let servicesRow = PropertyRow(title: L10n.tr("Services"))
+    private let servicesRow = PropertyRow(title: L10n.tr("Advertised Services"))
     private let txPowerRow = PropertyRow(title: L10n.tr("TX Power"))
     private let lastHeardRow = PropertyRow(title: L10n.tr("Last Heard"))
     private let heardAsRow = PropertyRow(title: L10n.tr("Private Address"))
