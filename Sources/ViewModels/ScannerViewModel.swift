@@ -92,9 +92,9 @@ public final class ScannerViewModel {
     private var orderHoldIsOver: Bool { sortedAt.map { now().timeIntervalSince($0) >= orderHold } ?? true }
 
     // MARK: Borrowed
-    private let live: LiveDevices
+    let live: LiveDevices
     private let policy: ScanPolicy
-    private let favorites: Favorites
+    let favorites: Favorites
     private let hidden: HiddenDevices?
     private let now: () -> Date
 
@@ -144,12 +144,7 @@ public final class ScannerViewModel {
     /// The name `id` advertises, if it is live and named (what a new favorite remembers).
     public func name(of id: DeviceID) -> String? { live[id]?.advertised.name }
 
-    // MARK: Recording
-
-    /// The btsnoop capture being written, or nil.
-    public var recordingPath: String? { live.recordingPath }
-    /// Whether this source can be recorded at all.
-    public var canRecord: Bool { live.canRecord }
+    // MARK: Recording (recording and export: ScannerViewModel+Recording.swift)
 
     /// How a recording ended, for a notice: where it went, and why it ended early if it did.
     public struct RecordingEnd: Equatable, Sendable {
@@ -157,39 +152,10 @@ public final class ScannerViewModel {
         public let failure: RecordingError?
     }
 
-    /// Records the scan into a new capture at `path`, starting the scan if it is not running;
-    /// returns why it could not, or nil. The recording ends when scanning stops.
-    @discardableResult
-    public func startRecording(to path: String) -> RecordingError? {
-        if !live.isRunning { start() }
-        do {
-            try live.startRecording(to: path)
-        } catch {
-            return error
-        }
-        return nil
-    }
-
-    /// Closes the capture; scanning goes on.
-    public func stopRecording() { live.stopRecording() }
-
     /// The recording that ended since the last call, once, so the page can say where it went.
     public func takeRecordingEnd() -> RecordingEnd? {
         defer { recordingEnd = nil }
         return recordingEnd
-    }
-
-    // MARK: Export
-
-    /// What the list shows now, in its order and with its filters, as export records.
-    public func exportRecords() -> [DeviceRecord] {
-        rows.compactMap { row in
-            guard let device = live[row.id] else { return nil }
-            let favorite = favorites.favorite(row.id)
-            return DeviceRecord(id: row.id, advertised: device.advertised, rssi: device.rssi, rssiMax: device.rssiMax,
-                                reports: device.reports, firstSeen: device.firstSeen, lastSeen: device.lastSeen,
-                                addresses: device.addresses, nickname: favorite?.nickname, favorite: favorite != nil)
-        }
     }
 
     // MARK: Intents

@@ -21,6 +21,14 @@ def mapped_libraries(app):
         return maps.read()
 
 
+def open_page(app, name):
+    """From the home page: the Scanner, then the page of `name`, a device the gateways hear."""
+    app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+    app.press("Add New Devices")
+    app.wait_for(lambda: f"Details for {name}" in app.names("button"), timeout=30, what=f"{name} listed")
+    app.press(f"Details for {name}")
+
+
 @retry_gtk_atspi_crash
 class GatewayTests(unittest.TestCase):
     def test_a_peer_heard_here_and_in_two_rooms_is_one_device_in_the_room_that_hears_it_best(self):
@@ -80,10 +88,7 @@ class GatewayTests(unittest.TestCase):
         rooms = Gateways(broker, "C0:98:E5:49:00:77", "Garden tag", {"Kitchen": -60, "Office": -70})
         self.addCleanup(rooms.stop)
         with App("--source", "demo", "--source", broker.url) as app:
-            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
-            app.press("Add New Devices")
-            app.wait_for(lambda: "Details for Garden tag" in app.names("button"), timeout=30, what="the gateways' device")
-            app.press("Details for Garden tag")
+            open_page(app, "Garden tag")
             reason = "Heard only by the Kitchen and Office gateways; this computer cannot reach it."
             app.wait_for(lambda: reason in app.names("label"), what="why Connect is unavailable")
             self.assertFalse(app.is_sensitive("Connect to Garden tag"), "Connect is offered, insensitive")
@@ -97,10 +102,7 @@ class GatewayTests(unittest.TestCase):
         self.addCleanup(rooms.stop)
         home = scratch("favblue-rooms-")
         with App("--source", "demo", "--source", broker.url, home=home) as app:
-            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
-            app.press("Add New Devices")
-            app.wait_for(lambda: "Details for Shed tag" in app.names("button"), timeout=30, what="the gateways' device")
-            app.press("Details for Shed tag")
+            open_page(app, "Shed tag")
             app.wait_for(lambda: "Heard only by the kitchen and office gateways; this computer cannot reach it." in app.names("label"),
                          what="the rooms by their gateways' names")
             app.key("ctrl+comma")
@@ -114,10 +116,7 @@ class GatewayTests(unittest.TestCase):
             app.wait_for(lambda: "Heard only by the Kitchen and Home Office gateways; this computer cannot reach it." in app.names("label"),
                          what="the rooms by the names given")
         with App("--source", "demo", "--source", broker.url, home=home) as app:
-            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
-            app.press("Add New Devices")
-            app.wait_for(lambda: "Details for Shed tag" in app.names("button"), timeout=30, what="the device again")
-            app.press("Details for Shed tag")
+            open_page(app, "Shed tag")
             app.wait_for(lambda: "Heard only by the Kitchen and Home Office gateways; this computer cannot reach it." in app.names("label"),
                          what="the names kept across a restart")
 

@@ -130,19 +130,23 @@ class OwnHostPairingTests(unittest.TestCase):
                 app.wait_for(lambda: "Paired" in app.names() and "Forget Chat Peer" in app.names("button"), what="Paired")
                 app.wait_for(lambda: "Disconnect from Chat Peer" in app.names("button"), timeout=20, what="connected")
                 for n in range(20):
-                    app.press("Disconnect from Chat Peer")
-                    app.wait_for(lambda: "Connect to Chat Peer" in app.names("button"), what=f"disconnected ({n})")
-                    rotated = peer.count("ROTATED")
-                    deadline = time.time() + 10
-                    while peer.count("ROTATED") == rotated and time.time() < deadline:
-                        time.sleep(0.05)
-                    self.assertGreater(peer.count("ROTATED"), rotated, "the peer took a new address")
-                    app.press("Connect to Chat Peer")
-                    app.wait_for(lambda: "Disconnect from Chat Peer" in app.names("button"), timeout=15,
-                                 what=f"connection {n + 1} of 20 after a rotation")
+                    self.reconnect_after_a_rotation(app, peer, n, 20)
                 self.assertEqual(peer.count("PAIRED"), 1, "bonded once; every later link is encrypted with the bond")
                 retried = app.stderr().count("changed its address; trying")
                 print(f"\n20 connects after rotations: {retried} needed a retry", file=sys.stderr)
+
+    def reconnect_after_a_rotation(self, app, peer, n, of):
+        """Disconnect, wait for the peer's next address, Connect: connection n + 1 of `of`."""
+        app.press("Disconnect from Chat Peer")
+        app.wait_for(lambda: "Connect to Chat Peer" in app.names("button"), what=f"disconnected ({n})")
+        rotated = peer.count("ROTATED")
+        deadline = time.time() + 10
+        while peer.count("ROTATED") == rotated and time.time() < deadline:
+            time.sleep(0.05)
+        self.assertGreater(peer.count("ROTATED"), rotated, "the peer took a new address")
+        app.press("Connect to Chat Peer")
+        app.wait_for(lambda: "Disconnect from Chat Peer" in app.names("button"), timeout=15,
+                     what=f"connection {n + 1} of {of} after a rotation")
 
     def ten_connects_all_encrypted(self, *misbehaviour):
         """Pairs with a peer rotating every 2 s behind a controller that does not keep its word,
@@ -161,16 +165,8 @@ class OwnHostPairingTests(unittest.TestCase):
                 app.wait_for(lambda: "Forget Chat Peer" in app.names("button"), what="Paired")
                 app.wait_for(lambda: "Disconnect from Chat Peer" in app.names("button"), timeout=20, what="connected")
                 for n in range(10):
-                    app.press("Disconnect from Chat Peer")
-                    app.wait_for(lambda: "Connect to Chat Peer" in app.names("button"), what=f"disconnected ({n})")
-                    rotated = peer.count("ROTATED")
-                    deadline = time.time() + 10
-                    while peer.count("ROTATED") == rotated and time.time() < deadline:
-                        time.sleep(0.05)
                     encrypted = peer.count("ENCRYPTED 1")
-                    app.press("Connect to Chat Peer")
-                    app.wait_for(lambda: "Disconnect from Chat Peer" in app.names("button"), timeout=15,
-                                 what=f"connection {n + 1} of 10 after a rotation")
+                    self.reconnect_after_a_rotation(app, peer, n, 10)
                     deadline = time.time() + 10
                     while peer.count("ENCRYPTED 1") == encrypted and time.time() < deadline:
                         time.sleep(0.05)

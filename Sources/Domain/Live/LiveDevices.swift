@@ -85,19 +85,8 @@ public final class LiveDevices {
     /// are in use ("This Computer"); nil with one source alone.
     public var ownSource: String?
 
-    /// The names the user gave the rooms, by the name a gateway goes by ("kitchen" → "Kitchen").
+    /// The user's names of the rooms, by the name a gateway goes by ("kitchen" → "Kitchen").
     public var roomNames: [String: String] = [:] { didSet { if roomNames != oldValue { notify(.devices) } } }
-
-    /// What a source (a gateway's room) is called on screen and when shared: the user's name for
-    /// it, else the name it goes by.
-    public func roomName(_ source: String) -> String {
-        roomNames[source].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } ?? source
-    }
-
-    /// The rooms heard so far: every source but this computer's, by the name it goes by.
-    public var heardRooms: [String] {
-        Set(devices.values.flatMap { $0.heardBy.map(\.source) }).subtracting([ownSource].compactMap { $0 }).sorted()
-    }
 
     /// Makes the scanner of the remote sources (brokers' gateways), or nil for none: they listen
     /// while the app is open, so a favorite's room follows a move with the Scanner closed.
