@@ -17,12 +17,14 @@ from peers import BumblePeers  # noqa: E402
 shot = Shot(sys.argv)
 words = shot.words(home=("Add New Devices", "Neue Geräte hinzufügen"), preferences=("Preferences", "Einstellungen"),
                    alerts=("Tracker Alerts", "Tracker-Warnungen"), details=("Details for AirTag", "Details zu AirTag"),
-                   advice=("If you do not know", "Wenn Sie nicht wissen"))
+                   advice=("If you do not know", "Wenn Sie nicht wissen"), page=("Trackers", "Tracker"))
 with BumblePeers(3, "--trackers") as peers, App("--source", peers.source, lang=shot.lang, home=shot.home,
                                                  env={"FAVBLUE_TRACKER_SPEEDUP": "3600", **shot.env}) as app:
     app.wait_for(lambda: words["home"] in app.names("button"), what="the home page")
     app.key("ctrl+comma")
     app.wait_for(lambda: words["preferences"] in app.frames(), what="Preferences")
+    app.press(words["page"], role="page tab")
+    time.sleep(0.5)
     next(n for n, r, s in app.nodes() if s == words["alerts"] and r in ("check box", "switch", "toggle button")).do_action(0)
     time.sleep(1)
     app.key("Escape")
