@@ -95,7 +95,14 @@ class Keyring:
     def _serving():
         names = subprocess.run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
                                 "org.freedesktop.DBus.ListNames"], capture_output=True, text=True).stdout
-        return "org.freedesktop.secrets" in names
+        if "org.freedesktop.secrets" not in names:
+            return False
+        # The name comes before the unlocked login keyring; a store that came between would find
+        # no default collection and wait on a password prompt no one answers (seen under load).
+        alias = subprocess.run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.secrets",
+                                "/org/freedesktop/secrets", "org.freedesktop.Secret.Service.ReadAlias", "string:default"],
+                               capture_output=True, text=True).stdout
+        return "object path" in alias and '"/"' not in alias
 
     def stop(self):
         self.process.kill()
