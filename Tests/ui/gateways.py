@@ -83,12 +83,14 @@ class Keyring:
                                         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
         self.process.stdin.write(b"login")
         self.process.stdin.close()
-        deadline = time.time() + 10
+        # Under a full run's load (four workers and the fuzzer on two cores) the login keyring
+        # has taken more than 10 s to be unlocked.
+        deadline = time.time() + 40
         # Asked before this daemon holds the name, the bus would start the desktop's own (locked,
         # with a password prompt): so nothing asks until it is listed.
         while not self._serving():
             if time.time() > deadline:
-                raise AssertionError("the keyring did not start")
+                raise AssertionError("the keyring did not start: no unlocked login keyring after 40 s")
             time.sleep(0.1)
 
     @staticmethod
