@@ -13,7 +13,7 @@ public final class FavoritesViewModel {
     public struct Row: Equatable, Sendable {
         /// The device.
         public let id: DeviceID
-        /// Nickname, else name, else address.
+        /// Nickname, else name, else "Unknown device" (the address is on the line under it).
         public let title: String
         /// The device's own name where a nickname stands in the title, then the identifier and its
         /// kind: "Kitchen Speaker · AA:BB:CC:DD:EE:FF".
@@ -28,6 +28,8 @@ public final class FavoritesViewModel {
         public var batteryIcon: String? = nil
         /// The name the device gives itself, shown; nil where the title is that name already.
         public var ownName: String? = nil
+        /// Whether it has neither nickname nor name, so the title is a placeholder.
+        public var isUnnamed = false
     }
 
     /// A short notice for a toast; `undoable` offers Undo.
@@ -168,10 +170,13 @@ public final class FavoritesViewModel {
         let ownName = favorite.lastKnownName.map(DeviceText.shown).flatMap { name in
             name.trimmingCharacters(in: .whitespaces).isEmpty || name == favorite.displayName ? nil : name
         }
-        var row = Row(id: favorite.id, title: favorite.displayName,
+        // No name at all: a placeholder, as on the Scanner, rather than the address twice.
+        let named = DisplayName.name(nickname: favorite.nickname, advertisedName: favorite.lastKnownName)
+        var row = Row(id: favorite.id, title: named ?? L10n.tr("Unknown device"),
                       subtitle: ownName.map { L10n.format("{} · {}", $0, favorite.id.identifierLine) } ?? favorite.id.identifierLine,
                       presence: presence, isNearby: nearby)
         row.ownName = ownName
+        row.isUnnamed = named == nil
         if let level = favorites.battery(of: favorite.id) {
             row.battery = L10n.format("Battery {} %", Formats.number(level))
             row.batteryIcon = "battery-level-\(min(100, level / 10 * 10))-symbolic"

@@ -6,7 +6,7 @@ import GtkKit
 import Localization
 import ViewModels
 
-/// The detail page's connection controls: Connect; while connecting a spinner and Cancel;
+/// The detail page's connection controls: Connect; while connecting Cancel, with a spinner by the note;
 /// once connected Open Chat and Disconnect; Chat History for a device
 /// with messages while it is not connected. The line under them says where the connection
 /// stands ("Connected", "Disconnected: …"), or why not where it cannot. The keyboard focus
@@ -46,11 +46,15 @@ final class DeviceConnectionSection {
         // Ending a link destroys nothing: a plain button.
         disconnect.css("pill")
         history.css("pill")
-        let buttons = Box(vertical: false, spacing: 12).append(spinner, connect, cancel, openChat, disconnect, history)
+        let buttons = Box(vertical: false, spacing: 12).append(connect, cancel, openChat, disconnect, history)
         buttons.align(.center, .center)
         note.css("dim-text")
         why.css("caption", "dim-text")
-        root.append(buttons, note, why)
+        // The spinner by the words it qualifies ("Connecting to …"), not beside Cancel, where it
+        // read as a second control.
+        let status = Box(vertical: false, spacing: 6).append(spinner, note)
+        status.align(.center, .center)
+        root.append(buttons, status, why)
         connect.onClicked { [weak self] in self?.startConnecting() }
         cancel.onClicked { [weak self] in self?.model.cancel() }
         disconnect.onClicked { [weak self] in self?.model.disconnect() }

@@ -186,9 +186,10 @@ final class DeviceRowView {
         }
         self.key = key
         shown = content
-        if content.title != old?.title {
+        if content.title != old?.title || content.titleIsPlaceholder != old?.titleIsPlaceholder {
             title.text = content.title
-            root.accessibleLabel(content.title)
+            let address = content.titleIsPlaceholder ? content.identifier?.address : nil
+            root.accessibleLabel(address.map { L10n.format("{} · {}", content.title, $0) } ?? content.title)
         }
         if content.titleIsPlaceholder != old?.titleIsPlaceholder {
             if content.titleIsPlaceholder { title.css("dim-text") } else { title.removeCSS("dim-text") }
@@ -220,6 +221,8 @@ final class DeviceRowView {
         }
         // Favorites rows show no signal: the meter must then take no room at all.
         meter.isVisible = content.signal != nil || content.signalIcon != nil
-        pair?.show(title: content.title, isFavorite: content.isFavorite)
+        // Unnamed rows are told apart by address: "Details for Unknown device" said of each would name none.
+        pair?.show(title: content.titleIsPlaceholder ? content.identifier?.address ?? content.title : content.title,
+                   isFavorite: content.isFavorite)
     }
 }

@@ -166,7 +166,7 @@ public final class FavoritesPage: Page {
 
     private func bind(_ row: DeviceRowView, _ key: String) {
         guard let data = shownRows[key] else { return }
-        row.show(DeviceRowContent(title: data.title, subtitle: data.subtitle,
+        row.show(DeviceRowContent(title: data.title, titleIsPlaceholder: data.isUnnamed, subtitle: data.subtitle,
                                   identifier: DeviceRowContent.Identifier(data.id, ownName: data.ownName), isFavorite: true, note: data.presence,
                                   battery: data.battery, batteryIcon: data.batteryIcon), key: key)
     }

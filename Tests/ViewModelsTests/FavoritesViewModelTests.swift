@@ -34,6 +34,16 @@ final class FavoritesViewModelTests: XCTestCase {
         XCTAssertEqual(toasts.items.map(\.text), ["“\u{2068}Ear 🎧\u{2069}” added to favorites"])
     }
 
+    func testAFavoriteWithoutAnyNameSaysSoAndShowsItsAddressOnce() async {
+        let model = await Self.make(FakeFavoritesRepository())
+        let ok = await model.add(TestDevices.id(3), name: nil, nickname: "")
+        XCTAssertTrue(ok)
+        let row = await model.rows.first
+        XCTAssertEqual(row?.title, "Unknown device")
+        XCTAssertEqual(row?.isUnnamed, true)
+        XCTAssertEqual(row?.subtitle, "AA:BB:CC:DD:EE:03", "the address on the line under the title, and only there")
+    }
+
     func testRemoveThenUndoRestoresNicknameAndAddedTime() async {
         let original = Favorite(id: TestDevices.id(2), nickname: "Kitchen", lastKnownName: "Speaker",
                                 addedAt: Date(timeIntervalSince1970: 42), updatedAt: Date(timeIntervalSince1970: 42))
