@@ -117,6 +117,21 @@ final class SensorDecoderTests: XCTestCase {
         XCTAssertEqual(service("FEAA", "30ec0102030405060708")?.encrypted, true, "EID is shown as encrypted")
     }
 
+    func testMiBeaconReadsItsObjectsAndChecksTheAddressItCarries() {
+        // Frame control 0x5050 (v5, objects, address), LYWSD03MMC, counter, the address least
+        // significant first, then 0x100D: 21.5 °C and 48.0 %, and 0x100A: battery 77 %.
+        let frame = "5050" + "5b05" + "01" + "2211003 8c1a4".replacingOccurrences(of: " ", with: "") + "0d1004d700e001" + "0a10014d"
+        let data = service("FE95", frame)
+        XCTAssertEqual(values(data), ["temperature": 21.5, "humidity": 48.0, "battery": 77])
+        XCTAssertEqual(data?.model, SensorModel(maker: "Xiaomi", model: "LYWSD03MMC"))
+        XCTAssertNil(service("FE95", frame, address: "A4:C1:38:00:11:23"), "another device's address in the frame")
+        let cut = service("FE95", String(frame.dropLast(2)))
+        XCTAssertEqual(values(cut), ["temperature": 21.5, "humidity": 48.0])
+        XCTAssertEqual(cut?.skipped, ["object 0x100A: overruns the frame"])
+        XCTAssertNil(service("FE95", "d850" + "5b05" + "01"), "a mesh frame")
+        XCTAssertEqual(service("FE95", "5830" + "5b05" + "01" + "2211003 8c1a4".replacingOccurrences(of: " ", with: "") + "00112233445566")?.encrypted, true)
+    }
+
     func testEveryDecoderRefusesShortAndEmptyPayloadsWithoutATrap() {
         for uuid in ["FCD2", "181C", "181E", "181A", "FEAA"] {
             for length in 0..<4 { _ = service(uuid, String(repeating: "ff", count: length)) }

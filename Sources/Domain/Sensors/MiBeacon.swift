@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+
+/// Xiaomi MiBeacon v2–v5, service data 0xFE95: thermometers, plant sensors, formaldehyde
+/// meters. Source: Xiaomi's "MiBeacon" and "Object definition" pages of the Mi IoT developer
+/// documentation (iot.mi.com, BLE embedded development), as read by the community's
+/// ble_monitor and Home Assistant's xiaomi-ble (frame control bits, nonces, object IDs).
+enum MiBeacon: SensorFamily {
+    static let rank = 85
+
+    /// Product IDs of the sensors read, to their model.
+    static let products: [UInt16: String] = [
+        0x0098: "HHCCJCY01", 0x015D: "HHCCPOT002", 0x01AA: "LYWSDCGQ", 0x02DF: "JQJCY01YM", 0x0347: "CGG1",
+        0x0387: "MHO-C401", 0x03BC: "GCLS002", 0x045B: "LYWSD02", 0x055B: "LYWSD03MMC", 0x0576: "CGD1",
+        0x066F: "CGDK2", 0x06D3: "MHO-C303", 0x0B48: "CGG1-ENCRYPTED", 0x0C3C: "CGC1", 0x16E4: "LYWSD02MMC",
+        0x2542: "LYWSD02MMC", 0x2832: "MJWSD05MMC", 0x4C47: "MJWSD05MMC", 0x55B5: "MJWSD06MMC", 0x5BEA: "MJWSD06MMC",
+        0x5DB1: "MBS17",
+    ]
+
+    static let formaldehyde = Quantity("formaldehyde", "mg/m³")
+
+    static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
+        guard let data = frame.service("FE95") else { return nil }
+        // The address heard, where the caller knows it; else the one the frame carries.
+        var mac = frame.addressBytes
+        let b = SensorBytes(data)
+        guard let control = b.le(0, 2), let product = b.le(2, 2), b[4] != nil else { return nil }
+        let version = Int(control >> 12)
+        // Mesh frames and version 1 carry no readings in this form.
+        guard control & 0x80 == 0, version >= 2 else { return nil }
+        var i = 5
+        if control & 0x10 != 0 {
+            // The sender's address, least significant byte first: another device's is not this one's.
+            guard data.count >= i + 6 else { return nil }
+            let carried = Array(data[i..<(i + 6)].reversed())
+            guard mac == nil || carried == mac else { return nil }
+            mac = carried
+            i += 6
+        }
+        if control & 0x20 != 0 {
+            guard let capability = b[i] else { return nil }
+            i += capability & 0x20 != 0 ? 2 : 1
+        }
+        let model = SensorModel(maker: "Xiaomi", model: products[UInt16(product)] ?? String(format: "MiBeacon 0x%04X", product))
+        // No object: the device says who it is and nothing more.
+        guard control & 0x40 != 0 else { return SensorData(model: model) }
+        guard i <= data.count else { return nil }
+        var payload = Array(data[i...])
+        if control & 0x08 != 0 {
+            switch open(data, from: i, version: version, mac: mac, address: frame.address, keys: keys) {
+            case .opened(let plain): payload = plain
+            case .noKey: return SensorData(model: model, encrypted: true)
+            case .wrongKey: return SensorData(model: model, encrypted: true, wrongKey: true)
+            case .short: return nil
+            }
+        }
+        return objects(payload, model: model)
+    }
+
+    enum Opened { case opened([UInt8]), noKey, wrongKey, short }
+
+    /// The objects of an encrypted frame. v4 and v5: AES-CCM with a 3-byte counter extension and
+    /// a 4-byte MIC; the nonce is the address (least significant first), product ID, frame
+    /// counter and extension. v2 and v3: AES-CCM's stream with no MIC, so a wrong key cannot be
+    /// told; the nonce is the frame's first five bytes, the extension and five address bytes.
+    static func open(_ data: [UInt8], from i: Int, version: Int, mac: [UInt8]?, address: String, keys: SensorKeys?) -> Opened {
+        let reversed = Array((mac ?? []).reversed())
+        if version >= 4 {
+            guard data.count >= i + 8 else { return .short }
+            guard let keys, mac != nil, let key = keys.key(for: address) else { return .noKey }
+            let n = data.count
+            let nonce = reversed + Array(data[2..<5]) + Array(data[(n - 7)..<(n - 4)])
+            guard let plain = keys.ccmOpen(key: key, nonce: nonce, ciphertext: Array(data[i..<(n - 7)]),
+                                           tag: Array(data[(n - 4)...]), associated: [0x11]) else { return .wrongKey }
+            return .opened(plain)
+        }
+        guard data.count >= i + 7 else { return .short }
+        guard let keys, mac != nil, let key = keys.key(for: address) else { return .noKey }
+        let n = data.count
+        let nonce = Array(data[0..<5]) + Array(data[(n - 4)..<(n - 1)]) + Array(reversed.prefix(5))
+        // CCM's first counter block for the payload: flags (a 2-byte counter), the nonce, 1.
+        guard let plain = keys.ctr(key: key, counter: [0x01] + nonce + [0x00, 0x01], data: Array(data[i..<(n - 4)])) else {
+            return .wrongKey
+        }
+        return .opened(plain)
+    }
+
+    /// Objects: a 2-byte type, a length, the value, little-endian.
+    static func objects(_ payload: [UInt8], model: SensorModel) -> SensorData {
+        var out = SensorData(model: model)
+        var i = 0
+        while i + 3 <= payload.count {
+            let type = UInt16(payload[i]) | UInt16(payload[i + 1]) << 8
+            let length = Int(payload[i + 2])
+            guard i + 3 + length <= payload.count else {
+                out.skipped.append(String(format: "object 0x%04X: overruns the frame", type))
+                break
+            }
+            let v = SensorBytes(Array(payload[(i + 3)..<(i + 3 + length)]))
+            defer { i += 3 + length }
+            let read = reading(type, v)
+            if read.isEmpty { out.skipped.append(String(format: "object 0x%04X (%d bytes) not read", type, length)) }
+            out.readings += read
+        }
+        if i < payload.count, out.skipped.isEmpty { out.skipped.append("\(payload.count - i) bytes left over") }
+        return out
+    }
+
+    static func reading(_ type: UInt16, _ v: SensorBytes) -> [SensorReading] {
+        switch (type, v.count) {
+        case (0x1004, 2): return v.sle(0, 2).map { [SensorReading(.temperature, Double($0) / 10, decimals: 1)] } ?? []
+        case (0x1006, 2):
+            guard let h = v.le(0, 2), h <= 1000 else { return [] }
+            return [SensorReading(.humidity, Double(h) / 10, decimals: 1)]
+        case (0x1007, 3): return v.le(0, 3).map { [SensorReading(.illuminance, Double($0))] } ?? []
+        case (0x1008, 1):
+            guard let m = v[0], m <= 100 else { return [] }
+            return [SensorReading(.moisture, Double(m))]
+        case (0x1009, 2): return v.le(0, 2).map { [SensorReading(.conductivity, Double($0))] } ?? []
+        case (0x100A, 1), (0x4803, 1), (0x4C03, 1):
+            guard let level = v[0], level <= 100 else { return [] }
+            return [SensorReading(.battery, Double(level))]
+        case (0x100D, 4):
+            guard let t = v.sle(0, 2), let h = v.le(2, 2), h <= 1000 else { return [] }
+            return [SensorReading(.temperature, Double(t) / 10, decimals: 1), SensorReading(.humidity, Double(h) / 10, decimals: 1)]
+        case (0x1010, 2): return v.le(0, 2).map { [SensorReading(formaldehyde, Double($0) / 100, decimals: 2)] } ?? []
+        case (0x4C01, 4):
+            guard let t = float(v), t.isFinite, t > -100, t < 200 else { return [] }
+            return [SensorReading(.temperature, t, decimals: 2)]
+        case (0x4C02, 1):
+            guard let h = v[0], h <= 100 else { return [] }
+            return [SensorReading(.humidity, Double(h))]
+        case (0x4C08, 4):
+            guard let h = float(v), h.isFinite, h >= 0, h <= 100 else { return [] }
+            return [SensorReading(.humidity, h, decimals: 2)]
+        default: return []
+        }
+    }
+
+    /// An IEEE 754 single, little-endian.
+    static func float(_ v: SensorBytes) -> Double? {
+        v.le(0, 4).map { Double(Float(bitPattern: UInt32($0))) }
+    }
+}
