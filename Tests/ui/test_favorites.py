@@ -43,10 +43,12 @@ class FavoritesTests(unittest.TestCase):
             labels = app.names("label")
             # Under a nickname, the name the device gives itself; an address that stays needs no words.
             for text in ("Buds", "AA:BB:CC:DD:EE:01", "Kitchen", "Speaker · AA:BB:CC:DD:EE:02",
-                         "00:1A:7D:DA:71:13", "00:1A:7D:DA:71:13 · Classic Bluetooth"):
+                         "Unknown device", "00:1A:7D:DA:71:13 · Classic Bluetooth"):
                 self.assertIn(text, labels)
+            # A device with no name at all: a placeholder over its address, not the address twice.
+            self.assertNotIn("00:1A:7D:DA:71:13", labels)
             self.assertNotIn("No Favorites Yet", app.names())
-            for name in ("Buds", "Kitchen"):
+            for name in ("Buds", "Kitchen", "00:1A:7D:DA:71:13"):
                 self.assertIn(f"Remove {name} from favorites", app.names("button"))
                 self.assertIn(f"Details for {name}", app.names("button"))
 
