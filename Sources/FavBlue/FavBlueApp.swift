@@ -25,6 +25,8 @@ final class FavBlueApp {
     private var live: LiveDevices?
     private var hidden: HiddenDevices?
     private var identities: Identities?
+    /// Keys of encrypted sensors, from the keyring and Key….
+    private var sensorKeys: SensorKeyBook?
     /// Keeps the HCI route's keyring in step with the bonds.
     private var identityWatch: ObservationToken?
     private var policy: ScanPolicy?
@@ -149,6 +151,9 @@ final class FavBlueApp {
         let identities = Identities(hashing: AESAddressHashing(), repository: store.bonds)
         live.identities = identities
         self.identities = identities
+        let sensorKeys = SensorKeyBook(vault: SensorKeyKeyring(), keys: LiveSensorKeyring(), live: live)
+        sensorKeys.onFailure = { log("sensor keys: \($0)") }
+        self.sensorKeys = sensorKeys
         Task { [weak self] in
             do {
                 let unreadable = try await identities.load()
@@ -296,6 +301,7 @@ final class FavBlueApp {
         let scanner = self.scanner!
         let live = self.live!
         let identities = self.identities
+        let sensorKeys = self.sensorKeys
         let hidden = HiddenDevicesViewModel(devices: self.hidden!)
         let policy = self.policy!
         let scanning = ScanSettingsViewModel(policy: policy)
@@ -343,7 +349,8 @@ final class FavBlueApp {
             detail: { navigator, device in
                 DeviceDetailPage(navigator: navigator,
                                  model: DeviceDetailViewModel(id: device, favorites: favorites, live: live, sightings: sightings,
-                                                              policy: policy, identities: identities, pairing: pairing),
+                                                              policy: policy, identities: identities, pairing: pairing,
+                                                              sensorKeys: sensorKeys),
                                  favorites: favoritesPage, hidden: hidden, connection: connection,
                                  pairing: DevicePairingViewModel(device: device, pairing: pairing, name: deviceName),
                                  services: services, tracker: trackers.map { TrackerViewModel(device: device, trackers: $0, sound: sound) })

@@ -44,3 +44,24 @@ public struct SensorKeyring: SensorKeys {
         return Array(out)
     }
 }
+
+/// The app's sensor keys, which change while it runs (Key…, and the keyring's answers).
+public final class LiveSensorKeyring: MutableSensorKeys, @unchecked Sendable {
+    private let lock = NSLock()
+    private var keys: [String: [UInt8]] = [:]
+    private let ciphers = SensorKeyring()
+
+    public init() {}
+
+    public func set(_ key: [UInt8]?, for address: String) {
+        lock.withLock { keys[address.uppercased()] = key }
+    }
+
+    public func key(for address: String) -> [UInt8]? { lock.withLock { keys[address.uppercased()] } }
+
+    public func ccmOpen(key: [UInt8], nonce: [UInt8], ciphertext: [UInt8], tag: [UInt8], associated: [UInt8]) -> [UInt8]? {
+        ciphers.ccmOpen(key: key, nonce: nonce, ciphertext: ciphertext, tag: tag, associated: associated)
+    }
+
+    public func ctr(key: [UInt8], counter: [UInt8], data: [UInt8]) -> [UInt8]? { ciphers.ctr(key: key, counter: counter, data: data) }
+}

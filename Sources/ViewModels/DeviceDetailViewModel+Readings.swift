@@ -22,7 +22,7 @@ extension DeviceDetailViewModel {
         }
     }
 
-    static func readings(_ data: SensorData?) -> Readings? {
+    static func readings(_ data: SensorData?, name: String) -> Readings? {
         guard let data, !(data.readings.isEmpty && !data.encrypted) else { return nil }
         let items = data.named.map { name, reading -> Readings.Item in
             let number = name.split(separator: "_").last.flatMap { Int($0) }
@@ -34,10 +34,35 @@ extension DeviceDetailViewModel {
         }
         var note: String?
         if data.wrongKey {
-            note = L10n.tr("The key does not open its readings. Check the key, or remove it.")
+            note = L10n.format("This key does not open the readings of {}. Check the key, or remove it.", DeviceText.isolated(name))
         } else if data.encrypted {
-            note = L10n.tr("Its readings are encrypted. FavBlue shows them once it has the device's key.")
+            note = L10n.tr("Its readings are encrypted. Give its key with Key… to read them.")
         }
         return Readings(model: data.model.map { "\($0.maker) \($0.model)" }, items: items, note: note)
+    }
+
+    // MARK: Encrypted sensors' keys
+
+    /// Whether the page offers Key…: an encrypted sensor, or one whose key is kept.
+    public var canGiveSensorKey: Bool {
+        guard let sensorKeys else { return false }
+        return live[id]?.advertised.sensor?.encrypted == true || sensorKeys.hasKey(id)
+    }
+
+    /// Whether a key of this sensor is kept.
+    public var hasSensorKey: Bool { sensorKeys?.hasKey(id) ?? false }
+
+    /// Keeps `text` as this sensor's key; nil once kept, else why not, in words.
+    public func useSensorKey(_ text: String) async -> String? {
+        guard let sensorKeys else { return L10n.tr("This source cannot use keys.") }
+        switch await sensorKeys.use(text, for: id, name: title) {
+        case .kept: return nil
+        case .refused(let why): return why
+        }
+    }
+
+    /// Forgets this sensor's key; nil once done, else why not.
+    public func removeSensorKey() async -> String? {
+        await sensorKeys?.remove(for: id)
     }
 }

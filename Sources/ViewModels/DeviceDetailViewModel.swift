@@ -229,6 +229,7 @@ public final class DeviceDetailViewModel {
     private let policy: ScanPolicy?
     private let identities: Identities?
     private let pairing: Pairing?
+    let sensorKeys: SensorKeyBook?
     /// Whether this route can pair now, so the page only suggests pairing where it can.
     private var canPair: Bool { pairing.map { $0.unavailableReason == nil } ?? false }
     private let observers = ChangeObservers()
@@ -238,8 +239,10 @@ public final class DeviceDetailViewModel {
 
     /// Creates the model for `id`, a view of its entry in `live`.
     public init(id: DeviceID, favorites: Favorites, live: LiveDevices, sightings: SightingsRepository?,
-                policy: ScanPolicy? = nil, identities: Identities? = nil, pairing: Pairing? = nil) {
+                policy: ScanPolicy? = nil, identities: Identities? = nil, pairing: Pairing? = nil,
+                sensorKeys: SensorKeyBook? = nil) {
         self.pairing = pairing
+        self.sensorKeys = sensorKeys
         self.id = id
         self.policy = policy
         self.identities = identities
@@ -290,7 +293,7 @@ public final class DeviceDetailViewModel {
         lastHeard = device?.lastSeen
         isConnectable = id.kind.transport == .le ? device?.advertised.connectable : false
         keywords = Self.keywords(id: id, advertised: device?.advertised)
-        readings = Self.readings(device?.advertised.sensor)
+        readings = Self.readings(live.sensor(of: id), name: title)
         properties = Self.properties(id: id, advertised: device?.advertised)
         // Translators: {} is the private address a device used when it was last heard.
         properties.heardAs = device?.heardAddress.map { L10n.format("{}, resolved", $0.address) }

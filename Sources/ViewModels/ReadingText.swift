@@ -84,6 +84,7 @@ public enum ReadingText {
         case "carbon_dioxide": return L10n.tr("Carbon dioxide")
         case "pm25": return L10n.tr("Fine dust (PM2.5)")
         case "pm10": return L10n.tr("Dust (PM10)")
+        case "formaldehyde": return L10n.tr("Formaldehyde")
         case "voltage": return L10n.tr("Voltage")
         case "weight": return L10n.tr("Weight")
         case "opening": return L10n.tr("Opening")

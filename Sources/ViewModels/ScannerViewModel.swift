@@ -261,7 +261,7 @@ public final class ScannerViewModel {
                    newMark: hidden?.newDevicesMark, preferences: preferences,
                    needle: searchText.trimmingCharacters(in: .whitespaces).lowercased(),
                    unknown: L10n.tr("Unknown device"), now: now(), fadeAfter: live.isReplayOver ? .infinity : live.effectiveFadeAfter,
-                   showsAge: live.isReplayOver, order: order, reorder: reorder)
+                   showsAge: live.isReplayOver, order: order, reorder: reorder, sensorKeys: live.sensorKeys)
     }
 
     /// Filters, sorts and builds the rows from a copy of the devices.
@@ -282,6 +282,8 @@ public final class ScannerViewModel {
         let showsAge: Bool
         let order: [DeviceID]
         let reorder: Bool
+        /// Opens encrypted sensors whose key the user gave.
+        let sensorKeys: SensorKeys?
 
         struct Result: Sendable {
             let rows: [Row]
@@ -324,7 +326,8 @@ public final class ScannerViewModel {
                                    subtitle: device.identifierLine, rssi: rssi, level: ScannerViewModel.level(rssi),
                                    isFavorite: favorite != nil, isStale: stale,
                                    age: showsAge || stale ? L10n.format("{} ago", Formats.age(seconds: age)) : nil,
-                                   tracker: tracker?.words, readings: ReadingText.summary(advertised.sensor)))
+                                   tracker: tracker?.words, readings: ReadingText.summary(LiveDevices.opened(advertised, heardAt: device.currentAddress.address,
+                                                                                             keyFor: id.address, keys: sensorKeys))))
                 lastSeen.append(device.lastSeen)
             }
             let rows: [Row]

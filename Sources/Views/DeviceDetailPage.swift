@@ -30,7 +30,7 @@ public final class DeviceDetailPage: Page {
     private let seen = Label()
     private let plot = SignalPlot()
     private let heardBy = HeardBySection()
-    private let readingsSection = DeviceReadingsSection()
+    private let readingsSection: DeviceReadingsSection
     private let heart: Button
     private let rename: Button
     private let hide = Button(icon: "view-conceal-symbolic", accessibleName: "")
@@ -76,6 +76,7 @@ public final class DeviceDetailPage: Page {
         connectionModel = connection
         servicesSection = services.map { DeviceServicesSection(device: model.id, model: $0, connection: connection, navigator: navigator) }
         keySection = DeviceKeySection(model: model)
+        readingsSection = DeviceReadingsSection(page: model, navigator: navigator)
         alertsSection = DeviceAlertsSection(model: model)
         trackerSection = tracker.map(DeviceTrackerSection.init)
         pairingSection = pairing.map { DevicePairingSection(model: $0, navigator: navigator) }

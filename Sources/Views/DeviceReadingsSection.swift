@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Domain
 import GtkKit
 import Localization
 import ViewModels
 
 /// A sensor's readings on its page: the maker and model, then each quantity as a small
 /// caption over a large figure with its unit, and how old they are. Tiles are kept per reading
-/// and only their text changes, so the focus and the reader's place stay put.
+/// and only their text changes, so the focus and the reader's place stay put. An encrypted
+/// sensor offers Key…, whose key goes to the keyring.
 @MainActor
 final class DeviceReadingsSection {
     // MARK: Widgets
@@ -16,12 +18,22 @@ final class DeviceReadingsSection {
     private let tiles = FlowBox(maxPerLine: 6, columnSpacing: 18, rowSpacing: 6)
     private let note = Label()
     private let age = Label()
+    private let keyButton = Button(label: L10n.tr("_Key…"), mnemonic: true)
+    private let removeKey = Button(label: L10n.tr("_Remove Key"), mnemonic: true)
+    private let keyLine = Box(vertical: false, spacing: 6)
+    private let message = Label()
+
+    // MARK: Borrowed
+    private let page: DeviceDetailViewModel?
+    private weak var navigator: Navigator?
 
     // MARK: Owned
     private var shown: [String: (box: Box, caption: Label, value: Label)] = [:]
     private var order: [String] = []
 
-    init() {
+    init(page: DeviceDetailViewModel? = nil, navigator: Navigator? = nil) {
+        self.page = page
+        self.navigator = navigator
         let heading = Label(L10n.tr("Readings")).xalign(0)
         heading.css("heading")
         model.xalign(0).wrap()
@@ -31,13 +43,26 @@ final class DeviceReadingsSection {
         age.css("caption", "dim-text")
         tiles.canFocus = false
         tiles.accessibleLabel(L10n.tr("Readings"))
-        root.append(heading, model, tiles, note, age)
+        message.xalign(0).wrap()
+        message.css("dim-text")
+        message.isVisible = false
+        removeKey.css("flat")
+        keyLine.append(keyButton, removeKey)
+        root.append(heading, model, tiles, note, age, keyLine, message)
         root.isVisible = false
+        keyButton.onClicked { [weak self] in self?.askKey(typed: "", problem: nil) }
+        removeKey.onClicked { [weak self] in self?.forgetKey() }
     }
 
     /// Shows `readings` (hides the section for none), heard `heard` ("Last heard just now").
     func show(_ readings: DeviceDetailViewModel.Readings?, heard: String) {
         root.isVisible = readings != nil
+        keyLine.isVisible = page?.canGiveSensorKey ?? false
+        removeKey.isVisible = page?.hasSensorKey ?? false
+        if let page {
+            keyButton.accessibleLabel(L10n.format("Key for {}", page.title))
+            removeKey.accessibleLabel(L10n.format("Remove the key of {}", page.title))
+        }
         guard let readings else { return }
         model.text = readings.model ?? ""
         model.isVisible = readings.model != nil
@@ -67,5 +92,57 @@ final class DeviceReadingsSection {
             if tile.value.text != item.value { tile.value.text = item.value }
             tile.box.accessibleLabel(L10n.format("{}: {}", item.caption, item.value))
         }
+    }
+
+    // MARK: Key…
+
+    /// Asks for the key, typed hidden as a password is; a refused one comes back with why.
+    private func askKey(typed: String, problem: String?) {
+        guard let page, let parent = navigator?.parentWindow else { return }
+        let dialog = MessageDialog(parent: parent, heading: L10n.format("Key for {}", DeviceText.isolated(page.title)),
+                                   body: L10n.tr("The key that opens its readings: 32 hex digits, from its maker’s app or its firmware. It is kept in your keyring, not in FavBlue’s settings."))
+        let entry = Entry(accessibleName: L10n.tr("Key"))
+        entry.hidesText()
+        entry.activatesDefault()
+        entry.placeholder(L10n.tr("32 hex digits"))
+        entry.text = typed
+        let reason = Label(problem ?? "").xalign(0).wrap()
+        reason.css("caption", "error")
+        reason.isVisible = problem != nil
+        dialog.setExtraChild(Box(vertical: true, spacing: 6).append(entry, reason))
+        dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
+        dialog.addResponse("use", label: L10n.tr("_Use Key"), appearance: .suggested) { [weak self] in
+            let text = entry.text
+            Task { [weak self] in
+                guard let self, let page = self.page else { return }
+                if let refused = await page.useSensorKey(text) {
+                    self.askKey(typed: text, problem: refused)
+                } else {
+                    self.say(L10n.tr("Key kept in your keyring."))
+                }
+            }
+        }
+        dialog.setDefault("use", close: "cancel")
+        entry.onChanged { [weak dialog] text in dialog?.setEnabled("use", !text.isEmpty) }
+        dialog.setEnabled("use", !typed.isEmpty)
+        dialog.onClosed { [weak self] in
+            // Back where it came from, unless the dialog comes back with why.
+            if self?.keyButton.isVisible == true { self?.keyButton.grabFocus() }
+        }
+        dialog.present()
+        entry.grabFocus()
+    }
+
+    private func forgetKey() {
+        Task { [weak self] in
+            guard let self, let page = self.page else { return }
+            self.say(await page.removeSensorKey() ?? L10n.tr("Key removed."))
+            self.keyButton.grabFocus()
+        }
+    }
+
+    private func say(_ text: String) {
+        message.text = text
+        message.isVisible = true
     }
 }

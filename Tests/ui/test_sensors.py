@@ -5,11 +5,18 @@
 Scanner's rows say their main readings, the page shows each reading, and an encrypted sensor
 says so without figures. The names are read raw, as a screen reader gets them."""
 
+import glob
+import os
+import subprocess
 import unittest
 
 from flows import add_from_scanner
-from harness import App, retry_gtk_atspi_crash
+from gateways import Keyring
+from harness import App, retry_gtk_atspi_crash, scratch
 from peers import BumblePeers
+
+# The Freezer's key, as le_peers.py seals its frames with it; typed in as a user would.
+FREEZER_KEY = "231d39c1d7cc1ab1aee224cd096db932"
 
 ENGLISH = {"living": "21.40 °C · 48.00 % · Battery 81 %", "govee": "−4.5 °C · 52.3 % · Battery 64 %",
            "freezer": "Encrypted readings", "home": "Add New Devices", "details": "Details for Living Room",
@@ -47,6 +54,52 @@ class SensorTests(unittest.TestCase):
             app.press("Back")
             app.wait_for(lambda: any(l.endswith(ENGLISH["home_row"]) for l in app.names("label")),
                          what="the favorite's readings on Favorites")
+
+    def test_a_key_given_with_key_opens_an_encrypted_sensor_and_is_found_again_after_a_restart(self):
+        keyring = Keyring()
+        self.addCleanup(keyring.stop)
+        home = scratch()
+        with BumblePeers(3, "--sensors") as peers:
+            with App("--source", peers.source, home=home) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: "Details for Freezer" in app.names("button"), timeout=30, what="the freezer")
+                app.press("Details for Freezer")
+                app.wait_for(lambda: "Key for Freezer" in app.names("button"), what="Key… on the freezer's page")
+                self.assertIn("Its readings are encrypted. Give its key with Key… to read them.", app.names("label"))
+
+                # A wrong key: the frame's check refuses it, the dialog says so and nothing is shown.
+                app.press("Key for Freezer")
+                app.wait_for(lambda: "Key" in app.names("text") + app.names("password text"), what="the key's entry")
+                app.type_text("00" * 16)
+                app.key("Return")
+                refused = "This key does not open the readings of \u2068Freezer\u2069."
+                app.wait_for(lambda: refused in app.names("label"), what="why the key was refused")
+                self.assertFalse(any("18.50" in n for n in app.names()), "no figure from a wrong key")
+                app.key("Escape")
+                app.wait_for(lambda: refused not in app.names("label"), what="the dialog closed")
+
+                app.press("Key for Freezer")
+                app.wait_for(lambda: "Key" in app.names("text") + app.names("password text"), what="the key's entry")
+                app.type_text(FREEZER_KEY)
+                app.key("Return")
+                app.wait_for(lambda: "Temperature: −18.50 °C" in app.names(), what="the freezer's temperature, opened")
+                self.assertIn("Key kept in your keyring.", app.names("label"))
+                self.assertIn("Remove the key of Freezer", app.names("button"))
+                self.assertNotIn(FREEZER_KEY, app.stderr().lower())
+            kept = subprocess.run(["secret-tool", "search", "xdg:schema", "io.github.favblue.FavBlue.SensorKey"],
+                                  capture_output=True, text=True).stdout
+            self.assertIn("secret = " + FREEZER_KEY.upper(), kept, "in the keyring, by the sensor's address")
+            for path in glob.glob(os.path.join(home, "**", "*"), recursive=True):
+                if os.path.isfile(path):
+                    with open(path, "rb") as f:
+                        self.assertNotIn(FREEZER_KEY.encode(), f.read().lower(), f"not in {path}")
+
+            # Started again: the key is found in the keyring, and the row reads the freezer.
+            with App("--source", peers.source, home=home) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: "−18.50 °C" in app.names("label"), timeout=30, what="the freezer's reading on its row")
 
     def test_rows_and_page_show_a_sensors_readings(self):
         self.readings(None, ENGLISH)

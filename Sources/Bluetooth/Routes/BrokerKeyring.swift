@@ -1,67 +1,53 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import CSecret
 import Domain
-import Foundation
 import Localization
 
-/// A broker's password in the desktop's keyring (the Secret Service: GNOME Keyring, KWallet),
-/// through libsecret, keyed by host, port and user. It never goes to settings or logs.
+/// A broker's password in the desktop's keyring, keyed by host, port and user. It never goes
+/// to settings or logs.
 public enum BrokerKeyring {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
-    }
+    public typealias Failure = KeyringFailure
 
-    // Made once and never changed or freed: libsecret reads it from any thread.
-    nonisolated(unsafe) private static let schema: UnsafeMutablePointer<SecretSchema> = {
-        let names = table()
-        for name in ["host", "port", "user"] {
-            // Every attribute is a string (SECRET_SCHEMA_ATTRIBUTE_STRING is 0).
-            g_hash_table_insert(names, g_strdup(name), nil)
-        }
-        defer { g_hash_table_unref(names) }
-        return secret_schema_newv("io.github.favblue.FavBlue.Broker", SECRET_SCHEMA_NONE, names)
-    }()
+    private static let schema = KeyringSchema("io.github.favblue.FavBlue.Broker", attributes: ["host", "port", "user"])
 
-    private static func table() -> OpaquePointer {
-        g_hash_table_new_full({ g_str_hash($0) }, { g_str_equal($0, $1) }, { g_free($0) }, { g_free($0) })
-    }
-
-    private static func attributes(_ address: MQTTAddress) -> OpaquePointer {
-        let t = table()
-        for (key, value) in [("host", address.host), ("port", String(address.port)), ("user", address.user ?? "")] {
-            g_hash_table_insert(t, g_strdup(key), g_strdup(value))
-        }
-        return t
-    }
-
-    private static func failure(_ error: UnsafeMutablePointer<GError>?) -> Failure {
-        defer { g_error_free(error) }
-        let said = error.map { String(cString: $0.pointee.message) } ?? ""
-        return Failure(description: L10n.format("The keyring could not be used: {}", said))
+    private static func attributes(_ address: MQTTAddress) -> [(String, String)] {
+        [("host", address.host), ("port", String(address.port)), ("user", address.user ?? "")]
     }
 
     /// The password kept for `address`; nil when none is.
     public static func password(for address: MQTTAddress) throws(Failure) -> String? {
-        let attributes = attributes(address)
-        defer { g_hash_table_unref(attributes) }
-        var error: UnsafeMutablePointer<GError>?
-        let found = secret_password_lookupv_sync(schema, attributes, nil, &error)
-        if let error { throw failure(error) }
-        guard let found else { return nil }
-        defer { secret_password_free(found) }
-        return String(cString: found)
+        try schema.lookup(attributes(address))
     }
 
     /// Keeps `password` for `address`, replacing any kept before.
     public static func store(_ password: String, for address: MQTTAddress) throws(Failure) {
-        let attributes = attributes(address)
-        defer { g_hash_table_unref(attributes) }
-        var error: UnsafeMutablePointer<GError>?
-        let label = L10n.format("FavBlue: MQTT broker {}", address.description)
-        if secret_password_storev_sync(schema, attributes, nil, label, password, nil, &error) == 0 || error != nil {
-            throw failure(error)
-        }
+        try schema.store(password, label: L10n.format("FavBlue: MQTT broker {}", address.description), attributes(address))
+    }
+}
+
+/// Encrypted sensors' keys in the desktop's keyring, in hex, keyed by the sensor's address.
+public struct SensorKeyKeyring: SensorKeyVault {
+    private static let schema = KeyringSchema("io.github.favblue.FavBlue.SensorKey", attributes: ["address"])
+
+    public init() {}
+
+    public func key(for address: String) throws(SensorKeyVaultFailure) -> [UInt8]? {
+        do throws(KeyringFailure) {
+            return try Self.schema.lookup([("address", address.uppercased())]).flatMap(Hex.bytes)
+        } catch { throw SensorKeyVaultFailure(error.description) }
+    }
+
+    public func store(_ key: [UInt8], for address: String) throws(SensorKeyVaultFailure) {
+        do throws(KeyringFailure) {
+            try Self.schema.store(Hex.compact(key), label: L10n.format("FavBlue: sensor {}", address.uppercased()),
+                                  [("address", address.uppercased())])
+        } catch { throw SensorKeyVaultFailure(error.description) }
+    }
+
+    public func remove(for address: String) throws(SensorKeyVaultFailure) {
+        do throws(KeyringFailure) {
+            try Self.schema.clear([("address", address.uppercased())])
+        } catch { throw SensorKeyVaultFailure(error.description) }
     }
 }

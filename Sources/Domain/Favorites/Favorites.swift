@@ -112,7 +112,7 @@ public final class Favorites {
     public func battery(of id: DeviceID) -> Int? { live?[id]?.battery }
 
     /// What `id` last said as a sensor while it was listed; nil for none.
-    public func sensor(of id: DeviceID) -> SensorData? { live?[id]?.advertised.sensor }
+    public func sensor(of id: DeviceID) -> SensorData? { live?.sensor(of: id) }
 
     /// The favorites as export records, in list order: what a running scan knows of each, else
     /// its last known name and when it was last seen (or added, if never).

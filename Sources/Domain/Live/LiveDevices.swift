@@ -85,6 +85,9 @@ public final class LiveDevices {
     /// are in use ("This Computer"); nil with one source alone.
     public var ownSource: String?
 
+    /// Keys of encrypted sensors, kept by the app (`sensor(of:)` opens their frames with them).
+    public var sensorKeys: MutableSensorKeys?
+
     /// The user's names of the rooms, by the name a gateway goes by ("kitchen" → "Kitchen").
     public var roomNames: [String: String] = [:] { didSet { if roomNames != oldValue { notify(.devices) } } }
 

@@ -80,7 +80,7 @@ def sensor_data(index, address):
         counter = bytes([0, 0, 0, 1])
         mac = bytes(int(p, 16) for p in address.split(":"))
         sealed = AESCCM(SENSOR_KEY, tag_length=4).encrypt(mac + bytes([0xD2, 0xFC, 0x41]) + counter,
-                                                           bytes.fromhex("02c5f8"), None)
+                                                           bytes.fromhex("02c6f8"), None)
         body = bytes([0xD2, 0xFC, 0x41]) + sealed[:-4] + counter + sealed[-4:]
         return flags + bytes([len(body) + 1, 0x16]) + body + named("Freezer")
     # Govee H5075: company 0xEC88, −4.5 °C and 52.3 % packed, battery 64 %.
