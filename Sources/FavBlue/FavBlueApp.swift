@@ -146,6 +146,7 @@ final class FavBlueApp {
         favoritesPage = FavoritesViewModel(favorites: favorites, notices: store.notices)
         // Favorites' readings are kept, so their detail plot and history outlive the session.
         live.keepsSightings = { [weak favorites] id in favorites?.isFavorite(id) ?? false }
+        live.readingsStore = store.readings
         self.live = live
         // Who each private address belongs to, from the keys kept: resolved as reports come in.
         let identities = Identities(hashing: AESAddressHashing(), repository: store.bonds)
@@ -278,11 +279,12 @@ final class FavBlueApp {
         let store = StoreFactory.open(backend, directory: StoreFactory.defaultDirectory())
         let retention = SightingRetention(days: Int(settings?.uint("sightings-retention-days") ?? 30),
                                           maxRows: Int(settings?.uint("sightings-max-rows") ?? 200_000))
-        let sightings = store.sightings
+        let sightings = store.sightings, readings = store.readings
         let chats = store.chats
         let chatRetention = loadChatRetention()
         Task.detached(priority: .background) {
             _ = try? await sightings.prune(retention, now: Date())
+            _ = try? await readings.prune(retention, now: Date())
             _ = try? await chats.prune(chatRetention, now: Date())
         }
         for notice in store.notices { printError(notice.message) }

@@ -136,6 +136,19 @@ public final class SQLiteDatabase: Sendable {
                 );
                 """)
         }
+        // Favorites' sensor readings, one a minute per reading, bounded as sightings are.
+        migrator.registerMigration("v9-sensor-readings") { db in
+            try db.execute(sql: """
+                CREATE TABLE sensor_readings (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  device_id TEXT NOT NULL,
+                  time REAL NOT NULL,
+                  key TEXT NOT NULL,
+                  value REAL NOT NULL
+                );
+                CREATE INDEX sensor_readings_device_time ON sensor_readings (device_id, time);
+                """)
+        }
         return migrator
     }
 

@@ -11,6 +11,8 @@ public struct Store: Sendable {
     public let favorites: FavoritesRepository
     /// Signal readings.
     public let sightings: SightingsRepository
+    /// Favorites' sensor readings.
+    public let readings: SensorReadingsRepository
     /// Devices hidden from the Scanner, and the "Only New Devices" mark.
     public let hidden: HiddenDevicesRepository
     /// Chat messages, per device.
@@ -90,6 +92,7 @@ public enum StoreFactory {
     private static func sqlite(_ database: SQLiteDatabase, notices: [StoreNotice]) -> Store {
         Store(favorites: SQLiteFavoritesRepository(database: database),
               sightings: SQLiteSightingsRepository(database: database),
+              readings: SQLiteSensorReadingsRepository(database: database),
               hidden: SQLiteHiddenDevicesRepository(database: database), chats: SQLiteChatRepository(database: database),
               bonds: SQLiteBondsRepository(database: database), labels: SQLiteCharacteristicLabelsRepository(database: database),
               trackers: SQLiteTrackerSightingsRepository(database: database), mover: SQLiteRecordsMover(database: database),
@@ -100,7 +103,7 @@ public enum StoreFactory {
         let favorites = InMemoryFavoritesRepository(), sightings = InMemorySightingsRepository()
         let hidden = InMemoryHiddenDevicesRepository(), chats = InMemoryChatRepository(), bonds = InMemoryBondsRepository()
         let labels = InMemoryCharacteristicLabelsRepository()
-        return Store(favorites: favorites, sightings: sightings, hidden: hidden, chats: chats, bonds: bonds, labels: labels, trackers: nil,
+        return Store(favorites: favorites, sightings: sightings, readings: InMemorySensorReadingsRepository(), hidden: hidden, chats: chats, bonds: bonds, labels: labels, trackers: nil,
                      mover: InMemoryRecordsMover(favorites: favorites, sightings: sightings, hidden: hidden,
                                                  chats: chats, bonds: bonds, labels: labels),
                      notices: notices, path: nil)

@@ -230,6 +230,9 @@ public final class DeviceDetailViewModel {
     private let identities: Identities?
     private let pairing: Pairing?
     let sensorKeys: SensorKeyBook?
+    /// The period the readings' plots show, and the stored readings of the day or week.
+    public internal(set) var readingsPeriod: ReadingsPeriod = .hour
+    var storedReadings: StoredReadings?
     /// Whether this route can pair now, so the page only suggests pairing where it can.
     private var canPair: Bool { pairing.map { $0.unavailableReason == nil } ?? false }
     private let observers = ChangeObservers()
@@ -254,6 +257,8 @@ public final class DeviceDetailViewModel {
         if let identities { tokens.append(identities.observe { [weak self] in self?.refresh() }) }
         refresh()
     }
+
+    func observersNotify() { observers.notify() }
 
     /// Calls `handler` after every change.
     public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { observers.observe(handler) }

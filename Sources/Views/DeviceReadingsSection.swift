@@ -22,6 +22,12 @@ final class DeviceReadingsSection {
     private let removeKey = Button(label: L10n.tr("_Remove Key"), mnemonic: true)
     private let keyLine = Box(vertical: false, spacing: 6)
     private let message = Label()
+    private let historyLine = Box(vertical: false, spacing: 6)
+    private let period = DropDown(DeviceDetailViewModel.ReadingsPeriod.allCases.map(\.title),
+                                  accessibleName: L10n.tr("Period of the readings’ plots"))
+    private let plots = Box(vertical: true, spacing: 6)
+    private var plotViews: [String: (caption: Label, plot: ValuePlot)] = [:]
+    private var plotOrder: [String] = []
 
     // MARK: Borrowed
     private let page: DeviceDetailViewModel?
@@ -48,10 +54,19 @@ final class DeviceReadingsSection {
         message.isVisible = false
         removeKey.css("flat")
         keyLine.append(keyButton, removeKey)
-        root.append(heading, model, tiles, note, age, keyLine, message)
+        let history = Label(L10n.tr("History")).xalign(0)
+        history.css("caption-heading")
+        history.expand(horizontal: true, vertical: false)
+        historyLine.append(history, period)
+        root.append(heading, model, tiles, note, age, historyLine, plots, keyLine, message)
         root.isVisible = false
         keyButton.onClicked { [weak self] in self?.askKey(typed: "", problem: nil) }
         removeKey.onClicked { [weak self] in self?.forgetKey() }
+        period.onSelected { [weak self] index in
+            guard let self, let page = self.page, let chosen = DeviceDetailViewModel.ReadingsPeriod(rawValue: index),
+                  chosen != page.readingsPeriod else { return }
+            page.showReadings(over: chosen)
+        }
     }
 
     /// Shows `readings` (hides the section for none), heard `heard` ("Last heard just now").
@@ -63,6 +78,7 @@ final class DeviceReadingsSection {
             keyButton.accessibleLabel(L10n.format("Key for {}", page.title))
             removeKey.accessibleLabel(L10n.format("Remove the key of {}", page.title))
         }
+        showPlots()
         guard let readings else { return }
         model.text = readings.model ?? ""
         model.isVisible = readings.model != nil
@@ -91,6 +107,46 @@ final class DeviceReadingsSection {
             if tile.caption.text != item.caption { tile.caption.text = item.caption }
             if tile.value.text != item.value { tile.value.text = item.value }
             tile.box.accessibleLabel(L10n.format("{}: {}", item.caption, item.value))
+        }
+    }
+
+    // MARK: History
+
+    /// A line per reading over the period chosen, with its scale; the period's choice where there
+    /// is more than the hour (a favorite's readings are kept).
+    private func showPlots() {
+        guard let page else {
+            historyLine.isVisible = false
+            plots.isVisible = false
+            return
+        }
+        let lines = page.readingPlots()
+        let periods = page.readingsPeriods
+        period.isVisible = periods.count > 1
+        if period.selected != page.readingsPeriod.rawValue { period.selected = page.readingsPeriod.rawValue }
+        historyLine.isVisible = !lines.isEmpty || periods.count > 1
+        plots.isVisible = !lines.isEmpty
+        let keys = lines.map(\.key)
+        if keys != plotOrder {
+            for view in plotViews.values {
+                plots.remove(view.caption)
+                plots.remove(view.plot.root)
+            }
+            plotViews = [:]
+            for line in lines {
+                let caption = Label(line.name).xalign(0)
+                caption.css("caption", "dim-text")
+                let plot = ValuePlot()
+                plots.append(caption)
+                plots.append(plot.root)
+                plotViews[line.key] = (caption, plot)
+            }
+            plotOrder = keys
+        }
+        for line in lines {
+            guard let view = plotViews[line.key] else { continue }
+            if view.caption.text != line.name { view.caption.text = line.name }
+            view.plot.show(line.figures, scale: line.scale, name: line.name, summary: line.summary)
         }
     }
 

@@ -29,6 +29,9 @@ final class ValuePlot {
         last.align(.start, .center)
         let edges = Box(vertical: true, spacing: 0).append(highest, lowest)
         edges.expand(horizontal: false, vertical: true)
+        // The same room for every scale, so plots one under another line up.
+        edges.sizeRequest(width: 76, height: -1)
+        last.sizeRequest(width: 76, height: -1)
         lowest.expand(horizontal: false, vertical: true)
         root.append(edges, area, last)
     }

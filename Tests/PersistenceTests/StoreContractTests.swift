@@ -98,4 +98,24 @@ final class StoreContractTests: XCTestCase {
             XCTAssertEqual(summary?.firstSeen, now.addingTimeInterval(-5), "\(name): the newest six remain")
         }
     }
+
+    func testSensorReadingsComeBackInOrderPerDeviceAndArePrunedLikeSightings() async throws {
+        for (name, store) in stores() {
+            let now = Date(timeIntervalSince1970: 1_700_000_000)
+            var batch = [SensorSample(id: id(6), time: now.addingTimeInterval(-31 * 86_400), key: "temperature", value: -18.5)]
+            for minute in (0..<5).reversed() {
+                batch.append(SensorSample(id: id(6), time: now.addingTimeInterval(Double(-60 * minute)), key: "temperature_2",
+                                          value: 21.25 + Double(minute)))
+            }
+            batch.append(SensorSample(id: id(7), time: now, key: "humidity", value: 48))
+            try await store.readings.record(batch)
+            let week = try await store.readings.history(for: id(6), since: now.addingTimeInterval(-7 * 86_400))
+            XCTAssertEqual(week.map(\.value), [25.25, 24.25, 23.25, 22.25, 21.25], "\(name): oldest first, this device's only")
+            XCTAssertEqual(week.first?.key, "temperature_2", name)
+            let deleted = try await store.readings.prune(SightingRetention(days: 30, maxRows: 4), now: now)
+            XCTAssertEqual(deleted, 3, "\(name): the one past 30 days, then the oldest beyond four rows")
+            let kept = try await store.readings.history(for: id(6), since: .distantPast)
+            XCTAssertEqual(kept.map(\.value), [23.25, 22.25, 21.25], name)
+        }
+    }
 }

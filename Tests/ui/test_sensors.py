@@ -7,6 +7,7 @@ says so without figures. The names are read raw, as a screen reader gets them.""
 
 import glob
 import os
+import sqlite3
 import subprocess
 import unittest
 
@@ -100,6 +101,39 @@ class SensorTests(unittest.TestCase):
                 app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
                 app.press("Add New Devices")
                 app.wait_for(lambda: "−18.50 °C" in app.names("label"), timeout=30, what="the freezer's reading on its row")
+
+    def test_a_favorite_sensors_readings_are_plotted_and_kept_in_the_database(self):
+        home = scratch()
+        with BumblePeers(3, "--sensors") as peers:
+            with App("--source", peers.source, storage="sqlite", home=home) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: ENGLISH["living"] in app.names("label"), timeout=30, what="the thermometer")
+                add_from_scanner(app, "Living Room", "Lounge")
+                app.press("Details for Lounge")
+                # A reading every 10 s into the last hour: the second makes a line.
+                app.wait_for(lambda: "Plot of Temperature" in app.names(), timeout=40, what="the temperature's plot")
+                self.assertEqual(app.find("Plot of Temperature").get_description(),
+                                 "Temperature over the last hour: lowest 21.40 °C, highest 21.40 °C, last 21.40 °C")
+                self.assertIn("Plot of Humidity", app.names())
+                self.assertIn("Period of the readings’ plots", app.names("button"), "a favorite's day and week can be chosen")
+            db = sqlite3.connect(os.path.join(home, "xdg_data_home", "favblue", "favblue.sqlite"))
+            kept = db.execute("SELECT key, value FROM sensor_readings ORDER BY id").fetchall()
+            db.close()
+            self.assertIn(("temperature", 21.4), kept, "a favorite's readings are kept")
+            self.assertIn(("humidity", 48.0), kept)
+            # Started again, the day's plot holds the kept readings and the new ones.
+            with App("--source", peers.source, storage="sqlite", home=home) as app:
+                app.wait_for(lambda: "Details for Lounge" in app.names("button"), timeout=30, what="the favorite")
+                app.press("Details for Lounge")
+                app.wait_for(lambda: "Period of the readings’ plots" in app.names("button"), what="the period's choice")
+                app.press("Period of the readings’ plots")
+                app.wait_for(lambda: "Last Day" in app.names(), what="the periods")
+                app.key("Down")
+                app.key("Return")
+                app.wait_for(lambda: "Plot of Temperature" in app.names() and app.find("Plot of Temperature").get_description()
+                             == "Temperature over the last day: lowest 21.40 °C, highest 21.40 °C, last 21.40 °C",
+                             timeout=20, what="the day's plot from the database")
 
     def test_rows_and_page_show_a_sensors_readings(self):
         self.readings(None, ENGLISH)

@@ -78,6 +78,7 @@ extension LiveDevices {
     func forget(_ id: DeviceID) {
         guard let device = devices.removeValue(forKey: id) else { return }
         heard.forget(id)
+        sensorSampler.forget(id)
         // Its later addresses are the only aliases that lead to it.
         folding.forget(id, payload: device.lastPayload, addresses: device.formerAddresses.dropFirst() + [device.currentAddress])
     }

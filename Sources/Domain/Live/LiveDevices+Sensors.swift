@@ -9,6 +9,9 @@ extension LiveDevices {
         return Self.opened(device.advertised, heardAt: device.currentAddress.address, keyFor: id.address, keys: sensorKeys)
     }
 
+    /// The sensor's readings over the last hour, one every 10 s, oldest first.
+    public func recentReadings(of id: DeviceID) -> [SensorSample] { sensorSampler.recent[id] ?? [] }
+
     /// `advertised`'s sensor data; an encrypted frame is opened with the key kept for `keyFor`,
     /// its nonce built from the address it was heard at.
     public nonisolated static func opened(_ advertised: AdvertisedData, heardAt address: String, keyFor owner: String,

@@ -87,6 +87,9 @@ public final class LiveDevices {
 
     /// Keys of encrypted sensors, kept by the app (`sensor(of:)` opens their frames with them).
     public var sensorKeys: MutableSensorKeys?
+    /// Where favorites' sensor readings are kept; nil keeps only the last hour, in memory.
+    public var readingsStore: SensorReadingsRepository?
+    let sensorSampler = SensorSampler()
 
     /// The user's names of the rooms, by the name a gateway goes by ("kitchen" → "Kitchen").
     public var roomNames: [String: String] = [:] { didSet { if roomNames != oldValue { notify(.devices) } } }
@@ -294,6 +297,7 @@ public final class LiveDevices {
     private func fold() {
         let (batch, departures) = inbox.drain()
         var readings: [Sighting] = []
+        var samples: [SensorSample] = []
         for var o in batch {
             if let identities { o.resolve(to: identities.identity(of: o.id)) }
             if let alias = folding.aliases[o.id] { o.resolve(to: alias) }
@@ -303,7 +307,12 @@ public final class LiveDevices {
             defer { if folding.isHolding, folding.isDue(newest: newest, now: now()) { settleGhosts(onlyDue: true) } }
             if devices[o.id] == nil, holdAsGhost(o) { continue }
             admit(o)
-            if let rssi = o.rssi, keepsSightings(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
+            let keep = keepsSightings(o.id)
+            if let rssi = o.rssi, keep { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
+            if devices[o.id]?.advertised.sensor != nil, sensorSampler.isDue(o.id, at: o.timestamp, keep: keep),
+               let data = sensor(of: o.id) {
+                samples += sensorSampler.take(o.id, data, at: o.timestamp, keep: keep)
+            }
         }
         settleGhosts()
         // Gone out of range, unless heard again since the source said so.
@@ -319,11 +328,13 @@ public final class LiveDevices {
             let gone = devices.compactMap { $0.value.lastSeen < cutoff && !keepsListed($0.key) ? $0.key : nil }
             for id in gone { forget(id) }
         }
-        if !readings.isEmpty, let sightings {
-            let previous = sightingWrites
+        let store = readingsStore
+        if (!readings.isEmpty && sightings != nil) || (!samples.isEmpty && store != nil) {
+            let previous = sightingWrites, sightings = sightings
             sightingWrites = Task.detached {
                 await previous?.value
-                try? await sightings.record(readings)
+                if !readings.isEmpty { try? await sightings?.record(readings) }
+                if !samples.isEmpty { try? await store?.record(samples) }
             }
         }
     }

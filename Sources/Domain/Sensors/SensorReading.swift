@@ -41,6 +41,15 @@ public struct Quantity: Hashable, Sendable {
     public static let count = Quantity("count")
     public static let packetID = Quantity("packet_id")
     public static let button = Quantity("button", kind: .event)
+
+    /// The quantity a stored reading's name stands for ("temperature_2" → temperature, in °C);
+    /// one without a unit where the name is not one of the common ones.
+    public static func named(_ key: String) -> Quantity {
+        let base = key.split(separator: "_").last.flatMap { Int($0) } != nil ? String(key[..<key.lastIndex(of: "_")!]) : key
+        let common: [Quantity] = [.temperature, .humidity, .battery, .pressure, .illuminance, .moisture, .conductivity,
+                                  .carbonDioxide, .pm25, .pm10, .voltage, .weight]
+        return common.first { $0.key == base } ?? Quantity(base)
+    }
 }
 
 /// One value a sensor advertised: a quantity, its number, and the format's resolution.

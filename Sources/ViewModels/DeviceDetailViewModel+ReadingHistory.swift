@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// A sensor's readings over time: the last hour from memory for any sensor, the last day and
+/// week from the store for a favorite.
+extension DeviceDetailViewModel {
+    /// How far back the plots go.
+    public enum ReadingsPeriod: Int, CaseIterable, Sendable {
+        case hour, day, week
+
+        var seconds: TimeInterval { [3600, 86_400, 7 * 86_400][rawValue] }
+
+        /// "Last Hour", as the period's choice reads.
+        public var title: String {
+            switch self {
+            case .hour: return L10n.tr("Last Hour")
+            case .day: return L10n.tr("Last Day")
+            case .week: return L10n.tr("Last Week")
+            }
+        }
+
+        /// "over the last hour", as a plot's description says it.
+        var span: String {
+            switch self {
+            case .hour: return L10n.tr("over the last hour")
+            case .day: return L10n.tr("over the last day")
+            case .week: return L10n.tr("over the last week")
+            }
+        }
+    }
+
+    /// One reading's line: its name, its figures (oldest first), its scale and its words.
+    public struct ReadingPlot: Equatable {
+        public let key: String
+        public let name: String
+        public let figures: [Double]
+        public let scale: DeviceServicesViewModel.Scale
+        public let summary: String
+    }
+
+    /// The periods offered: all three for a favorite, whose readings are kept; the hour for others.
+    public var readingsPeriods: [ReadingsPeriod] { isFavorite && live.readingsStore != nil ? ReadingsPeriod.allCases : [.hour] }
+
+    /// Shows `period`; the day and the week are read from the store.
+    public func showReadings(over period: ReadingsPeriod) {
+        readingsPeriod = readingsPeriods.contains(period) ? period : .hour
+        storedReadings = nil
+        loadStoredReadings()
+        observersNotify()
+    }
+
+    /// The plots of the period shown, at most four, in the order the page shows readings.
+    public func readingPlots(now: Date = Date()) -> [ReadingPlot] {
+        let period = readingsPeriods.contains(readingsPeriod) ? readingsPeriod : .hour
+        let samples: [SensorSample]
+        if period == .hour {
+            samples = live.recentReadings(of: id)
+        } else {
+            if let stored = storedReadings, now.timeIntervalSince(stored.loaded) > 60 { loadStoredReadings() }
+            // What the store has, then the finer last hour since its newest row.
+            let stored = storedReadings?.samples ?? []
+            let newest = stored.last?.time ?? .distantPast
+            samples = stored + live.recentReadings(of: id).filter { $0.time > newest }
+        }
+        let current = Dictionary(live.sensor(of: id)?.named ?? [], uniquingKeysWith: { first, _ in first })
+        var keys: [String] = []
+        for sample in samples where !keys.contains(sample.key) { keys.append(sample.key) }
+        keys.sort { Self.order($0) < Self.order($1) }
+        return keys.prefix(4).compactMap { key in
+            let line = samples.filter { $0.key == key }
+            let figures = Self.buckets(line, from: now.addingTimeInterval(-period.seconds), to: now)
+            guard figures.count >= 2, let low = figures.min(), let high = figures.max(), let last = line.last?.value else { return nil }
+            let reading = current[key]
+            let quantity = reading?.quantity ?? Quantity.named(key)
+            let decimals = reading?.decimals ?? 1
+            func said(_ value: Double) -> String { ReadingText.value(SensorReading(quantity, value, decimals: decimals)) }
+            let name = Self.caption(key, quantity)
+            // Translators: "Temperature over the last hour: lowest 20.1 °C, highest 21.4 °C, last 21.2 °C".
+            let summary = L10n.format("{} {}: lowest {}, highest {}, last {}", name, period.span, said(low), said(high), said(last))
+            return ReadingPlot(key: key, name: name, figures: figures,
+                               scale: DeviceServicesViewModel.Scale(highest: said(high), lowest: said(low), last: said(last)),
+                               summary: summary)
+        }
+    }
+
+    /// "Temperature", or "Temperature 2" for a second probe.
+    static func caption(_ key: String, _ quantity: Quantity) -> String {
+        let number = key.split(separator: "_").last.flatMap { Int($0) }
+        return number.map { L10n.format("{} {}", ReadingText.name(quantity), Formats.number($0)) } ?? ReadingText.name(quantity)
+    }
+
+    /// Where a reading comes among the main ones; the rest after them.
+    private static func order(_ key: String) -> Int {
+        let base = key.split(separator: "_").first.map(String.init) ?? key
+        return ReadingText.main.firstIndex(of: key) ?? ReadingText.main.firstIndex(of: base) ?? ReadingText.main.count
+    }
+
+    /// At most 240 points: the mean of each slice of the span that has readings.
+    static func buckets(_ line: [SensorSample], from start: Date, to end: Date) -> [Double] {
+        guard line.count > 240 else { return line.filter { $0.time >= start }.map(\.value) }
+        let width = max(end.timeIntervalSince(start) / 240, 1)
+        var sums: [Int: (Double, Int)] = [:]
+        for sample in line where sample.time >= start {
+            let slot = Int(sample.time.timeIntervalSince(start) / width)
+            let (sum, n) = sums[slot] ?? (0, 0)
+            sums[slot] = (sum + sample.value, n + 1)
+        }
+        return sums.keys.sorted().map { sums[$0]!.0 / Double(sums[$0]!.1) }
+    }
+
+    private func loadStoredReadings() {
+        guard readingsPeriod != .hour, let store = live.readingsStore else { return }
+        let since = Date().addingTimeInterval(-readingsPeriod.seconds), id = id
+        storedReadings = StoredReadings(loaded: Date(), samples: storedReadings?.samples ?? [])
+        Task { [weak self] in
+            let samples = (try? await store.history(for: id, since: since)) ?? []
+            guard let self else { return }
+            self.storedReadings = StoredReadings(loaded: Date(), samples: samples)
+            self.observersNotify()
+        }
+    }
+}
+
+/// The day's or week's readings as last read from the store.
+struct StoredReadings {
+    let loaded: Date
+    let samples: [SensorSample]
+}
