@@ -30,6 +30,7 @@ public struct SQLiteRecordsMover: RecordsMover {
                 UPDATE OR IGNORE bonds SET device_id = :to WHERE device_id = :from;
                 DELETE FROM bonds WHERE device_id = :from;
                 UPDATE sightings SET device_id = :to WHERE device_id = :from;
+                UPDATE sensor_readings SET device_id = :to WHERE device_id = :from;
                 UPDATE messages SET device_id = :to WHERE device_id = :from;
                 UPDATE OR IGNORE characteristic_labels SET device_id = :to WHERE device_id = :from;
                 DELETE FROM characteristic_labels WHERE device_id = :from;
