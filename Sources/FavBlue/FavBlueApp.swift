@@ -47,6 +47,7 @@ final class FavBlueApp {
     private var pairing: Pairing?
     private var pairingDialogs: PairingDialogs?
     private var presenceAlerts: PresenceAlertsWatch?
+    private var readingLimits: ReadingLimitsWatch?
     private var trackerGuard: TrackerGuard?
     private var nicknames: NicknameSharing?
     private var shutDownDone = false
@@ -168,6 +169,10 @@ final class FavBlueApp {
             }
         }
         presenceAlerts = PresenceAlertsWatch(live: live, favorites: favorites, notifier: AppNotifier(application: application))
+        let limits = ReadingLimitsWatch(live: live, favorites: favorites, notifier: AppNotifier(application: application))
+        limits.describe = { ReadingText.value($0) }
+        limits.name = { ReadingText.name($0) }
+        readingLimits = limits
         trackerGuard = Self.makeTrackerGuard(live: live, favorites: favorites, store: store.trackers, application: application, settings: settings)
         let hidden = HiddenDevices(repository: store.hidden, favorites: favorites)
         hidden.onProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }

@@ -149,6 +149,10 @@ public final class SQLiteDatabase: Sendable {
                 CREATE INDEX sensor_readings_device_time ON sensor_readings (device_id, time);
                 """)
         }
+        // The limits on a favorite's readings that send a notification ("temperature>25").
+        migrator.registerMigration("v10-reading-limits") { db in
+            try db.execute(sql: "ALTER TABLE favorites ADD COLUMN reading_limits TEXT NOT NULL DEFAULT ''")
+        }
         return migrator
     }
 

@@ -30,11 +30,11 @@ public struct SQLiteFavoritesRepository: FavoritesRepository {
     public func save(_ favorite: Favorite) async throws {
         try await database.pool.write { db in
             try db.execute(sql: """
-                INSERT OR REPLACE INTO favorites (device_id, nickname, last_name, added_at, updated_at, alerts)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT OR REPLACE INTO favorites (device_id, nickname, last_name, added_at, updated_at, alerts, reading_limits)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [favorite.id.storageKey, favorite.nickname, favorite.lastKnownName,
                                  favorite.addedAt.timeIntervalSince1970, favorite.updatedAt.timeIntervalSince1970,
-                                 favorite.alerts.rawValue])
+                                 favorite.alerts.rawValue, ReadingLimit.encode(favorite.readingLimits)])
         }
     }
 
@@ -50,6 +50,7 @@ public struct SQLiteFavoritesRepository: FavoritesRepository {
         return Favorite(id: id, nickname: row["nickname"], lastKnownName: row["last_name"],
                         addedAt: Date(timeIntervalSince1970: row["added_at"]),
                         updatedAt: Date(timeIntervalSince1970: row["updated_at"]),
-                        alerts: PresenceAlerts(rawValue: row["alerts"] ?? 0))
+                        alerts: PresenceAlerts(rawValue: row["alerts"] ?? 0),
+                        readingLimits: ReadingLimit.decode(row["reading_limits"] ?? ""))
     }
 }

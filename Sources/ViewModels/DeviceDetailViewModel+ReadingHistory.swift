@@ -94,7 +94,7 @@ extension DeviceDetailViewModel {
     }
 
     /// Where a reading comes among the main ones; the rest after them.
-    private static func order(_ key: String) -> Int {
+    static func order(_ key: String) -> Int {
         let base = key.split(separator: "_").first.map(String.init) ?? key
         return ReadingText.main.firstIndex(of: key) ?? ReadingText.main.firstIndex(of: base) ?? ReadingText.main.count
     }

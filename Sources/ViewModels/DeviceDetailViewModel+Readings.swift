@@ -65,4 +65,69 @@ extension DeviceDetailViewModel {
     public func removeSensorKey() async -> String? {
         await sensorKeys?.remove(for: id)
     }
+
+    // MARK: Limits (favorites only)
+
+    /// A reading whose limits can be set: its name, what it is called, and its unit as typed.
+    public struct LimitChoice: Equatable, Sendable {
+        public let key: String
+        public let name: String
+        public let unit: String
+    }
+
+    /// The measured readings of a favorite sensor, which Notify When Above or Below… offers.
+    public var limitChoices: [LimitChoice] {
+        guard isFavorite, let data = live.sensor(of: id) else { return [] }
+        return data.named.compactMap { key, reading in
+            reading.quantity.kind == .measurement && reading.quantity != .packetID
+                ? LimitChoice(key: key, name: Self.caption(key, reading.quantity), unit: ReadingText.unit(reading.quantity)) : nil
+        }.sorted { Self.order($0.key) < Self.order($1.key) }
+    }
+
+    /// The limits set on `key`, as typed figures in the unit shown ("25", "−15,5"); empty for none.
+    public func limitTexts(_ key: String) -> (above: String, below: String) {
+        let limit = favorites.favorite(id)?.readingLimits.first { $0.key == key }
+        let quantity = live.sensor(of: id)?.named.first { $0.0 == key }?.1.quantity ?? Quantity.named(key)
+        func typed(_ value: Double?) -> String {
+            guard let value else { return "" }
+            let shown = quantity.unit == "°C" && ReadingText.fahrenheit ? value * 9 / 5 + 32 : value
+            return Formats.decimal(shown, digits: shown == shown.rounded() ? 0 : 1)
+        }
+        return (typed(limit?.above), typed(limit?.below))
+    }
+
+    /// Sets the limits of `key` from what was typed (empty: none); nil once kept, else why not.
+    public func setLimits(_ key: String, above: String, below: String) async -> String? {
+        let quantity = live.sensor(of: id)?.named.first { $0.0 == key }?.1.quantity ?? Quantity.named(key)
+        var limit = ReadingLimit(key: key)
+        for (text, isAbove) in [(above, true), (below, false)] where !text.trimmingCharacters(in: .whitespaces).isEmpty {
+            guard let value = ReadingText.parse(text, for: quantity) else {
+                return L10n.format("“{}” is not a number.", DeviceText.shown(text))
+            }
+            if isAbove { limit.above = value } else { limit.below = value }
+        }
+        if let high = limit.above, let low = limit.below, low >= high {
+            return L10n.tr("The lower limit must be below the upper one.")
+        }
+        return await favorites.setReadingLimit(id, limit) ? nil : L10n.tr("The limits could not be saved.")
+    }
+
+    /// "Notifies when Temperature is above 25 °C": one line per reading with limits.
+    public var limitsText: String? {
+        guard let favorite = favorites.favorite(id), !favorite.readingLimits.isEmpty else { return nil }
+        let current = live.sensor(of: id)
+        let lines = favorite.readingLimits.map { limit -> String in
+            let reading = current?.named.first { $0.0 == limit.key }?.1
+            let quantity = reading?.quantity ?? Quantity.named(limit.key)
+            func said(_ value: Double) -> String { ReadingText.value(SensorReading(quantity, value, decimals: reading?.decimals ?? 1)) }
+            let name = Self.caption(limit.key, quantity)
+            switch (limit.above, limit.below) {
+            case let (high?, low?): return L10n.format("Notifies when {} is above {} or below {}", name, said(high), said(low))
+            case let (high?, nil): return L10n.format("Notifies when {} is above {}", name, said(high))
+            case let (nil, low?): return L10n.format("Notifies when {} is below {}", name, said(low))
+            default: return ""
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
 }

@@ -223,7 +223,7 @@ public final class DeviceDetailViewModel {
     }
 
     // MARK: Borrowed
-    private let favorites: Favorites
+    let favorites: Favorites
     let live: LiveDevices
     private let sightings: SightingsRepository?
     private let policy: ScanPolicy?

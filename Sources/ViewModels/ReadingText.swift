@@ -60,6 +60,20 @@ public enum ReadingText {
         return r.quantity.unit.isEmpty ? figure : figure + " " + r.quantity.unit
     }
 
+    /// A figure typed in the unit shown ("21,5" in German, "−4", °F where the locale uses it) as
+    /// the quantity's own unit; nil when it is no number.
+    public static func parse(_ text: String, for quantity: Quantity) -> Double? {
+        let plain = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "−", with: "-")
+            .replacingOccurrences(of: ",", with: ".")
+        guard !plain.isEmpty, let value = Double(plain), value.isFinite else { return nil }
+        return quantity.unit == "°C" && fahrenheit ? (value - 32) * 5 / 9 : value
+    }
+
+    /// The unit a figure is typed and shown in: °F for temperatures where the locale uses it.
+    public static func unit(_ quantity: Quantity) -> String {
+        quantity.unit == "°C" && fahrenheit ? "°F" : quantity.unit
+    }
+
     /// "Door open", "No motion": a binary state in words.
     static func state(_ r: SensorReading) -> String {
         let on = r.value != 0

@@ -21,6 +21,8 @@ final class DeviceReadingsSection {
     private let keyButton = Button(label: L10n.tr("_Key…"), mnemonic: true)
     private let removeKey = Button(label: L10n.tr("_Remove Key"), mnemonic: true)
     private let keyLine = Box(vertical: false, spacing: 6)
+    private let limitsButton = Button(label: L10n.tr("_Notify When Above or Below…"), mnemonic: true)
+    private let limitsNote = Label()
     private let message = Label()
     private let historyLine = Box(vertical: false, spacing: 6)
     private let period = DropDown(DeviceDetailViewModel.ReadingsPeriod.allCases.map(\.title),
@@ -58,7 +60,11 @@ final class DeviceReadingsSection {
         history.css("caption-heading")
         history.expand(horizontal: true, vertical: false)
         historyLine.append(history, period)
-        root.append(heading, model, tiles, note, age, historyLine, plots, keyLine, message)
+        limitsNote.xalign(0).wrap()
+        limitsNote.css("dim-text")
+        limitsButton.align(.start, .center)
+        root.append(heading, model, tiles, note, age, historyLine, plots, limitsNote, limitsButton, keyLine, message)
+        limitsButton.onClicked { [weak self] in self?.askLimits() }
         root.isVisible = false
         keyButton.onClicked { [weak self] in self?.askKey(typed: "", problem: nil) }
         removeKey.onClicked { [weak self] in self?.forgetKey() }
@@ -79,6 +85,12 @@ final class DeviceReadingsSection {
             removeKey.accessibleLabel(L10n.format("Remove the key of {}", page.title))
         }
         showPlots()
+        let choices = page?.limitChoices ?? []
+        limitsButton.isVisible = !choices.isEmpty
+        let limits = page?.limitsText
+        limitsNote.text = limits ?? ""
+        limitsNote.isVisible = limits != nil
+        if let page { limitsButton.accessibleLabel(L10n.format("Notify when a reading of {} is above or below a limit", page.title)) }
         guard let readings else { return }
         model.text = readings.model ?? ""
         model.isVisible = readings.model != nil
@@ -148,6 +160,59 @@ final class DeviceReadingsSection {
             if view.caption.text != line.name { view.caption.text = line.name }
             view.plot.show(line.figures, scale: line.scale, name: line.name, summary: line.summary)
         }
+    }
+
+    // MARK: Notify When Above or Below…
+
+    /// Asks for the limits of one reading: above and below, in the unit shown, empty for none.
+    private func askLimits(problem: String? = nil) {
+        guard let page, let parent = navigator?.parentWindow else { return }
+        let choices = page.limitChoices
+        guard !choices.isEmpty else { return }
+        let dialog = MessageDialog(parent: parent, heading: L10n.tr("Notify When Above or Below"),
+                                   body: L10n.format("A notification comes once when a reading of {} passes a limit, and again only after it came back. Leave a field empty for no limit.",
+                                                     DeviceText.isolated(page.title)))
+        let reading = DropDown(choices.map(\.name), accessibleName: L10n.tr("Reading"))
+        let above = Entry(accessibleName: L10n.tr("Above"))
+        let below = Entry(accessibleName: L10n.tr("Below"))
+        let aboveUnit = Label(), belowUnit = Label()
+        func fill(_ index: Int) {
+            let choice = choices[max(0, min(index, choices.count - 1))]
+            let texts = page.limitTexts(choice.key)
+            above.text = texts.above
+            below.text = texts.below
+            aboveUnit.text = choice.unit
+            belowUnit.text = choice.unit
+        }
+        fill(0)
+        reading.onSelected { fill($0) }
+        reading.isVisible = choices.count > 1
+        let grid = Grid(columnSpacing: 6, rowSpacing: 6)
+        for (row, (title, entry, unit)) in [(L10n.tr("Above"), above, aboveUnit), (L10n.tr("Below"), below, belowUnit)].enumerated() {
+            let label = Label(title).xalign(0)
+            entry.expand(horizontal: true, vertical: false)
+            entry.activatesDefault()
+            grid.attach(label, column: 0, row: Int32(row))
+            grid.attach(entry, column: 1, row: Int32(row))
+            grid.attach(unit, column: 2, row: Int32(row))
+        }
+        let reason = Label(problem ?? "").xalign(0).wrap()
+        reason.css("caption", "error")
+        reason.isVisible = problem != nil
+        dialog.setExtraChild(Box(vertical: true, spacing: 6).append(reading, grid, reason))
+        dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
+        dialog.addResponse("save", label: L10n.tr("_Save"), appearance: .suggested) { [weak self] in
+            let key = choices[max(0, min(reading.selected, choices.count - 1))].key
+            let (high, low) = (above.text, below.text)
+            Task { [weak self] in
+                guard let self, let page = self.page else { return }
+                if let refused = await page.setLimits(key, above: high, below: low) { self.askLimits(problem: refused) }
+            }
+        }
+        dialog.setDefault("save", close: "cancel")
+        dialog.onClosed { [weak self] in self?.limitsButton.grabFocus() }
+        dialog.present()
+        above.grabFocus()
     }
 
     // MARK: Key…

@@ -132,6 +132,17 @@ final class SensorDecoderTests: XCTestCase {
         XCTAssertEqual(service("FE95", "5830" + "5b05" + "01" + "2211003 8c1a4".replacingOccurrences(of: " ", with: "") + "00112233445566")?.encrypted, true)
     }
 
+    func testReadingLimitsAreKeptAsTextAndAnUnreadablePartIsLeftOut() {
+        let limits = [ReadingLimit(key: "temperature", above: 25, below: -15.5), ReadingLimit(key: "humidity_2", below: 30)]
+        let text = ReadingLimit.encode(limits)
+        XCTAssertEqual(text, "temperature>25.0;temperature<-15.5;humidity_2<30.0")
+        XCTAssertEqual(ReadingLimit.decode(text), limits)
+        XCTAssertEqual(ReadingLimit.decode("temperature>nan;>4;battery<x;battery<20"), [ReadingLimit(key: "battery", below: 20)])
+        // Back by 2 % of the limit, at least 0.5, before the same limit tells again.
+        XCTAssertEqual(ReadingLimit.hysteresis(25), 0.5)
+        XCTAssertEqual(ReadingLimit.hysteresis(-100), 2)
+    }
+
     func testEveryDecoderRefusesShortAndEmptyPayloadsWithoutATrap() {
         for uuid in ["FCD2", "181C", "181E", "181A", "FEAA"] {
             for length in 0..<4 { _ = service(uuid, String(repeating: "ff", count: length)) }

@@ -15,6 +15,7 @@ from flows import add_from_scanner
 from gateways import Keyring
 from harness import App, retry_gtk_atspi_crash, scratch
 from peers import BumblePeers
+from test_notifications import MockNotifications
 
 # The Freezer's key, as le_peers.py seals its frames with it; typed in as a user would.
 FREEZER_KEY = "231d39c1d7cc1ab1aee224cd096db932"
@@ -134,6 +135,31 @@ class SensorTests(unittest.TestCase):
                 app.wait_for(lambda: "Plot of Temperature" in app.names() and app.find("Plot of Temperature").get_description()
                              == "Temperature over the last day: lowest 21.40 °C, highest 21.40 °C, last 21.40 °C",
                              timeout=20, what="the day's plot from the database")
+
+    def test_a_limit_on_a_favorites_reading_sends_one_notification_when_passed(self):
+        notifications = MockNotifications()
+        self.addCleanup(notifications.stop)
+        with BumblePeers(3, "--sensors") as peers, App("--source", peers.source) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: ENGLISH["living"] in app.names("label"), timeout=30, what="the thermometer")
+            add_from_scanner(app, "Living Room", "Lounge")
+            app.press("Details for Lounge")
+            limits = "Notify when a reading of Lounge is above or below a limit"
+            app.wait_for(lambda: limits in app.names("button"), what="Notify When Above or Below…")
+            app.press(limits)
+            app.wait_for(lambda: "Above" in app.names("text"), what="the limits' fields")
+            self.assertIn("Reading", app.names("button"), "which reading the limits are for")
+            app.type_text("20")
+            app.key("Return")
+            app.wait_for(lambda: "Notifies when Temperature is above 20.00 °C" in app.names("label"), what="the limit, said")
+            title = "\u2068Lounge\u2069: Temperature above 20.00 °C"
+            app.wait_for(lambda: any(t == title for _, t, _ in notifications.sent()), what="the notification")
+            self.assertEqual([b for _, t, b in notifications.sent() if t == title], ["It reads 21.40 °C now."])
+            # The reading stays above: no second notification for the same crossing.
+            import time
+            time.sleep(5)
+            self.assertEqual(len([t for _, t, _ in notifications.sent() if t == title]), 1)
 
     def test_rows_and_page_show_a_sensors_readings(self):
         self.readings(None, ENGLISH)

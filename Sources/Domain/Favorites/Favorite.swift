@@ -17,11 +17,14 @@ public struct Favorite: Equatable, Sendable, Identifiable {
     public var updatedAt: Date
     /// Which desktop notifications it sends: when it comes near, when it leaves. None by default.
     public var alerts: PresenceAlerts
+    /// Limits on its sensor readings that send a notification when passed.
+    public var readingLimits: [ReadingLimit]
 
     /// Creates a favorite.
     public init(id: DeviceID, nickname: String?, lastKnownName: String?, addedAt: Date, updatedAt: Date,
-                alerts: PresenceAlerts = []) {
+                alerts: PresenceAlerts = [], readingLimits: [ReadingLimit] = []) {
         self.alerts = alerts
+        self.readingLimits = readingLimits
         self.id = id
         self.nickname = nickname
         self.lastKnownName = lastKnownName

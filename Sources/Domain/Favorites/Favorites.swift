@@ -175,6 +175,12 @@ public final class Favorites {
         await change { try await $0.setAlerts(id, alerts) }
     }
 
+    /// Sets the limits of one of `id`'s readings; false (and a problem) on failure.
+    @discardableResult
+    public func setReadingLimit(_ id: DeviceID, _ limit: ReadingLimit) async -> Bool {
+        await change { try await $0.setReadingLimit(id, limit) }
+    }
+
     /// Runs one change of a favorite, then reads the list again; false (and a problem) on failure.
     private func change(_ body: (FavoritesUseCases) async throws -> Favorite) async -> Bool {
         do {

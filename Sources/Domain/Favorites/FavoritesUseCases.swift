@@ -56,7 +56,8 @@ public struct FavoritesUseCases: Sendable {
         let existing = try await storage { try await repository.favorite(id) }
         let favorite = Favorite(id: id, nickname: nick ?? existing?.nickname,
                                 lastKnownName: name ?? existing?.lastKnownName,
-                                addedAt: existing?.addedAt ?? time, updatedAt: time, alerts: existing?.alerts ?? [])
+                                addedAt: existing?.addedAt ?? time, updatedAt: time, alerts: existing?.alerts ?? [],
+                                readingLimits: existing?.readingLimits ?? [])
         try await storage { try await repository.save(favorite) }
         return favorite
     }
@@ -78,6 +79,17 @@ public struct FavoritesUseCases: Sendable {
     public func setAlerts(_ id: DeviceID, _ alerts: PresenceAlerts) async throws(FavoritesError) -> Favorite {
         guard var favorite = try await storage({ try await repository.favorite(id) }) else { throw .notFound(id) }
         favorite.alerts = alerts
+        let saved = favorite
+        try await storage { try await repository.save(saved) }
+        return saved
+    }
+
+    /// Sets the limits of one of `id`'s readings (both nil: none).
+    @discardableResult
+    public func setReadingLimit(_ id: DeviceID, _ limit: ReadingLimit) async throws(FavoritesError) -> Favorite {
+        guard var favorite = try await storage({ try await repository.favorite(id) }) else { throw .notFound(id) }
+        favorite.readingLimits.removeAll { $0.key == limit.key }
+        if limit.above != nil || limit.below != nil { favorite.readingLimits.append(limit) }
         let saved = favorite
         try await storage { try await repository.save(saved) }
         return saved
