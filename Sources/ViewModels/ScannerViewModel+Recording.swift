@@ -37,7 +37,8 @@ extension ScannerViewModel {
             let favorite = favorites.favorite(row.id)
             return DeviceRecord(id: row.id, advertised: device.advertised, rssi: device.rssi, rssiMax: device.rssiMax,
                                 reports: device.reports, firstSeen: device.firstSeen, lastSeen: device.lastSeen,
-                                addresses: device.addresses, nickname: favorite?.nickname, favorite: favorite != nil)
+                                addresses: device.addresses, nickname: favorite?.nickname, favorite: favorite != nil,
+                                sensor: .some(live.sensor(of: row.id)))
         }
     }
 }

@@ -123,7 +123,8 @@ public final class Favorites {
             var record = DeviceRecord(id: favorite.id, advertised: device?.advertised ?? AdvertisedData(), rssi: device?.rssi,
                                       rssiMax: device?.rssiMax, reports: device?.reports ?? 0,
                                       firstSeen: device?.firstSeen ?? seen, lastSeen: seen,
-                                      addresses: device?.addresses ?? [], nickname: favorite.nickname, favorite: true)
+                                      addresses: device?.addresses ?? [], nickname: favorite.nickname, favorite: true,
+                                      sensor: .some(live?.sensor(of: favorite.id)))
             if record.name == nil { record.name = favorite.lastKnownName }
             return record
         }
