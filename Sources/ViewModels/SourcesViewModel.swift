@@ -99,7 +99,7 @@ public final class SourcesViewModel {
     /// What Share with the House does, or why it cannot.
     public var sharingNote: String {
         guard let broker = sharingBroker else { return L10n.tr("Add a broker first: sharing goes to the first one switched on.") }
-        return L10n.format("Publishes to {} as the gateway “{}”: what this computer hears, and your favorites’ presence for Home Assistant.",
+        return L10n.format("Publishes to {} as the gateway “{}”: what this computer hears, and your favorites’ presence and sensor readings for Home Assistant.",
                            broker.host, DeviceText.isolated(gatewayName))
     }
     /// Keeps a broker's password in the keyring; throws what went wrong, in words.

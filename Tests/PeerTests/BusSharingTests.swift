@@ -107,4 +107,52 @@ final class BusSharingTests: XCTestCase {
         XCTAssertTrue(config.last?.contains("\"name\":\"Car keys\"") ?? false, "\(config)")
         live.stop()
     }
+
+    func testAFavoriteSensorsReadingsAreHomeAssistantSensorsThatGoUnavailableWhenTheyStop() async throws {
+        let broker = try Broker()
+        let scanner = FakeScanner()
+        let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 50)
+        let favorites = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()), live: live, sightings: nil)
+        await favorites.load()
+        let sensor = DeviceID(octets: [0xA4, 0xC1, 0x38, 0x00, 0x11, 0x22], kind: .lePublic)
+        _ = await favorites.add(sensor, name: "Living Room", nickname: "Lounge")
+        live.start(mode: .continuous)
+        let configs = try Subscriber(broker, "homeassistant/sensor/+/config", count: 2)
+        let sharing = BusSharing(broker: MQTTAddress(tls: false, user: nil, host: "127.0.0.1", port: broker.port, prefix: "home"),
+                                 gateway: "laptop", live: live, favorites: favorites, own: "This Computer", log: { _ in })
+        defer { sharing.stop() }
+        // BTHome v2: 25.06 °C and 50.55 % (bthome.io/format's example).
+        let heard = Date()
+        scanner.feed(Observation(id: sensor, timestamp: heard, rssi: -60, name: "Living Room",
+                                 serviceData: [ServiceID(uuid: "FCD2", name: nil): Hex.bytes("4002ca0903bf13")!]))
+        await live.drain()
+        var documents: [String: [String: Any]] = [:]
+        for line in await configs.lines() {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            documents[parts[0]] = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any])
+        }
+        let temperature = try XCTUnwrap(documents[HomeAssistant.sensorConfigTopic(sensor, "temperature")], "\(documents.keys)")
+        XCTAssertTrue(Set(temperature.keys).isSubset(of: HomeAssistant.sensorKeys), "only documented keys: \(temperature.keys.sorted())")
+        XCTAssertEqual(temperature["device_class"] as? String, "temperature")
+        XCTAssertEqual(temperature["unit_of_measurement"] as? String, "°C")
+        XCTAssertEqual(temperature["state_class"] as? String, "measurement")
+        XCTAssertEqual((temperature["device"] as? [String: Any])?["name"] as? String, "Lounge", "one device per favorite, by its nickname")
+        let humidity = try XCTUnwrap(documents[HomeAssistant.sensorConfigTopic(sensor, "humidity")])
+        XCTAssertEqual(humidity["unit_of_measurement"] as? String, "%")
+        let stateTopic = try XCTUnwrap(temperature["state_topic"] as? String)
+        let state = try await Subscriber(broker, stateTopic, count: 1).lines()
+        XCTAssertEqual(state, ["\(stateTopic) 25.06"])
+        let availabilityTopic = try XCTUnwrap(temperature["availability_topic"] as? String)
+        let online = try await Subscriber(broker, availabilityTopic, count: 1).lines()
+        XCTAssertEqual(online, ["\(availabilityTopic) online"])
+
+        // Five minutes on without a reading: unavailable.
+        let gone = try Subscriber(broker, availabilityTopic, count: 2)
+        sharing.now = { heard.addingTimeInterval(BusSharing.readingTimeout + 1) }
+        scanner.feed(Observation(id: DeviceID(octets: [1, 2, 3, 4, 5, 6], kind: .lePublic), timestamp: heard, rssi: -70))
+        await live.drain()
+        let said = await gone.lines()
+        XCTAssertEqual(said.last, "\(availabilityTopic) offline")
+        live.stop()
+    }
 }

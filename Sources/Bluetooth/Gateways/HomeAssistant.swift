@@ -51,4 +51,52 @@ public enum HomeAssistant {
         if let rssi { object["rssi"] = rssi }
         return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
     }
+
+    // MARK: Sensors
+
+    /// The keys a reading's discovery document uses, every one documented for an MQTT sensor
+    /// (Home Assistant's "MQTT Sensor" documentation).
+    public static let sensorKeys: Set<String> = ["name", "unique_id", "object_id", "state_topic", "device_class",
+                                                 "unit_of_measurement", "state_class", "availability_topic",
+                                                 "payload_available", "payload_not_available", "device"]
+
+    /// Home Assistant's sensor device classes FavBlue's quantities carry (the rest go without one).
+    static let deviceClasses: Set<String> = ["temperature", "humidity", "battery", "pressure", "illuminance", "moisture",
+                                             "conductivity", "carbon_dioxide", "pm25", "pm10", "voltage", "weight",
+                                             "energy", "power", "current", "distance", "speed", "volume", "gas", "water",
+                                             "volatile_organic_compounds", "duration", "precipitation"]
+
+    /// "temperature_2" → "favblue_…_temperature_2".
+    public static func sensorID(_ id: DeviceID, _ key: String) -> String { objectID(id) + "_" + key }
+    public static func sensorConfigTopic(_ id: DeviceID, _ key: String) -> String { "homeassistant/sensor/\(sensorID(id, key))/config" }
+    public static func sensorStateTopic(_ id: DeviceID, _ key: String, gateway: String) -> String {
+        "favblue/\(gateway)/\(objectID(id))/\(key)"
+    }
+    public static func sensorAvailabilityTopic(_ id: DeviceID, _ key: String, gateway: String) -> String {
+        sensorStateTopic(id, key, gateway: gateway) + "/availability"
+    }
+
+    /// The discovery document of one reading of `favorite`: a measurement, in its unit, under
+    /// the favorite's device, available while it keeps coming.
+    public static func sensorConfig(_ favorite: Favorite, key: String, quantity: Quantity, gateway: String) -> [UInt8] {
+        let base = quantity.key
+        let words = key.replacingOccurrences(of: "_", with: " ")
+        var object: [String: Any] = [
+            "name": words.prefix(1).uppercased() + words.dropFirst(),
+            "unique_id": sensorID(favorite.id, key),
+            "object_id": sensorID(favorite.id, key),
+            "state_topic": sensorStateTopic(favorite.id, key, gateway: gateway),
+            "state_class": "measurement",
+            "availability_topic": sensorAvailabilityTopic(favorite.id, key, gateway: gateway),
+            "payload_available": "online",
+            "payload_not_available": "offline",
+            "device": ["identifiers": [objectID(favorite.id)], "name": favorite.displayName, "via_device": "favblue_\(gateway)"],
+        ]
+        if deviceClasses.contains(base) { object["device_class"] = base }
+        if !quantity.unit.isEmpty { object["unit_of_measurement"] = quantity.unit }
+        return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+    }
+
+    /// A reading's state: the number at its format's resolution, in the C locale.
+    public static func sensorState(_ reading: SensorReading) -> [UInt8] { Array(SensorText.number(reading).utf8) }
 }

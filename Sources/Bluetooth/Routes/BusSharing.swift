@@ -22,6 +22,15 @@ public final class BusSharing {
     private var sent: [DeviceID: Date] = [:]
     private var presence: [DeviceID: String] = [:]
     private var configs: [DeviceID: [UInt8]] = [:]
+    /// What each favorite's readings last said: their documents, states, and when each came.
+    private var readingConfigs: [String: [UInt8]] = [:]
+    private var readingStates: [String: [UInt8]] = [:]
+    private var readingSeen: [String: (id: DeviceID, key: String, time: Date)] = [:]
+    private var availability: [String: String] = [:]
+    /// A reading unheard this long is unavailable to Home Assistant.
+    public static let readingTimeout: TimeInterval = 300
+    /// The time now (tests move it on).
+    public var now: () -> Date = { Date() }
 
     public init(broker: MQTTAddress, gateway: String, live: LiveDevices, favorites: Favorites,
                 own: String, log: @escaping @Sendable (String) -> Void) {
@@ -36,6 +45,9 @@ public final class BusSharing {
                 // favorites' documents and states, and each device's latest report.
                 self?.configs = [:]
                 self?.presence = [:]
+                self?.readingConfigs = [:]
+                self?.readingStates = [:]
+                self?.availability = [:]
                 self?.sent = [:]
                 self?.share()
             }
@@ -77,7 +89,38 @@ public final class BusSharing {
             publisher.publish(HomeAssistant.stateTopic(favorite.id, gateway: gateway), Array(state.utf8), retain: true)
             publisher.publish(HomeAssistant.attributesTopic(favorite.id, gateway: gateway), attributes, retain: true)
         }
+        shareReadings()
         if sent.count > live.all.count + 1_000 { sent = sent.filter { live[$0.key] != nil } }
+    }
+
+    /// Each favorite sensor's readings as Home Assistant sensors: a retained document per
+    /// reading, its state when it changes, and "offline" once it stops coming.
+    private func shareReadings() {
+        let now = now()
+        for favorite in favorites.list {
+            guard let device = live[favorite.id], let data = live.sensor(of: favorite.id) else { continue }
+            for (key, reading) in data.named where reading.quantity.kind == .measurement && reading.quantity != .packetID {
+                let tag = favorite.id.storageKey + "/" + key
+                readingSeen[tag] = (favorite.id, key, device.lastSeen)
+                let config = HomeAssistant.sensorConfig(favorite, key: key, quantity: reading.quantity, gateway: gateway)
+                if readingConfigs[tag] != config {
+                    readingConfigs[tag] = config
+                    publisher.publish(HomeAssistant.sensorConfigTopic(favorite.id, key), config, retain: true)
+                }
+                let state = HomeAssistant.sensorState(reading)
+                if readingStates[tag] != state {
+                    readingStates[tag] = state
+                    publisher.publish(HomeAssistant.sensorStateTopic(favorite.id, key, gateway: gateway), state, retain: true)
+                }
+            }
+        }
+        // A reading that stopped coming (its device silent, or gone from the list) is unavailable.
+        for (tag, seen) in readingSeen {
+            let state = now.timeIntervalSince(seen.time) < Self.readingTimeout ? "online" : "offline"
+            guard availability[tag] != state else { continue }
+            availability[tag] = state
+            publisher.publish(HomeAssistant.sensorAvailabilityTopic(seen.id, seen.key, gateway: gateway), Array(state.utf8), retain: true)
+        }
     }
 }
 
