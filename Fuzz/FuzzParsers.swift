@@ -164,6 +164,8 @@ func fuzzSensors(_ body: [UInt8]) {
                                            serviceData: [ServiceID(uuid: $0, name: nil): body]) }
     frames += companies.map { SensorFrame(address: "A4:C1:38:00:11:22", name: "GVH5101",
                                           manufacturerData: [ManufacturerData(companyID: $0, companyName: "", data: body)], serviceData: [:]) }
+    frames += companies.map { SensorFrame(address: "A4:C1:38:00:11:22", name: "TP357 (2142)",
+                                          manufacturerData: [ManufacturerData(companyID: $0, companyName: "", data: body)], serviceData: [:]) }
     // The app decodes before it knows the address: MiBeacon then trusts the one the frame carries.
     frames.append(SensorFrame(address: "", name: nil, manufacturerData: [], serviceData: [ServiceID(uuid: "FE95", name: nil): body]))
     for frame in frames {

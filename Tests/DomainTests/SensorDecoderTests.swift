@@ -132,6 +132,19 @@ final class SensorDecoderTests: XCTestCase {
         XCTAssertEqual(service("FE95", "5830" + "5b05" + "01" + "2211003 8c1a4".replacingOccurrences(of: " ", with: "") + "00112233445566")?.encrypted, true)
     }
 
+    func testQingpingAndThermoProReadAsTheirCommunityDocumentsThem() {
+        // Qingping CGDK2: flags, product 0x10, the address, then 0x01: 23.5 °C and 45.6 %, 0x02: battery 0xFF (powered).
+        let qingping = service("FDCD", "0810" + "2211003 8c1a4".replacingOccurrences(of: " ", with: "") + "0104eb00c801" + "0201ff")
+        XCTAssertEqual(values(qingping), ["temperature": 23.5, "humidity": 45.6, "battery": 100])
+        XCTAssertEqual(qingping?.model, SensorModel(maker: "Qingping", model: "CGDK2"))
+        // ThermoPro TP357: the company ID's high byte and the next one are −1.2 °C, then 48 %, battery full.
+        let thermo = SensorDecoders.decode(SensorFrame(address: "A4:C1:38:00:11:22", name: "TP357 (2142)",
+                                                       manufacturerData: [ManufacturerData(companyID: 0xF4C2, companyName: "", data: [0xFF, 48, 0x2E, 0])],
+                                                       serviceData: [:]))
+        XCTAssertEqual(values(thermo), ["temperature": -1.2, "humidity": 48, "battery": 100])
+        XCTAssertNil(company(0xF4C2, "ff302e00", name: "Kitchen"), "another name is not a ThermoPro's")
+    }
+
     func testReadingLimitsAreKeptAsTextAndAnUnreadablePartIsLeftOut() {
         let limits = [ReadingLimit(key: "temperature", above: 25, below: -15.5), ReadingLimit(key: "humidity_2", below: 30)]
         let text = ReadingLimit.encode(limits)

@@ -235,6 +235,30 @@ def mibeacon(address, product, payload, version=5, with_mac=True, key=None):
     return head + AESCCM(key, tag_length=4).encrypt(nonce, payload, b"\x11")[:-4] + ext + b"\x00"
 
 
+# MARK: Qingping, ThermoPro
+
+def qingping_oracle(case):
+    from qingping_ble import QingpingBluetoothDeviceData
+    update = QingpingBluetoothDeviceData().update(service_info(case["name"], case["address"], service=case["service"]))
+    return ha_values(update, {"temperature", "humidity", "battery", "pressure", "illuminance", "pm25", "pm10", "carbon_dioxide"})
+
+
+def qingping(address, product, flags=0x08):
+    """A Qingping frame: flags, product, the address (least significant first), readings."""
+    chunks = [(0x01, struct.pack("<hH", rng.randint(-400, 600), rng.randint(0, 1000))), (0x02, bytes([rng.choice([0, 55, 100, 0xFF])])),
+              (0x07, struct.pack("<H", rng.randint(3000, 11000))), (0x09, struct.pack("<I", rng.randint(0, 100000))),
+              (0x12, struct.pack("<HH", rng.randint(0, 999), rng.randint(0, 999))), (0x13, struct.pack("<H", rng.randint(400, 5000))),
+              (0x08, bytes([rng.randint(0, 1)]) + struct.pack("<HB", rng.randint(0, 65535), rng.randint(0, 3)))]
+    body = b"".join(bytes([t, len(v)]) + v for t, v in rng.sample(chunks, rng.randint(1, 4)))
+    return bytes([flags, product]) + mac_bytes(address)[::-1] + body
+
+
+def thermopro_oracle(case):
+    from thermopro_ble import ThermoProBluetoothDeviceData
+    update = ThermoProBluetoothDeviceData().update(service_info(case["name"], case["address"], manufacturer=case["manufacturer"]))
+    return ha_values(update, {"temperature", "humidity", "battery"})
+
+
 def govee_packed(temperature_tenths, humidity_tenths, battery):
     word = abs(temperature_tenths) * 1000 + humidity_tenths
     if temperature_tenths < 0:
@@ -322,6 +346,17 @@ def cases():
     for _ in range(3):
         case = add("mibeacon", mibeacon_oracle)
         case["service"] = {0xFE95: mibeacon(case["address"], 0x055B, struct.pack("<HBB", 0x100A, 1, 77) + struct.pack("<HB", 0x100D, 4) + b"\x10\x01")}
+
+    for product in [0x01, 0x07, 0x0E, 0x10, 0x12, 0x18, 0x33, 0x5D, 0x62, 0x4F]:
+        case = add("qingping", qingping_oracle, name="Qingping Temp RH Lite")
+        case["service"] = {0xFDCD: qingping(case["address"], product, rng.choice([0x08, 0x48]))}
+    case = add("qingping", qingping_oracle, name="Qingping")
+    case["service"] = {0xFDCD: qingping(case["address"], 0x10)[:-1]}  # cut inside its last reading
+
+    for t, h, b in [(-400, 0, 0), (600, 100, 2), (215, 48, 1), (-1, 55, 3), (rng.randint(-400, 600), rng.randint(0, 100), rng.randint(0, 3))]:
+        raw = struct.pack("<Bh", 0xC2, t) + bytes([h, 0x2C | b, 0x00])  # the company ID's two bytes, then the rest
+        add("thermopro", thermopro_oracle, name=rng.choice(["TP357 (2142)", "TP393 (1A2B)", "TP358 (55AA)"]),
+            manufacturer={struct.unpack("<H", raw[:2])[0]: raw[2:]})
 
     for _ in range(4):
         # Theengs reads major and minor as signed: above 32767 it is wrong, so they stay below

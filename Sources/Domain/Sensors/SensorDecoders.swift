@@ -57,7 +57,7 @@ protocol SensorFamily {
 /// Every sensor family FavBlue reads.
 public enum SensorDecoders {
     static let families: [SensorFamily.Type] = [
-        BTHome.self, MiBeacon.self, XiaomiCustom.self, Govee.self, RuuviTag.self, IBeacon.self, AltBeacon.self, Eddystone.self,
+        BTHome.self, MiBeacon.self, XiaomiCustom.self, Qingping.self, Govee.self, ThermoPro.self, RuuviTag.self, IBeacon.self, AltBeacon.self, Eddystone.self,
     ].sorted { $0.rank > $1.rank }
 
     /// What the advertisement says, by the most specific family that reads it; nil for none.
