@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Foundation
+
 /// What a sensor decoder reads: one device's advertising, as folded so far.
 public struct SensorFrame: Sendable {
     /// "AA:BB:CC:DD:EE:FF", the address heard; encrypted families build their nonce from it.
@@ -60,10 +62,13 @@ public enum SensorDecoders {
         BTHome.self, MiBeacon.self, XiaomiCustom.self, Qingping.self, Govee.self, ThermoPro.self, RuuviTag.self, IBeacon.self, AltBeacon.self, Eddystone.self,
     ].sorted { $0.rank > $1.rank }
 
+    /// Off only for the decoding-cost benchmark (FAVBLUE_SENSORS=off), which times a run without it.
+    static let isEnabled = ProcessInfo.processInfo.environment["FAVBLUE_SENSORS"] != "off"
+
     /// What the advertisement says, by the most specific family that reads it; nil for none.
     public static func decode(_ frame: SensorFrame, keys: SensorKeys? = nil) -> SensorData? {
         // Most reports carry neither service data nor a manufacturer block a family reads.
-        guard !frame.serviceData.isEmpty || !frame.manufacturerData.isEmpty else { return nil }
+        guard isEnabled, !frame.serviceData.isEmpty || !frame.manufacturerData.isEmpty else { return nil }
         for family in families {
             if let data = family.decode(frame, keys: keys) { return data }
         }
