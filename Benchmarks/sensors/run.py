@@ -34,7 +34,7 @@ def sensor_frame(family, n, address):
     """One advertisement of a sensor of `family`, its readings moved on by `n`."""
     t = 200 + n % 50
     if family == 0:  # BTHome v2: packet id, temperature, humidity, battery
-        return [(0x16, struct.pack("<HBBBhBHBB", 0xFCD2, 0x40, 0x00, n & 0xFF, 0x02, t * 10, 0x03, 4800 + n % 100, 0x01, 80))]
+        return [(0x16, struct.pack("<HBBBBhBHBB", 0xFCD2, 0x40, 0x00, n & 0xFF, 0x02, t * 10, 0x03, 4800 + n % 100, 0x01, 80))]
     if family == 1:  # MiBeacon v5 with the address: temperature and humidity
         mac = address_bytes(address)
         return [(0x16, struct.pack("<HHHB", 0xFE95, 0x5050, 0x055B, n & 0xFF) + mac + struct.pack("<HBhH", 0x100D, 4, t, 480))]

@@ -99,6 +99,7 @@ public enum ReadingText {
         case "pm25": return L10n.tr("Fine dust (PM2.5)")
         case "pm10": return L10n.tr("Dust (PM10)")
         case "formaldehyde": return L10n.tr("Formaldehyde")
+        case "specific_gravity": return L10n.tr("Specific gravity")
         case "voltage": return L10n.tr("Voltage")
         case "weight": return L10n.tr("Weight")
         case "opening": return L10n.tr("Opening")

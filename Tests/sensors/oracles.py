@@ -7,8 +7,9 @@ Advertisements are generated for each family FavBlue reads, with edge values (ea
 minimum and maximum, negative temperatures, invalid markers), cut-off objects, and encrypted
 frames with the right key, a wrong key and none. They go into one capture that
 `favblue-scan --fast --format json --sensor-keys FILE` reads, and to the oracles: Home
-Assistant's parsers (bthome-ble, govee-ble, ruuvitag-ble) and Theengs Decoder. For each device,
-every reading FavBlue prints must equal the oracle's, and every quantity the oracle gives that
+Assistant's parsers (bthome-ble, govee-ble, ruuvitag-ble, xiaomi-ble, qingping-ble,
+thermopro-ble) and Theengs Decoder (Xiaomi custom firmwares, Tilt, SwitchBot, iBeacon). For
+each device, every reading FavBlue prints must equal the oracle's, and every quantity the oracle gives that
 FavBlue's family reads must be printed.
 
     .venv-peers/bin/python Tests/sensors/oracles.py [FAVBLUE_SCAN]
@@ -163,7 +164,7 @@ def ruuvi_oracle(case):
     return values
 
 
-THEENGS = {"tempc": "temperature", "hum": "humidity", "batt": "battery", "volt": "voltage"}
+THEENGS = {"tempc": "temperature", "hum": "humidity", "batt": "battery", "volt": "voltage", "gravity": "specific_gravity"}
 
 
 def theengs(case):
@@ -180,6 +181,16 @@ def theengs(case):
 
 def xiaomi_custom_oracle(case):
     return {THEENGS[k]: v for k, v in theengs(case).items() if k in THEENGS}
+
+
+# Tilt hydrometers and SwitchBot meters, read by Theengs Decoder.
+tilt_oracle = switchbot_oracle = xiaomi_custom_oracle
+
+
+def switchbot_meter(t_tenths, humidity, battery):
+    """SwitchBot Meter service data: 'T', a byte, battery, tenths, whole degrees (bit 7: not negative), humidity."""
+    whole, tenth = divmod(abs(t_tenths), 10)
+    return bytes([0x54, 0x00, battery, tenth, whole | (0x80 if t_tenths >= 0 else 0), humidity])
 
 
 def ibeacon_oracle(case):
@@ -357,6 +368,13 @@ def cases():
         raw = struct.pack("<Bh", 0xC2, t) + bytes([h, 0x2C | b, 0x00])  # the company ID's two bytes, then the rest
         add("thermopro", thermopro_oracle, name=rng.choice(["TP357 (2142)", "TP393 (1A2B)", "TP358 (55AA)"]),
             manufacturer={struct.unpack("<H", raw[:2])[0]: raw[2:]})
+
+    # Tilt: an iBeacon whose UUID names its colour; major °F (those of whole hundredths in °C), minor gravity × 1000.
+    for colour, f in zip([0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x70, 0x80], [32, 41, 50, 59, 68, 77, 86, 104]):
+        uuid = bytes.fromhex("a495bb") + bytes([colour]) + bytes.fromhex("c5b14b44b5121370f02d74de")
+        add("tilt", tilt_oracle, manufacturer={0x004C: bytes([2, 0x15]) + uuid + struct.pack(">HHb", f, rng.randint(990, 1120), -59)})
+    for t, h, b in [(-300, 0, 0), (265, 51, 100), (-5, 99, 64), (599, 45, 7), (rng.randint(-300, 600), rng.randint(0, 99), rng.randint(0, 100))]:
+        add("switchbot", switchbot_oracle, service={rng.choice([0x0D00, 0xFD3D]): switchbot_meter(t, h, b)})
 
     for _ in range(4):
         # Theengs reads major and minor as signed: above 32767 it is wrong, so they stay below

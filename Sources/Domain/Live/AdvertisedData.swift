@@ -34,7 +34,10 @@ public struct AdvertisedData: Equatable, Sendable {
     /// What its advertising says as a sensor or beacon, decoded without keys (an encrypted frame
     /// says only that it is encrypted); nil when no family reads it. Decoded when the payload
     /// changes, not per report.
-    public private(set) var sensor: SensorData?
+    public var sensor: SensorData? { sensorBox?.data }
+    /// Held by reference: the fold copies a device's data with every report, and a sensor's
+    /// readings are arrays of strings that each copy would retain one by one.
+    private var sensorBox: SensorBox?
 
     /// The bytes of `name` when they were not valid UTF-8.
     public private(set) var invalidNameBytes: [UInt8]?
@@ -81,11 +84,20 @@ public struct AdvertisedData: Equatable, Sendable {
         }
         // Some families tell their models apart by name, so a new name decodes again too.
         if payloadChanged || (name != oldName && !(manufacturerData.isEmpty && serviceData.isEmpty)) {
-            sensor = SensorDecoders.decode(SensorFrame(address: "", name: name, manufacturerData: manufacturerData,
-                                                       serviceData: serviceData))
+            sensorBox = SensorDecoders.decode(SensorFrame(address: "", name: name, manufacturerData: manufacturerData,
+                                                          serviceData: serviceData)).map(SensorBox.init)
         }
         if let value = o.paired { paired = value }
         if let value = o.connected { connected = value }
         if let value = o.battery { battery = value }
     }
+}
+
+/// A sensor's data behind one reference (see `AdvertisedData.sensorBox`).
+final class SensorBox: Sendable, Equatable {
+    let data: SensorData
+
+    init(_ data: SensorData) { self.data = data }
+
+    static func == (a: SensorBox, b: SensorBox) -> Bool { a === b || a.data == b.data }
 }

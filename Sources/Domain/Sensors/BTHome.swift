@@ -6,6 +6,7 @@
 /// bthome.io/encryption (object IDs, types, factors; AES-CCM with a 4-byte MIC).
 enum BTHome: SensorFamily {
     static let rank = 90
+    static let reads: [SensorSource] = [.service("FCD2"), .service("181C"), .service("181E")]
 
     /// One object ID's reading: its quantity, byte length, sign and decimal places (the
     /// specification's factor: 0.01 → 2 places and a factor of 10⁻²).

@@ -6,6 +6,7 @@
 /// Specification" R1.
 enum IBeacon: SensorFamily {
     static let rank = 10
+    static let reads: [SensorSource] = [.company(0x004C)]
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = frame.company(0x004C), data.count == 23, data[0] == 0x02, data[1] == 0x15 else { return nil }
@@ -21,6 +22,7 @@ enum IBeacon: SensorFamily {
 /// reference power at 1 m and a reserved byte. Source: the AltBeacon specification, altbeacon.org.
 enum AltBeacon: SensorFamily {
     static let rank = 11
+    static let reads: [SensorSource] = [.anyCompany]
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let block = frame.manufacturerData.last(where: { $0.data.count == 24 && $0.data[0] == 0xBE && $0.data[1] == 0xAC })
@@ -36,6 +38,7 @@ enum AltBeacon: SensorFamily {
 /// EID (0x30, shown as encrypted). Source: github.com/google/eddystone, protocol specification.
 enum Eddystone: SensorFamily {
     static let rank = 12
+    static let reads: [SensorSource] = [.service("FEAA")]
 
     static let schemes = ["http://www.", "https://www.", "http://", "https://"]
     static let expansions = [".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/",

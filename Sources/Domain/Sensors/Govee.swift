@@ -7,25 +7,34 @@
 /// Decoder's H5072/H5075/H5074/H5101/H5102/H5177/H5179 entries).
 enum Govee: SensorFamily {
     static let rank = 70
+    static let reads: [SensorSource] = [.company(0xEC88), .company(0x0001), .company(0x8801)]
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         let name = frame.name ?? ""
         if let data = frame.company(0xEC88) {
             switch data.count {
-            case 6: return packed(data, at: 1, model: name.contains("H5072") ? "H5072" : "H5075")
+            case 6: return packed(data, at: 1, model: has(name, "H5072") ? "H5072" : "H5075")
             case 7: return littleEndian(data, at: 1, model: "H5074")
             default: return nil
             }
         }
         if let data = frame.company(0x0001), data.count == 6 || data.count == 8,
-           data.count == 8 || ["H5101", "H5102", "H5177"].contains(where: name.contains) {
-            let model = ["H5101", "H5102", "H5177"].first(where: name.contains) ?? "H5101"
+           data.count == 8 || ["H5101", "H5102", "H5177"].contains(where: { has(name, $0) }) {
+            let model = ["H5101", "H5102", "H5177"].first(where: { has(name, $0) }) ?? "H5101"
             return packed(data, at: 2, model: model)
         }
         if let data = frame.company(0x8801), data.count == 9 {
             return littleEndian(data, at: 4, model: "H5179")
         }
         return nil
+    }
+
+    /// Whether `name` holds `model`, byte for byte: Foundation's search costs a locale-aware
+    /// comparison for every report.
+    static func has(_ name: String, _ model: String) -> Bool {
+        let n = Array(name.utf8), m = Array(model.utf8)
+        guard n.count >= m.count else { return false }
+        return (0...(n.count - m.count)).contains { n[$0..<($0 + m.count)].elementsEqual(m) }
     }
 
     /// Temperature and humidity packed in three big-endian bytes (temperature × 10000 +

@@ -9,6 +9,7 @@ import Foundation
 /// ble_monitor and Home Assistant's xiaomi-ble (frame control bits, nonces, object IDs).
 enum MiBeacon: SensorFamily {
     static let rank = 85
+    static let reads: [SensorSource] = [.service("FE95")]
 
     /// Product IDs of the sensors read, to their model.
     static let products: [UInt16: String] = [

@@ -7,6 +7,7 @@
 /// notes on the event flag).
 enum Qingping: SensorFamily {
     static let rank = 75
+    static let reads: [SensorSource] = [.service("FDCD")]
 
     static let products: [UInt8: String] = [
         0x01: "CGG1", 0x04: "CGH1", 0x07: "CGG1", 0x09: "CGP1W", 0x0C: "CGD1", 0x0E: "CGDN1", 0x0F: "CGM1",

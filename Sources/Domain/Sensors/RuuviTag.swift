@@ -6,6 +6,7 @@
 /// Protocol Specification (RAWv2)", with their invalid-value markers.
 enum RuuviTag: SensorFamily {
     static let rank = 85
+    static let reads: [SensorSource] = [.company(0x0499)]
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = frame.company(0x0499), let format = data.first else { return nil }

@@ -45,9 +45,18 @@ public protocol SensorKeys: Sendable {
     func ctr(key: [UInt8], counter: [UInt8], data: [UInt8]) -> [UInt8]?
 }
 
+/// Where a family finds its frames: a service's data, a company's block, or any block.
+enum SensorSource: Hashable {
+    case service(String)
+    case company(UInt16)
+    case anyCompany
+}
+
 /// One sensor family: a pure function from an advertisement to what it says. Each family is
 /// one file with its source cited; adding one is that file and its entry in `families`.
 protocol SensorFamily {
+    /// The blocks it reads: only frames that carry one are offered to it.
+    static var reads: [SensorSource] { get }
     /// Higher wins where two families read one advertisement: a vendor's own format over a
     /// generic one, a beacon last.
     static var rank: Int { get }
@@ -59,8 +68,23 @@ protocol SensorFamily {
 /// Every sensor family FavBlue reads.
 public enum SensorDecoders {
     static let families: [SensorFamily.Type] = [
-        BTHome.self, MiBeacon.self, XiaomiCustom.self, Qingping.self, Govee.self, ThermoPro.self, RuuviTag.self, IBeacon.self, AltBeacon.self, Eddystone.self,
+        BTHome.self, MiBeacon.self, XiaomiCustom.self, Qingping.self, SwitchBot.self, Govee.self, ThermoPro.self, Tilt.self,
+        RuuviTag.self, IBeacon.self, AltBeacon.self, Eddystone.self,
     ].sorted { $0.rank > $1.rank }
+
+    /// The families by the block they read, each list most specific first: a frame is offered
+    /// only to the families of the blocks it carries, not to every family in turn.
+    static let byService: [String: [SensorFamily.Type]] = index { if case .service(let uuid) = $0 { uuid } else { nil } }
+    static let byCompany: [UInt16: [SensorFamily.Type]] = index { if case .company(let id) = $0 { id } else { nil } }
+    static let anyCompany: [SensorFamily.Type] = families.filter { $0.reads.contains(.anyCompany) }
+
+    private static func index<Key: Hashable>(_ key: (SensorSource) -> Key?) -> [Key: [SensorFamily.Type]] {
+        var out: [Key: [SensorFamily.Type]] = [:]
+        for family in families {
+            for source in family.reads { if let k = key(source) { out[k, default: []].append(family) } }
+        }
+        return out
+    }
 
     /// Off only for the decoding-cost benchmark (FAVBLUE_SENSORS=off), which times a run without it.
     static let isEnabled = ProcessInfo.processInfo.environment["FAVBLUE_SENSORS"] != "off"
@@ -69,7 +93,13 @@ public enum SensorDecoders {
     public static func decode(_ frame: SensorFrame, keys: SensorKeys? = nil) -> SensorData? {
         // Most reports carry neither service data nor a manufacturer block a family reads.
         guard isEnabled, !frame.serviceData.isEmpty || !frame.manufacturerData.isEmpty else { return nil }
-        for family in families {
+        var candidates: [SensorFamily.Type] = []
+        for service in frame.serviceData.keys { candidates += byService[service.uuid] ?? [] }
+        for block in frame.manufacturerData { candidates += byCompany[block.companyID] ?? [] }
+        if !frame.manufacturerData.isEmpty { candidates += anyCompany }
+        if candidates.count > 1 { candidates.sort { $0.rank > $1.rank } }
+        var tried = Set<ObjectIdentifier>()
+        for family in candidates where tried.insert(ObjectIdentifier(family)).inserted {
             if let data = family.decode(frame, keys: keys) { return data }
         }
         return nil

@@ -8,6 +8,7 @@
 /// (ble_monitor's thermopro parser, Home Assistant's thermopro-ble).
 enum ThermoPro: SensorFamily {
     static let rank = 65
+    static let reads: [SensorSource] = [.anyCompany]
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let name = frame.name, name.hasPrefix("TP35") || name.hasPrefix("TP39"),

@@ -6,6 +6,7 @@
 /// big-endian) and github.com/pvvx/ATC_MiThermometer, "Custom format" (15 bytes, little-endian).
 enum XiaomiCustom: SensorFamily {
     static let rank = 80
+    static let reads: [SensorSource] = [.service("181A")]
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = frame.service("181A") else { return nil }
