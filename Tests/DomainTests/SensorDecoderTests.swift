@@ -145,6 +145,16 @@ final class SensorDecoderTests: XCTestCase {
         XCTAssertNil(company(0xF4C2, "ff302e00", name: "Kitchen"), "another name is not a ThermoPro's")
     }
 
+    func testATiltIsReadAsAHydrometerNotAPlainIBeacon() {
+        // Tilt red: A495BB10-…, 68 °F, specific gravity 1.050, −59 dBm at 1 m.
+        let tilt = company(0x004C, "0215a495bb10c5b14b44b5121370f02d74de0044041ac5")
+        XCTAssertEqual(values(tilt), ["temperature": 20, "specific_gravity": 1.05])
+        XCTAssertNil(tilt?.beacon, "the more specific family wins")
+        XCTAssertEqual(tilt?.model, SensorModel(maker: "Tilt", model: "Hydrometer (Red)"))
+        // Another UUID is a plain iBeacon.
+        XCTAssertEqual(company(0x004C, "0215a495bb10c5b14b44b5121370f02d74df0044041ac5")?.beacon?.kind, .iBeacon)
+    }
+
     func testReadingLimitsAreKeptAsTextAndAnUnreadablePartIsLeftOut() {
         let limits = [ReadingLimit(key: "temperature", above: 25, below: -15.5), ReadingLimit(key: "humidity_2", below: 30)]
         let text = ReadingLimit.encode(limits)

@@ -8,7 +8,8 @@ minimum and maximum, negative temperatures, invalid markers), cut-off objects, a
 frames with the right key, a wrong key and none. They go into one capture that
 `favblue-scan --fast --format json --sensor-keys FILE` reads, and to the oracles: Home
 Assistant's parsers (bthome-ble, govee-ble, ruuvitag-ble, xiaomi-ble, qingping-ble,
-thermopro-ble) and Theengs Decoder (Xiaomi custom firmwares, Tilt, SwitchBot, iBeacon). For
+thermopro-ble) and Theengs Decoder (Xiaomi custom firmwares, Tilt, SwitchBot, Inkbird,
+ThermoBeacon, iBeacon). For
 each device, every reading FavBlue prints must equal the oracle's, and every quantity the oracle gives that
 FavBlue's family reads must be printed.
 
@@ -184,7 +185,7 @@ def xiaomi_custom_oracle(case):
 
 
 # Tilt hydrometers and SwitchBot meters, read by Theengs Decoder.
-tilt_oracle = switchbot_oracle = xiaomi_custom_oracle
+tilt_oracle = switchbot_oracle = inkbird_oracle = thermobeacon_oracle = xiaomi_custom_oracle
 
 
 def switchbot_meter(t_tenths, humidity, battery):
@@ -375,6 +376,17 @@ def cases():
         add("tilt", tilt_oracle, manufacturer={0x004C: bytes([2, 0x15]) + uuid + struct.pack(">HHb", f, rng.randint(990, 1120), -59)})
     for t, h, b in [(-300, 0, 0), (265, 51, 100), (-5, 99, 64), (599, 45, 7), (rng.randint(-300, 600), rng.randint(0, 99), rng.randint(0, 100))]:
         add("switchbot", switchbot_oracle, service={rng.choice([0x0D00, 0xFD3D]): switchbot_meter(t, h, b)})
+
+    # Inkbird IBS-TH: the company ID is the temperature; humidity, probe, checksum, battery, type.
+    # (Theengs leaves out a humidity of exactly 0 %, so the lowest edge here is 0.01 %.)
+    for t, h, name in [(-4000, 1, "sps"), (2662, 5379, "sps"), (-1, 10000, "sps"), (1234, 0, "tps"), (rng.randint(-4000, 6000), rng.randint(0, 10000), "sps")]:
+        raw = struct.pack("<hH", t, h) + bytes([rng.randint(0, 1), 0x10, 0x80, rng.randint(0, 100), 0x08])
+        add("inkbird", inkbird_oracle, name=name, manufacturer={struct.unpack("<H", raw[:2])[0]: raw[2:]})
+    # ThermoBeacon: two bytes, the address, mV, temperature and humidity in sixteenths, uptime.
+    for t, h in [(-640, 0), (338, 558), (1600, 1600), (rng.randint(-640, 1600), rng.randint(0, 1600))]:
+        case = add("thermobeacon", thermobeacon_oracle)
+        case["manufacturer"] = {rng.choice([0x0010, 0x0011]): bytes(2) + mac_bytes(case["address"])[::-1]
+                                + struct.pack("<HhHI", rng.randint(2000, 3300), t, h, rng.randint(0, 99999))}
 
     for _ in range(4):
         # Theengs reads major and minor as signed: above 32767 it is wrong, so they stay below
