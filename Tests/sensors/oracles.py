@@ -8,7 +8,7 @@ minimum and maximum, negative temperatures, invalid markers), cut-off objects, a
 frames with the right key, a wrong key and none. They go into one capture that
 `favblue-scan --fast --format json --sensor-keys FILE` reads, and to the oracles: Home
 Assistant's parsers (bthome-ble, govee-ble, ruuvitag-ble, xiaomi-ble, qingping-ble,
-thermopro-ble) and Theengs Decoder (Xiaomi custom firmwares, Tilt, SwitchBot, Inkbird,
+thermopro-ble, victron-ble) and Theengs Decoder (Xiaomi custom firmwares, Tilt, SwitchBot, Inkbird,
 ThermoBeacon, iBeacon). For
 each device, every reading FavBlue prints must equal the oracle's, and every quantity the oracle gives that
 FavBlue's family reads must be printed.
@@ -271,6 +271,43 @@ def thermopro_oracle(case):
     return ha_values(update, {"temperature", "humidity", "battery"})
 
 
+# MARK: Victron
+
+def victron_oracle(case):
+    from victron_ble.devices import detect_device_type
+    from victron_ble.exceptions import AdvertisementKeyMismatchError
+    raw, key = case["manufacturer"][0x02E1], case.get("oracle_key")
+    if key is None:
+        return {}
+    try:
+        parsed = detect_device_type(raw)(key.hex()).parse(raw)._data
+    except AdvertisementKeyMismatchError:
+        return {}
+    names = {"battery_voltage": "voltage", "battery_charging_current": "current", "solar_power": "power",
+             "voltage": "voltage", "current": "current", "soc": "battery"}
+    out = {names[k]: v for k, v in parsed.items() if k in names and v is not None}
+    if parsed.get("yield_today") is not None:
+        out["energy"] = parsed["yield_today"] / 1000  # Wh; FavBlue says kWh
+    return out
+
+
+def victron(key, record_type, record):
+    """An Instant Readout frame: prefix, model, type, IV, the key's first byte, the record in AES-CTR."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+    iv = rng.randrange(65536)
+    sealed = Cipher(algorithms.AES(key), modes.CTR(iv.to_bytes(16, "little"))).encryptor().update(record)
+    return bytes([0x10, 0x00]) + struct.pack("<HBH", 0xA060, record_type, iv) + bytes([key[0]]) + sealed
+
+
+def bits(*fields):
+    """Bit fields, least significant bit first, as Victron packs them: (value, width) pairs."""
+    value, at = 0, 0
+    for v, width in fields:
+        value |= (v & ((1 << width) - 1)) << at
+        at += width
+    return value.to_bytes((at + 7) // 8, "little")
+
+
 def govee_packed(temperature_tenths, humidity_tenths, battery):
     word = abs(temperature_tenths) * 1000 + humidity_tenths
     if temperature_tenths < 0:
@@ -387,6 +424,22 @@ def cases():
         case = add("thermobeacon", thermobeacon_oracle)
         case["manufacturer"] = {rng.choice([0x0010, 0x0011]): bytes(2) + mac_bytes(case["address"])[::-1]
                                 + struct.pack("<HhHI", rng.randint(2000, 3300), t, h, rng.randint(0, 99999))}
+
+    for kind in ["right"] * 6 + ["wrong", "none"]:
+        key = os.urandom(16)
+        if rng.random() < 0.5:
+            record_type, record = 0x01, bits((3, 8), (0, 8), (rng.randint(-2000, 6000), 16), (rng.randint(-300, 800), 16),
+                                              (rng.randint(0, 5000), 16), (rng.randint(0, 900), 16), (rng.randint(0, 300), 9))
+        else:
+            record_type, record = 0x02, bits((rng.randint(0, 9000), 16), (rng.randint(900, 1500), 16), (0, 16), (0, 16), (3, 2),
+                                              (rng.randint(-200000, 200000), 22), (rng.randint(0, 9999), 20), (rng.randint(0, 1000), 10))
+        case = add("victron", victron_oracle, kind=kind)
+        case["manufacturer"] = {0x02E1: victron(key, record_type, record)}
+        if kind == "right":
+            case["key"] = case["oracle_key"] = key
+        elif kind == "wrong":
+            other = os.urandom(16)
+            case["key"] = case["oracle_key"] = bytes([key[0] ^ 1]) + other[1:]
 
     for _ in range(4):
         # Theengs reads major and minor as signed: above 32767 it is wrong, so they stay below
