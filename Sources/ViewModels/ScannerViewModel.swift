@@ -33,7 +33,8 @@ public final class ScannerViewModel {
         /// "70 s ago" once a replay is over, so an old reading does not look current.
         public let age: String?
         /// "AirTag · away from its owner", for a tracker's tag; "21.4 °C · 48 % · Battery 81 %", for a sensor.
-        public let tracker: String?, readings: String?
+        public let tracker: String?
+        public var readings: String?
     }
 
     public typealias SortOrder = ScannerPreferences.SortOrder
@@ -247,12 +248,37 @@ public final class ScannerViewModel {
     }
 
     private func apply(_ result: PublishJob.Result) {
-        rows = result.rows
+        rows = holdingReadings(result.rows)
         order = result.order
         hiddenCount = result.hidden
         hiddenByUserCount = result.hiddenByUser
         refreshCount += 1
         observers.notify()
+    }
+
+    /// A row's readings as last shown, and since when.
+    private var shownReadings: [DeviceID: (text: String, since: Date)] = [:]
+    /// How long a row keeps the readings it shows: a sensor whose figures change with every
+    /// report would otherwise redraw its row at every refresh.
+    static let readingsHold: TimeInterval = 2
+
+    private func holdingReadings(_ rows: [Row]) -> [Row] {
+        let t = now()
+        if shownReadings.count > rows.count + 1_000 { shownReadings = [:] }
+        return rows.map { row in
+            guard let text = row.readings else { return row }
+            if let shown = shownReadings[row.id], shown.text != text {
+                guard t.timeIntervalSince(shown.since) >= Self.readingsHold else {
+                    var held = row
+                    held.readings = shown.text
+                    return held
+                }
+            } else if shownReadings[row.id] != nil {
+                return row
+            }
+            shownReadings[row.id] = (text, t)
+            return row
+        }
     }
 
     /// Everything a publish needs, copied, so it can run on any thread.

@@ -325,6 +325,40 @@ extension ScannerViewModelTests {
         XCTAssertNil(later, "readings older than five minutes leave the plot")
         await MainActor.run { model.stop() }
     }
+
+    func testARowKeepsItsReadingsTwoSecondsSoAFastSensorDoesNotRedrawItEveryRefresh() async {
+        let (model, scanner, _, clock) = await Self.make()
+        await MainActor.run { model.start() }
+        func thermometer(_ hundredths: Int16, at time: Date) -> Observation {
+            // BTHome v2: a temperature, in hundredths of a degree.
+            let t = UInt16(bitPattern: hundredths)
+            return Observation(id: TestDevices.id(7, kind: .leRandom), timestamp: time, rssi: -50, name: "Fridge",
+                               serviceData: [ServiceID(uuid: "FCD2", name: nil): [0x40, 0x02, UInt8(t & 0xFF), UInt8(t >> 8)]])
+        }
+        // In the unit the test's locale reads (°F where LC_MEASUREMENT is American).
+        let first = ReadingText.value(SensorReading(.temperature, 4.5, decimals: 2))
+        let third = ReadingText.value(SensorReading(.temperature, 4.7, decimals: 2))
+        scanner.feed(thermometer(450, at: clock.now))
+        await Self.settle(model)
+        var shown = await MainActor.run { model.rows.first?.readings }
+        XCTAssertEqual(shown, first)
+        clock.advance(1)
+        scanner.feed(thermometer(460, at: clock.now))
+        await Self.settle(model)
+        shown = await MainActor.run { model.rows.first?.readings }
+        XCTAssertEqual(shown, first, "held for two seconds")
+        clock.advance(1.5)
+        scanner.feed(thermometer(470, at: clock.now))
+        await Self.settle(model)
+        shown = await MainActor.run { model.rows.first?.readings }
+        XCTAssertNotEqual(shown, first, "two seconds on, the row moves on")
+        clock.advance(2)
+        scanner.feed(thermometer(470, at: clock.now))
+        await Self.settle(model)
+        shown = await MainActor.run { model.rows.first?.readings }
+        XCTAssertEqual(shown, third, "and comes to the newest")
+        await MainActor.run { model.stop() }
+    }
 }
 
 final class PreferencesLog: @unchecked Sendable {
