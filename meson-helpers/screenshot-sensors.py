@@ -3,7 +3,8 @@
 # Copyright The FavBlue authors
 """Takes the sensor screenshots: Bumble peers advertising as home sensors do (a BTHome
 thermometer, an encrypted BTHome freezer, a Govee hygrometer; Tests/PeerTests/peers/le_peers.py
---sensors), the Scanner with their readings (NAME-scanner) and the thermometer's page (NAME):
+--sensors), the Scanner with their readings (NAME-scanner) and the thermometer's page (NAME),
+its readings and their History:
     screenshot-sensors.py OUT_DIR NAME LANGUAGE STYLE WIDTH HEIGHT"""
 import sys
 import time
@@ -24,5 +25,6 @@ with BumblePeers(3, "--sensors") as peers, App("--source", peers.source, lang=sh
     shot.take(app, "-scanner")
     app.press(words["details"])
     app.wait_for(lambda: words["heading"] in app.names("label"), what="the Readings section")
-    time.sleep(1)
+    # A reading every 10 s into the last hour: the second draws the History lines.
+    time.sleep(12)
     shot.take(app)
