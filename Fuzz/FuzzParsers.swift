@@ -159,7 +159,7 @@ struct FuzzSensorKeys: SensorKeys {
 /// a number, never a state other than 0 or 1.
 func fuzzSensors(_ body: [UInt8]) {
     let services = ["FCD2", "181C", "181E", "181A", "FEAA", "FE95", "FDCD", "0D00", "FD3D"]
-    let companies: [UInt16] = [0x004C, 0x0499, 0xEC88, 0x0001, 0x8801, 0x0059, 0x02E1, 0x0010, 0x0011]
+    let companies: [UInt16] = [0x004C, 0x0499, 0xEC88, 0x0001, 0x8801, 0x0059, 0x02E1, 0x0010, 0x0011, 0x0133]
     var frames = services.map { SensorFrame(address: "A4:C1:38:00:11:22", name: nil, manufacturerData: [],
                                            serviceData: [ServiceID(uuid: $0, name: nil): body]) }
     frames += companies.map { SensorFrame(address: "A4:C1:38:00:11:22", name: "GVH5101",

@@ -68,7 +68,7 @@ protocol SensorFamily {
 /// Every sensor family FavBlue reads.
 public enum SensorDecoders {
     static let families: [SensorFamily.Type] = [
-        BTHome.self, MiBeacon.self, Victron.self, XiaomiCustom.self, Qingping.self, SwitchBot.self, Govee.self, ThermoPro.self, Inkbird.self, ThermoBeacon.self, Tilt.self,
+        BTHome.self, MiBeacon.self, Victron.self, XiaomiCustom.self, Qingping.self, SwitchBot.self, Govee.self, ThermoPro.self, Inkbird.self, BlueMaestro.self, ThermoBeacon.self, Tilt.self,
         RuuviTag.self, IBeacon.self, AltBeacon.self, Eddystone.self,
     ].sorted { $0.rank > $1.rank }
 
