@@ -33,6 +33,9 @@ public struct SensorKeyKeyring: SensorKeyVault {
     public init() {}
 
     public func key(for address: String) throws(SensorKeyVaultFailure) -> [UInt8]? {
+        // Asked when a sensor is heard, not by the user: a keyring that is not running holds no key
+        // of FavBlue's yet, and starting one here would ask the user to unlock it unprompted.
+        guard KeyringSchema.isServing() else { return nil }
         do throws(KeyringFailure) {
             return try Self.schema.lookup([("address", address.uppercased())]).flatMap(Hex.bytes)
         } catch { throw SensorKeyVaultFailure(error.description) }

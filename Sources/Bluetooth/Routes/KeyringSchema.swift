@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import CGio
 import CSecret
 import Localization
 
@@ -47,6 +48,28 @@ final class KeyringSchema: @unchecked Sendable {
         guard let found else { return nil }
         defer { secret_password_free(found) }
         return String(cString: found)
+    }
+
+    /// Whether the desktop's Secret Service is running now. Asked before a look-up that nobody
+    /// requested, so that FavBlue never starts a keyring (and its unlock prompt) on its own.
+    static func isServing() -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            g_error_free(error)
+            return false
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        var name = [g_variant_new_string("org.freedesktop.secrets")]
+        let parameters = name.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, 1) }
+        guard let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                                      "NameHasOwner", parameters, nil, G_DBUS_CALL_FLAGS_NONE, 2000, nil, &error) else {
+            g_error_free(error)
+            return false
+        }
+        defer { g_variant_unref(reply) }
+        let owned = g_variant_get_child_value(reply, 0)
+        defer { g_variant_unref(owned) }
+        return g_variant_get_boolean(owned) != 0
     }
 
     /// Keeps `secret` under `attributes`, labelled `label`, replacing any kept before.
