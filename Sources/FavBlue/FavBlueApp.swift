@@ -16,7 +16,7 @@ import Views
 final class FavBlueApp {
     // MARK: Owned
     private let application = Application(id: AppInfo.id)
-    private var settings: Settings?
+    var settings: Settings?
     private var window: MainWindow?
     private var store: Store?
     private var favorites: Favorites?
@@ -56,7 +56,7 @@ final class FavBlueApp {
 
     // MARK: Options
     private var splashOverride: Int?
-    private var storageOverride: String?
+    var storageOverride: String?
     private var sourceOverride: [String] = []
 
     private let resources: AppResources
@@ -278,30 +278,6 @@ final class FavBlueApp {
         }
     }
 
-    /// Opens the configured backend; failures end in a memory store with a notice, never a crash.
-    private func openStore() -> Store {
-        let backend = StorageBackend(rawValue: storageOverride ?? settings?.string("storage-backend") ?? "sqlite") ?? .sqlite
-        let store = StoreFactory.open(backend, directory: StoreFactory.defaultDirectory())
-        let retention = SightingRetention(days: Int(settings?.uint("sightings-retention-days") ?? 30),
-                                          maxRows: Int(settings?.uint("sightings-max-rows") ?? 200_000))
-        let sightings = store.sightings, readings = store.readings
-        let chats = store.chats
-        let chatRetention = loadChatRetention()
-        Task.detached(priority: .background) {
-            _ = try? await sightings.prune(retention, now: Date())
-            _ = try? await readings.prune(retention, now: Date())
-            _ = try? await chats.prune(chatRetention, now: Date())
-        }
-        for notice in store.notices { printError(notice.message) }
-        return store
-    }
-
-    private func loadChatRetention() -> ChatRetention {
-        let days = Int(settings?.uint("chat-retention-days") ?? 0)
-        return ChatRetention(days: days == 0 ? nil : days,
-                             maxPerDevice: Int(settings?.uint("chat-messages-per-device") ?? UInt32(ChatRetention.standard.maxPerDevice)))
-    }
-
     private func makePages() -> PageFactory {
         let favorites = self.favorites!
         let favoritesPage = self.favoritesPage!
@@ -407,7 +383,7 @@ final class FavBlueApp {
         return { [weak favorites] id in favorites?.name(of: id) ?? id.address }
     }
 
-    private func printError(_ message: String) {
+    func printError(_ message: String) {
         FileHandle.standardError.write(Data(("favblue: " + message + "\n").utf8))
     }
 }

@@ -42,14 +42,7 @@ public actor InMemorySightingsRepository: SightingsRepository {
 
     @discardableResult
     public func prune(_ retention: SightingRetention, now: Date) -> Int {
-        let before = sightings.count
-        let cutoff = now.addingTimeInterval(-Double(retention.days) * 86_400)
-        sightings.removeAll { $0.time < cutoff }
-        if sightings.count > retention.maxRows {
-            sightings.sort { $0.time < $1.time }
-            sightings.removeFirst(sightings.count - retention.maxRows)
-        }
-        return before - sightings.count
+        InMemoryRetention.prune(&sightings, time: \.time, retention, now: now)
     }
 }
 
@@ -189,5 +182,19 @@ public actor InMemoryCharacteristicLabelsRepository: CharacteristicLabelsReposit
     func move(from old: DeviceID, to new: DeviceID) {
         guard let moving = kept.removeValue(forKey: old) else { return }
         kept[new] = moving.merging(kept[new] ?? [:]) { _, kept in kept }
+    }
+}
+
+/// Retention for the in-memory readings: by days, then the oldest beyond the row limit.
+enum InMemoryRetention {
+    static func prune<T>(_ items: inout [T], time: KeyPath<T, Date>, _ retention: SightingRetention, now: Date) -> Int {
+        let before = items.count
+        let cutoff = now.addingTimeInterval(-Double(retention.days) * 86_400)
+        items.removeAll { $0[keyPath: time] < cutoff }
+        if items.count > retention.maxRows {
+            items.sort { $0[keyPath: time] < $1[keyPath: time] }
+            items.removeFirst(items.count - retention.maxRows)
+        }
+        return before - items.count
     }
 }

@@ -35,19 +35,7 @@ public struct SQLiteSensorReadingsRepository: SensorReadingsRepository {
 
     @discardableResult
     public func prune(_ retention: SightingRetention, now: Date) async throws -> Int {
-        let cutoff = now.addingTimeInterval(-Double(retention.days) * 86_400).timeIntervalSince1970
-        return try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM sensor_readings WHERE time < ?", arguments: [cutoff])
-            var deleted = db.changesCount
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sensor_readings") ?? 0
-            if count > retention.maxRows {
-                try db.execute(sql: """
-                    DELETE FROM sensor_readings WHERE id IN (SELECT id FROM sensor_readings ORDER BY time, id LIMIT ?)
-                    """, arguments: [count - retention.maxRows])
-                deleted += db.changesCount
-            }
-            return deleted
-        }
+        try await database.prune("sensor_readings", retention, now: now)
     }
 }
 
@@ -65,13 +53,6 @@ public actor InMemorySensorReadingsRepository: SensorReadingsRepository {
 
     @discardableResult
     public func prune(_ retention: SightingRetention, now: Date) -> Int {
-        let before = samples.count
-        let cutoff = now.addingTimeInterval(-Double(retention.days) * 86_400)
-        samples.removeAll { $0.time < cutoff }
-        if samples.count > retention.maxRows {
-            samples.sort { $0.time < $1.time }
-            samples.removeFirst(samples.count - retention.maxRows)
-        }
-        return before - samples.count
+        InMemoryRetention.prune(&samples, time: \.time, retention, now: now)
     }
 }

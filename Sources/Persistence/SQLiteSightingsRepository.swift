@@ -45,15 +45,22 @@ public struct SQLiteSightingsRepository: SightingsRepository {
 
     @discardableResult
     public func prune(_ retention: SightingRetention, now: Date) async throws -> Int {
+        try await database.prune("sightings", retention, now: now)
+    }
+}
+
+extension SQLiteDatabase {
+    /// Deletes `table`'s rows older than `retention.days` (its `time` column), then its oldest
+    /// beyond `retention.maxRows`; returns how many went.
+    func prune(_ table: String, _ retention: SightingRetention, now: Date) async throws -> Int {
         let cutoff = now.addingTimeInterval(-Double(retention.days) * 86_400).timeIntervalSince1970
-        return try await database.pool.write { db in
-            try db.execute(sql: "DELETE FROM sightings WHERE time < ?", arguments: [cutoff])
+        return try await pool.write { db in
+            try db.execute(sql: "DELETE FROM \(table) WHERE time < ?", arguments: [cutoff])
             var deleted = db.changesCount
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sightings") ?? 0
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
             if count > retention.maxRows {
-                try db.execute(sql: """
-                    DELETE FROM sightings WHERE id IN (SELECT id FROM sightings ORDER BY time, id LIMIT ?)
-                    """, arguments: [count - retention.maxRows])
+                try db.execute(sql: "DELETE FROM \(table) WHERE id IN (SELECT id FROM \(table) ORDER BY time, id LIMIT ?)",
+                               arguments: [count - retention.maxRows])
                 deleted += db.changesCount
             }
             return deleted
