@@ -46,7 +46,7 @@ extension DeviceDetailViewModel {
     /// Whether the page offers Key…: an encrypted sensor, or one whose key is kept.
     public var canGiveSensorKey: Bool {
         guard let sensorKeys else { return false }
-        return live[id]?.advertised.sensor?.encrypted == true || sensorKeys.hasKey(id)
+        return live[id]?.advertised.hasEncryptedSensor == true || sensorKeys.hasKey(id)
     }
 
     /// Whether a key of this sensor is kept.

@@ -102,24 +102,25 @@ public final class BusSharing {
             for (key, reading) in data.named where reading.quantity.kind == .measurement && reading.quantity != .packetID {
                 let tag = favorite.id.storageKey + "/" + key
                 readingSeen[tag] = (favorite.id, key, device.lastSeen)
+                // Kept as said only once the broker took it: what was refused is said again next time.
                 let config = HomeAssistant.sensorConfig(favorite, key: key, quantity: reading.quantity, gateway: gateway)
-                if readingConfigs[tag] != config {
+                if readingConfigs[tag] != config, publisher.publish(HomeAssistant.sensorConfigTopic(favorite.id, key), config, retain: true) {
                     readingConfigs[tag] = config
-                    publisher.publish(HomeAssistant.sensorConfigTopic(favorite.id, key), config, retain: true)
                 }
                 let state = HomeAssistant.sensorState(reading)
-                if readingStates[tag] != state {
+                if readingStates[tag] != state,
+                   publisher.publish(HomeAssistant.sensorStateTopic(favorite.id, key, gateway: gateway), state, retain: true) {
                     readingStates[tag] = state
-                    publisher.publish(HomeAssistant.sensorStateTopic(favorite.id, key, gateway: gateway), state, retain: true)
                 }
             }
         }
         // A reading that stopped coming (its device silent, or gone from the list) is unavailable.
         for (tag, seen) in readingSeen {
             let state = now.timeIntervalSince(seen.time) < Self.readingTimeout ? "online" : "offline"
-            guard availability[tag] != state else { continue }
+            guard availability[tag] != state,
+                  publisher.publish(HomeAssistant.sensorAvailabilityTopic(seen.id, seen.key, gateway: gateway), Array(state.utf8), retain: true)
+            else { continue }
             availability[tag] = state
-            publisher.publish(HomeAssistant.sensorAvailabilityTopic(seen.id, seen.key, gateway: gateway), Array(state.utf8), retain: true)
         }
     }
 }
@@ -163,10 +164,12 @@ final class MQTTPublisher: @unchecked Sendable {
         }
     }
 
-    func publish(_ topic: String, _ payload: [UInt8], retain: Bool) {
-        guard let m = lock.withLock({ client }) else { return }
-        payload.withUnsafeBytes { bytes in
-            _ = mosquitto_publish(m, nil, topic, Int32(bytes.count), bytes.baseAddress, 0, retain)
+    /// Whether libmosquitto took the message (not while it has no connection).
+    @discardableResult
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool) -> Bool {
+        guard let m = lock.withLock({ client }) else { return false }
+        return payload.withUnsafeBytes { bytes in
+            mosquitto_publish(m, nil, topic, Int32(bytes.count), bytes.baseAddress, 0, retain) == MOSQ_ERR_SUCCESS.rawValue
         }
     }
 

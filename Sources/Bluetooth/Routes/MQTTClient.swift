@@ -27,6 +27,7 @@ enum MQTTClient {
 
     /// A client for `address`; `object` comes back to its callbacks.
     static func make(_ address: MQTTAddress, password: String?, object: UnsafeMutableRawPointer) throws(ScanFailure) -> OpaquePointer {
+        BrokenPipes.ignore()
         if let why = favblue_mosquitto_unavailable() {
             throw .badSource(L10n.format("the MQTT library could not be loaded ({}); install libmosquitto1", String(cString: why)))
         }

@@ -25,6 +25,7 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
 
     /// Takes ownership of `fd`; `label` names the link in messages.
     public init(fd: Int32, label: String) {
+        BrokenPipes.ignore()
         self.fd = fd
         self.label = label
     }

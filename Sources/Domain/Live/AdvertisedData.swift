@@ -35,6 +35,10 @@ public struct AdvertisedData: Equatable, Sendable {
     /// says only that it is encrypted); nil when no family reads it. Decoded when the payload
     /// changes, not per report.
     public var sensor: SensorData? { sensorBox?.data }
+    /// Whether a family read it, without copying what it read (asked per report).
+    public var hasSensor: Bool { sensorBox != nil }
+    /// Whether it is an encrypted sensor's, without copying what was read.
+    public var hasEncryptedSensor: Bool { sensorBox?.data.encrypted == true }
     /// Held by reference: the fold copies a device's data with every report, and a sensor's
     /// readings are arrays of strings that each copy would retain one by one.
     private var sensorBox: SensorBox?

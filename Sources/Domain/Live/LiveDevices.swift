@@ -309,7 +309,7 @@ public final class LiveDevices {
             admit(o)
             let keep = keepsSightings(o.id)
             if let rssi = o.rssi, keep { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
-            if devices[o.id]?.advertised.sensor != nil, sensorSampler.isDue(o.id, at: o.timestamp, keep: keep),
+            if devices[o.id]?.advertised.hasSensor == true, sensorSampler.isDue(o.id, at: o.timestamp, keep: keep),
                let data = sensor(of: o.id) {
                 samples += sensorSampler.take(o.id, data, at: o.timestamp, keep: keep)
             }
