@@ -44,6 +44,18 @@ final class HCIHostTests: XCTestCase {
     /// Inquiry Complete (Core v5.4, Vol 4, Part E, §7.7.1), as an event no command waits for.
     private static let inquiryComplete: [UInt8] = [0x01, 1, 0]
 
+    func testWritingToAControllerThatWentAwayIsAnErrorNotTheEndOfTheProcess() {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
+        Glibc.close(fds[0])
+        let link = FileDescriptorTransport(fd: fds[1], label: "gone")
+        defer { link.close() }
+        // Without SIGPIPE ignored, this write would end the test process.
+        XCTAssertThrowsError(try link.send(.command, [0x03, 0x0C, 0x00])) { error in
+            XCTAssertTrue("\(error)".contains("gone"), "\(error)")
+        }
+    }
+
     func testCommandCompleteHandsBackItsReturnParametersAndOtherEventsGoToClients() throws {
         let client = RecordingClient()
         host.add(client)
