@@ -66,7 +66,7 @@ extension DeviceDetailViewModel {
             let newest = stored.last?.time ?? .distantPast
             samples = stored + live.recentReadings(of: id).filter { $0.time > newest }
         }
-        let current = Dictionary(live.sensor(of: id)?.named ?? [], uniquingKeysWith: { first, _ in first })
+        let current = Dictionary(sensor?.named ?? [], uniquingKeysWith: { first, _ in first })
         var keys: [String] = []
         for sample in samples where !keys.contains(sample.key) { keys.append(sample.key) }
         keys.sort { Self.order($0) < Self.order($1) }

@@ -77,7 +77,7 @@ extension DeviceDetailViewModel {
 
     /// The measured readings of a favorite sensor, which Notify When Above or Below… offers.
     public var limitChoices: [LimitChoice] {
-        guard isFavorite, let data = live.sensor(of: id) else { return [] }
+        guard isFavorite, let data = sensor else { return [] }
         return data.named.compactMap { key, reading in
             reading.quantity.kind == .measurement && reading.quantity != .packetID
                 ? LimitChoice(key: key, name: Self.caption(key, reading.quantity), unit: ReadingText.unit(reading.quantity)) : nil
@@ -87,7 +87,7 @@ extension DeviceDetailViewModel {
     /// The limits set on `key`, as typed figures in the unit shown ("25", "−15,5"); empty for none.
     public func limitTexts(_ key: String) -> (above: String, below: String) {
         let limit = favorites.favorite(id)?.readingLimits.first { $0.key == key }
-        let quantity = live.sensor(of: id)?.named.first { $0.0 == key }?.1.quantity ?? Quantity.named(key)
+        let quantity = quantity(of: key)
         func typed(_ value: Double?) -> String {
             guard let value else { return "" }
             let shown = quantity.unit == "°C" && ReadingText.fahrenheit ? value * 9 / 5 + 32 : value
@@ -96,9 +96,14 @@ extension DeviceDetailViewModel {
         return (typed(limit?.above), typed(limit?.below))
     }
 
+    /// The quantity a reading's name stands for: as the sensor sends it, else by its name.
+    private func quantity(of key: String) -> Quantity {
+        sensor?.named.first { $0.0 == key }?.1.quantity ?? Quantity.named(key)
+    }
+
     /// Sets the limits of `key` from what was typed (empty: none); nil once kept, else why not.
     public func setLimits(_ key: String, above: String, below: String) async -> String? {
-        let quantity = live.sensor(of: id)?.named.first { $0.0 == key }?.1.quantity ?? Quantity.named(key)
+        let quantity = quantity(of: key)
         var limit = ReadingLimit(key: key)
         for (text, isAbove) in [(above, true), (below, false)] where !text.trimmingCharacters(in: .whitespaces).isEmpty {
             guard let value = ReadingText.parse(text, for: quantity) else {
@@ -115,7 +120,7 @@ extension DeviceDetailViewModel {
     /// "Notifies when Temperature is above 25 °C": one line per reading with limits.
     public var limitsText: String? {
         guard let favorite = favorites.favorite(id), !favorite.readingLimits.isEmpty else { return nil }
-        let current = live.sensor(of: id)
+        let current = sensor
         let lines = favorite.readingLimits.map { limit -> String in
             let reading = current?.named.first { $0.0 == limit.key }?.1
             let quantity = reading?.quantity ?? Quantity.named(limit.key)

@@ -233,6 +233,8 @@ public final class DeviceDetailViewModel {
     /// The period the readings' plots show, and the stored readings of the day or week.
     public internal(set) var readingsPeriod: ReadingsPeriod = .hour
     var storedReadings: StoredReadings?
+    /// What the device says as a sensor, opened with its key, as of the last refresh.
+    private(set) var sensor: SensorData?
     /// Whether this route can pair now, so the page only suggests pairing where it can.
     private var canPair: Bool { pairing.map { $0.unavailableReason == nil } ?? false }
     private let observers = ChangeObservers()
@@ -298,7 +300,9 @@ public final class DeviceDetailViewModel {
         lastHeard = device?.lastSeen
         isConnectable = id.kind.transport == .le ? device?.advertised.connectable : false
         keywords = Self.keywords(id: id, advertised: device?.advertised)
-        readings = Self.readings(live.sensor(of: id), name: title)
+        // Opened once per refresh (an encrypted frame costs a decryption); the readings' other views read it.
+        sensor = live.sensor(of: id)
+        readings = Self.readings(sensor, name: title)
         properties = Self.properties(id: id, advertised: device?.advertised)
         // Translators: {} is the private address a device used when it was last heard.
         properties.heardAs = device?.heardAddress.map { L10n.format("{}, resolved", $0.address) }

@@ -307,11 +307,13 @@ public final class LiveDevices {
             defer { if folding.isHolding, folding.isDue(newest: newest, now: now()) { settleGhosts(onlyDue: true) } }
             if devices[o.id] == nil, holdAsGhost(o) { continue }
             admit(o)
-            let keep = keepsSightings(o.id)
-            if let rssi = o.rssi, keep { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
-            if devices[o.id]?.advertised.hasSensor == true, sensorSampler.isDue(o.id, at: o.timestamp, keep: keep),
-               let data = sensor(of: o.id) {
-                samples += sensorSampler.take(o.id, data, at: o.timestamp, keep: keep)
+            if let rssi = o.rssi, keepsSightings(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
+            // Asked only of sensors: most reports are not one's, and this runs for every report.
+            if devices[o.id]?.advertised.hasSensor == true {
+                let keep = keepsSightings(o.id)
+                if sensorSampler.isDue(o.id, at: o.timestamp, keep: keep), let data = sensor(of: o.id) {
+                    samples += sensorSampler.take(o.id, data, at: o.timestamp, keep: keep)
+                }
             }
         }
         settleGhosts()
