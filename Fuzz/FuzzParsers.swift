@@ -159,15 +159,23 @@ struct FuzzSensorKeys: SensorKeys {
 /// a number, never a state other than 0 or 1.
 func fuzzSensors(_ body: [UInt8]) {
     let services = ["FCD2", "181C", "181E", "181A", "FEAA", "FE95", "FDCD", "0D00", "FD3D"]
-    let companies: [UInt16] = [0x004C, 0x0499, 0xEC88, 0x0001, 0x8801, 0x0059, 0x02E1, 0x0010, 0x0011, 0x0133]
+    let companies: [UInt16] = [0x004C, 0x0499, 0xEC88, 0x0001, 0x8801, 0x0059, 0x02E1, 0x0010, 0x0011, 0x0133, 0x00DC,
+                               0x06D5, 0x0702, 0x0969, 0x04CF]
+    // Families told by a listed service (Mopeka, Govee H5055, Jaalee, SensorPush) see them all.
+    let listed = ["FEE5", "5550", "F525", "EF090000-11D6-42BA-93B8-9DD7EC090AB0", "EF090000-11D6-42BA-93B8-9DD7EC090AA9"]
+        .map { ServiceID(uuid: $0, name: nil) }
     var frames = services.map { SensorFrame(address: "A4:C1:38:00:11:22", name: nil, manufacturerData: [],
                                            serviceData: [ServiceID(uuid: $0, name: nil): body]) }
-    frames += companies.map { SensorFrame(address: "A4:C1:38:00:11:22", name: "GVH5101",
-                                          manufacturerData: [ManufacturerData(companyID: $0, companyName: "", data: body)], serviceData: [:]) }
-    frames += companies.map { SensorFrame(address: "A4:C1:38:00:11:22", name: "sps",
-                                          manufacturerData: [ManufacturerData(companyID: $0, companyName: "", data: body)], serviceData: [:]) }
-    frames += companies.map { SensorFrame(address: "A4:C1:38:00:11:22", name: "TP357 (2142)",
-                                          manufacturerData: [ManufacturerData(companyID: $0, companyName: "", data: body)], serviceData: [:]) }
+    for name in ["GVH5101", "sps", "TP357 (2142)", "iBBQ", "SensorPush HTP.xw", "Aranet2 1A2B", "s"] {
+        frames += companies.map { SensorFrame(address: "A4:C1:38:00:11:22", name: name,
+                                              manufacturerData: [ManufacturerData(companyID: $0, companyName: "", data: body)],
+                                              serviceData: [:], services: listed) }
+    }
+    // SwitchBot's outdoor meter: its type in the service data, its readings in the company block.
+    for head: UInt8 in [0x77, 0x73, 0x64] {
+        frames.append(SensorFrame(address: "", name: nil, manufacturerData: [ManufacturerData(companyID: 0x0969, companyName: "", data: body)],
+                                  serviceData: [ServiceID(uuid: "FD3D", name: nil): [head] + body.prefix(8)]))
+    }
     // The app decodes before it knows the address: MiBeacon then trusts the one the frame carries.
     frames.append(SensorFrame(address: "", name: nil, manufacturerData: [], serviceData: [ServiceID(uuid: "FE95", name: nil): body]))
     for frame in frames {

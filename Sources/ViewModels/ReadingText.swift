@@ -20,8 +20,10 @@ public enum ReadingText {
     }
 
     /// The quantities a row shows first, in this order.
-    static let main = ["temperature", "humidity", "carbon_dioxide", "pm25", "moisture", "pressure", "illuminance",
-                       "conductivity", "weight", "opening", "door", "window", "motion", "battery"]
+    static let main = ["tank_level", "temperature", "humidity", "carbon_dioxide", "pm25", "moisture", "pressure", "illuminance",
+                       "conductivity", "weight", "opening", "door", "window", "motion", "brushing", "duration", "battery"]
+    /// Main readings a bare figure would not explain ("Battery 81 %", "Tank level 380 mm").
+    static let named: Set<String> = ["battery", "tank_level", "duration"]
 
     /// The two or three main readings on one line: "21.4 °C · 48 % · Battery 81 %"; nil for none.
     public static func summary(_ data: SensorData?, limit: Int = 3) -> String? {
@@ -36,7 +38,7 @@ public enum ReadingText {
             if let reading = data.readings.first(where: { $0.quantity.key == key }) { picked.append(reading) }
         }
         guard !picked.isEmpty else { return nil }
-        return picked.map { text($0, named: $0.quantity.key == "battery") }.joined(separator: " · ")
+        return picked.map { text($0, named: named.contains($0.quantity.key)) }.joined(separator: " · ")
     }
 
     /// One reading with its unit: "21,4 °C", "48 %", "Door open"; `named` puts the quantity's name first.
@@ -78,9 +80,12 @@ public enum ReadingText {
     static func state(_ r: SensorReading) -> String {
         let on = r.value != 0
         switch r.quantity.key {
-        case "opening", "door", "window", "garage_door":
+        case "opening": return on ? L10n.ctx("state of a door or lid", "Open") : L10n.ctx("state of a door or lid", "Closed")
+        case "door", "window", "garage_door":
             return on ? L10n.format("{} open", name(r.quantity)) : L10n.format("{} closed", name(r.quantity))
         case "motion": return on ? L10n.tr("Motion") : L10n.tr("No motion")
+        case "light": return on ? L10n.ctx("light level", "Bright") : L10n.ctx("light level", "Dark")
+        case "brushing": return on ? L10n.tr("Brushing") : L10n.tr("Not brushing")
         default: return on ? L10n.format("{}: on", name(r.quantity)) : L10n.format("{}: off", name(r.quantity))
         }
     }
@@ -112,6 +117,12 @@ public enum ReadingText {
         case "window": return L10n.tr("Window")
         case "button": return L10n.tr("Button")
         case "packet_id": return L10n.tr("Packet number")
+        case "motion": return L10n.tr("Motion")
+        case "light": return L10n.ctx("light level", "Light")
+        case "brushing": return L10n.tr("Brushing")
+        case "duration": return L10n.tr("Duration")
+        case "tank_level": return L10n.tr("Tank level")
+        case "reading_quality": return L10n.tr("Reading quality")
         default: return q.key.replacingOccurrences(of: "_", with: " ")
         }
     }

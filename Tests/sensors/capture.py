@@ -8,9 +8,16 @@ import struct
 EPOCH_2023 = 1_700_000_000_000_000 + 0x00DCDDB30F2F8000
 
 
-def ad(name=None, manufacturer=None, service=None):
-    """The AD structures: flags, service data (16-bit UUIDs), manufacturer data, a complete name."""
+def ad(name=None, manufacturer=None, service=None, services=None):
+    """The AD structures: flags, listed services (16-bit numbers or 128-bit strings), service
+    data (16-bit UUIDs), manufacturer data, a complete name."""
     out = bytes([0x02, 0x01, 0x06])
+    short = b"".join(struct.pack("<H", u) for u in services or [] if isinstance(u, int))
+    if short:
+        out += bytes([len(short) + 1, 0x03]) + short
+    for u in (u for u in services or [] if isinstance(u, str)):
+        body = bytes.fromhex(u.replace("-", ""))[::-1]
+        out += bytes([len(body) + 1, 0x07]) + body
     for uuid, data in (service or {}).items():
         body = struct.pack("<H", uuid) + data
         out += bytes([len(body) + 1, 0x16]) + body

@@ -8,8 +8,8 @@ minimum and maximum, negative temperatures, invalid markers), cut-off objects, a
 frames with the right key, a wrong key and none. They go into one capture that
 `favblue-scan --fast --format json --sensor-keys FILE` reads, and to the oracles: Home
 Assistant's parsers (bthome-ble, govee-ble, ruuvitag-ble, xiaomi-ble, qingping-ble,
-thermopro-ble, victron-ble, bluemaestro-ble) and Theengs Decoder (Xiaomi custom firmwares, Tilt, SwitchBot, Inkbird,
-ThermoBeacon, iBeacon). For
+thermopro-ble, victron-ble, bluemaestro-ble, and those more_families.py names) and Theengs Decoder
+(Xiaomi custom firmwares, Tilt, SwitchBot, Inkbird, ThermoBeacon, iBeacon). For
 each device, every reading FavBlue prints must equal the oracle's, and every quantity the oracle gives that
 FavBlue's family reads must be printed.
 
@@ -32,6 +32,7 @@ from habluetooth import BluetoothServiceInfoBleak
 from TheengsDecoder import decodeBLE
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import more_families  # noqa: E402
 from capture import ad, write  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -46,11 +47,11 @@ HA_BINARY = {"battery": "battery_low", "power": "power_on", "gas": "gas_detected
 HA_SENSOR = {"mass": "weight"}
 
 
-def service_info(name, address, manufacturer=None, service=None):
+def service_info(name, address, manufacturer=None, service=None, uuids=()):
     return BluetoothServiceInfoBleak(
         name=name or "", address=address, rssi=-60, manufacturer_data=manufacturer or {},
         service_data={UUID16.format(u): d for u, d in (service or {}).items()},
-        service_uuids=[UUID16.format(u) for u in (service or {})], source="local", device=None,
+        service_uuids=[UUID16.format(u) for u in (service or {})] + list(uuids), source="local", device=None,
         advertisement=None, connectable=False, time=time.monotonic(), tx_power=None)
 
 
@@ -176,6 +177,8 @@ def theengs(case):
     if case.get("manufacturer"):
         (company, data), = case["manufacturer"].items()
         query["manufacturerdata"] = struct.pack("<H", company).hex() + data.hex()
+    if case.get("theengs_uuid"):
+        query["servicedatauuid"] = case["theengs_uuid"]  # how Theengs Gateway passes a listed service
     answer = decodeBLE(json.dumps(query))
     return json.loads(answer) if answer else {}
 
@@ -470,6 +473,7 @@ def cases():
         # here (the unit tests hold 65535).
         body = bytes([2, 0x15]) + os.urandom(16) + struct.pack(">HHb", rng.randrange(32768), rng.randrange(32768), rng.randint(-100, -30))
         add("ibeacon", ibeacon_oracle, manufacturer={0x004C: body})
+    more_families.cases(add, rng, service_info, theengs)
     return out
 
 
@@ -486,7 +490,7 @@ def main():
     all_cases = cases()
     work = tempfile.mkdtemp(prefix="favblue-sensors-")
     capture, keys = os.path.join(work, "sensors.btsnoop"), os.path.join(work, "keys.txt")
-    write(capture, [(c["address"], ad(c["name"], c["manufacturer"], c["service"])) for c in all_cases])
+    write(capture, [(c["address"], ad(c["name"], c["manufacturer"], c["service"], c.get("services"))) for c in all_cases])
     with open(keys, "w") as f:
         f.write("# address and key, one device a line\n")
         for c in all_cases:
@@ -513,7 +517,9 @@ def main():
             if set(ours) != set(expected):
                 problem = f"quantities {sorted(ours)} != oracle {sorted(expected)}"
             else:
-                wrong = {k: (ours[k], expected[k]) for k in ours if abs(ours[k] - expected[k]) > quantum(expected[k])}
+                # A family that keeps its format's resolution (`places`) is compared to it.
+                allowed = {k: max(quantum(expected[k]), 0.5 * 10 ** -c.get("places", 99) + 1e-9) for k in ours}
+                wrong = {k: (ours[k], expected[k]) for k in ours if abs(ours[k] - expected[k]) > allowed[k]}
                 if wrong:
                     problem = f"values (ours, oracle) {wrong}"
             kind = c.get("kind")

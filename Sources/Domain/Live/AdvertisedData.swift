@@ -72,8 +72,11 @@ public struct AdvertisedData: Equatable, Sendable {
         if !o.isScanResponse, let value = o.connectable { connectable = value }
         if let value = o.appearance { appearance = value }
         if let value = o.classOfDevice { classOfDevice = value }
-        for service in o.services where !services.contains(service) { services.append(service) }
         var payloadChanged = false
+        for service in o.services where !services.contains(service) {
+            services.append(service)
+            payloadChanged = true  // some families are told by a listed service
+        }
         if !o.manufacturerData.isEmpty {
             let newer = Set(o.manufacturerData.map(\.companyID))
             payloadChanged = o.manufacturerData.contains { block in
@@ -88,8 +91,10 @@ public struct AdvertisedData: Equatable, Sendable {
         }
         // Some families tell their models apart by name, so a new name decodes again too.
         if payloadChanged || (name != oldName && !(manufacturerData.isEmpty && serviceData.isEmpty)) {
+            let older = sensorBox?.data
             sensorBox = SensorDecoders.decode(SensorFrame(address: "", name: name, manufacturerData: manufacturerData,
-                                                          serviceData: serviceData)).map(SensorBox.init)
+                                                          serviceData: serviceData, services: services))
+                .map { SensorBox($0.keepingProbes(of: older)) }
         }
         if let value = o.paired { paired = value }
         if let value = o.connected { connected = value }

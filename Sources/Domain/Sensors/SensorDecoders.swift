@@ -10,12 +10,16 @@ public struct SensorFrame: Sendable {
     public var name: String?
     public var manufacturerData: [ManufacturerData]
     public var serviceData: [ServiceID: [UInt8]]
+    /// The service UUIDs it lists; some families are told by one (Mopeka's FEE5).
+    public var services: [ServiceID]
 
-    public init(address: String, name: String?, manufacturerData: [ManufacturerData], serviceData: [ServiceID: [UInt8]]) {
+    public init(address: String, name: String?, manufacturerData: [ManufacturerData], serviceData: [ServiceID: [UInt8]],
+                services: [ServiceID] = []) {
         self.address = address
         self.name = name
         self.manufacturerData = manufacturerData
         self.serviceData = serviceData
+        self.services = services
     }
 
     /// The address's six bytes as written (most significant first); nil when it is not one.
@@ -28,6 +32,16 @@ public struct SensorFrame: Sendable {
 
     /// The service data of a 16-bit UUID ("FCD2").
     func service(_ uuid: String) -> [UInt8]? { serviceData.first { $0.key.uuid == uuid }?.value }
+
+    /// Whether it lists the service `uuid` ("FEE5", or a 128-bit one in any case).
+    func lists(_ uuid: String) -> Bool { services.contains { $0.uuid.caseInsensitiveCompare(uuid) == .orderedSame } }
+
+    /// The only manufacturer block with its company ID put back in front (little-endian), for
+    /// families whose firmware writes readings where the company ID belongs.
+    var wholeBlock: [UInt8]? {
+        guard let block = manufacturerData.last else { return nil }
+        return [UInt8(block.companyID & 0xFF), UInt8(block.companyID >> 8)] + block.data
+    }
 
     /// The newest block of a company.
     func company(_ id: UInt16) -> [UInt8]? { manufacturerData.last { $0.companyID == id }?.data }
@@ -68,8 +82,10 @@ protocol SensorFamily {
 /// Every sensor family FavBlue reads.
 public enum SensorDecoders {
     static let families: [SensorFamily.Type] = [
-        BTHome.self, MiBeacon.self, Victron.self, XiaomiCustom.self, Qingping.self, SwitchBot.self, Govee.self, ThermoPro.self, Inkbird.self, BlueMaestro.self, ThermoBeacon.self, Tilt.self,
-        RuuviTag.self, IBeacon.self, AltBeacon.self, Eddystone.self,
+        BTHome.self, MiBeacon.self, Victron.self, BParasite.self, XiaomiCustom.self, Qingping.self, SwitchBot.self, Govee.self,
+        GoveeProbe.self, ThermoPro.self, Inkbird.self, InkbirdBBQ.self, SensorPush.self, BlueMaestro.self, ThermoBeacon.self,
+        Jaalee.self, Tilt.self, Aranet.self, Mopeka.self, OralB.self, Sensirion.self, RuuviTag.self, IBeacon.self, AltBeacon.self,
+        Eddystone.self,
     ].sorted { $0.rank > $1.rank }
 
     /// The families by the block they read, each list most specific first: a frame is offered
@@ -108,6 +124,6 @@ public enum SensorDecoders {
     /// What `data`, heard at `address`, says.
     public static func decode(_ data: AdvertisedData, address: String, keys: SensorKeys? = nil) -> SensorData? {
         decode(SensorFrame(address: address, name: data.name, manufacturerData: data.manufacturerData,
-                           serviceData: data.serviceData), keys: keys)
+                           serviceData: data.serviceData, services: data.services), keys: keys)
     }
 }

@@ -59,11 +59,15 @@ public struct SensorReading: Equatable, Sendable {
     public let value: Double
     /// The decimal places the format resolves (2 for BTHome's 0.01 °C).
     public let decimals: Int
+    /// The probe or channel the format numbers it by (a BBQ thermometer's probe 3), so a probe
+    /// left unplugged does not renumber the others; nil where the format numbers nothing.
+    public let slot: Int?
 
     /// A reading of `raw × factor`, kept at `decimals` places, so 2506 × 0.01 reads 25.06.
-    public init(_ quantity: Quantity, _ value: Double, decimals: Int = 0) {
+    public init(_ quantity: Quantity, _ value: Double, decimals: Int = 0, slot: Int? = nil) {
         self.quantity = quantity
         self.decimals = decimals
+        self.slot = slot
         var scale = 1.0
         for _ in 0..<max(0, min(decimals, 9)) { scale *= 10 }
         self.value = (value * scale).rounded() / scale
@@ -130,6 +134,9 @@ public struct SensorData: Equatable, Sendable {
     public var beacon: Beacon?
     /// What was skipped while reading (an unknown object, a length that overran), for `--verbose`.
     public var skipped: [String]
+    /// The frame carries only some of the device's numbered probes (Govee H5055 sends two of
+    /// six a frame): the others stay as last heard.
+    public var partial = false
 
     public init(model: SensorModel? = nil, readings: [SensorReading] = [], encrypted: Bool = false,
                 wrongKey: Bool = false, beacon: Beacon? = nil, skipped: [String] = []) {
@@ -143,14 +150,30 @@ public struct SensorData: Equatable, Sendable {
 
     /// The readings by name, a repeated quantity numbered `_1`, `_2`… in the order given:
     /// `temperature_1` … `temperature_6` for six probes, plain `temperature` for one.
+    /// A reading with a slot keeps its number: `temperature_3` for probe 3 alone.
     public var named: [(String, SensorReading)] {
         var counts: [String: Int] = [:]
-        for r in readings { counts[r.quantity.key, default: 0] += 1 }
+        for r in readings where r.slot == nil { counts[r.quantity.key, default: 0] += 1 }
         var seen: [String: Int] = [:]
         return readings.map { r in
+            if let slot = r.slot { return ("\(r.quantity.key)_\(slot)", r) }
             guard counts[r.quantity.key, default: 0] > 1 else { return (r.quantity.key, r) }
             seen[r.quantity.key, default: 0] += 1
             return ("\(r.quantity.key)_\(seen[r.quantity.key]!)", r)
         }
+    }
+}
+
+extension SensorData {
+    /// A partial frame's readings joined with the probes `older` (of the same model) had and
+    /// this one does not carry, in probe order.
+    public func keepingProbes(of older: SensorData?) -> SensorData {
+        guard partial, let older, older.model == model else { return self }
+        let sent = Set(readings.compactMap { r in r.slot.map { "\(r.quantity.key)_\($0)" } })
+        var out = self
+        out.readings += older.readings.filter { r in r.slot.map { !sent.contains("\(r.quantity.key)_\($0)") } ?? false }
+        let plain = out.readings.filter { $0.slot == nil }
+        out.readings = out.readings.filter { $0.slot != nil }.sorted { $0.slot! < $1.slot! } + plain
+        return out
     }
 }

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+/// Inkbird iBBQ and xBBQ grill thermometers (IBT-2X, IBT-4XS, IBT-6XS), named "iBBQ" or
+/// "xBBQ": the block, company ID included, is 12, 14, 18 or 22 bytes, and its probes follow
+/// the address at byte 10, each a signed tenth of a degree Celsius, little-endian; 0xFFFF is a
+/// probe not plugged in. Source: the community's decoding of iBBQ broadcasts (Home Assistant's
+/// inkbird-ble, "iBBQ" models; Theengs Decoder's IBT-2X/4X/6XS entries).
+enum InkbirdBBQ: SensorFamily {
+    static let rank = 66
+    static let reads: [SensorSource] = [.anyCompany]
+
+    static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
+        guard let name = frame.name?.lowercased(), name.contains("ibbq") || name.contains("xbbq"),
+              let bytes = frame.wholeBlock, [12, 14, 18, 22].contains(bytes.count) else { return nil }
+        let b = SensorBytes(bytes)
+        let probes = (bytes.count - 10) / 2
+        var readings: [SensorReading] = []
+        for probe in 0..<probes {
+            guard let raw = b.sle(10 + 2 * probe, 2) else { return nil }
+            if raw == -1 { continue }  // not plugged in
+            readings.append(SensorReading(.temperature, Double(raw) / 10, decimals: 1, slot: probe + 1))
+        }
+        return SensorData(model: SensorModel(maker: "Inkbird", model: "iBBQ-\(probes)"), readings: readings)
+    }
+}

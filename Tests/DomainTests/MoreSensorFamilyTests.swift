@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import XCTest
+
+/// Grill probes, SensorPush, Oral-B, Mopeka, Sensirion, Aranet, b-parasite, Jaalee and the
+/// SwitchBot sensors, each from one worked frame, with what each refuses.
+final class MoreSensorFamilyTests: XCTestCase {
+    private func decode(name: String? = nil, company: UInt16? = nil, _ hex: String = "", service: String? = nil,
+                        serviceHex: String = "", lists: [String] = []) -> SensorData? {
+        SensorDecoders.decode(SensorFrame(
+            address: "C4:7C:8D:00:01:02", name: name,
+            manufacturerData: company.map { [ManufacturerData(companyID: $0, companyName: "", data: Hex.bytes(hex)!)] } ?? [],
+            serviceData: service.map { [ServiceID(uuid: $0, name: nil): Hex.bytes(serviceHex)!] } ?? [:],
+            services: lists.map { ServiceID(uuid: $0, name: nil) }))
+    }
+
+    private func values(_ data: SensorData?) -> [String: Double] {
+        Dictionary(uniqueKeysWithValues: (data?.named ?? []).map { ($0.0, $0.1.value) })
+    }
+
+    func testAnIBBQKeepsEachProbesNumberWhenOneIsUnplugged() {
+        // Four probes: 21.5 °C, unplugged (0xFFFF), −4.0 °C, 250.0 °C.
+        let data = decode(name: "iBBQ", company: 0x0000, "0000000000000000" + "d700" + "ffff" + "d8ff" + "c409")
+        XCTAssertEqual(values(data), ["temperature_1": 21.5, "temperature_3": -4.0, "temperature_4": 250.0])
+        XCTAssertEqual(data?.model, SensorModel(maker: "Inkbird", model: "iBBQ-4"))
+        XCTAssertNil(decode(name: "Kitchen", company: 0x0000, "0000000000000000d700ffffd8ffc409"), "not named iBBQ")
+        XCTAssertNil(decode(name: "iBBQ", company: 0x0000, "0000000000000000d700ff"), "a length no model has")
+    }
+
+    func testAGoveeH5055FrameCarriesTwoProbesAndTheFoldKeepsTheOthers() {
+        let id = DeviceID(octets: [0xC4, 0x7C, 0x8D, 0x00, 0x01, 0x02], kind: .lePublic)
+        func frame(_ pair: UInt8, _ first: Int16, _ second: Int16) -> Observation {
+            var body: [UInt8] = [0, 0, 87, pair | 0x3F, 0]
+            for value in [first, 0, 300] { body += withUnsafeBytes(of: value.littleEndian, Array.init) }
+            body.append(0)
+            for value in [second, 0, 300] { body += withUnsafeBytes(of: value.littleEndian, Array.init) }
+            body += [0, 0]
+            return Observation(id: id, timestamp: Date(), rssi: -60, services: [ServiceID(uuid: "5550", name: nil)],
+                               manufacturerData: [ManufacturerData(companyID: 0x04CF, companyName: "", data: body)])
+        }
+        var advertised = AdvertisedData(frame(0x00, 21, 22))
+        XCTAssertEqual(values(advertised.sensor), ["temperature_1": 21, "temperature_2": 22, "battery": 87])
+        advertised.merge(frame(0x40, 63, -4))
+        XCTAssertEqual(values(advertised.sensor), ["temperature_1": 21, "temperature_2": 22, "temperature_3": 63, "temperature_4": -4, "battery": 87])
+        advertised.merge(frame(0x00, 25, 22))
+        XCTAssertEqual(advertised.sensor?.named.map(\.0), ["temperature_1", "temperature_2", "temperature_3", "temperature_4", "battery"])
+        XCTAssertEqual(values(advertised.sensor)["temperature_1"], 25, "a newer frame's probe replaces the older")
+    }
+
+    func testSensorPushUnpacksItsMixedRadixNumber() {
+        // HT.w (type 65): temperature count 24600 (21.5 °C), humidity count 19200 (48 %).
+        let packed = UInt64(24600) + UInt64(19200) * 66001
+        let whole = [UInt8(1 << 2)] + (0..<4).map { UInt8(truncatingIfNeeded: packed >> (8 * UInt64($0))) }
+        let hex = whole.dropFirst(2).map { String(format: "%02x", $0) }.joined()
+        let data = decode(name: "SensorPush HT.w 0CA", company: UInt16(whole[0]) | UInt16(whole[1]) << 8, hex)
+        XCTAssertEqual(values(data), ["temperature": 21.5, "humidity": 48])
+        XCTAssertNil(decode(name: "Kitchen", company: UInt16(whole[0]) | UInt16(whole[1]) << 8, hex), "neither named nor listing its service")
+    }
+
+    func testAnOralBToothbrushSaysWhetherItIsBrushingAndForHowLong() {
+        let data = decode(company: 0x00DC, "043400030001020102")
+        XCTAssertEqual(values(data), ["duration": 62, "brushing": 1])
+        XCTAssertEqual(data?.model, SensorModel(maker: "Oral-B", model: "iO Series 4"))
+        XCTAssertNil(decode(company: 0x00DC, "04340003010"+"2"), "too short")
+    }
+
+    func testAMopekaNeedsItsServiceListedAndReadsThePropaneLevel() {
+        // 3.0 V, 21 °C (61 − 40), level 1000 at quality 3.
+        let hex = "0360" + "3d" + "e8c3" + "000000" + "0102"
+        let data = decode(company: 0x0059, hex, lists: ["FEE5"])
+        XCTAssertEqual(values(data)["temperature"], 21)
+        XCTAssertEqual(values(data)["voltage"], 3)
+        XCTAssertEqual(values(data)["tank_level"], 380)  // 1000 × (0.573045 − 0.002822·61 − 0.00000535·61²), truncated
+        XCTAssertEqual(values(data)["reading_quality"], 100)
+        XCTAssertNil(decode(company: 0x0059, hex), "without FEE5 listed it is some other device of that company")
+    }
+
+    func testSensirionAndAranetAndJaalee() {
+        XCTAssertEqual(values(decode(name: "MyCO2", company: 0x06D5, "00081a2b" + "0080" + "0080" + "e803")),
+                       ["temperature": 42.5, "humidity": 50.0, "carbon_dioxide": 1000])
+        // Aranet4: 412 ppm, 21.5 °C, 1013.2 hPa, 45 %, battery 88 %.
+        let aranet = decode(name: "Aranet4 1A2B3", company: 0x0702, "2203050100000000" + "9c01" + "ae01" + "9427" + "2d" + "58" + "01" + "2c01" + "0c00")
+        XCTAssertEqual(values(aranet), ["carbon_dioxide": 412, "temperature": 21.5, "pressure": 1013.2, "humidity": 45, "battery": 88])
+        XCTAssertNil(decode(name: "Aranet4 1A2B3", company: 0x0702, "0203050100000000" + "9c01ae0194272d58012c010c00"),
+                     "integrations off: the device sends no readings")
+        let jaalee = decode(company: 0x004C, "0215ebefd08370a247c89837e7b5634df525" + "6a5a" + "7ae1" + "c5" + "50", lists: ["F525"])
+        XCTAssertEqual(values(jaalee), ["temperature": 27.7, "humidity": 48.0, "battery": 80])
+        XCTAssertEqual(decode(company: 0x004C, "0215ebefd08370a247c89837e7b5634df5256a5a7ae1c550")?.readings ?? [], [],
+                       "without F525 listed its major and minor are no readings")
+    }
+
+    func testBParasiteOutranksTheCustomXiaomiFormatsOnTheirService() {
+        let data = decode(service: "181A", serviceHex: "1105" + "0bb8" + "5dc0" + "8000" + "4000" + "c47c8d000102" + "0100")
+        XCTAssertEqual(values(data), ["temperature": 24, "humidity": 50, "moisture": 25, "voltage": 3, "illuminance": 256])
+        XCTAssertEqual(data?.model?.maker, "b-parasite")
+        XCTAssertNil(decode(service: "181A", serviceHex: "3105" + "0bb85dc080004000c47c8d0001020100"), "a protocol it does not have")
+    }
+
+    func testSwitchBotOutdoorMotionAndContactSensors() {
+        let outdoor = decode(name: "WoIOSensorTH", company: 0x0969, "c47c8d0001020a0005953000", service: "FD3D", serviceHex: "770064")
+        XCTAssertEqual(values(outdoor), ["temperature": 21.5, "humidity": 48, "battery": 100])
+        let motion = decode(service: "FD3D", serviceHex: "73405a1e0002")
+        XCTAssertEqual(values(motion), ["motion": 1, "light": 1, "battery": 90])
+        XCTAssertEqual(motion?.readings.first?.quantity.kind, .binary)
+        let contact = decode(service: "FD3D", serviceHex: "64003c020000000000")
+        XCTAssertEqual(values(contact), ["opening": 1, "motion": 0, "light": 0, "battery": 60])
+        XCTAssertNil(decode(service: "FD3D", serviceHex: "64003c02"), "a contact frame cut short")
+    }
+}

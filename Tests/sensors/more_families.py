@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Cases and oracles for the grill probes, SensorPush, Oral-B, Mopeka, Sensirion, Aranet,
+b-parasite, Jaalee and the SwitchBot sensors, for oracles.py.
+
+Oracles: Home Assistant's inkbird-ble, govee-ble, sensorpush-ble, oralb-ble, mopeka-iot-ble and
+sensirion-ble; SAF Tehnika's aranet4; Theengs Decoder for b-parasite, Jaalee and SwitchBot.
+Theengs prints a ratio's full float (Jaalee's 175·t/65535): where a family keeps its format's
+resolution, the case says so (`places`) and the comparison allows half of its last place."""
+
+import struct
+
+UUID16 = "0000{:04x}-0000-1000-8000-00805f9b34fb"
+SENSORPUSH_V2 = "ef090000-11d6-42ba-93b8-9dd7ec090ab0"
+
+
+def probes(values, prefix="temperature_probe_"):
+    """HA's numbered probe keys as FavBlue's (temperature_probe_3 → temperature_3)."""
+    return {f"temperature_{k[len(prefix):]}": v for k, v in values.items() if k.startswith(prefix)}
+
+
+def ha_update(parser, info):
+    update = parser.update(info)
+    numbers = {k.key: v.native_value for k, v in update.entity_values.items() if v.native_value is not None}
+    binaries = {k.key: v.native_value for k, v in update.binary_entity_values.items() if v.native_value is not None}
+    return numbers, binaries
+
+
+def cases(add, rng, service_info, theengs):
+    def info(case):
+        uuids = [UUID16.format(u) if isinstance(u, int) else u for u in case.get("services") or []]
+        return service_info(case["name"], case["address"], case["manufacturer"], case["service"], uuids)
+
+    def inkbird_bbq_oracle(case):
+        from inkbird_ble import INKBIRDBluetoothDeviceData
+        numbers, _ = ha_update(INKBIRDBluetoothDeviceData(), info(case))
+        return probes(numbers)
+
+    def govee_probe_oracle(case):
+        from govee_ble import GoveeBluetoothDeviceData
+        numbers, _ = ha_update(GoveeBluetoothDeviceData(), info(case))
+        out = probes(numbers)
+        if "battery" in numbers:
+            out["battery"] = numbers["battery"]
+        return out
+
+    def sensorpush_oracle(case):
+        from sensorpush_ble import SensorPushBluetoothDeviceData
+        numbers, _ = ha_update(SensorPushBluetoothDeviceData(), info(case))
+        return {k: v for k, v in numbers.items() if k in ("temperature", "humidity", "pressure")}
+
+    def oralb_oracle(case):
+        from oralb_ble import OralBBluetoothDeviceData
+        numbers, binaries = ha_update(OralBBluetoothDeviceData(), info(case))
+        return {"duration": numbers["time"], "brushing": 1 if binaries["brushing"] else 0}
+
+    def mopeka_oracle(case):
+        from mopeka_iot_ble import MopekaIOTBluetoothDeviceData
+        numbers, _ = ha_update(MopekaIOTBluetoothDeviceData(), info(case))
+        names = {"temperature": "temperature", "battery": "battery", "battery_voltage": "voltage",
+                 "tank_level": "tank_level", "reading_quality": "reading_quality"}
+        return {names[k]: v for k, v in numbers.items() if k in names}
+
+    def sensirion_oracle(case):
+        from sensirion_ble import SensirionBluetoothDeviceData
+        numbers, _ = ha_update(SensirionBluetoothDeviceData(), info(case))
+        return {k: v for k, v in numbers.items() if k in ("temperature", "humidity", "carbon_dioxide")}
+
+    def aranet_oracle(case):
+        from types import SimpleNamespace
+        from aranet4.client import Aranet4Advertisement
+        (company, data), = case["manufacturer"].items()
+        found = Aranet4Advertisement(SimpleNamespace(name=case["name"], address=case["address"]),
+                                     SimpleNamespace(manufacturer_data={company: data}, rssi=-60))
+        r = found.readings
+        if r is None:
+            return {}
+        out = {"temperature": r.temperature, "humidity": r.humidity, "battery": r.battery}
+        if r.type.name == "ARANET4":
+            out.update(carbon_dioxide=r.co2, pressure=r.pressure)
+        return {k: v for k, v in out.items() if v != -1}
+
+    theengs_names = {"tempc": "temperature", "hum": "humidity", "batt": "battery", "volt": "voltage", "moi": "moisture",
+                     "lux": "illuminance"}
+
+    def theengs_oracle(case):
+        answer = theengs(case)
+        out = {theengs_names[k]: v for k, v in answer.items() if k in theengs_names}
+        if "motion" in answer:
+            out["motion"] = 1 if answer["motion"] else 0
+        if "contact" in answer:
+            out["opening"] = 0 if answer["contact"] == "closed" else 1
+        if "lightlevel" in answer:
+            out["light"] = 1 if answer["lightlevel"] == "bright" else 0
+        return out
+
+    # Inkbird iBBQ: after the company ID, eight bytes (the address and two), then each probe in
+    # tenths of a degree, 0xFFFF for one not plugged in.
+    for count in (1, 2, 4, 6, 4, 6):
+        values = [rng.choice([-1, -400, 0, 3000, rng.randint(-400, 3000)]) for _ in range(count)]
+        whole = bytes([0, 0]) + bytes(8) + struct.pack(f"<{count}h", *values)
+        add("inkbird-bbq", inkbird_bbq_oracle, name=rng.choice(["iBBQ", "xBBQ"]),
+            manufacturer={struct.unpack("<H", whole[:2])[0]: whole[2:]})
+
+    # Govee H5055: two probes a frame, of a pair byte 3 names; temperatures and alarms whole °C.
+    for pair in (0x00, 0x40, 0x80):
+        for plugged in (0x3F, rng.randrange(64)):
+            body = bytes([0x00, 0x00, rng.randint(0, 100), pair | plugged, 0x00]) + struct.pack(
+                "<hhhBhhh", rng.randint(-20, 300), rng.randint(-20, 300), rng.randint(-20, 300), 0,
+                rng.randint(-20, 300), -1, rng.randint(-20, 300)) + bytes(2)
+            add("govee-probe", govee_probe_oracle, name="GVH5055_1A2B", manufacturer={0x04CF: body}, services=[0x5550])
+
+    # SensorPush: the first byte is the type (upper six bits) and page; then the readings packed
+    # in one number, each a digit of its range over its step.
+    fields = {64: [(-40.0, 140.0, 0.0025), (0.0, 100.0, 0.0025), (30000.0, 125000.0, 1.0)],
+              65: [(-40.0, 125.0, 0.0025), (0.0, 100.0, 0.0025)], 66: [(-200.0, 1800.0, 0.0625)]}
+    for kind, name, length in [(64, "SensorPush HTP.xw 1A2", 7), (65, "SensorPush HT.w 0CA", 5), (66, "SensorPush TC.x 3F1", 4),
+                               (65, "", 5), (64, "", 7)]:
+        packed, div = 0, 1
+        for low, high, step in fields[kind]:
+            radix = int((high - low) / step + step / 2.0) + 1
+            packed += rng.choice([0, radix - 1, rng.randrange(radix)]) * div
+            div *= radix
+        whole = bytes([(kind - 64) << 2]) + packed.to_bytes(length - 1, "little")
+        add("sensorpush", sensorpush_oracle, name=name, manufacturer={struct.unpack("<H", whole[:2])[0]: whole[2:]},
+            services=[SENSORPUSH_V2], places=2)
+
+    for model, state in [(0x31, 3), (0x02, 2), (0x74, 3), (0x22, 0), (0x53, 3)]:
+        body = bytes([0x04, model, 0x00, state, 0x00, rng.randint(0, 5), rng.randint(0, 59), 1, 2])
+        if rng.random() < 0.5:
+            body += bytes([rng.randint(0, 30), 4])
+        add("oral-b", oralb_oracle, manufacturer={0x00DC: body})
+
+    for model in (0x03, 0x05, 0x08, 0x0C, 0x12):
+        level = rng.randint(0, 0x3FFF) | (rng.randint(0, 3) << 14)
+        body = bytes([model, rng.randint(60, 110), rng.randint(0, 255)]) + struct.pack("<H", level) + bytes(3) + bytes(
+            [rng.randint(0, 255), rng.randint(0, 255)])
+        add("mopeka", mopeka_oracle, manufacturer={0x0059: body}, services=[0xFEE5], places=5)
+
+    for kind, name in [(4, "SHT3x"), (6, "SHT40"), (8, "MyCO2"), (8, "MyCO2"), (6, "SHT40")]:
+        body = bytes([0, kind, 0x1A, 0x2B]) + struct.pack("<HH", rng.choice([0, 65535, rng.randrange(65536)]), rng.randrange(65536))
+        if kind == 8:
+            body += struct.pack("<H", rng.randint(400, 5000))
+        add("sensirion", sensirion_oracle, name=name, manufacturer={0x06D5: body}, places=2)
+
+    # Aranet4: flags (bit 5: readings sent), version, then CO2, temperature/20, pressure/10,
+    # humidity, battery, status, interval, age. Aranet2: type 1 first.
+    for co2, t, p in [(412, 430, 10132), (0x8000 | 5, 0x4000, 0x8000), (rng.randint(400, 9999), rng.randint(0, 1200), rng.randint(8000, 11000))]:
+        body = bytes([0x22, 3, 5, 1, 0, 0, 0, 0]) + struct.pack("<HHHBBBHH", co2, t, p, rng.randint(0, 100), rng.randint(0, 100), 1, 300, 12)
+        add("aranet", aranet_oracle, name="Aranet4 1A2B3", manufacturer={0x0702: body}, places=2)
+    body = bytes([0x01, 0x20, 3, 5, 1, 0, 0, 0]) + struct.pack("<HHHHBBBHHB", 0, rng.randint(0, 1200), 0, rng.randint(0, 1000),
+                                                                 0, rng.randint(0, 100), 0, 300, 12, 1)
+    add("aranet", aranet_oracle, name="Aranet2 1A2B3", manufacturer={0x0702: body}, places=2)
+
+    # b-parasite v1 and v2: protocol and light flag, counter, mV, temperature, humidity, moisture, address, lux.
+    for version, light in [(1, True), (2, False), (2, True), (1, False)]:
+        case = add("b-parasite", theengs_oracle, places=2)
+        t = rng.randint(-5000, 32767) if version == 1 else rng.randint(-500, 4000)
+        body = bytes([version << 4 | int(light), 7]) + struct.pack(">HhHH", rng.randint(2000, 3300), t, rng.randrange(65536),
+                                                                      rng.randrange(65536))
+        body += bytes(int(x, 16) for x in case["address"].split(":")) + (struct.pack(">H", rng.randrange(65536)) if light else b"\0\0")
+        case["service"] = {0x181A: body}
+
+    # Jaalee: an iBeacon whose major is temperature ticks and minor humidity ticks, then battery.
+    for _ in range(3):
+        body = bytes([2, 0x15]) + bytes.fromhex("ebefd08370a247c89837e7b5634df525") + struct.pack(
+            ">HHbB", rng.randrange(65536), rng.randrange(65536), -59, rng.randint(0, 100))
+        add("jaalee", theengs_oracle, manufacturer={0x004C: body}, services=[0xF525], theengs_uuid="0xf525", places=2)
+
+    # SwitchBot Outdoor Meter ('w' with its readings in the company block), Motion ('s'), Contact ('d').
+    for t_tenths, h in [(-300, 0), (215, 48), (-5, 99), (rng.randint(-300, 600), rng.randint(0, 99))]:
+        whole, tenth = divmod(abs(t_tenths), 10)
+        block = bytes.fromhex("c47c8d000102") + bytes([0x0A, 0x00, tenth, whole | (0x80 if t_tenths >= 0 else 0), h, 0])
+        add("switchbot", theengs_oracle, name="WoIOSensorTH", service={0xFD3D: bytes([0x77, 0x00, rng.randint(0, 100)])},
+            manufacturer={0x0969: block})
+    for state, light in [(0x40, 0x02), (0x00, 0x00), (0xC0, 0x00)]:
+        add("switchbot", theengs_oracle, service={0xFD3D: bytes([0x73, state, rng.randint(0, 100), 0x1E, 0x00, light])})
+    for state, flags in [(0x40, 0x00), (0x00, 0x02), (0x00, 0x04), (0x40, 0x03)]:
+        add("switchbot", theengs_oracle, service={0xFD3D: bytes([0x64, state, rng.randint(0, 100), flags, 0, 0, 0, 0, 0])})
