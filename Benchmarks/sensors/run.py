@@ -4,7 +4,8 @@
 """Decoding cost: favblue-scan (release) replays one generated capture of 1,000,000 reports
 from 5,000 devices, 1,000 of them sensors of the families FavBlue reads (BTHome, MiBeacon,
 Xiaomi custom firmware, Govee, RuuviTag, Qingping), each report of a sensor with new
-readings, the other devices repeating their data with a new signal. Runs with decoding and
+readings, the other devices repeating their data with a new signal. Each run writes every
+device's JSON line. A sensor's frame is decoded when read, not per report. Runs with decoding and
 with FAVBLUE_SENSORS=off alternate; prints each one's time and peak memory (median of RUNS),
 the ratio (goal: at most 1.05x), and how many devices came out with readings.
 
@@ -82,7 +83,8 @@ def run_once(scan, capture, decoding):
     probe = ("import resource,subprocess,sys,time;s=time.monotonic();"
              "subprocess.run(sys.argv[1:],check=True,stdout=subprocess.DEVNULL);"
              "print(time.monotonic()-s, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss/1024)")
-    command = [scan, "--source", f"btsnoop:{capture}", "--fast", "--format", "null"]
+    # JSON, so both runs write every device's line and the decoding run reads each sensor.
+    command = [scan, "--source", f"btsnoop:{capture}", "--fast", "--format", "json"]
     out = subprocess.run([sys.executable, "-c", probe, *command], check=True, stdout=subprocess.PIPE, text=True, env=env).stdout
     seconds, mib = map(float, out.split())
     return seconds, mib

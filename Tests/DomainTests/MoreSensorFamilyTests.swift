@@ -43,10 +43,13 @@ final class MoreSensorFamilyTests: XCTestCase {
         }
         var advertised = AdvertisedData(frame(0x00, 21, 22))
         XCTAssertEqual(values(advertised.sensor), ["temperature_1": 21, "temperature_2": 22, "battery": 87])
+        advertised.merge(frame(0x80, 90, 91))  // not read before the next: still kept
         advertised.merge(frame(0x40, 63, -4))
-        XCTAssertEqual(values(advertised.sensor), ["temperature_1": 21, "temperature_2": 22, "temperature_3": 63, "temperature_4": -4, "battery": 87])
+        XCTAssertEqual(values(advertised.sensor), ["temperature_1": 21, "temperature_2": 22, "temperature_3": 63, "temperature_4": -4,
+                                                  "temperature_5": 90, "temperature_6": 91, "battery": 87])
         advertised.merge(frame(0x00, 25, 22))
-        XCTAssertEqual(advertised.sensor?.named.map(\.0), ["temperature_1", "temperature_2", "temperature_3", "temperature_4", "battery"])
+        XCTAssertEqual(advertised.sensor?.named.map(\.0), ["temperature_1", "temperature_2", "temperature_3", "temperature_4",
+                                                            "temperature_5", "temperature_6", "battery"])
         XCTAssertEqual(values(advertised.sensor)["temperature_1"], 25, "a newer frame's probe replaces the older")
     }
 
@@ -108,5 +111,14 @@ final class MoreSensorFamilyTests: XCTestCase {
         let contact = decode(service: "FD3D", serviceHex: "64003c020000000000")
         XCTAssertEqual(values(contact), ["opening": 1, "motion": 0, "light": 0, "battery": 60])
         XCTAssertNil(decode(service: "FD3D", serviceHex: "64003c02"), "a contact frame cut short")
+    }
+
+    func testMachineTextKeepsEachReadingsPlacesAndSign() {
+        let cases: [(Double, Int, String)] = [(25.06, 2, "25.06"), (-7.5, 1, "-7.5"), (0.001, 3, "0.001"), (-0.04, 2, "-0.04"),
+                                              (3, 5, "3.00000"), (48, 0, "48"), (1013.2, 1, "1013.2"), (-0.0001, 2, "0.00"),
+                                              (4_294_967_295, 0, "4294967295")]
+        for (value, places, text) in cases {
+            XCTAssertEqual(SensorText.number(SensorReading(.temperature, value, decimals: places)), text)
+        }
     }
 }

@@ -145,9 +145,9 @@ private struct Readings: Encodable {
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         for (name, reading) in data?.named ?? [] {
-            // The decimal text of the format's resolution, so 25.06 is written 25.06, not 25.060000000000002.
-            try c.encode(Decimal(string: SensorText.number(reading), locale: Locale(identifier: "en_US_POSIX")) ?? Decimal(reading.value),
-                         forKey: Key(stringValue: name))
+            // A reading is the double nearest its decimal text (its scaled integer over a power of
+            // ten), which JSON writes as that text: 25.06, not 25.060000000000002.
+            try c.encode(reading.value, forKey: Key(stringValue: name))
         }
     }
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Synchronization
+
 /// Everything a device has advertised so far, folded report by report.
 ///
 /// This is the one merge rule for a device's advertising: the engine's device table,
@@ -32,16 +34,22 @@ public struct AdvertisedData: Equatable, Sendable {
     /// Its battery level in percent, as last read; nil when unknown.
     public internal(set) var battery: Int?
     /// What its advertising says as a sensor or beacon, decoded without keys (an encrypted frame
-    /// says only that it is encrypted); nil when no family reads it. Decoded when the payload
-    /// changes, not per report.
-    public var sensor: SensorData? { sensorBox?.data }
-    /// Whether a family read it, without copying what it read (asked per report).
-    public var hasSensor: Bool { sensorBox != nil }
-    /// Whether it is an encrypted sensor's, without copying what was read.
-    public var hasEncryptedSensor: Bool { sensorBox?.data.encrypted == true }
-    /// Held by reference: the fold copies a device's data with every report, and a sensor's
-    /// readings are arrays of strings that each copy would retain one by one.
-    private var sensorBox: SensorBox?
+    /// says only that it is encrypted); nil when no family reads it. Decoded when first asked
+    /// after the payload changed, not per report: a replay or a busy room folds far more
+    /// reports than anyone reads.
+    public var sensor: SensorData? {
+        sensorCache.read {
+            SensorDecoders.decode(SensorFrame(address: "", name: name, manufacturerData: manufacturerData,
+                                              serviceData: serviceData, services: services))
+        }
+    }
+    /// Whether a family read it (decoding it if need be).
+    public var hasSensor: Bool { sensor != nil }
+    /// Whether it is an encrypted sensor's.
+    public var hasEncryptedSensor: Bool { sensor?.encrypted == true }
+    /// What was decoded since the payload last changed, behind one reference: the fold copies
+    /// a device's data with every report.
+    private var sensorCache = SensorCache()
 
     /// The bytes of `name` when they were not valid UTF-8.
     public private(set) var invalidNameBytes: [UInt8]?
@@ -62,6 +70,8 @@ public struct AdvertisedData: Equatable, Sendable {
     /// Folds in a newer report.
     public mutating func merge(_ o: Observation) {
         let oldName = name
+        // A family that sends its probes a few a frame needs those of the frames before.
+        let older = SensorDecoders.mayBePartial(services) || SensorDecoders.mayBePartial(o.services) ? sensor : nil
         if let name = o.name, !name.isEmpty {
             self.name = name
             invalidNameBytes = o.invalidNameBytes
@@ -91,10 +101,12 @@ public struct AdvertisedData: Equatable, Sendable {
         }
         // Some families tell their models apart by name, so a new name decodes again too.
         if payloadChanged || (name != oldName && !(manufacturerData.isEmpty && serviceData.isEmpty)) {
-            let older = sensorBox?.data
-            sensorBox = SensorDecoders.decode(SensorFrame(address: "", name: name, manufacturerData: manufacturerData,
-                                                          serviceData: serviceData, services: services))
-                .map { SensorBox($0.keepingProbes(of: older)) }
+            // A cache no copy holds is emptied in place: no allocation per sensor report.
+            if isKnownUniquelyReferenced(&sensorCache) {
+                sensorCache.reset(older: older)
+            } else {
+                sensorCache = SensorCache(older: older)
+            }
         }
         if let value = o.paired { paired = value }
         if let value = o.connected { connected = value }
@@ -102,11 +114,30 @@ public struct AdvertisedData: Equatable, Sendable {
     }
 }
 
-/// A sensor's data behind one reference (see `AdvertisedData.sensorBox`).
-final class SensorBox: Sendable, Equatable {
-    let data: SensorData
+/// What a device's payload decoded to, once asked, and the probes a partial frame joins.
+final class SensorCache: Sendable, Equatable {
+    private struct State {
+        var decoded: SensorData??
+        var older: SensorData?
+    }
 
-    init(_ data: SensorData) { self.data = data }
+    private let state: Mutex<State>
 
-    static func == (a: SensorBox, b: SensorBox) -> Bool { a === b || a.data == b.data }
+    init(older: SensorData? = nil) { state = Mutex(State(decoded: nil, older: older)) }
+
+    /// The payload changed: what was decoded no longer holds.
+    func reset(older: SensorData?) { state.withLock { $0 = State(decoded: nil, older: older) } }
+
+    /// What was decoded, decoding with `decode` the first time.
+    func read(_ decode: () -> SensorData?) -> SensorData? {
+        state.withLock { s in
+            if let done = s.decoded { return done }
+            let data = decode().map { $0.keepingProbes(of: s.older) }
+            s.decoded = .some(data)
+            return data
+        }
+    }
+
+    /// Derived from the payload compared beside it, so no part of equality.
+    static func == (a: SensorCache, b: SensorCache) -> Bool { true }
 }

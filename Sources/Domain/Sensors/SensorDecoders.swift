@@ -77,6 +77,16 @@ protocol SensorFamily {
     /// What `frame` says, or nil when it is not this family's, or too short, inconsistent or
     /// out of the format's range to read.
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData?
+    /// Its frames each carry only some of the device's numbered probes (`SensorData.partial`).
+    static var sendsPartialFrames: Bool { get }
+    /// A cheap first look, for families that send partial frames: whether a device listing
+    /// `services` may be theirs.
+    static func mayClaim(_ services: [ServiceID]) -> Bool
+}
+
+extension SensorFamily {
+    static var sendsPartialFrames: Bool { false }
+    static func mayClaim(_ services: [ServiceID]) -> Bool { false }
 }
 
 /// Every sensor family FavBlue reads.
@@ -104,6 +114,14 @@ public enum SensorDecoders {
 
     /// Off only for the decoding-cost benchmark (FAVBLUE_SENSORS=off), which times a run without it.
     static let isEnabled = ProcessInfo.processInfo.environment["FAVBLUE_SENSORS"] != "off"
+
+    /// The families whose frames each carry only some of a device's probes.
+    static let partialFamilies = families.filter { $0.sendsPartialFrames }
+
+    /// Whether a device listing `services` may send those, asked before decoding.
+    static func mayBePartial(_ services: [ServiceID]) -> Bool {
+        !services.isEmpty && partialFamilies.contains { $0.mayClaim(services) }
+    }
 
     /// What the advertisement says, by the most specific family that reads it; nil for none.
     public static func decode(_ frame: SensorFrame, keys: SensorKeys? = nil) -> SensorData? {

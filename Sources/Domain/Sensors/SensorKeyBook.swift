@@ -40,7 +40,7 @@ public final class SensorKeyBook {
         let now = Date()
         guard now.timeIntervalSince(lastSweep) >= 1 else { return }
         lastSweep = now
-        for (id, device) in live.all where device.advertised.hasEncryptedSensor && !asked.contains(id.address) {
+        for (id, device) in live.all where !asked.contains(id.address) && device.advertised.hasEncryptedSensor {
             asked.insert(id.address)
             let vault = vault, address = id.address
             Task { [weak self] in
