@@ -11,11 +11,14 @@ public struct InMemoryRecordsMover: RecordsMover {
     let chats: InMemoryChatRepository
     let bonds: InMemoryBondsRepository
     let labels: InMemoryCharacteristicLabelsRepository
+    let readings: InMemorySensorReadingsRepository
 
     public init(favorites: InMemoryFavoritesRepository, sightings: InMemorySightingsRepository,
                 hidden: InMemoryHiddenDevicesRepository, chats: InMemoryChatRepository, bonds: InMemoryBondsRepository,
-                labels: InMemoryCharacteristicLabelsRepository = InMemoryCharacteristicLabelsRepository()) {
+                labels: InMemoryCharacteristicLabelsRepository = InMemoryCharacteristicLabelsRepository(),
+                readings: InMemorySensorReadingsRepository = InMemorySensorReadingsRepository()) {
         self.labels = labels
+        self.readings = readings
         self.favorites = favorites
         self.sightings = sightings
         self.hidden = hidden
@@ -31,6 +34,7 @@ public struct InMemoryRecordsMover: RecordsMover {
         await chats.move(from: old, to: new)
         await bonds.move(from: old, to: new)
         await labels.move(from: old, to: new)
+        await readings.move(from: old, to: new)
     }
 }
 
@@ -41,10 +45,12 @@ extension InMemoryFavoritesRepository {
         if var kept = favorite(new) {
             if kept.nickname?.isEmpty ?? true { kept.nickname = moving.nickname }
             if kept.lastKnownName == nil { kept.lastKnownName = moving.lastKnownName }
+            if kept.readingLimits.isEmpty { kept.readingLimits = moving.readingLimits }
             save(kept)
         } else {
             save(Favorite(id: new, nickname: moving.nickname, lastKnownName: moving.lastKnownName,
-                          addedAt: moving.addedAt, updatedAt: moving.updatedAt, alerts: moving.alerts))
+                          addedAt: moving.addedAt, updatedAt: moving.updatedAt, alerts: moving.alerts,
+                          readingLimits: moving.readingLimits))
         }
     }
 }

@@ -21,6 +21,8 @@ public struct SQLiteRecordsMover: RecordsMover {
                  WHERE device_id = :to AND (nickname IS NULL OR nickname = '');
                 UPDATE favorites SET last_name = (SELECT last_name FROM favorites WHERE device_id = :from)
                  WHERE device_id = :to AND last_name IS NULL;
+                UPDATE favorites SET reading_limits = (SELECT reading_limits FROM favorites WHERE device_id = :from)
+                 WHERE device_id = :to AND reading_limits = '' AND EXISTS (SELECT 1 FROM favorites WHERE device_id = :from);
                 UPDATE OR IGNORE favorites SET device_id = :to WHERE device_id = :from;
                 DELETE FROM favorites WHERE device_id = :from;
                 UPDATE OR IGNORE hidden_devices SET device_id = :to WHERE device_id = :from;

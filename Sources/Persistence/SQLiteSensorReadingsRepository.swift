@@ -47,6 +47,11 @@ public actor InMemorySensorReadingsRepository: SensorReadingsRepository {
 
     public func record(_ batch: [SensorSample]) { samples.append(contentsOf: batch) }
 
+    /// Re-keys a device's readings (`InMemoryRecordsMover`).
+    func move(from old: DeviceID, to new: DeviceID) {
+        samples = samples.map { $0.id == old ? SensorSample(id: new, time: $0.time, key: $0.key, value: $0.value) : $0 }
+    }
+
     public func history(for id: DeviceID, since: Date) -> [SensorSample] {
         samples.filter { $0.id == id && $0.time >= since }.sorted { $0.time < $1.time }
     }

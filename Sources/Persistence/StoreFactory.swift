@@ -103,9 +103,10 @@ public enum StoreFactory {
         let favorites = InMemoryFavoritesRepository(), sightings = InMemorySightingsRepository()
         let hidden = InMemoryHiddenDevicesRepository(), chats = InMemoryChatRepository(), bonds = InMemoryBondsRepository()
         let labels = InMemoryCharacteristicLabelsRepository()
-        return Store(favorites: favorites, sightings: sightings, readings: InMemorySensorReadingsRepository(), hidden: hidden, chats: chats, bonds: bonds, labels: labels, trackers: nil,
+        let readings = InMemorySensorReadingsRepository()
+        return Store(favorites: favorites, sightings: sightings, readings: readings, hidden: hidden, chats: chats, bonds: bonds, labels: labels, trackers: nil,
                      mover: InMemoryRecordsMover(favorites: favorites, sightings: sightings, hidden: hidden,
-                                                 chats: chats, bonds: bonds, labels: labels),
+                                                 chats: chats, bonds: bonds, labels: labels, readings: readings),
                      notices: notices, path: nil)
     }
 

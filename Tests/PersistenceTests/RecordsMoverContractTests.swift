@@ -67,6 +67,33 @@ final class RecordsMoverContractTests: XCTestCase {
         }
     }
 
+    func testASensorsReadingsAndLimitsMoveWithIt() async throws {
+        for (name, store) in backends() {
+            let limits = [ReadingLimit(key: "temperature", above: -15)]
+            try await store.favorites.save(Favorite(id: old, nickname: "Freezer", lastKnownName: nil, addedAt: t0, updatedAt: t0,
+                                                    readingLimits: limits))
+            try await store.readings.record([SensorSample(id: old, time: t0, key: "temperature", value: -18.5)])
+            try await store.mover.moveRecords(from: old, to: identity)
+            let moved = try await store.readings.history(for: identity, since: .distantPast)
+            XCTAssertEqual(moved.map(\.value), [-18.5], name)
+            let left = try await store.readings.history(for: old, since: .distantPast)
+            XCTAssertEqual(left.count, 0, name)
+            let favorite = try await store.favorites.favorite(identity)
+            XCTAssertEqual(favorite?.readingLimits, limits, name)
+        }
+    }
+
+    func testAFavoriteTheIdentityHadTakesTheLimitsOnlyWhenItHasNone() async throws {
+        for (name, store) in backends() {
+            try await store.favorites.save(Favorite(id: identity, nickname: nil, lastKnownName: nil, addedAt: t0, updatedAt: t0))
+            try await store.favorites.save(Favorite(id: old, nickname: nil, lastKnownName: nil, addedAt: t0, updatedAt: t0,
+                                                    readingLimits: [ReadingLimit(key: "humidity", above: 70)]))
+            try await store.mover.moveRecords(from: old, to: identity)
+            let favorite = try await store.favorites.favorite(identity)
+            XCTAssertEqual(favorite?.readingLimits, [ReadingLimit(key: "humidity", above: 70)], name)
+        }
+    }
+
     func testTheMoveSurvivesReopeningTheFile() async throws {
         let store = StoreFactory.open(.sqlite, directory: directory)
         try await store.favorites.save(Favorite(id: old, nickname: "My Band", lastKnownName: nil, addedAt: t0, updatedAt: t0))
