@@ -3,12 +3,19 @@
 # Copyright The FavBlue authors
 """Start-up benchmark: time from exec to the first window mapped (the X server's
 MapNotify, as another client sees it), to the first presented frame, and RSS
-after 5 s idle, for the release favblue (splash on) and a minimal C
-GTK 4 + libadwaita window built the same way. Median of RUNS runs each.
+after 5 s idle, for favblue and a minimal C GTK 4 + libadwaita window built the
+same way, alternating. Median of RUNS runs each (default 11). Two ways:
+
+- prepared: fresh temporary XDG data and cache folders, the memory GSettings
+  backend, `--storage memory`, the splash on;
+- as a stranger: `--splash-ms 0` so the main window is what maps, the user's own
+  home and the default GSettings backend, the default storage (SQLite in the
+  user's data folder), as someone who installed the package would start it.
+
 favblue also prints when each start-up phase ended, so the extra time can be
 placed.
 
-    meson-helpers/on-display python3 Benchmarks/startup/run.py [FAVBLUE_BINARY] [--runs N]
+    meson-helpers/on-display python3 Benchmarks/startup/run.py [FAVBLUE_BINARY] [--runs N] [--way prepared|stranger|both]
 """
 import os
 import queue
@@ -21,7 +28,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5
+RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 11
+WAY = sys.argv[sys.argv.index("--way") + 1] if "--way" in sys.argv else "both"
 
 
 class MapWatcher:
@@ -79,32 +87,43 @@ def measure(argv, env, watcher, phases):
     return (mapped - start_us) / 1000.0, (first - start_us) / 1000.0, rss_kb / 1024.0
 
 
+def compare(title, favblue_argv, minimal, env, watcher):
+    """favblue and the minimal window, alternating, so a slow spell of this noisy machine hits both alike."""
+    phases = {"favblue": {}, "minimal C window": {}}
+    runs = {"favblue": [], "minimal C window": []}
+    for _ in range(RUNS):
+        runs["favblue"].append(measure(favblue_argv, env, watcher, phases["favblue"]))
+        runs["minimal C window"].append(measure([minimal], env, watcher, phases["minimal C window"]))
+    results = {name: tuple(statistics.median(r[i] for r in rs) for i in range(3)) for name, rs in runs.items()}
+    print(f"== {title} (median of {RUNS})")
+    for name, (mapped, ms, rss) in results.items():
+        print(f"{name:18s} mapped {mapped:7.1f} ms   first frame {ms:7.1f} ms   RSS after 5 s idle {rss:6.1f} MiB")
+    fb, base = results["favblue"], results["minimal C window"]
+    print(f"ratio favblue/minimal: mapped {fb[0] / base[0]:.2f}x, first frame {fb[1] / base[1]:.2f}x, RSS {fb[2] / base[2]:.2f}x")
+    for app, marks in phases.items():
+        print(f"{app} phases, ms after exec (median):")
+        for name, stamps in sorted(marks.items(), key=lambda kv: statistics.median(kv[1])):
+            print(f"  {statistics.median(stamps):7.1f}  {name}")
+
+
 def main():
-    args = [a for i, a in enumerate(sys.argv[1:], 1) if a != "--runs" and sys.argv[i - 1] != "--runs"]
+    args = [a for i, a in enumerate(sys.argv[1:], 1) if a not in ("--runs", "--way") and sys.argv[i - 1] not in ("--runs", "--way")]
     favblue = args[0] if args else os.path.join(ROOT, ".build", "release", "favblue")
     watcher = MapWatcher()
     with tempfile.TemporaryDirectory() as tmp:
         minimal = build_minimal(tmp)
-        env = dict(os.environ, FAVBLUE_REPORT_FIRST_FRAME="1", GSETTINGS_BACKEND="memory",
-                   XDG_DATA_HOME=os.path.join(tmp, "data"), XDG_CACHE_HOME=os.path.join(tmp, "cache"))
-        results = {}
-        phases = {"favblue": {}, "minimal C window": {}}
-        # Alternate the two, so a slow spell of this noisy machine hits both alike.
-        runs = {"favblue": [], "minimal C window": []}
-        for _ in range(RUNS):
-            runs["favblue"].append(measure([favblue, "--storage", "memory"], env, watcher, phases["favblue"]))
-            runs["minimal C window"].append(measure([minimal], env, watcher, phases["minimal C window"]))
-        for name, rs in runs.items():
-            results[name] = tuple(statistics.median(r[i] for r in rs) for i in range(3))
-        watcher.close()
-        for name, (mapped, ms, rss) in results.items():
-            print(f"{name:18s} mapped {mapped:7.1f} ms   first frame {ms:7.1f} ms   RSS after 5 s idle {rss:6.1f} MiB")
-        fb, base = results["favblue"], results["minimal C window"]
-        print(f"ratio favblue/minimal: mapped {fb[0] / base[0]:.2f}x, first frame {fb[1] / base[1]:.2f}x, RSS {fb[2] / base[2]:.2f}x")
-        for app, marks in phases.items():
-            print(f"{app} phases, ms after exec (median):")
-            for name, stamps in sorted(marks.items(), key=lambda kv: statistics.median(kv[1])):
-                print(f"  {statistics.median(stamps):7.1f}  {name}")
+        if WAY in ("prepared", "both"):
+            env = dict(os.environ, FAVBLUE_REPORT_FIRST_FRAME="1", GSETTINGS_BACKEND="memory",
+                       XDG_DATA_HOME=os.path.join(tmp, "data"), XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+            compare("prepared: temporary folders, memory settings, --storage memory, splash on",
+                    [favblue, "--storage", "memory"], minimal, env, watcher)
+        if WAY in ("stranger", "both"):
+            # Only the first-frame report is added; nothing of the user's environment is replaced.
+            env = dict(os.environ, FAVBLUE_REPORT_FIRST_FRAME="1")
+            env.pop("GSETTINGS_BACKEND", None)
+            compare("as a stranger: own home, default settings backend and storage, --splash-ms 0",
+                    [favblue, "--splash-ms", "0"], minimal, env, watcher)
+    watcher.close()
 
 
 if __name__ == "__main__":

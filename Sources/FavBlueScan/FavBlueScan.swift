@@ -18,6 +18,7 @@ struct FavBlueScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "favblue-scan",
         abstract: "Find Bluetooth devices from a controller or a capture and list them, or browse one device's services.",
+        version: "favblue-scan \(Release.version)",
         subcommands: [FavBlueScan.self, GATTCommand.self, TrackersCommand.self, MQTTPasswordCommand.self], defaultSubcommand: FavBlueScan.self)
 }
 

@@ -22,6 +22,7 @@
 // renders state and forwards user actions; it holds no business rules and never sees an adapter.
 
 import GtkKit
+import Domain
 import ViewModels
 
 /// Facts about this build shown in About and `--version`.
@@ -29,5 +30,5 @@ public enum AppInfo {
     /// The application ID, also the D-Bus name and the data files' stem.
     public static let id = "io.github.favblue.FavBlue"
     /// The release version.
-    public static let version = "0.1.0"
+    public static let version = Release.version
 }

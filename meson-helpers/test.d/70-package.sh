@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The Debian package: meson-helpers/package builds it (reusing the test command's release build,
+# FAVBLUE_MESON_BUILD, where there is one), lintian finds no error and no warning left
+# unexplained, it holds what a desktop install needs, both manual pages render without groff's
+# warnings, and favblue-scan runs from the package unpacked into a bare folder (dpkg -x).
+set -uo pipefail
+root="${FAVBLUE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}"
+work="$(mktemp -d /tmp/favblue-package-test.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+cd "$root"
+passed=0
+failed=0
+check() {  # check NAME COMMAND…: one test, passed when COMMAND succeeds
+  local name="$1"; shift
+  if "$@" >"$work/check.log" 2>&1; then
+    passed=$((passed + 1)); echo "ok    $name"
+  else
+    failed=$((failed + 1)); echo "FAIL  $name"; sed 's/^/      /' "$work/check.log" | tail -n 25
+  fi
+}
+
+args=(--output "$work/out")
+[ -n "${FAVBLUE_MESON_BUILD:-}" ] && args+=(--builddir "$FAVBLUE_MESON_BUILD")
+meson-helpers/package "${args[@]}" >"$work/package.log" 2>&1
+status=$?
+deb="$(tail -n 1 "$work/package.log")"
+version="$(dpkg-parsechangelog -l debian/changelog -S Version)"
+expected="$work/out/favblue_${version}_$(dpkg --print-architecture).deb"
+builds() {
+  [ "$status" -eq 0 ] || { cat "$work/package.log"; return 1; }
+  [ "$deb" = "$expected" ] || { echo "last line: $deb, not $expected"; return 1; }
+  [ -s "$deb" ]
+}
+check "meson-helpers/package builds and prints the package's path last" builds
+if [ ! -s "$expected" ]; then
+  echo "Package: $passed passed, $((failed + 1)) failed"; exit 1
+fi
+
+lintian_clean() {
+  # --fail-on warning: a warning must be fixed or overridden with its reason (debian/).
+  lintian --fail-on error,warning --no-tag-display-limit "$deb" | tee "$work/lintian.txt"
+  local status=${PIPESTATUS[0]}
+  ! grep -E '^[EW]: ' "$work/lintian.txt" && [ "$status" -eq 0 ]
+}
+check "lintian reports no error and no warning" lintian_clean
+
+holds() {
+  dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$work/files.txt"
+  local missing=0
+  for path in /usr/bin/favblue /usr/bin/favblue-scan \
+      /usr/share/applications/io.github.favblue.FavBlue.desktop \
+      /usr/share/metainfo/io.github.favblue.FavBlue.metainfo.xml \
+      /usr/share/icons/hicolor/scalable/apps/io.github.favblue.FavBlue.svg \
+      /usr/share/icons/hicolor/symbolic/apps/io.github.favblue.FavBlue-symbolic.svg \
+      /usr/share/glib-2.0/schemas/io.github.favblue.FavBlue.gschema.xml \
+      /usr/share/locale/de/LC_MESSAGES/favblue.mo \
+      /usr/share/help/C/favblue/index.page /usr/share/help/de/favblue/index.page \
+      /usr/share/man/man1/favblue.1.gz /usr/share/man/man1/favblue-scan.1.gz \
+      /usr/share/doc/favblue/copyright /usr/share/doc/favblue/changelog.gz \
+      /usr/share/favblue/favblue.gresource /usr/share/favblue/demo.btsnoop; do
+    grep -qxF "$path" "$work/files.txt" || { echo "missing: $path"; missing=1; }
+  done
+  # Compiled by GLib's trigger on the user's machine, never shipped compiled.
+  if grep -E 'gschemas\.compiled$' "$work/files.txt"; then echo "a compiled schema is shipped"; missing=1; fi
+  return $missing
+}
+check "the package holds the programs, desktop data, translations, guide and manual pages" holds
+
+depends() {
+  dpkg-deb -f "$deb" Depends Recommends Installed-Size | tee "$work/fields.txt"
+  grep -q '^Depends: .*libgtk-4-1' "$work/fields.txt" && grep -q '^Depends: .*libadwaita-1-0' "$work/fields.txt" \
+    && grep -q '^Recommends: .*libmosquitto1' "$work/fields.txt" && grep -q '^Recommends: .*bluez' "$work/fields.txt" \
+    && ! grep -qi 'swift' "$work/fields.txt"
+}
+check "Depends come from dpkg-shlibdeps, with no Swift; libmosquitto1 and bluez are recommended" depends
+
+dpkg -x "$deb" "$work/root"
+scan="$work/root/usr/bin/favblue-scan"
+check "favblue-scan --version from the unpacked package" bash -c '[ "$("$1" --version)" = "favblue-scan $2" ]' _ "$scan" "$version"
+demo() {
+  "$scan" --source demo --duration 2 --format json >"$work/demo.json" || return 1
+  python3 -c 'import json,sys; rows=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]; print(len(rows), "devices"); sys.exit(0 if rows and all("address" in r for r in rows) else 1)' "$work/demo.json"
+}
+check "favblue-scan --source demo --duration 2 --format json from the unpacked package" demo
+check "favblue --version from the unpacked package" bash -c '[ "$("$1" --version)" = "favblue $2" ]' _ "$work/root/usr/bin/favblue" "$version"
+
+manual() {
+  local page="$work/root/usr/share/man/man1/$1.1.gz"
+  # groff -ww: every warning; any line on stderr fails the page.
+  zcat "$page" | groff -ww -man -Tutf8 -z 2>"$work/groff.txt" || return 1
+  [ ! -s "$work/groff.txt" ] || { cat "$work/groff.txt"; return 1; }
+  MANWIDTH=80 man --warnings=w -l "$page" 2>"$work/man.txt" >"$work/man-out.txt" || return 1
+  [ ! -s "$work/man.txt" ] || { cat "$work/man.txt"; return 1; }
+  grep -q "$2" "$work/man-out.txt" || { echo "the page does not mention $2"; return 1; }
+}
+check "man -l favblue.1 renders without warnings" manual favblue "splash-ms"
+check "man -l favblue-scan.1 renders without warnings" manual favblue-scan "sensor-keys"
+
+echo "$(basename "$deb"): $(du -k "$deb" | cut -f1) KiB, installed $(dpkg-deb -f "$deb" Installed-Size) KiB"
+echo "Package: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
