@@ -174,6 +174,18 @@ final class MQTTGatewayTests: XCTestCase {
         XCTAssertEqual(table?.devices.count, 20)
     }
 
+    func testABrokerNotYetUpWhenTheScannerStartsIsReachedOnceItIs() async throws {
+        let broker = try Broker()
+        broker.stop()
+        let scanner = scanner(broker)
+        scanner.start()
+        defer { scanner.stop() }
+        // Its first connection is refused; the broker comes up two seconds later.
+        try await Task.sleep(nanoseconds: 2_000_000_000)
+        try broker.start()
+        await reach(scanner, .scanning, timeout: 40)
+    }
+
     func testMalformedMessagesAreCountedAndSkippedAndTheNextIsRead() async throws {
         let broker = try Broker()
         let lines = Lines()

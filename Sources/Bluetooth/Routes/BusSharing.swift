@@ -155,9 +155,9 @@ final class MQTTPublisher: @unchecked Sendable {
                     Unmanaged<MQTTPublisher>.fromOpaque(object).takeUnretainedValue().onConnect?()
                 }
                 lock.withLock { client = m }
-                let rc = mosquitto_connect_async(m, address.host, Int32(address.port), 30)
-                if rc != MOSQ_ERR_SUCCESS.rawValue { log("mqtt: \(address): \(MQTTClient.words(rc)); trying again") }
-                mosquitto_loop_start(m)
+                // The thread first: it retries a first connection that failed only if it is
+                // already running when that connection fails (MQTTClient.start).
+                MQTTClient.start(m, address) { rc in log("mqtt: \(address): \(MQTTClient.words(rc)); trying again") }
             } catch {
                 log("mqtt: \(address): \(error.message)")
             }

@@ -46,6 +46,16 @@ enum MQTTClient {
         return m
     }
 
+    /// Starts the client's thread, then its connection. libmosquitto's thread retries a first
+    /// connection that was refused or reset (a broker not up yet, a network still coming) only
+    /// if it is running when that happens; started after, it ends at once and the client never
+    /// connects. `failed` hears why the first attempt did not connect at once.
+    static func start(_ m: OpaquePointer, _ address: MQTTAddress, failed: (Int32) -> Void) {
+        mosquitto_loop_start(m)
+        let rc = mosquitto_connect_async(m, address.host, Int32(address.port), 30)
+        if rc != MOSQ_ERR_SUCCESS.rawValue { failed(rc) }
+    }
+
     /// Says goodbye to the broker, stops the client's thread and frees it.
     static func close(_ m: OpaquePointer) {
         mosquitto_disconnect(m)

@@ -80,13 +80,11 @@ final class MQTTScanner: DeviceScanner, SourceStatusReporting, @unchecked Sendab
             MQTTScanner.from(object).received(message.pointee)
         }
         lock.withLock { client = m }
-        let rc = mosquitto_connect_async(m, address.host, Int32(address.port), 30)
-        if rc != MOSQ_ERR_SUCCESS.rawValue {
+        MQTTClient.start(m, address) { [self] rc in
             // The loop thread tries again with backoff; the state says why it is not connected yet.
             log("mqtt: \(address): \(MQTTClient.words(rc)); trying again")
             lock.withLock { retrying = MQTTClient.words(rc) }
         }
-        mosquitto_loop_start(m)
     }
 
     func stop() {
