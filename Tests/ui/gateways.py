@@ -79,6 +79,10 @@ class Keyring:
     def __init__(self):
         self.home = tempfile.mkdtemp(prefix="favblue-keyring-")
         self.log = os.path.join(self.home, "daemon.log")
+        # A daemon an earlier lookup on this bus started (the desktop's own: locked, no login
+        # keyring) would keep the name: it is stopped first. Each daemon has folders of its own,
+        # so none finds, and replaces, another worker's through a shared cache folder.
+        self._stop_owner()
         self.process = self._start()
         # Under load (four workers on two cores) the first start may take long, or the daemon may
         # end before it holds the name: it is started again while time is left.
@@ -87,6 +91,7 @@ class Keyring:
         # with a password prompt): so nothing asks until it is listed.
         while not self._serving():
             if self.process.poll() is not None and time.time() < deadline - 5:
+                self._stop_owner()
                 self.process = self._start()
             if time.time() > deadline:
                 with open(self.log, encoding="utf-8", errors="replace") as f:
@@ -97,15 +102,33 @@ class Keyring:
             time.sleep(0.1)
 
     def _start(self):
-        env = dict(os.environ, HOME=self.home, XDG_DATA_HOME=os.path.join(self.home, "data"))
-        # --replace: an earlier test's lookup on this bus may have started the desktop's own
-        # daemon (locked, no login keyring); this one takes the name over from it.
+        runtime = os.path.join(self.home, "run")
+        os.makedirs(runtime, mode=0o700, exist_ok=True)
+        env = dict(os.environ, HOME=self.home, XDG_DATA_HOME=os.path.join(self.home, "data"),
+                   XDG_CACHE_HOME=os.path.join(self.home, "cache"), XDG_RUNTIME_DIR=runtime)
         with open(self.log, "a") as log:
-            process = subprocess.Popen(["gnome-keyring-daemon", "--replace", "--unlock", "--foreground", "--components=secrets"],
+            process = subprocess.Popen(["gnome-keyring-daemon", "--unlock", "--foreground", "--components=secrets"],
                                        stdin=subprocess.PIPE, stdout=log, stderr=log, env=env)
         process.stdin.write(b"login")
         process.stdin.close()
         return process
+
+    @staticmethod
+    def _stop_owner():
+        """Stops whatever holds org.freedesktop.secrets on this test's session bus, and waits
+        until the name is free."""
+        answer = subprocess.run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                 "org.freedesktop.DBus.GetConnectionUnixProcessID", "string:org.freedesktop.secrets"],
+                                capture_output=True, text=True).stdout
+        pid = answer.split()[-1] if "uint32" in answer else None
+        if not pid:
+            return
+        subprocess.run(["kill", pid], capture_output=True)
+        deadline = time.time() + 10
+        while time.time() < deadline and "org.freedesktop.secrets" in subprocess.run(
+                ["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                 "org.freedesktop.DBus.ListNames"], capture_output=True, text=True).stdout:
+            time.sleep(0.1)
 
     @staticmethod
     def _serving():
