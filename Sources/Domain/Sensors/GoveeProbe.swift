@@ -11,7 +11,7 @@ enum GoveeProbe: SensorFamily {
     static let rank = 70
     static let reads: [SensorSource] = [.anyCompany]
     static let sendsPartialFrames = true
-    static func mayClaim(_ services: [ServiceID]) -> Bool { services.contains { $0.uuid == "5550" } }
+    static func mayClaim(_ services: [ServiceID]) -> Bool { services.lists("5550") }
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard frame.lists("5550"), let data = frame.manufacturerData.last?.data, data.count == 20 else { return nil }

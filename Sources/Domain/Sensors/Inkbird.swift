@@ -12,8 +12,7 @@ enum Inkbird: SensorFamily {
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let name = frame.name, name == "sps" || name == "tps", frame.manufacturerData.count == 1,
-              let block = frame.manufacturerData.first, block.data.count == 7 else { return nil }
-        let bytes = [UInt8(block.companyID & 0xFF), UInt8(block.companyID >> 8)] + block.data
+              let bytes = frame.wholeBlock, bytes.count == 9 else { return nil }
         let b = SensorBytes(bytes)
         guard let t = b.sle(0, 2), let h = b.le(2, 2), let battery = b[7], battery <= 100 else { return nil }
         var readings = [SensorReading(.temperature, Double(t) / 100, decimals: 2)]

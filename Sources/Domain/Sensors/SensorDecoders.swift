@@ -34,7 +34,7 @@ public struct SensorFrame: Sendable {
     func service(_ uuid: String) -> [UInt8]? { serviceData.first { $0.key.uuid == uuid }?.value }
 
     /// Whether it lists the service `uuid` ("FEE5", or a 128-bit one in any case).
-    func lists(_ uuid: String) -> Bool { services.contains { $0.uuid.caseInsensitiveCompare(uuid) == .orderedSame } }
+    func lists(_ uuid: String) -> Bool { services.lists(uuid) }
 
     /// The only manufacturer block with its company ID put back in front (little-endian), for
     /// families whose firmware writes readings where the company ID belongs.
@@ -45,6 +45,11 @@ public struct SensorFrame: Sendable {
 
     /// The newest block of a company.
     func company(_ id: UInt16) -> [UInt8]? { manufacturerData.last { $0.companyID == id }?.data }
+}
+
+extension [ServiceID] {
+    /// Whether the service `uuid` ("FEE5", or a 128-bit one in any case) is among them.
+    func lists(_ uuid: String) -> Bool { contains { $0.uuid.caseInsensitiveCompare(uuid) == .orderedSame } }
 }
 
 /// The key and cipher that open an encrypted family's frames: the keyring in the app,

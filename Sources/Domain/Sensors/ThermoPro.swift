@@ -12,9 +12,7 @@ enum ThermoPro: SensorFamily {
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let name = frame.name, name.hasPrefix("TP35") || name.hasPrefix("TP39"),
-              frame.manufacturerData.count == 1, let block = frame.manufacturerData.first else { return nil }
-        let bytes = [UInt8(block.companyID & 0xFF), UInt8(block.companyID >> 8)] + block.data
-        guard bytes.count >= 6 else { return nil }
+              frame.manufacturerData.count == 1, let bytes = frame.wholeBlock, bytes.count >= 6 else { return nil }
         let model = SensorModel(maker: "ThermoPro", model: String(name.split(separator: " ").first ?? ""))
         var readings: [SensorReading] = []
         // Two bits of battery: low, half, full.
