@@ -4,13 +4,37 @@
 import Domain
 import Foundation
 import Persistence
+import Synchronization
 
-/// The store: opened with the user's backend, pruned to the user's retention in the background.
+/// The store: opened with the user's backend while GTK starts, pruned to the user's retention in
+/// the background.
 extension FavBlueApp {
-    /// Opens the configured backend; failures end in a memory store with a notice, never a crash.
+    /// Starts opening the configured backend on its own thread. GTK's start (the display, GL,
+    /// the session bus) keeps the main thread some 100 ms; SQLite's open and migrations fit beside
+    /// it instead of after it, before the first window.
+    func startOpeningStore() {
+        guard storeOpening == nil else { return }
+        let backend = storageBackend
+        storeOpening = StoreOpening { StoreFactory.open(backend, directory: StoreFactory.defaultDirectory()) }
+    }
+
+    private var storageBackend: StorageBackend {
+        StorageBackend(rawValue: storageOverride ?? settings?.string("storage-backend") ?? "sqlite") ?? .sqlite
+    }
+
+    /// The opened store, waited for if it is not open yet. Failures end in a memory store with a
+    /// notice, never a crash.
     func openStore() -> Store {
-        let backend = StorageBackend(rawValue: storageOverride ?? settings?.string("storage-backend") ?? "sqlite") ?? .sqlite
-        let store = StoreFactory.open(backend, directory: StoreFactory.defaultDirectory())
+        startOpeningStore()
+        var store = storeOpening?.wait() ?? StoreFactory.open(storageBackend, directory: StoreFactory.defaultDirectory())
+        // Two launches at once: the one that turned out second may have taken the database's lock
+        // before learning it was second. It lets go as it exits, so this one asks again a while.
+        var tries = 0
+        while tries < 10, store.notices.contains(where: { if case .inUse = $0 { true } else { false } }) {
+            usleep(100_000)
+            store = StoreFactory.open(storageBackend, directory: StoreFactory.defaultDirectory())
+            tries += 1
+        }
         let retention = SightingRetention(days: Int(settings?.uint("sightings-retention-days") ?? 30),
                                           maxRows: Int(settings?.uint("sightings-max-rows") ?? 200_000))
         let sightings = store.sightings, readings = store.readings
@@ -29,5 +53,26 @@ extension FavBlueApp {
         let days = Int(settings?.uint("chat-retention-days") ?? 0)
         return ChatRetention(days: days == 0 ? nil : days,
                              maxPerDevice: Int(settings?.uint("chat-messages-per-device") ?? UInt32(ChatRetention.standard.maxPerDevice)))
+    }
+}
+
+/// A store being opened on a thread of its own; `wait()` hands it over once.
+final class StoreOpening: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let result = Mutex<Store?>(nil)
+
+    init(_ open: @escaping @Sendable () -> Store) {
+        Thread.detachNewThread { [self] in
+            let store = open()
+            result.withLock { $0 = store }
+            done.signal()
+        }
+    }
+
+    /// Blocks until the store is open.
+    func wait() -> Store? {
+        done.wait()
+        done.signal()
+        return result.withLock { $0 }
     }
 }

@@ -19,6 +19,8 @@ final class FavBlueApp {
     var settings: Settings?
     private var window: MainWindow?
     private var store: Store?
+    /// The store, being opened while GTK starts.
+    var storeOpening: StoreOpening?
     private var favorites: Favorites?
     private var favoritesPage: FavoritesViewModel?
     private var scanner: ScannerViewModel?
@@ -96,12 +98,23 @@ final class FavBlueApp {
             storageOverride = storage
         }
         sourceOverride = options.strings("source")
+        // The settings and the store are started here, before GTK's start, so the store opens
+        // beside it. A second launch that only brings the first window forward opens nothing:
+        // the first one holds the database's lock.
+        loadSettings()
+        startOpeningStore()
         return nil
+    }
+
+    private func loadSettings() {
+        guard settings == nil else { return }
+        settings = Settings(schemaID: AppInfo.id, extraDirectories: resources.schemaDirectories)
     }
 
     private func startup() {
         StartupTrace.mark("gapplication-startup")
-        settings = Settings(schemaID: AppInfo.id, extraDirectories: resources.schemaDirectories)
+        Style.preloadIconTheme()
+        loadSettings()
         if settings == nil {
             printError(L10n.tr("Settings schema not found; using defaults. Reinstall FavBlue to remember settings."))
         }

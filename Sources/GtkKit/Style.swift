@@ -34,4 +34,10 @@ public enum Style {
         g_resource_unref(resource)
         return true
     }
+
+    /// Reads the icon theme on another thread while the first window is built (call once the
+    /// display is open, after the application's own icon path is added at its start-up).
+    public static func preloadIconTheme() {
+        cgtk_icon_theme_preload()
+    }
 }

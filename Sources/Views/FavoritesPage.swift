@@ -47,8 +47,9 @@ public final class FavoritesPage: Page {
         emptyAdd.action("win.add-devices")
         empty.setChild(emptyAdd)
 
+        // It turns only for a wait one notices: the favorites are read in a few milliseconds, and a
+        // spinner shown for one frame is noise that also holds the first frame while its icon loads.
         let loading = Spinner()
-        loading.isSpinning = true
         loading.accessibleLabel(L10n.tr("Loading favorites")).align(.center, .center).sizeRequest(width: 32, height: 32)
 
         banner = Banner(onDismiss: { [weak model] in model?.dismissMessages() })
@@ -107,6 +108,10 @@ public final class FavoritesPage: Page {
         token = model.observe { [weak self] in self?.render() }
         render()
         Task { [weak model] in await model?.load() }
+        Task { [weak model, loading] in
+            try? await Task.sleep(for: .milliseconds(500))
+            if model?.isLoading == true { loading.isSpinning = true }
+        }
     }
 
     public var root: Widget { frame.root }

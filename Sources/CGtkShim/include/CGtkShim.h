@@ -45,4 +45,7 @@ G_DECLARE_FINAL_TYPE(CgtkWidthBin, cgtk_width_bin, CGTK, WIDTH_BIN, GtkWidget)
 GtkWidget *cgtk_width_bin_new(GtkWidget *child);
 void cgtk_width_bin_set_min_width(CgtkWidthBin *self, int min_width);
 
+/* Looks one icon up on another thread, so the icon theme is read there, not on the main thread. */
+void cgtk_icon_theme_preload(void);
+
 G_END_DECLS
