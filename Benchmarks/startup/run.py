@@ -15,7 +15,12 @@ same way, alternating. Median of RUNS runs each (default 11). Two ways:
 favblue also prints when each start-up phase ended, so the extra time can be
 placed.
 
+With --plain-x it starts an X server of its own (Xvfb) and runs both programs there with no
+session bus in their environment, as on a bare X server: GLib then starts one for the display
+(dbus-launch --autolaunch) on the first launch, and every launch asks dbus-launch for it.
+
     meson-helpers/on-display python3 Benchmarks/startup/run.py [FAVBLUE_BINARY] [--runs N] [--way prepared|stranger|both]
+    python3 Benchmarks/startup/run.py /usr/bin/favblue --plain-x --way stranger
 """
 import os
 import queue
@@ -30,6 +35,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 11
 WAY = sys.argv[sys.argv.index("--way") + 1] if "--way" in sys.argv else "both"
+PLAIN_X = "--plain-x" in sys.argv
+
+
+def start_plain_x():
+    """An Xvfb of its own, and no session bus in this process's environment (inherited by both)."""
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp", "-screen", "0", "1280x800x24"],
+                              pass_fds=(write_end,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(write_end)
+    with os.fdopen(read_end) as numbers:
+        number = numbers.readline().strip()
+    if not number:
+        sys.exit("Xvfb did not start")
+    os.environ["DISPLAY"] = ":" + number
+    os.environ.pop("DBUS_SESSION_BUS_ADDRESS", None)
+    return server
 
 
 class MapWatcher:
@@ -107,8 +128,12 @@ def compare(title, favblue_argv, minimal, env, watcher):
 
 
 def main():
-    args = [a for i, a in enumerate(sys.argv[1:], 1) if a not in ("--runs", "--way") and sys.argv[i - 1] not in ("--runs", "--way")]
+    args = [a for i, a in enumerate(sys.argv[1:], 1)
+            if a not in ("--runs", "--way", "--plain-x") and sys.argv[i - 1] not in ("--runs", "--way")]
     favblue = args[0] if args else os.path.join(ROOT, ".build", "release", "favblue")
+    server = start_plain_x() if PLAIN_X else None
+    if PLAIN_X:
+        print(f"plain X server {os.environ['DISPLAY']}, no session bus in the environment")
     watcher = MapWatcher()
     with tempfile.TemporaryDirectory() as tmp:
         minimal = build_minimal(tmp)
@@ -124,6 +149,9 @@ def main():
             compare("as a stranger: own home, default settings backend and storage, --splash-ms 0",
                     [favblue, "--splash-ms", "0"], minimal, env, watcher)
     watcher.close()
+    if server:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ SliceAllocator.useMallocOnOlderGLib()
 // Top-level code runs on the main thread, which GTK owns from here on.
 let status = MainActor.assumeIsolated { () -> Int32 in
     StartupTrace.mark("main")
+    ExecutablePreload.start()
     // libdispatch's main queue must be drained by GLib before anything is queued on it.
     MainLoop.install()
     let resources = AppResources.locate()
