@@ -8,8 +8,8 @@ import Foundation
 /// what was not touched for a few seconds), each page the first window needs is read when it is
 /// first run, in small scattered reads. Asking for the code at `main` lets the kernel read it in
 /// large ones while GTK starts, which needs only the shared libraries.
-enum ExecutablePreload {
-    static func start() {
+public enum ExecutablePreload {
+    public static func start() {
         Thread.detachNewThread {
             let fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return }
