@@ -10,8 +10,9 @@ import Synchronization
 /// the background.
 extension FavBlueApp {
     /// Starts opening the configured backend on its own thread. GTK's start (the display, GL,
-    /// the session bus) keeps the main thread some 100 ms; SQLite's open and migrations fit beside
-    /// it instead of after it, before the first window.
+    /// libadwaita's styles) keeps the main thread some 70 ms; SQLite's open and migrations fit
+    /// beside it instead of after it, before the first window. Only the first launch opens it: a
+    /// second one that took the database's lock would hold it while the first waits.
     func startOpeningStore() {
         guard storeOpening == nil else { return }
         let backend = storageBackend
@@ -26,15 +27,7 @@ extension FavBlueApp {
     /// notice, never a crash.
     func openStore() -> Store {
         startOpeningStore()
-        var store = storeOpening?.wait() ?? StoreFactory.open(storageBackend, directory: StoreFactory.defaultDirectory())
-        // Two launches at once: the one that turned out second may have taken the database's lock
-        // before learning it was second. It lets go as it exits, so this one asks again a while.
-        var tries = 0
-        while tries < 10, store.notices.contains(where: { if case .inUse = $0 { true } else { false } }) {
-            usleep(100_000)
-            store = StoreFactory.open(storageBackend, directory: StoreFactory.defaultDirectory())
-            tries += 1
-        }
+        let store = storeOpening?.wait() ?? StoreFactory.open(storageBackend, directory: StoreFactory.defaultDirectory())
         let retention = SightingRetention(days: Int(settings?.uint("sightings-retention-days") ?? 30),
                                           maxRows: Int(settings?.uint("sightings-max-rows") ?? 200_000))
         let sightings = store.sightings, readings = store.readings

@@ -67,6 +67,11 @@ final class FavBlueApp {
         self.resources = resources
         Self.declareOptions(on: application)
         application.onLocalOptions { [weak self] options in self?.handle(options) }
+        // Once this launch is the first and before GTK starts: the store opens beside GTK's start.
+        application.onBeforeStartup { [weak self] in
+            self?.loadSettings()
+            self?.startOpeningStore()
+        }
         application.onStartup { [weak self] in self?.startup() }
         application.onActivate { [weak self] in self?.activate() }
         // However the app ends (Ctrl+Q, the last window closed), a recording ends with a complete file.
@@ -98,11 +103,6 @@ final class FavBlueApp {
             storageOverride = storage
         }
         sourceOverride = options.strings("source")
-        // The settings and the store are started here, before GTK's start, so the store opens
-        // beside it. A second launch that only brings the first window forward opens nothing:
-        // the first one holds the database's lock.
-        loadSettings()
-        startOpeningStore()
         return nil
     }
 

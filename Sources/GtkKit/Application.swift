@@ -48,6 +48,19 @@ public final class Application: GObjectRef {
         connect("startup") { _ in handler() }
     }
 
+    /// Runs `handler` once in the primary instance when it has registered, before GTK starts
+    /// (the display, GL, libadwaita's styles); `onStartup` handlers run after. A second launch,
+    /// which only hands its activation to the first, never runs it.
+    public func onBeforeStartup(_ handler: @escaping () -> Void) {
+        // GApplication announces the registration before it emits ::startup, whose class
+        // handler is where GtkApplication starts GTK.
+        connect("notify::is-registered") { [weak self] _ in
+            guard let self, g_application_get_is_registered(self.gapplication) != 0,
+                  g_application_get_is_remote(self.gapplication) == 0 else { return }
+            handler()
+        }
+    }
+
     /// Runs `handler` once when the primary instance ends, after its windows are gone.
     public func onShutdown(_ handler: @escaping () -> Void) {
         connect("shutdown") { _ in handler() }

@@ -118,6 +118,29 @@ class NavigationTests(unittest.TestCase):
                                      capture_output=True, text=True).stdout.split()
             self.assertEqual(len(windows), 1, "still exactly one window")
 
+    def test_two_launches_at_once_leave_one_window_that_keeps_the_database(self):
+        # Each launch starts opening the database before it learns whether it is the first; the
+        # one that turns out second may hold the lock for a moment. Several rounds, so the race
+        # goes both ways.
+        for round in range(4):
+            home = scratch()
+            launches = [App(storage="sqlite", home=home) for _ in range(2)]
+            try:
+                deadline = time.monotonic() + 20
+                while all(a.proc.poll() is None for a in launches) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                ended = [a for a in launches if a.proc.poll() is not None]
+                self.assertEqual(len(ended), 1, f"round {round}: one launch hands over to the other and ends")
+                self.assertEqual(ended[0].proc.returncode, 0, ended[0].stderr())
+                first = next(a for a in launches if a.proc.poll() is None)
+                first.wait_for(lambda: "Add New Devices" in first.names("button"), what="the home page")
+                labels = first.names("label")
+                self.assertFalse([n for n in labels if n.startswith("Another FavBlue")], f"round {round}: {labels}")
+                self.assertNotIn("Another FavBlue", first.stderr(), f"round {round}")
+            finally:
+                for a in launches:
+                    a.close()
+
 
 @retry_gtk_atspi_crash
 class MenuTests(unittest.TestCase):
