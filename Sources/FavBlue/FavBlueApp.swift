@@ -19,6 +19,7 @@ final class FavBlueApp {
     var settings: Settings?
     private var window: MainWindow?
     private var store: Store?
+    private var awaitingStore = false
     /// The store, being opened while GTK starts.
     var storeOpening: StoreOpening?
     private var favorites: Favorites?
@@ -67,10 +68,10 @@ final class FavBlueApp {
         self.resources = resources
         Self.declareOptions(on: application)
         application.onLocalOptions { [weak self] options in self?.handle(options) }
-        // Once this launch is the first and before GTK starts: the store opens beside GTK's start.
-        application.onBeforeStartup { [weak self] in
-            self?.loadSettings()
-            self?.startOpeningStore()
+        // A launch that turns out second lets go of the database at once: the first may be
+        // waiting for it, and answers the second's activation only after that.
+        application.onRegistered { [weak self] isRemote in
+            if isRemote { self?.abandonStore() }
         }
         application.onStartup { [weak self] in self?.startup() }
         application.onActivate { [weak self] in self?.activate() }
@@ -103,6 +104,10 @@ final class FavBlueApp {
             storageOverride = storage
         }
         sourceOverride = options.strings("source")
+        // Started here, before the session bus and GTK's start, so the store opens beside both.
+        // Whether this launch is the first is known only later (`onRegistered`).
+        loadSettings()
+        startOpeningStore()
         return nil
     }
 
@@ -136,8 +141,21 @@ final class FavBlueApp {
             window.window.present()
             return
         }
+        // A second launch's activation while the store is still awaited: the window comes once.
+        guard !awaitingStore else { return }
         StartupTrace.mark("activate")
-        let store = openStore()
+        awaitingStore = true
+        // No window yet holds the application open while the store may be waited for.
+        application.hold()
+        openStore { [weak self] store in
+            guard let self else { return }
+            self.awaitingStore = false
+            self.build(with: store)
+            self.application.release()
+        }
+    }
+
+    private func build(with store: Store) {
         self.store = store
         StartupTrace.mark("store")
         let (primary, listeners) = AppSources.parse(sourceOverride, setting: settings?.string("source"))

@@ -48,16 +48,13 @@ public final class Application: GObjectRef {
         connect("startup") { _ in handler() }
     }
 
-    /// Runs `handler` once in the primary instance when it has registered, before GTK starts
-    /// (the display, GL, libadwaita's styles); `onStartup` handlers run after. A second launch,
-    /// which only hands its activation to the first, never runs it.
-    public func onBeforeStartup(_ handler: @escaping () -> Void) {
-        // GApplication announces the registration before it emits ::startup, whose class
-        // handler is where GtkApplication starts GTK.
+    /// Runs `handler` once the launch has registered on the session bus, with whether it is a
+    /// second launch that only hands its activation to the first (`isRemote`). In the first
+    /// launch this comes before GTK starts (GApplication's ::startup); `onStartup` runs after.
+    public func onRegistered(_ handler: @escaping (_ isRemote: Bool) -> Void) {
         connect("notify::is-registered") { [weak self] _ in
-            guard let self, g_application_get_is_registered(self.gapplication) != 0,
-                  g_application_get_is_remote(self.gapplication) == 0 else { return }
-            handler()
+            guard let self, g_application_get_is_registered(self.gapplication) != 0 else { return }
+            handler(g_application_get_is_remote(self.gapplication) != 0)
         }
     }
 

@@ -89,6 +89,12 @@ public enum StoreFactory {
         return sqlite(database, notices: [])
     }
 
+    /// Lets go of the lock `open` took on the database in `directory`: for a launch that turned
+    /// out to hand its work to another FavBlue, so the one that uses the database gets it.
+    public static func releaseLock(directory: String) {
+        DatabaseLock.release(directory + "/" + fileName + ".lock")
+    }
+
     private static func sqlite(_ database: SQLiteDatabase, notices: [StoreNotice]) -> Store {
         Store(favorites: SQLiteFavoritesRepository(database: database),
               sightings: SQLiteSightingsRepository(database: database),
@@ -164,5 +170,12 @@ enum DatabaseLock {
         let pid: Int32? = fcntl(fd, F_GETLK, &holder) == 0 && holder.l_type != Int16(F_UNLCK) ? holder.l_pid : nil
         close(fd)
         return .heldBy(pid: pid)
+    }
+
+    static func release(_ path: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        // Closing the descriptor ends the process's lock on the file.
+        if let fd = descriptors.removeValue(forKey: path) { close(fd) }
     }
 }
