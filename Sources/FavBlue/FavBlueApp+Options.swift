@@ -3,7 +3,9 @@
 
 import GtkKit
 import Localization
+import Views
 
+/// The command line: what it offers, and what the launching process makes of it.
 extension FavBlueApp {
     /// The command line's options, as `favblue --help` lists them.
     static func declareOptions(on application: Application) {
@@ -20,5 +22,38 @@ extension FavBlueApp {
                               placeholder: L10n.tr("SOURCE"))
         application.addOption("version", argument: .flag,
                               description: L10n.tr("Print the version and exit"), placeholder: nil)
+    }
+
+    /// Validates the options in the launching process; returns an exit status to stop.
+    func handle(_ options: OptionValues) -> Int32? {
+        if options.flag("version") {
+            print("favblue \(AppInfo.version)")
+            return 0
+        }
+        if let text = options.string("splash-ms") {
+            guard let ms = Int(text), ms >= 0 else {
+                printError(L10n.tr("--splash-ms needs a number of milliseconds, 0 or more."))
+                return 2
+            }
+            splashOverride = ms
+        }
+        if let storage = options.string("storage") {
+            guard storage == "sqlite" || storage == "memory" else {
+                printError(L10n.format("Unknown storage “{}”: use “sqlite” or “memory”.", storage))
+                return 2
+            }
+            storageOverride = storage
+        }
+        sourceOverride = options.strings("source")
+        // Started here, before the session bus and GTK's start, so the store opens beside both.
+        // Whether this launch is the first is known only later (`onRegistered`).
+        loadSettings()
+        startOpeningStore()
+        return nil
+    }
+
+    func loadSettings() {
+        guard settings == nil else { return }
+        settings = Settings(schemaID: AppInfo.id, extraDirectories: resources.schemaDirectories)
     }
 }

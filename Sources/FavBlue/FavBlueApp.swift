@@ -58,11 +58,11 @@ final class FavBlueApp {
     private let recorder = BtsnoopRecorder()
 
     // MARK: Options
-    private var splashOverride: Int?
+    var splashOverride: Int?
     var storageOverride: String?
-    private var sourceOverride: [String] = []
+    var sourceOverride: [String] = []
 
-    private let resources: AppResources
+    let resources: AppResources
 
     init(resources: AppResources) {
         self.resources = resources
@@ -81,39 +81,6 @@ final class FavBlueApp {
 
     func run(arguments: [String]) -> Int32 {
         application.run(arguments: arguments)
-    }
-
-    /// Validates the options in the launching process; returns an exit status to stop.
-    private func handle(_ options: OptionValues) -> Int32? {
-        if options.flag("version") {
-            print("favblue \(AppInfo.version)")
-            return 0
-        }
-        if let text = options.string("splash-ms") {
-            guard let ms = Int(text), ms >= 0 else {
-                printError(L10n.tr("--splash-ms needs a number of milliseconds, 0 or more."))
-                return 2
-            }
-            splashOverride = ms
-        }
-        if let storage = options.string("storage") {
-            guard storage == "sqlite" || storage == "memory" else {
-                printError(L10n.format("Unknown storage “{}”: use “sqlite” or “memory”.", storage))
-                return 2
-            }
-            storageOverride = storage
-        }
-        sourceOverride = options.strings("source")
-        // Started here, before the session bus and GTK's start, so the store opens beside both.
-        // Whether this launch is the first is known only later (`onRegistered`).
-        loadSettings()
-        startOpeningStore()
-        return nil
-    }
-
-    private func loadSettings() {
-        guard settings == nil else { return }
-        settings = Settings(schemaID: AppInfo.id, extraDirectories: resources.schemaDirectories)
     }
 
     private func startup() {
