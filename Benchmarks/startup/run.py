@@ -131,8 +131,9 @@ def main():
     args = [a for i, a in enumerate(sys.argv[1:], 1)
             if a not in ("--runs", "--way", "--plain-x") and sys.argv[i - 1] not in ("--runs", "--way")]
     favblue = args[0] if args else os.path.join(ROOT, ".build", "release", "favblue")
-    server = start_plain_x() if PLAIN_X else None
+    server = None
     if PLAIN_X:
+        server = start_plain_x()
         print(f"plain X server {os.environ['DISPLAY']}, no session bus in the environment")
     watcher = MapWatcher()
     with tempfile.TemporaryDirectory() as tmp:

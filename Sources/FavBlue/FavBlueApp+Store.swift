@@ -76,7 +76,7 @@ extension FavBlueApp {
     }
 }
 
-/// A store being opened on a thread of its own; `wait()` hands it over once.
+/// A store being opened on a thread of its own; `wait()` hands it over once it is open.
 final class StoreOpening: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let result = Mutex<Store?>(nil)
