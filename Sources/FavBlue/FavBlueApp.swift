@@ -358,7 +358,8 @@ final class FavBlueApp {
         live?.stop()
         guard let sessions, !shutDownDone else { return }
         shutDownDone = true
-        sessions.disconnect()
+        let told = DispatchSemaphore(value: 0)
+        sessions.disconnectBeforeQuitting(within: 2) { told.signal() }
         let writes = sessions.finishWriting()
         let sightings = live?.pendingWrites
         let done = DispatchSemaphore(value: 0)
@@ -370,6 +371,7 @@ final class FavBlueApp {
         if done.wait(timeout: .now() + 3) == .timedOut {
             printError(L10n.tr("Some chat messages or sightings could not be saved before FavBlue quit."))
         }
+        _ = told.wait(timeout: .now() + 2)
         link?.close()
         // The scan's StopDiscovery goes out first, so bluetoothd is not left discovering for us.
         bus?.finish(within: 1)

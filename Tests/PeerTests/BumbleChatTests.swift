@@ -203,6 +203,17 @@ final class BumbleChatTests: XCTestCase {
                                       .connecting(ChatPeer.second), .connected(ChatPeer.second, service: .chat)])
     }
 
+    func testQuittingTellsTheDeviceBeforeTheTransportCloses() async throws {
+        let peer = try ChatPeer(["--service", "chat"])
+        let (host, connector, _) = try await connected(peer)
+        connector.disconnectBeforeQuitting(within: 2)
+        XCTAssertEqual(connector.state, .idle, "it returns once the link has ended, not when the request is queued")
+        host.close()
+        // The controller keeps a link nobody ended, and the device then never advertises again.
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("DISCONNECTED") && $0.hasSuffix(ChatPeer.first.address) }, timeout: 5),
+                        "the device heard the disconnect: \(peer.output)")
+    }
+
     func testAnAbsentDeviceFailsAfterTheTimeoutWithAClearReason() async throws {
         let peer = try ChatPeer(["--service", "chat"])
         let (host, connector) = try peer.connector()

@@ -63,6 +63,8 @@ class OwnHostPairingTests(unittest.TestCase):
                              what="Paired, and Forget offered")
                 peer.wait_for("ENCRYPTED 1")
                 peer.wait_for("PAIRED")
+            # Quitting ends the connection first: a link left up keeps the device from advertising.
+            peer.wait_for("DISCONNECTED", timeout=5)
             with App("--source", peer.source, storage="sqlite", home=home) as app:
                 app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
                 app.press("Add New Devices")

@@ -172,6 +172,17 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         worker.async { [self] in runDisconnect(generation: generation) }
     }
 
+    public func disconnectBeforeQuitting(within timeout: TimeInterval) {
+        let generation = supersede()
+        let told = DispatchSemaphore(value: 0)
+        worker.async { [self] in
+            runDisconnect(generation: generation)
+            told.signal()
+        }
+        // A controller left with the link up keeps the device from advertising to the next host.
+        _ = told.wait(timeout: .now() + timeout)
+    }
+
     public func send(_ text: String) async throws(ChatSendError) {
         let result: Result<Void, ChatSendError> = await withCheckedContinuation { continuation in
             worker.async { [self] in continuation.resume(returning: runSend(text)) }

@@ -49,6 +49,11 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
         }
     }
 
+    public func disconnectBeforeQuitting(within timeout: TimeInterval) {
+        // Not through `queue`: a connect there may be waiting on the link that is about to close.
+        if let inner = lock.withLock({ inner }) { inner.disconnectBeforeQuitting(within: timeout) } else { streams.set(.idle) }
+    }
+
     public func send(_ text: String) async throws(ChatSendError) {
         guard let inner = lock.withLock({ inner }) else { throw .notConnected }
         try await inner.send(text)

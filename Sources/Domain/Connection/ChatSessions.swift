@@ -202,6 +202,16 @@ public final class ChatSessions {
     /// Ends the connection.
     public func disconnect() { connector.disconnect() }
 
+    /// Ends the connection as the app quits; `told` runs off the main thread once the device
+    /// was told (at most `timeout` seconds later), after which the transport may close.
+    public func disconnectBeforeQuitting(within timeout: TimeInterval, told: @escaping @Sendable () -> Void) {
+        let connector = connector
+        DispatchQueue.global().async {
+            connector.disconnectBeforeQuitting(within: timeout)
+            told()
+        }
+    }
+
     /// Sends `text` to the connected device; it is listed at once as sending, then sent or not sent.
     public func send(_ text: String) {
         guard let device = state.device, !text.isEmpty else { return }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Foundation
 import Localization
 
 /// Why a chat message could not be written.
@@ -48,6 +49,9 @@ public protocol DeviceConnector: GATTAccess {
     func cancel()
     /// Ends the connection; the state goes back to idle.
     func disconnect()
+    /// Ends the connection as the app quits, returning once the device was told (at most
+    /// `timeout` seconds), so the transport below can close after it; it blocks the caller.
+    func disconnectBeforeQuitting(within timeout: TimeInterval)
     /// Writes `text` to the device, split as the link requires. Returns once every part was
     /// written (acknowledged, where the device acknowledges writes).
     func send(_ text: String) async throws(ChatSendError)
@@ -62,6 +66,8 @@ public protocol DeviceConnector: GATTAccess {
 }
 
 extension DeviceConnector {
+    /// Routes whose disconnect goes out on its own (BlueZ flushes its bus at quit) only ask.
+    public func disconnectBeforeQuitting(within timeout: TimeInterval) { disconnect() }
     public var unavailableReason: String? { nil }
     public var readsSignalWhileConnected: Bool { false }
     public func unavailableReason(for device: DeviceID) -> String? { unavailableReason }
