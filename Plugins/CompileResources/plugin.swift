@@ -35,11 +35,25 @@ struct CompileResources: BuildToolPlugin {
         let listed = try FileManager.default.subpathsOfDirectory(atPath: data.path)
             .filter { $0.hasSuffix(".css") || $0.hasSuffix(".svg") || $0.hasSuffix(".ui") || $0.hasSuffix(".txt") }
             .map { data.appending(path: $0) }
+
+        // The hearts as symbolic PNGs, which GTK draws without loading the SVG renderer.
+        let hearts = ["filled", "outline"].map { data.appending(path: "icons/favblue-heart-\($0)-symbolic.svg") }
+        let encoded = hearts.flatMap { svg in
+            [16, 32, 128, 256].map { out.appending(path: "\(svg.deletingPathExtension().lastPathComponent)-\($0).symbolic.png") }
+        }
+        let encoder = root.appending(path: "meson-helpers/encode-symbolic-icons.sh")
+        commands.append(.buildCommand(
+            displayName: "encode symbolic icons",
+            executable: URL(fileURLWithPath: "/bin/bash"),
+            arguments: [encoder.path, out.path] + hearts.map(\.path),
+            inputFiles: [encoder] + hearts,
+            outputFiles: encoded))
+
         commands.append(.buildCommand(
             displayName: "glib-compile-resources",
             executable: URL(fileURLWithPath: "/usr/bin/glib-compile-resources"),
-            arguments: ["--sourcedir", data.path, "--target", gresource.path, manifest.path],
-            inputFiles: [manifest] + listed,
+            arguments: ["--sourcedir", data.path, "--sourcedir", out.path, "--target", gresource.path, manifest.path],
+            inputFiles: [manifest] + listed + encoded,
             outputFiles: [gresource]))
 
         // The compiled schema lets a development build run without installing it.

@@ -18,9 +18,13 @@ public final class MenuButton: Widget {
         gtk_menu_button_set_icon_name(gcast(object), icon)
         accessibleLabel(accessibleName)
         tooltip(accessibleName)
+        // The popover and its item widgets are made on the first opening, not with the page:
+        // a page's menu is rarely opened, and building it held every page's first frame.
         let menu = menuModel(titledSections)
-        gtk_menu_button_set_menu_model(gcast(object), gcast(UnsafeMutableRawPointer(menu)))
-        g_object_unref(UnsafeMutableRawPointer(menu))
+        gtk_menu_button_set_create_popup_func(gcast(object), { button, menu in
+            guard let button, gtk_menu_button_get_popover(button) == nil else { return }
+            gtk_menu_button_set_menu_model(button, gcast(menu))
+        }, UnsafeMutableRawPointer(menu), { menu in g_object_unref(menu) })
     }
 
     /// Marks this as the window's primary menu, so F10 opens it.
