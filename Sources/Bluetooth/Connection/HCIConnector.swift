@@ -173,13 +173,11 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     }
 
     public func disconnectBeforeQuitting(within timeout: TimeInterval) {
-        let generation = supersede()
+        disconnect()
+        // The worker is serial: this runs once the disconnect has. A controller left with the
+        // link up keeps the device from advertising to the next host.
         let told = DispatchSemaphore(value: 0)
-        worker.async { [self] in
-            runDisconnect(generation: generation)
-            told.signal()
-        }
-        // A controller left with the link up keeps the device from advertising to the next host.
+        worker.async { told.signal() }
         _ = told.wait(timeout: .now() + timeout)
     }
 
