@@ -21,15 +21,41 @@ extension Widget {
     /// and before it, while the arrows move inside. GTK 4.8's lists let Tab walk every row.
     public func tabLeavesAtOnce() {
         onKeyPressed(beforeChildren: true) { [weak self] key, modifiers in
-            guard let self, Key.tabs.contains(key), modifiers.subtracting(.shift).isEmpty,
-                  let root = gtk_widget_get_root(self.widget) else { return false }
-            let backward = key == .leftTab || modifiers.contains(.shift)
-            // Closed to the focus for a moment, the list is passed over as a whole.
-            self.canFocus = false
-            let moved = gtk_widget_child_focus(gcast(UnsafeMutableRawPointer(root)), backward ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD)
-            self.canFocus = true
-            return moved != 0
+            guard let self, Key.tabs.contains(key), modifiers.subtracting(.shift).isEmpty else { return false }
+            return self.moveFocusPast(backward: key == .leftTab || modifiers.contains(.shift))
         }
+    }
+
+    /// Makes Shift+Tab from this widget go to `previous`, where GTK would pass over it.
+    public func shiftTabFocuses(_ previous: Widget) {
+        onKeyPressed { [weak previous] key, modifiers in
+            guard let previous, Key.tabs.contains(key), key == .leftTab || modifiers.contains(.shift) else { return false }
+            previous.grabFocus()
+            return true
+        }
+    }
+
+    /// Gives the focus to the first control after (or before) this widget, its siblings first and
+    /// then its ancestors' siblings, as Tab would from its last (or first) control. Asking the
+    /// window to move the focus with this widget closed to it lost the place: the focus went back
+    /// to the window's first control, past whatever followed the list (a pill over it, a bar under it).
+    private func moveFocusPast(backward: Bool) -> Bool {
+        let direction = backward ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD
+        var current = widget
+        while let parent = gtk_widget_get_parent(current) {
+            var sibling = backward ? gtk_widget_get_prev_sibling(current) : gtk_widget_get_next_sibling(current)
+            while let candidate = sibling {
+                // A stack's hidden pages are visible widgets that are not mapped.
+                if gtk_widget_get_mapped(candidate) != 0, gtk_widget_child_focus(candidate, direction) != 0 { return true }
+                sibling = backward ? gtk_widget_get_prev_sibling(candidate) : gtk_widget_get_next_sibling(candidate)
+            }
+            current = parent
+        }
+        // Past the window's last control: round again from its start, as GTK does.
+        canFocus = false
+        let moved = gtk_widget_child_focus(current, direction)
+        canFocus = true
+        return moved != 0
     }
 
     /// Runs `handler` with the point of a secondary (right) click, in this widget's coordinates.

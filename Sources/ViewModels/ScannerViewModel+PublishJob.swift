@@ -8,6 +8,16 @@ import Localization
 extension ScannerViewModel {
     /// Filters, sorts and builds the rows from a copy of the devices.
     struct PublishJob: Sendable {
+        /// Where the rows go.
+        enum Placement: Sendable {
+            /// In the chosen order; devices that went leave the list.
+            case sort
+            /// Where they were: newcomers go last, and a row whose device went (or no longer
+            /// passes a filter) stays in its place, dimmed, so nothing above a row moves.
+            /// Only the user's own hiding takes a row out at once.
+            case hold
+        }
+
         let devices: [DeviceID: LiveDevice]
         let favorites: [DeviceID: Favorite]
         /// Hidden by the user: left out, and counted apart from the filters.
@@ -23,7 +33,11 @@ extension ScannerViewModel {
         /// Whether every row says how old its reading is (a finished replay); faded rows always do.
         let showsAge: Bool
         let order: [DeviceID]
-        let reorder: Bool
+        /// The rows shown now, for those whose place is held after their device went.
+        let previous: [Row]
+        let placement: Placement
+        /// Whether to find out if sorting would change the list (`Result.outdated`).
+        let checksOrder: Bool
         /// Opens encrypted sensors whose key the user gave.
         let sensorKeys: SensorKeys?
 
@@ -32,12 +46,15 @@ extension ScannerViewModel {
             let order: [DeviceID]
             let hidden: Int
             let hiddenByUser: Int
+            /// The rows were put in the chosen order.
+            let sorted: Bool
+            /// Sorting now would change the list.
+            let outdated: Bool
         }
 
         func run() -> Result {
             let p = preferences
             var visible: [Row] = []
-            var lastSeen: [Date] = []
             visible.reserveCapacity(devices.count)
             var hiddenByUser = 0
             for (id, device) in devices {
@@ -67,43 +84,84 @@ extension ScannerViewModel {
                 visible.append(Row(id: id, key: device.key, title: name ?? unknown, isUnnamed: name == nil,
                                    subtitle: device.identifierLine, rssi: rssi, level: ScannerViewModel.level(rssi),
                                    isFavorite: favorite != nil, isStale: stale,
-                                   age: showsAge || stale ? L10n.format("{} ago", Formats.age(seconds: age)) : nil,
+                                   age: showsAge || stale ? Self.ago(age) : nil, lastSeen: device.lastSeen,
                                    tracker: tracker?.words, readings: ReadingText.summary(LiveDevices.opened(advertised, heardAt: device.currentAddress.address,
                                                                                              keyFor: id.address, keys: sensorKeys))))
-                lastSeen.append(device.lastSeen)
             }
             let rows: [Row]
-            let newOrder: [DeviceID]
-            if reorder {
-                // Sort positions on keys made once, not the rows themselves: thousands of rows, four times a second.
-                var positions = Array(visible.indices)
-                switch p.sortOrder {
-                case .signal:
-                    let signal = visible.map { $0.rssi ?? -200 }
-                    positions.sort { signal[$0] != signal[$1] ? signal[$0] > signal[$1] : visible[$0].id < visible[$1].id }
-                case .name:
-                    let names = visible.map { DisplayName.sortKey($0.title) }
-                    positions.sort {
-                        if names[$0] != names[$1] { return names[$0] < names[$1] }
-                        if visible[$0].title != visible[$1].title { return visible[$0].title < visible[$1].title }
-                        return visible[$0].id < visible[$1].id
-                    }
-                case .lastSeen:
-                    positions.sort { lastSeen[$0] != lastSeen[$1] ? lastSeen[$0] > lastSeen[$1] : visible[$0].id < visible[$1].id }
-                }
-                rows = positions.map { visible[$0] }
-                newOrder = rows.map(\.id)
-            } else {
-                // Rows never jump under the pointer: keep places, append newcomers.
+            /// The rows' devices in order, and those hidden by the user where they were.
+            var placedOrder: [DeviceID] = []
+            var outdated = false
+            switch placement {
+            case .sort:
+                rows = sorted(Array(visible.indices), visible).map { visible[$0] }
+                placedOrder = rows.map(\.id)
+            case .hold:
+                // Rows never jump under the pointer or the eyes: keep places, append newcomers.
                 var byID: [DeviceID: Int] = [:]
                 byID.reserveCapacity(visible.count)
                 for (position, row) in visible.enumerated() { byID[row.id] = position }
+                // Made only once a row is missing: most refreshes miss none.
+                lazy var before = Dictionary(previous.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+                var held: [Row] = []
+                held.reserveCapacity(order.count + visible.count)
+                for id in order {
+                    if let position = byID[id] {
+                        held.append(visible[position])
+                        placedOrder.append(id)
+                    } else if hidden[id] != nil {
+                        // Hidden by the user: out at once, its place kept for Undo.
+                        placedOrder.append(id)
+                    } else if newMark?.isNew(id) ?? true, var row = before[id] {
+                        // Gone, or no longer matching a filter: dimmed in its place until the next sort.
+                        row.isStale = true
+                        row.age = Self.ago(now.timeIntervalSince(row.lastSeen))
+                        held.append(row)
+                        placedOrder.append(id)
+                        outdated = true
+                    }
+                }
                 let placed = Set(order)
-                newOrder = order.filter { byID[$0] != nil } + visible.map(\.id).filter { !placed.contains($0) }.sorted()
-                rows = newOrder.map { visible[byID[$0]!] }
+                let newcomers = sorted(visible.indices.filter { !placed.contains(visible[$0].id) }, visible).map { visible[$0] }
+                held += newcomers
+                placedOrder += newcomers.map(\.id)
+                rows = held
+                if !outdated && checksOrder {
+                    let wanted = sorted(Array(visible.indices), visible)
+                    outdated = !wanted.map { visible[$0].id }.elementsEqual(rows.lazy.map(\.id))
+                }
             }
-            return Result(rows: rows, order: newOrder, hidden: devices.count - rows.count - hiddenByUser,
-                          hiddenByUser: hiddenByUser)
+            return Result(rows: rows, order: placedOrder, hidden: devices.count - visible.count - hiddenByUser,
+                          hiddenByUser: hiddenByUser,
+                          // The first rows of an empty list come in the chosen order.
+                          sorted: placement == .sort || order.isEmpty, outdated: outdated)
+        }
+
+        /// `positions` of `visible` in the chosen order. Sorts positions on keys made once, not
+        /// the rows themselves: thousands of rows, four times a second.
+        private func sorted(_ positions: [Int], _ visible: [Row]) -> [Int] {
+            var positions = positions
+            switch preferences.sortOrder {
+            case .signal:
+                let signal = visible.map { $0.rssi ?? -200 }
+                positions.sort { signal[$0] != signal[$1] ? signal[$0] > signal[$1] : visible[$0].id < visible[$1].id }
+            case .name:
+                let names = visible.map { DisplayName.sortKey($0.title) }
+                positions.sort {
+                    if names[$0] != names[$1] { return names[$0] < names[$1] }
+                    if visible[$0].title != visible[$1].title { return visible[$0].title < visible[$1].title }
+                    return visible[$0].id < visible[$1].id
+                }
+            case .lastSeen:
+                let lastSeen = visible.map(\.lastSeen)
+                positions.sort { lastSeen[$0] != lastSeen[$1] ? lastSeen[$0] > lastSeen[$1] : visible[$0].id < visible[$1].id }
+            }
+            return positions
+        }
+
+        /// "70 s ago".
+        private static func ago(_ seconds: TimeInterval) -> String {
+            L10n.format("{} ago", Formats.age(seconds: seconds))
         }
     }
 }

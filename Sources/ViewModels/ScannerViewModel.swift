@@ -28,10 +28,12 @@ public final class ScannerViewModel {
         /// 0 (none) to 4 (excellent).
         public let level: Int
         public let isFavorite: Bool
-        /// Unseen for longer than the fade time.
-        public let isStale: Bool
+        /// Unseen for longer than the fade time, or gone from the list's filters while its place is held.
+        public var isStale: Bool
         /// "70 s ago" once a replay is over, so an old reading does not look current.
-        public let age: String?
+        public var age: String?
+        /// When the device was last heard; a held row's age is told from it.
+        public let lastSeen: Date
         /// "AirTag · away from its owner", for a tracker's tag; "21.4 °C · 48 % · Battery 81 %", for a sensor.
         public let tracker: String?
         public var readings: String?
@@ -49,11 +51,14 @@ public final class ScannerViewModel {
     public private(set) var hiddenByUserCount = 0
     /// How many list refreshes were published (for the benchmark and tests).
     public private(set) var refreshCount = 0
+    /// Whether Sort Again would change the list: the rows hold their places between the sorts
+    /// the user asks for, so the order shown drifts from the one chosen as signals change.
+    public private(set) var canSortAgain = false
     /// Sorting and filters; `onPreferencesChange` hears every change. How the scan runs is the policy's.
     public var preferences = ScannerPreferences() {
         didSet {
             guard preferences != oldValue else { return }
-            publish(reorder: true)
+            publish(.sort)
             onPreferencesChange?(preferences)
         }
     }
@@ -80,13 +85,15 @@ public final class ScannerViewModel {
         set { preferences.minimumRSSI = newValue }
     }
     /// Ctrl+F: matches name, nickname, address and company; not kept across restarts.
-    public var searchText = "" { didSet { if searchText != oldValue { publish(reorder: true) } } }
-    /// Whether rows may move now; false while the pointer is over the list.
-    public var reorderAllowed = true { didSet { if reorderAllowed && orderHoldIsOver { publish(reorder: true) } } }
+    public var searchText = "" { didSet { if searchText != oldValue { publish(.sort) } } }
 
-    /// How long the order holds after the list was sorted, seconds. A list that re-sorts every
-    /// second cannot be read by someone scanning it with their eyes, pointer or not. What the
-    /// user asks for (a sort, a search, a filter) sorts at once; newcomers meanwhile go last.
+    /// How long after a sort the list is not offered another, seconds: a list whose signals
+    /// change would otherwise offer one at every refresh.
+    ///
+    /// Rows never move on their own. The eyes lead the pointer: a list that re-sorts whenever
+    /// the pointer is elsewhere moves the row the user is aiming at. What the user asks for
+    /// (Sort Again, a sort, a search, a filter) sorts at once; newcomers meanwhile go last, and
+    /// a row whose device went keeps its place, dimmed, until the next sort.
     public var orderHold: TimeInterval = 10
     /// When the live list was last sorted.
     private var sortedAt: Date?
@@ -122,9 +129,9 @@ public final class ScannerViewModel {
         self.favorites = favorites
         self.hidden = hidden
         self.now = now
-        tokens.append(policy.observe { [weak self] in self.map { $0.publish(reorder: $0.reorderAllowed) } })
-        tokens.append(favorites.observe { [weak self] in self?.publish(reorder: false) })
-        if let hidden { tokens.append(hidden.observe { [weak self] in self.map { $0.publish(reorder: $0.reorderAllowed) } }) }
+        tokens.append(policy.observe { [weak self] in self?.publish(.hold) })
+        tokens.append(favorites.observe { [weak self] in self?.publish(.hold) })
+        if let hidden { tokens.append(hidden.observe { [weak self] in self?.publish(.hold) }) }
         tokens.append(live.observe { [weak self] change in self?.liveChanged(change) })
     }
 
@@ -140,6 +147,12 @@ public final class ScannerViewModel {
     /// Only New Devices: on marks every device seen so far as known.
     public func setOnlyNewDevices(_ on: Bool) {
         hidden?.setOnlyNewDevices(on, known: Set(live.all.keys))
+        publish(.sort)
+    }
+
+    /// Puts the rows in the chosen order again (the devices that went leave the list).
+    public func sortAgain() {
+        publish(.sort)
     }
 
     /// The name `id` advertises, if it is live and named (what a new favorite remembers).
@@ -180,11 +193,12 @@ public final class ScannerViewModel {
     }
 
     /// The page is left: the quiet background scan takes over if it is on, else scanning stops.
+    /// Out of sight, the list is sorted: it comes back in order.
     public func leave() {
         ticking = true
         policy.leaveForeground()
         ticking = false
-        publish(reorder: reorderAllowed)
+        publish(.sort)
     }
 
     /// Stops scanning; the list stays.
@@ -192,7 +206,7 @@ public final class ScannerViewModel {
         ticking = true
         policy.stop()
         ticking = false
-        publish(reorder: reorderAllowed)
+        publish(.hold)
     }
 
     /// Folds in everything received since the last tick and republishes, all at once.
@@ -200,7 +214,7 @@ public final class ScannerViewModel {
         ticking = true
         live.tick()
         ticking = false
-        publish(reorder: reorderAllowed)
+        publish(.hold)
     }
 
     /// Waits until the live model has taken in everything its scanner sent so far, then
@@ -224,16 +238,14 @@ public final class ScannerViewModel {
         }
     }
 
-    /// What each fold of the live devices runs: filters and sorts thousands of devices on a
-    /// background thread, so frames keep coming meanwhile. The order holds for `orderHold`.
+    /// What each fold of the live devices runs: filters thousands of devices on a background
+    /// thread, so frames keep coming meanwhile. Rows keep their places.
     public func refresh() async {
         republishing = true
         defer { republishing = false }
         repeat {
             republishAgain = false
-            let reorder = reorderAllowed && orderHoldIsOver
-            if reorder { sortedAt = now() }
-            let job = publishJob(reorder: reorder)
+            let job = publishJob(.hold)
             let started = generation
             let result = await Task.detached(priority: .userInitiated) { job.run() }.value
             // A filter or favorite changed meanwhile and was published at once: this result is older.
@@ -241,15 +253,16 @@ public final class ScannerViewModel {
         } while republishAgain
     }
 
-    private func publish(reorder: Bool) {
-        if reorder { sortedAt = now() }
+    private func publish(_ placement: PublishJob.Placement) {
         generation += 1
-        apply(publishJob(reorder: reorder).run())
+        apply(publishJob(placement).run())
     }
 
     private func apply(_ result: PublishJob.Result) {
+        if result.sorted { sortedAt = now() }
         rows = holdingReadings(result.rows)
         order = result.order
+        canSortAgain = result.outdated
         hiddenCount = result.hidden
         hiddenByUserCount = result.hiddenByUser
         refreshCount += 1
@@ -282,12 +295,13 @@ public final class ScannerViewModel {
     }
 
     /// Everything a publish needs, copied, so it can run on any thread.
-    private func publishJob(reorder: Bool) -> PublishJob {
+    private func publishJob(_ placement: PublishJob.Placement) -> PublishJob {
         PublishJob(devices: live.all, favorites: favorites.snapshot, hidden: hidden?.hidden ?? [:],
                    newMark: hidden?.newDevicesMark, preferences: preferences,
                    needle: searchText.trimmingCharacters(in: .whitespaces).lowercased(),
                    unknown: L10n.tr("Unknown device"), now: now(), fadeAfter: live.isReplayOver ? .infinity : live.effectiveFadeAfter,
-                   showsAge: live.isReplayOver, order: order, reorder: reorder, sensorKeys: live.sensorKeys)
+                   showsAge: live.isReplayOver, order: order, previous: rows, placement: placement,
+                   checksOrder: orderHoldIsOver, sensorKeys: live.sensorKeys)
     }
 
     /// Signal bars for a dBm value.

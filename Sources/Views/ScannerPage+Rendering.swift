@@ -80,6 +80,34 @@ extension ScannerPage {
         let previous = shown
         shown = Dictionary(uniqueKeysWithValues: rows.map { ($0.key, $0) })
         list.update(rows.map(\.key), isChanged: { [shown] in previous[$0] != shown[$0] })
+        renderSortAgain()
+    }
+
+    /// Offers Sort Again while the order shown is not the chosen one; a pill not yet shown
+    /// waits for the pointer to leave the list, so it never lands under a click aimed at a row.
+    func renderSortAgain() {
+        let wanted = model.canSortAgain && content.visibleName == "list"
+        guard wanted != sortAgain.isVisible else { return }
+        if wanted && pointerInList { return }
+        if !wanted && sortAgain.hasFocus { list.list.grabFocus() }
+        sortAgain.isVisible = wanted
+        if wanted {
+            let order: String
+            switch model.sortOrder {
+            case .signal: order = L10n.tr("Put the strongest signals first")
+            case .name: order = L10n.tr("Put the names in alphabetical order")
+            case .lastSeen: order = L10n.tr("Put the devices heard last first")
+            }
+            sortAgain.tooltip(order)
+        }
+    }
+
+    /// Sort Again: the rows in the chosen order, read from the top. From the keyboard, the focus
+    /// goes back into the list (the pill is gone), to the device it left there.
+    func sortAgainNow() {
+        let fromKeyboard = sortAgain.hasFocus
+        model.sortAgain()
+        if !fromKeyboard { list.scrollToStart() }
     }
 
     /// Shows only the header controls that work now: nothing to search, sort or start while the

@@ -35,6 +35,8 @@ public final class ScannerPage: Page {
     var trackerBanner: Banner!
     let trackerAlerts: TrackerAlertsSetting?
     var list: KeyedListView<DeviceRowView>!
+    /// "Sort Again", over the list's top while the order shown is not the chosen one.
+    let sortAgain = Button(label: L10n.tr("_Sort Again"), mnemonic: true)
     var controls: DeviceListControls!
     var sortAction: Action?
     var favoritesOnlyAction: Action?
@@ -54,8 +56,8 @@ public final class ScannerPage: Page {
     var token: ObservationToken?
     let rowLayout = DeviceRowLayout()
     var shown: [String: ScannerViewModel.Row] = [:]
-    var pointerInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
-    var focusInList = false { didSet { model.reorderAllowed = !pointerInList && !focusInList } }
+    /// Whether the pointer is over the list: Sort Again does not appear under it.
+    var pointerInList = false { didSet { if !pointerInList { renderSortAgain() } } }
     /// The row whose device page was opened from it (Enter, a click), to focus again on coming back.
     private var openedFromRow: String?
     var isNarrow = false
@@ -179,12 +181,20 @@ public final class ScannerPage: Page {
         content.add(problem, name: "problem")
         content.add(noMatches, name: "no-matches")
         content.add(noNew, name: "no-new")
-        content.add(list.root, name: "list")
+        // Rows move only when the user asks: the pill offers the new order, and never appears
+        // under the pointer, which may be on its way to the row drawn there.
+        sortAgain.css("pill", "suggested-action").align(.center, .start)
+        sortAgain.margins(12)
+        sortAgain.isVisible = false
+        sortAgain.onClicked { [weak self] in self?.sortAgainNow() }
+        // GTK 4.8 passes over the list going back from an overlay on it.
+        sortAgain.shiftTabFocuses(list.list)
+        let listOverlay = Overlay(child: list.root)
+        listOverlay.add(sortAgain)
+        content.add(listOverlay, name: "list")
         frame.setContent(content)
 
-        // Rows must not move under the pointer or the keyboard focus: reorder only while both are elsewhere.
         list.list.onPointerInside { [weak self] inside in self?.pointerInList = inside }
-        list.list.onFocusInside { [weak self] inside in self?.focusInList = inside }
         list.list.tabLeavesAtOnce()
         // Reordered while the keyboard was away: it comes back to its device, not to its place.
         list.keepFocusWithItsKey(unless: { [weak self] in self?.pointerInList ?? true }) { [weak self] key in

@@ -81,47 +81,62 @@ final class ScannerViewModelTests: XCTestCase {
         await MainActor.run { model.stop() }
     }
 
-    func testTheLiveOrderHoldsForAWhileAfterASortThenSortsAgain() async {
+    func testRowsHoldTheirPlacesUntilSortAgainWhichIsOfferedAfterTheHold() async {
         let (model, scanner, _, clock, live) = await Self.makeWithLive()
         await MainActor.run { model.start() }
         scanner.feed(Self.seen(1, "A", -80))
         scanner.feed(Self.seen(2, "B", -70))
         await Self.settle(model)
         let sorted = await model.rows.map(\.title)
-        XCTAssertEqual(sorted, ["B", "A"])
+        XCTAssertEqual(sorted, ["B", "A"], "newcomers come in the chosen order")
         for _ in 0..<10 { scanner.feed(Self.seen(1, "A", -30)) }
         scanner.feed(Self.seen(3, "C", -20))
+        scanner.feed(Self.seen(4, "D", -25))
         await live.drain()
         await model.refresh()
         let held = await model.rows.map(\.title)
-        XCTAssertEqual(held, ["B", "A", "C"], "within the hold the rows keep their places and a newcomer goes last")
+        XCTAssertEqual(held, ["B", "A", "C", "D"], "rows keep their places and newcomers go last, in order")
+        var offered = await model.canSortAgain
+        XCTAssertFalse(offered, "no new order is offered within the hold")
         clock.now = clock.now.addingTimeInterval(await model.orderHold)
         await model.refresh()
+        let still = await model.rows.map(\.title)
+        XCTAssertEqual(still, ["B", "A", "C", "D"], "after the hold the rows still keep their places")
+        offered = await model.canSortAgain
+        XCTAssertTrue(offered, "and Sort Again is offered")
+        await MainActor.run { model.sortAgain() }
         let resorted = await model.rows.map(\.title)
-        XCTAssertEqual(resorted, ["C", "A", "B"], "after the hold the list is sorted again")
+        XCTAssertEqual(resorted, ["C", "D", "A", "B"])
+        offered = await model.canSortAgain
+        XCTAssertFalse(offered)
         await MainActor.run { model.sortOrder = .name }
         let asked = await model.rows.map(\.title)
-        XCTAssertEqual(asked, ["A", "B", "C"], "a sort asked for is at once")
+        XCTAssertEqual(asked, ["A", "B", "C", "D"], "a sort asked for is at once")
         await MainActor.run { model.stop() }
     }
 
-    func testRowsDoNotMoveWhileThePointerIsOverTheList() async {
+    func testARowThatNoLongerPassesAFilterKeepsItsPlaceDimmedUntilTheNextSort() async {
         let (model, scanner, _, _) = await Self.make()
         await MainActor.run {
-            model.orderHold = 0
+            model.minimumRSSI = -75
             model.start()
         }
-        scanner.feed(Self.seen(1, "A", -80))
+        scanner.feed(Self.seen(1, "A", -60))
         scanner.feed(Self.seen(2, "B", -70))
+        scanner.feed(Self.seen(3, "C", -72))
         await Self.settle(model)
-        await MainActor.run { model.reorderAllowed = false }
-        for _ in 0..<10 { scanner.feed(Self.seen(1, "A", -30)) }
+        for _ in 0..<10 { scanner.feed(Self.seen(1, "A", -100)) }
         await Self.settle(model)
-        let held = await model.rows.map(\.title)
-        XCTAssertEqual(held, ["B", "A"], "the order holds under the pointer")
-        await MainActor.run { model.reorderAllowed = true }
-        let moved = await model.rows.map(\.title)
-        XCTAssertEqual(moved, ["A", "B"])
+        var rows = await model.rows
+        XCTAssertEqual(rows.map(\.title), ["A", "B", "C"], "A is too weak now, but nothing below it moves up")
+        XCTAssertEqual(rows.map(\.isStale), [true, false, false], "its row is dimmed")
+        var offered = await model.canSortAgain
+        XCTAssertTrue(offered, "a row held in its place is a reason to sort again")
+        await MainActor.run { model.sortAgain() }
+        rows = await model.rows
+        XCTAssertEqual(rows.map(\.title), ["B", "C"])
+        offered = await model.canSortAgain
+        XCTAssertFalse(offered)
         await MainActor.run { model.stop() }
     }
 
@@ -179,7 +194,7 @@ final class ScannerViewModelTests: XCTestCase {
         await MainActor.run { model.stop() }
     }
 
-    func testStaleDevicesFadeThenGo() async {
+    func testStaleDevicesFadeThenGoAtTheNextSort() async {
         let (model, scanner, _, clock) = await Self.make()
         await MainActor.run { model.start() }
         scanner.feed(Self.seen(1, "Old", -50, at: clock.now))
@@ -190,7 +205,11 @@ final class ScannerViewModelTests: XCTestCase {
         XCTAssertEqual(stale, true)
         clock.now.addTimeInterval(30)
         await MainActor.run { model.tick() }
-        let rows = await model.rows
+        var rows = await model.rows
+        XCTAssertEqual(rows.map(\.title), ["Old"], "gone, it keeps its place until the list is sorted")
+        XCTAssertEqual(rows.first?.age, "1 min ago", "and says how long ago it was heard")
+        await MainActor.run { model.sortAgain() }
+        rows = await model.rows
         XCTAssertTrue(rows.isEmpty)
         await MainActor.run { model.stop() }
     }
@@ -246,8 +265,11 @@ extension ScannerViewModelTests {
         XCTAssertEqual(stale, true, "faded after the configured 5 s, not the default 30 s")
         clock.now.addTimeInterval(5)
         await MainActor.run { model.tick() }
+        let remaining = await live.all.count
+        XCTAssertEqual(remaining, 0, "gone after the configured 10 s")
+        await MainActor.run { model.sortAgain() }
         let rows = await model.rows
-        XCTAssertTrue(rows.isEmpty, "gone after the configured 10 s")
+        XCTAssertTrue(rows.isEmpty, "and its row with the next sort")
         await MainActor.run { model.stop() }
     }
 

@@ -218,24 +218,27 @@ class ScannerFocusTests(unittest.TestCase):
             app.key("shift+Tab")
             self.assertEqual(app.focused(), row, "Shift+Tab comes back to the row it left")
 
-    def test_shift_tab_comes_back_to_its_device_when_the_list_reordered_while_the_focus_was_away(self):
-        """The list reorders while the focus is elsewhere; coming back, GTK would focus the row
-        now in the same place, another device. The keyboard comes back to the device it left."""
+    def test_sort_again_from_the_keyboard_brings_the_focus_back_to_the_device_it_left(self):
+        """Tab leaves the list for Sort Again once the order changed; Enter sorts, and the focus
+        goes back into the list to the device it left, wherever that device went, not to the row
+        now in its place."""
         with App("--source", "demo") as app:
             self.open_scanner(app)
-            subprocess.run(["xdotool", "mousemove", "0", "0"], check=True, timeout=10)  # the pointer holds rows too
+            subprocess.run(["xdotool", "mousemove", "0", "0"], check=True, timeout=10)  # the pill never comes under the pointer
+            app.wait_for(lambda: "Sort Again" in app.names("button", skip=("Devices nearby",)), timeout=40,
+                         what="the demo's signals to change the order")
             tab_into_the_list(self, app)
             for _ in range(2):
                 app.key("Down")
             row = app.focused()
-            for _ in range(2):  # and again from where it was brought back
-                place = [n for _, r, n in app.nodes() if r == ROW].index(row[1])
-                app.key("Tab")
-                self.assertNotEqual(app.focused()[0], ROW, "the focus left the list")
-                app.wait_for(lambda: [n for _, r, n in app.nodes() if r == ROW][place] != row[1], timeout=30,
-                             what=f"another device in {row[1]}'s place")
-                app.key("shift+Tab")
-                app.wait_for(lambda: app.focused_now() == row, timeout=3, what=f"the focus back on {row[1]}")
+            self.assertEqual(row[0], ROW)
+            before = [n for _, r, n in app.nodes() if r == ROW]
+            app.key("Tab")
+            self.assertEqual(app.focused(), ("push button", "Sort Again"), "the next stop after the list is Sort Again")
+            app.key("Return")
+            app.wait_for(lambda: "Sort Again" not in app.names("button", skip=("Devices nearby",)), what="the pill to go")
+            self.assertNotEqual([n for _, r, n in app.nodes() if r == ROW], before, "the rows were sorted again")
+            app.wait_for(lambda: app.focused_now() == row, timeout=3, what=f"the focus back on {row[1]}")
 
     def test_the_list_holds_still_under_the_keyboard_while_signals_change(self):
         """Arrowing through the demo's list while its signals keep changing: the focused row

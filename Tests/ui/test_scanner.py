@@ -5,6 +5,7 @@
 
 import os
 import re
+import subprocess
 import tempfile
 import time
 import unittest
@@ -26,9 +27,10 @@ def names_under(node, depth=0):
     return out
 
 
-def write_busy_capture(path, devices=24, rate=400, seconds=180):
-    """A btsnoop capture (H4) of named LE devices 1 dB apart whose signals wander by a
-    few dB on every report, so neighbours in a list sorted by signal keep swapping."""
+def write_busy_capture(path, devices=24, rate=400, seconds=180, jitter=4):
+    """A btsnoop capture (H4) of named LE devices 1 dB apart (from −45 dBm, 50 steps down,
+    then again) whose signals wander by `jitter` dB on every report, so neighbours in a list
+    sorted by signal keep swapping."""
     import random
     import struct
     rng = random.Random(11)
@@ -37,10 +39,10 @@ def write_busy_capture(path, devices=24, rate=400, seconds=180):
         f.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
         for i in range(seconds * rate):
             n = rng.randrange(devices)
-            name = f"Busy Sensor {n:02d}".encode()
+            name = (f"Busy Sensor {n:02d}" if devices <= 100 else f"Busy Sensor {n:03d}").encode()
             data = bytes([0x02, 0x01, 0x06, len(name) + 1, 0x09]) + name
             address = bytes([n, 0x42, 0x10, 0x20, 0x30, 0xC0])
-            rssi = -45 - n + rng.randint(-4, 4)
+            rssi = -45 - n % 50 + rng.randint(-jitter, jitter)
             report = bytes([0x01, 0x00, 0x01]) + address + bytes([len(data)]) + data + struct.pack("b", rssi)
             body = bytes([0x02]) + report
             packet = bytes([0x04, 0x3E, len(body)]) + body
@@ -95,16 +97,74 @@ class ScannerTests(unittest.TestCase):
             with App("--source", f"btsnoop:{capture}") as app:
                 self.check_activations_name_their_device(app)
 
+    def test_fifty_clicks_where_a_row_is_drawn_open_that_row_in_a_room_of_200_changing_signals(self):
+        """Rows never move on their own: what the user aims at stays where it was drawn, however
+        the signals change, and Sort Again puts them in order when asked."""
+        import random
+        with tempfile.TemporaryDirectory() as tmp:
+            capture = os.path.join(tmp, "room.btsnoop")
+            write_busy_capture(capture, devices=200, rate=1000, seconds=600, jitter=8)
+            with App("--source", f"btsnoop:{capture}") as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: sum(n.startswith("Busy Sensor ") for n in app.names("label")) >= 8,
+                             what="the room's devices")
+                rng = random.Random(7)
+                offered = sorted_again = 0
+                for click in range(50):
+                    nodes = app.nodes()
+                    # What shows of the list: its scrolled window, not the list's whole height.
+                    window = next(node for node, role, name in nodes if role == "list" and name == "Devices nearby") \
+                        .get_parent().extents(Atspi.CoordType.SCREEN)
+                    pill = next((node for node, role, name in nodes if name == "Sort Again" and role in app.BUTTONS), None)
+                    if pill is not None:
+                        offered += 1
+                        if click % 10 == 9:
+                            # Now and then the user asks for the new order, and aims again.
+                            app.press("Sort Again", skip=("Devices nearby",))
+                            sorted_again += 1
+                            continue
+                        pill = pill.extents(Atspi.CoordType.SCREEN)
+                    # GTK 4.8 keeps the widgets of rows moved out of view, not drawn, with the place
+                    # they had, and marks no row as showing; it lists them after the rows drawn, which
+                    # come first and from the top down. What is drawn ends where the places go back up.
+                    rows = []
+                    for node, role, name in nodes:
+                        if role != "label" or not re.fullmatch(r"Busy Sensor \d{3}", name):
+                            continue
+                        e = node.extents(Atspi.CoordType.SCREEN)
+                        if e.height == 0:
+                            continue  # a row kept beyond the view
+                        if rows and e.y <= rows[-1][1].y or e.y + e.height > window.y + window.height:
+                            break
+                        rows.append((name, e))
+                    under_pill = lambda e: pill is not None and pill.y <= e.y + e.height and e.y <= pill.y + pill.height \
+                        and pill.x <= e.x + e.width and e.x <= pill.x + pill.width
+                    rows = [(name, e) for name, e in rows if e.y >= window.y and not under_pill(e)]
+                    self.assertTrue(rows, "rows on screen")
+                    name, e = rng.choice(rows)
+                    # The pointer comes from the window's corner, as a hand does, past the list.
+                    app.click(e.x + e.width // 2, e.y + e.height // 2)
+                    app.wait_for(lambda: "Signal" in app.names("label", skip=("Devices nearby",)), timeout=10,
+                                 what=f"a device's page after click {click + 1} on {name}")
+                    shown = [n for n in app.names("label", skip=("Devices nearby",)) if n.startswith("Busy Sensor ")]
+                    self.assertEqual(set(shown), {name}, f"click {click + 1}, where {name} was drawn, opened its page")
+                    subprocess.run(["xdotool", "key", "--clearmodifiers", "alt+Left"], check=True, timeout=10)
+                    app.wait_for(lambda: "Signal" not in app.names("label", skip=("Devices nearby",)), timeout=10,
+                                 what="the Scanner again")
+                self.assertGreater(offered, 0, "the signals changed the order enough to offer Sort Again")
+                self.assertGreater(sorted_again, 0, "and rows were clicked after a Sort Again too")
+
     def check_activations_name_their_device(self, app):
         app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
         app.press("Add New Devices")
         app.wait_for(lambda: any(n.startswith("Add Busy Sensor") for n in app.names("button")), what="busy devices")
-        # Neither the pointer nor the keyboard rests on the list, so it keeps re-sorting.
+        # The pointer rests outside the list, so Sort Again is offered there as the signals change.
         app.click(1279, 799)
         app.key("ctrl+f")
         root = app.accessible()
         windows = root.get_child_count()
-        opened, attempts, hearts = 0, 0, []
+        opened, attempts, hearts, resorts = 0, 0, [], 0
         while opened < 20 and attempts < 40:
             attempts += 1
             if not hearts:
@@ -114,7 +174,12 @@ class ScannerTests(unittest.TestCase):
                 self.assertTrue(hearts, "rows offer Add")
             node, name = hearts.pop(0)
             device = name[len("Add "):-len(" to favorites")]
-            time.sleep(0.4)  # the list re-sorts meanwhile, as it does while a command is spoken
+            time.sleep(0.4)  # as a command is spoken
+            # Meanwhile the list is sorted again (a second user, or the same at the pointer).
+            pill = next((n for n, r, name in app.nodes(skip=("Devices nearby",)) if name == "Sort Again" and r in app.BUTTONS), None)
+            if pill is not None:
+                pill.do_action(0)
+                resorts += 1
             try:
                 node.do_action(0)
             except GLib.Error:
@@ -138,6 +203,7 @@ class ScannerTests(unittest.TestCase):
         # Every dialog that opened named the right device (asserted above), and a button read
         # a moment ago still works: only a device whose row left the screen may lose its buttons.
         self.assertEqual(opened, 20, f"{opened} of {attempts} activations opened the named device's dialog")
+        self.assertGreater(resorts, 0, "the rows moved between reading a name and acting on it")
 
     def test_the_detail_page_shows_signal_and_keywords(self):
         with App("--source", "demo") as app:

@@ -162,3 +162,23 @@ public final class Expander: Widget {
         set { gtk_expander_set_expanded(gcast(object), newValue ? 1 : 0) }
     }
 }
+
+/// A GtkOverlay: widgets over a main child (a pill over a list, say).
+@MainActor
+public final class Overlay: Widget {
+    private let child: Widget
+    private var overlays: [Widget] = []
+
+    /// Shows `child`, with what `add` places over it.
+    public init(child: Widget) {
+        self.child = child
+        super.init(gtk_overlay_new())
+        gtk_overlay_set_child(gcast(object), child.widget)
+    }
+
+    /// Places `widget` over the child, where its alignment and margins put it.
+    public func add(_ widget: Widget) {
+        gtk_overlay_add_overlay(gcast(object), widget.widget)
+        overlays.append(widget)
+    }
+}

@@ -267,6 +267,12 @@ public final class KeyedListView<Row: AnyObject> {
         }
     }
 
+    /// Scrolls to the first row.
+    public func scrollToStart() {
+        guard !keys.isEmpty else { return }
+        scroll(to: 0)
+    }
+
     /// Scrolls to the last row (a chat's newest message), now and once the layout has caught up.
     public func scrollToEnd() {
         guard !keys.isEmpty else { return }
