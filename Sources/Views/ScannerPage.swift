@@ -35,7 +35,7 @@ public final class ScannerPage: Page {
     var trackerBanner: Banner!
     let trackerAlerts: TrackerAlertsSetting?
     var list: KeyedListView<DeviceRowView>!
-    /// "Sort Again", over the list's top while the order shown is not the chosen one.
+    /// "Sort Again", over the foot of the list while the order shown is not the chosen one.
     let sortAgain = Button(label: L10n.tr("_Sort Again"), mnemonic: true)
     var controls: DeviceListControls!
     var sortAction: Action?
@@ -183,7 +183,7 @@ public final class ScannerPage: Page {
         content.add(noNew, name: "no-new")
         // Rows move only when the user asks: the pill offers the new order, and never appears
         // under the pointer, which may be on its way to the row drawn there.
-        sortAgain.css("pill", "suggested-action").align(.center, .start)
+        sortAgain.css("pill", "suggested-action").align(.center, .end)
         sortAgain.margins(12)
         sortAgain.isVisible = false
         sortAgain.onClicked { [weak self] in self?.sortAgainNow() }
