@@ -9,7 +9,7 @@ import Foundation
 
 /// Keys of encrypted sensors, by address, with the ciphers that open their frames: AES-CCM
 /// from Nettle, AES-CTR from swift-crypto. The keys are never logged or printed.
-public struct SensorKeyring: SensorKeys {
+public struct SensorKeyring: SensorKeys, PayloadSealer {
     private let keys: [String: [UInt8]]
 
     /// `keys` by address ("AA:BB:CC:DD:EE:FF", any case).
@@ -35,6 +35,20 @@ public struct SensorKeyring: SensorKeys {
                                               ciphertext.count, out.baseAddress, sealed)
         }
         return valid == 1 ? plain : nil
+    }
+
+    public func ccmSeal(key: [UInt8], nonce: [UInt8], plaintext: [UInt8], associated: [UInt8],
+                        tagLength: Int) -> (ciphertext: [UInt8], tag: [UInt8])? {
+        guard key.count == 16, (7...13).contains(nonce.count), [4, 6, 8, 10, 12, 14, 16].contains(tagLength) else { return nil }
+        var context = ccm_aes128_ctx()
+        nettle_ccm_aes128_set_key(&context, key)
+        let length = plaintext.count + tagLength
+        var sealed = [UInt8](repeating: 0, count: length)
+        sealed.withUnsafeMutableBufferPointer { out in
+            nettle_ccm_aes128_encrypt_message(&context, nonce.count, nonce, associated.count, associated, tagLength,
+                                              length, out.baseAddress, plaintext)
+        }
+        return (Array(sealed.prefix(plaintext.count)), Array(sealed.suffix(tagLength)))
     }
 
     public func ctr(key: [UInt8], counter: [UInt8], data: [UInt8]) -> [UInt8]? {
