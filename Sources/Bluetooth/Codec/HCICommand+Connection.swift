@@ -47,8 +47,9 @@ extension HCICommand {
     /// The LE events the host wants (§7.8.1), the same for its scanner and its connector, so
     /// neither turns off what the other needs: connection complete (0, 9), advertising reports
     /// (1, 12), connection update complete (2), remote features (3), LTK request (4), remote
-    /// connection parameter request (5), and bits 8, 10 and 11 (DHKey, directed reports, PHY update).
-    public static let leEventMask: UInt64 = 0x0000_0000_0000_1F3F | 1 << 12
+    /// connection parameter request (5), bits 8, 10 and 11 (DHKey, directed reports, PHY update),
+    /// and advertising set terminated (17), which the peripheral role needs.
+    public static let leEventMask: UInt64 = 0x0000_0000_0000_1F3F | 1 << 12 | 1 << 17
 
     /// Read Buffer Size (§7.4.5): the shared ACL buffers, used when LE has none of its own.
     public static let readBufferSize = HCICommand(opcode: readBufferSizeOp, parameters: [])

@@ -26,7 +26,7 @@ public struct HCICommand: Equatable, Sendable {
 
     /// A short name for logs and errors.
     public var name: String { Self.names[opcode] ?? Self.connectionNames[opcode] ?? Self.privacyNames[opcode]
-        ?? String(format: "opcode 0x%04X", opcode) }
+        ?? Self.advertisingNames[opcode] ?? String(format: "opcode 0x%04X", opcode) }
 
     static func op(_ ogf: UInt16, _ ocf: UInt16) -> UInt16 { ogf << 10 | ocf }
 

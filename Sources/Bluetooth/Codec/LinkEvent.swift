@@ -40,6 +40,12 @@ public enum LinkEvent: Equatable, Sendable {
     case connectionUpdateComplete(status: UInt8, handle: UInt16, interval: UInt16)
     /// LE Remote Connection Parameter Request (§7.7.65.6): the peer's link layer asks for new parameters.
     case remoteParameterRequest(handle: UInt16, ConnectionParameterRequest)
+    /// LE Long Term Key Request (§7.7.65.5): a central starts encryption on a link where FavBlue
+    /// is the peripheral, and asks for the key kept for (`ediv`, `rand`); both 0 for Secure Connections.
+    case longTermKeyRequest(handle: UInt16, rand: UInt64, ediv: UInt16)
+    /// LE Advertising Set Terminated (§7.7.65.18): set `set` stopped, because a central connected
+    /// (`connection`), its duration ran out (status 0x3C), or it sent its events.
+    case advertisingSetTerminated(status: UInt8, set: UInt8, connection: UInt16?)
     /// Encryption Change (§7.7.8, v2 §7.7.8.2) or Encryption Key Refresh Complete (§7.7.39):
     /// the link is encrypted (`enabled`) or the attempt failed (`status`, 0x06 when the peer has no key).
     case encryptionChange(status: UInt8, handle: UInt16, enabled: Bool)
@@ -103,6 +109,16 @@ public enum LinkEvent: Equatable, Sendable {
             let interval = try r.u16("connection interval")
             _ = try r.take(4, "latency and supervision timeout")
             return .connectionUpdateComplete(status: status, handle: handle, interval: interval)
+        case 0x05:
+            let handle = try r.u16("connection handle") & 0x0FFF
+            let rand = try r.take(8, "random number").reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return .longTermKeyRequest(handle: handle, rand: rand, ediv: try r.u16("encrypted diversifier"))
+        case 0x12:
+            let status = try r.u8("status")
+            let set = try r.u8("advertising handle")
+            let connection = try r.u16("connection handle") & 0x0FFF
+            _ = try r.u8("completed extended advertising events")
+            return .advertisingSetTerminated(status: status, set: set, connection: status == 0 ? connection : nil)
         case 0x06:
             let handle = try r.u16("connection handle") & 0x0FFF
             let request = ConnectionParameterRequest(intervalMin: try r.u16("interval min"), intervalMax: try r.u16("interval max"),

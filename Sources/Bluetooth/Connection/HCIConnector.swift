@@ -210,6 +210,9 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         }
         guard let decoded else { return }
         switch decoded {
+        case .connectionComplete(let complete) where complete.role == 1:
+            // A central connected to FavBlue's own advertisement: the peripheral role's link.
+            break
         case .connectionComplete(let complete):
             lock.lock()
             // A late answer to a cancel is no answer to the attempt after it.
@@ -232,10 +235,12 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
             let current = lock.withLock { link }
             for entry in list where entry.handle == current?.handle { current?.outbox.completed(Int(entry.count)) }
         case .remoteParameterRequest(let handle, let request):
+            // The peripheral role answers for its own links.
+            guard lock.withLock({ link?.handle == handle }) else { return }
             replies.async {
                 _ = try? host.command(.leRemoteConnectionParameterReply(handle: handle, request))
             }
-        case .connectionUpdateComplete:
+        case .connectionUpdateComplete, .longTermKeyRequest, .advertisingSetTerminated:
             break
         case .encryptionChange(let status, let handle, let enabled):
             encryptionChanged(handle: handle, status: status != 0 ? status : (enabled ? 0 : 0x1F))

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// One attribute of FavBlue's GATT server (Core v5.4, Vol 3, Part F, §3.2).
+struct ServedAttribute: Sendable {
+    /// What the attribute is, so a request on it is told to the right part of the setup.
+    enum Role: Sendable, Equatable {
+        case service(end: UInt16)
+        case declaration(ServedCharacteristicID?)
+        case value(ServedCharacteristicID?)
+        case configuration(ServedCharacteristicID?, valueHandle: UInt16, properties: GATTProperties)
+        case descriptor(ServedCharacteristicID?)
+    }
+
+    let handle: UInt16
+    let type: AttributeUUID
+    var value: [UInt8]
+    let readable: Bool
+    /// Write Request and Prepare Write.
+    let writable: Bool
+    /// Write Command.
+    let writableWithoutResponse: Bool
+    let readSecurity: AttributeSecurity
+    let writeSecurity: AttributeSecurity
+    let maximumLength: Int
+    let role: Role
+}
+
+/// The attributes FavBlue serves, in handle order, made from a `ServerSetup`: Generic Access
+/// and Generic Attribute first (unless the setup brings its own), then each service with its
+/// declarations, values and descriptors, the Client Characteristic Configuration added for
+/// every characteristic that notifies or indicates (Vol 3, Part G, §3). Handles a setup keeps
+/// (a clone) are used as they are; the rest follow on.
+///
+/// Values change while it serves: guarded by a lock, read and written from any thread.
+final class AttributeDatabase: @unchecked Sendable {
+    private let lock = NSLock()
+    private var attributes: [ServedAttribute]
+    /// The value handle of each characteristic of the setup.
+    let valueHandles: [ServedCharacteristicID: UInt16]
+    /// The configuration handle of each characteristic that has one.
+    let configurationHandles: [ServedCharacteristicID: UInt16]
+    /// The Service Changed characteristic's value handle, when FavBlue serves Generic Attribute.
+    let serviceChangedHandle: UInt16?
+
+    /// Why a setup cannot be served: two attributes on one handle, or handles past 0xFFFF.
+    struct Problem: Error, Equatable {
+        let message: String
+    }
+
+    init(_ setup: ServerSetup) throws(Problem) {
+        var list: [ServedAttribute] = []
+        var next: UInt16 = 1
+        var values: [ServedCharacteristicID: UInt16] = [:], configurations: [ServedCharacteristicID: UInt16] = [:]
+        func take(_ wanted: UInt16?) throws(Problem) -> UInt16 {
+            let handle = wanted ?? next
+            guard handle >= next else {
+                throw Problem(message: L10n.format("the handle {} comes after a higher one, or twice.", String(handle)))
+            }
+            guard handle < 0xFFFF else { throw Problem(message: L10n.tr("the setup needs more than 65,534 handles.")) }
+            next = handle + 1
+            return handle
+        }
+        func read(_ type: AttributeUUID, _ value: [UInt8], at handle: UInt16, _ role: ServedAttribute.Role) -> ServedAttribute {
+            ServedAttribute(handle: handle, type: type, value: value, readable: true, writable: false, writableWithoutResponse: false,
+                            readSecurity: .none, writeSecurity: .none, maximumLength: 512, role: role)
+        }
+        var services = setup.services
+        var serviceChanged: UInt16?
+        if !setup.hasOwnGenericAccess {
+            let name = Array(setup.name.utf8.prefix(248))
+            let appearance = setup.appearance ?? 0
+            services.insert(ServedService(uuid: ServerSetup.genericAccess, characteristics: [
+                ServedCharacteristic(uuid: BluetoothUUID(0x2A00), properties: [.read], value: name),
+                ServedCharacteristic(uuid: BluetoothUUID(0x2A01), properties: [.read], value: [UInt8(appearance & 0xFF), UInt8(appearance >> 8)]),
+            ]), at: 0)
+            if !setup.services.contains(where: { $0.uuid == ServerSetup.genericAttribute }) {
+                services.insert(ServedService(uuid: ServerSetup.genericAttribute, characteristics: [
+                    ServedCharacteristic(uuid: BluetoothUUID(0x2A05), properties: [.indicate], value: [0x01, 0x00, 0xFF, 0xFF]),
+                ]), at: 1)
+            }
+        }
+        // Services FavBlue adds carry no index: their events are nobody's.
+        let added = services.count - setup.services.count
+        for (s, service) in services.enumerated() {
+            let index = s - added
+            let start = try take(service.handle)
+            let serviceIndex = list.count
+            list.append(read(service.primary ? AttributeUUID(0x2800) : AttributeUUID(0x2801), service.uuid.attWire, at: start, .service(end: start)))
+            for (c, characteristic) in service.characteristics.enumerated() {
+                let id = index >= 0 ? ServedCharacteristicID(service: index, characteristic: c) : nil
+                let declaration = try take(characteristic.handle)
+                let valueHandle = try take(nil)
+                let properties = characteristic.properties
+                list.append(read(AttributeUUID.characteristic, [properties.rawValue] + HCICommand.le16(valueHandle) + characteristic.uuid.attWire,
+                                 at: declaration, .declaration(id)))
+                list.append(ServedAttribute(handle: valueHandle, type: AttributeUUID(wire: characteristic.uuid.attWire)!, value: characteristic.value,
+                                            readable: properties.contains(.read), writable: properties.contains(.write),
+                                            writableWithoutResponse: properties.contains(.writeWithoutResponse),
+                                            readSecurity: characteristic.readSecurity, writeSecurity: characteristic.writeSecurity,
+                                            maximumLength: min(characteristic.maximumLength, 512), role: .value(id)))
+                if let id { values[id] = valueHandle }
+                if characteristic.uuid == BluetoothUUID(0x2A05), index < 0 { serviceChanged = valueHandle }
+                // Descriptors in handle order where the setup keeps them, the configuration where its handle says.
+                var descriptors: [(UInt16?, ServedAttribute.Role, AttributeUUID, [UInt8], ServedDescriptor?)] = []
+                if characteristic.hasConfiguration {
+                    descriptors.append((characteristic.cccdHandle, .configuration(id, valueHandle: valueHandle, properties: properties),
+                                        AttributeUUID.clientCharacteristicConfiguration, [0, 0], nil))
+                }
+                if let text = characteristic.userDescription {
+                    descriptors.append((nil, .descriptor(id), AttributeUUID(0x2901), Array(text.utf8.prefix(512)), nil))
+                }
+                if let format = characteristic.presentation {
+                    descriptors.append((nil, .descriptor(id), AttributeUUID(0x2904), format.bytes, nil))
+                }
+                for d in characteristic.descriptors {
+                    descriptors.append((d.handle, .descriptor(id), AttributeUUID(wire: d.uuid.attWire)!, d.value, d))
+                }
+                if descriptors.contains(where: { $0.0 != nil }) {
+                    // Kept handles first in their order, then the ones FavBlue numbers.
+                    descriptors.sort { ($0.0 ?? .max) < ($1.0 ?? .max) }
+                }
+                for (wanted, role, type, value, served) in descriptors {
+                    let handle = try take(wanted)
+                    if case .configuration = role {
+                        if let id { configurations[id] = handle }
+                        list.append(ServedAttribute(handle: handle, type: type, value: value, readable: true, writable: true,
+                                                    writableWithoutResponse: false, readSecurity: .none, writeSecurity: .none,
+                                                    maximumLength: 2, role: role))
+                    } else if let served {
+                        list.append(ServedAttribute(handle: handle, type: type, value: value, readable: served.readable, writable: served.writable,
+                                                    writableWithoutResponse: false, readSecurity: served.readSecurity,
+                                                    writeSecurity: served.writeSecurity, maximumLength: 512, role: role))
+                    } else {
+                        list.append(read(type, value, at: handle, role))
+                    }
+                }
+            }
+            list[serviceIndex] = read(list[serviceIndex].type, list[serviceIndex].value, at: start, .service(end: next - 1))
+        }
+        attributes = list
+        valueHandles = values
+        configurationHandles = configurations
+        serviceChangedHandle = serviceChanged
+    }
+
+    /// Every attribute, in handle order (a copy).
+    var all: [ServedAttribute] { lock.withLock { attributes } }
+
+    /// The attribute at `handle`.
+    func attribute(_ handle: UInt16) -> ServedAttribute? {
+        lock.withLock { index(handle).map { attributes[$0] } }
+    }
+
+    /// Sets the value at `handle`; false when there is no such attribute.
+    @discardableResult
+    func setValue(_ value: [UInt8], at handle: UInt16) -> Bool {
+        lock.withLock {
+            guard let i = index(handle) else { return false }
+            attributes[i].value = value
+            return true
+        }
+    }
+
+    /// The attributes from `start` to `end`, in order.
+    func range(_ start: UInt16, _ end: UInt16) -> ArraySlice<ServedAttribute> {
+        lock.withLock {
+            let from = attributes.firstIndex { $0.handle >= start } ?? attributes.count
+            var to = from
+            while to < attributes.count, attributes[to].handle <= end { to += 1 }
+            return attributes[from..<to]
+        }
+    }
+
+    /// Binary search; called with the lock held.
+    private func index(_ handle: UInt16) -> Int? {
+        var low = 0, high = attributes.count - 1
+        while low <= high {
+            let mid = (low + high) / 2
+            if attributes[mid].handle == handle { return mid }
+            if attributes[mid].handle < handle { low = mid + 1 } else { high = mid - 1 }
+        }
+        return nil
+    }
+
+    /// The served tree as FavBlue's GATT browser shows a device's, handle for handle.
+    var tree: [GATTService] {
+        var services: [GATTService] = []
+        for a in all {
+            switch a.role {
+            case .service(let end):
+                guard let uuid = AttributeUUID(wire: a.value) else { continue }
+                services.append(GATTService(uuid: uuid.serviceID.uuid, name: uuid.serviceID.name, start: a.handle, end: end))
+            case .declaration:
+                guard a.value.count >= 5, let uuid = AttributeUUID(wire: a.value.dropFirst(3)) else { continue }
+                let valueHandle = UInt16(a.value[1]) | UInt16(a.value[2]) << 8
+                services[services.count - 1].characteristics.append(GATTCharacteristic(
+                    uuid: uuid.description, handle: a.handle, valueHandle: valueHandle, properties: GATTProperties(rawValue: a.value[0])))
+            case .configuration, .descriptor:
+                guard !services.isEmpty, !services[services.count - 1].characteristics.isEmpty else { continue }
+                let count = services[services.count - 1].characteristics.count
+                services[services.count - 1].characteristics[count - 1].descriptors.append(GATTDescriptor(uuid: a.type.description, handle: a.handle))
+            case .value:
+                break
+            }
+        }
+        return services
+    }
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+@testable import Bluetooth
+import Domain
+import XCTest
+
+/// FavBlue's ATT server, request by request, against the Core's rules (Vol 3, Part F, §3.4):
+/// what a central is answered, and what a stranger's malformed PDU gets.
+final class ATTServerTests: XCTestCase {
+    private let vendor = BluetoothUUID("5E7F1000-1C2B-4A5D-8E9F-0A1B2C3D4E5F")!
+    private func vendor(_ n: Int) -> BluetoothUUID { BluetoothUUID(String(format: "5E7F%04X-1C2B-4A5D-8E9F-0A1B2C3D4E5F", 0x1000 + n))! }
+
+    private func server() throws -> ATTServer {
+        let setup = ServerSetup(name: "Bench", appearance: 0x0340, services: [
+            ServedService(uuid: BluetoothUUID(0x180F), characteristics: [
+                ServedCharacteristic(uuid: BluetoothUUID(0x2A19), properties: [.read, .notify], value: [87]),
+            ]),
+            ServedService(uuid: vendor, characteristics: [
+                ServedCharacteristic(uuid: vendor(1), properties: [.read, .write, .writeWithoutResponse, .indicate],
+                                     value: Array("hello".utf8), maximumLength: 300, userDescription: "Greeting"),
+                ServedCharacteristic(uuid: vendor(2), properties: [.read], readSecurity: .encrypted, value: [1]),
+                ServedCharacteristic(uuid: vendor(3), properties: [.read, .write], writeSecurity: .authenticated, value: [2]),
+                ServedCharacteristic(uuid: vendor(4), properties: [.read], value: (0..<300).map { UInt8($0 % 256) }),
+            ]),
+        ])
+        return ATTServer(database: try AttributeDatabase(setup))
+    }
+
+    /// 1 GAP, 2–3 name, 4–5 appearance, 6 GATT, 7–8 Service Changed, 9 its CCCD, 10 Battery,
+    /// 11–12 level, 13 CCCD, 14 vendor, 15–16 greeting, 17 CCCD, 18 description, 19–20, 21–22, 23–24.
+    func testTheDatabaseIsGenericAccessAndAttributeThenTheSetupHandleByHandle() throws {
+        let tree = try server().database.tree
+        XCTAssertEqual(tree.map { "\($0.uuid) \($0.start)–\($0.end)" },
+                       ["1800 1–5", "1801 6–9", "180F 10–13", "5E7F1000-1C2B-4A5D-8E9F-0A1B2C3D4E5F 14–24"])
+        XCTAssertEqual(tree[3].characteristics.first?.descriptors.map { "\($0.handle) \($0.uuid)" }, ["17 2902", "18 2901"])
+    }
+
+    func testDiscoveryRequestsAreAnsweredAsTheCoreLaysThemOut() throws {
+        var s = try server()
+        XCTAssertEqual(s.receive([0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28]).answer,
+                       [0x11, 6, 1, 0, 5, 0, 0x00, 0x18, 6, 0, 9, 0, 0x01, 0x18, 10, 0, 13, 0, 0x0F, 0x18],
+                       "16-bit services together; the 128-bit one in the next response")
+        XCTAssertEqual(s.receive([0x10, 14, 0, 0xFF, 0xFF, 0x00, 0x28]).answer, [0x11, 20, 14, 0, 24, 0] + vendor.full)
+        XCTAssertEqual(s.receive([0x06, 1, 0, 0xFF, 0xFF, 0x00, 0x28, 0x0F, 0x18]).answer, [0x07, 10, 0, 13, 0], "Find By Type Value")
+        XCTAssertEqual(s.receive([0x08, 10, 0, 13, 0, 0x03, 0x28]).answer, [0x09, 7, 11, 0, 0x12, 12, 0, 0x19, 0x2A], "Read By Type 0x2803")
+        XCTAssertEqual(s.receive([0x04, 13, 0, 13, 0]).answer, [0x05, 1, 13, 0, 0x02, 0x29], "Find Information")
+        XCTAssertEqual(s.receive([0x10, 25, 0, 0xFF, 0xFF, 0x00, 0x28]).answer, [0x01, 0x10, 25, 0, 0x0A], "past the last: Attribute Not Found")
+    }
+
+    func testReadsWritesAndLongValues() throws {
+        var s = try server()
+        XCTAssertEqual(s.receive([0x02, 0x00, 0x01]).answer, [0x03, 0x05, 0x02], "the server's MTU, 517")
+        XCTAssertEqual(s.mtu, 256)
+        XCTAssertEqual(s.receive([0x0A, 12, 0]).answer, [0x0B, 87])
+        let (answer, notes) = s.receive([0x12, 16, 0] + Array("hi".utf8))
+        XCTAssertEqual(answer, [0x13])
+        XCTAssertEqual(notes, [.wrote(ServedCharacteristicID(service: 1, characteristic: 0), Array("hi".utf8), withResponse: true)])
+        XCTAssertEqual(s.receive([0x0A, 16, 0]).answer, [0x0B] + Array("hi".utf8))
+        // 300 bytes over a 256 MTU: Read, then Read Blob from 255.
+        XCTAssertEqual(s.receive([0x0A, 24, 0]).answer?.count, 256)
+        XCTAssertEqual(s.receive([0x0C, 24, 0, 255, 0]).answer, [0x0D] + (255..<300).map { UInt8($0 % 256) })
+        XCTAssertEqual(s.receive([0x0C, 24, 0, 0x2D, 0x01]).answer, [0x01, 0x0C, 24, 0, 0x07], "an offset past the end: Invalid Offset")
+        // A long write in parts, checked whole, then written at once.
+        XCTAssertEqual(s.receive([0x16, 16, 0, 0, 0] + [UInt8](repeating: 0x41, count: 200)).answer?.prefix(5), [0x17, 16, 0, 0, 0])
+        XCTAssertEqual(s.receive([0x16, 16, 0, 200, 0] + [UInt8](repeating: 0x42, count: 100)).answer?.count, 105)
+        XCTAssertEqual(s.receive([0x0A, 16, 0]).answer, [0x0B] + Array("hi".utf8), "nothing written before Execute")
+        XCTAssertEqual(s.receive([0x18, 0x01]).notes, [.wrote(ServedCharacteristicID(service: 1, characteristic: 0),
+                                                              [UInt8](repeating: 0x41, count: 200) + [UInt8](repeating: 0x42, count: 100),
+                                                              withResponse: true)])
+        XCTAssertEqual(s.receive([0x0C, 16, 0, 255, 0]).answer?.count, 46)
+        XCTAssertEqual(s.receive([0x0E, 12, 0, 20, 0]).answer, [0x01, 0x0E, 20, 0, 0x0F], "Read Multiple refused whole by its first refusal")
+        XCTAssertEqual(s.receive([0x20, 12, 0, 16, 0]).answer?.prefix(6), [0x21, 1, 0, 87, 44, 1], "Read Multiple Variable: each value with its length")
+    }
+
+    func testSecurityIsCheckedPerAccess() throws {
+        var s = try server()
+        XCTAssertEqual(s.receive([0x0A, 20, 0]).answer, [0x01, 0x0A, 20, 0, 0x0F], "encryption wanted: Insufficient Encryption")
+        XCTAssertEqual(s.receive([0x12, 22, 0, 9]).answer, [0x01, 0x12, 22, 0, 0x05], "a code wanted: Insufficient Authentication")
+        s.security = LinkSecurity(encrypted: true, authenticated: false)
+        XCTAssertEqual(s.receive([0x0A, 20, 0]).answer, [0x0B, 1])
+        XCTAssertEqual(s.receive([0x12, 22, 0, 9]).answer, [0x01, 0x12, 22, 0, 0x05], "Just Works is not enough")
+        s.security.authenticated = true
+        XCTAssertEqual(s.receive([0x12, 22, 0, 9]).answer, [0x13])
+    }
+
+    func testSubscriptionsAreTheLinksOwnAndChecked() throws {
+        var s = try server()
+        let (answer, notes) = s.receive([0x12, 13, 0, 0x01, 0x00])
+        XCTAssertEqual(answer, [0x13])
+        XCTAssertEqual(notes, [.subscribed(ServedCharacteristicID(service: 0, characteristic: 0), indicate: false)])
+        XCTAssertEqual(s.configuration(at: 13), 1)
+        XCTAssertEqual(s.receive([0x0A, 13, 0]).answer, [0x0B, 0x01, 0x00])
+        XCTAssertEqual(s.receive([0x12, 13, 0, 0x02, 0x00]).answer, [0x01, 0x12, 13, 0, 0xFD], "the level cannot indicate")
+        XCTAssertEqual(s.receive([0x12, 13, 0, 0x01]).answer, [0x01, 0x12, 13, 0, 0x0D], "two bytes, no fewer")
+        XCTAssertEqual(s.receive([0x12, 13, 0, 0x00, 0x00]).notes, [.unsubscribed(ServedCharacteristicID(service: 0, characteristic: 0))])
+    }
+
+    /// Every malformed request a stranger can send gets the error the Core names, or nothing
+    /// where a command needs no answer; none traps.
+    func testMalformedAndHostilePDUsGetTheCoresAnswers() throws {
+        var s = try server()
+        XCTAssertNil(s.receive([]).answer)
+        XCTAssertEqual(s.receive([0x0A]).answer, [0x01, 0x0A, 0, 0, 0x04], "too short: Invalid PDU")
+        XCTAssertEqual(s.receive([0x0A, 0, 0]).answer, [0x01, 0x0A, 0, 0, 0x01], "handle 0: Invalid Handle")
+        XCTAssertEqual(s.receive([0x0A, 0x34, 0x12]).answer, [0x01, 0x0A, 0x34, 0x12, 0x01], "no such handle")
+        XCTAssertEqual(s.receive([0x08, 9, 0, 5, 0, 0x03, 0x28]).answer, [0x01, 0x08, 9, 0, 0x01], "a reversed range")
+        XCTAssertEqual(s.receive([0x08, 1, 0, 5, 0, 0x03]).answer, [0x01, 0x08, 0, 0, 0x04], "a UUID of three bytes")
+        XCTAssertEqual(s.receive([0x10, 1, 0, 0xFF, 0xFF, 0x03, 0x28]).answer, [0x01, 0x10, 1, 0, 0x10], "not a grouping type")
+        XCTAssertEqual(s.receive([0x12, 12, 0, 1]).answer, [0x01, 0x12, 12, 0, 0x03], "a read-only value: Write Not Permitted")
+        XCTAssertNil(s.receive([0x52, 12, 0, 1]).answer, "a command is never answered, refused or not")
+        XCTAssertEqual(s.receive([0x12, 16, 0] + [UInt8](repeating: 0, count: 301)).answer, [0x01, 0x12, 16, 0, 0x0D], "past its maximum length")
+        XCTAssertEqual(s.receive([0x3F]).answer, [0x01, 0x3F, 0, 0, 0x06], "an unknown request: Request Not Supported")
+        XCTAssertNil(s.receive([0x7F, 1, 2]).answer, "an unknown command is ignored")
+        XCTAssertEqual(s.receive([0x18, 0x02]).answer, [0x01, 0x18, 0, 0, 0x04], "Execute Write with a flag the Core does not define")
+        for _ in 0..<ATTServer.queueLimit { _ = s.receive([0x16, 16, 0, 0, 0, 1]) }
+        XCTAssertEqual(s.receive([0x16, 16, 0, 0, 0, 1]).answer, [0x01, 0x16, 16, 0, 0x09], "Prepare Queue Full")
+        XCTAssertEqual(s.receive([0x18, 0x00]).answer, [0x19], "cancelled")
+        XCTAssertEqual(s.receive([0x16, 16, 0, 0xFF, 0x00, 1]).answer?.first, 0x17)
+        XCTAssertEqual(s.receive([0x18, 0x01]).answer, [0x01, 0x18, 16, 0, 0x07], "a part past the value's end: Invalid Offset, nothing written")
+        var tiny = try server()
+        _ = tiny.receive([0x02, 0x00, 0x00])
+        XCTAssertEqual(tiny.mtu, 23, "an MTU of 0 means the default")
+        var huge = try server()
+        _ = huge.receive([0x02, 0xFF, 0xFF])
+        XCTAssertEqual(huge.mtu, 517, "65,535 means the server's own")
+        for _ in 0..<2_000 {
+            let pdu = (0..<Int.random(in: 0...40)).map { _ in UInt8.random(in: 0...255) }
+            _ = s.receive(pdu)
+        }
+    }
+}
