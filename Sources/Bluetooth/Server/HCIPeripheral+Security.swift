@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// One pairing a central started with FavBlue's server.
+final class SMPResponderRun: @unchecked Sendable {
+    let responder: SMPResponder
+    /// The key the central's encryption asks for, once the DHKey checks matched.
+    var key: [UInt8]?
+    /// Bumped by every PDU, so a timer set earlier knows it is stale (§3.4).
+    var activity = 0
+    var promptID = 0
+    private(set) var outcome: Result<(DeviceID, Bond?), PairingFailure>?
+
+    init(responder: SMPResponder) { self.responder = responder }
+
+    func end(_ result: Result<(DeviceID, Bond?), PairingFailure>) {
+        if outcome == nil { outcome = result }
+    }
+}
+
+/// The Security Manager as the responder: a central's Pairing Request, its encryption with the
+/// key made or kept, and the bond (Core v5.4, Vol 3, Part H; Vol 4, Part E, §7.7.65.5).
+extension HCIPeripheral {
+    static let smpTimeout: Double = 30
+
+    /// An SMP PDU from a central (the read thread).
+    func receiveSMP(_ payload: [UInt8], on link: PeripheralLink) {
+        link.lock.lock()
+        defer { link.lock.unlock() }
+        if let run = link.pairing, run.responder.isRunning {
+            perform(run.responder.receive(payload), run, on: link)
+            return
+        }
+        guard case .pairingRequest? = try? SMPPDU.decode(payload) else { return }
+        guard let security, let own = lock.withLock({ controller?.address }) else {
+            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: SecurityManager.pairingNotSupported).bytes)
+            return
+        }
+        let local = SMPInitiator.Party(type: 1, octets: own.reversed())
+        let responder = SMPResponder(crypto: security.crypto, local: local, remote: SMPInitiator.Party(link.peer),
+                                     identity: .init(irk: security.keyring.local.irk, address: local))
+        let run = SMPResponderRun(responder: responder)
+        link.pairing = run
+        perform(responder.receive(payload), run, on: link)
+    }
+
+    /// The user's answer to the question a central's pairing asked.
+    public func answerPairing(central: PeripheralCentral, _ answer: PairingAnswer) {
+        guard let link = lock.withLock({ links.values.first { $0.central == central } }) else { return }
+        link.lock.lock()
+        defer { link.lock.unlock() }
+        guard let run = link.pairing else { return }
+        perform(run.responder.answer(answer), run, on: link)
+    }
+
+    /// Carries out what the responder asks; called with the link's lock held.
+    private func perform(_ actions: [SMPResponderAction], _ run: SMPResponderRun, on link: PeripheralLink) {
+        guard !actions.isEmpty else { return }
+        run.activity += 1
+        let mark = run.activity
+        for action in actions {
+            switch action {
+            case .send(let pdu):
+                link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: pdu.bytes).bytes)
+            case .key(let key):
+                run.key = key
+            case .ask(let question):
+                run.promptID += 1
+                let prompt = PairingPrompt(id: Int(link.handle) << 16 | run.promptID, device: link.peer, question: question) { [weak self] answer in
+                    self?.answerPairing(central: link.central, answer)
+                }
+                // Not under the link's lock: an answer given at once comes back through it.
+                let ask = self.ask
+                replies.async { ask?(prompt) }
+            case .finished(let identity, let bond):
+                run.end(.success((identity, bond)))
+                link.identity = identity
+                log("paired with central \(link.peer) as \(identity)\(bond == nil ? ", no bond" : "")")
+                if let bond, let security {
+                    Task { try? await security.keep(bond) }
+                }
+            case .failed(let failure):
+                run.end(.failure(failure))
+                log("pairing with central \(link.peer) failed: \(failure.message)")
+            }
+        }
+        replies.asyncAfter(deadline: .now() + Self.smpTimeout) { [weak self] in
+            link.lock.lock()
+            defer { link.lock.unlock() }
+            guard link.pairing === run, run.activity == mark, run.responder.isRunning else { return }
+            self?.perform(run.responder.timedOut(), run, on: link)
+        }
+    }
+
+    /// LE Long Term Key Request: the key this pairing made, else the bond's, else none (the read thread).
+    func keyRequested(handle: UInt16, rand: UInt64, ediv: UInt16, on host: HCIHost) {
+        guard let link = lock.withLock({ links[handle] }) else { return }
+        let fresh = link.lock.withLock { link.pairing?.key }
+        var key = fresh
+        var authenticated = link.lock.withLock { link.pairing?.responder.method } != .justWorks && fresh != nil
+        if key == nil, ediv == 0, rand == 0, let bond = keyring?.bond(for: link.identity ?? link.peer), let ltk = bond.ltk,
+           bond.secureConnections {
+            key = ltk.reversed()
+            authenticated = bond.authenticated
+            link.lock.withLock { link.identity = bond.identity }
+        }
+        link.lock.withLock { link.pendingAuthenticated = authenticated }
+        let found = key
+        replies.async { [self] in
+            if let key = found {
+                _ = try? host.command(.leLongTermKeyRequestReply(handle: handle, ltk: key))
+            } else {
+                log("no key for central \(link.peer): encryption refused")
+                _ = try? host.command(.leLongTermKeyRequestNegativeReply(handle: handle))
+            }
+        }
+    }
+
+    /// Encryption Change on a central's link (the read thread).
+    func encryptionChanged(handle: UInt16, status: UInt8, enabled: Bool) {
+        guard let link = lock.withLock({ links[handle] }) else { return }
+        link.lock.lock()
+        let on = status == 0 && enabled
+        link.server.security = LinkSecurity(encrypted: on, authenticated: on && link.pendingAuthenticated)
+        let authenticated = link.server.security.authenticated
+        if let run = link.pairing { perform(run.responder.encrypted(status: status), run, on: link) }
+        link.lock.unlock()
+        if on { feed.yield(.encrypted(link.central, authenticated: authenticated)) }
+    }
+}

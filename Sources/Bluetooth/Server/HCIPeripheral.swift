@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// FavBlue as the device on its own HCI host: advertising sets, incoming connections in the
+/// peripheral role, and the GATT server on each (Core v5.4, Vol 3, Part F and G). It is a
+/// client of the host the scanner and the connector share, and leaves their links alone.
+///
+/// Threads: `worker`, a serial queue, sends the commands the user's requests need. The host's
+/// read thread takes each central's PDUs, answers them from the database at once (sending never
+/// blocks there), and reports through `events`; replies the controller waits for (a key,
+/// connection parameters) go out on `replies`.
+public final class HCIPeripheral: DevicePeripheral, HCIHostClient, @unchecked Sendable {
+    // MARK: Configuration
+    let link: HCILink
+    let log: @Sendable (String) -> Void
+    /// The bonds: the keys a central's encryption asks for, and FavBlue's identity.
+    let keyring: HCIKeyring?
+    /// Pairing as the responder, where there is a Security Manager to pair with.
+    let security: HCISecurity?
+    /// The static random address FavBlue advertises from when there is no kept identity, made once.
+    let ownAddress: [UInt8] = (0..<6).map { _ in UInt8.random(in: 0...255) }
+    /// Asks the user when a central pairs with a code; set by whoever shows the dialogs.
+    public var ask: (@Sendable (PairingPrompt) -> Void)?
+
+    // MARK: Threads
+    let worker = DispatchQueue(label: "favblue-peripheral")
+    let replies = DispatchQueue(label: "favblue-peripheral-replies")
+
+    // MARK: State, guarded by `lock`
+    let lock = NSLock()
+    var host: HCIHost?
+    var controller: Controller?
+    /// The advertisements on, by id.
+    var sets: [String: AdvertisingSet] = [:]
+    var links: [UInt16: PeripheralLink] = [:]
+    var database: AttributeDatabase
+    var setup: ServerSetup?
+    /// Only the read thread touches it.
+    var reassembler = ACLReassembler()
+    let feed = Feed<PeripheralEvent>()
+
+    /// What the controller offers, read once per host.
+    struct Controller {
+        let extended: Bool
+        let sets: Int
+        let maximumLength: Int
+        let bufferSize: Int
+        let bufferCount: Int
+        /// The static random address FavBlue advertises from, as it travels.
+        let address: [UInt8]
+        let features: [AdapterFacts.Feature: Bool]
+    }
+
+    /// One advertisement on air.
+    struct AdvertisingSet {
+        let handle: UInt8
+        var advertisement: Advertisement
+        /// Set when it stops by itself after a duration (legacy advertising has no duration of its own).
+        var stopWork: DispatchWorkItem?
+    }
+
+    /// Creates the peripheral on `link`; nothing opens until the first request.
+    public init(link: HCILink, keyring: HCIKeyring? = nil, security: HCISecurity? = nil,
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.link = link
+        self.keyring = keyring ?? security?.keyring
+        self.security = security
+        self.log = log
+        database = (try? AttributeDatabase(ServerSetup(name: "FavBlue")))!
+    }
+
+    public var events: Feed<PeripheralEvent> { feed }
+    public var unavailableReason: String? { nil }
+
+    /// The host, opened (and this peripheral its client) when there is none or the last one ended.
+    func currentHost() throws(PeripheralError) -> HCIHost {
+        let opened: HCIHost
+        do { opened = try link.host() } catch { throw .unavailable(error.message) }
+        let fresh = lock.withLock { () -> Bool in
+            guard host !== opened else { return false }
+            host = opened
+            controller = nil
+            sets = [:]
+            links = [:]
+            return true
+        }
+        if fresh { opened.add(self) }
+        return opened
+    }
+
+    // MARK: HCIHostClient (the read thread)
+
+    public func host(_ host: HCIHost, didReceive event: HCIEvent) {
+        let decoded: LinkEvent?
+        do { decoded = try LinkEvent.decode(event) } catch { return log("skipped a malformed connection event: \(error)") }
+        guard let decoded else { return }
+        switch decoded {
+        case .connectionComplete(let complete) where complete.role == 1 && complete.status == 0:
+            accepted(complete, on: host)
+        case .disconnectionComplete(_, let handle, let reason):
+            ended(handle: handle, reason: reason)
+        case .completedPackets(let list):
+            let current = lock.withLock { links }
+            for entry in list { current[entry.handle]?.outbox.completed(Int(entry.count)) }
+        case .remoteParameterRequest(let handle, let request) where lock.withLock({ links[handle] != nil }):
+            replies.async { _ = try? host.command(.leRemoteConnectionParameterReply(handle: handle, request)) }
+        case .encryptionChange(let status, let handle, let enabled):
+            encryptionChanged(handle: handle, status: status, enabled: enabled)
+        case .longTermKeyRequest(let handle, let rand, let ediv):
+            keyRequested(handle: handle, rand: rand, ediv: ediv, on: host)
+        case .advertisingSetTerminated(let status, let set, let connection):
+            setTerminated(set, status: status, connection: connection)
+        default:
+            break
+        }
+    }
+
+    public func host(_ host: HCIHost, didReceiveACL bytes: [UInt8]) {
+        do {
+            let packet = try ACLPacket.decode(bytes[...])
+            guard let current = lock.withLock({ links[packet.handle] }) else { return }
+            guard let frameBytes = try reassembler.add(packet) else { return }
+            let frame = try L2CAPFrame.decode(frameBytes)
+            switch frame.channel {
+            case L2CAPFrame.attChannel: receiveATT(frame.payload, on: current)
+            case L2CAPFrame.signallingChannel: receiveSignalling(frame.payload, on: current)
+            case L2CAPFrame.smpChannel: receiveSMP(frame.payload, on: current)
+            default: log("ignored L2CAP channel 0x\(String(frame.channel, radix: 16)) from a central")
+            }
+        } catch {
+            // A central's malformed data costs that frame, never the app.
+            log("skipped malformed ACL data from a central: \(error)")
+        }
+    }
+
+    public func hostDidClose(_ host: HCIHost, reason: ScanFailure) {
+        let (gone, wasOn) = lock.withLock { () -> ([PeripheralLink], [String]) in
+            guard self.host === host else { return ([], []) }
+            defer {
+                links = [:]
+                sets = [:]
+                self.host = nil
+            }
+            return (Array(links.values), Array(sets.keys))
+        }
+        for link in gone { feed.yield(.disconnected(link.central, reason: reason.detail)) }
+        for id in wasOn { feed.yield(.advertising(id: id, on: false)) }
+        if !gone.isEmpty || !wasOn.isEmpty { feed.yield(.ended(reason.message)) }
+    }
+
+    // MARK: Links
+
+    private func accepted(_ complete: LEConnectionComplete, on host: HCIHost) {
+        let address = DeviceID(wireBytes: complete.peerAddress, kind: complete.peerAddressType & 1 == 0 ? .lePublic : .leRandom)
+        let central = PeripheralCentral(id: String(complete.handle), address: address.address)
+        let made = lock.withLock { () -> PeripheralLink? in
+            guard let controller else { return nil }
+            let outbox = ACLOutbox(handle: complete.handle, bufferSize: controller.bufferSize, bufferCount: controller.bufferCount) { bytes in
+                try? host.sendACL(bytes)
+            }
+            let link = PeripheralLink(handle: complete.handle, central: central, peer: address, outbox: outbox,
+                                      server: ATTServer(database: database))
+            links[complete.handle] = link
+            return link
+        }
+        guard made != nil else { return }
+        log("central \(address) connected on handle \(complete.handle)")
+        feed.yield(.connected(central))
+        // A legacy set stops when a central connects; FavBlue keeps advertising for the next one.
+        worker.async { [self] in resumeLegacyAdvertising() }
+    }
+
+    private func ended(handle: UInt16, reason: UInt8) {
+        let gone = lock.withLock { () -> PeripheralLink? in
+            reassembler.reset(handle)
+            return links.removeValue(forKey: handle)
+        }
+        guard let gone else { return }
+        gone.endPairing()
+        feed.yield(.disconnected(gone.central, reason: HCIConnector.failure(disconnectReason: reason).message))
+    }
+
+    private func receiveSignalling(_ payload: [UInt8], on link: PeripheralLink) {
+        guard let command = try? SignallingCommand.decode(payload) else { return }
+        switch command {
+        case .connectionParameterUpdateRequest(let id, _):
+            // Only a peripheral sends this; a central that does is refused (Vol 3, Part A, §4.20).
+            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.signallingChannel,
+                                               payload: SignallingCommand.commandReject(identifier: id, reason: 0).bytes).bytes)
+        default:
+            if let answer = command.answer {
+                link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.signallingChannel, payload: answer.bytes).bytes)
+            }
+        }
+    }
+}
+
+/// One central's link, from LE Connection Complete to Disconnection Complete.
+final class PeripheralLink: @unchecked Sendable {
+    let handle: UInt16
+    let central: PeripheralCentral
+    /// The address the central connected from.
+    let peer: DeviceID
+    let outbox: ACLOutbox
+    /// Guarded by `lock`, like everything after it.
+    let lock = NSLock()
+    var server: ATTServer
+    /// Indications waiting for the one before to be confirmed (§3.4.7.2), oldest first.
+    var indications: [(ServedCharacteristicID, [UInt8])] = []
+    /// The characteristic whose indication is awaited.
+    var indicating: ServedCharacteristicID?
+    /// The pairing under way with this central, if any.
+    var pairing: SMPResponderRun?
+    /// The identity the central revealed while pairing, or its bond's.
+    var identity: DeviceID?
+    /// Whether the key handed to the controller was made with a code.
+    var pendingAuthenticated = false
+
+    init(handle: UInt16, central: PeripheralCentral, peer: DeviceID, outbox: ACLOutbox, server: ATTServer) {
+        self.handle = handle
+        self.central = central
+        self.peer = peer
+        self.outbox = outbox
+        self.server = server
+    }
+
+    func send(att pdu: [UInt8]) {
+        outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: pdu).bytes)
+    }
+
+    func endPairing() {
+        lock.withLock { pairing }?.end(.failure(.connectionLost))
+    }
+}

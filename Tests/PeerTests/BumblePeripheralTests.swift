@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+@testable import Bluetooth
+import Domain
+import Foundation
+import SecurityToolbox
+import TestSupport
+import XCTest
+
+/// FavBlue as the device, on its own host, against a Bumble central on the same virtual air
+/// (peers/central_peer.py): the advertisement it finds byte for byte, the server it discovers,
+/// reads, writes and subscribes to, and pairing with the number confirmed.
+final class BumblePeripheralTests: XCTestCase {
+    private var peer: ChatPeer!
+    private var link: HCILink!
+    private var peripheral: HCIPeripheral!
+    private var events: PeripheralEvents!
+    private let bonds = BumblePairingTests.Bonds()
+
+    private func start(_ arguments: [String] = []) throws {
+        peer = try ChatPeer(arguments, script: "central_peer.py")
+        let port = peer.port
+        let debug: @Sendable (String) -> Void = { line in
+            if ProcessInfo.processInfo.environment["FAVBLUE_DEBUG"] != nil { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        }
+        link = HCILink(open: { () throws(ScanFailure) -> HCITransport in try TransportOpener.tcp(host: "127.0.0.1", port: port) }, log: debug)
+        let bonds = bonds
+        let security = HCISecurity(crypto: ToolboxPairingCrypto(), keyring: bonds.keyring, keep: { bonds.keep($0) }, forget: { bonds.forget($0) })
+        peripheral = HCIPeripheral(link: link, security: security, log: debug)
+        events = PeripheralEvents(peripheral.events)
+    }
+
+    override func tearDown() {
+        link?.close()
+        peer?.stop()
+    }
+
+    /// Scans until FavBlue's advertisement with `hex` appears; returns the address it came from.
+    /// (The report's kind is the central's controller's choice, not what FavBlue sent.)
+    private func find(_ hex: String) throws -> String {
+        peer.type("SCAN")
+        let line = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("ADV ") && $0.hasSuffix(" \(hex)") }, timeout: 15),
+                                 "no advertisement \(hex): \(peer.output)")
+        let words = line.split(separator: " ")
+        peer.type("STOPSCAN")
+        return String(words[1])
+    }
+
+    private static let heart = ServerSetup(name: "FavBlue Pulse", appearance: 0x0340, services: [
+        ServedService(uuid: BluetoothUUID(0x180D), characteristics: [
+            ServedCharacteristic(uuid: BluetoothUUID(0x2A37), properties: [.notify], value: [0x00, 60]),
+            ServedCharacteristic(uuid: BluetoothUUID(0x2A38), properties: [.read], value: [0x01]),
+        ]),
+        ServedService(uuid: BluetoothUUID("5E7F3000-1C2B-4A5D-8E9F-0A1B2C3D4E5F")!, characteristics: [
+            ServedCharacteristic(uuid: BluetoothUUID("5E7F3001-1C2B-4A5D-8E9F-0A1B2C3D4E5F")!, properties: [.read, .write, .writeWithoutResponse],
+                                 value: Array("hello".utf8), userDescription: "Greeting"),
+            ServedCharacteristic(uuid: BluetoothUUID("5E7F3002-1C2B-4A5D-8E9F-0A1B2C3D4E5F")!, properties: [.indicate]),
+            ServedCharacteristic(uuid: BluetoothUUID("5E7F3003-1C2B-4A5D-8E9F-0A1B2C3D4E5F")!, properties: [.read],
+                                 readSecurity: .encrypted, value: Array("secret".utf8)),
+        ]),
+    ])
+
+    func testALegacyAdvertisementIsFoundWithTheExactBytesConfigured() async throws {
+        try start(["--legacy"])
+        let ad = Advertisement(label: "Test", data: AdvertisingFields(flags: 0x06, localName: "FavBlue Test",
+                                                                     serviceUUIDs: [BluetoothUUID(0x180D)]))
+        try await peripheral.startAdvertising(ad)
+        let address = try find(Hex.lower(ad.data.encoded))
+        XCTAssertTrue(address.hasPrefix("F") || address.hasPrefix("C") || address.hasPrefix("D") || address.hasPrefix("E"),
+                      "a static random address: \(address)")
+        let facts = try await peripheral.adapterFacts()
+        XCTAssertEqual(facts.features[.extendedAdvertising], false, "so FavBlue sent it with the legacy commands")
+        XCTAssertEqual(facts.limits.maximumExtendedLength, 31)
+    }
+
+    func testAnExtendedAdvertisementCarriesMoreThanALegacyOneHolds() async throws {
+        try start()
+        let facts = try await peripheral.adapterFacts()
+        XCTAssertEqual(facts.features[.extendedAdvertising], true)
+        XCTAssertEqual(facts.maximumAdvertisingLength, 0x0672, "LE Read Maximum Advertising Data Length, as the controller says")
+        let ad = Advertisement(label: "Long", kind: .nonConnectable, extended: true,
+                               data: AdvertisingFields(localName: "FavBlue Extended",
+                                                       manufacturerData: [ManufacturerField(companyID: 0xFFFF, data: (0..<150).map { UInt8($0) })]))
+        try await peripheral.startAdvertising(ad)
+        _ = try find(Hex.lower(ad.data.encoded))
+        // A second advertisement beside it, in a set of its own.
+        let second = Advertisement(label: "Second", kind: .nonConnectable, extended: true, data: AdvertisingFields(localName: "Second set"))
+        try await peripheral.startAdvertising(second)
+        _ = try find(Hex.lower(second.data.encoded))
+    }
+
+    func testACentralDiscoversTheServerAsConfiguredReadsWritesAndIsSentWhatTheUserSends() async throws {
+        try start()
+        try await peripheral.serve(Self.heart)
+        let ad = AdvertisingPreset.heartRate.advertisement(name: "FavBlue Pulse")
+        try await peripheral.startAdvertising(ad)
+        let address = try find(Hex.lower(ad.data.encoded))
+        peer.type("CONNECT \(address)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" }, timeout: 15), peer.output)
+        peer.type("MTU 247")
+        XCTAssertNotNil(peer.wait(for: { $0 == "MTU 247" }), peer.output)
+
+        peer.type("DUMP")
+        let dump = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("DUMP ") }, timeout: 15), peer.output)
+        let theirs = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(dump.dropFirst(5).utf8)) as? [[Any]])
+        XCTAssertEqual(theirs.map { "\($0[0]) \($0[1])" }, Self.table(peripheral.servedTree), "the central's dump is the served tree")
+        XCTAssertEqual(theirs.filter { $0[1] as? String == "2800" }.map { $0[2] as? String },
+                       ["1800", "1801", "180D", "5E7F3000-1C2B-4A5D-8E9F-0A1B2C3D4E5F"])
+
+        let greeting = "5E7F3001-1C2B-4A5D-8E9F-0A1B2C3D4E5F"
+        peer.type("READ \(greeting)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "VALUE \(greeting) \(Hex.lower(Array("hello".utf8)))" }), peer.output)
+        let long = (0..<400).map { UInt8($0 % 251) }
+        peer.type("WRITE \(greeting) \(Hex.lower(long))")
+        XCTAssertNotNil(peer.wait(for: { $0 == "WROTE \(greeting)" }), peer.output)
+        peer.type("READ \(greeting)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "VALUE \(greeting) \(Hex.lower(long))" }), "a long value, written in parts and read back whole")
+        peer.type("WRITE \(greeting) 3c623e6869 cmd")
+        await events.wait { if case .wrote(_, _, Array("<b>hi".utf8), false) = $0 { return true } else { return false } }
+
+        peer.type("SUBSCRIBE 2A37")
+        XCTAssertNotNil(peer.wait(for: { $0 == "SUBSCRIBED 2A37" }), peer.output)
+        peer.type("SUBSCRIBE 5E7F3002-1C2B-4A5D-8E9F-0A1B2C3D4E5F indicate")
+        XCTAssertNotNil(peer.wait(for: { $0 == "SUBSCRIBED 5E7F3002-1C2B-4A5D-8E9F-0A1B2C3D4E5F" }), peer.output)
+        let sent = await peripheral.send([0x00, 72], of: ServedCharacteristicID(service: 0, characteristic: 0))
+        XCTAssertEqual(sent, 1)
+        XCTAssertNotNil(peer.wait(for: { $0 == "NOTIFIED 2A37 0048" }), peer.output)
+        for n in 1...3 { await peripheral.send([UInt8(n)], of: ServedCharacteristicID(service: 1, characteristic: 1)) }
+        for n in 1...3 {
+            XCTAssertNotNil(peer.wait(for: { $0 == "NOTIFIED 5E7F3002-1C2B-4A5D-8E9F-0A1B2C3D4E5F 0\(n)" }), "indication \(n), each after its confirmation")
+        }
+        await events.wait { if case .confirmed(_, ServedCharacteristicID(service: 1, characteristic: 1)) = $0 { return true } else { return false } }
+
+        peer.type("READ 5E7F3003-1C2B-4A5D-8E9F-0A1B2C3D4E5F")
+        XCTAssertNotNil(peer.wait(for: { $0 == "ERROR 5E7F3003-1C2B-4A5D-8E9F-0A1B2C3D4E5F 0f" }), "an open link is refused: \(peer.output)")
+        peer.type("RAWREAD 0")
+        XCTAssertNotNil(peer.wait(for: { $0 == "RESPONSE 010a000001" }), "handle 0: Invalid Handle")
+
+        let seen = events.all
+        XCTAssertTrue(seen.contains { if case .connected = $0 { return true } else { return false } })
+        XCTAssertTrue(seen.contains { if case .mtu(_, 247) = $0 { return true } else { return false } })
+        XCTAssertTrue(seen.contains { if case .subscribed(_, ServedCharacteristicID(service: 0, characteristic: 0), false) = $0 { return true } else { return false } })
+        peer.type("DISCONNECT")
+        await events.wait { if case .disconnected = $0 { return true } else { return false } }
+    }
+
+    func testPairingWithTheNumberConfirmedKeepsABondThatEncryptsTheNextLink() async throws {
+        try start()
+        try await peripheral.serve(Self.heart)
+        let asked = Asked()
+        peripheral.ask = { prompt in
+            asked.add(prompt.question)
+            if case .confirm = prompt.question { prompt.answer(.confirmed) }
+        }
+        let ad = AdvertisingPreset.heartRate.advertisement(name: "FavBlue Pulse")
+        try await peripheral.startAdvertising(ad)
+        let address = try find(Hex.lower(ad.data.encoded))
+        peer.type("CONNECT \(address)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" }, timeout: 15), peer.output)
+        peer.type("PAIR")
+        let compare = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("COMPARE ") }, timeout: 15), peer.output)
+        XCTAssertNotNil(peer.wait(for: { $0 == "PAIRED" }, timeout: 15), peer.output)
+        XCTAssertEqual(asked.all.compactMap { if case .confirm(let n) = $0 { return String(format: "%06d", n) } else { return nil } },
+                       [String(compare.dropFirst(8))], "FavBlue's user was asked about the number the central shows")
+        await events.wait { if case .encrypted(_, true) = $0 { return true } else { return false } }
+        let bond = try XCTUnwrap(bonds.all.first)
+        XCTAssertEqual(bond.identity.address, "F0:F1:F2:F3:F4:F9", "the central's identity")
+        XCTAssertTrue(bond.authenticated)
+        XCTAssertTrue(bond.secureConnections)
+
+        peer.type("DISCONNECT")
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("DISCONNECTED") }), peer.output)
+        peer.type("CONNECT \(address)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" && true }, timeout: 15), peer.output)
+        peer.type("ENCRYPT")
+        XCTAssertNotNil(peer.wait(for: { $0 == "ENCRYPTED" }, timeout: 15), "the bond's key, asked for by the controller: \(peer.output)")
+        peer.type("DUMP")
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("DUMP ") }, timeout: 15))
+        peer.type("READ 5E7F3003-1C2B-4A5D-8E9F-0A1B2C3D4E5F")
+        XCTAssertNotNil(peer.wait(for: { $0 == "VALUE 5E7F3003-1C2B-4A5D-8E9F-0A1B2C3D4E5F \(Hex.lower(Array("secret".utf8)))" }),
+                        "the value that needs encryption, on the encrypted link: \(peer.output)")
+    }
+
+    func testACentralThatConnectsAndDrops1000TimesLeavesNothingBehind() async throws {
+        try start()
+        let ad = AdvertisingPreset.battery.advertisement(name: "Cycler")
+        try await peripheral.serve(AdvertisingPreset.battery.server(name: "Cycler")!)
+        try await peripheral.startAdvertising(ad)
+        let address = try find(Hex.lower(ad.data.encoded))
+        peer.type("CYCLE \(address) 1000")
+        XCTAssertNotNil(peer.wait(for: { $0 == "CYCLED 1000" }, timeout: 400), peer.output.suffix(2000).description)
+        XCTAssertEqual(peripheral.lock.withLock { peripheral.links.count }, 0, "every link gone with its Disconnection Complete")
+        peer.type("CONNECT \(address)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" }, timeout: 15), "still advertising, still accepting: \(peer.output.suffix(500))")
+        peer.type("READ 2A19")
+        _ = peer.wait(for: { $0.hasPrefix("VALUE 2A19") || $0.hasPrefix("EXCEPTION") })
+    }
+
+    /// The central's GATT dump as FavBlue's served tree says it: handle and type.
+    static func table(_ tree: [GATTService]) -> [String] {
+        var out: [String] = []
+        for service in tree {
+            out.append("\(service.start) 2800")
+            for c in service.characteristics {
+                out.append("\(c.handle) 2803")
+                out.append("\(c.valueHandle) \(c.uuid)")
+                out += c.descriptors.map { "\($0.handle) \($0.uuid)" }
+            }
+        }
+        return out
+    }
+}
+
+/// Every peripheral event, kept, and waited for.
+final class PeripheralEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [PeripheralEvent] = []
+    private var task: Task<Void, Never>?
+
+    init(_ feed: Feed<PeripheralEvent>) {
+        task = Task.detached { [weak self] in
+            for await event in feed { self?.lock.withLock { self?.seen.append(event) } }
+        }
+    }
+
+    deinit { task?.cancel() }
+
+    var all: [PeripheralEvent] { lock.withLock { seen } }
+
+    /// Waits up to `timeout` seconds for an event matching `match`; fails the test if none comes.
+    func wait(timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line, for match: (PeripheralEvent) -> Bool) async {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if all.contains(where: match) { return }
+            // Polls the events kept, not a fixed wait.
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        XCTFail("no such event among \(all)", file: file, line: line)
+    }
+}
+
+/// The pairing questions asked.
+final class Asked: @unchecked Sendable {
+    private let lock = NSLock()
+    private var questions: [PairingQuestion] = []
+    func add(_ q: PairingQuestion) { lock.withLock { questions.append(q) } }
+    var all: [PairingQuestion] { lock.withLock { questions } }
+}

@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""A Bumble central on the virtual air of a controller exposed to FavBlue over H4, for the tests
+of FavBlue as a peripheral: it scans for FavBlue's advertisements, connects, discovers, reads,
+writes, subscribes and pairs, as a phone app does. Uses Bumble (Apache-2.0).
+
+    central_peer.py --transport tcp-server:127.0.0.1:PORT [--legacy] [--original]
+
+--legacy clears LE Extended Advertising from the exposed controller, so FavBlue advertises with
+the legacy commands. --original adds "Original" (F0:F1:F2:F3:F4:F8), a Bumble GATT server that
+advertises, for FavBlue to connect to and clone.
+
+It reads commands on stdin, one a line, and prints what happens (READY when it starts):
+  SCAN / STOPSCAN             ADV <address> <legacy|extended> <connectable 0|1> <hex data>, each distinct once
+  CONNECT <address>           CONNECTED <address> (random address type), or FAILED <why>
+  MTU <n>                     MTU <agreed>
+  DUMP                        DUMP <json: every attribute as [handle, type, properties or null]>
+  READ <uuid> / READH <h>     VALUE <uuid> <hex>, or ERROR <uuid> <ATT error code>
+  WRITE <uuid> <hex> [cmd]    WROTE <uuid>, or ERROR <uuid> <code>
+  SUBSCRIBE <uuid> [indicate] SUBSCRIBED <uuid>; then NOTIFIED <uuid> <hex> for each value
+  COUNT <uuid>                COUNTING <uuid>: counts notifications silently; TOTAL <uuid> <n> on TOTAL <uuid>
+  RAWREAD <handle>            RESPONSE <hex of the ATT response or error>, for a request by hand
+  PAIR                        COMPARE <number> (answered yes), then PAIRED or PAIRFAIL <reason>
+  ENCRYPT                     ENCRYPTED or ENCRYPTFAIL <reason>
+  DISCONNECT                  DISCONNECTED
+  CYCLE <address> <n>         connects and drops n times; CYCLED <n>
+"""
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+
+from bumble import att, hci
+from bumble.controller import Controller
+from bumble.device import Device, DeviceConfiguration, Peer
+from bumble.gatt import Characteristic, Descriptor, Service
+from bumble.host import Host
+from bumble.keys import MemoryKeyStore
+from bumble.link import LocalLink
+from bumble.pairing import PairingConfig, PairingDelegate
+from bumble.transport import open_transport
+
+from spec_controller import keep_to_the_spec
+
+CENTRAL = 'F0:F1:F2:F3:F4:F9'
+ORIGINAL = 'F0:F1:F2:F3:F4:F8'
+
+
+def say(*words):
+    print(*words, flush=True)
+
+
+class Delegate(PairingDelegate):
+    def __init__(self):
+        super().__init__(io_capability=PairingDelegate.DISPLAY_OUTPUT_AND_YES_NO_INPUT)
+
+    async def compare_numbers(self, number, digits):
+        say('COMPARE', f'{number:0{digits}d}')
+        return True
+
+    async def confirm(self, auto=False):
+        return True
+
+
+def uuid_text(uuid):
+    return uuid.to_hex_str('-').upper()
+
+
+async def original_device(link):
+    """A small GATT server with one of each kind of characteristic, to be cloned."""
+    host = Host()
+    host.controller = Controller('ORIGINAL', link=link)
+    config = DeviceConfiguration()
+    config.name = 'Original'
+    config.address = hci.Address(ORIGINAL)
+    device = Device(config=config, host=host)
+    P = Characteristic.Properties
+    readable, writeable = Characteristic.READABLE, Characteristic.WRITEABLE
+    device.add_services([
+        Service('180F', [Characteristic('2A19', P.READ | P.NOTIFY, readable, bytes([64]))]),
+        Service('5E7F2000-1C2B-4A5D-8E9F-0A1B2C3D4E5F', [
+            Characteristic('5E7F2001-1C2B-4A5D-8E9F-0A1B2C3D4E5F', P.READ | P.WRITE, readable | writeable, b'clone me',
+                           descriptors=[Descriptor('2901', readable, b'Label')]),
+            Characteristic('5E7F2002-1C2B-4A5D-8E9F-0A1B2C3D4E5F', P.INDICATE, readable, b''),
+            Characteristic('5E7F2003-1C2B-4A5D-8E9F-0A1B2C3D4E5F', P.READ, readable, bytes(range(200))),
+        ]),
+    ])
+    await device.power_on()
+    device.advertising_data = bytes([2, 0x01, 0x06, 9, 0x09]) + b'Original' + bytes([3, 0x03, 0x0F, 0x18])
+    await device.start_advertising(auto_restart=True)
+    return device
+
+
+async def main(args):
+    link = LocalLink()
+    transport = await open_transport(args.transport)
+    exposed = Controller('FAVBLUE', host_source=transport.source, host_sink=transport.sink, link=link,
+                         public_address='00:1B:DC:00:00:05')
+    keep_to_the_spec(exposed)
+    if args.legacy:
+        exposed.le_features &= ~hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
+    if args.original:
+        await original_device(link)
+
+    host = Host()
+    host.controller = Controller('CENTRAL', link=link)
+    config = DeviceConfiguration()
+    config.name = 'Central'
+    config.address = hci.Address(CENTRAL)
+    device = Device(config=config, host=host)
+    device.keystore = MemoryKeyStore()
+    device.pairing_config_factory = lambda connection: PairingConfig(sc=True, mitm=True, bonding=True, delegate=Delegate())
+    await device.power_on()
+    device.random_address = hci.Address(CENTRAL)
+
+    seen = set()
+    counts = {}
+    state = {'connection': None, 'peer': None}
+
+    def on_advertisement(adv):
+        kind = 'legacy' if adv.is_legacy else 'extended'
+        line = f'ADV {adv.address.to_string(False)} {kind} {int(adv.is_connectable)} {adv.data_bytes.hex()}'
+        if line not in seen:
+            seen.add(line)
+            say(line)
+
+    device.on('advertisement', on_advertisement)
+
+    def characteristic(uuid):
+        peer = state['peer']
+        found = [c for s in peer.services for c in s.characteristics if uuid_text(c.uuid) == uuid.upper()]
+        if not found:
+            raise KeyError(uuid)
+        return found[0]
+
+    async def connect(address):
+        connection = await device.connect(hci.Address(address, hci.Address.RANDOM_DEVICE_ADDRESS), timeout=10)
+        connection.on('disconnection', lambda reason: say('DISCONNECTED', reason))
+        state['connection'] = connection
+        state['peer'] = Peer(connection)
+        return connection
+
+    async def run(words):
+        command = words[0]
+        try:
+            if command == 'SCAN':
+                seen.clear()
+                await device.start_scanning(active=True, filter_duplicates=False)
+                say('SCANNING')
+            elif command == 'STOPSCAN':
+                await device.stop_scanning()
+                say('STOPPED')
+            elif command == 'CONNECT':
+                await connect(words[1])
+                say('CONNECTED', words[1])
+            elif command == 'MTU':
+                say('MTU', await state['peer'].request_mtu(int(words[1])))
+            elif command == 'DUMP':
+                peer = state['peer']
+                await peer.discover_services()
+                table = []
+                for service in peer.services:
+                    table.append([service.handle, '2800', uuid_text(service.uuid)])
+                    await service.discover_characteristics()
+                    for c in service.characteristics:
+                        # Bumble's proxy holds the value's handle; the declaration is the one before (Vol 3, Part G, §3.3).
+                        table.append([c.handle - 1, '2803', int(c.properties)])
+                        table.append([c.handle, uuid_text(c.uuid), None])
+                        await peer.discover_descriptors(c)
+                        for d in c.descriptors:
+                            table.append([d.handle, uuid_text(d.type), None])
+                say('DUMP', json.dumps(table))
+            elif command == 'READ':
+                value = await characteristic(words[1]).read_value()
+                say('VALUE', words[1], bytes(value).hex())
+            elif command == 'READH':
+                value = await state['connection'].gatt_client.read_value(int(words[1]))
+                say('VALUE', words[1], bytes(value).hex())
+            elif command == 'WRITE':
+                await characteristic(words[1]).write_value(bytes.fromhex(words[2]), with_response=len(words) < 4)
+                say('WROTE', words[1])
+            elif command == 'SUBSCRIBE':
+                uuid = words[1]
+                await characteristic(uuid).subscribe(lambda value, u=uuid: say('NOTIFIED', u, bytes(value).hex()),
+                                                     prefer_notify=len(words) < 3)
+                say('SUBSCRIBED', uuid)
+            elif command == 'COUNT':
+                uuid = words[1]
+                counts[uuid] = 0
+
+                def count(value, u=uuid):
+                    counts[u] += 1
+                await characteristic(uuid).subscribe(count)
+                say('COUNTING', uuid)
+            elif command == 'TOTAL':
+                say('TOTAL', words[1], counts.get(words[1], 0))
+            elif command == 'RAWREAD':
+                response = await state['connection'].gatt_client.send_request(att.ATT_Read_Request(attribute_handle=int(words[1])))
+                say('RESPONSE', bytes(response).hex())
+            elif command == 'PAIR':
+                await state['connection'].pair()
+                say('PAIRED')
+            elif command == 'ENCRYPT':
+                await state['connection'].encrypt()
+                say('ENCRYPTED')
+            elif command == 'DISCONNECT':
+                await state['connection'].disconnect()
+            elif command == 'CYCLE':
+                for _ in range(int(words[2])):
+                    connection = await device.connect(hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS), timeout=10)
+                    await connection.disconnect()
+                say('CYCLED', words[2])
+            else:
+                say('UNKNOWN', command)
+        except att.ATT_Error as error:
+            say('ERROR', words[1] if len(words) > 1 else '-', f'{error.error_code:02x}')
+        except Exception as error:  # what a test waits on is said, whatever failed
+            say('FAILED' if command == 'CONNECT' else 'PAIRFAIL' if command == 'PAIR' else 'ENCRYPTFAIL' if command == 'ENCRYPT' else 'EXCEPTION',
+                command, repr(error).replace('\n', ' '))
+
+    say('READY')
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while line := await reader.readline():
+        words = line.decode().split()
+        if words:
+            await run(words)
+
+
+if __name__ == '__main__':
+    logging.basicConfig(level=logging.WARNING)
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--transport', required=True)
+    parser.add_argument('--legacy', action='store_true')
+    parser.add_argument('--original', action='store_true')
+    asyncio.run(main(parser.parse_args()))
