@@ -49,12 +49,14 @@ final class MockBlueZ: @unchecked Sendable {
     deinit { stop() }
 
     /// Starts bluetoothd's stand-in and waits until it owns org.bluez.
-    func startMock(template: String = "bluez5", name: String = "org.bluez") async throws {
+    /// `pythonPath` puts another python-dbusmock first (the newer one bootstrap installs, `newerDbusmock`).
+    func startMock(template: String = "bluez5", name: String = "org.bluez", pythonPath: String? = nil) async throws {
         let mock = Process()
         mock.executableURL = URL(fileURLWithPath: Self.python)
         mock.arguments = ["-m", "dbusmock", "--session", "--template", template]
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        if let pythonPath { environment["PYTHONPATH"] = pythonPath }
         mock.environment = environment
         mock.standardOutput = FileHandle.nullDevice
         mock.standardError = FileHandle.nullDevice
@@ -69,6 +71,20 @@ final class MockBlueZ: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         throw XCTSkip("the \(template) mock did not claim \(name)")
+    }
+
+    /// python-dbusmock 0.37 from PyPI, which mocks BlueZ's advertising manager (Debian 12 ships 0.28.7,
+    /// which does not); meson-helpers/bootstrap installs it. A missing one fails under CI and skips elsewhere.
+    static func newerDbusmock() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let venv = ProcessInfo.processInfo.environment["FAVBLUE_VENV"] ?? root.appendingPathComponent(".venv-peers").path
+        let path = venv + "/dbusmock"
+        guard FileManager.default.fileExists(atPath: path + "/dbusmock/templates/bluez5.py") else {
+            let message = "no newer python-dbusmock at \(path): run meson-helpers/bootstrap"
+            if ProcessInfo.processInfo.environment["CI"] == "true" { throw NSError(domain: "FavBlue", code: 1, userInfo: [NSLocalizedDescriptionKey: message]) }
+            throw XCTSkip(message)
+        }
+        return path
     }
 
     /// Kills the mock, as a crashing bluetoothd would go (SIGKILL, for the reason in `stop`).

@@ -54,10 +54,15 @@ public final class DBusMethodCall: @unchecked Sendable {
 /// An object served on a connection; `unexport()` (or the connection closing) ends it.
 public final class DBusExport: @unchecked Sendable {
     fileprivate let handler: @Sendable (DBusMethodCall) -> Void
+    /// The value of a property the interface declares, for Properties.Get and GetAll; nil for none.
+    fileprivate let property: (@Sendable (String) -> DBusValue?)?
     fileprivate var id: guint = 0
     fileprivate weak var connection: DBusConnection?
 
-    fileprivate init(handler: @escaping @Sendable (DBusMethodCall) -> Void) { self.handler = handler }
+    fileprivate init(handler: @escaping @Sendable (DBusMethodCall) -> Void, property: (@Sendable (String) -> DBusValue?)?) {
+        self.handler = handler
+        self.property = property
+    }
 
     /// Stops serving the object.
     public func unexport() {
@@ -72,7 +77,9 @@ extension DBusConnection {
     /// Serves the one interface that `xml` (introspection data) describes at `path`. Every call
     /// goes to `handler` on the connection's thread; the handler answers through the call,
     /// then or later.
-    public func export(path: String, xml: String,
+    /// `property` answers Properties.Get and GetAll for the properties the XML declares, as GDBus
+    /// asks on the connection's thread.
+    public func export(path: String, xml: String, property: (@Sendable (String) -> DBusValue?)? = nil,
                        handler: @escaping @Sendable (DBusMethodCall) -> Void) throws(DBusError) -> DBusExport {
         var error: UnsafeMutablePointer<GError>?
         guard let node = g_dbus_node_info_new_for_xml(xml, &error) else { throw Self.mapped(error) }
@@ -80,7 +87,7 @@ extension DBusConnection {
         guard let interface = node.pointee.interfaces?.pointee else {
             throw .invalidValue("no interface in the introspection data")
         }
-        let export = DBusExport(handler: handler)
+        let export = DBusExport(handler: handler, property: property)
         export.connection = self
         let result: Result<guint, DBusError> = registerOnThread(path: path, interface: interface, export: export)
         export.id = try result.get()
@@ -99,13 +106,41 @@ private let methodCallHandler: GDBusInterfaceMethodCallFunc = { _, sender, _, _,
     export.handler(call)
 }
 
+/// Properties.Get for every export: a floating value GDBus takes, or nil with the error set.
+private let propertyHandler: GDBusInterfaceGetPropertyFunc = { _, _, _, _, name, error, data in
+    guard let data, let name else { return nil }
+    let export = Unmanaged<DBusExport>.fromOpaque(data).takeUnretainedValue()
+    guard let value = export.property?(String(cString: name)), let variant = try? value.makeGVariant() else {
+        g_set_error_literal(error, g_dbus_error_quark(), Int32(G_DBUS_ERROR_UNKNOWN_PROPERTY.rawValue), "No such property")
+        return nil
+    }
+    return variant
+}
+
 // Written once, then only read by GIO.
 nonisolated(unsafe) private let sharedVTable: UnsafeMutablePointer<GDBusInterfaceVTable> = {
     let table = UnsafeMutablePointer<GDBusInterfaceVTable>.allocate(capacity: 1)
     table.initialize(to: GDBusInterfaceVTable())
     table.pointee.method_call = methodCallHandler
+    table.pointee.get_property = propertyHandler
     return table
 }()
+
+extension DBusConnection {
+    /// Emits a signal from an object this process serves (PropertiesChanged, InterfacesAdded).
+    public func emit(path: String, interface: String, signal: String, _ args: [DBusValue]) {
+        guard let parameters = try? DBusValue.tuple(args).makeGVariant() else { return }
+        let sent = perform { [raw] in
+            _ = g_dbus_connection_emit_signal(raw, nil, path, interface, signal, parameters, nil)
+        }
+        if !sent { g_variant_unref(g_variant_ref_sink(parameters)) }
+    }
+
+    /// This connection's unique name on the bus (":1.42"), as BlueZ sees the caller.
+    public var uniqueName: String? {
+        g_dbus_connection_get_unique_name(raw).map { String(cString: $0) }
+    }
+}
 
 extension DBusConnection {
     /// Registers on the connection's thread, so GIO dispatches calls there.

@@ -68,6 +68,12 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
         return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
     }
 
+    /// The dashed 128-bit form in lower case, as D-Bus services (BlueZ) write every UUID.
+    public var longText: String {
+        let c = Array(Hex.lower(full.reversed()))
+        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+    }
+
     public var description: String { text }
 
     public static func == (lhs: BluetoothUUID, rhs: BluetoothUUID) -> Bool { lhs.full == rhs.full }

@@ -162,3 +162,19 @@ public protocol DevicePeripheral: AnyObject, Sendable {
     @discardableResult
     func send(_ value: [UInt8], of characteristic: ServedCharacteristicID) async -> Int
 }
+
+/// A source that cannot be a peripheral (a replay, gateways): says why, once.
+public final class UnavailablePeripheral: DevicePeripheral, @unchecked Sendable {
+    public let unavailableReason: String?
+    public let events = Feed<PeripheralEvent>.finished
+
+    public init(reason: String) { unavailableReason = reason }
+
+    public func adapterFacts() async throws(PeripheralError) -> AdapterFacts { throw .unavailable(unavailableReason ?? "") }
+    public func startAdvertising(_ advertisement: Advertisement) async throws(PeripheralError) { throw .unavailable(unavailableReason ?? "") }
+    public func stopAdvertising(id: String) async {}
+    public func serve(_ setup: ServerSetup) async throws(PeripheralError) { throw .unavailable(unavailableReason ?? "") }
+    public func stopServing() async {}
+    public func setValue(_ value: [UInt8], of characteristic: ServedCharacteristicID) async {}
+    public func send(_ value: [UInt8], of characteristic: ServedCharacteristicID) async -> Int { 0 }
+}
