@@ -17,9 +17,10 @@ import SecurityToolbox
 struct FavBlueScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "favblue-scan",
-        abstract: "Find Bluetooth devices from a controller or a capture and list them, or browse one device's services.",
+        abstract: "Find Bluetooth devices from a controller or a capture and list them, browse one device's services, or be a device: advertise and serve.",
         version: "favblue-scan \(Release.version)",
-        subcommands: [FavBlueScan.self, GATTCommand.self, TrackersCommand.self, MQTTPasswordCommand.self], defaultSubcommand: FavBlueScan.self)
+        subcommands: [FavBlueScan.self, GATTCommand.self, TrackersCommand.self, MQTTPasswordCommand.self,
+                      AdvertiseCommand.self, ServeCommand.self, AdapterCommand.self], defaultSubcommand: FavBlueScan.self)
 }
 
 struct FavBlueScan: AsyncParsableCommand {

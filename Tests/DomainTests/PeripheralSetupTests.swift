@@ -106,6 +106,43 @@ final class PeripheralSetupTests: XCTestCase {
         XCTAssertThrowsError(try JSONDocument.parse(deep), "a file nested past reason is refused, not recursed into")
     }
 
+    func testAdvertisingHeardIsReadIntoFieldsOrKeptRawSoACopySendsTheSameBytes() {
+        let typed: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0x09, 0x54, 0x61, 0x67, 0x21, 0x03, 0x03, 0x0F, 0x18, 0x05, 0xFF, 0x59, 0x00, 0xAA, 0xBB]
+        let fields = AdvertisingFields(parsing: typed)
+        XCTAssertEqual(fields.localName, "Tag!")
+        XCTAssertEqual(fields.serviceUUIDs, [BluetoothUUID(0x180F)])
+        XCTAssertEqual(fields.manufacturerData, [ManufacturerField(companyID: 0x0059, data: [0xAA, 0xBB])])
+        XCTAssertEqual(fields.encoded, typed)
+        // Manufacturer data before the name: fields would send them in another order, so all stay raw.
+        let reordered: [UInt8] = [0x05, 0xFF, 0x59, 0x00, 0xAA, 0xBB, 0x05, 0x09, 0x54, 0x61, 0x67, 0x21]
+        let kept = AdvertisingFields(parsing: reordered)
+        XCTAssertEqual(kept.raw.map(\.type), [0xFF, 0x09])
+        XCTAssertEqual(kept.encoded, reordered)
+        XCTAssertEqual(AdvertisingFields(parsing: [0x05, 0x09, 0x41]).encoded, [], "a structure cut short is dropped, nothing read past it")
+    }
+
+    func testACloneKeepsHandlesValuesAndTheDevicesOwnName() throws {
+        let tree = [
+            GATTService(uuid: "1800", name: nil, start: 1, end: 3, characteristics: [
+                GATTCharacteristic(uuid: "2A00", handle: 2, valueHandle: 3, properties: [.read])]),
+            GATTService(uuid: "180F", name: nil, start: 20, end: 24, characteristics: [
+                GATTCharacteristic(uuid: "2A19", handle: 21, valueHandle: 22, properties: [.read, .notify],
+                                   descriptors: [GATTDescriptor(uuid: "2902", handle: 23), GATTDescriptor(uuid: "2901", handle: 24)])]),
+        ]
+        let file = PeripheralClone.make(name: "Heard", services: tree, values: [3: Array("Own".utf8), 22: [55], 24: Array("Level".utf8)],
+                                        advertising: [0x02, 0x01, 0x06], scanResponse: [], connectable: true)
+        let setup = try XCTUnwrap(file.server)
+        XCTAssertEqual(setup.name, "Own", "the GAP name read, not the one heard")
+        XCTAssertEqual(setup.services.map(\.handle), [1, 20])
+        let level = setup.services[1].characteristics[0]
+        XCTAssertEqual(level.handle, 21)
+        XCTAssertEqual(level.cccdHandle, 23)
+        XCTAssertEqual(level.value, [55])
+        XCTAssertEqual(level.descriptors, [ServedDescriptor(uuid: BluetoothUUID(0x2901), value: Array("Level".utf8), handle: 24)])
+        XCTAssertEqual(file.advertisements.first?.label, "Copy of Heard")
+        XCTAssertEqual(try PeripheralFile.read(file.text), file, "a clone exports and imports as it is")
+    }
+
     /// A setup as nRF Connect for Desktop saves it (its server setup reducer's state as JSON),
     /// both spellings of its property keys, and its CCCD added by hand.
     func testAnNRFConnectServerSetupImports() throws {

@@ -197,6 +197,74 @@ final class BumblePeripheralTests: XCTestCase {
         _ = peer.wait(for: { $0.hasPrefix("VALUE 2A19") || $0.hasPrefix("EXCEPTION") })
     }
 
+    /// Clone This Device, end to end on one controller: FavBlue connects to Bumble's "Original" as a
+    /// central, reads what it can, serves the copy as a peripheral beside that link, and a Bumble
+    /// central finds the copy advertising the original's bytes and dumps the same tree and values.
+    func testACloneDumpsAndReadsAsTheOriginalDoes() async throws {
+        try start(["--original"])
+        let source = ScanSource.h4TCP(host: "127.0.0.1", port: peer.port)
+        let scanner = ScannerFactory.make(source, demoCapture: nil, link: link)
+        let original = try DeviceID(parsing: "F0:F1:F2:F3:F4:F8", kind: .leRandom)
+        let heard = Task { () -> [UInt8] in
+            for await o in scanner.observations where o.id == original && !o.isScanResponse && !o.rawData.isEmpty { return o.rawData }
+            return []
+        }
+        scanner.start()
+        let advertising = await heard.value
+        scanner.stop()
+        XCTAssertFalse(advertising.isEmpty)
+
+        let connector = HCILinkConnector(link: link)
+        let log = EventLog(connector)
+        connector.connect(to: original)
+        await log.wait(for: { if case .connected = $0 { return true } else { return false } })
+        let tree = try await connector.discoverServices()
+        var values: [UInt16: [UInt8]] = [:]
+        for c in tree.flatMap(\.characteristics) {
+            if c.properties.contains(.read) { values[c.valueHandle] = try? await connector.readValue(at: c.valueHandle) }
+            for d in c.descriptors where d.uuid != "2902" { values[d.handle] = try? await connector.readValue(at: d.handle) }
+        }
+        // The original advertises again once FavBlue lets go of it, for the central to dump it too.
+        connector.disconnect()
+        await log.wait(for: { $0 == .idle })
+        let clone = PeripheralClone.make(name: "Original", services: tree, values: values, advertising: advertising,
+                                         scanResponse: [], connectable: true)
+        XCTAssertEqual(clone.advertisements.first?.data.encoded, advertising, "the original's bytes, field by field")
+        try await peripheral.serve(try XCTUnwrap(clone.server))
+        try await peripheral.startAdvertising(try XCTUnwrap(clone.advertisements.first))
+
+        func dump(_ address: String) throws -> [String] {
+            peer.type("CONNECT \(address)")
+            XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" }, timeout: 15), peer.output)
+            let before = peer.lines.filter { $0.hasPrefix("DUMP ") }.count
+            peer.type("DUMP")
+            let deadline = Date().addingTimeInterval(15)
+            while peer.lines.filter({ $0.hasPrefix("DUMP ") }).count == before, Date() < deadline {
+                // Polls the central's output, not a fixed wait.
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            let line = try XCTUnwrap(peer.lines.filter { $0.hasPrefix("DUMP ") }.last)
+            for uuid in ["2A19", "5E7F2001-1C2B-4A5D-8E9F-0A1B2C3D4E5F", "5E7F2003-1C2B-4A5D-8E9F-0A1B2C3D4E5F"] {
+                let count = peer.lines.filter { $0.hasPrefix("VALUE \(uuid) ") }.count
+                peer.type("READ \(uuid)")
+                _ = peer.wait(for: { _ in self.peer.lines.filter { $0.hasPrefix("VALUE \(uuid) ") }.count > count })
+            }
+            peer.type("DISCONNECT")
+            _ = peer.wait(for: { _ in self.peer.lines.filter { $0.hasPrefix("DISCONNECTED") }.count > 0 })
+            return [line]
+        }
+        let copy = try find(Hex.lower(advertising))
+        XCTAssertNotEqual(copy, "F0:F1:F2:F3:F4:F8", "the copy, from FavBlue's own address")
+        let theirs = try dump("F0:F1:F2:F3:F4:F8")
+        let ours = try dump(copy)
+        XCTAssertEqual(ours, theirs, "the copy's GATT dump is the original's")
+        for uuid in ["2A19", "5E7F2001-1C2B-4A5D-8E9F-0A1B2C3D4E5F", "5E7F2003-1C2B-4A5D-8E9F-0A1B2C3D4E5F"] {
+            let read = peer.lines.filter { $0.hasPrefix("VALUE \(uuid) ") }
+            XCTAssertEqual(read.count, 2, "read from both")
+            XCTAssertEqual(Set(read).count, 1, "the same value from both: \(read)")
+        }
+    }
+
     /// The central's GATT dump as FavBlue's served tree says it: handle and type.
     static func table(_ tree: [GATTService]) -> [String] {
         var out: [String] = []

@@ -51,6 +51,10 @@ public struct AdvertisedData: Equatable, Sendable {
     /// a device's data with every report.
     private var sensorCache = SensorCache()
 
+    /// The last advertising data and scan response heard, as they were sent (Clone This Device).
+    public private(set) var lastAdvertising: [UInt8] = []
+    public private(set) var lastScanResponse: [UInt8] = []
+
     /// The bytes of `name` when they were not valid UTF-8.
     public private(set) var invalidNameBytes: [UInt8]?
     /// Whether any report's advertising data broke off inside a structure.
@@ -107,6 +111,9 @@ public struct AdvertisedData: Equatable, Sendable {
             } else {
                 sensorCache = SensorCache(older: older)
             }
+        }
+        if !o.rawData.isEmpty {
+            if o.isScanResponse { lastScanResponse = o.rawData } else { lastAdvertising = o.rawData }
         }
         if let value = o.paired { paired = value }
         if let value = o.connected { connected = value }

@@ -129,8 +129,12 @@ async def main(args):
 
     device.on('advertisement', on_advertisement)
 
-    def characteristic(uuid):
+    async def characteristic(uuid):
         peer = state['peer']
+        if not peer.services:
+            await peer.discover_services()
+            for service in peer.services:
+                await service.discover_characteristics()
         found = [c for s in peer.services for c in s.characteristics if uuid_text(c.uuid) == uuid.upper()]
         if not found:
             raise KeyError(uuid)
@@ -174,17 +178,17 @@ async def main(args):
                             table.append([d.handle, uuid_text(d.type), None])
                 say('DUMP', json.dumps(table))
             elif command == 'READ':
-                value = await characteristic(words[1]).read_value()
+                value = await (await characteristic(words[1])).read_value()
                 say('VALUE', words[1], bytes(value).hex())
             elif command == 'READH':
                 value = await state['connection'].gatt_client.read_value(int(words[1]))
                 say('VALUE', words[1], bytes(value).hex())
             elif command == 'WRITE':
-                await characteristic(words[1]).write_value(bytes.fromhex(words[2]), with_response=len(words) < 4)
+                await (await characteristic(words[1])).write_value(bytes.fromhex(words[2]), with_response=len(words) < 4)
                 say('WROTE', words[1])
             elif command == 'SUBSCRIBE':
                 uuid = words[1]
-                await characteristic(uuid).subscribe(lambda value, u=uuid: say('NOTIFIED', u, bytes(value).hex()),
+                await (await characteristic(uuid)).subscribe(lambda value, u=uuid: say('NOTIFIED', u, bytes(value).hex()),
                                                      prefer_notify=len(words) < 3)
                 say('SUBSCRIBED', uuid)
             elif command == 'COUNT':
@@ -193,7 +197,7 @@ async def main(args):
 
                 def count(value, u=uuid):
                     counts[u] += 1
-                await characteristic(uuid).subscribe(count)
+                await (await characteristic(uuid)).subscribe(count)
                 say('COUNTING', uuid)
             elif command == 'TOTAL':
                 say('TOTAL', words[1], counts.get(words[1], 0))
