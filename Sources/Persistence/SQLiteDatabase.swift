@@ -153,6 +153,16 @@ public final class SQLiteDatabase: Sendable {
         migrator.registerMigration("v10-reading-limits") { db in
             try db.execute(sql: "ALTER TABLE favorites ADD COLUMN reading_limits TEXT NOT NULL DEFAULT ''")
         }
+        // The advertisements and the server set up to act as a device, as FavBlue's own file.
+        migrator.registerMigration("v11-peripheral-setups") { db in
+            try db.execute(sql: """
+                CREATE TABLE peripheral_setups (
+                  name TEXT PRIMARY KEY NOT NULL,
+                  file TEXT NOT NULL,
+                  updated REAL NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 

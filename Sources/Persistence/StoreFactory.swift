@@ -21,6 +21,8 @@ public struct Store: Sendable {
     public let bonds: BondsRepository
     /// The names and formats the user gave characteristics.
     public let labels: CharacteristicLabelsRepository
+    /// The advertisements and server set up to act as a device.
+    public let peripheral: PeripheralSetupsRepository
     /// What the tracker guard saw, kept 14 days; nil in memory, where nothing outlasts the run anyway.
     public let trackers: TrackerSightingsRepository?
     /// Moves a device's records to the identity pairing revealed.
@@ -101,7 +103,7 @@ public enum StoreFactory {
               readings: SQLiteSensorReadingsRepository(database: database),
               hidden: SQLiteHiddenDevicesRepository(database: database), chats: SQLiteChatRepository(database: database),
               bonds: SQLiteBondsRepository(database: database), labels: SQLiteCharacteristicLabelsRepository(database: database),
-              trackers: SQLiteTrackerSightingsRepository(database: database), mover: SQLiteRecordsMover(database: database),
+              peripheral: SQLitePeripheralSetupsRepository(database: database), trackers: SQLiteTrackerSightingsRepository(database: database), mover: SQLiteRecordsMover(database: database),
               notices: notices, path: database.path)
     }
 
@@ -110,7 +112,8 @@ public enum StoreFactory {
         let hidden = InMemoryHiddenDevicesRepository(), chats = InMemoryChatRepository(), bonds = InMemoryBondsRepository()
         let labels = InMemoryCharacteristicLabelsRepository()
         let readings = InMemorySensorReadingsRepository()
-        return Store(favorites: favorites, sightings: sightings, readings: readings, hidden: hidden, chats: chats, bonds: bonds, labels: labels, trackers: nil,
+        return Store(favorites: favorites, sightings: sightings, readings: readings, hidden: hidden, chats: chats, bonds: bonds, labels: labels,
+                     peripheral: InMemoryPeripheralSetupsRepository(), trackers: nil,
                      mover: InMemoryRecordsMover(favorites: favorites, sightings: sightings, hidden: hidden,
                                                  chats: chats, bonds: bonds, labels: labels, readings: readings),
                      notices: notices, path: nil)

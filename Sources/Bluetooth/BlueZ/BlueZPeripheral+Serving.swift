@@ -236,7 +236,3 @@ extension BlueZPeripheral {
         return notifying ? 1 : 0
     }
 }
-
-extension Array {
-    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
-}

@@ -85,10 +85,13 @@ public final class BlueZPeripheral: DevicePeripheral, BlueZClient, @unchecked Se
         var roles = a["Roles"]?.items?.compactMap(\.stringValue) ?? []
         // An older BlueZ says no roles; its advertising manager says it can be a peripheral.
         if roles.isEmpty { roles = manager != nil ? ["central", "peripheral"] : ["central"] }
-        return AdapterFacts(name: path.split(separator: "/").last.map(String.init), address: a["Address"]?.stringValue,
+        var facts = AdapterFacts(name: path.split(separator: "/").last.map(String.init), address: a["Address"]?.stringValue,
                             addressType: a["AddressType"]?.stringValue, features: features,
                             advertisingSets: free.map { $0 + (active ?? 0) }, maximumAdvertisingLength: maximum,
                             roles: roles, route: "bluez")
+        // Without privacy BlueZ advertises from the adapter's own address.
+        facts.advertisingAddress = facts.address
+        return facts
     }
 
     static let managerInterface = "org.bluez.LEAdvertisingManager1"

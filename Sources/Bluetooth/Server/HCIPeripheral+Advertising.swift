@@ -79,6 +79,7 @@ extension HCIPeripheral {
                 facts.address = DeviceID(wireBytes: setup.address, kind: .leRandom).address
                 facts.addressType = "random"
             }
+            facts.advertisingAddress = DeviceID(wireBytes: setup.address, kind: .leRandom).address
             facts.advertisingSets = setup.sets
             facts.maximumAdvertisingLength = setup.maximumLength
             if let r = try? host.command(.leReadResolvingListSize), r.count >= 2 { facts.resolvingListSize = Int(r[1]) }

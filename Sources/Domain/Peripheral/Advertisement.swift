@@ -40,11 +40,13 @@ public struct Advertisement: Equatable, Sendable, Identifiable {
     public var intervalMilliseconds: Double
     /// Seconds after which it stops on its own; nil runs until stopped.
     public var durationSeconds: Double?
+    /// A BTHome sensor's readings, set by the user: its service data is made from them when it starts.
+    public var sensor: BTHomeReadings?
 
     public init(id: String = UUID().uuidString, label: String, kind: Kind = .connectable, extended: Bool = false,
                 primaryPHY: PHY = .le1M, secondaryPHY: PHY = .le1M, data: AdvertisingFields,
                 scanResponse: AdvertisingFields = AdvertisingFields(), intervalMilliseconds: Double = 100,
-                durationSeconds: Double? = nil) {
+                durationSeconds: Double? = nil, sensor: BTHomeReadings? = nil) {
         self.id = id
         self.label = label
         self.kind = kind
@@ -55,6 +57,19 @@ public struct Advertisement: Equatable, Sendable, Identifiable {
         self.scanResponse = scanResponse
         self.intervalMilliseconds = intervalMilliseconds
         self.durationSeconds = durationSeconds
+        self.sensor = sensor
+    }
+
+    /// This advertisement with its BTHome service data made from `sensor` (sealed with the address
+    /// it goes out from, when the readings have a key); itself when it has no readings.
+    public func withSensorData(address: [UInt8]?, sealer: PayloadSealer?) -> Advertisement {
+        guard let sensor else { return self }
+        var copy = self
+        copy.data.serviceData.removeAll { $0.uuid == BluetoothUUID(0xFCD2) }
+        if let bytes = sensor.serviceData(address: address, sealer: sealer) {
+            copy.data.serviceData.append(ServiceDataField(uuid: BluetoothUUID(0xFCD2), data: bytes))
+        }
+        return copy
     }
 
     /// The interval the Core allows (§7.8.5, §7.8.53): 20 ms to 10.24 s, longer when extended.

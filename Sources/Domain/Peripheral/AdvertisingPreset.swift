@@ -105,11 +105,9 @@ public enum AdvertisingPreset: String, Equatable, Sendable, CaseIterable {
                 ManufacturerField(companyID: 0x0118, data: [0xBE, 0xAC] + Self.beaconUUID + [0x00, 0x01, 0x00, 0x02, UInt8(bitPattern: -59), 0x00])])
             return Advertisement(label: title, kind: .nonConnectable, data: data)
         case .bthome:
-            var data = AdvertisingFields(flags: Self.flags, localName: name)
-            if let serviceData = readings.serviceData(address: address, sealer: sealer) {
-                data.serviceData = [ServiceDataField(uuid: BluetoothUUID(0xFCD2), data: serviceData)]
-            }
-            return Advertisement(label: title, kind: .nonConnectable, data: data, intervalMilliseconds: 1_000)
+            let ad = Advertisement(label: title, kind: .nonConnectable, data: AdvertisingFields(flags: Self.flags, localName: name),
+                                   intervalMilliseconds: 1_000, sensor: readings)
+            return ad.withSensorData(address: address, sealer: sealer)
         case .heartRate:
             return Advertisement(label: title, data: AdvertisingFields(flags: Self.flags, localName: name, appearance: 0x0340,
                                                                       serviceUUIDs: [BluetoothUUID(0x180D)]))

@@ -26,6 +26,12 @@ extension PeripheralFile {
         }
         m.append(JSONMember("intervalMs", .init(.number(a.intervalMilliseconds))))
         if let duration = a.durationSeconds { m.append(JSONMember("durationSeconds", .init(.number(duration)))) }
+        if let r = a.sensor {
+            var sm = [JSONMember("temperature", .init(.number(r.temperature))), JSONMember("humidity", .init(.number(r.humidity))),
+                      JSONMember("battery", .init(.number(Double(r.battery)))), JSONMember("counter", .init(.number(Double(r.counter))))]
+            if let key = r.key { sm.append(JSONMember("key", hex(key))) }
+            m.append(JSONMember("bthome", .init(.object(sm))))
+        }
         m.append(JSONMember("data", .init(json(a.data))))
         if !a.scanResponse.isEmpty { m.append(JSONMember("scanResponse", .init(json(a.scanResponse)))) }
         return .object(m)

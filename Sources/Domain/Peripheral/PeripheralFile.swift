@@ -84,12 +84,23 @@ private final class Reader {
             }
             return phy
         }
+        var sensor: BTHomeReadings?
+        if let b = node["bthome"] {
+            let key = try bytes(b["key"], in: b)
+            guard key.isEmpty || key.count == 16 else {
+                throw JSONFileProblem(line: b["key"]?.line ?? b.line, L10n.tr("a BTHome key is 16 bytes, 32 hex digits."))
+            }
+            sensor = BTHomeReadings(temperature: b["temperature"]?.number ?? 21.5, humidity: b["humidity"]?.number ?? 48,
+                                    battery: try b["battery"].map { n throws(JSONFileProblem) in try integer(n, 0...100) } ?? 90,
+                                    key: key.isEmpty ? nil : key,
+                                    counter: UInt32(try b["counter"].map { n throws(JSONFileProblem) in try integer(n, 0...Int(UInt32.max)) } ?? 1))
+        }
         return Advertisement(id: node["id"]?.string ?? UUID().uuidString, label: node["label"]?.string ?? "",
                              kind: kind, extended: node["extended"]?.bool ?? false,
                              primaryPHY: try phy("primaryPHY"), secondaryPHY: try phy("secondaryPHY"),
                              data: try fields(node["data"]), scanResponse: try fields(node["scanResponse"]),
                              intervalMilliseconds: node["intervalMs"]?.number ?? 100,
-                             durationSeconds: node["durationSeconds"]?.number)
+                             durationSeconds: node["durationSeconds"]?.number, sensor: sensor)
     }
 
     func fields(_ node: JSONNode?) throws(JSONFileProblem) -> AdvertisingFields {

@@ -25,6 +25,8 @@ public struct AdapterFacts: Equatable, Sendable {
     public var address: String?
     /// "public" or "random".
     public var addressType: String?
+    /// The address advertisements go out from, as shown; a BTHome frame is sealed with it.
+    public var advertisingAddress: String?
     /// Each feature the controller was asked about: true when it has it.
     public var features: [Feature: Bool]
     /// Advertising sets it can run at once; nil when not known.

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+import Localization
+
+/// FavBlue as the device: the advertisements the user set up and which are on, the server and
+/// whether it runs, the adapter's facts, and what each central did. The owner of that state for
+/// every page; the Act as a Device page and the device page's Clone are windows on it.
+///
+/// Events from the route arrive on the main actor. What the user sets up is written to the store
+/// after each change, in order, off the main thread.
+@MainActor
+public final class PeripheralRole {
+    /// One line of a central's log.
+    public struct LogEntry: Equatable, Sendable {
+        public let time: Date
+        public let event: PeripheralEvent
+    }
+
+    /// What one central did, newest last.
+    public struct CentralLog: Equatable, Sendable {
+        public let central: PeripheralCentral
+        public var connected: Bool
+        public var entries: [LogEntry]
+    }
+
+    // MARK: State
+    public private(set) var advertisements: [Advertisement] = []
+    /// The advertisements on air, by id.
+    public private(set) var on: Set<String> = []
+    /// Why an advertisement could not start, by id, until it is changed or started again.
+    public private(set) var problems: [String: String] = [:]
+    public private(set) var server: ServerSetup?
+    public private(set) var serving = false
+    /// Why the server could not start.
+    public private(set) var serverProblem: String?
+    /// What the adapter can do, once asked; nil before, or when it would not say.
+    public private(set) var facts: AdapterFacts?
+    public private(set) var factsProblem: String?
+    /// Every central seen this session, in the order they came.
+    public private(set) var centrals: [CentralLog] = []
+    /// The route's values as the user set them (and centrals wrote), by characteristic.
+    public private(set) var values: [ServedCharacteristicID: [UInt8]] = [:]
+    /// Said when the store would not keep the setup.
+    public var onStoreProblem: ((String) -> Void)?
+
+    /// Why this source can never be a peripheral (a replay, the demo); nil when it may.
+    public var unavailableReason: String? { port.unavailableReason }
+
+    /// Entries a central's log keeps.
+    public static let logLimit = 500
+
+    // MARK: Borrowed
+    private var port: DevicePeripheral
+    private let store: PeripheralSetupsRepository?
+    /// Seals an encrypted BTHome sensor's frames.
+    private let sealer: PayloadSealer?
+    private let now: () -> Date
+
+    // MARK: Owned
+    private let observers = ChangeObservers()
+    private var listener: Task<Void, Never>?
+    private var writes: Task<Void, Never>?
+
+    public init(port: DevicePeripheral, store: PeripheralSetupsRepository?, sealer: PayloadSealer? = nil,
+                now: @escaping () -> Date = { Date() }) {
+        self.port = port
+        self.store = store
+        self.sealer = sealer
+        self.now = now
+        listen()
+    }
+
+    isolated deinit { listener?.cancel() }
+
+    public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { observers.observe(handler) }
+
+    /// Uses `port` from now on (the source changed): what ran stops.
+    public func replace(port new: DevicePeripheral) {
+        guard new !== port else { return }
+        let old = port
+        let running = on
+        Task { for id in running { await old.stopAdvertising(id: id) }; await old.stopServing() }
+        port = new
+        on = []
+        serving = false
+        facts = nil
+        listen()
+        observers.notify()
+    }
+
+    private func listen() {
+        listener?.cancel()
+        let events = port.events
+        listener = Task { @MainActor [weak self] in
+            for await event in events {
+                guard let self, !Task.isCancelled else { return }
+                self.handle(event)
+            }
+        }
+    }
+
+    /// Reads what was kept, and asks the adapter what it can do.
+    public func load() async {
+        if let store, let file = try? await store.load() {
+            advertisements = file.advertisements
+            server = file.server
+        }
+        observers.notify()
+        await refreshFacts()
+    }
+
+    /// Asks the adapter again (it changed, or was not there).
+    public func refreshFacts() async {
+        guard port.unavailableReason == nil else { return }
+        do {
+            facts = try await port.adapterFacts()
+            factsProblem = nil
+        } catch {
+            factsProblem = error.message
+        }
+        observers.notify()
+    }
+
+    // MARK: Advertisements
+
+    /// Adds `advertisement` (a preset's, a clone's); a server that comes with it replaces none that is set up.
+    @discardableResult
+    public func add(_ advertisement: Advertisement, server: ServerSetup? = nil) -> String {
+        advertisements.append(advertisement)
+        if let server, self.server == nil { self.server = server }
+        changed()
+        return advertisement.id
+    }
+
+    /// Replaces the advertisement with the same id; one on air is sent anew.
+    public func update(_ advertisement: Advertisement) async {
+        guard let i = advertisements.firstIndex(where: { $0.id == advertisement.id }) else { return }
+        advertisements[i] = advertisement
+        problems[advertisement.id] = nil
+        changed()
+        if on.contains(advertisement.id) { await start(advertisement.id) }
+    }
+
+    public func remove(_ id: String) async {
+        if on.contains(id) { await stop(id) }
+        advertisements.removeAll { $0.id == id }
+        problems[id] = nil
+        changed()
+    }
+
+    /// What keeps `advertisement` from going out on this adapter, said before it refuses.
+    public func problems(of advertisement: Advertisement, company: (UInt16) -> String) -> [AdvertisingProblem] {
+        advertisement.problems(limits: facts?.limits ?? AdvertisingLimits(), company: company)
+    }
+
+    public func start(_ id: String) async {
+        guard let i = advertisements.firstIndex(where: { $0.id == id }) else { return }
+        if advertisements[i].sensor != nil {
+            // A sealed frame is never sent twice with one counter (bthome.io/encryption).
+            advertisements[i].sensor?.counter &+= 1
+            changed()
+        }
+        let address = facts?.advertisingAddress.map { $0.split(separator: ":").compactMap { UInt8($0, radix: 16) } }
+        let ad = advertisements[i].withSensorData(address: address, sealer: sealer)
+        do {
+            try await port.startAdvertising(ad)
+            on.insert(id)
+            problems[id] = nil
+        } catch {
+            problems[id] = error.message
+        }
+        observers.notify()
+    }
+
+    public func stop(_ id: String) async {
+        await port.stopAdvertising(id: id)
+        on.remove(id)
+        observers.notify()
+    }
+
+    // MARK: Server
+
+    /// Sets up `setup` as the server; a running one serves it at once.
+    public func setServer(_ setup: ServerSetup?) async {
+        server = setup
+        values = [:]
+        changed()
+        if serving {
+            if let setup { await serve(setup) } else { await stopServing() }
+        }
+    }
+
+    public func startServing() async {
+        guard let server else { return }
+        await serve(server)
+    }
+
+    private func serve(_ setup: ServerSetup) async {
+        do {
+            try await port.serve(setup)
+            serving = true
+            serverProblem = nil
+        } catch {
+            serving = false
+            serverProblem = error.message
+        }
+        observers.notify()
+    }
+
+    public func stopServing() async {
+        await port.stopServing()
+        serving = false
+        observers.notify()
+    }
+
+    /// The value a characteristic has now: what the user set or a central wrote, else the setup's.
+    public func value(of id: ServedCharacteristicID) -> [UInt8] {
+        values[id] ?? server?.services[safe: id.service]?.characteristics[safe: id.characteristic]?.value ?? []
+    }
+
+    /// The value centrals read from now on; kept in the setup too.
+    public func setValue(_ value: [UInt8], of id: ServedCharacteristicID) async {
+        values[id] = value
+        if var setup = server, id.service < setup.services.count, id.characteristic < setup.services[id.service].characteristics.count {
+            setup.services[id.service].characteristics[id.characteristic].value = value
+            server = setup
+            changed()
+        }
+        await port.setValue(value, of: id)
+        observers.notify()
+    }
+
+    /// Notifies or indicates the characteristic's value to every central subscribed; how many it reached.
+    @discardableResult
+    public func send(_ id: ServedCharacteristicID) async -> Int {
+        await port.send(value(of: id), of: id)
+    }
+
+    // MARK: Files
+
+    /// FavBlue's file of everything set up.
+    public var file: PeripheralFile { PeripheralFile(advertisements: advertisements, server: server) }
+
+    /// Adds a file's advertisements, and takes its server in place of the one set up. A file with a
+    /// problem says it with its line and brings nothing.
+    public func importFile(_ text: String) throws(JSONFileProblem) {
+        let file = try PeripheralFile.read(text)
+        var ids = Set(advertisements.map(\.id))
+        for var ad in file.advertisements {
+            if ids.contains(ad.id) { ad.id = UUID().uuidString }
+            ids.insert(ad.id)
+            advertisements.append(ad)
+        }
+        if let setup = file.server {
+            server = setup
+            values = [:]
+        }
+        changed()
+    }
+
+    // MARK: Events
+
+    private func handle(_ event: PeripheralEvent) {
+        switch event {
+        case .advertising(let id, let isOn):
+            if isOn { on.insert(id) } else { on.remove(id) }
+        case .advertisingFailed(let id, let reason):
+            on.remove(id)
+            problems[id] = reason
+        case .ended(let why):
+            on = []
+            serving = false
+            serverProblem = why
+        case .wrote(_, let id, let value, _):
+            values[id] = value
+            log(event)
+        default:
+            log(event)
+        }
+        observers.notify()
+    }
+
+    private func log(_ event: PeripheralEvent) {
+        guard let central = event.central else { return }
+        let entry = LogEntry(time: now(), event: event)
+        if let i = centrals.firstIndex(where: { $0.central == central }) {
+            centrals[i].entries.append(entry)
+            if centrals[i].entries.count > Self.logLimit { centrals[i].entries.removeFirst(centrals[i].entries.count - Self.logLimit) }
+            if case .connected = event { centrals[i].connected = true }
+            if case .disconnected = event { centrals[i].connected = false }
+        } else {
+            var disconnected = false
+            if case .disconnected = event { disconnected = true }
+            centrals.append(CentralLog(central: central, connected: !disconnected, entries: [entry]))
+        }
+    }
+
+    /// Keeps what is set up, behind the user's back, in order.
+    private func changed() {
+        observers.notify()
+        guard let store else { return }
+        let file = self.file
+        let before = writes
+        writes = Task { @MainActor [weak self] in
+            await before?.value
+            do { try await store.save(file) } catch {
+                self?.onStoreProblem?(L10n.tr("What you set up to advertise and serve could not be saved."))
+            }
+        }
+    }
+
+    /// Returns once what was set up so far is kept.
+    public func flush() async { await writes?.value }
+}
+
+extension PeripheralEvent {
+    /// The central it is about, if any.
+    public var central: PeripheralCentral? {
+        switch self {
+        case .connected(let c), .mtu(let c, _), .read(let c, _), .wrote(let c, _, _, _), .subscribed(let c, _, _),
+             .unsubscribed(let c, _), .confirmed(let c, _), .encrypted(let c, _), .refused(let c, _), .disconnected(let c, _):
+            return c
+        case .advertising, .advertisingFailed, .ended:
+            return nil
+        }
+    }
+}
+
+extension Array {
+    /// The element at `index`, or nil past the ends.
+    public subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

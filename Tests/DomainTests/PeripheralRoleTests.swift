@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import TestSupport
+import XCTest
+
+/// The owner of FavBlue's peripheral role: what is set up, what runs, and each central's log.
+@MainActor
+final class PeripheralRoleTests: XCTestCase {
+    private final class Keeper: PeripheralSetupsRepository, @unchecked Sendable {
+        private let lock = NSLock()
+        private var kept = PeripheralFile()
+        var file: PeripheralFile { lock.withLock { kept } }
+        func load() async throws -> PeripheralFile { file }
+        func save(_ file: PeripheralFile) async throws { lock.withLock { kept = file } }
+    }
+
+    func testWhatIsSetUpIsKeptAndComesBack() async {
+        let keeper = Keeper()
+        let role = PeripheralRole(port: FakePeripheral(), store: keeper)
+        let id = role.add(AdvertisingPreset.heartRate.advertisement(), server: AdvertisingPreset.heartRate.server())
+        await role.flush()
+        XCTAssertEqual(keeper.file.advertisements.map(\.id), [id])
+        XCTAssertEqual(keeper.file.server?.services.first?.uuid, BluetoothUUID(0x180D))
+        let again = PeripheralRole(port: FakePeripheral(), store: keeper)
+        await again.load()
+        XCTAssertEqual(again.advertisements.map(\.id), [id])
+        XCTAssertEqual(again.facts?.maximumAdvertisingLength, 251)
+    }
+
+    func testARefusalIsSaidUnderItsAdvertisementAndAStartClearsIt() async {
+        let port = FakePeripheral()
+        let role = PeripheralRole(port: port, store: nil)
+        let id = role.add(AdvertisingPreset.battery.advertisement())
+        port.refuseNext = .noFreeSet(1)
+        await role.start(id)
+        XCTAssertEqual(role.problems[id], "This adapter sends 1 advertisement at a time: stop one first.")
+        XCTAssertFalse(role.on.contains(id))
+        await role.start(id)
+        XCTAssertNil(role.problems[id])
+        XCTAssertTrue(role.on.contains(id))
+    }
+
+    func testAnEncryptedSensorIsSealedWithTheAdvertisingAddressAndANewCounterEachStart() async throws {
+        let port = FakePeripheral()
+        port.facts.advertisingAddress = "C0:11:22:33:44:55"
+        let role = PeripheralRole(port: port, store: nil, sealer: CountingSealer())
+        await role.refreshFacts()
+        let id = role.add(AdvertisingPreset.bthome.advertisement(readings: BTHomeReadings(key: [UInt8](repeating: 7, count: 16), counter: 4)))
+        await role.start(id)
+        await role.start(id)
+        let frames = port.advertising.compactMap { $0.data.serviceData.first?.data }
+        XCTAssertEqual(frames.count, 1, "the same set, sent anew")
+        let frame = try XCTUnwrap(frames.first)
+        XCTAssertEqual(frame.first, 0x41, "encrypted BTHome v2")
+        XCTAssertEqual(Array(frame.suffix(8).prefix(4)), [6, 0, 0, 0], "counter 4, then 5, then 6")
+        XCTAssertEqual(role.advertisements.first?.sensor?.counter, 6, "kept, so a restart never reuses one")
+    }
+
+    func testEachCentralHasItsOwnLogAndWhatItWroteIsTheValue() async {
+        let port = FakePeripheral()
+        let role = PeripheralRole(port: port, store: nil)
+        await role.setServer(AdvertisingPreset.chat.server())
+        let phone = PeripheralCentral(id: "1", address: "AA:BB:CC:DD:EE:01")
+        let laptop = PeripheralCentral(id: "2", address: "AA:BB:CC:DD:EE:02")
+        let rx = ServedCharacteristicID(service: 0, characteristic: 1)
+        for event in [PeripheralEvent.connected(phone), .connected(laptop), .wrote(phone, rx, Array("<b>hi".utf8), withResponse: true),
+                      .disconnected(laptop, reason: "The device ended the connection.")] {
+            port.feed.yield(event)
+        }
+        await port.feed.applied()
+        XCTAssertEqual(role.centrals.map(\.central), [phone, laptop])
+        XCTAssertEqual(role.centrals.map(\.connected), [true, false])
+        XCTAssertEqual(role.centrals[0].entries.map(\.event), [.connected(phone), .wrote(phone, rx, Array("<b>hi".utf8), withResponse: true)])
+        XCTAssertEqual(role.value(of: rx), Array("<b>hi".utf8))
+        let reached = await role.send(ServedCharacteristicID(service: 0, characteristic: 0))
+        XCTAssertEqual(reached, 1)
+    }
+
+    func testAnImportWithAProblemBringsNothing() {
+        let role = PeripheralRole(port: FakePeripheral(), store: nil)
+        role.add(AdvertisingPreset.iBeacon.advertisement())
+        XCTAssertThrowsError(try role.importFile("{\n\"children\": {\"a\": {\"uuid\": \"zz\"}}\n}"))
+        XCTAssertEqual(role.advertisements.count, 1)
+        XCTAssertNil(role.server)
+    }
+}
+
+/// A sealer whose "ciphertext" is the plaintext: enough to see what is sealed, and with what.
+private struct CountingSealer: PayloadSealer {
+    func ccmSeal(key: [UInt8], nonce: [UInt8], plaintext: [UInt8], associated: [UInt8], tagLength: Int) -> (ciphertext: [UInt8], tag: [UInt8])? {
+        (plaintext, [UInt8](repeating: 0xEE, count: tagLength))
+    }
+}
