@@ -53,6 +53,8 @@ final class FavBlueApp {
     private var readingLimits: ReadingLimitsWatch?
     private var trackerGuard: TrackerGuard?
     private var nicknames: NicknameSharing?
+    /// Act as a Device: what FavBlue advertises and serves.
+    private var peripheral: PeripheralRole?
     private var shutDownDone = false
     /// Every scanner writes into it; the Scanner's Record toggle opens and closes its file.
     private let recorder = BtsnoopRecorder()
@@ -230,6 +232,9 @@ final class FavBlueApp {
         }
         pairing.onNotice = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.pairing = pairing
+        let peripheral = Self.makePeripheral(source: source, link: link, bus: bus, security: security, store: store, pairing: pairing, log: log)
+        peripheral.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
+        self.peripheral = peripheral
         let nicknames = NicknameSharing(writer: bus.map { BlueZAliasWriter(bus: $0, adapter: source.bluezAdapter) },
                                         favorites: favorites, isOn: settings?.bool("share-nicknames") ?? false)
         nicknames.onChange = { [weak settings] on in settings?.set("share-nicknames", bool: on) }
@@ -298,6 +303,9 @@ final class FavBlueApp {
         services.companyName = CompanyNames.name
         let nicknames = self.nicknames
         let settings = self.settings
+        let role = self.peripheral!
+        let acting = PeripheralViewModel(role: role, names: Self.attributeName, company: CompanyNames.name)
+        let clone = DeviceCloneViewModel(browser: browser!, role: role, live: live, name: deviceName)
         let trackerAlerts = trackers.map { Self.trackerAlertsSetting($0, settings: settings) }
         let sources = AppSources.model(settings: settings, primary: source, fromCommandLine: !sourceOverride.isEmpty,
                                        live: live, favorites: favorites, own: sourceName) { [weak self] listening in
@@ -324,6 +332,7 @@ final class FavBlueApp {
                     self?.bus = nil
                     sessions.replace(connector: ConnectorFactory.make(.demo, link: nil))
                     pairing.replace(pairer: PairerFactory.make(.demo))
+                    role.replace(port: PeripheralFactory.make(.demo, link: nil))
                     scanner.start()
                 })
             },
@@ -334,16 +343,24 @@ final class FavBlueApp {
                                                               sensorKeys: sensorKeys),
                                  favorites: favoritesPage, hidden: hidden, connection: connection,
                                  pairing: DevicePairingViewModel(device: device, pairing: pairing, name: deviceName),
-                                 services: services, tracker: trackers.map { TrackerViewModel(device: device, trackers: $0, sound: sound) })
+                                 services: services, tracker: trackers.map { TrackerViewModel(device: device, trackers: $0, sound: sound) },
+                                 clone: clone)
             },
             preferences: { parent, area in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                          nicknames: nicknames, services: services,
-                                                                         trackers: trackerAlerts, sources: sources, showing: area) },
+                                                                         trackers: trackerAlerts, sources: sources, adapter: acting, showing: area) },
             exportDevices: { navigator, scope in
                 ExportDialogs.exportDevices(navigator: navigator, scope: scope, scanner: scanner, favorites: favoritesPage)
             },
             chat: { navigator, device in ChatPage(navigator: navigator, model: ChatViewModel(device: device, sessions: sessions)) },
-            connectionBar: { navigator in ConnectionBar(navigator: navigator, model: connection) })
+            connectionBar: { navigator in ConnectionBar(navigator: navigator, model: connection) },
+            peripheral: { navigator in
+                PeripheralPage(navigator: navigator, model: acting, openAdvertisement: { [weak navigator] id in navigator?.showAdvertisement(id) })
+            },
+            advertisement: { navigator, id in
+                AdvertisementPage(navigator: navigator, model: AdvertisementEditorViewModel(role: role, id: id, company: CompanyNames.name,
+                                                                                           companies: CompanyNames.all))
+            })
     }
 
     private func quit() {
@@ -361,11 +378,13 @@ final class FavBlueApp {
         let told = DispatchSemaphore(value: 0)
         sessions.disconnectBeforeQuitting(within: 2) { told.signal() }
         let writes = sessions.finishWriting()
+        let peripheralWrites = peripheral.map { role in Task { await role.flush() } }
         let sightings = live?.pendingWrites
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             await writes?.value
             await sightings?.value
+            await peripheralWrites?.value
             done.signal()
         }
         if done.wait(timeout: .now() + 3) == .timedOut {

@@ -67,14 +67,15 @@ public final class DeviceDetailPage: Page {
     public init(navigator: Navigator, model: DeviceDetailViewModel, favorites: FavoritesViewModel,
                 hidden: HiddenDevicesViewModel? = nil, connection: ConnectionViewModel? = nil,
                 pairing: DevicePairingViewModel? = nil, services: DeviceServicesViewModel? = nil,
-                tracker: TrackerViewModel? = nil) {
+                tracker: TrackerViewModel? = nil, clone: DeviceCloneViewModel? = nil) {
         self.navigator = navigator
         self.model = model
         self.favorites = favorites
         self.hidden = hidden
         self.connection = connection.map { DeviceConnectionSection(device: model.id, model: $0, navigator: navigator) }
         connectionModel = connection
-        servicesSection = services.map { DeviceServicesSection(device: model.id, model: $0, connection: connection, navigator: navigator) }
+        servicesSection = services.map { DeviceServicesSection(device: model.id, model: $0, connection: connection, navigator: navigator,
+                                                                      clone: clone) }
         keySection = DeviceKeySection(model: model)
         readingsSection = DeviceReadingsSection(page: model, navigator: navigator)
         alertsSection = DeviceAlertsSection(model: model)

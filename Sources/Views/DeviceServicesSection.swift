@@ -21,6 +21,10 @@ final class DeviceServicesSection {
     let list = BoxedList(accessibleName: L10n.tr("Services"))
     /// The services named by the connection alone, where the source cannot browse them.
     private let plain = Label().xalign(0).wrap()
+    /// Serves a copy of the device from Act as a Device; at the section's end, after what it copies.
+    private let cloneButton = Button(label: L10n.tr("_Clone This Device"), mnemonic: true)
+    private let clone: DeviceCloneViewModel?
+    private var cloneToken: ObservationToken?
 
     private let device: DeviceID
     let model: DeviceServicesViewModel
@@ -37,8 +41,10 @@ final class DeviceServicesSection {
     var pair: (() -> Void)?
     var canPair: () -> Bool = { false }
 
-    init(device: DeviceID, model: DeviceServicesViewModel, connection: ConnectionViewModel?, navigator: Navigator) {
+    init(device: DeviceID, model: DeviceServicesViewModel, connection: ConnectionViewModel?, navigator: Navigator,
+         clone: DeviceCloneViewModel? = nil) {
         self.device = device
+        self.clone = clone
         self.model = model
         self.connection = connection
         self.navigator = navigator
@@ -50,6 +56,12 @@ final class DeviceServicesSection {
         reading.accessibleLabel(L10n.tr("Reading all values"))
         let header = Box(vertical: false, spacing: 6).append(heading, reading, rediscover, readAll)
         root.append(header, status, list, plain)
+        if clone != nil {
+            _ = cloneButton.align(.end, .center)
+            root.append(cloneButton)
+            cloneButton.onClicked { [weak self] in self?.makeClone() }
+            cloneToken = clone?.observe { [weak self] in self?.render() }
+        }
         readAll.onClicked { [weak self] in self?.model.readAll() }
         rediscover.onClicked { [weak self] in self?.model.rediscover() }
         token = model.observe { [weak self] in self?.render() }
@@ -104,6 +116,21 @@ final class DeviceServicesSection {
         plain.text = services.isEmpty && model.canRediscover ? named.joined(separator: "\n") : ""
         plain.isVisible = !plain.text.isEmpty
         list.isVisible = !services.isEmpty
+        if let clone {
+            cloneButton.isVisible = !services.isEmpty && clone.unavailableReason == nil
+            // Kept focusable while busy: a second press is ignored by the model.
+            cloneButton.isSensitive = clone.canClone(device) || clone.busy
+        }
+    }
+
+    private func makeClone() {
+        guard let clone, !clone.busy else { return }
+        let device = self.device
+        Task { [weak self] in
+            let text = await clone.clone(device)
+            guard let navigator = self?.navigator else { return }
+            navigator.toast(text, button: L10n.tr("_Open"), action: { [weak navigator] in navigator?.showPeripheral() })
+        }
     }
 
     private func rebuild(_ services: [DeviceServicesViewModel.Service]) {

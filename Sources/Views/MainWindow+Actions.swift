@@ -17,6 +17,10 @@ extension MainWindow {
             guard let self else { return }
             self.factory.preferences(self.window, nil)
         }
+        window.addAction("adapter-preferences") { [weak self] in
+            guard let self else { return }
+            self.factory.preferences(self.window, PreferencesWindow.Area.adapter)
+        }
         window.addAction("tracker-preferences") { [weak self] in
             guard let self else { return }
             self.factory.preferences(self.window, PreferencesWindow.Area.trackers)
@@ -30,6 +34,7 @@ extension MainWindow {
             self.factory.exportDevices(self, self.exportScope)
         }
         window.addAction("undo") { [weak self] in self?.notices.undo() }
+        window.addAction("peripheral") { [weak self] in self?.showPeripheral() }
         window.addAction("help") { [weak self] in self?.showHelp() }
         window.addAction("about") { [weak self] in
             guard let self else { return }

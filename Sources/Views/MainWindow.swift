@@ -154,6 +154,8 @@ public final class MainWindow: Navigator {
         case is FavoritesPage: kind = "favorites"
         case is ScannerPage: kind = "scanner"
         case is ChatPage: kind = "chat"
+        case is PeripheralPage: kind = "peripheral"
+        case is AdvertisementPage: kind = "advertisement"
         default: kind = "detail"
         }
         let name = "\(kind)-\(pageCounter)"
@@ -232,6 +234,21 @@ public final class MainWindow: Navigator {
         }
         guard let chat = factory.chat?(self, device) else { return }
         push(chat)
+    }
+
+    public func showPeripheral() {
+        ensureHome()
+        if let index = pages.firstIndex(where: { $0.page is PeripheralPage }) {
+            while pages.count > index + 1 { goBack() }
+            return
+        }
+        guard let page = factory.peripheral?(self) else { return }
+        push(page)
+    }
+
+    public func showAdvertisement(_ id: String) {
+        guard let page = factory.advertisement?(self, id) else { return }
+        push(page)
     }
 
     /// What Export exports: the list page in view, or under the detail or chat page on top.

@@ -46,6 +46,10 @@ public protocol Navigator: AnyObject {
     func showDetail(of device: DeviceID, replacing old: DeviceID)
     /// Opens the chat with one device (going back to it if it is open already).
     func showChat(with device: DeviceID)
+    /// Opens Act as a Device (going back to it if it is open already).
+    func showPeripheral()
+    /// Opens one advertisement's page.
+    func showAdvertisement(_ id: String)
     /// Returns to the previous page.
     func goBack()
     /// Shows a short notice; with `button`, a click on it runs `action` (Undo).
@@ -74,6 +78,9 @@ public struct PageFactory {
     public var chat: ((Navigator, DeviceID) -> Page)?
     /// Makes the connection bar shown under Favorites and the Scanner.
     public var connectionBar: ((Navigator) -> ConnectionBar)?
+    /// Makes Act as a Device, and one advertisement's page.
+    public var peripheral: ((Navigator) -> Page)?
+    public var advertisement: ((Navigator, String) -> Page)?
 
     /// Creates a factory from the page builders.
     public init(favorites: @escaping (Navigator) -> Page,
@@ -82,7 +89,9 @@ public struct PageFactory {
                 preferences: @escaping (Window, String?) -> Void = { _, _ in },
                 exportDevices: @escaping (Navigator, ExportScope) -> Void = { _, _ in },
                 chat: ((Navigator, DeviceID) -> Page)? = nil,
-                connectionBar: ((Navigator) -> ConnectionBar)? = nil) {
+                connectionBar: ((Navigator) -> ConnectionBar)? = nil,
+                peripheral: ((Navigator) -> Page)? = nil,
+                advertisement: ((Navigator, String) -> Page)? = nil) {
         self.favorites = favorites
         self.scanner = scanner
         self.detail = detail
@@ -90,6 +99,8 @@ public struct PageFactory {
         self.exportDevices = exportDevices
         self.chat = chat
         self.connectionBar = connectionBar
+        self.peripheral = peripheral
+        self.advertisement = advertisement
     }
 }
 

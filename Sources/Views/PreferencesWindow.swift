@@ -17,6 +17,7 @@ public enum PreferencesWindow {
         public static let trackers = "trackers"
         public static let connections = "connections"
         public static let sources = "sources"
+        public static let adapter = "adapter"
     }
 
     /// Opens the window over `parent`, on the page named `showing` (else the Scanner's);
@@ -25,7 +26,7 @@ public enum PreferencesWindow {
                                hidden: HiddenDevicesViewModel?,
                                chat: ChatRetentionSetting? = nil, nicknames: NicknameSharing? = nil,
                                services: DeviceServicesViewModel? = nil, trackers: TrackerAlertsSetting? = nil,
-                               sources: SourcesViewModel? = nil, showing: String? = nil) {
+                               sources: SourcesViewModel? = nil, adapter: PeripheralViewModel? = nil, showing: String? = nil) {
         let window = PreferencesDialog(parent: parent, title: L10n.tr("Preferences"))
         let page = PreferencesPage(title: L10n.ctx("Preferences page", "Scanner"), icon: "bluetooth-active-symbolic", name: Area.scanner)
 
@@ -99,6 +100,7 @@ public enum PreferencesWindow {
             window.add(connections)
         }
         if let sources { window.add(SourcesPage.make(sources, parent: window.asParent)) }
+        if let adapter { window.add(AdapterPage.make(adapter)) }
         if let showing { window.showPage(named: showing) }
 
         autoScan.onToggled { [weak scanSettings] on in

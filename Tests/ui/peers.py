@@ -16,6 +16,7 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LE_PEERS = os.path.join(ROOT, "Tests", "PeerTests", "peers", "le_peers.py")
 CHAT_PEER = os.path.join(ROOT, "Tests", "PeerTests", "peers", "chat_peer.py")
+CENTRAL_PEER = os.path.join(ROOT, "Tests", "PeerTests", "peers", "central_peer.py")
 BTVIRT_SOCKET = "/tmp/bt-server-bredr"
 
 
@@ -170,6 +171,32 @@ class ChatPeer:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+class CentralPeer(ChatPeer):
+    """A Bumble central (a phone app) on the air of the controller FavBlue drives at `source`;
+    `send` gives it a command of central_peer.py, and the lines say what it saw."""
+
+    def __init__(self, *args):
+        python = bumble_python()
+        port = free_port()
+        self.source = f"h4-tcp:127.0.0.1:{port}"
+        self.process = subprocess.Popen([python, CENTRAL_PEER, "--transport", f"tcp-server:127.0.0.1:{port}", *args],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self._lines = _Lines(self.process.stdout)
+        self.wait_for("READY", timeout=30)
+
+    def send(self, command):
+        self.process.stdin.write(command + "\n")
+        self.process.stdin.flush()
+
+    def stop(self):
+        if self.process.stdin:
+            try:
+                self.process.stdin.close()
+            except OSError:
+                pass
+        super().stop()
 
 
 class BtvirtStereo:

@@ -13,6 +13,12 @@ public enum CompanyNames {
         assigned[Int(id)] ?? L10n.format("Company 0x{}", String(format: "%04X", id))
     }
 
+    /// Every named company, by name, for a picker.
+    public static var all: [(id: UInt16, name: String)] {
+        assigned.enumerated().compactMap { index, name in name.map { (UInt16(index), $0) } }
+            .sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
+    }
+
     /// libbluetooth's names, read once: a lookup per report must not allocate.
     private static let assigned: [String?] = (0...0xFFFF).map { id in
         guard let raw = bt_compidtostr(Int32(id)) else { return nil }

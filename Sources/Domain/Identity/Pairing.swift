@@ -211,6 +211,9 @@ public final class Pairing {
         }
     }
 
+    /// A central pairing with FavBlue acting as a device asks through the same dialog.
+    public func askForCentral(_ prompt: PairingPrompt) { ask(prompt) }
+
     private func ask(_ new: PairingPrompt) {
         if let shown = prompt, shown.id != new.id, shown.question.wantsAnswer {
             // One dialog at a time: a second question while one waits is refused.

@@ -62,6 +62,8 @@ public final class PeripheralRole {
     private let observers = ChangeObservers()
     private var listener: Task<Void, Never>?
     private var writes: Task<Void, Never>?
+    /// The kept setup could not be read; it is not written over.
+    private var unreadable = false
 
     public init(port: DevicePeripheral, store: PeripheralSetupsRepository?, sealer: PayloadSealer? = nil,
                 now: @escaping () -> Date = { Date() }) {
@@ -103,9 +105,17 @@ public final class PeripheralRole {
 
     /// Reads what was kept, and asks the adapter what it can do.
     public func load() async {
-        if let store, let file = try? await store.load() {
-            advertisements = file.advertisements
-            server = file.server
+        if let store {
+            do {
+                let file = try await store.load()
+                advertisements = file.advertisements
+                server = file.server
+            } catch {
+                // What is kept stays as it was: writing over it would lose it.
+                unreadable = true
+                onStoreProblem?(L10n.format(
+                    "What you set up to advertise and serve could not be read, so changes made now are not saved: {}", "\(error)"))
+            }
         }
         observers.notify()
         await refreshFacts()
@@ -300,7 +310,7 @@ public final class PeripheralRole {
     /// Keeps what is set up, behind the user's back, in order.
     private func changed() {
         observers.notify()
-        guard let store else { return }
+        guard let store, !unreadable else { return }
         let file = self.file
         let before = writes
         writes = Task { @MainActor [weak self] in

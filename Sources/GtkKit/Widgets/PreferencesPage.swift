@@ -89,7 +89,13 @@ public final class ActionRow: Widget {
     }
 
     /// The title.
-    public var title: String { String(cString: adw_preferences_row_get_title(gcast(object))) }
+    public var title: String {
+        get { String(cString: adw_preferences_row_get_title(gcast(object))) }
+        set {
+            guard newValue != title else { return }
+            adw_preferences_row_set_title(gcast(object), newValue)
+        }
+    }
 
     /// The subtitle.
     public var subtitle: String {
@@ -99,4 +105,12 @@ public final class ActionRow: Widget {
             adw_action_row_set_subtitle(gcast(object), newValue)
         }
     }
+
+    /// Adds `widget` after the control (an arrow that says the row opens a page).
+    public func addSuffix(_ widget: Widget) {
+        adw_action_row_add_suffix(gcast(object), widget.widget)
+        suffixes.append(widget)
+    }
+
+    private var suffixes: [Widget] = []
 }

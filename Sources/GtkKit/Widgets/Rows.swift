@@ -168,3 +168,64 @@ public final class DropDown: Widget {
         }
     }
 }
+
+/// An AdwEntryRow: a title over text the user edits in place, in a boxed list. Its text is the
+/// user's, never markup.
+@MainActor
+public final class EntryRow: Widget {
+    /// A row titled `title` holding `text`.
+    public init(title: String, text: String = "") {
+        super.init(adw_entry_row_new())
+        adw_preferences_row_set_use_markup(gcast(object), 0)
+        adw_preferences_row_set_title(gcast(object), title)
+        gtk_editable_set_text(gcast(object), text)
+    }
+
+    /// The text in the row.
+    public var text: String {
+        get { String(cString: gtk_editable_get_text(gcast(object))) }
+        set {
+            guard newValue != text else { return }
+            gtk_editable_set_text(gcast(object), newValue)
+        }
+    }
+
+    /// Runs `handler` with the text after each edit.
+    public func onChanged(_ handler: @escaping (String) -> Void) {
+        connect("changed") { [weak self] _ in
+            guard let self else { return }
+            handler(self.text)
+        }
+    }
+
+    /// Marks the row as holding what does not read (libadwaita's error style), or not.
+    public func setInvalid(_ invalid: Bool) {
+        if invalid { css("error") } else { removeCSS("error") }
+    }
+
+    /// Adds `widget` at the row's end (a unit, a Copy button).
+    public func addSuffix(_ widget: Widget) {
+        adw_entry_row_add_suffix(gcast(object), widget.widget)
+        suffixes.append(widget)
+    }
+
+    private var suffixes: [Widget] = []
+}
+
+extension ActionRow {
+    /// Makes a click or Enter on the row (not on its control) run `handler`: a row that opens a page.
+    public func onActivated(_ handler: @escaping () -> Void) {
+        gtk_list_box_row_set_activatable(gcast(object), 1)
+        connect("activated") { _ in handler() }
+    }
+}
+
+extension DropDown {
+    /// Lets the user type to find a choice among many (a company's name among thousands).
+    public func searchable() {
+        let expression = gtk_property_expression_new(gtk_string_object_get_type(), nil, "string")
+        gtk_drop_down_set_expression(gcast(object), expression)
+        gtk_expression_unref(expression)
+        gtk_drop_down_set_enable_search(gcast(object), 1)
+    }
+}

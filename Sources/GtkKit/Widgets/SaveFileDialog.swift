@@ -28,9 +28,11 @@ public final class SaveFileDialog: GObjectRef {
 
     /// A modal dialog over `parent` titled `title` (also its accessible name), with `acceptLabel`
     /// on its button ("_Save"), `suggestedName` in the name entry, and `filters` to choose from.
+    /// With `opening`, it chooses a file to read (Import…) instead, and `suggestedName` is unused.
     public init(parent: Window, title: String, acceptLabel: String, cancelLabel: String, suggestedName: String,
-                filters: [Filter]) {
-        let native = gtk_file_chooser_native_new(title, parent.window, GTK_FILE_CHOOSER_ACTION_SAVE, acceptLabel, cancelLabel)!
+                filters: [Filter], opening: Bool = false) {
+        let native = gtk_file_chooser_native_new(title, parent.window, opening ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                 acceptLabel, cancelLabel)!
         super.init(adopting: UnsafeMutableRawPointer(native))
         gtk_native_dialog_set_modal(gcast(object), 1)
         for filter in filters {
@@ -46,7 +48,7 @@ public final class SaveFileDialog: GObjectRef {
             gtk_file_chooser_set_current_folder(chooser, folder, nil)
             g_object_unref(UnsafeMutableRawPointer(folder))
         }
-        gtk_file_chooser_set_current_name(chooser, suggestedName)
+        if !opening { gtk_file_chooser_set_current_name(chooser, suggestedName) }
     }
 
     isolated deinit {
