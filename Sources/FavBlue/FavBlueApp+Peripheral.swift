@@ -4,6 +4,7 @@
 import Bluetooth
 import Domain
 import Foundation
+import Localization
 import Persistence
 import SecurityToolbox
 import ViewModels
@@ -22,8 +23,10 @@ extension FavBlueApp {
         return role
     }
 
-    /// The page's names: a well-known service or characteristic by its UUID.
+    /// The page's names, in the user's language: a well-known service, characteristic or descriptor by its UUID.
     static func attributeName(_ uuid: BluetoothUUID) -> String? {
-        ServiceNames.name(uuid128: uuid.text) ?? AttributeNames.characteristic(uuid.text) ?? AttributeNames.descriptor(uuid.text)
+        if let name = ServiceNames.name(uuid128: uuid.text) { return L10n.ctx("Bluetooth service", name) }
+        if let name = AttributeNames.characteristic(uuid.text) { return L10n.ctx("Bluetooth characteristic", name) }
+        return AttributeNames.descriptor(uuid.text).map { L10n.ctx("Bluetooth descriptor", $0) }
     }
 }

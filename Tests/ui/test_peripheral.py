@@ -9,6 +9,7 @@ import time
 import unittest
 
 from harness import App, iso, retry_gtk_atspi_crash
+from random_walk import CONTROLS, said_twice
 
 CHAT_SERVICE_BYTES = bytes.fromhex("7E57C0002C8F4F3C9F918577E1891234")[::-1].hex()
 TO_CENTRAL = "7E57C001-2C8F-4F3C-9F91-8577E1891234"
@@ -102,6 +103,57 @@ class PeripheralTests(unittest.TestCase):
             app.press("Confirm")
             self.assertTrue(central.wait_for("PAIRED", timeout=20).startswith("PAIRED"))
 
+    def test_clone_this_device_serves_a_copy_whose_dump_equals_the_originals(self):
+        """On a connected device's page, Clone This Device says the copy is set up, and its Open
+        goes to Act as a Device, where "Copy of Original" and the device's services wait. Switched
+        on while FavBlue stays connected to the original, a central finds the copy by the
+        original's name and dumps the same attributes from it as from the original."""
+        from peers import CentralPeer
+        original = "F0:F1:F2:F3:F4:F8"
+        with CentralPeer("--original") as central:
+            # The original as the central sees it, first: connected to FavBlue, it stops advertising.
+            central.send(f"CONNECT {original}")
+            central.wait_for("CONNECTED", timeout=20)
+            central.send("DUMP")
+            expected = central.wait_for("DUMP ", timeout=20)
+            central.send("DISCONNECT")
+            central.wait_for("DISCONNECTED")
+            app = App("--source", central.source)
+            self.addCleanup(app.close)
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Details for Original" in app.names("button"), timeout=30, what="the original in the scanner")
+            app.press("Details for Original")
+            app.wait_for(lambda: "Connect to Original" in app.names("button"), what="Connect on the detail page")
+            app.press("Connect to Original")
+            app.wait_for(lambda: "Clone This Device" in app.names("button"), timeout=30, what="Clone once the services are known")
+            app.press("Clone This Device")
+            app.wait_for(lambda: f"A copy of {iso('Original')} is set up: turn it on under Act as a Device." in app.names(),
+                         timeout=30, what="the copy said to be set up")
+            app.press("Open")
+            app.wait_for(lambda: "Send Copy of Original" in app.names(SWITCH), what="the copy's advertisement")
+            self.assertIn("Battery Level", app.names(), "the original's characteristics are served")
+            app.press("Send Copy of Original", SWITCH)
+            app.press("Serve", SWITCH)
+
+            central.send("SCAN")
+            name = b"Original".hex()
+            deadline = time.time() + 20
+            copy = None
+            while copy is None and time.time() < deadline:
+                copy = next((line.split()[1] for line in central.lines
+                             if line.startswith("ADV ") and name in line and line.split()[1] != original), None)
+                time.sleep(0.1)
+            self.assertIsNotNone(copy, f"the copy is heard by the original's name: {central.lines}")
+            central.send("STOPSCAN")
+            central.send(f"CONNECT {copy}")
+            self.assertEqual(central.wait_for(f"CONNECTED {copy}", timeout=20).split()[1], copy)
+            central.send("DUMP")
+            deadline = time.time() + 20
+            while central.count("DUMP ") < 2 and time.time() < deadline:
+                time.sleep(0.1)
+            self.assertEqual([l for l in central.lines if l.startswith("DUMP ")][-1], expected)
+
     def test_the_demo_says_why_it_cannot_act_as_a_device(self):
         """The demo has no radio: the page says so and what to do, with no Add menu to mislead."""
         with App("--source", "demo") as app:
@@ -111,15 +163,29 @@ class PeripheralTests(unittest.TestCase):
                           app.names())
             self.assertNotIn("Add Advertisement", app.names("button"))
 
-    def test_in_german_the_page_and_its_controls_speak_german(self):
-        """The page, the menu and the preset's switch in German."""
+    def assert_every_control_named_once(self, app, where):
+        controls = [(role, name) for _, role, name in app.nodes() if role in CONTROLS | {"text"}]
+        self.assertEqual([c for c in controls if not c[1]], [], f"every control on {where} has a name")
+        self.assertEqual([c for c in controls if said_twice(c[1])], [], f"no name on {where} is said twice")
+
+    def test_in_german_the_page_the_server_and_the_editor_speak_german_each_name_said_once(self):
+        """The page, the menu, the preset's switch, the server's values and the advertisement's
+        own page in German; every control there has a name, said once."""
         from peers import CentralPeer
         with CentralPeer() as central, App("--source", central.source, lang="de") as app:
             open_act_as_a_device(app, menu="Hauptmenü", item="Als Gerät auftreten")
             add_preset(app, "Herzfrequenzmesser", menu="Anzeige hinzufügen")
             app.wait_for(lambda: "Herzfrequenzmesser senden" in app.names(SWITCH), what="the switch in German")
-            self.assertIn("Server", app.names())
-            self.assertIn("Zentralgeräte", app.names())
+            names = app.names()
+            for text in ("Server", "Bereitstellen", "Zentralgeräte", "Noch hat sich kein Zentralgerät verbunden.",
+                         "Wert von Herzfrequenzmessung", "Herzfrequenzmessung an die folgenden Zentralgeräte senden"):
+                self.assertIn(text, names)
+            self.assert_every_control_named_once(app, "Als Gerät auftreten")
+            app.click_on("Herzfrequenzmesser")
+            app.wait_for(lambda: "Advertising-Daten" in app.names(), what="the advertisement's own page")
+            for text in ("Senden", "Art", "Erweitertes Advertising", "Scan-Antwort", "Herstellerdaten hinzufügen"):
+                self.assertIn(text, app.names())
+            self.assert_every_control_named_once(app, "the advertisement's page")
 
 
 if __name__ == "__main__":

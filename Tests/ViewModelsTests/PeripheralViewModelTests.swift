@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import TestSupport
+import ViewModels
+import XCTest
+
+/// Act as a Device in words, and the advertisement editor, over a peripheral that does what the test says.
+@MainActor
+final class PeripheralViewModelTests: XCTestCase {
+    private func model(_ port: FakePeripheral = FakePeripheral()) async -> (PeripheralViewModel, PeripheralRole) {
+        let role = PeripheralRole(port: port, store: nil)
+        await role.refreshFacts()
+        let names: (BluetoothUUID) -> String? = { $0 == BluetoothUUID(0x2A37) ? "Heart Rate Measurement" : nil }
+        return (PeripheralViewModel(role: role, names: names, company: { String(format: "Company 0x%04X", $0) }), role)
+    }
+
+    private func waitUntil(_ condition: () -> Bool) async {
+        for _ in 0..<200 where !condition() { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    func testAPresetIsListedWithItsKindAndBytesAndItsSwitchSendsIt() async {
+        let port = FakePeripheral()
+        let (model, _) = await model(port)
+        XCTAssertEqual(model.adapterSummary, "This adapter sends 4 advertisements at a time, each up to 251 bytes.")
+        let id = model.add(.heartRate)
+        let row = model.advertisements.first
+        XCTAssertEqual(model.advertisements.map(\.id), [id])
+        XCTAssertEqual(row?.title, "Heart Rate Monitor")
+        XCTAssertEqual(row?.subtitle, "Connectable · 20 of 31 bytes")
+        XCTAssertEqual(row?.isOn, false)
+        XCTAssertNil(row?.problem)
+        await model.setOn(id, true)
+        await waitUntil { model.advertisements.first?.isOn == true }
+        XCTAssertEqual(port.advertising.map(\.id), [id])
+        XCTAssertEqual(model.services.first?.characteristics.map(\.title), ["Heart Rate Measurement", "2A38"])
+        XCTAssertEqual(model.services.first?.characteristics.first?.properties, "Notify")
+    }
+
+    func testWhatACentralWroteIsLoggedAsTextWithItsControlCharactersVisibleAndItsHex() async {
+        let port = FakePeripheral()
+        let (model, _) = await model(port)
+        model.add(.chat)
+        let central = PeripheralCentral(id: "c1", address: "F0:F1:F2:F3:F4:F9")
+        port.feed.yield(.connected(central))
+        port.feed.yield(.wrote(central, ServedCharacteristicID(service: 0, characteristic: 1), Array("<b>hi\n".utf8), withResponse: true))
+        await waitUntil { model.centrals.first?.lines.count == 2 }
+        let row = try? XCTUnwrap(model.centrals.first)
+        XCTAssertEqual(row?.title, "F0:F1:F2:F3:F4:F9")
+        XCTAssertEqual(row?.subtitle, "Connected")
+        XCTAssertTrue(row?.lines.last?.hasSuffix("Wrote “\u{2068}<b>hi\u{240A}\u{2069}” (3C 62 3E 68 69 0A) to \u{2068}Messages from the central\u{2069}")
+                      ?? false, row?.lines.last ?? "no line")
+        port.feed.yield(.disconnected(central, reason: "The central left."))
+        await waitUntil { model.centrals.first?.subtitle == "Disconnected" }
+        XCTAssertEqual(model.centrals.first?.subtitle, "Disconnected")
+    }
+
+    func testSendSaysHowManyCentralsItReached() async {
+        let port = FakePeripheral()
+        let (model, _) = await model(port)
+        model.add(.heartRate)
+        let measurement = ServedCharacteristicID(service: 0, characteristic: 0)
+        port.subscribers = 0
+        let none = await model.send(measurement)
+        XCTAssertEqual(none, "No central follows it: nothing was sent.")
+        port.subscribers = 2
+        let two = await model.send(measurement)
+        XCTAssertEqual(two, "Sent to 2 centrals.")
+        XCTAssertEqual(port.sends.last?.1, [0x00, 72])
+    }
+
+    func testAValueTypedWrongSaysWhyAndKeepsTheOldOne() async {
+        let (model, role) = await model()
+        model.add(.heartRate)
+        let location = ServedCharacteristicID(service: 0, characteristic: 1)
+        let problem = await model.setValue("0G", of: location, as: .hex)
+        XCTAssertNotNil(problem)
+        XCTAssertEqual(role.value(of: location), [0x01])
+        let fine = await model.setValue("02", of: location, as: .hex)
+        XCTAssertNil(fine)
+        XCTAssertEqual(role.value(of: location), [0x02])
+    }
+
+    func testABrokenFileSaysItsLineAndImportsNothing() async {
+        let (model, role) = await model()
+        let id = model.add(.battery)
+        let problem = model.importFile("{\n  \"format\": \"favblue-peripheral\",\n  \"version\": 1,\n  \"advertisements\": [\n}")
+        XCTAssertEqual(problem?.hasPrefix("Line 5: "), true, problem ?? "imported")
+        XCTAssertEqual(role.advertisements.map(\.id), [id], "what was set up stays")
+    }
+
+    func testASourceThatCannotAdvertiseSaysWhy() async {
+        let (model, _) = await model(FakePeripheral(unavailable: "The demo has no radio to advertise with."))
+        XCTAssertEqual(model.unavailable, "The demo has no radio to advertise with.")
+    }
+
+    // MARK: The editor
+
+    private func editor(_ port: FakePeripheral = FakePeripheral()) async -> (AdvertisementEditorViewModel, PeripheralRole) {
+        let role = PeripheralRole(port: port, store: nil)
+        await role.refreshFacts()
+        let id = role.add(Advertisement(label: "Test", data: AdvertisingFields(flags: 0x06, localName: "FavBlue")))
+        return (AdvertisementEditorViewModel(role: role, id: id, company: { _ in "Acme" }, companies: [(1, "Acme")]), role)
+    }
+
+    func testANameTooLongForALegacyAdvertisementSaysByHowMuch() async {
+        let (editor, _) = await editor()
+        editor.setName(.data, String(repeating: "N", count: 30))
+        await editor.settled()
+        XCTAssertEqual(editor.problems(.data), ["The name does not fit: 4 bytes over the 31 bytes of a legacy advertisement."])
+        XCTAssertEqual(editor.usage(.data), "35 of 31 bytes")
+        editor.setExtended(true)
+        await editor.settled()
+        XCTAssertEqual(editor.problems(.data), [])
+        XCTAssertEqual(editor.usage(.data), "35 of 251 bytes")
+    }
+
+    func testAFieldTypedWrongSaysWhyBesideItAndKeepsTheLastGoodValue() async {
+        let (editor, _) = await editor()
+        editor.setUUIDs(.data, "180D")
+        await editor.settled()
+        editor.setUUIDs(.data, "180D, 12G4")
+        await editor.settled()
+        XCTAssertEqual(editor.errors[.uuids(.data)], "“12G4” is not a UUID (4, 8 or 32 hex digits).")
+        XCTAssertEqual(editor.advertisement?.data.serviceUUIDs, [BluetoothUUID(0x180D)])
+        editor.setInterval("5")
+        XCTAssertEqual(editor.errors[.interval], "The interval is from 20 to 10,240 milliseconds.")
+        editor.setInterval("200")
+        await editor.settled()
+        XCTAssertNil(editor.errors[.interval])
+        XCTAssertEqual(editor.advertisement?.intervalMilliseconds, 200)
+    }
+}
