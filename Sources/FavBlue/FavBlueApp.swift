@@ -39,6 +39,7 @@ final class FavBlueApp {
     private var listeners: [NamedSource] = []
     private var benchmark: ScannerBenchmark?
     private var gattBenchmark: GATTBenchmark?
+    private var peripheralBenchmark: PeripheralBenchmark?
     private var chatBenchmark: ChatBenchmark?
     /// The H4 link the scanner and the connector share; nil for other sources.
     private var link: HCILink?
@@ -271,6 +272,10 @@ final class FavBlueApp {
         gattBenchmark = GATTBenchmark(environment: ProcessInfo.processInfo.environment, window: window, sessions: sessions,
                                       browser: browser) { [weak self] in self?.quit() }
         gattBenchmark?.start()
+        peripheralBenchmark = PeripheralBenchmark(environment: ProcessInfo.processInfo.environment, window: window, role: peripheral) { [weak self] in
+            self?.quit()
+        }
+        peripheralBenchmark?.start()
     }
 
     /// For the start-up benchmark: prints the monotonic time (µs) of the first presented frame.
@@ -378,7 +383,7 @@ final class FavBlueApp {
         let told = DispatchSemaphore(value: 0)
         sessions.disconnectBeforeQuitting(within: 2) { told.signal() }
         let writes = sessions.finishWriting()
-        let peripheralWrites = peripheral.map { role in Task { await role.flush() } }
+        let peripheralWrites = peripheral?.pendingWrites
         let sightings = live?.pendingWrites
         let done = DispatchSemaphore(value: 0)
         Task.detached {

@@ -60,7 +60,7 @@ enum PeripheralRun {
         case .disconnected(let c, let reason): add("event", .string("disconnected")); central(c); add("reason", .string(reason))
         case .ended(let why): add("event", .string("ended")); add("reason", .string(why))
         }
-        return JSONDocument.write(JSONNode(.object(m))).replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "  ", with: " ")
+        return JSONDocument.line(JSONNode(.object(m)))
     }
 
     /// Prints every event until Ctrl+C (or `duration` seconds), then stops what runs.
@@ -87,12 +87,14 @@ enum PeripheralRun {
                 done.resume()
             }
         }
+        // The sources live until the stop: a release build let them go at their last use, and
+        // with the signals ignored, Ctrl+C and SIGTERM did nothing.
+        withExtendedLifetime(sources) {}
         for ad in advertisements { await peripheral.stopAdvertising(id: ad.id) }
         if setup != nil { await peripheral.stopServing() }
         // The last events (stopped) are printed before the command ends.
         try? await Task.sleep(nanoseconds: 200_000_000)
         printing.cancel()
-        _ = sources
     }
 }
 

@@ -69,7 +69,14 @@ public final class PeripheralViewModel {
     // MARK: State
 
     /// Why this source cannot act as a device, in one sentence; nil when it can.
-    public var unavailable: String? { role.unavailableReason }
+    public var unavailable: String? {
+        if let reason = role.unavailableReason { return reason }
+        // BlueZ's Adapter1.Roles without "peripheral": nothing here could go out.
+        if let facts = role.facts, !facts.canBePeripheral {
+            return L10n.tr("This adapter cannot be a peripheral: it can only look for other devices.")
+        }
+        return nil
+    }
 
     /// The Adapter page's facts; nil while they are asked, or when the adapter would not say.
     public var adapterRows: [AdapterReport.Row]? { role.facts.map(AdapterReport.rows) }

@@ -179,4 +179,10 @@ final class PeripheralSetupTests: XCTestCase {
         XCTAssertEqual(level.userDescription, "Lvl")
         XCTAssertEqual(level.descriptors, [], "the CCCD added by hand is made by FavBlue instead")
     }
+
+    func testAnEventLineKeepsTextExactlyWithItsControlCharactersEscaped() {
+        let node = JSONNode(.object([JSONMember("event", JSONNode(.string("write"))),
+                                     JSONMember("text", JSONNode(.string("a  b\u{1B}[2J\n")))]))
+        XCTAssertEqual(JSONDocument.line(node), #"{"event": "write", "text": "a  b\u001b[2J\n"}"#)
+    }
 }

@@ -96,6 +96,13 @@ final class PeripheralViewModelTests: XCTestCase {
         XCTAssertEqual(model.unavailable, "The demo has no radio to advertise with.")
     }
 
+    func testAnAdapterWithoutThePeripheralRoleSaysSoInPlainWords() async {
+        let port = FakePeripheral()
+        port.facts.roles = ["central"]
+        let (model, _) = await model(port)
+        XCTAssertEqual(model.unavailable, "This adapter cannot be a peripheral: it can only look for other devices.")
+    }
+
     // MARK: The editor
 
     private func editor(_ port: FakePeripheral = FakePeripheral()) async -> (AdvertisementEditorViewModel, PeripheralRole) {

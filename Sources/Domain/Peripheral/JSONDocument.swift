@@ -89,6 +89,35 @@ public enum JSONDocument {
         return out + "\n"
     }
 
+    /// The value on one line, for a stream of events: `{"event": "read", "mtu": 23}`.
+    public static func line(_ node: JSONNode) -> String {
+        var out = ""
+        writeLine(node.value, into: &out)
+        return out
+    }
+
+    private static func writeLine(_ value: JSONValue, into out: inout String) {
+        switch value {
+        case .object(let members):
+            out += "{"
+            for (i, member) in members.enumerated() {
+                if i > 0 { out += ", " }
+                out += quoted(member.key) + ": "
+                writeLine(member.node.value, into: &out)
+            }
+            out += "}"
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += ", " }
+                writeLine(item.value, into: &out)
+            }
+            out += "]"
+        default:
+            write(value, into: &out, indent: 0)
+        }
+    }
+
     private static func write(_ value: JSONValue, into out: inout String, indent: Int) {
         let pad = String(repeating: "  ", count: indent + 1), closing = String(repeating: "  ", count: indent)
         switch value {

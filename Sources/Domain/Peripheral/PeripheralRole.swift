@@ -108,8 +108,10 @@ public final class PeripheralRole {
         if let store {
             do {
                 let file = try await store.load()
-                advertisements = file.advertisements
-                server = file.server
+                // What was set up while the store was read (an import at start) comes after it.
+                let added = advertisements.filter { ad in !file.advertisements.contains { $0.id == ad.id } }
+                advertisements = file.advertisements + added
+                server = server ?? file.server
             } catch {
                 // What is kept stays as it was: writing over it would lose it.
                 unreadable = true
@@ -307,19 +309,23 @@ public final class PeripheralRole {
         }
     }
 
-    /// Keeps what is set up, behind the user's back, in order.
+    /// Keeps what is set up, behind the user's back, in order. Off the main actor, so quitting
+    /// can wait for the last write while it holds the main thread.
     private func changed() {
         observers.notify()
         guard let store, !unreadable else { return }
         let file = self.file
         let before = writes
-        writes = Task { @MainActor [weak self] in
+        let message = L10n.tr("What you set up to advertise and serve could not be saved.")
+        let tell: @Sendable () -> Void = { [weak self] in Task { @MainActor in self?.onStoreProblem?(message) } }
+        writes = Task.detached {
             await before?.value
-            do { try await store.save(file) } catch {
-                self?.onStoreProblem?(L10n.tr("What you set up to advertise and serve could not be saved."))
-            }
+            do { try await store.save(file) } catch { tell() }
         }
     }
+
+    /// The writes not yet done, to wait for from any thread.
+    public var pendingWrites: Task<Void, Never>? { writes }
 
     /// Returns once what was set up so far is kept.
     public func flush() async { await writes?.value }

@@ -19,7 +19,9 @@ It reads commands on stdin, one a line, and prints what happens (READY when it s
   READ <uuid> / READH <h>     VALUE <uuid> <hex>, or ERROR <uuid> <ATT error code>
   WRITE <uuid> <hex> [cmd]    WROTE <uuid>, or ERROR <uuid> <code>
   SUBSCRIBE <uuid> [indicate] SUBSCRIBED <uuid>; then NOTIFIED <uuid> <hex> for each value
-  COUNT <uuid>                COUNTING <uuid>: counts notifications silently; TOTAL <uuid> <n> on TOTAL <uuid>
+  COUNT <uuid>                COUNTING <uuid>: counts notifications silently; TOTAL <uuid> <n> <first> <last> on
+                              TOTAL <uuid>, the first and last arrival in µs of CLOCK_MONOTONIC (0 before any)
+  WATCH <hex> / UNWATCH       SEEN <address> <µs of CLOCK_MONOTONIC> for every report whose data holds <hex>
   RAWREAD <handle>            RESPONSE <hex of the ATT response or error>, for a request by hand
   PAIR                        COMPARE <number> (answered yes), then PAIRED or PAIRFAIL <reason>
   ENCRYPT                     ENCRYPTED or ENCRYPTFAIL <reason>
@@ -32,6 +34,7 @@ import asyncio
 import json
 import logging
 import sys
+import time
 
 from bumble import att, hci
 from bumble.controller import Controller
@@ -118,6 +121,8 @@ async def main(args):
 
     seen = set()
     counts = {}
+    arrivals = {}
+    watching = {'hex': None}
     state = {'connection': None, 'peer': None}
 
     def on_advertisement(adv):
@@ -126,6 +131,8 @@ async def main(args):
         if line not in seen:
             seen.add(line)
             say(line)
+        if watching['hex'] and watching['hex'] in adv.data_bytes.hex():
+            say('SEEN', adv.address.to_string(False), time.monotonic_ns() // 1000)
 
     device.on('advertisement', on_advertisement)
 
@@ -194,13 +201,24 @@ async def main(args):
             elif command == 'COUNT':
                 uuid = words[1]
                 counts[uuid] = 0
+                arrivals[uuid] = [0, 0]
 
                 def count(value, u=uuid):
                     counts[u] += 1
+                    now = time.monotonic_ns() // 1000
+                    arrivals[u][1] = now
+                    if not arrivals[u][0]:
+                        arrivals[u][0] = now
                 await (await characteristic(uuid)).subscribe(count)
                 say('COUNTING', uuid)
             elif command == 'TOTAL':
-                say('TOTAL', words[1], counts.get(words[1], 0))
+                say('TOTAL', words[1], counts.get(words[1], 0), *arrivals.get(words[1], [0, 0]))
+            elif command == 'WATCH':
+                watching['hex'] = words[1].lower()
+                say('WATCHING')
+            elif command == 'UNWATCH':
+                watching['hex'] = None
+                say('UNWATCHED')
             elif command == 'RAWREAD':
                 response = await state['connection'].gatt_client.send_request(att.ATT_Read_Request(attribute_handle=int(words[1])))
                 say('RESPONSE', bytes(response).hex())
