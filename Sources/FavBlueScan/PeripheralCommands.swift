@@ -63,6 +63,15 @@ enum PeripheralRun {
         return JSONDocument.line(JSONNode(.object(m)))
     }
 
+    /// Starts each advertisement, or ends the command saying which could not go out.
+    static func start(_ advertisements: [Advertisement], on peripheral: DevicePeripheral) async {
+        for ad in advertisements {
+            do { try await peripheral.startAdvertising(ad) } catch {
+                FavBlueScan.exit(saying: "“\(DeviceText.terminal(ad.label))” cannot be sent: \(error.message)", code: 3)
+            }
+        }
+    }
+
     /// Prints every event until Ctrl+C (or `duration` seconds), then stops what runs.
     static func run(_ peripheral: DevicePeripheral, setup: ServerSetup?, advertisements: [Advertisement], duration: Double?) async {
         let printing = Task.detached {
@@ -98,6 +107,18 @@ enum PeripheralRun {
     }
 }
 
+/// What `advertise` and `serve` take besides the file.
+struct PeripheralOptions: ParsableArguments {
+    @Option(help: "bluez, bluez:hciN, h4-unix:PATH, h4-tcp:HOST:PORT or h4-serial:DEV[@BAUD] (auto: BlueZ).")
+    var source = "auto"
+
+    @Option(help: "Stop after this many seconds.")
+    var duration: Double?
+
+    @Flag(help: "Log each step on stderr.")
+    var verbose = false
+}
+
 /// `favblue-scan advertise FILE`: sends a file's advertisements until Ctrl+C.
 struct AdvertiseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -107,25 +128,14 @@ struct AdvertiseCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A FavBlue peripheral file (docs/peripheral-format.md).", valueName: "file"))
     var file: String
 
-    @Option(help: "bluez, bluez:hciN, h4-unix:PATH, h4-tcp:HOST:PORT or h4-serial:DEV[@BAUD] (auto: BlueZ).")
-    var source = "auto"
-
-    @Option(help: "Stop after this many seconds.")
-    var duration: Double?
-
-    @Flag(help: "Log each step on stderr.")
-    var verbose = false
+    @OptionGroup var options: PeripheralOptions
 
     func run() async throws {
         let contents = PeripheralRun.read(file)
         guard !contents.advertisements.isEmpty else { FavBlueScan.exit(saying: "\(DeviceText.terminal(file)) holds no advertisement") }
-        let peripheral = PeripheralRun.peripheral(source, verbose: verbose)
-        for ad in contents.advertisements {
-            do { try await peripheral.startAdvertising(ad) } catch {
-                FavBlueScan.exit(saying: "“\(DeviceText.terminal(ad.label))” cannot be sent: \(error.message)", code: 3)
-            }
-        }
-        await PeripheralRun.run(peripheral, setup: nil, advertisements: contents.advertisements, duration: duration)
+        let peripheral = PeripheralRun.peripheral(options.source, verbose: options.verbose)
+        await PeripheralRun.start(contents.advertisements, on: peripheral)
+        await PeripheralRun.run(peripheral, setup: nil, advertisements: contents.advertisements, duration: options.duration)
     }
 }
 
@@ -139,27 +149,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A FavBlue peripheral file, or an nRF Connect for Desktop server setup (Save setup…).", valueName: "file"))
     var file: String
 
-    @Option(help: "bluez, bluez:hciN, h4-unix:PATH, h4-tcp:HOST:PORT or h4-serial:DEV[@BAUD] (auto: BlueZ).")
-    var source = "auto"
-
-    @Option(help: "Stop after this many seconds.")
-    var duration: Double?
-
-    @Flag(help: "Log each step on stderr.")
-    var verbose = false
+    @OptionGroup var options: PeripheralOptions
 
     func run() async throws {
         let contents = PeripheralRun.read(file)
         guard let setup = contents.server else { FavBlueScan.exit(saying: "\(DeviceText.terminal(file)) holds no server") }
-        let peripheral = PeripheralRun.peripheral(source, verbose: verbose)
+        let peripheral = PeripheralRun.peripheral(options.source, verbose: options.verbose)
         do { try await peripheral.serve(setup) } catch { FavBlueScan.exit(saying: "the server cannot run: \(error.message)", code: 3) }
         let advertisements = contents.advertisements.isEmpty ? [Advertisement.announcing(setup)] : contents.advertisements
-        for ad in advertisements {
-            do { try await peripheral.startAdvertising(ad) } catch {
-                FavBlueScan.exit(saying: "“\(DeviceText.terminal(ad.label))” cannot be sent: \(error.message)", code: 3)
-            }
-        }
-        await PeripheralRun.run(peripheral, setup: setup, advertisements: advertisements, duration: duration)
+        await PeripheralRun.start(advertisements, on: peripheral)
+        await PeripheralRun.run(peripheral, setup: setup, advertisements: advertisements, duration: options.duration)
     }
 }
 

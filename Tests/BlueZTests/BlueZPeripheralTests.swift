@@ -155,27 +155,10 @@ final class BlueZPeripheralTests: XCTestCase {
     }
 }
 
-/// Every peripheral event, kept, and waited for.
-final class PeripheralEventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seen: [PeripheralEvent] = []
-    private var task: Task<Void, Never>?
-
-    init(_ feed: Feed<PeripheralEvent>) {
-        task = Task.detached { [weak self] in
-            for await event in feed { self?.lock.withLock { self?.seen.append(event) } }
-        }
-    }
-
-    deinit { task?.cancel() }
-
+extension PeripheralEventLog {
+    /// Waits up to `timeout` seconds for an event matching `match`; fails the test if none comes.
     func wait(timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line, for match: (PeripheralEvent) -> Bool) async {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if lock.withLock({ seen.contains(where: match) }) { return }
-            // Polls the events kept, not a fixed wait.
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
-        XCTFail("no such event among \(lock.withLock { seen })", file: file, line: line)
+        if await waitFor(timeout: timeout, match) { return }
+        XCTFail("no such event among \(all)", file: file, line: line)
     }
 }

@@ -15,7 +15,7 @@ final class BumblePeripheralTests: XCTestCase {
     private var peer: ChatPeer!
     private var link: HCILink!
     private var peripheral: HCIPeripheral!
-    private var events: PeripheralEvents!
+    private var events: PeripheralEventLog!
     private let bonds = BumblePairingTests.Bonds()
 
     private func start(_ arguments: [String] = []) throws {
@@ -28,7 +28,7 @@ final class BumblePeripheralTests: XCTestCase {
         let bonds = bonds
         let security = HCISecurity(crypto: ToolboxPairingCrypto(), keyring: bonds.keyring, keep: { bonds.keep($0) }, forget: { bonds.forget($0) })
         peripheral = HCIPeripheral(link: link, security: security, log: debug)
-        events = PeripheralEvents(peripheral.events)
+        events = PeripheralEventLog(peripheral.events)
     }
 
     override func tearDown() {
@@ -280,30 +280,10 @@ final class BumblePeripheralTests: XCTestCase {
     }
 }
 
-/// Every peripheral event, kept, and waited for.
-final class PeripheralEvents: @unchecked Sendable {
-    private let lock = NSLock()
-    private var seen: [PeripheralEvent] = []
-    private var task: Task<Void, Never>?
-
-    init(_ feed: Feed<PeripheralEvent>) {
-        task = Task.detached { [weak self] in
-            for await event in feed { self?.lock.withLock { self?.seen.append(event) } }
-        }
-    }
-
-    deinit { task?.cancel() }
-
-    var all: [PeripheralEvent] { lock.withLock { seen } }
-
+extension PeripheralEventLog {
     /// Waits up to `timeout` seconds for an event matching `match`; fails the test if none comes.
     func wait(timeout: Double = 10, file: StaticString = #filePath, line: UInt = #line, for match: (PeripheralEvent) -> Bool) async {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if all.contains(where: match) { return }
-            // Polls the events kept, not a fixed wait.
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
+        if await waitFor(timeout: timeout, match) { return }
         XCTFail("no such event among \(all)", file: file, line: line)
     }
 }

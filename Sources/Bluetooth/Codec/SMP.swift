@@ -178,3 +178,24 @@ public enum SMPPDU: Equatable, Sendable {
         }
     }
 }
+
+extension SMPPDU {
+    /// What both roles do with a PDU's bytes: decode them and `handle` the PDU, or fail pairing
+    /// with the reason the Core names (an unknown code, bad parameters, a calculation that failed).
+    static func handle<Action>(_ bytes: [UInt8], _ handle: (SMPPDU) throws -> [Action],
+                               fail: (SMPFailureReason, PairingFailure) -> [Action]) -> [Action] {
+        let pdu: SMPPDU
+        do {
+            pdu = try SMPPDU.decode(bytes)
+        } catch .unknownCode {
+            return fail(.commandNotSupported, .other(SMPFailureReason.commandNotSupported.message))
+        } catch {
+            return fail(.invalidParameters, .other(SMPFailureReason.invalidParameters.message))
+        }
+        do {
+            return try handle(pdu)
+        } catch {
+            return fail(.unspecified, .other(L10n.tr("a key calculation failed.")))
+        }
+    }
+}

@@ -83,19 +83,7 @@ public final class SMPResponder {
     /// A PDU from the central.
     public func receive(_ bytes: [UInt8]) -> [SMPResponderAction] {
         guard phase != .over else { return [] }
-        let pdu: SMPPDU
-        do {
-            pdu = try SMPPDU.decode(bytes)
-        } catch .unknownCode {
-            return fail(.commandNotSupported, .other(SMPFailureReason.commandNotSupported.message))
-        } catch {
-            return fail(.invalidParameters, .other(SMPFailureReason.invalidParameters.message))
-        }
-        do {
-            return try receive(pdu)
-        } catch {
-            return fail(.unspecified, .other(L10n.tr("a key calculation failed.")))
-        }
+        return SMPPDU.handle(bytes, receive, fail: fail)
     }
 
     /// The user's answer to the question last asked.
