@@ -33,6 +33,10 @@ extension ScannerViewModel {
         /// Whether every row says how old its reading is (a finished replay); faded rows always do.
         let showsAge: Bool
         let order: [DeviceID]
+        /// Devices in `order` now listed under another id (an identity resolved, an address folded).
+        let moved: [DeviceID: DeviceID]
+        /// Where the user may be aiming: a row whose device went keeps its place only above it.
+        let aim: Aim
         /// The rows shown now, for those whose place is held after their device went.
         let previous: [Row]
         let placement: Placement
@@ -105,14 +109,25 @@ extension ScannerViewModel {
                 lazy var before = Dictionary(previous.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
                 var held: [Row] = []
                 held.reserveCapacity(order.count + visible.count)
-                for id in order {
+                var placed = Set<DeviceID>()
+                // Below the row aimed at (or anywhere, with nothing aimed at), a row whose device
+                // went may leave: only rows under it move up.
+                var pastAim: Bool
+                switch aim {
+                case .nowhere: pastAim = true
+                case .row, .everywhere: pastAim = false
+                }
+                for listed in order {
+                    // A device now listed under its identity keeps the place it had.
+                    let id = moved[listed] ?? listed
+                    guard placed.insert(id).inserted else { continue }
                     if let position = byID[id] {
                         held.append(visible[position])
                         placedOrder.append(id)
                     } else if hidden[id] != nil {
                         // Hidden by the user: out at once, its place kept for Undo.
                         placedOrder.append(id)
-                    } else if newMark?.isNew(id) ?? true, var row = before[id] {
+                    } else if newMark?.isNew(id) ?? true, var row = before[id], !pastAim || aim == .row(id) {
                         // Gone, or no longer matching a filter: dimmed in its place until the next sort.
                         row.isStale = true
                         row.age = Self.ago(now.timeIntervalSince(row.lastSeen))
@@ -120,8 +135,8 @@ extension ScannerViewModel {
                         placedOrder.append(id)
                         outdated = true
                     }
+                    if aim == .row(id) { pastAim = true }
                 }
-                let placed = Set(order)
                 let newcomers = sorted(visible.indices.filter { !placed.contains(visible[$0].id) }, visible).map { visible[$0] }
                 held += newcomers
                 placedOrder += newcomers.map(\.id)

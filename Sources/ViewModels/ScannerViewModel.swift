@@ -54,6 +54,19 @@ public final class ScannerViewModel {
     /// Whether Sort Again would change the list: the rows hold their places between the sorts
     /// the user asks for, so the order shown drifts from the one chosen as signals change.
     public private(set) var canSortAgain = false
+
+    /// Where the user may be aiming at a row, so the rows held there stay put.
+    public enum Aim: Equatable, Sendable {
+        /// The pointer is over the list: every row keeps its place.
+        case everywhere
+        /// The keyboard is on this device's row: it and the rows above it keep their places.
+        case row(DeviceID)
+        /// Neither: a row whose device went may leave.
+        case nowhere
+    }
+
+    /// Asked at each refresh; the page says where the pointer and the keyboard are.
+    public var aim: @MainActor () -> Aim = { .everywhere }
     /// Sorting and filters; `onPreferencesChange` hears every change. How the scan runs is the policy's.
     public var preferences = ScannerPreferences() {
         didSet {
@@ -300,7 +313,9 @@ public final class ScannerViewModel {
                    newMark: hidden?.newDevicesMark, preferences: preferences,
                    needle: searchText.trimmingCharacters(in: .whitespaces).lowercased(),
                    unknown: L10n.tr("Unknown device"), now: now(), fadeAfter: live.isReplayOver ? .infinity : live.effectiveFadeAfter,
-                   showsAge: live.isReplayOver, order: order, previous: rows, placement: placement,
+                   showsAge: live.isReplayOver, order: order,
+                   moved: Dictionary(order.compactMap { id in live.listed(as: id).map { (id, $0) } }, uniquingKeysWith: { first, _ in first }),
+                   aim: aim(), previous: rows, placement: placement,
                    checksOrder: orderHoldIsOver, sensorKeys: live.sensorKeys)
     }
 

@@ -195,6 +195,14 @@ public final class ScannerPage: Page {
         frame.setContent(content)
 
         list.list.onPointerInside { [weak self] inside in self?.pointerInList = inside }
+        // A row whose device went stays only where the user may be aiming: under the pointer
+        // (anywhere in the list), or above and at the row the keyboard is on.
+        model.aim = { [weak self] in
+            guard let self else { return .everywhere }
+            if self.pointerInList { return .everywhere }
+            guard let key = self.list.focusedKey, let row = self.model.rows.first(where: { $0.key == key }) else { return .nowhere }
+            return .row(row.id)
+        }
         list.list.tabLeavesAtOnce()
         // Reordered while the keyboard was away: it comes back to its device, not to its place.
         list.keepFocusWithItsKey(unless: { [weak self] in self?.pointerInList ?? true }) { [weak self] key in

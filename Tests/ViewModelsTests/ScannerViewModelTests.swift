@@ -214,6 +214,60 @@ final class ScannerViewModelTests: XCTestCase {
         await MainActor.run { model.stop() }
     }
 
+    func testAGoneRowLeavesWhereNobodyAimsAndStaysAboveTheRowTheKeyboardIsOn() async {
+        let (model, scanner, _, clock) = await Self.make()
+        await MainActor.run { model.start() }
+        for (n, name, rssi) in [(1, "First", -40), (2, "Second", -50), (3, "Third", -60), (4, "Fourth", -70)] as [(UInt8, String, Int)] {
+            scanner.feed(Self.seen(n, name, rssi, at: clock.now))
+        }
+        await Self.settle(model)
+        // Only Second and Fourth go silent past the remove time (60 s).
+        clock.now.addTimeInterval(45)
+        scanner.feed(Self.seen(1, "First", -40, at: clock.now))
+        scanner.feed(Self.seen(3, "Third", -60, at: clock.now))
+        await Self.settle(model)
+        clock.now.addTimeInterval(20)
+        let third = TestDevices.id(3, kind: .leRandom)
+        await MainActor.run {
+            model.aim = { .row(third) }
+            model.tick()
+        }
+        var titles = await model.rows.map(\.title)
+        XCTAssertEqual(titles, ["First", "Second", "Third"], "above the keyboard's row nothing moves; below it the gone row left")
+        await MainActor.run {
+            model.aim = { .everywhere }
+            model.tick()
+        }
+        titles = await model.rows.map(\.title)
+        XCTAssertEqual(titles, ["First", "Second", "Third"], "with the pointer over the list, nothing leaves")
+        await MainActor.run {
+            model.aim = { .nowhere }
+            model.tick()
+        }
+        titles = await model.rows.map(\.title)
+        XCTAssertEqual(titles, ["First", "Third"], "with nobody aiming, the gone row leaves")
+        await MainActor.run { model.stop() }
+    }
+
+    func testADeviceListedUnderItsIdentityKeepsItsPlaceAndIsListedOnce() async {
+        let (model, scanner, _, clock, live) = await Self.makeWithLive()
+        await MainActor.run { model.start() }
+        scanner.feed(Self.seen(1, "First", -40, at: clock.now))
+        scanner.feed(Self.seen(2, "Peer", -50, at: clock.now))
+        scanner.feed(Self.seen(3, "Last", -60, at: clock.now))
+        await Self.settle(model)
+        let identity = TestDevices.id(9, kind: .lePublic)
+        await MainActor.run {
+            live.move(TestDevices.id(2, kind: .leRandom), to: identity)
+            model.tick()
+        }
+        await Self.settle(model)
+        let rows = await model.rows
+        XCTAssertEqual(rows.map(\.title), ["First", "Peer", "Last"])
+        XCTAssertEqual(rows[1].id, identity, "the row is the identity's, where the old address's was")
+        await MainActor.run { model.stop() }
+    }
+
     func testAfterAReplayEndsRowsStayAndSayHowOldTheirReadingIs() async {
         let (model, scanner, _, clock) = await Self.make()
         await MainActor.run { model.start() }

@@ -74,6 +74,13 @@ extension LiveDevices {
         notify(.devices)
     }
 
+    /// The device `id` is now listed as (its identity once resolved, or the row its new address
+    /// was folded into); nil while it is listed as itself or gone.
+    public func listed(as id: DeviceID) -> DeviceID? {
+        guard devices[id] == nil, let alias = folding.aliases[id], devices[alias] != nil else { return nil }
+        return alias
+    }
+
     /// Drops `id`, its place in the payload index and the addresses that led to it.
     func forget(_ id: DeviceID) {
         guard let device = devices.removeValue(forKey: id) else { return }
