@@ -365,7 +365,8 @@ final class FavBlueApp {
             advertisement: { navigator, id in
                 AdvertisementPage(navigator: navigator, model: AdvertisementEditorViewModel(role: role, id: id, company: CompanyNames.name,
                                                                                            companies: CompanyNames.all))
-            })
+            },
+            server: { navigator in ServerPage(navigator: navigator, model: ServerEditorViewModel(role: role, names: Self.attributeName)) })
     }
 
     private func quit() {

@@ -156,6 +156,7 @@ public final class MainWindow: Navigator {
         case is ChatPage: kind = "chat"
         case is PeripheralPage: kind = "peripheral"
         case is AdvertisementPage: kind = "advertisement"
+        case is ServerPage: kind = "server"
         default: kind = "detail"
         }
         let name = "\(kind)-\(pageCounter)"
@@ -248,6 +249,11 @@ public final class MainWindow: Navigator {
 
     public func showAdvertisement(_ id: String) {
         guard let page = factory.advertisement?(self, id) else { return }
+        push(page)
+    }
+
+    public func showServer() {
+        guard let page = factory.server?(self) else { return }
         push(page)
     }
 

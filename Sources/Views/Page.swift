@@ -50,6 +50,8 @@ public protocol Navigator: AnyObject {
     func showPeripheral()
     /// Opens one advertisement's page.
     func showAdvertisement(_ id: String)
+    /// Opens the server editor (setting up an empty server when there is none).
+    func showServer()
     /// Returns to the previous page.
     func goBack()
     /// Shows a short notice; with `button`, a click on it runs `action` (Undo).
@@ -81,6 +83,8 @@ public struct PageFactory {
     /// Makes Act as a Device, and one advertisement's page.
     public var peripheral: ((Navigator) -> Page)?
     public var advertisement: ((Navigator, String) -> Page)?
+    /// Makes the server editor.
+    public var server: ((Navigator) -> Page)?
 
     /// Creates a factory from the page builders.
     public init(favorites: @escaping (Navigator) -> Page,
@@ -91,7 +95,8 @@ public struct PageFactory {
                 chat: ((Navigator, DeviceID) -> Page)? = nil,
                 connectionBar: ((Navigator) -> ConnectionBar)? = nil,
                 peripheral: ((Navigator) -> Page)? = nil,
-                advertisement: ((Navigator, String) -> Page)? = nil) {
+                advertisement: ((Navigator, String) -> Page)? = nil,
+                server: ((Navigator) -> Page)? = nil) {
         self.favorites = favorites
         self.scanner = scanner
         self.detail = detail
@@ -101,6 +106,7 @@ public struct PageFactory {
         self.connectionBar = connectionBar
         self.peripheral = peripheral
         self.advertisement = advertisement
+        self.server = server
     }
 }
 

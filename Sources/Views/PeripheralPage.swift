@@ -54,7 +54,7 @@ public final class PeripheralPage: Page {
         frame.header.packEnd(PrimaryMenu.make())
         frame.header.packEnd(menu)
         unavailable = StatusPage(icon: "bluetooth-disabled-symbolic", title: L10n.tr("This Source Cannot Act as a Device"))
-        server = PeripheralServerSection(model: model)
+        server = PeripheralServerSection(model: model, openEditor: { [weak navigator] in navigator?.showServer() })
         centrals = PeripheralCentralsSection()
 
         let heading = Label(L10n.tr("Advertisements")).xalign(0)

@@ -19,7 +19,10 @@ final class PeripheralServerSection {
     private let serve = Switch(accessibleName: L10n.tr("Serve"))
     private let serveRow: ActionRow
     private let services = BoxedList(accessibleName: L10n.tr("Served Services"))
-    private let empty = Label(L10n.tr("No server is set up. The Heart Rate Monitor, Battery and FavBlue Chat presets bring one, and so do Import… and Clone This Device on a connected device’s page.")).xalign(0).wrap()
+    private let empty = Label(L10n.tr("No server is set up. Set one up here, or let the Heart Rate Monitor, Battery or FavBlue Chat preset, Import… or Clone This Device on a connected device’s page bring one.")).xalign(0).wrap()
+    /// Opens the server editor: Set Up a Server with none, Edit Server with one.
+    private let edit = Button(label: L10n.tr("_Set Up a Server"), mnemonic: true)
+    private var editLabel = ""
 
     // MARK: Owned
     private let model: PeripheralViewModel
@@ -27,14 +30,17 @@ final class PeripheralServerSection {
     private var characteristics: [ServedCharacteristicID: CharacteristicEditor] = [:]
     private var settingSwitch = false
 
-    init(model: PeripheralViewModel) {
+    init(model: PeripheralViewModel, openEditor: @escaping () -> Void) {
         self.model = model
         serveRow = ActionRow(title: L10n.tr("Serve"), subtitle: "", control: serve, activates: true)
         heading.css("heading")
         note.css("dim-text")
         empty.css("dim-text")
         controls.append(serveRow)
-        root.append(heading, note, controls, empty, services)
+        heading.expand(horizontal: true, vertical: false)
+        edit.css("flat")
+        edit.onClicked(openEditor)
+        root.append(Box(vertical: false, spacing: 6).append(heading, edit), note, controls, empty, services)
         serve.onToggled { [weak self] on in
             guard let self, !self.settingSwitch else { return }
             Task { await self.model.setServing(on) }
@@ -43,6 +49,11 @@ final class PeripheralServerSection {
 
     func render() {
         let has = model.hasServer
+        let label = has ? L10n.tr("_Edit Server") : L10n.tr("_Set Up a Server")
+        if editLabel != label {
+            editLabel = label
+            edit.setLabel(label)
+        }
         empty.isVisible = !has
         controls.isVisible = has
         services.isVisible = has
