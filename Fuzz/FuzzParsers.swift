@@ -159,7 +159,8 @@ struct FuzzSensorKeys: SensorKeys {
 /// a number, never a state other than 0 or 1.
 func fuzzSensors(_ body: [UInt8]) {
     let services = ["FCD2", "181C", "181E", "181A", "FEAA", "FE95", "FDCD", "0D00", "FD3D"]
-    let companies: [UInt16] = [0x004C, 0x0499, 0xEC88, 0x0001, 0x8801, 0x0059, 0x02E1, 0x0010, 0x0011, 0x0133, 0x00DC,
+    let companies: [UInt16] = [0x004C, 0x0499, 0xEC88, 0x0001, 0x8801, 0x0059, 0x02E1, 0x0010, 0x0011, 0x0014, 0x0015, 0x0018, 0x001B, 0x0133,
+                               0x00DC,
                                0x06D5, 0x0702, 0x0969, 0x04CF]
     // Families told by a listed service (Mopeka, Govee H5055, Jaalee, SensorPush) see them all.
     let listed = ["FEE5", "5550", "F525", "EF090000-11D6-42BA-93B8-9DD7EC090AB0", "EF090000-11D6-42BA-93B8-9DD7EC090AA9"]

@@ -91,6 +91,10 @@ final class MoreSensorFamilyTests: XCTestCase {
                      "integrations off: the device sends no readings")
         let jaalee = decode(company: 0x004C, "0215ebefd08370a247c89837e7b5634df525" + "6a5a" + "7ae1" + "c5" + "50", lists: ["F525"])
         XCTAssertEqual(values(jaalee), ["temperature": 27.7, "humidity": 48.0, "battery": 80])
+        // Ticks are unsigned (Sensirion's −45 + 175·t/65535): 45357 is 76.12 °C, where Theengs,
+        // reading them signed, says −98.88.
+        let hot = decode(company: 0x004C, "0215ebefd08370a247c89837e7b5634df525" + "b12d" + "5be6" + "c5" + "1c", lists: ["F525"])
+        XCTAssertEqual(values(hot)["temperature"], 76.12)
         XCTAssertEqual(decode(company: 0x004C, "0215ebefd08370a247c89837e7b5634df5256a5a7ae1c550")?.readings ?? [], [],
                        "without F525 listed its major and minor are no readings")
     }

@@ -100,6 +100,52 @@ final class SensorDecoderTests: XCTestCase {
         XCTAssertEqual(invalid?.skipped, ["temperature invalid", "humidity invalid", "pressure invalid"])
     }
 
+    func testRuuviHumidityOutOfRangeGoesAloneAndOnlyFFFFIsInvalid() {
+        // docs.ruuvi.com, data format 3, "maximum values" example: 127.5 % humidity cannot be,
+        // the temperature, pressure and battery can.
+        let maximum = company(0x0499, "03FF7F63FFFF7FFF7FFF7FFFFFFF")
+        XCTAssertEqual(values(maximum), ["temperature": 127.99, "pressure": 1155.35, "voltage": 65.535])
+        XCTAssertEqual(maximum?.skipped, ["humidity invalid"])
+        // Data format 5 with a humidity of 0xFFFE: the tag measured 163.835 %; only 0xFFFF is invalid.
+        let high = company(0x0499, "0512FCFFFEC37C0004FFFC040CAC364200CDCBB8334C884F")
+        XCTAssertEqual(values(high)["humidity"], 163.835)
+        XCTAssertEqual(high?.skipped, [])
+    }
+
+    func testAnInkbirdTPSReadsItsHumidityUnlessItSendsNone() {
+        // IBS-TH2 ("tps"): 26.62 °C (the company ID 0x0A66), 45.12 %, probe off, battery 50 %.
+        XCTAssertEqual(values(company(0x0A66, "a0110010803208", name: "tps")), ["temperature": 26.62, "humidity": 45.12, "battery": 50])
+        XCTAssertEqual(values(company(0x0A66, "00000010803208", name: "tps")), ["temperature": 26.62, "battery": 50], "0x0000: no sensor")
+        XCTAssertEqual(values(company(0x0A66, "ffff0010803208", name: "tps")), ["temperature": 26.62, "battery": 50], "0xFFFF: no sensor")
+    }
+
+    func testASwitchBotMeterPlusSendingIIsReadAsAMeter() {
+        // Type 'i' (0x69), battery 90 %, 21.5 °C, 45 %: Theengs Decoder reads it as the Meter (Plus).
+        let data = service("FD3D", "69005a05952d")
+        XCTAssertEqual(values(data), ["temperature": 21.5, "humidity": 45, "battery": 90])
+        XCTAssertEqual(data?.model, SensorModel(maker: "SwitchBot", model: "Meter Plus"))
+    }
+
+    func testAThermoBeaconIsReadUnderEveryCompanyIDItSends() {
+        // 3.000 V, 21.125 °C, 34.875 %, under each ID Home Assistant's thermobeacon-ble accepts.
+        let body = "0000" + "112233445566" + "b80b" + "5201" + "2e02" + "d2040000"
+        for id: UInt16 in [0x0010, 0x0011, 0x0014, 0x0015, 0x0018, 0x001B] {
+            XCTAssertEqual(values(company(id, body)), ["temperature": 21.125, "humidity": 34.875, "voltage": 3], "company 0x\(String(id, radix: 16))")
+        }
+        XCTAssertNil(company(0x0012, body), "0x0012 is some other maker's")
+    }
+
+    func testGoveeSixByteBlocksUnderCompanyOneAreReadForEveryModelThatSendsThem() {
+        // 0x0101, then 21.5 °C and 48.0 % packed (215480), battery 55 %.
+        for model in ["H5100", "H5103", "H5104", "H5105", "H5108", "H5110", "H5174", "GV5179"] {
+            let data = company(0x0001, "0101" + "0349b8" + "37", name: model.hasPrefix("GV") ? "\(model)_1A2B" : "GV\(model)_1A2B")
+            XCTAssertEqual(values(data), ["temperature": 21.5, "humidity": 48, "battery": 55], model)
+            XCTAssertEqual(data?.model, SensorModel(maker: "Govee", model: model))
+        }
+        XCTAssertNil(company(0x0001, "0101" + "0349b8" + "37", name: "Speaker"), "six bytes from a device not named as a Govee")
+        XCTAssertEqual(company(0x0001, "0101" + "0349b8" + "37" + "0000")?.model, SensorModel(maker: "Govee", model: "H5108"))
+    }
+
     func testIBeaconReadsMajorAndMinorUnsigned() {
         let data = company(0x004C, "0215E2C56DB5DFFB48D2B060D0F5A71096E0FFFF0001C5")
         XCTAssertEqual(data?.beacon, Beacon(kind: .iBeacon, fields: [("uuid", .text("E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")),

@@ -162,9 +162,11 @@ def cases(add, rng, service_info, theengs):
         case["service"] = {0x181A: body}
 
     # Jaalee: an iBeacon whose major is temperature ticks and minor humidity ticks, then battery.
+    # Theengs reads the ticks as signed, so above 32767 (42.5 °C) it says −98.88 for 76.12 °C;
+    # FavBlue reads them unsigned as Sensirion defines them (MoreSensorFamilyTests holds one).
     for _ in range(3):
         body = bytes([2, 0x15]) + bytes.fromhex("ebefd08370a247c89837e7b5634df525") + struct.pack(
-            ">HHbB", rng.randrange(65536), rng.randrange(65536), -59, rng.randint(0, 100))
+            ">HHbB", rng.randrange(32768), rng.randrange(65536), -59, rng.randint(0, 100))
         add("jaalee", theengs_oracle, manufacturer={0x004C: body}, services=[0xF525], theengs_uuid="0xf525", places=2)
 
     # SwitchBot Outdoor Meter ('w' with its readings in the company block), Motion ('s'), Contact ('d').

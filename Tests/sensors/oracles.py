@@ -378,15 +378,18 @@ def cases():
     for _ in range(4):
         t, h, b = rng.randint(-4000, 10000), rng.randint(0, 10000), rng.randint(0, 100)
         add("govee", govee_oracle, name="Govee_H5074_1A2B", manufacturer={0xEC88: bytes([0]) + struct.pack("<hHB", t, h, b) + bytes([2])})
-        add("govee", govee_oracle, name="GVH5101_1A2B", manufacturer={0x0001: bytes([1, 1]) + govee_packed(t // 10, h // 10, b)})
+        add("govee", govee_oracle, name=rng.choice(["GVH5101_1A2B", "GVH5104_1A2B", "GVH5105_1A2B", "GVH5174_1A2B", "GV5179_1A2B"]),
+            manufacturer={0x0001: bytes([1, 1]) + govee_packed(t // 10, h // 10, b)})
         add("govee", govee_oracle, name="Govee_H5179_1A2B",
             manufacturer={0x8801: bytes([0xEC, 0, 1, 1]) + struct.pack("<hHB", t, h, b)})
 
-    for t, h, p in [(-32767, 0, 0), (32767, 40000, 65534), (-32768, 65535, 65535), (4733, 15000, 49250)] + [
+    for t, h, p in [(-32767, 0, 0), (32767, 40000, 65534), (-32768, 65535, 65535), (4733, 15000, 49250), (100, 65534, 49250)] + [
             (rng.randint(-32767, 32767), rng.randint(0, 40000), rng.randint(0, 65534)) for _ in range(4)]:
         power = (rng.randint(0, 2046) << 5) | rng.randint(0, 31)
         body = bytes([5]) + struct.pack(">hHHhhhHBH", t, h, p, 12, -1000, 1036, power, rng.randint(0, 254), 7) + bytes(6)
         add("ruuvi", ruuvi_oracle, manufacturer={0x0499: body})
+    # Data format 3's maximum values (docs.ruuvi.com): all but the humidity of 127.5 % are read.
+    add("ruuvi", ruuvi_oracle, manufacturer={0x0499: bytes.fromhex("03FF7F63FFFF7FFF7FFF7FFFFFFF")})
 
     for _ in range(6):
         a = None
@@ -437,16 +440,19 @@ def cases():
         add("tilt", tilt_oracle, manufacturer={0x004C: bytes([2, 0x15]) + uuid + struct.pack(">HHb", f, rng.randint(990, 1120), -59)})
     for t, h, b in [(-300, 0, 0), (265, 51, 100), (-5, 99, 64), (599, 45, 7), (rng.randint(-300, 600), rng.randint(0, 99), rng.randint(0, 100))]:
         add("switchbot", switchbot_oracle, service={rng.choice([0x0D00, 0xFD3D]): switchbot_meter(t, h, b)})
+        # The Meter Plus also sends type 'i' (0x69).
+        add("switchbot", switchbot_oracle, service={0xFD3D: bytes([0x69]) + switchbot_meter(t, h, b)[1:]})
 
     # Inkbird IBS-TH: the company ID is the temperature; humidity, probe, checksum, battery, type.
     # (Theengs leaves out a humidity of exactly 0 %, so the lowest edge here is 0.01 %.)
-    for t, h, name in [(-4000, 1, "sps"), (2662, 5379, "sps"), (-1, 10000, "sps"), (1234, 0, "tps"), (rng.randint(-4000, 6000), rng.randint(0, 10000), "sps")]:
+    for t, h, name in [(-4000, 1, "sps"), (2662, 5379, "sps"), (-1, 10000, "sps"), (1234, 0, "tps"), (2662, 4512, "tps"), (rng.randint(-4000, 6000), rng.randint(0, 10000), "sps")]:
         raw = struct.pack("<hH", t, h) + bytes([rng.randint(0, 1), 0x10, 0x80, rng.randint(0, 100), 0x08])
         add("inkbird", inkbird_oracle, name=name, manufacturer={struct.unpack("<H", raw[:2])[0]: raw[2:]})
     # ThermoBeacon: two bytes, the address, mV, temperature and humidity in sixteenths, uptime.
     for t, h in [(-640, 0), (338, 558), (1600, 1600), (rng.randint(-640, 1600), rng.randint(0, 1600))]:
         case = add("thermobeacon", thermobeacon_oracle)
-        case["manufacturer"] = {rng.choice([0x0010, 0x0011]): bytes(2) + mac_bytes(case["address"])[::-1]
+        # 0x0014, which thermobeacon-ble accepts and Theengs does not, is in SensorDecoderTests.
+        case["manufacturer"] = {rng.choice([0x0010, 0x0011, 0x0015, 0x0018, 0x001B]): bytes(2) + mac_bytes(case["address"])[::-1]
                                 + struct.pack("<HhHI", rng.randint(2000, 3300), t, h, rng.randint(0, 99999))}
 
     for product in [0x08, 0x0D, 0x16, 0x17, 0x1B, 0x29, 0x2A, 0x2B]:

@@ -93,7 +93,7 @@ public struct AdvertisedData: Equatable, Sendable {
         }
         if !o.manufacturerData.isEmpty {
             let newer = Set(o.manufacturerData.map(\.companyID))
-            payloadChanged = o.manufacturerData.contains { block in
+            payloadChanged = payloadChanged || o.manufacturerData.contains { block in
                 !manufacturerData.contains { $0.companyID == block.companyID && $0.data == block.data }
             }
             manufacturerData.removeAll { newer.contains($0.companyID) }

@@ -18,16 +18,21 @@ enum Govee: SensorFamily {
             default: return nil
             }
         }
-        if let data = frame.company(0x0001), data.count == 6 || data.count == 8,
-           data.count == 8 || ["H5101", "H5102", "H5177"].contains(where: { has(name, $0) }) {
-            let model = ["H5101", "H5102", "H5177"].first(where: { has(name, $0) }) ?? "H5101"
-            return packed(data, at: 2, model: model)
+        if let data = frame.company(0x0001), data.count == 6 || data.count == 8 {
+            // Eight bytes are an H5108's; six are read only from a model named as sending them.
+            let named = companyOneModels.first(where: { has(name, $0) })
+            guard data.count == 8 || named != nil else { return nil }
+            return packed(data, at: 2, model: data.count == 8 ? "H5108" : named ?? "H5101")
         }
         if let data = frame.company(0x8801), data.count == 9 {
             return littleEndian(data, at: 4, model: "H5179")
         }
         return nil
     }
+
+    /// The models whose names mark a six-byte block under 0x0001 as theirs, as govee-ble lists them.
+    static let companyOneModels = ["H5108", "H5100", "H5101", "H5102", "H5103", "H5104", "H5105", "H5174", "H5177",
+                                   "H5110", "GV5179"]
 
     /// Whether `name` holds `model`, byte for byte: Foundation's search costs a locale-aware
     /// comparison for every report.

@@ -3,7 +3,7 @@
 
 /// Inkbird IBS-TH1 and IBS-TH2 thermometers, named "sps" (with humidity) or "tps". Their
 /// manufacturer block's company ID is the temperature (sint16 × 0.01 °C); then humidity
-/// (× 0.01 %), whether the external probe is in use, a checksum, and the battery in %.
+/// (× 0.01 %; a "tps" without a humidity sensor sends 0x0000 or 0xFFFF), whether the external probe is in use, a checksum, and the battery in %.
 /// Source: the community's decoding of Inkbird broadcasts (ble_monitor's inkbird parser;
 /// Theengs Decoder's IBS-TH1 entry).
 enum Inkbird: SensorFamily {
@@ -18,6 +18,8 @@ enum Inkbird: SensorFamily {
         var readings = [SensorReading(.temperature, Double(t) / 100, decimals: 2)]
         if name == "sps" {
             guard h <= 10000 else { return nil }
+            readings.append(SensorReading(.humidity, Double(h) / 100, decimals: 2))
+        } else if h != 0, h != 0xFFFF, h <= 10000 {
             readings.append(SensorReading(.humidity, Double(h) / 100, decimals: 2))
         }
         readings.append(SensorReading(.battery, Double(battery)))

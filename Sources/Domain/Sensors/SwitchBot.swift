@@ -3,7 +3,7 @@
 
 /// SwitchBot sensors: service data 0x0D00 (or 0xFD3D, its newer UUID) starting with the device
 /// type, then a byte of state and the battery (low 7 bits).
-/// - Meter and Meter Plus ("T"): the temperature's tenths (low 4 bits), its whole degrees (low 7
+/// - Meter and Meter Plus ("T", and "i" from a Meter Plus): the temperature's tenths (low 4 bits), its whole degrees (low 7
 ///   bits; bit 7 set when not below zero) and the humidity (low 7 bits).
 /// - Outdoor Meter ("w"): the same three bytes, in its manufacturer block (0x0969) after the address.
 /// - Motion Sensor ("s"): motion in the state byte's bit 6, light in bit 1 of byte 5.
@@ -23,9 +23,9 @@ enum SwitchBot: SensorFamily {
         let battery = data[2] & 0x7F
         guard battery <= 100 else { return nil }
         switch data[0] & 0x7F {
-        case 0x54 where data.count >= 6:
+        case 0x54 where data.count >= 6, 0x69 where data.count >= 6:
             guard let climate = climate(Array(data[3...5])) else { return nil }
-            return SensorData(model: SensorModel(maker: "SwitchBot", model: "Meter"),
+            return SensorData(model: SensorModel(maker: "SwitchBot", model: data[0] & 0x7F == 0x69 ? "Meter Plus" : "Meter"),
                               readings: climate + [SensorReading(.battery, Double(battery))])
         case 0x77:
             guard let block = frame.company(0x0969), block.count == 12, let climate = climate(Array(block[8...10])) else { return nil }
