@@ -2,6 +2,9 @@
 // Copyright The FavBlue authors
 
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Dates, times, ages and numbers as the user's locale writes them.
 ///
@@ -15,6 +18,17 @@ public enum Formats {
     public static let timeLocale = locale(for: "LC_TIME", environment: ProcessInfo.processInfo.environment)
     /// The locale for numbers.
     public static let numberLocale = locale(for: "LC_NUMERIC", environment: ProcessInfo.processInfo.environment)
+
+    /// Whether the locale measures in US customary units, by glibc's own answer for
+    /// LC_MEASUREMENT (`_NL_MEASUREMENT_MEASUREMENT` is 2): "C" is metric, and so is a locale
+    /// that is not installed, as glibc falls back to "C" for it.
+    public static func measuresInUSUnits(environment: [String: String]) -> Bool {
+        let name = ["LC_ALL", "LC_MEASUREMENT", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
+        guard let locale = newlocale(LC_MEASUREMENT_MASK, name, nil) else { return false }
+        defer { freelocale(locale) }
+        guard let answer = nl_langinfo_l(nl_item(_NL_MEASUREMENT_MEASUREMENT), locale) else { return false }
+        return answer[0] == 2
+    }
 
     /// The locale a POSIX category resolves to in `environment`.
     public static func locale(for category: String, environment: [String: String]) -> Locale {
@@ -107,7 +121,12 @@ public enum Formats {
         let f = makeNumberFormatter(locale)
         f.minimumFractionDigits = digits
         f.maximumFractionDigits = digits
-        return f.string(from: NSNumber(value: value)) ?? String(value)
+        // Foundation on Linux ignores a maximum below the style's three and prints 70.52 for
+        // one digit, so the figure is rounded before it is written.
+        var scale = 1.0
+        for _ in 0..<max(0, min(digits, 15)) { scale *= 10 }
+        let rounded = value.isFinite ? (value * scale).rounded() / scale : value
+        return f.string(from: NSNumber(value: rounded)) ?? String(rounded)
     }
 
     /// Made once: rows format their signal several times a second.

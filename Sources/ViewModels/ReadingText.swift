@@ -5,19 +5,17 @@ import Domain
 import Foundation
 import Localization
 
-/// A sensor's readings as users read them: the locale's decimal comma or point, °F where the
-/// locale measures in US units (LC_MEASUREMENT), and the quantity named where a bare figure
+/// A sensor's readings as users read them: the locale's decimal comma or point, °F where
+/// glibc says LC_MEASUREMENT is in US units, and the quantity named where a bare figure
 /// would not say what it is ("Battery 81 %").
 public enum ReadingText {
-    /// Whether temperatures read in °F: the locale of LC_MEASUREMENT is the United States',
-    /// Liberia's or Myanmar's, the places that do not measure in metric units.
-    public static let fahrenheit: Bool = usesFahrenheit(Formats.locale(for: "LC_MEASUREMENT",
-                                                                        environment: ProcessInfo.processInfo.environment))
+    /// Whether temperatures read in °F. Never guessed from a language: "C" is metric.
+    public static let fahrenheit = Formats.measuresInUSUnits(environment: ProcessInfo.processInfo.environment)
 
-    static func usesFahrenheit(_ locale: Locale) -> Bool {
-        let region = locale.identifier.split(separator: "_").dropFirst().first.map(String.init)
-        return ["US", "LR", "MM"].contains(region ?? "")
-    }
+    /// The decimals a temperature converted to °F shows: one at most, as a degree Fahrenheit is
+    /// about half a Celsius one and the sensor's last digit in °C is already its resolution, and
+    /// never more than the sensor's own (21.40 °C reads 70.5 °F, 21 °C reads 70 °F).
+    static func fahrenheitDecimals(_ decimals: Int) -> Int { min(decimals, 1) }
 
     /// The quantities a row shows first, in this order.
     static let main = ["tank_level", "temperature", "humidity", "carbon_dioxide", "pm25", "moisture", "pressure", "illuminance",
@@ -54,9 +52,12 @@ public enum ReadingText {
     }
 
     /// The figure and its unit alone: "21,4 °C", "69,8 °F".
-    public static func value(_ r: SensorReading) -> String {
+    public static func value(_ r: SensorReading) -> String { value(r, fahrenheit: fahrenheit) }
+
+    /// The same, in °F or not whatever the locale says.
+    public static func value(_ r: SensorReading, fahrenheit: Bool) -> String {
         if r.quantity.unit == "°C", fahrenheit {
-            return Formats.decimal(r.value * 9 / 5 + 32, digits: r.decimals) + " °F"
+            return Formats.decimal(r.value * 9 / 5 + 32, digits: fahrenheitDecimals(r.decimals)) + " °F"
         }
         let figure = Formats.decimal(r.value, digits: r.decimals)
         return r.quantity.unit.isEmpty ? figure : figure + " " + r.quantity.unit

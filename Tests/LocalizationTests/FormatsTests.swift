@@ -20,6 +20,26 @@ final class FormatsTests: XCTestCase {
         XCTAssertEqual(Formats.dateTime(moment, locale: american, timeZone: utc), "Nov 23, 2026 at 2:10\u{202F}PM", "ICU puts a narrow no-break space before PM")
     }
 
+    func testADecimalHasExactlyItsDigits() {
+        let american = Locale(identifier: "en_US"), german = Locale(identifier: "de_DE")
+        XCTAssertEqual(Formats.decimal(70.52, digits: 1, locale: american), "70.5")
+        XCTAssertEqual(Formats.decimal(77.108, digits: 1, locale: american), "77.1")
+        XCTAssertEqual(Formats.decimal(75.002, digits: 1, locale: american), "75.0")
+        XCTAssertEqual(Formats.decimal(69.8, digits: 0, locale: american), "70")
+        XCTAssertEqual(Formats.decimal(-4.55, digits: 1, locale: german), "\u{2212}4,6")
+        XCTAssertEqual(Formats.decimal(21.4, digits: 2, locale: german), "21,40")
+    }
+
+    func testUSUnitsAreGlibcsAnswerForLCMeasurementNeverAGuessFromC() {
+        XCTAssertFalse(Formats.measuresInUSUnits(environment: ["LANG": "C.UTF-8"]), "C measures in metric")
+        XCTAssertFalse(Formats.measuresInUSUnits(environment: [:]))
+        XCTAssertTrue(Formats.measuresInUSUnits(environment: ["LANG": "en_US.UTF-8"]))
+        XCTAssertFalse(Formats.measuresInUSUnits(environment: ["LANG": "en_US.UTF-8", "LC_MEASUREMENT": "de_DE.UTF-8"]))
+        XCTAssertTrue(Formats.measuresInUSUnits(environment: ["LC_ALL": "en_US.UTF-8", "LC_MEASUREMENT": "de_DE.UTF-8"]))
+        XCTAssertTrue(Formats.measuresInUSUnits(environment: ["LC_ALL": "", "LANG": "en_US.UTF-8"]), "an empty variable is unset")
+        XCTAssertFalse(Formats.measuresInUSUnits(environment: ["LANG": "xx_YY.UTF-8"]), "a locale glibc lacks is C to it")
+    }
+
     func testTheVariablesArePrecedentAsInGlibc() {
         XCTAssertEqual(Formats.locale(for: "LC_TIME", environment: ["LC_ALL": "de_DE.UTF-8", "LANG": "en_US.UTF-8"]).identifier, "de_DE")
         XCTAssertEqual(Formats.locale(for: "LC_TIME", environment: ["LC_TIME": "de_DE.utf8", "LANG": "en_US.UTF-8"]).identifier, "de_DE")

@@ -17,6 +17,13 @@ final class ReadingTextTests: XCTestCase {
         XCTAssertEqual(ReadingText.summary(data), "Tank level 380 mm · \(temperature) · Battery 90 %")
     }
 
+    func testAConvertedTemperatureKeepsNoDigitTheSensorNeverHad() {
+        XCTAssertEqual(ReadingText.value(SensorReading(.temperature, 21.40, decimals: 2), fahrenheit: true), "70.5 °F")
+        XCTAssertEqual(ReadingText.value(SensorReading(.temperature, 25.06, decimals: 2), fahrenheit: true), "77.1 °F")
+        XCTAssertEqual(ReadingText.value(SensorReading(.temperature, 21), fahrenheit: true), "70 °F")
+        XCTAssertEqual(ReadingText.value(SensorReading(.temperature, 21.40, decimals: 2), fahrenheit: false), "21.40 °C")
+    }
+
     func testAToothbrushAndAContactSensorReadInWords() {
         let brush = SensorData(readings: [SensorReading(Quantity("duration", "s"), 62), SensorReading(Quantity("brushing", kind: .binary), 1)])
         XCTAssertEqual(ReadingText.summary(brush), "Brushing · Duration 62 s")

@@ -47,6 +47,17 @@ class SensorTests(unittest.TestCase):
             self.assertIn(words["model"], app.names("label"))
             self.assertIn(words["temperature"], app.names(), "each reading is named with its figure")
 
+    def test_the_c_locale_reads_celsius_and_an_american_one_fahrenheit_with_one_decimal(self):
+        """glibc's C locale measures in metric, so LANG=C.UTF-8 alone (no LANGUAGE) shows °C;
+        en_US.UTF-8 shows °F, at the one decimal a degree Fahrenheit needs, not 70.52."""
+        for env, living in [({"LANG": "C.UTF-8", "LC_ALL": "", "LANGUAGE": ""}, "21.40 °C · 48.00 % · Battery 81 %"),
+                            ({"LANG": "en_US.UTF-8", "LC_ALL": "en_US.UTF-8", "LANGUAGE": ""}, "70.5 °F · 48.00 % · Battery 81 %")]:
+            with self.subTest(lang=env["LANG"]), BumblePeers(3, "--sensors") as peers, \
+                    App("--source", peers.source, env=env) as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: living in app.names("label"), timeout=30, what=f"the thermometer's row, {living}")
+
     def test_a_favorite_sensor_shows_its_readings_beside_its_presence(self):
         with BumblePeers(3, "--sensors") as peers, App("--source", peers.source) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
