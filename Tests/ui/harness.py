@@ -330,8 +330,11 @@ class App:
         return inner.height > 0 and outer.y <= inner.y and inner.y + inner.height <= outer.y + outer.height
 
     def frames(self):
+        """The names of the app's windows. A window closing between the count and the walk
+        leaves a hole the bridge answers with None; it is no window any more."""
         root = self.accessible()
-        return [root.get_child_at_index(i).get_name() for i in range(root.get_child_count())]
+        windows = (root.get_child_at_index(i) for i in range(root.get_child_count()))
+        return [w.get_name() for w in windows if w is not None]
 
     def type_text(self, text):
         """Types into the window, activated first as a window manager does when a dialog over it
