@@ -30,6 +30,16 @@ def add_preset(app, preset, menu="Add Advertisement"):
     app.click_menu_item(preset)
 
 
+def connect_to_first_heard(central):
+    """The central scans, connects to the first advertiser it hears, and returns its address."""
+    central.send("SCAN")
+    address = central.wait_for("ADV ", timeout=20).split()[1]
+    central.send("STOPSCAN")
+    central.send(f"CONNECT {address}")
+    central.wait_for("CONNECTED", timeout=20)
+    return address
+
+
 def type_into(app, name, text):
     app.click_on(name, "text")
     app.wait_for(lambda: app.focused_name() == name, what=f"the focus in {name}")
@@ -92,11 +102,7 @@ class PeripheralTests(unittest.TestCase):
             app.wait_for(lambda: "Send Heart Rate Monitor" in app.names(SWITCH), what="the advertisement's switch")
             app.press("Send Heart Rate Monitor", SWITCH)
             app.press("Serve", SWITCH)
-            central.send("SCAN")
-            address = central.wait_for("ADV ", timeout=20).split()[1]
-            central.send("STOPSCAN")
-            central.send(f"CONNECT {address}")
-            central.wait_for("CONNECTED", timeout=20)
+            connect_to_first_heard(central)
             central.send("PAIR")
             number = central.wait_for("COMPARE ", timeout=20).split()[1]
             question = f"Does {iso('F0:F1:F2:F3:F4:F9')} show {number[:3]} {number[3:]}? Confirm only if the numbers match."
@@ -188,11 +194,7 @@ class PeripheralTests(unittest.TestCase):
             self.assertIn("Edit Server", app.names("button"))
             app.press("Serve", SWITCH)
             app.press("Send Custom Advertisement", SWITCH)
-            central.send("SCAN")
-            address = central.wait_for("ADV ", timeout=20).split()[1]
-            central.send("STOPSCAN")
-            central.send(f"CONNECT {address}")
-            central.wait_for("CONNECTED", timeout=20)
+            connect_to_first_heard(central)
             central.send("DUMP")
             dump = json.loads(central.wait_for("DUMP ", timeout=20).split(" ", 1)[1])
             start = dump.index(next(row for row in dump if row[1:] == ["2800", "180D"]))
