@@ -89,6 +89,12 @@ final class BlueZPeripheralTests: XCTestCase {
         XCTAssertEqual(after, .byte(4))
     }
 
+    func testACentralIsNamedByItsAddressBeforeTheBusHasToldOfIt() {
+        XCTAssertEqual(BlueZPeripheral.address(of: "/org/bluez/hci0/dev_C0_98_E5_49_00_01", BlueZObjects()), "C0:98:E5:49:00:01")
+        XCTAssertNil(BlueZPeripheral.address(of: "/org/bluez/hci0/dev_C0_98", BlueZObjects()))
+        XCTAssertNil(BlueZPeripheral.address(of: "bluez", BlueZObjects()))
+    }
+
     func testTheServerIsAnApplicationBlueZReadsAndItsRequestsAreAnswered() async throws {
         let setup = ServerSetup(name: "Served", services: [ServedService(uuid: BluetoothUUID("5E7F4000-1C2B-4A5D-8E9F-0A1B2C3D4E5F")!, characteristics: [
             ServedCharacteristic(uuid: BluetoothUUID(0x2A19), properties: [.read, .notify], value: [87],

@@ -114,8 +114,7 @@ public final class BlueZPeripheral: DevicePeripheral, BlueZClient, @unchecked Se
         switch event {
         case .signal(.propertiesChanged(let path, BlueZObjects.Interface.device, let changed, _)):
             guard lock.withLock({ application != nil }), case .bool(let on)? = changed["Connected"] else { return }
-            let address = bus.objects[path, BlueZObjects.Interface.device]?["Address"]?.stringValue
-            let central = PeripheralCentral(id: path, address: address)
+            let central = PeripheralCentral(id: path, address: Self.address(of: path, bus.objects))
             let tell = lock.withLock { () -> Bool in
                 if on { return connected.insert(path).inserted }
                 toldMTU.remove(path)
@@ -140,6 +139,16 @@ public final class BlueZPeripheral: DevicePeripheral, BlueZClient, @unchecked Se
     /// The central BlueZ says a request came from ("device" in the options).
     func central(_ options: [String: DBusValue]) -> PeripheralCentral {
         let path = options["device"]?.stringValue ?? "bluez"
-        return PeripheralCentral(id: path, address: bus.objects[path, BlueZObjects.Interface.device]?["Address"]?.stringValue)
+        return PeripheralCentral(id: path, address: Self.address(of: path, bus.objects))
+    }
+
+    /// A device's address: its Address property, or, before the bus has told of the object
+    /// (its first request can come first), the address BlueZ spells in its path ("dev_C0_98_…").
+    static func address(of path: String, _ objects: BlueZObjects) -> String? {
+        if let address = objects[path, BlueZObjects.Interface.device]?["Address"]?.stringValue { return address }
+        guard let last = path.split(separator: "/").last, last.hasPrefix("dev_") else { return nil }
+        let parts = last.dropFirst(4).split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 6, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) else { return nil }
+        return parts.joined(separator: ":")
     }
 }
