@@ -61,7 +61,7 @@ final class ServerEditorViewModelTests: XCTestCase {
         await role.setServer(AdvertisingPreset.chat.server())
         let incoming = ServedCharacteristicID(service: 0, characteristic: 1)
         port.feed.yield(.wrote(PeripheralCentral(id: "c", address: nil), incoming, Array("kept".utf8), withResponse: true))
-        for _ in 0..<100 where role.value(of: incoming).isEmpty { try? await Task.sleep(for: .milliseconds(5)) }
+        await port.feed.applied()
         editor.addService()
         await editor.settled()
         XCTAssertEqual(role.value(of: incoming), Array("kept".utf8))
