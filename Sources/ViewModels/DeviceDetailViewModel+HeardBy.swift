@@ -37,7 +37,7 @@ extension DeviceDetailViewModel {
     }
 
     /// Where this computer's radio has not heard it and only other rooms' sources have: why
-    /// Connect cannot work ("Heard only by the Kitchen and Office gateways; …"); nil otherwise.
+    /// Connect cannot work ("Heard only in Kitchen and Office; …"); nil otherwise.
     public var heardOnlyElsewhere: String? {
         guard let own = live.ownSource, let device = live[id], !device.heardBy.isEmpty,
               !device.heardBy.contains(where: { $0.source == own }) else { return nil }
@@ -45,13 +45,7 @@ extension DeviceDetailViewModel {
         let rooms = names.count == 1 ? names[0]
             // Translators: the last two of several rooms' names, "Kitchen and Office".
             : L10n.format("{} and {}", names.dropLast().joined(separator: ", "), names.last!)
-        // Translators: {} is one room's name, or several joined ("Kitchen and Office").
-        return L10n.plural("Heard only by the {} gateway; this computer cannot reach it.",
-                           "Heard only by the {} gateways; this computer cannot reach it.", names.count, rooms)
-    }
-
-    /// "In the Kitchen": the room it is in, where several sources are in use.
-    public var roomText: String? {
-        live[id]?.room.room.map { L10n.format("In the {}", DeviceText.shown(live.roomName($0))) }
+        // Translators: {} is one room's name, or several joined ("Kitchen and Office"); a name, not a noun.
+        return L10n.format("Heard only in {}; this computer cannot reach it.", rooms)
     }
 }

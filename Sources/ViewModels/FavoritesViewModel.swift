@@ -156,11 +156,12 @@ public final class FavoritesViewModel {
 
     private func row(_ favorite: Favorite) -> Row {
         var (presence, nearby) = presenceText(favorites.presence(of: favorite.id))
-        // Several sources: the nearest one's room, "In the Kitchen · −61 dBm".
+        // Several sources: the nearest one's room, "Kitchen · −61 dBm". A room's name is a name,
+        // never a noun to put "the" before.
         if let room = favorites.room(of: favorite.id) {
-            let where_ = L10n.format("In the {}", DeviceText.shown(room.name))
-            presence = nearby ? room.rssi.map { L10n.format("{} · {}", where_, SignalText.dBm($0)) } ?? where_
-                : L10n.format("{} · last in the {}", presence, DeviceText.shown(room.name))
+            let name = DeviceText.shown(room.name)
+            presence = nearby ? room.rssi.map { L10n.format("{} · {}", name, SignalText.dBm($0)) } ?? name
+                : lastSeen(in: name, favorites.presence(of: favorite.id))
         }
         // A sensor's main readings beside where it is: "Nearby · −52 dBm · 21.40 °C · 48.00 %".
         if let readings = ReadingText.summary(favorites.sensor(of: favorite.id), limit: 2) {
@@ -182,6 +183,15 @@ public final class FavoritesViewModel {
             row.batteryIcon = "battery-level-\(min(100, level / 10 * 10))-symbolic"
         }
         return row
+    }
+
+    /// "Last seen in Kitchen · 2 h ago": where a favorite no longer heard was heard last, and when.
+    private func lastSeen(in room: String, _ presence: Favorites.Presence) -> String {
+        guard case .lastSeen(let seen) = presence else { return L10n.format("Last seen in {}", room) }
+        let seconds = now().timeIntervalSince(seen)
+        if Formats.isJustNow(seconds) { return L10n.format("Last seen in {} · just now", room) }
+        // Translators: a room's name, then how long ago: "Last seen in Kitchen · 2 h ago".
+        return L10n.format("Last seen in {} · {} ago", room, Formats.age(seconds: seconds))
     }
 
     private func presenceText(_ presence: Favorites.Presence) -> (String, Bool) {

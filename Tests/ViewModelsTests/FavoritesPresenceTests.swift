@@ -50,4 +50,32 @@ final class FavoritesPresenceTests: XCTestCase {
         XCTAssertEqual(presence["Buds"], "Last seen just now", "no longer nearby once it fades; under a minute is just now")
         await live.stop()
     }
+
+    func testWhereRoomsHearAFavoriteItsLineNamesTheRoomAsANameNearbyAndAfterItFades() async throws {
+        let clock = WallClock(Date(timeIntervalSince1970: 100_000))
+        let scanner = FakeScanner()
+        let (model, live) = await MainActor.run { () -> (FavoritesViewModel, LiveDevices) in
+            let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 50, now: { clock.now })
+            let repository = FakeFavoritesRepository([Self.favorite(1, "Keys")])
+            let favorites = Favorites(useCases: FavoritesUseCases(repository: repository), live: live,
+                                      sightings: nil, now: { clock.now })
+            return (FavoritesViewModel(favorites: favorites, now: { clock.now }), live)
+        }
+        await model.load()
+        await live.start(mode: .continuous)
+        for rssi in [-61, -61, -61] {
+            var heard = Observation(id: TestDevices.id(1, kind: .leRandom), timestamp: clock.now, rssi: rssi)
+            heard.source = "Kitchen"
+            scanner.feed(heard)
+        }
+        await live.drain()
+        var presence = await model.rows.first?.presence
+        XCTAssertEqual(presence, "Kitchen · \u{2212}61 dBm", "the room's name as it is, with no \"the\" before it")
+
+        clock.now.addTimeInterval(40)
+        await live.drain()
+        presence = await model.rows.first?.presence
+        XCTAssertEqual(presence, "Last seen in Kitchen · just now", "faded, and still said where")
+        await live.stop()
+    }
 }

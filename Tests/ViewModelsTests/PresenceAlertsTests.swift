@@ -47,7 +47,7 @@ final class PresenceAlertsTests: XCTestCase {
             scanner.feed(o)
         }
         await live.drain()
-        XCTAssertEqual(notifier.sent.map(\.title), ["\u{2068}Keys\u{2069} is in the \u{2068}Kitchen\u{2069}"])
+        XCTAssertEqual(notifier.sent.map(\.title), ["\u{2068}Keys\u{2069} is in \u{2068}Kitchen\u{2069}"])
         _ = watch
         live.stop()
     }

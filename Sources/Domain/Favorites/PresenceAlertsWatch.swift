@@ -85,7 +85,7 @@ public final class PresenceAlertsWatch {
         switch presence {
         case .near where favorite.alerts.contains(.arrive):
             // Where several sources hear it, the room it came into.
-            let title = live[favorite.id]?.room.room.map { L10n.format("{} is in the {}", name, DeviceText.isolated($0)) }
+            let title = live[favorite.id]?.room.room.map { L10n.format("{} is in {}", name, DeviceText.isolated($0)) }
                 ?? L10n.format("{} is nearby", name)
             notifier.send(id: id, title: title, body: L10n.tr("Your favorite came into range."), opening: favorite.id)
         case .away where favorite.alerts.contains(.leave):
