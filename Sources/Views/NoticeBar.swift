@@ -6,7 +6,8 @@ import Foundation
 import GtkKit
 
 /// A short notice at the bottom of the window, with an optional action (Undo), that
-/// hides itself after a few seconds.
+/// hides itself after a few seconds, but never while the pointer or the keyboard focus
+/// is on it: a user reaching for Undo is not left with nothing to press.
 ///
 /// One bar lives as long as the window and is only shown and hidden: GTK 4.8's
 /// accessibility bridge crashes when a screen reader walks the tree while a
@@ -22,6 +23,10 @@ final class NoticeBar {
     private var action: (() -> Void)?
     private var undoable = false
     private var generation = 0
+    private var seconds: Double = 5
+    private var pointerInside = false
+    private var focusInside = false
+    private var expired = false
 
     init() {
         root.css("favblue-notice")
@@ -32,6 +37,8 @@ final class NoticeBar {
         button.css("flat")
         root.append(label, button)
         root.isVisible = false
+        root.onPointerInside { [weak self] inside in self?.pointerInside = inside; self?.heldChanged() }
+        root.onFocusInside { [weak self] inside in self?.focusInside = inside; self?.heldChanged() }
         button.onClicked { [weak self] in
             let action = self?.action
             self?.hide()
@@ -48,12 +55,30 @@ final class NoticeBar {
         button.isVisible = buttonLabel != nil
         if let buttonLabel { button.setLabel(buttonLabel) }
         root.isVisible = true
+        self.seconds = seconds
+        arm()
+    }
+
+    /// Starts the notice's time afresh; when it runs out while the notice is held, it
+    /// waits for the pointer and the focus to leave.
+    private func arm() {
+        expired = false
         generation += 1
         let shown = generation
         Task { @MainActor [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-            if self?.generation == shown { self?.hide() }
+            try? await Task.sleep(nanoseconds: UInt64((self?.seconds ?? 5) * 1_000_000_000))
+            guard let self, self.generation == shown else { return }
+            self.expired = true
+            if !self.isHeld { self.hide() }
         }
+    }
+
+    private var isHeld: Bool { pointerInside || focusInside }
+
+    /// Let go of after its time ran out: a few seconds more to read it, as when it appeared.
+    private func heldChanged() {
+        guard root.isVisible, !isHeld, expired else { return }
+        arm()
     }
 
     /// Ctrl+Z: runs the Undo of the notice on screen; false when none shows.
@@ -66,6 +91,10 @@ final class NoticeBar {
     }
 
     private func hide() {
+        generation += 1
+        expired = false
+        pointerInside = false
+        focusInside = false
         root.isVisible = false
         action = nil
         undoable = false

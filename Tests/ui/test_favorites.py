@@ -6,6 +6,7 @@ Undo, the placeholder, a restart, and German."""
 import os
 import shutil
 import sqlite3
+import time
 import unittest
 
 from harness import App, retry_gtk_atspi_crash, iso, scratch
@@ -104,6 +105,29 @@ class FavoritesTests(unittest.TestCase):
         row = db.execute("SELECT nickname, added_at FROM favorites WHERE device_id LIKE 'AA:BB:CC:DD:EE:02%'").fetchone()
         db.close()
         self.assertEqual(row, ("Kitchen", 1.7e9), "Undo keeps the nickname and the original added time")
+
+    def test_the_undo_notice_stays_while_its_button_has_the_focus_and_enter_then_undoes(self):
+        """A keyboard user Tabs to Undo and reads on: past the notice's 5 s it is still there, and
+        the late Enter undoes the removal rather than landing on Add New Devices."""
+        seed(self.home)
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Kitchen" in app.names("label"), what="the favorites")
+            app.press("Remove Kitchen from favorites")
+            app.wait_for(lambda: "Remove" in app.names("button"), what="the confirmation")
+            app.press("Remove")
+            app.wait_for(lambda: "Undo" in app.names("button"), what="the Undo notice")
+            for _ in range(30):
+                if app.focused_name() == "Undo":
+                    break
+                app.key("Tab")
+            self.assertEqual(app.focused_name(), "Undo", "Tab reaches the notice's Undo")
+            time.sleep(7)
+            self.assertIn("Undo", app.names("button"), "the notice stays while its button has the focus")
+            self.assertEqual(app.focused_name(), "Undo", "and the focus stays on it")
+            app.key("Return")
+            app.wait_for(lambda: "Kitchen" in app.names("label"), what="the row to come back")
+            app.wait_for(lambda: app.focused() == ("panel", "Kitchen"), what="the keyboard on the row that came back")
+            self.assertNotIn("Back", app.names("button"), "Enter did not open the Scanner")
 
     def test_delete_key_asks_to_remove_the_focused_favorite(self):
         seed(self.home, DEVICES[:1])
