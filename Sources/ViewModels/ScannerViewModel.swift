@@ -163,6 +163,27 @@ public final class ScannerViewModel {
         publish(.sort)
     }
 
+    /// Whether a filter, Only New Devices or the search leaves devices out: what Show All Devices clears.
+    public var isFiltered: Bool {
+        preferences.favoritesOnly || preferences.hideUnnamed || preferences.trackersOnly
+            || preferences.minimumRSSI > ScannerPreferences.showsAll || onlyNewSince != nil || !searchText.isEmpty
+    }
+
+    /// Show All Devices: every filter off, Only New Devices and the search too, so that no
+    /// other filter still ticked leaves the user on an empty list. Devices the user hid stay
+    /// hidden; Preferences lists them.
+    public func showAllDevices() {
+        hidden?.setOnlyNewDevices(false, known: Set(live.all.keys))
+        searchText = ""
+        var all = preferences
+        all.favoritesOnly = false
+        all.hideUnnamed = false
+        all.trackersOnly = false
+        all.minimumRSSI = ScannerPreferences.showsAll
+        preferences = all
+        publish(.sort)
+    }
+
     /// Puts the rows in the chosen order again (the devices that went leave the list).
     public func sortAgain() {
         publish(.sort)

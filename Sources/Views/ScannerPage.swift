@@ -120,10 +120,13 @@ public final class ScannerPage: Page {
         noMatches = StatusPage(icon: "system-search-symbolic", title: L10n.tr("No Matching Devices"),
                                description: L10n.tr("Devices nearby are hidden by the search or by the filters in View Options."))
         noNew = StatusPage(icon: "starred-symbolic", title: L10n.tr("No New Devices Yet"))
-        let showAll = Button(label: L10n.tr("_Show All Devices"), mnemonic: true)
-        showAll.css("pill").align(.center, .center)
-        showAll.onClicked { [weak model] in model?.setOnlyNewDevices(false) }
-        noNew.setChild(showAll)
+        // Both empty lists offer the way out, and it clears every filter, not only the one named.
+        let showAllButtons = [noMatches, noNew].map { status in
+            let showAll = Button(label: L10n.tr("_Show All Devices"), mnemonic: true)
+            showAll.css("pill").align(.center, .center)
+            status.setChild(showAll)
+            return showAll
+        }
 
         waiting = StatusPage(icon: "bluetooth-acquiring-symbolic", title: L10n.tr("Looking for devices…"),
                              description: L10n.tr("Devices appear here as soon as they are heard."))
@@ -243,6 +246,7 @@ public final class ScannerPage: Page {
             self.render()
             if turnOn { _ = self.root.activateAction("win.tracker-preferences") }
         }
+        for showAll in showAllButtons { showAll.onClicked { [weak self] in self?.showAllDevices() } }
         installViewActions()
         token = model.observe { [weak self] in self?.render() }
         render()
@@ -284,6 +288,14 @@ public final class ScannerPage: Page {
 
     /// Whether the header shows the narrow menu in place of Search and View Options (for tests).
     public var showsNarrowMenu: Bool { narrowMenu.isVisible }
+
+    /// Show All Devices: the search closes with every filter, and the keyboard goes to the list
+    /// that takes the place of the button pressed.
+    func showAllDevices() {
+        if searchBar.isSearching { searchBar.isSearching = false }
+        model.showAllDevices()
+        list.list.grabFocus()
+    }
 
     /// Opens the search bar with the keyboard in it; nothing to search while scanning is impossible.
     func openSearch() {

@@ -7,7 +7,7 @@ Ticking Trackers Only with the pointer once crashed the app inside GTK."""
 import time
 import unittest
 
-from harness import App, retry_gtk_atspi_crash
+from harness import App, Atspi, retry_gtk_atspi_crash
 
 NAME = "Kitchen Speaker"
 FILTERS = ("Favorites Only", "Hide Unnamed Devices", "Trackers Only", "Only New Devices")
@@ -95,6 +95,32 @@ class FilterTests(unittest.TestCase):
                     app.press(name, role="menu item")
                     self.alive(app, f"{name} off, by action")
                 self.check_unfiltered(app, f"{combination} off")
+
+    def test_show_all_devices_on_an_empty_list_clears_every_filter_and_the_search(self):
+        """Favorites Only and Only New Devices ticked, and a search typed: the empty page offers
+        Show All Devices, and after it nothing is ticked and the list is whole again."""
+        with App("--source", "demo") as app:
+            self.open_scanner(app)
+            for name in ("Favorites Only", "Only New Devices"):
+                self.open_menu(app, name)
+                app.press(name, role="menu item")
+            app.wait_for(lambda: "No New Devices Yet" in app.names(), what="the page Only New Devices leaves")
+            app.press("Show All Devices")
+            app.wait_for(lambda: NAME in app.names("label"), what=f"{NAME} listed after Show All Devices")
+            self.assertNotIn("No Matching Devices", app.names(), "no other filter left the list empty")
+            self.open_menu(app, "Favorites Only")
+            ticked = [name for node, role, name in app.nodes() if role == "check menu item" and name in FILTERS
+                      and node.get_state_set().contains(Atspi.StateType.CHECKED)]
+            self.assertEqual(ticked, [], "every filter is off, Hide Unnamed Devices too")
+            app.key("Escape")
+            # A search that matches nothing: the same way out, and the search goes with it.
+            app.key("ctrl+f")
+            app.wait_for(lambda: app.focused_name() == "Search Devices", what="the search entry")
+            app.type_text("zzzz")
+            app.wait_for(lambda: "No Matching Devices" in app.names(), what="the page the search leaves")
+            app.press("Show All Devices")
+            app.wait_for(lambda: NAME in app.names("label"), what=f"{NAME} listed after the search is cleared")
+            self.assertNotIn("zzzz", app.names("text"), "the search is cleared")
 
 
 if __name__ == "__main__":

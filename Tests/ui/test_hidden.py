@@ -11,9 +11,7 @@ import threading
 import time
 import unittest
 
-from gi.repository import Atspi
-
-from harness import App, retry_gtk_atspi_crash, iso, scratch
+from harness import App, Atspi, retry_gtk_atspi_crash, iso, scratch
 
 NAME = "Kitchen Speaker"
 LIST = ("Devices nearby",)
