@@ -18,6 +18,11 @@ extension DeviceDetailViewModel {
         public let isRoom: Bool
         /// Its readings over the last minutes, oldest first, dBm.
         public let readings: [Double]
+        /// The span its plot draws: at least 20 dB, so that noise stays small.
+        public var axis: ClosedRange<Double>? {
+            guard let low = readings.min(), let high = readings.max() else { return nil }
+            return PlotAxis.signal(low: low, high: high)
+        }
 
         /// What a screen reader says of the row.
         public var spoken: String {

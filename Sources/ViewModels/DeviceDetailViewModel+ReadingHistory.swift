@@ -81,8 +81,14 @@ extension DeviceDetailViewModel {
             let name = Self.caption(key, quantity)
             // Translators: "Temperature over the last hour: lowest 20.1 °C, highest 21.4 °C, last 21.2 °C".
             let summary = L10n.format("{} {}: lowest {}, highest {}, last {}", name, period.span, said(low), said(high), said(last))
+            // The edges say the axis, which a steady battery at 81 % does not make "81 % / 81 %".
+            let axis = PlotAxis.range(low: low, high: high, of: quantity)
+            func edge(_ value: Double) -> String {
+                ReadingText.value(SensorReading(quantity, value, decimals: value == value.rounded() ? 0 : decimals))
+            }
             return ReadingPlot(key: key, name: name, figures: figures,
-                               scale: DeviceServicesViewModel.Scale(highest: said(high), lowest: said(low), last: said(last)),
+                               scale: DeviceServicesViewModel.Scale(highest: edge(axis.upperBound), lowest: edge(axis.lowerBound),
+                                                                    last: said(last), axis: axis),
                                summary: summary)
         }
     }

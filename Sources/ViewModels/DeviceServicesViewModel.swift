@@ -87,14 +87,18 @@ public final class DeviceServicesViewModel {
 
     /// A plot's edges in words: "74 bpm" at the top, "70 bpm" at the bottom, "72 bpm" at the end.
     public struct Scale: Equatable {
+        /// The words at the plot's top and bottom edges.
         public let highest: String
         public let lowest: String
         public let last: String
+        /// The figures at the top and bottom edges; nil: the lowest and highest figure drawn.
+        public let axis: ClosedRange<Double>?
 
-        public init(highest: String, lowest: String, last: String) {
+        public init(highest: String, lowest: String, last: String, axis: ClosedRange<Double>? = nil) {
             self.highest = highest
             self.lowest = lowest
             self.last = last
+            self.axis = axis
         }
     }
 

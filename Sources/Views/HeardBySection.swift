@@ -30,7 +30,7 @@ final class HeardBySection {
         for (hearing, row) in zip(hearings, rows) {
             row.room.isVisible = hearing.isRoom
             row.detail.text = hearing.detail
-            row.plot.show(hearing.readings, scale: nil, name: hearing.name, summary: hearing.detail)
+            row.plot.show(hearing.readings, scale: nil, axis: hearing.axis, name: hearing.name, summary: hearing.detail)
             row.row.accessibleLabel(hearing.spoken)
         }
     }

@@ -6,9 +6,9 @@ import Localization
 import ViewModels
 
 /// A small line of a characteristic's newest decoded numbers (a heart rate, a temperature),
-/// scaled between their lowest and highest, like the signal history, with its scale beside
-/// it: the highest at the top, the lowest at the bottom, the last value at the line's end,
-/// each with its unit. Its words are its accessible description.
+/// drawn over its scale's axis (else between its lowest and highest), with the scale beside
+/// it: the top at the top, the bottom at the bottom, the last value at the line's end, each
+/// with its unit. Its words are its accessible description.
 @MainActor
 final class ValuePlot {
     let root = Box(vertical: false, spacing: 6)
@@ -17,6 +17,7 @@ final class ValuePlot {
     private let lowest = Label().xalign(1)
     private let last = Label().xalign(0)
     private var figures: [Double] = []
+    private var axis: ClosedRange<Double>?
 
     init() {
         area = DrawingArea { [weak self] canvas in self?.draw(on: canvas) }
@@ -36,16 +37,20 @@ final class ValuePlot {
         root.append(edges, area, last)
     }
 
-    /// Shows `figures` (oldest first) on `scale`, named `name` and described by `summary`.
-    func show(_ figures: [Double], scale: DeviceServicesViewModel.Scale?, name: String, summary: String?) {
+    /// Shows `figures` (oldest first) on `scale`, named `name` and described by `summary`; `axis`
+    /// stands for the scale's where no words go beside the line.
+    func show(_ figures: [Double], scale: DeviceServicesViewModel.Scale?, axis: ClosedRange<Double>? = nil,
+              name: String, summary: String?) {
         root.isVisible = figures.count >= 2
         highest.text = scale?.highest ?? ""
         lowest.text = scale?.lowest ?? ""
         last.text = scale?.last ?? ""
         area.accessibleLabel(L10n.format("Plot of {}", name))
         area.accessibleDescription(summary ?? "")
-        guard figures != self.figures else { return }
+        let axis = scale?.axis ?? axis
+        guard figures != self.figures || axis != self.axis else { return }
         self.figures = figures
+        self.axis = axis
         area.redraw()
     }
 
@@ -55,8 +60,9 @@ final class ValuePlot {
         canvas.setColor(fg.withAlpha(0.06))
         canvas.rectangle(x: 0, y: 0, width: w, height: h)
         canvas.fill()
-        guard figures.count >= 2, let low = figures.min(), let high = figures.max() else { return }
-        // A flat series sits in the middle rather than on an edge.
+        guard figures.count >= 2, var low = figures.min(), var high = figures.max() else { return }
+        if let axis { (low, high) = (axis.lowerBound, axis.upperBound) }
+        // A flat series with no axis sits in the middle rather than on an edge.
         let range = high > low ? high - low : 1
         let margin = 4.0
         canvas.setColor((canvas.themeColor("accent_color") ?? fg).withAlpha(1))

@@ -128,6 +128,10 @@ class SensorTests(unittest.TestCase):
                 self.assertEqual(app.find("Plot of Temperature").get_description(),
                                  "Temperature over the last hour: lowest 21.40 °C, highest 21.40 °C, last 21.40 °C")
                 self.assertIn("Plot of Humidity", app.names())
+                # Steady figures are flat lines on a span of their own: the edges are not "21.40 °C / 21.40 °C".
+                labels = app.names("label")
+                for edge in ("23 °C", "20 °C", "100 %", "0 %"):
+                    self.assertIn(edge, labels, "a plot's edge")
                 self.assertIn("Period of the readings’ plots", app.names("button"), "a favorite's day and week can be chosen")
             db = sqlite3.connect(os.path.join(home, "xdg_data_home", "favblue", "favblue.sqlite"))
             kept = db.execute("SELECT key, value FROM sensor_readings ORDER BY id").fetchall()
