@@ -6,6 +6,7 @@ import Domain
 import Foundation
 import GtkKit
 import Localization
+import SecurityToolbox
 import ViewModels
 
 /// The sources the app scans from: the first (`--source`, else the setting) is this
@@ -53,7 +54,7 @@ enum AppSources {
         guard !listeners.isEmpty else { return nil }
         let parts = listeners.map { listener in
             MultiScanner.Part(name: listener.name ?? listener.source.description,
-                              scanner: ScannerFactory.make(listener.source, demoCapture: demoCapture, log: log))
+                              scanner: ScannerFactory.make(listener.source, demoCapture: demoCapture, sealer: SensorKeyring(), log: log))
         }
         let several = MultiScanner(parts, ignoring: sharing.map { [$0.gateway] } ?? [], log: log)
         others = several

@@ -139,7 +139,8 @@ final class FavBlueApp {
         let live = LiveDevices(makeScanner: { [weak self] mode in
             // The demo goes on until the user leaves it: "Replay finished" meant nothing to someone trying it.
             AppSources.scanner(primary: ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder,
-                                                            link: self?.link, bus: self?.bus, loopDemo: true, log: log),
+                                                            link: self?.link, bus: self?.bus, loopDemo: true,
+                                                            sealer: SensorKeyring(), log: log),
                                name: self?.sourceName, listeners: self?.listeners ?? [], log: log)
         }, sightings: store.sightings, recorder: recorder)
         AppSources.listen(live, to: { [weak self] in (self?.listeners ?? [], self?.sourceName) }, demoCapture: demo, log: log)

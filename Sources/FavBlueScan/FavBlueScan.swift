@@ -89,7 +89,8 @@ struct FavBlueScan: AsyncParsableCommand {
             }
         }
         let log: @Sendable (String) -> Void = { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } }
-        let scanners = named.map { ScannerFactory.make($0.source, demoCapture: DemoCapture.path(), fast: fast, record: writer, log: log) }
+        let scanners = named.map { ScannerFactory.make($0.source, demoCapture: DemoCapture.path(), fast: fast, record: writer,
+                                                         sealer: SensorKeyring(), log: log) }
         let scanner = !several ? scanners[0] : MultiScanner(zip(named, scanners).map { MultiScanner.Part(name: $0.name ?? $0.source.description,
                                                                                                          scanner: $1) }, log: log)
         let (table, failure): (DeviceTable, ScanFailure?)

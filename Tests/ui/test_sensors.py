@@ -7,6 +7,7 @@ says so without figures. The names are read raw, as a screen reader gets them.""
 
 import glob
 import os
+import re
 import sqlite3
 import subprocess
 import unittest
@@ -18,6 +19,7 @@ from peers import BumblePeers
 from test_notifications import MockNotifications
 
 # The Freezer's key, as le_peers.py seals its frames with it; typed in as a user would.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FREEZER_KEY = "231d39c1d7cc1ab1aee224cd096db932"
 
 ENGLISH = {"living": "21.40 °C · 48.00 % · Battery 81 %", "govee": "−4.5 °C · 52.3 % · Battery 64 %",
@@ -67,6 +69,30 @@ class SensorTests(unittest.TestCase):
             app.press("Back")
             app.wait_for(lambda: any(l.endswith(ENGLISH["home_row"]) for l in app.names("label")),
                          what="the favorite's readings on Favorites")
+
+    def test_the_demo_has_sensors_of_several_makers_and_its_freezer_opens_with_the_guides_key(self):
+        """Try the Demo shows the sensor work: figures on the Scanner's rows, and the key the
+        guide and the README give opens the freezer."""
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            key = re.search(r"Freezer\*\* encrypts.*?`([0-9a-f]{32})`", f.read(), re.S).group(1)
+        keyring = Keyring()
+        self.addCleanup(keyring.stop)
+        with App("--source", "demo", home=scratch()) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            readings = r"^−?\d+\.\d+ °C · \d+\.\d+ %"
+            for name in ("Greenhouse", "GVH5075_8F2A", "Ruuvi 3C4D", "ATC_8E3F"):
+                app.wait_for(lambda: name in app.names("label"), timeout=30, what=name)
+            app.wait_for(lambda: sum(bool(re.match(readings, n)) for n in app.names("label")) >= 4,
+                         what="four rows with a temperature and a humidity")
+            app.press("Details for Freezer")
+            app.wait_for(lambda: "Key for Freezer" in app.names("button"), what="Key… on the freezer's page")
+            app.press("Key for Freezer")
+            app.wait_for(lambda: "Key" in app.names("text") + app.names("password text"), what="the key's entry")
+            app.type_text(key)
+            app.key("Return")
+            app.wait_for(lambda: any(re.match(r"^Temperature: −1[789]\.\d\d °C$", n) for n in app.names()),
+                         what="the freezer's temperature, opened")
 
     def test_a_key_given_with_key_opens_an_encrypted_sensor_and_is_found_again_after_a_restart(self):
         keyring = Keyring()

@@ -5,7 +5,7 @@ import Domain
 import Foundation
 
 /// The `demo` source: the shipped capture replayed as `ReplayScanner` does, joined by
-/// `DemoChatDevice`, which advertises about once a second while the replay scans.
+/// `DemoChatDevice` and `DemoSensors`, which advertise about once a second while the replay scans.
 ///
 /// Both write into one set of streams, so the state is the replay's own: the demo device is
 /// heard from `.scanning` on and falls silent when the scan is stopped (`.paused`), when the
@@ -20,6 +20,8 @@ public final class DemoScanner: DeviceScanner, @unchecked Sendable {
     /// Seconds between two advertisements.
     private let interval: Double
     private let queue = DispatchQueue(label: "favblue-demo-device")
+    /// Seals the demo freezer's frames; without it the freezer is not heard.
+    private let sealer: PayloadSealer?
 
     // MARK: State, guarded by `lock`
     private let lock = NSLock()
@@ -29,10 +31,12 @@ public final class DemoScanner: DeviceScanner, @unchecked Sendable {
     /// advertising every `interval` seconds; `record` hears both, as it would a controller.
     /// With `loops`, the capture plays again from its start whenever it ends, so the demo goes
     /// on for as long as it is shown.
-    public init(capture: String, realTime: Bool, record: PacketRecorder? = nil, interval: Double = 1, loops: Bool = false) {
+    public init(capture: String, realTime: Bool, record: PacketRecorder? = nil, interval: Double = 1, loops: Bool = false,
+                sealer: PayloadSealer? = nil) {
         replay = ReplayScanner(path: capture, realTime: realTime, record: record, streams: streams, loops: loops)
         recorder = record
         self.interval = interval
+        self.sealer = sealer
         streams.didChange = { [weak self] state in self?.follow(state) }
     }
 
@@ -78,13 +82,15 @@ public final class DemoScanner: DeviceScanner, @unchecked Sendable {
         }
     }
 
-    /// One advertisement, heard only while scanning.
+    /// One advertisement of each demo device, heard only while scanning.
     private func advertise() {
         let time = Date()
-        let event = DemoChatDevice.advertisingEvent(rssi: DemoChatDevice.rssi())
-        guard let observations = try? ObservationDecoder.observations(inEvent: event[...], at: time) else { return }
-        for observation in observations where streams.emitWhileScanning(observation) {
-            recorder?.write(type: .event, bytes: event, received: true, at: time)
+        for event in [DemoChatDevice.advertisingEvent(rssi: DemoChatDevice.rssi())]
+            + DemoSensors.advertisingEvents(at: time, sealer: sealer) {
+            guard let observations = try? ObservationDecoder.observations(inEvent: event[...], at: time) else { continue }
+            for observation in observations where streams.emitWhileScanning(observation) {
+                recorder?.write(type: .event, bytes: event, received: true, at: time)
+            }
         }
     }
 }

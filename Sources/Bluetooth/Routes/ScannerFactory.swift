@@ -12,10 +12,11 @@ public enum ScannerFactory {
     /// `fast` replays captures without pacing; `record` writes what the session saw (a replay's
     /// events as they are replayed). With `link` (H4 sources), the scanner shares that link with the connector;
     /// with `bus` (`bluez`, `auto`), the BlueZ connection.
-    /// With `loopDemo` (the app), the demo plays its capture again and again instead of ending.
+    /// With `loopDemo` (the app), the demo plays its capture again and again instead of ending;
+    /// `sealer` encrypts the demo freezer's readings.
     public static func make(_ source: ScanSource, demoCapture: String?, fast: Bool = false, mode: ScanMode = .continuous,
                             record: PacketRecorder? = nil, link: HCILink? = nil, bus: BlueZBus? = nil, loopDemo: Bool = false,
-                            log: @escaping @Sendable (String) -> Void = { _ in }) -> DeviceScanner {
+                            sealer: PayloadSealer? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) -> DeviceScanner {
         if let link, source.isH4 { return HCIScanner(link: link, mode: mode, log: log) }
         switch source {
         case .btsnoop(let path):
@@ -24,7 +25,7 @@ public enum ScannerFactory {
             return MQTTScanner(address: address, log: log)
         case .demo:
             return DemoScanner(capture: demoCapture ?? "/nonexistent/demo.btsnoop", realTime: !fast, record: record,
-                               loops: loopDemo && !fast)
+                               loops: loopDemo && !fast, sealer: sealer)
         case .bluez(let adapter):
             return BlueZScanner(bus: bus ?? BlueZBus(), adapter: adapter, mode: mode, record: record, log: log)
         case .auto:
