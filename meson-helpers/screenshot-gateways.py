@@ -3,7 +3,7 @@
 # Copyright The FavBlue authors
 """Takes the gateway screenshots: this computer's radio (a Bumble peer over H4) and a broker's
 gateways in the kitchen and the office hear the same keys, a favorite; first the home page
-("In the Kitchen · −40 dBm"), then the keys' page with Heard By, driving the app through its
+("Kitchen · −40 dBm"), then the keys' page with Heard By, driving the app through its
 accessibility tree as the UI tests do:
     screenshot-gateways.py OUT_DIR NAME LANGUAGE STYLE WIDTH HEIGHT"""
 import os
@@ -20,7 +20,7 @@ from peers import BumblePeers  # noqa: E402
 shot = Shot(sys.argv)
 home, lang, german = shot.home, shot.lang, shot.german
 kitchen, office = ("Küche", "Büro") if german else ("Kitchen", "Office")
-words = shot.words(home=("Add New Devices", "Neue Geräte hinzufügen"), room=(f"In the {kitchen} · ", f"Im Raum {kitchen} · "),
+words = shot.words(home=("Add New Devices", "Neue Geräte hinzufügen"), room=(f"{kitchen} · ", f"{kitchen} · "),
                    details=("Details for My keys", "Details zu Meine Schlüssel"), heard=("Heard By", "Gehört von"))
 # A first run makes the database; the keys are then stored as a favorite, as the app would.
 with App("--source", "demo", lang=lang, home=home, storage="sqlite") as app:

@@ -19,6 +19,8 @@ public enum PlotAxis {
         if let limits {
             if bottom < limits.lowerBound { top += limits.lowerBound - bottom; bottom = limits.lowerBound }
             if top > limits.upperBound { bottom -= top - limits.upperBound; top = limits.upperBound }
+            // Shifting by a difference leaves a rounding error, which must not show as "−1 %".
+            bottom = max(bottom, limits.lowerBound)
         }
         return min(bottom, low)...max(top, high)
     }

@@ -11,6 +11,7 @@ final class PlotAxisTests: XCTestCase {
     func testASteadyBatteryDrawsOnZeroToAHundredPercentNotOnItsOwnFigure() {
         XCTAssertEqual(PlotAxis.range(low: 81, high: 81, of: .battery), 0...100)
         XCTAssertEqual(PlotAxis.range(low: 45, high: 52, of: .humidity), 0...100)
+        XCTAssertEqual(PlotAxis.range(low: 62.64, high: 62.64, of: .humidity), 0...100, "not −1 % from a rounding error")
     }
 
     func testAPercentageBeyondAHundredIsStillDrawnWhole() {
