@@ -88,17 +88,26 @@ extension DeviceDetailViewModel {
     public func limitTexts(_ key: String) -> (above: String, below: String) {
         let limit = favorites.favorite(id)?.readingLimits.first { $0.key == key }
         let quantity = quantity(of: key)
-        func typed(_ value: Double?) -> String {
-            guard let value else { return "" }
-            let shown = quantity.unit == "°C" && ReadingText.fahrenheit ? value * 9 / 5 + 32 : value
-            return Formats.decimal(shown, digits: shown == shown.rounded() ? 0 : 1)
-        }
-        return (typed(limit?.above), typed(limit?.below))
+        return (limit?.above.map { ReadingText.limitFigure($0, of: quantity) } ?? "",
+                limit?.below.map { ReadingText.limitFigure($0, of: quantity) } ?? "")
     }
 
     /// The quantity a reading's name stands for: as the sensor sends it, else by its name.
     private func quantity(of key: String) -> Quantity {
         sensor?.named.first { $0.0 == key }?.1.quantity ?? Quantity.named(key)
+    }
+
+    /// What is wrong with a limit typed for `key`, said as the user types; nil when it reads.
+    public func limitProblem(_ key: String, _ text: String) -> String? {
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return ReadingText.parse(text, for: quantity(of: key)) == nil ? L10n.format("“{}” is not a number.", DeviceText.shown(text)) : nil
+    }
+
+    /// Whether both limits read and the lower is not below the upper.
+    public func limitsCross(_ key: String, above: String, below: String) -> Bool {
+        let quantity = quantity(of: key)
+        guard let high = ReadingText.parse(above, for: quantity), let low = ReadingText.parse(below, for: quantity) else { return false }
+        return low >= high
     }
 
     /// Sets the limits of `key` from what was typed (empty: none); nil once kept, else why not.
@@ -124,7 +133,8 @@ extension DeviceDetailViewModel {
         let lines = favorite.readingLimits.map { limit -> String in
             let reading = current?.named.first { $0.0 == limit.key }?.1
             let quantity = reading?.quantity ?? Quantity.named(limit.key)
-            func said(_ value: Double) -> String { ReadingText.value(SensorReading(quantity, value, decimals: reading?.decimals ?? 1)) }
+            // As typed, not at the sensor's precision: 75 °F stays "75 °F", not "75.002 °F".
+            func said(_ value: Double) -> String { ReadingText.limit(value, of: quantity) }
             let name = Self.caption(limit.key, quantity)
             switch (limit.above, limit.below) {
             case let (high?, low?): return L10n.format("Notifies when {} is above {} or below {}", name, said(high), said(low))

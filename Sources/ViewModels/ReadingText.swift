@@ -63,6 +63,23 @@ public enum ReadingText {
         return r.quantity.unit.isEmpty ? figure : figure + " " + r.quantity.unit
     }
 
+    /// A limit as the user typed it, in the unit shown ("75", "−15,5"): the fewest decimals, up
+    /// to two, that give back what was stored, so 75 °F kept as 23.888… °C reads 75 again.
+    public static func limitFigure(_ value: Double, of quantity: Quantity) -> String {
+        let shown = quantity.unit == "°C" && fahrenheit ? value * 9 / 5 + 32 : value
+        let digits = (0...2).first { digits in
+            let scale = pow(10, Double(digits))
+            return abs((shown * scale).rounded() / scale - shown) < 1e-6
+        } ?? 2
+        return Formats.decimal(shown, digits: digits)
+    }
+
+    /// The same with its unit: "75 °F", "−15.5 °C".
+    public static func limit(_ value: Double, of quantity: Quantity) -> String {
+        let unit = unit(quantity)
+        return unit.isEmpty ? limitFigure(value, of: quantity) : limitFigure(value, of: quantity) + " " + unit
+    }
+
     /// A figure typed in the unit shown ("21,5" in German, "−4", °F where the locale uses it) as
     /// the quantity's own unit; nil when it is no number.
     public static func parse(_ text: String, for quantity: Quantity) -> Double? {

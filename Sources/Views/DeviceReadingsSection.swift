@@ -164,8 +164,16 @@ final class DeviceReadingsSection {
 
     // MARK: Notify When Above or Below…
 
+    /// What was typed in the limits dialog, so a refusal brings it back as it was.
+    private struct TypedLimits {
+        let reading: Int
+        let above: String
+        let below: String
+    }
+
     /// Asks for the limits of one reading: above and below, in the unit shown, empty for none.
-    private func askLimits(problem: String? = nil) {
+    /// A field that does not read is marked as it is typed, and Save waits for it.
+    private func askLimits(typed: TypedLimits? = nil, problem: String? = nil) {
         guard let page, let parent = navigator?.parentWindow else { return }
         let choices = page.limitChoices
         guard !choices.isEmpty else { return }
@@ -176,6 +184,26 @@ final class DeviceReadingsSection {
         let above = Entry(accessibleName: L10n.tr("Above"))
         let below = Entry(accessibleName: L10n.tr("Below"))
         let aboveUnit = Label(), belowUnit = Label()
+        let reason = Label(problem ?? "").xalign(0).wrap()
+        reason.css("caption", "error")
+        reason.isVisible = problem != nil
+        func chosen() -> Int { max(0, min(reading.selected, choices.count - 1)) }
+        func check() {
+            let key = choices[chosen()].key
+            var said: String?
+            for entry in [above, below] {
+                let wrong = page.limitProblem(key, entry.text)
+                if wrong != nil { entry.css("error") } else { entry.removeCSS("error") }
+                said = said ?? wrong
+            }
+            if said == nil, page.limitsCross(key, above: above.text, below: below.text) {
+                said = L10n.tr("The lower limit must be below the upper one.")
+                below.css("error")
+            }
+            reason.text = said ?? ""
+            reason.isVisible = said != nil
+            dialog.setEnabled("save", said == nil)
+        }
         func fill(_ index: Int) {
             let choice = choices[max(0, min(index, choices.count - 1))]
             let texts = page.limitTexts(choice.key)
@@ -184,8 +212,17 @@ final class DeviceReadingsSection {
             aboveUnit.text = choice.unit
             belowUnit.text = choice.unit
         }
-        fill(0)
-        reading.onSelected { fill($0) }
+        if let typed {
+            reading.selected = typed.reading
+            let choice = choices[max(0, min(typed.reading, choices.count - 1))]
+            above.text = typed.above
+            below.text = typed.below
+            aboveUnit.text = choice.unit
+            belowUnit.text = choice.unit
+        } else {
+            fill(0)
+        }
+        reading.onSelected { fill($0); check() }
         reading.isVisible = choices.count > 1
         let grid = Grid(columnSpacing: 6, rowSpacing: 6)
         for (row, (title, entry, unit)) in [(L10n.tr("Above"), above, aboveUnit), (L10n.tr("Below"), below, belowUnit)].enumerated() {
@@ -196,20 +233,27 @@ final class DeviceReadingsSection {
             grid.attach(entry, column: 1, row: Int32(row))
             grid.attach(unit, column: 2, row: Int32(row))
         }
-        let reason = Label(problem ?? "").xalign(0).wrap()
-        reason.css("caption", "error")
-        reason.isVisible = problem != nil
         dialog.setExtraChild(Box(vertical: true, spacing: 6).append(reading, grid, reason))
         dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
         dialog.addResponse("save", label: L10n.tr("_Save"), appearance: .suggested) { [weak self] in
-            let key = choices[max(0, min(reading.selected, choices.count - 1))].key
+            let index = chosen()
+            let key = choices[index].key
             let (high, low) = (above.text, below.text)
             Task { [weak self] in
                 guard let self, let page = self.page else { return }
-                if let refused = await page.setLimits(key, above: high, below: low) { self.askLimits(problem: refused) }
+                if let refused = await page.setLimits(key, above: high, below: low) {
+                    self.askLimits(typed: TypedLimits(reading: index, above: high, below: low), problem: refused)
+                }
             }
         }
         dialog.setDefault("save", close: "cancel")
+        above.onChanged { _ in check() }
+        below.onChanged { _ in check() }
+        if typed != nil { check() }
+        if let problem, reason.text.isEmpty {
+            reason.text = problem
+            reason.isVisible = true
+        }
         dialog.onClosed { [weak self] in self?.limitsButton.grabFocus() }
         dialog.present()
         above.grabFocus()

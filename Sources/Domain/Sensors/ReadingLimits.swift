@@ -58,6 +58,8 @@ public final class ReadingLimitsWatch {
     private var tokens: [ObservationToken] = []
     /// How a reading reads in a notification ("25.4 °C", "77.7 °F"): set by the app.
     public var describe: @MainActor (SensorReading) -> String = { "\($0.value) \($0.quantity.unit)" }
+    /// How a limit reads in a notification, as it was typed ("75 °F"): set by the app.
+    public var describeLimit: @MainActor (Double, Quantity) -> String = { "\($0) \($1.unit)" }
     /// A reading's name in words ("Temperature"): set by the app.
     public var name: @MainActor (Quantity) -> String = { $0.key }
 
@@ -100,7 +102,7 @@ public final class ReadingLimitsWatch {
 
     private func tell(_ favorite: Favorite, reading: SensorReading, key: String, bound: Double, above: Bool) {
         let device = DeviceText.isolated(favorites.name(of: favorite.id))
-        let limit = describe(SensorReading(reading.quantity, bound, decimals: reading.decimals))
+        let limit = describeLimit(bound, reading.quantity)
         let what = name(reading.quantity)
         let title = above ? L10n.format("{}: {} above {}", device, what, limit) : L10n.format("{}: {} below {}", device, what, limit)
         notifier.send(id: "reading-\(favorite.id.storageKey)-\(key)-\(above ? "above" : "below")", title: title,
