@@ -46,11 +46,9 @@ public enum StoreFactory {
     /// The file name inside the data directory.
     public static let fileName = "favblue.sqlite"
 
-    /// `$XDG_DATA_HOME/favblue`, or `~/.local/share/favblue`.
+    /// `$XDG_DATA_HOME/favblue`, or `$HOME/.local/share/favblue`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? NSHomeDirectory() + "/.local/share"
-        return base + "/favblue"
+        UserDirectories.data { environment[$0] } + "/favblue"
     }
 
     /// Opens `backend` in `directory`. Never throws: every failure ends in a working

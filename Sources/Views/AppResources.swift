@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Domain
 import Foundation
 import GtkKit
 
@@ -50,8 +51,7 @@ public struct AppResources: Sendable {
         let override = getenv("FAVBLUE_RESOURCES").map { String(cString: $0) }
         let bundle = override ?? binDirectory.appending(path: "FavBlue_Views.resources").path
         let gresource = bundle + "/favblue.gresource"
-        let cacheHome = getenv("XDG_CACHE_HOME").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-            ?? NSHomeDirectory() + "/.cache"
+        let cacheHome = UserDirectories.cache()
         return AppResources(gresource: fm.fileExists(atPath: gresource) ? gresource : nil,
                             schemaDirectories: [bundle],
                             localeDirectory: materializeCatalogs(from: bundle, into: cacheHome + "/favblue/locale"))
