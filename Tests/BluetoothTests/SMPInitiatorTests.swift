@@ -8,6 +8,13 @@ import SecurityToolbox
 import XCTest
 
 /// The central's pairing state machine, with the real toolbox, against a device played by the test.
+
+/// The state machine under test did not answer as the specification says: a failure, never a skip.
+private struct NotAsSpecified: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
 final class SMPInitiatorTests: XCTestCase {
     private let crypto = ToolboxPairingCrypto()
     private let local = SMPInitiator.Party(type: 1, octets: [0xC1, 0x02, 0x03, 0x04, 0x05, 0x06])
@@ -119,13 +126,13 @@ final class SMPInitiatorTests: XCTestCase {
         let preq: [UInt8] = [0x01, 0x04, 0x00, 0x0D, 0x10, 0x02, 0x03]
         let pres = response(io: 3, authReq: 0x01, keySize: 16, keys: (0x02, 0x03))
         let first = smp.receive(pres)
-        guard case .send(.pairingConfirm)? = first.first else { throw XCTSkip("no confirm: \(first)") }
+        guard case .send(.pairingConfirm)? = first.first else { throw NotAsSpecified("no confirm: \(first)") }
         let srand = crypto.random(16)
         var sconfirm = try crypto.c1(k: [UInt8](repeating: 0, count: 16), r: srand, preq: preq.reversed(), pres: pres.reversed(),
                                      iat: local.type, ia: local.octets, rat: remote.type, ra: remote.octets)
         if corruptConfirm { sconfirm[0] ^= 1 }
         let second = smp.receive([0x03] + sconfirm.reversed())
-        guard case .send(.pairingRandom(let mrandWire))? = second.first else { throw XCTSkip("no random: \(second)") }
+        guard case .send(.pairingRandom(let mrandWire))? = second.first else { throw NotAsSpecified("no random: \(second)") }
         let last = smp.receive([0x04] + srand.reversed())
         guard !corruptConfirm else { return last }
         let stk = try crypto.s1(k: [UInt8](repeating: 0, count: 16), r1: srand, r2: mrandWire.reversed())
@@ -208,15 +215,15 @@ final class SMPInitiatorTests: XCTestCase {
     private func secureResponder(spoilCheck: Bool) throws -> (SMPInitiator, [SMPAction]) {
         let smp = started()
         let pres = response(io: 3, authReq: 0x09)
-        guard case .send(.pairingPublicKey(let ax, let ay))? = smp.receive(pres).first else { throw XCTSkip("no key") }
+        guard case .send(.pairingPublicKey(let ax, let ay))? = smp.receive(pres).first else { throw NotAsSpecified("no key") }
         let pkax = Array(ax.reversed())
         let ours = crypto.makeKeyPair()
         XCTAssertTrue(smp.receive([0x0C] + ours.x.reversed() + ours.y.reversed()).isEmpty, "FavBlue waits for the confirm")
         let nb = crypto.random(16)
         let cb = try crypto.f4(u: ours.x, v: pkax, x: nb, z: 0)
-        guard case .send(.pairingRandom(let naWire))? = smp.receive([0x03] + cb.reversed()).first else { throw XCTSkip("no random") }
+        guard case .send(.pairingRandom(let naWire))? = smp.receive([0x03] + cb.reversed()).first else { throw NotAsSpecified("no random") }
         let na = Array(naWire.reversed())
-        guard case .send(.pairingDHKeyCheck(let eaWire))? = smp.receive([0x04] + nb.reversed()).first else { throw XCTSkip("no check") }
+        guard case .send(.pairingDHKeyCheck(let eaWire))? = smp.receive([0x04] + nb.reversed()).first else { throw NotAsSpecified("no check") }
         let dhKey = try ours.dhKey(peerX: pkax, peerY: Array(ay.reversed()))
         let a: [UInt8] = [local.type] + local.octets
         let b: [UInt8] = [remote.type] + remote.octets

@@ -27,7 +27,8 @@ final class BumbleChatTests: XCTestCase {
         let state = await log.wait(for: { self.isConnected($0) || self.isFailed($0) })
         guard case .connected? = state else {
             host.close()
-            throw XCTSkip("never connected: \(log.states) \(peer.output)")
+            // A peer that never connects is a failure: the connector under test may be why.
+            throw PeerError.neverConnected("\(log.states) \(peer.output)")
         }
         return (host, connector, log)
     }

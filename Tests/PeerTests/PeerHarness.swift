@@ -64,9 +64,12 @@ final class PeerProcess {
 
 enum PeerError: Error, CustomStringConvertible {
     case notReady(String, String)
+    /// The peer ran, and FavBlue's side never reached it.
+    case neverConnected(String)
     var description: String {
         switch self {
         case .notReady(let tool, let output): return "\(tool) did not start: \(output)"
+        case .neverConnected(let what): return "never connected: \(what)"
         }
     }
 }
