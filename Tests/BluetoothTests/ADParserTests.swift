@@ -87,7 +87,18 @@ final class ADParserTests: XCTestCase {
                 bytes.append(UInt8(truncatingIfNeeded: seed >> 33))
             }
             seed = seed &* 6364136223846793005 &+ 1
-            _ = ADParser.parse(bytes)
+            let parsed = ADParser.parse(bytes)
+            // Walked as the structures' lengths say: one that runs past the end is reported, never read.
+            var at = 0
+            var overruns = false
+            while at < bytes.count, bytes[at] != 0 {
+                if at + Int(bytes[at]) >= bytes.count { overruns = true; break }
+                at += Int(bytes[at]) + 1
+            }
+            if overruns {
+                guard case .truncated? = parsed.problem else { return XCTFail("an overrun in \(bytes) is not reported: \(String(describing: parsed.problem))") }
+            }
+            XCTAssertTrue(parsed.manufacturerData.allSatisfy { $0.data.count + 4 <= bytes.count }, "no block longer than the input")
             _ = try? HCIEvent.decode(([0x3E, UInt8(bytes.count)] + bytes)[...])
         }
     }

@@ -213,11 +213,18 @@ final class SensorDecoderTests: XCTestCase {
     }
 
     func testEveryDecoderRefusesShortAndEmptyPayloadsWithoutATrap() {
+        // Three bytes hold no reading of any of these families: nothing may come out but nil or no figures.
         for uuid in ["FCD2", "181C", "181E", "181A", "FEAA"] {
-            for length in 0..<4 { _ = service(uuid, String(repeating: "ff", count: length)) }
+            for length in 0..<4 {
+                let data = service(uuid, String(repeating: "ff", count: length))
+                XCTAssertEqual(data?.readings ?? [], [], "\(uuid), \(length) bytes")
+            }
         }
         for id: UInt16 in [0x004C, 0x0499, 0xEC88, 0x0001, 0x8801] {
-            for length in 0..<4 { _ = company(id, String(repeating: "80", count: length)) }
+            for length in 0..<4 {
+                let data = company(id, String(repeating: "80", count: length))
+                XCTAssertEqual(data?.readings ?? [], [], "company \(id), \(length) bytes")
+            }
         }
     }
 
