@@ -340,6 +340,8 @@ final class FavBlueApp {
                     sessions.replace(connector: ConnectorFactory.make(.demo, link: nil))
                     pairing.replace(pairer: PairerFactory.make(.demo))
                     role.replace(port: PeripheralFactory.make(.demo, link: nil))
+                    // Preferences → Sources says what runs now, not what was tried first.
+                    sources.setPrimary(.demo)
                     scanner.start()
                 })
             },

@@ -44,7 +44,7 @@ public final class SourcesViewModel {
 
     public private(set) var entries: [Entry]
     /// This computer's source, in words.
-    public let primary: String
+    public private(set) var primary: String
     /// Whether `--source` named the sources: then the command line decides, not this page.
     public let fromCommandLine: Bool
     /// Each source's state now.
@@ -116,6 +116,17 @@ public final class SourcesViewModel {
         self.fromCommandLine = fromCommandLine
         self.statuses = statuses
         self.keepPassword = keepPassword
+    }
+
+    /// This computer's source changed (Try the Demo): its row says so from now on.
+    public func setPrimary(_ source: ScanSource) {
+        primary = Self.words(source)
+    }
+
+    /// Whether `name`'s state is a problem (a broker it cannot reach, a source that failed),
+    /// which its row marks with the error style.
+    public func hasProblem(_ name: String) -> Bool {
+        statuses().contains { $0.name == name && $0.via == nil && $0.isProblem }
     }
 
     /// How this computer reaches its radio, in plain words: no source names.

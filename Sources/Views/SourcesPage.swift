@@ -57,7 +57,10 @@ enum SourcesPage {
         // One row per source, added and removed in place: the others, and the focus, stay put.
         func list(_ entry: SourcesViewModel.Entry) {
             let on = Switch(accessibleName: L10n.format("Use {}", entry.name))
-            on.isOn = entry.isOn
+            // Sources named on the command line are the only ones in use: a switch that looked on
+            // beside "not in use" would say two things.
+            on.isOn = entry.isOn && !model.fromCommandLine
+            on.isSensitive = !model.fromCommandLine
             on.onToggled { [weak model] value in model?.setOn(value, entry.name) }
             let remove = Button(icon: "user-trash-symbolic", accessibleName: L10n.format("Remove {}", entry.name))
             remove.css("flat")
@@ -96,6 +99,7 @@ enum SourcesPage {
             for (name, row) in rows {
                 let address = model.entries.first { $0.name == name }?.address ?? ""
                 row.subtitle = address + "\n" + model.state(of: name)
+                if model.hasProblem(name) { row.css("error") } else { row.removeCSS("error") }
             }
         }
 

@@ -147,7 +147,7 @@ class GatewayTests(unittest.TestCase):
             app.wait_for(lambda: app.is_sensitive("Add"), what="a broker's address accepted")
             app.press("Add")
             app.wait_for(lambda: "Password…" in app.names("button"), what="Password… for a broker with a user")
-            app.wait_for(lambda: "mqtt://me@127.0.0.1:1/home\ncannot connect: Connection refused; trying again" in app.names(),
+            app.wait_for(lambda: "mqtt://me@127.0.0.1:1/home\nCannot connect: Connection refused. Trying again." in app.names(),
                          timeout=10, what="the broker said to be unreachable within 10 s")
 
     def test_a_gateway_added_in_preferences_is_scanned_kept_and_said_with_its_state(self):

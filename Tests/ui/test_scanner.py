@@ -326,6 +326,13 @@ class ScannerTests(unittest.TestCase):
             app.wait_for(expanded, what="Details to say it is open")
             app.press("Try the Demo")
             app.wait_for(lambda: NAME in app.names("label"), timeout=20, what="demo devices")
+            # Preferences → Sources says what runs now: the demo, not the source that was missing.
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
+            app.press("Sources", role="page tab")
+            app.wait_for(lambda: any(n.startswith("The demo") for n in app.names("label")), what="This Computer's row saying the demo")
+            self.assertFalse([n for n in app.names("label") if "controller FavBlue speaks to itself" in n],
+                             "not the source that was missing")
 
 
 def tab_cycle(test, app, limit=40):

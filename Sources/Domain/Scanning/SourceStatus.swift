@@ -31,6 +31,15 @@ public struct SourceStatus: Equatable, Sendable {
         self.messages = messages
     }
 
+    /// It cannot do its work: it cannot reach its broker or board, or it failed.
+    public var isProblem: Bool {
+        switch state {
+        case .starting: return retrying != nil
+        case .failed: return true
+        default: return false
+        }
+    }
+
     /// "Kitchen · connected", "Kitchen · not heard since 12:03", "Kitchen · …failure".
     public var words: String { L10n.format("{} · {}", DeviceText.shown(name), stateWords) }
 
@@ -45,7 +54,9 @@ public struct SourceStatus: Equatable, Sendable {
                 what = L10n.ctx("source", "connected")
             }
         case .starting:
-            what = retrying.map { L10n.format("cannot connect: {}; trying again", $0) } ?? L10n.ctx("source", "connecting…")
+            // A sentence of its own, with what the system said, under the address it is about.
+            what = retrying.map { L10n.format("Cannot connect: {}. Trying again.", $0) }
+                ?? L10n.ctx("source", "connecting…")
         case .idle, .paused: what = L10n.ctx("source", "stopped")
         case .finished: what = L10n.ctx("source", "finished")
         case .failed(let failure): what = failure.message
