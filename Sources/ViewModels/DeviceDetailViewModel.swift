@@ -166,11 +166,6 @@ public final class DeviceDetailViewModel {
     }
 
     /// Whether the figure is older than the fade time, so the page dims it.
-    /// The Last Heard row: "Just now", "4 min ago" under an hour (the rule every moment follows), else the date and time.
-    public func lastHeardMoment(now: Date = Date()) -> String? {
-        lastHeard.map { Formats.moment($0, now: now) }
-    }
-
     public func isStale(now: Date = Date()) -> Bool {
         live[id].map { live.isStale($0, at: now) } ?? false
     }
@@ -299,11 +294,11 @@ public final class DeviceDetailViewModel {
         rssi = device?.rssi
         lastHeard = device?.lastSeen
         isConnectable = id.kind.transport == .le ? device?.advertised.connectable : false
-        keywords = Self.keywords(id: id, advertised: device?.advertised)
         // Opened once per refresh (an encrypted frame costs a decryption); the readings' other views read it.
         sensor = live.sensor(of: id)
+        keywords = Self.keywords(id: id, advertised: device?.advertised, format: sensor?.model?.maker)
         readings = Self.readings(sensor, name: title)
-        properties = Self.properties(id: id, advertised: device?.advertised)
+        properties = Self.properties(id: id, advertised: device?.advertised, format: sensor?.model?.maker)
         // Translators: {} is the private address a device used when it was last heard.
         properties.heardAs = device?.heardAddress.map { L10n.format("{}, resolved", $0.address) }
         if let device, !device.formerAddresses.isEmpty {
@@ -326,33 +321,40 @@ public final class DeviceDetailViewModel {
         observers.notify()
     }
 
-    static func properties(id: DeviceID, advertised o: AdvertisedData?) -> Properties {
+    /// The properties; `format` is the sensor format that read the advertisement ("Govee"), which
+    /// names data sent under a company number no one was given.
+    static func properties(id: DeviceID, advertised o: AdvertisedData?, format: String? = nil) -> Properties {
         var p = Properties()
         p.address = id.address
         p.addressKind = id.addressType.label
         p.addressNote = id.addressType.explanation
-        // Said even when it is the title: the title may be a nickname, and this is what was sent.
+        // The page shows it once as its title; here only where the title is a nickname.
         if let name = o?.name { p.advertisedName = DeviceText.shown(name) }
         guard let o else { return p }
-        if !o.manufacturerData.isEmpty { p.manufacturer = o.manufacturerData.map(\.companyName).joined(separator: ", ") }
+        if !o.manufacturerData.isEmpty {
+            p.manufacturer = o.manufacturerData.map { block in
+                // Translators: data a known sensor format sends under a company number of its own, "Govee data".
+                !block.isUnknownMaker || format == nil ? block.companyName : L10n.format("{} data", format!)
+            }.joined(separator: ", ")
+        }
         if !o.services.isEmpty { p.services = o.services.map(ServiceText.name).joined(separator: ", ") }
         p.txPower = o.txPower.map { SignalText.dBm($0) }
         return p
     }
 
-    /// Transport, connectable, address type, company, services, TX power, appearance or class,
-    /// paired and connected (where the source knows), flags.
-    static func keywords(id: DeviceID, advertised o: AdvertisedData?) -> [String] {
-        var tags = [id.kind == .bredr ? L10n.tr("BR/EDR") : L10n.tr("Bluetooth LE"), id.addressType.label]
+    /// What no other section of the page says: transport, connectable, the data it sends,
+    /// tracker, appearance or class, paired and connected (where the source knows), flags.
+    /// The address type, the makers, the services and the TX power are properties, said there.
+    static func keywords(id: DeviceID, advertised o: AdvertisedData?, format: String? = nil) -> [String] {
+        var tags = [id.kind == .bredr ? L10n.tr("BR/EDR") : L10n.tr("Bluetooth LE")]
         guard let o else { return tags }
         if let connectable = o.connectable { tags.append(connectable ? L10n.tr("Connectable") : L10n.tr("Not connectable")) }
-        for maker in o.manufacturerData { tags.append(maker.companyName) }
-        for service in o.services { tags.append(ServiceText.name(service)) }
         for service in o.serviceData.keys.sorted(by: { $0.uuid < $1.uuid }) {
-            tags.append(L10n.format("Data for {}", ServiceText.name(service)))
+            // A known format by its name ("BTHome data"), else the service the data is for.
+            let named = ServiceText.name(service) != service.uuid
+            tags.append(!named && format != nil ? L10n.format("{} data", format!) : L10n.format("Data for {}", ServiceText.name(service)))
         }
         if let tracker = TrackerTable.read(o) { tags.append(tracker.words) }
-        if let tx = o.txPower { tags.append(L10n.format("TX power {}", SignalText.dBm(tx))) }
         if let appearance = o.appearance {
             tags.append(Appearance.name(appearance)
                         ?? L10n.format("Appearance 0x{}", String(appearance, radix: 16, uppercase: true)))

@@ -22,7 +22,6 @@ public final class DeviceDetailPage: Page {
     private let manufacturerRow = PropertyRow(title: L10n.tr("Manufacturer"))
     private let servicesRow = PropertyRow(title: L10n.tr("Advertised Services"))
     private let txPowerRow = PropertyRow(title: L10n.tr("TX Power"))
-    private let lastHeardRow = PropertyRow(title: L10n.tr("Last Heard"))
     private let heardAsRow = PropertyRow(title: L10n.tr("Private Address"))
     private let earlierRow = PropertyRow(title: L10n.tr("Earlier Addresses"))
     private let copyAddress = Button(icon: "edit-copy-symbolic", accessibleName: L10n.tr("Copy Address"))
@@ -112,7 +111,7 @@ public final class DeviceDetailPage: Page {
         copyAddress.align(.center, .center)
         copyAddress.tooltip(L10n.tr("Copy Address"))
         addressRow.addSuffix(copyAddress)
-        for row in [addressRow, heardAsRow, earlierRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow, lastHeardRow] {
+        for row in [addressRow, heardAsRow, earlierRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow] {
             properties.append(row)
         }
 
@@ -219,7 +218,7 @@ public final class DeviceDetailPage: Page {
     /// The plot's summary (also its accessible description), for tests.
     public var signalSummary: String { plot.summaryText }
 
-    /// The age line and the Last Heard row, for tests.
+    /// The age line under the signal, for tests.
     public var ageText: String { signalAge.text }
 
     /// The connection note ("A replayed capture cannot connect to devices."), for tests.
@@ -231,7 +230,7 @@ public final class DeviceDetailPage: Page {
     /// The labelled properties shown, title → value, for tests.
     public var shownProperties: [String: String] {
         var shown: [String: String] = [:]
-        for row in [addressRow, heardAsRow, earlierRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow, lastHeardRow] where row.isVisible {
+        for row in [addressRow, heardAsRow, earlierRow, advertisedNameRow, manufacturerRow, servicesRow, txPowerRow] where row.isVisible {
             shown[row.title] = row.value
         }
         return shown
@@ -245,7 +244,7 @@ public final class DeviceDetailPage: Page {
         signalValue.text = model.rssi.map { ScannerPage.dBm($0) } ?? L10n.tr("Not heard")
         plot.show(model.signalHistory())
         heardBy.show(model.heardBy())
-        readingsSection.show(model.readings, heard: model.lastHeardText())
+        readingsSection.show(model.readings)
         let p = model.properties
         addressRow.value = L10n.format("{} · {}", p.address, p.addressKind) + (p.addressNote.map { "\n" + $0 } ?? "")
         show(heardAsRow, p.heardAs)
@@ -253,7 +252,8 @@ public final class DeviceDetailPage: Page {
         keySection.render()
         alertsSection.render()
         trackerSection?.render()
-        show(advertisedNameRow, p.advertisedName)
+        // The name is the page's title; the name as sent is said again only under a nickname.
+        show(advertisedNameRow, p.advertisedName == model.title ? nil : p.advertisedName)
         show(manufacturerRow, p.manufacturer)
         show(servicesRow, p.services)
         show(txPowerRow, p.txPower)
@@ -307,7 +307,6 @@ public final class DeviceDetailPage: Page {
         } else {
             signalAge.text = age
         }
-        lastHeardRow.value = model.lastHeardMoment() ?? age
         if model.isStale() { signalValue.css("dim-text") } else { signalValue.removeCSS("dim-text") }
     }
 

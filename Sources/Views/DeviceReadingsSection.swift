@@ -17,7 +17,6 @@ final class DeviceReadingsSection {
     private let model = Label()
     private let tiles = FlowBox(maxPerLine: 6, columnSpacing: 18, rowSpacing: 6)
     private let note = Label()
-    private let age = Label()
     private let keyButton = Button(label: L10n.tr("_Key…"), mnemonic: true)
     private let removeKey = Button(label: L10n.tr("_Remove Key"), mnemonic: true)
     private let keyLine = Box(vertical: false, spacing: 6)
@@ -47,8 +46,6 @@ final class DeviceReadingsSection {
         model.xalign(0).wrap()
         model.css("dim-text")
         note.xalign(0).wrap()
-        age.xalign(0)
-        age.css("caption", "dim-text")
         tiles.canFocus = false
         tiles.accessibleLabel(L10n.tr("Readings"))
         message.xalign(0).wrap()
@@ -63,7 +60,7 @@ final class DeviceReadingsSection {
         limitsNote.xalign(0).wrap()
         limitsNote.css("dim-text")
         limitsButton.align(.start, .center)
-        root.append(heading, model, tiles, note, age, historyLine, plots, limitsNote, limitsButton, keyLine, message)
+        root.append(heading, model, tiles, note, historyLine, plots, limitsNote, limitsButton, keyLine, message)
         limitsButton.onClicked { [weak self] in self?.askLimits() }
         root.isVisible = false
         keyButton.onClicked { [weak self] in self?.askKey(typed: "", problem: nil) }
@@ -75,8 +72,9 @@ final class DeviceReadingsSection {
         }
     }
 
-    /// Shows `readings` (hides the section for none), heard `heard` ("Last heard just now").
-    func show(_ readings: DeviceDetailViewModel.Readings?, heard: String) {
+    /// Shows `readings` (hides the section for none). When it was last heard is said once, under
+    /// the signal, not again here.
+    func show(_ readings: DeviceDetailViewModel.Readings?) {
         root.isVisible = readings != nil
         keyLine.isVisible = page?.canGiveSensorKey ?? false
         removeKey.isVisible = page?.hasSensorKey ?? false
@@ -96,8 +94,6 @@ final class DeviceReadingsSection {
         model.isVisible = readings.model != nil
         note.text = readings.note ?? ""
         note.isVisible = readings.note != nil
-        age.text = heard
-        age.isVisible = !readings.items.isEmpty
         let keys = readings.items.map(\.key)
         if keys != order {
             tiles.removeAll()

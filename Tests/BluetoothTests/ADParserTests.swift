@@ -69,7 +69,7 @@ final class ADParserTests: XCTestCase {
     }
 
     func testUnassignedCompanyIsNamedByNumber() {
-        XCTAssertEqual(CompanyNames.name(0xFFFE), "Company 0xFFFE")
+        XCTAssertEqual(CompanyNames.name(0xFFFE), "Unknown maker (0xFFFE)")
     }
 
     func testOverlongStructureIsReportedAndEarlierOnesKept() {

@@ -44,7 +44,22 @@ final class DeviceKeywordsTests: XCTestCase {
                                appearance: 0x03C1)
         let tags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen))
         XCTAssertTrue(tags.contains("Human interface device: Keyboard"), "\(tags)")
-        XCTAssertFalse(tags.contains("Human Interface Device"), "said once, by the more exact tag: \(tags)")
+        XCTAssertFalse(tags.contains("Human Interface Device"), "the service is a property, said there: \(tags)")
+    }
+
+    func testKeywordsHoldWhatNoOtherSectionSaysAndAKnownFormatSaysItsName() async throws {
+        let id = try DeviceID(parsing: "C4:7C:8D:6A:3E:03", kind: .leRandom)
+        let seen = Observation(id: id, timestamp: Date(), rssi: -50, txPower: -8, services: [ServiceID(uuid: "180F", name: "Battery")],
+                               manufacturerData: [ManufacturerData(companyID: 0xEC88, companyName: ManufacturerData.unknownMaker(0xEC88), data: [])],
+                               serviceData: [ServiceID(uuid: "FCD2", name: nil): [0x40]])
+        let tags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen), format: "BTHome")
+        XCTAssertEqual(tags, ["Bluetooth LE", "BTHome data"], "the address type, maker, services and TX power are properties")
+        let plain = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen))
+        XCTAssertTrue(plain.contains("Data for FCD2"), "\(plain)")
+        let named = await DeviceDetailViewModel.properties(id: id, advertised: AdvertisedData(seen), format: "Govee")
+        XCTAssertEqual(named.manufacturer, "Govee data", "a company number no one was given, by the format that read it")
+        let unknown = await DeviceDetailViewModel.properties(id: id, advertised: AdvertisedData(seen))
+        XCTAssertEqual(unknown.manufacturer, "Unknown maker (0xEC88)")
     }
 
     func testThePropertiesNameTheAddressCompaniesServicesAndTheNameAsSent() async throws {

@@ -8,9 +8,9 @@ import Localization
 
 /// Bluetooth SIG company names, from libbluetooth's table.
 public enum CompanyNames {
-    /// The company's name, or "Company 0xNNNN" when libbluetooth has none.
+    /// The company's name, or "Unknown maker (0xNNNN)" when libbluetooth has none.
     public static func name(_ id: UInt16) -> String {
-        assigned[Int(id)] ?? L10n.format("Company 0x{}", String(format: "%04X", id))
+        assigned[Int(id)] ?? ManufacturerData.unknownMaker(id)
     }
 
     /// Every named company, by name, for a picker.

@@ -2,13 +2,23 @@
 // Copyright The FavBlue authors
 
 import Foundation
+import Localization
 
 /// A manufacturer-specific data block (AD type 0xFF).
 public struct ManufacturerData: Equatable, Sendable {
     /// The Bluetooth SIG company identifier.
     public let companyID: UInt16
-    /// The company's name, or "Company 0xNNNN" when unassigned.
+    /// The company's name, or "Unknown maker (0xNNNN)" when unassigned.
     public let companyName: String
+
+    /// What a company number no one was given is called.
+    public static func unknownMaker(_ id: UInt16) -> String {
+        // Translators: a company number the Bluetooth SIG list does not hold.
+        L10n.format("Unknown maker (0x{})", String(format: "%04X", id))
+    }
+
+    /// The company number is not on the SIG's list.
+    public var isUnknownMaker: Bool { companyName == Self.unknownMaker(companyID) }
     /// The bytes after the identifier.
     public let data: [UInt8]
 
