@@ -38,7 +38,7 @@ extension DeviceDetailViewModel {
         } else if data.encrypted {
             note = L10n.tr("Its readings are encrypted. Give its key with Key… to read them.")
         }
-        return Readings(model: data.model.map { "\($0.maker) \($0.model)" }, items: items, note: note)
+        return Readings(model: data.model.map(Self.modelText), items: items, note: note)
     }
 
     // MARK: Encrypted sensors' keys
@@ -64,6 +64,13 @@ extension DeviceDetailViewModel {
     /// Forgets this sensor's key; nil once done, else why not.
     public func removeSensorKey() async -> String? {
         await sensorKeys?.remove(for: id)
+    }
+
+    /// "Govee H5075"; a format's version is no model ("BTHome v2" reads "BTHome sensor").
+    static func modelText(_ model: SensorModel) -> String {
+        let version = model.model.first == "v" && Int(model.model.dropFirst()) != nil
+        // Translators: a sensor known by its data format alone, "BTHome sensor".
+        return version ? L10n.format("{} sensor", model.maker) : "\(model.maker) \(model.model)"
     }
 
     // MARK: Limits (favorites only)

@@ -39,9 +39,11 @@ public final class DeviceDetailViewModel {
 
     /// What the property list shows; nil values are left out.
     public struct Properties: Equatable, Sendable {
-        /// "C0:98:E5:49:00:06", and its type ("LE static random").
+        /// "C0:98:E5:49:00:06", and what its type means ("Fixed address").
         public var address = ""
         public var addressKind = ""
+        /// The type as the specification names it ("LE static random"), for the row's tooltip.
+        public var addressTerm = ""
         /// What the type means for recognising the device (a private address changes), if anything.
         public var addressNote: String?
         /// The advertised name, when a nickname hides it.
@@ -326,7 +328,8 @@ public final class DeviceDetailViewModel {
     static func properties(id: DeviceID, advertised o: AdvertisedData?, format: String? = nil) -> Properties {
         var p = Properties()
         p.address = id.address
-        p.addressKind = id.addressType.label
+        p.addressKind = id.addressType.words
+        p.addressTerm = id.addressType.label
         p.addressNote = id.addressType.explanation
         // The page shows it once as its title; here only where the title is a nickname.
         if let name = o?.name { p.advertisedName = DeviceText.shown(name) }

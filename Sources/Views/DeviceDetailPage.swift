@@ -49,6 +49,8 @@ public final class DeviceDetailPage: Page {
     // MARK: Owned
     private var token: ObservationToken?
     private var shownKeywords: [String] = []
+    /// The address type's technical name in the address row's tooltip.
+    private var addressTerm = ""
     /// A favorite's Identity Resolving Key.
     private let keySection: DeviceKeySection
     /// A favorite's notifications.
@@ -247,6 +249,10 @@ public final class DeviceDetailPage: Page {
         readingsSection.show(model.readings)
         let p = model.properties
         addressRow.value = L10n.format("{} · {}", p.address, p.addressKind) + (p.addressNote.map { "\n" + $0 } ?? "")
+        if p.addressTerm != addressTerm {
+            addressTerm = p.addressTerm
+            addressRow.tooltip(p.addressTerm)
+        }
         show(heardAsRow, p.heardAs)
         show(earlierRow, p.earlierAddresses)
         keySection.render()

@@ -220,8 +220,8 @@ class ScannerTests(unittest.TestCase):
             for fact in ("Nordic Semiconductor ASA", "Nordic UART"):
                 said = [l for l in labels if fact in l.split(", ")]
                 self.assertEqual(len(said), 1, f"{fact} said once: {labels}")
-            self.assertTrue(any(l.endswith(" · LE static random") for l in labels), "the address says its kind")
-            self.assertNotIn("LE static random", labels, "and the Keywords do not say it again")
+            self.assertTrue(any(l.endswith(" · Fixed address") for l in labels), "the address says what its kind means")
+            self.assertFalse([l for l in labels if "LE static random" in l], "in plain words; the term is in the tooltip")
             self.assertFalse(any("6E400001" in l for l in labels), "a well-known vendor service is named, not a bare UUID")
             self.assertIn(NAME, labels, "the name is the title")
             self.assertNotIn("Advertised Name", labels, "the name as sent is the title; it is said again only under a nickname")

@@ -24,11 +24,11 @@ FREEZER_KEY = "231d39c1d7cc1ab1aee224cd096db932"
 
 ENGLISH = {"living": "21.40 °C · 48.00 % · Battery 81 %", "govee": "−4.5 °C · 52.3 % · Battery 64 %",
            "freezer": "Encrypted readings", "home": "Add New Devices", "details": "Details for Living Room",
-           "heading": "Readings", "temperature": "Temperature: 21.40 °C", "model": "BTHome v2",
+           "heading": "Readings", "temperature": "Temperature: 21.40 °C", "model": "BTHome sensor",
            "home_row": "21.40 °C · 48.00 %", "back": "Back"}
 GERMAN = {"living": "21,40 °C · 48,00 % · Batterie 81 %", "govee": "−4,5 °C · 52,3 % · Batterie 64 %",
           "freezer": "Verschlüsselte Messwerte", "home": "Neue Geräte hinzufügen", "details": "Details zu Living Room",
-          "heading": "Messwerte", "temperature": "Temperatur: 21,40 °C", "model": "BTHome v2",
+          "heading": "Messwerte", "temperature": "Temperatur: 21,40 °C", "model": "BTHome-Sensor",
           "home_row": "21,40 °C · 48,00 %", "back": "Zurück"}
 
 

@@ -57,6 +57,17 @@ public enum AddressType: Equatable, Sendable {
         }
     }
 
+    /// What it means for the user, for the device's page ("Fixed address", "Changes its
+    /// address"); the technical label goes in the row's tooltip.
+    public var words: String {
+        switch self {
+        case .lePublic, .staticRandom: return L10n.tr("Fixed address")
+        case .resolvablePrivate, .nonResolvablePrivate: return L10n.tr("Changes its address")
+        case .reservedRandom: return L10n.tr("Random address")
+        case .bredr: return L10n.tr("Classic Bluetooth")
+        }
+    }
+
     /// In plain words, for the line under a device's name in a list; nil where there is nothing a
     /// user needs to know (an address that stays the same). The technical label is on the
     /// device's page.
