@@ -67,8 +67,16 @@ public final class DeviceDetailViewModel {
     /// that still has one (a favorite removed since), so its key can be removed too. Not for a
     /// device paired here: its key came with the pairing, and Forget removes both.
     public var canHoldKey: Bool {
-        guard let identities, id.kind.transport == .le, !identities.isPairedHere(id) else { return false }
-        return isFavorite || hasKey
+        guard let identities, id.kind.transport == .le, !identities.isPairedHere(id), isFavorite || hasKey else { return false }
+        if hasKey { return true }
+        // Only a device that uses private addresses needs one: a thermometer on a fixed address
+        // would show a second key beside its sensor's own.
+        switch id.addressType {
+        case .resolvablePrivate: return true
+        // Saved under its identity address, it may be heard under private ones; heard as itself, it is not.
+        case .lePublic: return live[id].map { $0.currentAddress != id } ?? true
+        default: return false
+        }
     }
     /// Whether a key recognises this device now.
     public var hasKey: Bool { identities?.hasKey(id) ?? false }

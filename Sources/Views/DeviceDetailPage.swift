@@ -130,10 +130,11 @@ public final class DeviceDetailPage: Page {
         if let trackerSection { column.append(trackerSection.root) }
         if let connection = self.connection { column.append(connection.root) }
         if let pairingSection { column.append(pairingSection.root) }
+        // Recognising a device on private addresses is pairing's business: its key follows Pairing.
+        column.append(keySection.root)
         if let servicesSection { column.append(servicesSection.root) }
         column.append(properties)
         column.append(alertsSection.root)
-        column.append(keySection.root)
         column.append(heading, keywordBox, plot.root, seen)
         column.margins(18)
         let scroller = ScrolledWindow(child: Clamp(maximumSize: 600, child: column))

@@ -98,13 +98,22 @@ final class DeviceKeyTests: XCTestCase {
     }
 
     func testADevicePairedHereOffersNoKeyOfItsOwnSinceForgetRemovesIt() async throws {
-        let id = DeviceID(octets: [0xF0, 0x23, 0x45, 0x67, 0x89, 0xAB], kind: .leRandom)
+        let id = DeviceID(octets: [0x70, 0x23, 0x45, 0x67, 0x89, 0xAB], kind: .leRandom)
         let (favorites, live, identities) = await favoriteBand(id)
         let detail = DeviceDetailViewModel(id: id, favorites: favorites, live: live, sightings: nil, identities: identities)
-        XCTAssertTrue(detail.canHoldKey, "a favorite may get a key typed in")
+        XCTAssertTrue(detail.canHoldKey, "a favorite on a private address may get a key typed in")
         try await identities.keep(Bond(identity: id, irk: IdentityResolvingKey(bytes: Array(0..<16)), ltk: Array(16..<32),
                                        authenticated: true, secureConnections: true, createdAt: Date()))
         XCTAssertTrue(detail.hasKey)
         XCTAssertFalse(detail.canHoldKey, "paired here: the key is the pairing's, and Forget is the one way to remove it")
+    }
+
+    func testAFavoriteOnAFixedAddressOffersNoKeyToRecogniseIt() async throws {
+        // A thermometer's static random address: nothing changes, so no Identity Resolving Key
+        // stands beside the sensor's own Key….
+        let id = DeviceID(octets: [0xC4, 0x7C, 0x8D, 0x6A, 0x3E, 0x01], kind: .leRandom)
+        let (favorites, live, identities) = await favoriteBand(id)
+        let detail = DeviceDetailViewModel(id: id, favorites: favorites, live: live, sightings: nil, identities: identities)
+        XCTAssertFalse(detail.canHoldKey)
     }
 }
