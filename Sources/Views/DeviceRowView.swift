@@ -101,6 +101,9 @@ final class DeviceRowView {
     private let signal = Label()
     private let signalIcon = Image()
     private let age = Label()
+    /// The level icon, or in its place how old a faded figure is: one slot of one height, so a
+    /// row that fades or comes back never grows or shrinks and moves the rows below it.
+    private let ageOrIcon: Overlay
     private let note = Label()
     private let battery = Label()
     private let batteryIcon = Image()
@@ -120,6 +123,7 @@ final class DeviceRowView {
     init(pool: DeviceButtonPool, layout: DeviceRowLayout) {
         self.pool = pool
         self.layout = layout
+        ageOrIcon = Overlay(child: age)
         let texts = Box(vertical: true, spacing: 2)
         title.xalign(0).ellipsize().css("heading")
         // An address is told apart by its first and last bytes: when even a line of its own is
@@ -140,8 +144,10 @@ final class DeviceRowView {
         signal.css("caption", "numeric").align(.center, .center)
         signalIcon.align(.center, .center)
         age.css("caption", "dim-text").align(.center, .center)
-        age.isVisible = false
-        meter.append(signalIcon, signal, age)
+        // At least the icon's height, whether it says an age or nothing.
+        age.sizeRequest(width: -1, height: 16)
+        ageOrIcon.add(signalIcon)
+        meter.append(ageOrIcon, signal)
         meter.align(.center, .center)
         root.append(texts, meter, buttons)
         root.margins(6)
@@ -199,8 +205,8 @@ final class DeviceRowView {
             signal.isVisible = content.signal != nil
             signal.text = content.signal ?? ""
         }
-        if content.signalIcon != old?.signalIcon || content.signalDescription != old?.signalDescription {
-            signalIcon.isVisible = content.signalIcon != nil
+        if content.signalIcon != old?.signalIcon || content.signalDescription != old?.signalDescription || content.age != old?.age {
+            signalIcon.isVisible = content.signalIcon != nil && content.age == nil
             if let icon = content.signalIcon {
                 signalIcon.iconName = icon
                 signalIcon.accessibleLabel(content.signalDescription ?? "")
@@ -216,7 +222,6 @@ final class DeviceRowView {
             batteryIcon.iconName = content.batteryIcon
         }
         if content.age != old?.age {
-            age.isVisible = content.age != nil
             age.text = content.age ?? ""
         }
         // Favorites rows show no signal: the meter must then take no room at all.

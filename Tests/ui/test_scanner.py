@@ -15,6 +15,7 @@ from gi.repository import GLib
 from harness import App, Atspi, retry_gtk_atspi_crash, iso, scratch
 
 NAME = "Kitchen Speaker"
+ROW = "panel"
 
 
 def names_under(node, depth=0):
@@ -80,6 +81,28 @@ class ScannerTests(unittest.TestCase):
             self.assertIn(NAME, labels, "still listed a minute on")
             self.assertTrue(any(l.endswith("dBm") and l.startswith("−") for l in labels), "with a live signal")
             self.assertFalse(any(re.fullmatch(r"\d+ (s|min) ago", l) for l in labels), f"none of them stale: {labels}")
+
+    def test_a_row_that_fades_keeps_its_height_and_the_rows_below_it_stay(self):
+        """A device that falls silent says how old its figure is, in the place of its level
+        icon: its row neither grows nor shrinks, so the rows under the pointer do not move."""
+        from test_identity import write_capture
+        fading, steady = "Fading Sensor", "Steady Sensor"
+        with tempfile.TemporaryDirectory() as tmp:
+            capture = os.path.join(tmp, "fading.btsnoop")
+            write_capture(capture, lambda tick: ([(bytes.fromhex("C61122334401"), fading.encode(), -40)] if tick < 30 else [])
+                          + [(bytes.fromhex("C61122334402"), steady.encode(), -60),
+                             (bytes.fromhex("C61122334403"), b"Third Sensor", -70)], seconds=120)
+            with App("--source", f"btsnoop:{capture}") as app:
+                app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+                app.press("Add New Devices")
+                app.wait_for(lambda: fading in app.names("label") and steady in app.names("label"), timeout=20, what="the sensors")
+                def boxes():
+                    return [tuple(app.find(name, ROW).extents(Atspi.CoordType.WINDOW)) for name in (fading, steady)]
+                before = boxes()
+                app.wait_for(lambda: any(re.fullmatch(r"\d+ s ago", l) for l in app.names("label")), timeout=60,
+                             what="the silent sensor's age")
+                after = boxes()
+                self.assertEqual(after, before, "the faded row and the one under it are where they were, as tall as they were")
 
     def test_add_with_a_nickname_then_remove_from_the_scanner(self):
         with App("--source", "demo") as app:
