@@ -243,7 +243,9 @@ public final class DeviceDetailPage: Page {
         content.show(model.isLoading ? "loading" : "details")
         frame.header.titleLabel.title = model.title
         fullName.text = model.title
-        connection?.update(name: model.title, connectable: model.isConnectable, heardOnlyElsewhere: model.heardOnlyElsewhere)
+        let elsewhere = model.heardOnlyElsewhere
+        connection?.update(name: model.title, connectable: model.isConnectable, heardOnlyElsewhere: elsewhere)
+        pairingSection?.outOfReach = elsewhere != nil
         signalValue.text = model.rssi.map { ScannerPage.dBm($0) } ?? L10n.tr("Not heard")
         plot.show(model.signalHistory())
         heardBy.show(model.heardBy())

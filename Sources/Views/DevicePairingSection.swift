@@ -45,6 +45,12 @@ final class DevicePairingSection {
         didSet { if suggested != oldValue { render() } }
     }
 
+    /// Heard only by other rooms' gateways: Pair cannot reach it either, and the connection's
+    /// note already says why, so no other reason (the demo's) is said here.
+    var outOfReach = false {
+        didSet { if outOfReach != oldValue { render() } }
+    }
+
     /// Whether the row's button has the keyboard focus.
     var hasFocus: Bool { action.hasFocus }
 
@@ -60,7 +66,7 @@ final class DevicePairingSection {
         case .notPaired, .pairedWithoutCode:
             action.setLabel(state == .notPaired ? L10n.tr("Pair") : L10n.tr("Pair Again"))
             action.accessibleLabel(model.pairLabel)
-            action.isSensitive = model.canPair
+            action.isSensitive = model.canPair && !outOfReach
         case .pairing:
             action.setLabel(L10n.tr("Cancel Pairing"))
             action.accessibleLabel(model.cancelLabel)
@@ -81,7 +87,7 @@ final class DevicePairingSection {
         let busy = state == .pairing || state == .forgetting
         spinner.isVisible = busy
         spinner.isSpinning = busy
-        let text = model.message
+        let text = outOfReach ? nil : model.message
         message.text = text ?? ""
         message.isVisible = text != nil
     }

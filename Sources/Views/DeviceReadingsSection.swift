@@ -270,6 +270,8 @@ final class DeviceReadingsSection {
         let reason = Label(problem ?? "").xalign(0).wrap()
         reason.css("caption", "error")
         reason.isVisible = problem != nil
+        // Said of the key that was refused: it goes once another is being typed.
+        entry.onChanged { _ in reason.isVisible = false }
         dialog.setExtraChild(Box(vertical: true, spacing: 6).append(entry, reason))
         dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
         dialog.addResponse("use", label: L10n.tr("_Use Key"), appearance: .suggested) { [weak self] in

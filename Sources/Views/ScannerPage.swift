@@ -91,12 +91,11 @@ public final class ScannerPage: Page {
                                (L10n.tr("_Only New Devices"), "scanner.only-new")]),
             (nil, [(L10n.tr("_Export Devices…"), "win.export-devices"),
                    (L10n.tr("_Record"), "scanner.record")]),
-            (nil, [(L10n.tr("_Preferences"), "win.preferences")]),
         ]
         viewMenu = MenuButton(icon: "view-sort-descending-symbolic", accessibleName: L10n.tr("View Options"),
                               titledSections: viewSections)
         narrowMenu = MenuButton(icon: "view-more-symbolic", accessibleName: L10n.tr("Search and View Options"),
-                                titledSections: [(nil, [(L10n.tr("Sea_rch Devices"), "scanner.search")])] + viewSections.dropLast()
+                                titledSections: [(nil, [(L10n.tr("Sea_rch Devices"), "scanner.search")])] + viewSections
                                     + [(nil, PrimaryMenu.common)])
         // In a narrow window this one menu is the main menu too (F10), so the header fits 360 px.
         narrowMenu.makePrimary()
@@ -142,7 +141,9 @@ public final class ScannerPage: Page {
         problemDetail.isSelectable = true
         problemExpander.setChild(problemDetail)
         problemExpander.accessibleLabel(L10n.ctx("technical detail", "Details"))
-        problemExpander.align(.center, .start)
+        // As wide when open as when closed: a title that jumps from the middle to the left when
+        // pressed moves what the pointer is on.
+        problemExpander.align(.fill, .start)
         problemExpander.margins(12)
         problem.setChild(Box(vertical: true, spacing: 12).append(buttons, problemExpander))
 

@@ -100,6 +100,8 @@ class GatewayTests(unittest.TestCase):
             app.wait_for(lambda: heard_only_by(app, "Kitchen", "Office"), what="why Connect is unavailable")
             self.assertFalse(app.is_sensitive("Connect to Garden tag"), "Connect is offered, insensitive")
             self.assertFalse(any("In the demo" in n for n in app.names()), "not the demo's reason")
+            self.assertNotIn("The demo’s devices cannot pair.", app.names("label"), "under Pairing neither")
+            self.assertFalse(app.is_sensitive("Pair with Garden tag"), "Pair cannot reach it either")
 
     def test_a_room_named_in_preferences_is_said_by_that_name_and_kept(self):
         """Gateways go by their own names ("kitchen"); Preferences → Sources gives each room one of the user's."""
