@@ -137,6 +137,15 @@ open class Widget: GObjectRef {
     /// Moves keyboard focus here.
     public func grabFocus() { _ = gtk_widget_grab_focus(widget) }
 
+    /// Moves the keyboard focus here and draws its ring, as after a dialog answered with the
+    /// keyboard: GTK draws rings only once a key was pressed in this window, and that key was
+    /// pressed in the dialog.
+    public func grabFocusVisibly() {
+        grabFocus()
+        guard let root = gtk_widget_get_root(widget) else { return }
+        gtk_window_set_focus_visible(UnsafeMutableRawPointer(root).assumingMemoryBound(to: GtkWindow.self), 1)
+    }
+
     /// Moves the keyboard focus to the first control inside, in Tab order; false when there is none.
     @discardableResult
     public func focusFirst() -> Bool { gtk_widget_child_focus(widget, GTK_DIR_TAB_FORWARD) != 0 }

@@ -40,7 +40,7 @@ final class DeviceListControls {
 
     /// Gives focus to `key`'s row, scrolling it into view.
     func focusRow(_ key: String) {
-        list.reveal(key) { $0.root.grabFocus() }
+        list.reveal(key) { $0.root.grabFocusVisibly() }
     }
 
     /// Gives focus back to `key`'s heart if it is still shown, else to its row, else to the list.
