@@ -45,6 +45,15 @@ extension ScannerViewModel {
         /// Opens encrypted sensors whose key the user gave.
         let sensorKeys: SensorKeys?
 
+        /// A tag that does not say where its owner is (a Tile) may be anyone's passing by: its
+        /// row calls it a tracker, and the Scanner offers alerts, only once it stayed as long as
+        /// a tag that says it is away would be judged on.
+        static let unknownTagAfter: TimeInterval = 10 * 60
+
+        static func saysTracker(_ reading: TrackerReading, heardFor seconds: TimeInterval) -> String? {
+            reading.state == .unknown && seconds < unknownTagAfter ? nil : reading.words
+        }
+
         struct Result: Sendable {
             let rows: [Row]
             let order: [DeviceID]
@@ -89,7 +98,8 @@ extension ScannerViewModel {
                                    subtitle: device.identifierLine, rssi: rssi, level: ScannerViewModel.level(rssi),
                                    isFavorite: favorite != nil, isStale: stale,
                                    age: showsAge || stale ? Self.ago(age) : nil, lastSeen: device.lastSeen,
-                                   tracker: tracker?.words, readings: ReadingText.summary(LiveDevices.opened(advertised, heardAt: device.currentAddress.address,
+                                   tracker: tracker.flatMap { Self.saysTracker($0, heardFor: now.timeIntervalSince(device.firstSeen)) },
+                                   readings: ReadingText.summary(LiveDevices.opened(advertised, heardAt: device.currentAddress.address,
                                                                                              keyFor: id.address, keys: sensorKeys))))
             }
             let rows: [Row]

@@ -194,6 +194,28 @@ final class ScannerViewModelTests: XCTestCase {
         await MainActor.run { model.stop() }
     }
 
+    func testATileThatDoesNotSayWhereItsOwnerIsIsCalledATrackerOnlyOnceItStayedTenMinutes() async {
+        let (model, scanner, _, clock) = await Self.make()
+        await MainActor.run { model.start() }
+        var tile = Self.seen(4, nil, -55, at: clock.now)
+        tile.serviceData = [ServiceID(uuid: "FEED", name: nil): [0x01, 0x02]]
+        scanner.feed(tile)
+        await Self.settle(model)
+        var rows = await model.rows
+        XCTAssertEqual(rows.map(\.title), ["Tile"], "listed by its kind")
+        XCTAssertEqual(rows.map(\.tracker), [nil], "a Tile passing by is not called out")
+        for minute in 1...10 {
+            clock.now.addTimeInterval(60)
+            tile.timestamp = clock.now
+            scanner.feed(tile)
+            await Self.settle(model)
+            rows = await model.rows
+            if minute < 10 { XCTAssertEqual(rows.first?.tracker, nil, "after \(minute) min") }
+        }
+        XCTAssertEqual(rows.first?.tracker, "Tile · does not say where its owner is", "ten minutes on, it is said")
+        await MainActor.run { model.stop() }
+    }
+
     func testStaleDevicesFadeThenGoAtTheNextSort() async {
         let (model, scanner, _, clock) = await Self.make()
         await MainActor.run { model.start() }
