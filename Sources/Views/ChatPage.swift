@@ -56,8 +56,17 @@ public final class ChatPage: Page {
                 return (row, row.root)
             },
             bind: { [weak self] row, key in self?.bind(row, key) },
-            activate: { _ in })
+            // Enter on a message that was not sent sends it again, as its Retry does.
+            activate: { [weak model] key in
+                guard let model, case .message(let message)? = model.item(key), message.delivery == .notSent else { return }
+                model.retry(message.id)
+            },
+            // A click on a message is for reading it (or selecting), never for sending it again.
+            singleClick: false)
         list.list.css("favblue-chat")
+        // One Tab stop, with the arrows inside, each message named: a long chat is not a
+        // hundred stops, and the day lines are read, not stopped at.
+        list.list.tabLeavesAtOnce()
         // Older messages come in a page at a time as the reader nears the top.
         list.keepsStartInView = false
         list.followEnd()

@@ -34,6 +34,10 @@ final class ChatRowView {
         bubble.css("favblue-bubble")
         root.append(day, bubble)
         root.margins(4)
+        // The row takes the focus, named as a screen reader says it; its Retry is for the pointer,
+        // and Enter on the row does the same.
+        root.isFocusable = true
+        retry.canFocus = false
         retry.onClicked { [weak self] in
             if let id = self?.messageID { onRetry(id) }
         }

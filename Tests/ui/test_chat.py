@@ -205,6 +205,40 @@ class DemoChatTests(unittest.TestCase):
             app.type_text("hi")
             app.wait_for(lambda: app.is_sensitive("Send"), what="Send once there are words")
 
+    def test_the_messages_are_one_tab_stop_with_the_arrows_inside_each_named(self):
+        """A chat of a few lines: Shift+Tab from the entry reaches one message, named as a screen
+        reader says it; the arrows go from message to message (and to the day line, named);
+        Tab then leaves the list at once."""
+        with App("--source", "demo") as app:
+            open_demo_chat(app)
+            app.press(f"Open chat with {DEMO}")
+            app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
+            for line in ("one", "two"):
+                app.type_text(line)
+                app.key("Return")
+            app.wait_for(lambda: "You said: two" in app.names("label", skip=("Devices nearby",)), what="the answers")
+            def in_list(stop):
+                return bool(stop) and (stop[1] == "Today" or stop[1].startswith("You, ") or stop[1].startswith(DEMO + ", "))
+            stop = app.focused()
+            for _ in range(6):
+                stop = app.tab(shift=True, before=stop)
+                if in_list(stop):
+                    break
+            self.assertTrue(in_list(stop), f"Shift+Tab reaches the messages, on a named item: {stop}")
+            seen = [stop]
+            for _ in range(6):
+                app.key("Down")
+                app.settle()
+                now = app.focused()
+                if now == seen[-1]:
+                    break
+                seen.append(now)
+            self.assertGreater(len(seen), 3, f"the arrows go from message to message: {seen}")
+            self.assertTrue(all(in_list(stop) for stop in seen), f"each one named as a screen reader says it: {seen}")
+            self.assertTrue(any(name.startswith("You, ") and name.endswith(": one") for _, name in seen), seen)
+            after = app.tab(before=seen[-1])
+            self.assertFalse(in_list(after), f"Tab leaves the messages at once: {after}")
+
     def test_a_demo_device_that_cannot_connect_says_so_once_before_anyone_tries(self):
         with App("--source", "demo") as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")

@@ -34,16 +34,17 @@ public final class KeyedListView<Row: AnyObject> {
     private let bind: (Row, String) -> Void
 
     /// Creates the list; `makeRow` builds a row and its widget once per visible slot,
-    /// `bind` fills a row for a key, and `activate` runs on click or Enter.
+    /// `bind` fills a row for a key, and `activate` runs on click or Enter (on Enter and a
+    /// double click alone without `singleClick`).
     public init(accessibleName: String, makeRow: @escaping () -> (Row, Widget),
-                bind: @escaping (Row, String) -> Void, activate: @escaping (String) -> Void) {
+                bind: @escaping (Row, String) -> Void, activate: @escaping (String) -> Void, singleClick: Bool = true) {
         self.bind = bind
         model = g_list_store_new(gtk_string_object_get_type())!
         let factory = gtk_signal_list_item_factory_new()!
         let selection = gtk_no_selection_new(gcast(UnsafeMutableRawPointer(g_object_ref(UnsafeMutableRawPointer(model)))))!
         let view = gtk_list_view_new(gcast(UnsafeMutableRawPointer(selection)), factory)!
         list = Widget(view)
-        gtk_list_view_set_single_click_activate(gcast(list.object), 1)
+        gtk_list_view_set_single_click_activate(gcast(list.object), singleClick ? 1 : 0)
         list.css("navigation-sidebar", "favblue-list")
         list.accessibleLabel(accessibleName)
         let scroller = gtk_scrolled_window_new()!
