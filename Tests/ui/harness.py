@@ -250,9 +250,14 @@ class App:
     # MARK: keyboard and screen
 
     def window_id(self):
-        out = subprocess.run(["xdotool", "search", "--sync", "--pid", str(self.proc.pid), "--onlyvisible"],
-                             capture_output=True, text=True, timeout=15).stdout.split()
-        return out[-1]
+        # A window closing (a dialog, a menu) can leave the search empty for a moment: ask again.
+        for _ in range(20):
+            out = subprocess.run(["xdotool", "search", "--sync", "--pid", str(self.proc.pid), "--onlyvisible"],
+                                 capture_output=True, text=True, timeout=15).stdout.split()
+            if out:
+                return out[-1]
+            time.sleep(0.1)
+        raise AssertionError(f"the app shows no window; it {'ended' if self.proc.poll() is not None else 'is running'}")
 
     def key(self, *keys):
         wid = self.window_id()

@@ -114,13 +114,13 @@ class FilterTests(unittest.TestCase):
             self.assertEqual(ticked, [], "every filter is off, Hide Unnamed Devices too")
             app.key("Escape")
             # A search that matches nothing: the same way out, and the search goes with it.
-            app.key("ctrl+f")
-            app.wait_for(lambda: app.focused_name() == "Search Devices", what="the search entry")
-            app.type_text("zzzz")
+            app.press("Search Devices")
+            app.wait_for(lambda: "Search Devices" in app.names("entry"), what="the search entry")
+            app.find("Search Devices", "entry").set_text_contents("zzzz")
             app.wait_for(lambda: "No Matching Devices" in app.names(), what="the page the search leaves")
             app.press("Show All Devices")
+            # "zzzz" would still leave the speaker out: listed again, the search was cleared.
             app.wait_for(lambda: NAME in app.names("label"), what=f"{NAME} listed after the search is cleared")
-            self.assertNotIn("zzzz", app.names("text"), "the search is cleared")
 
 
 if __name__ == "__main__":

@@ -200,7 +200,11 @@ class AccessibilityTests(unittest.TestCase):
         controls = self.INTERACTIVE | {"menu item", "check menu item", "radio menu item", "toggle button", "switch"}
 
         def check(where):
-            bad = sorted({(r, n) for _, r, n in app.nodes() if r in controls and "_" in n})
+            nodes = app.nodes()
+            # A device's own name is data ("ATC_8E3F", as pvvx's firmware names a thermometer):
+            # it shows as a label too, where GTK would have parsed a mnemonic away.
+            sent = {n for _, r, n in nodes if r == "label" and "_" in n}
+            bad = sorted({(r, n) for _, r, n in nodes if r in controls and "_" in n and not any(d in n for d in sent)})
             self.assertEqual(bad, [], f"names with a mnemonic underscore in {where}")
 
         with App("--source", "demo", storage="memory", home=scratch("favblue-names-")) as app:
