@@ -137,20 +137,23 @@ final class BlueZPeripheralTests: XCTestCase {
         let signals = try await bus.connect()
         let name = signals.uniqueName ?? ""
         let stream = mock.control.signals(service: name)
-        let changed = Task { () -> DBusSignal? in
+        let seen = SignalBox()
+        let listening = Task {
             for await signal in stream {
-                if case .propertiesChanged(base + "/char0", _, _, _) = signal { return signal }
+                if case .propertiesChanged(base + "/char0", _, _, _) = signal { await seen.keep(signal); return }
             }
-            return nil
         }
         var sent = 0
-        for _ in 0..<20 where sent == 0 {
+        // Sent again until the test's own match rule is in place: a signal sent before it is
+        // lost to the test, not to BlueZ, and waiting for it would wait for ever.
+        for _ in 0..<40 {
             sent = await peripheral.send([88], of: ServedCharacteristicID(service: 0, characteristic: 0))
-            // Polls until the signal subscription is in place, not a fixed wait.
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(100))
+            if await seen.signal != nil { break }
         }
+        listening.cancel()
         XCTAssertEqual(sent, 1, "BlueZ said StartNotify")
-        let signal = await changed.value
+        let signal = await seen.signal
         XCTAssertEqual(signal, .propertiesChanged(path: base + "/char0", interface: BlueZPeripheral.characteristicInterface,
                                                   changed: ["Value": .bytes([88])], invalidated: []))
         let central = PeripheralCentral(id: device, address: "C0:98:E5:49:00:01")
@@ -159,6 +162,12 @@ final class BlueZPeripheralTests: XCTestCase {
         await events.wait { $0 == .wrote(central, ServedCharacteristicID(service: 0, characteristic: 1), Array("<i>x".utf8), withResponse: true) }
         await events.wait { if case .subscribed(_, ServedCharacteristicID(service: 0, characteristic: 0), false) = $0 { return true } else { return false } }
     }
+}
+
+/// The first signal the test waited for.
+private actor SignalBox {
+    private(set) var signal: DBusSignal?
+    func keep(_ signal: DBusSignal) { if self.signal == nil { self.signal = signal } }
 }
 
 extension PeripheralEventLog {
