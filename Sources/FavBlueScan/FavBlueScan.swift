@@ -95,9 +95,10 @@ struct FavBlueScan: AsyncParsableCommand {
                                                                                                          scanner: $1) }, log: log)
         let (table, failure): (DeviceTable, ScanFailure?)
         if fast, let replay = scanner as? ReplayScanner {
-            (table, failure) = await Self.fold(replay, duration: duration, resolver: resolver, perAddress: perAddress)
+            (table, failure) = await Self.fold(replay, duration: duration, resolver: resolver, perAddress: perAddress, sensorKeys: sensorKeyring)
         } else {
-            (table, failure) = await Self.collect(scanner, duration: duration, resolver: resolver, perAddress: perAddress)
+            (table, failure) = await Self.collect(scanner, duration: duration, resolver: resolver, perAddress: perAddress,
+                                                  sensorKeys: sensorKeyring)
         }
         writer?.close()
         // On failure with nothing seen, stdout stays empty rather than holding a bare header.
@@ -112,7 +113,7 @@ struct FavBlueScan: AsyncParsableCommand {
     /// A fast replay read straight from the file on a thread of its own: nothing waits for
     /// pacing, so streaming each report would only add cost. The duration still stops it.
     static func fold(_ replay: ReplayScanner, duration: Double?, resolver: PrivateAddressResolver?,
-                     perAddress: Bool) async -> (DeviceTable, ScanFailure?) {
+                     perAddress: Bool, sensorKeys: SensorKeyring? = nil) async -> (DeviceTable, ScanFailure?) {
         let timer: Task<Void, Never>? = duration.map { seconds in
             Task {
                 try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
@@ -121,7 +122,7 @@ struct FavBlueScan: AsyncParsableCommand {
         }
         defer { timer?.cancel() }
         let (table, end) = await withCheckedContinuation { done in
-            Thread { done.resume(returning: replay.table(resolver: resolver, perAddress: perAddress)) }.start()
+            Thread { done.resume(returning: replay.table(resolver: resolver, perAddress: perAddress, sensorKeys: sensorKeys)) }.start()
         }
         if case .failed(let reason) = end { return (table, reason) }
         return (table, nil)
@@ -129,7 +130,7 @@ struct FavBlueScan: AsyncParsableCommand {
 
     /// Everything a scanner streams until its source ends, the duration is over, or it fails.
     static func collect(_ scanner: DeviceScanner, duration: Double?, resolver: PrivateAddressResolver?,
-                        perAddress: Bool) async -> (DeviceTable, ScanFailure?) {
+                        perAddress: Bool, sensorKeys: SensorKeyring? = nil) async -> (DeviceTable, ScanFailure?) {
         let observations = scanner.observations
         let states = scanner.states
         let failure = FailureBox()
@@ -150,6 +151,7 @@ struct FavBlueScan: AsyncParsableCommand {
         }
         let collector = Task {
             var table = DeviceTable(resolver: resolver, perAddress: perAddress)
+            table.sensorKeys = sensorKeys
             for await observation in observations { table.add(observation) }
             table.finish()
             failure.finishStream()
@@ -166,6 +168,7 @@ struct FavBlueScan: AsyncParsableCommand {
     }
 
     func print(_ table: DeviceTable, format: Format, sources: Bool, sensorKeys: SensorKeyring?, log: (String) -> Void) {
+        for refusal in table.sensorRefusals { log(refusal) }
         if format == .null { return }
         let records = table.sorted.map { device in
             let record = JSONLine.record(device, sources: sources, sensorKeys: sensorKeys)

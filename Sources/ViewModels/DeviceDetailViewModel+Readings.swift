@@ -23,7 +23,7 @@ extension DeviceDetailViewModel {
     }
 
     static func readings(_ data: SensorData?, name: String) -> Readings? {
-        guard let data, !(data.readings.isEmpty && !data.encrypted) else { return nil }
+        guard let data, !(data.readings.isEmpty && !data.encrypted && !data.plaintextIgnored) else { return nil }
         let items = data.named.map { name, reading -> Readings.Item in
             let number = name.split(separator: "_").last.flatMap { Int($0) }
             // Translators: a quantity and the number of its probe, "Temperature 2".
@@ -37,6 +37,8 @@ extension DeviceDetailViewModel {
             note = L10n.format("This key does not open the readings of {}. Check the key, or remove it.", DeviceText.isolated(name))
         } else if data.encrypted {
             note = L10n.tr("Its readings are encrypted. Give its key with Key… to read them.")
+        } else if data.plaintextIgnored {
+            note = L10n.tr("A frame without encryption was ignored: with its key given, only frames the key opens are believed.")
         }
         return Readings(model: data.model.map(Self.modelText), items: items, note: note)
     }

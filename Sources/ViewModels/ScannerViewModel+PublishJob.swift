@@ -99,8 +99,7 @@ extension ScannerViewModel {
                                    isFavorite: favorite != nil, isStale: stale,
                                    age: showsAge || stale ? Self.ago(age) : nil, lastSeen: device.lastSeen,
                                    tracker: tracker.flatMap { Self.saysTracker($0, heardFor: now.timeIntervalSince(device.firstSeen)) },
-                                   readings: ReadingText.summary(LiveDevices.opened(advertised, heardAt: device.currentAddress.address,
-                                                                                             keyFor: id.address, keys: sensorKeys))))
+                                   readings: ReadingText.summary(device.sensor(keys: sensorKeys))))
             }
             let rows: [Row]
             /// The rows' devices in order, and those hidden by the user where they were.

@@ -195,9 +195,36 @@ final class SensorKeyringTests: XCTestCase {
         XCTAssertEqual(opened?.encrypted, false)
         XCTAssertEqual(opened?.readings.map(\.quantity.key), ["temperature", "humidity"])
         XCTAssertEqual(opened?.readings.map(\.value), [25.06, 50.55])
+        XCTAssertEqual(opened?.sealed, true)
+        XCTAssertEqual(opened?.counter, 0x3322_1100, "the counter, little-endian, that a replay must not go below")
         let wrong = SensorKeyring([address: Hex.bytes("231d39c1d7cc1ab1aee224cd096db933")!])
         let refused = SensorDecoders.decode(frame(address), keys: wrong)
         XCTAssertEqual(refused?.wrongKey, true)
         XCTAssertEqual(refused?.readings, [])
+    }
+}
+
+/// A MiBeacon v5 frame sealed as a Xiaomi sensor seals it: opened with its key, it gives the
+/// counter (the extension, then the frame counter) and the frame counter as its packet number.
+final class MiBeaconCounterTests: XCTestCase {
+    func testAnOpenedFrameCarriesItsCounterAndPacketNumber() throws {
+        let address: [UInt8] = [0xA4, 0xC1, 0x38, 0x01, 0x02, 0x03]
+        let key = Array(0x40..<0x50).map(UInt8.init)
+        let control: UInt16 = 5 << 12 | 0x40 | 0x10 | 0x08
+        let head: [UInt8] = [UInt8(control & 0xFF), UInt8(control >> 8), 0x5B, 0x05, 0x2A] + address.reversed()
+        let ext: [UInt8] = [0x01, 0x02, 0x00]
+        let objects: [UInt8] = [0x04, 0x10, 0x02, 0xD2, 0x00]  // 21.0 °C
+        let sealed = try XCTUnwrap(SensorKeyring().ccmSeal(key: key, nonce: Array(address.reversed()) + [0x5B, 0x05, 0x2A] + ext,
+                                                           plaintext: objects, associated: [0x11], tagLength: 4))
+        let frame = SensorFrame(address: "A4:C1:38:01:02:03", name: nil, manufacturerData: [],
+                                serviceData: [ServiceID(uuid: "FE95", name: nil): head + sealed.ciphertext + ext + sealed.tag])
+        let opened = try XCTUnwrap(SensorDecoders.decode(frame, keys: SensorKeyring(["A4:C1:38:01:02:03": key])))
+        XCTAssertEqual(opened.readings.map(\.value), [21])
+        XCTAssertTrue(opened.sealed)
+        XCTAssertEqual(opened.counter, 0x0002_012A)
+        XCTAssertEqual(opened.packetID, 0x2A)
+        let unopened = try XCTUnwrap(SensorDecoders.decode(frame))
+        XCTAssertFalse(unopened.sealed)
+        XCTAssertTrue(unopened.encrypted)
     }
 }

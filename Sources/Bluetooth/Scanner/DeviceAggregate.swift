@@ -29,6 +29,8 @@ public struct DeviceAggregate: Equatable, Sendable {
     public private(set) var addresses: [DeviceID] = []
     /// Each source that heard it, in the order first heard, where several are in use.
     public private(set) var sources: [DeviceRecord.Source] = []
+    /// Which of its sensor frames are believed, when its key is known.
+    public internal(set) var sensorGuard: SensorGuard?
 
     /// The latest non-empty name.
     public var name: String? { advertised.name }
@@ -38,6 +40,12 @@ public struct DeviceAggregate: Equatable, Sendable {
     public var manufacturer: ManufacturerData? { advertised.company }
     /// Every service UUID listed so far.
     public var services: [ServiceID] { advertised.services }
+
+    /// What its advertising says as a sensor; with its key in `keys`, only what its guard believes.
+    public func sensor(keys: SensorKeys?) -> SensorData? {
+        SensorGuard.sensor(advertised, judged: sensorGuard, heardAt: (last.heardAs ?? id).address, owner: id.address,
+                           at: lastSeen, keys: keys)
+    }
 
     init(_ o: Observation) {
         id = o.id
@@ -163,6 +171,10 @@ public struct DeviceTable: Sendable {
     public var resolver: PrivateAddressResolver?
     /// Lists every address as a device of its own (no folding).
     public let perAddress: Bool
+    /// Encrypted sensors' keys: a sensor whose key is here is believed only for frames it opens.
+    public var sensorKeys: SensorKeys?
+    /// Each sensor frame that was not believed, in words ("A4:C1:…: packet 7 was heard already…").
+    public private(set) var sensorRefusals: [String] = []
 
     public init(resolver: PrivateAddressResolver? = nil, perAddress: Bool = false) {
         self.resolver = resolver
@@ -187,10 +199,12 @@ public struct DeviceTable: Sendable {
             if let i = index[identity] {
                 index[o.heardAs ?? o.id] = i
                 entries[i].merge(o)
+                judgeSensor(at: i, time: o.timestamp)
             } else {
                 index[identity] = entries.count
                 index[o.heardAs ?? o.id] = entries.count
                 entries.append(DeviceAggregate(o))
+                judgeSensor(at: entries.count - 1, time: o.timestamp)
             }
         } else if perAddress || !hold(o) {
             list(o)
@@ -206,14 +220,26 @@ public struct DeviceTable: Sendable {
     private mutating func list(_ o: Observation) {
         index[o.id] = entries.count
         entries.append(DeviceAggregate(o))
+        judgeSensor(at: entries.count - 1, time: o.timestamp)
         if foldable(o.id) { folding.index(o.id, from: nil, to: entries[entries.count - 1].lastPayload) }
     }
 
     private mutating func merge(_ o: Observation, at i: Int) {
+        defer { judgeSensor(at: i, time: o.timestamp) }
         guard !perAddress, foldable(entries[i].id) else { return entries[i].merge(o) }
         let before = entries[i].lastPayload
         entries[i].merge(o)
         folding.index(entries[i].id, from: before, to: entries[i].lastPayload)
+    }
+
+    /// Feeds a keyed sensor's newest frame to its guard, noting a frame not believed.
+    private mutating func judgeSensor(at i: Int, time: Date) {
+        guard let keys = sensorKeys, entries[i].advertised.hasSensor, let key = keys.key(for: entries[i].id.address) else { return }
+        var judge = entries[i].sensorGuard ?? SensorGuard()
+        let address = (entries[i].last.heardAs ?? entries[i].id).address
+        let verdict = judge.watch(entries[i].advertised, heardAt: address, key: key, ciphers: keys, at: time)
+        entries[i].sensorGuard = judge
+        if let refusal = verdict?.refusal { sensorRefusals.append("\(entries[i].id.address): \(refusal)") }
     }
 
     /// A private address no key resolves: the only kind the rule folds.

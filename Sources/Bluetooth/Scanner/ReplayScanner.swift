@@ -68,8 +68,10 @@ public final class ReplayScanner: DeviceScanner, @unchecked Sendable {
     /// pacing or streams: what a tool that only prints the table needs. Returns how the replay
     /// ended: finished, paused by `stop()`, or failed with the reason (a truncated capture keeps
     /// everything before the cut).
-    public func table(resolver: PrivateAddressResolver? = nil, perAddress: Bool = false) -> (DeviceTable, ScannerState) {
+    public func table(resolver: PrivateAddressResolver? = nil, perAddress: Bool = false,
+                      sensorKeys: SensorKeys? = nil) -> (DeviceTable, ScannerState) {
         var table = DeviceTable(resolver: resolver, perAddress: perAddress)
+        table.sensorKeys = sensorKeys
         let end = replay(scanning: {}) { (packet, time) throws(DecodeError) in
             try table.add(event: packet, at: time)
         }

@@ -46,6 +46,8 @@ public struct LiveDevice: Sendable {
     public private(set) var heardBy: [SourceHearing] = []
     /// The room it is in: the source that hears it best, with hysteresis.
     public private(set) var room = RoomChoice()
+    /// Which of its sensor frames are believed, once its key is known; nil without a key.
+    public internal(set) var sensorGuard: SensorGuard?
 
     /// A device as its first report describes it.
     public init(_ first: Observation) {

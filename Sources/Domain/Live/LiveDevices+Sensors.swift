@@ -1,12 +1,27 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Foundation
+
 extension LiveDevices {
     /// What the device's advertising says as a sensor, opened with its key where one is known:
     /// the fold decodes without keys, before it knows which address it heard.
-    public func sensor(of id: DeviceID) -> SensorData? {
-        guard let device = devices[id] else { return nil }
-        return Self.opened(device.advertised, heardAt: device.currentAddress.address, keyFor: id.address, keys: sensorKeys)
+    public func sensor(of id: DeviceID) -> SensorData? { devices[id]?.sensor(keys: sensorKeys) }
+
+    /// Starts judging the device's frames afresh: its key was given, changed or removed.
+    public func keyChanged(for id: DeviceID) {
+        devices[id]?.sensorGuard = nil
+        notify(.devices)
+    }
+
+    /// Feeds the device's newest frame to its guard, when its key is known; what became of it.
+    @discardableResult
+    func guardSensor(_ id: DeviceID, at time: Date) -> SensorGuard.Verdict? {
+        guard let keys = sensorKeys, let device = devices[id], let key = keys.key(for: id.address) else { return nil }
+        var watch = device.sensorGuard ?? SensorGuard()
+        let verdict = watch.watch(device.advertised, heardAt: device.currentAddress.address, key: key, ciphers: keys, at: time)
+        devices[id]?.sensorGuard = watch
+        return verdict
     }
 
     /// The sensor's readings over the last hour, one every 10 s, oldest first.
@@ -20,6 +35,13 @@ extension LiveDevices {
             return advertised.sensor
         }
         return SensorDecoders.decode(advertised, address: address, keys: OneSensorKey(key: key, ciphers: keys))
+    }
+}
+
+extension LiveDevice {
+    /// What its advertising says as a sensor: with its key known, only what its guard believes.
+    public func sensor(keys: SensorKeys?) -> SensorData? {
+        SensorGuard.sensor(advertised, judged: sensorGuard, heardAt: currentAddress.address, owner: id.address, at: lastSeen, keys: keys)
     }
 }
 

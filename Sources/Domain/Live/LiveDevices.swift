@@ -310,6 +310,7 @@ public final class LiveDevices {
             if let rssi = o.rssi, keepsSightings(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
             // Asked only of sensors: most reports are not one's, and this runs for every report.
             if devices[o.id]?.advertised.hasSensor == true {
+                guardSensor(o.id, at: o.timestamp)
                 let keep = keepsSightings(o.id)
                 if sensorSampler.isDue(o.id, at: o.timestamp, keep: keep), let data = sensor(of: o.id) {
                     samples += sensorSampler.take(o.id, data, at: o.timestamp, keep: keep)

@@ -122,6 +122,7 @@ enum BTHome: SensorFamily {
         guard let info = data.first, info >> 5 == 2 else { return nil }
         let model = SensorModel(maker: "BTHome", model: "v2")
         var payload = Array(data.dropFirst())
+        var sealedBy: UInt32?
         if info & 0x01 != 0 {
             // Ciphertext, a 4-byte counter, a 4-byte MIC; the nonce is the address, the UUID
             // (little-endian), the information byte and the counter (bthome.io/encryption).
@@ -137,8 +138,11 @@ enum BTHome: SensorFamily {
                 return SensorData(model: model, encrypted: true, wrongKey: true)
             }
             payload = plain
+            sealedBy = SensorBytes(counter).le(0, 4).map(UInt32.init)
         }
         var out = SensorData(model: model)
+        out.sealed = sealedBy != nil
+        out.counter = sealedBy
         var i = 0
         let bytes = SensorBytes(payload)
         while i < payload.count {
@@ -175,6 +179,7 @@ enum BTHome: SensorFamily {
             }
             i += 1 + object.length
         }
+        out.packetID = out.readings.first { $0.quantity == .packetID }.map { Int($0.value) }
         return out
     }
 
@@ -223,6 +228,9 @@ enum BTHome: SensorFamily {
                                        tag: Array(data.suffix(4)), associated: [0x11]) else {
             return SensorData(model: model, encrypted: true, wrongKey: true)
         }
-        return v1(plain, model: model)
+        var out = v1(plain, model: model)
+        out?.sealed = true
+        out?.counter = SensorBytes(counter).le(0, 4).map(UInt32.init)
+        return out
     }
 }

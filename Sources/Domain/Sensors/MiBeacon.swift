@@ -49,18 +49,26 @@ enum MiBeacon: SensorFamily {
         guard control & 0x40 != 0 else { return SensorData(model: model) }
         guard i <= data.count else { return nil }
         var payload = Array(data[i...])
+        var counter: UInt32?
         if control & 0x08 != 0 {
             switch open(data, from: i, version: version, mac: mac, address: frame.address, keys: keys) {
-            case .opened(let plain): payload = plain
+            case .opened(let plain, let extended):
+                payload = plain
+                counter = extended << 8 | UInt32(data[4])
             case .noKey: return SensorData(model: model, encrypted: true)
             case .wrongKey: return SensorData(model: model, encrypted: true, wrongKey: true)
             case .short: return nil
             }
         }
-        return objects(payload, model: model)
+        var out = objects(payload, model: model)
+        out.sealed = counter != nil
+        out.counter = counter
+        out.packetID = Int(data[4])
+        return out
     }
 
-    enum Opened { case opened([UInt8]), noKey, wrongKey, short }
+    /// Opened: the plaintext and the frame's 3-byte counter extension.
+    enum Opened { case opened([UInt8], UInt32), noKey, wrongKey, short }
 
     /// The objects of an encrypted frame. v4 and v5: AES-CCM with a 3-byte counter extension and
     /// a 4-byte MIC; the nonce is the address (least significant first), product ID, frame
@@ -75,7 +83,7 @@ enum MiBeacon: SensorFamily {
             let nonce = reversed + Array(data[2..<5]) + Array(data[(n - 7)..<(n - 4)])
             guard let plain = keys.ccmOpen(key: key, nonce: nonce, ciphertext: Array(data[i..<(n - 7)]),
                                            tag: Array(data[(n - 4)...]), associated: [0x11]) else { return .wrongKey }
-            return .opened(plain)
+            return .opened(plain, extension3(data, at: n - 7))
         }
         guard data.count >= i + 7 else { return .short }
         guard let keys, mac != nil, let key = keys.key(for: address) else { return .noKey }
@@ -85,7 +93,12 @@ enum MiBeacon: SensorFamily {
         guard let plain = keys.ctr(key: key, counter: [0x01] + nonce + [0x00, 0x01], data: Array(data[i..<(n - 4)])) else {
             return .wrongKey
         }
-        return .opened(plain)
+        return .opened(plain, extension3(data, at: n - 4))
+    }
+
+    /// The counter extension's three bytes at `i`, little-endian.
+    private static func extension3(_ data: [UInt8], at i: Int) -> UInt32 {
+        UInt32(data[i]) | UInt32(data[i + 1]) << 8 | UInt32(data[i + 2]) << 16
     }
 
     /// Objects: a 2-byte type, a length, the value, little-endian.

@@ -51,7 +51,7 @@ public final class SensorKeyBook {
                 switch found {
                 case .success(let key?):
                     self.keys.set(key, for: address)
-                    self.live.notify(.devices)
+                    self.live.keyChanged(for: id)
                 case .success(nil): break
                 case .failure(let failure): self.onFailure?(failure.description)
                 }
@@ -91,7 +91,7 @@ public final class SensorKeyBook {
         if let stored { return .refused(L10n.format("The key could not be kept: {}", stored.description)) }
         asked.insert(address)
         keys.set(key, for: address)
-        live.notify(.devices)
+        live.keyChanged(for: id)
         return .kept
     }
 
@@ -103,7 +103,7 @@ public final class SensorKeyBook {
         }.value
         if let failure { return L10n.format("The key could not be removed: {}", failure.description) }
         keys.set(nil, for: address)
-        live.notify(.devices)
+        live.keyChanged(for: id)
         return nil
     }
 }

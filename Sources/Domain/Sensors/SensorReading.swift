@@ -137,6 +137,14 @@ public struct SensorData: Equatable, Sendable {
     /// The frame carries only some of the device's numbered probes (Govee H5055 sends two of
     /// six a frame): the others stay as last heard.
     public var partial = false
+    /// It came encrypted and its key opened it: only such frames are believed once a key is known.
+    public var sealed = false
+    /// The encryption counter it was sealed with (BTHome, MiBeacon, Victron), which must not fall.
+    public var counter: UInt32?
+    /// The packet's number (BTHome's packet ID, MiBeacon's frame counter): a repeat is the same packet.
+    public var packetID: Int?
+    /// A frame without encryption came from a sensor whose key is known, and was not believed.
+    public var plaintextIgnored = false
 
     public init(model: SensorModel? = nil, readings: [SensorReading] = [], encrypted: Bool = false,
                 wrongKey: Bool = false, beacon: Beacon? = nil, skipped: [String] = []) {

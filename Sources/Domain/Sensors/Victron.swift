@@ -36,7 +36,10 @@ enum Victron: SensorFamily {
             return SensorData(model: model, encrypted: true, wrongKey: true)
         }
         var bits = BitFields(plain)
-        return SensorData(model: model, readings: type == 0x01 ? solarCharger(&bits) : batteryMonitor(&bits))
+        var out = SensorData(model: model, readings: type == 0x01 ? solarCharger(&bits) : batteryMonitor(&bits))
+        out.sealed = true
+        out.counter = UInt32(data[5]) | UInt32(data[6]) << 8
+        return out
     }
 
     /// Charge state, error, battery voltage (0.01 V), charging current (0.1 A), today's yield

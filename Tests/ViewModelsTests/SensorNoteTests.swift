@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+@testable import ViewModels
+import XCTest
+
+/// What a keyed sensor's page says when a frame without encryption came from its address.
+final class SensorNoteTests: XCTestCase {
+    func testAnIgnoredPlainFrameIsSaidBesideTheBelievedReadings() async {
+        var data = SensorData(model: SensorModel(maker: "BTHome", model: "v2"), readings: [SensorReading(.temperature, -18.5, decimals: 2)])
+        data.sealed = true
+        data.plaintextIgnored = true
+        let shown = await DeviceDetailViewModel.readings(data, name: "Freezer")
+        XCTAssertEqual(shown?.items.map(\.caption), ["Temperature"])
+        XCTAssertEqual(shown?.note,
+                       "A frame without encryption was ignored: with its key given, only frames the key opens are believed.")
+    }
+
+    func testTheNoteStandsAloneBeforeAnyFrameIsBelieved() async {
+        var data = SensorData()
+        data.plaintextIgnored = true
+        let shown = await DeviceDetailViewModel.readings(data, name: "Freezer")
+        XCTAssertEqual(shown?.items, [])
+        XCTAssertNotNil(shown?.note)
+    }
+}
