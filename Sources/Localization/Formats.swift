@@ -94,6 +94,26 @@ public enum Formats {
     /// "23.11.2026" or "Nov 23, 2026".
     public static func date(_ date: Date) -> String { dateFormatter.string(from: date) }
 
+    /// "Mo., 14:09" or "Mon 2:09 PM": a moment within a week, in the locale's order.
+    public static func weekdayTime(_ date: Date) -> String { weekdayTimeFormatter.string(from: date) }
+
+    /// "22. Nov." or "Nov 22": a day within the year.
+    public static func dayAndMonth(_ date: Date) -> String { dayAndMonthFormatter.string(from: date) }
+
+    private static let dayAndMonthFormatter: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = timeLocale
+        f.setLocalizedDateFormatFromTemplate("MMMd")
+        return f
+    }()
+
+    private static let weekdayTimeFormatter: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = timeLocale
+        f.setLocalizedDateFormatFromTemplate("EEEjjmm")
+        return f
+    }()
+
     /// The same, in an explicit locale and time zone (for tests).
     public static func dateTime(_ date: Date, locale: Locale, timeZone: TimeZone) -> String {
         let f = formatter(date: .medium, time: .short, locale: locale)

@@ -38,7 +38,11 @@ extension DeviceDetailViewModel {
         public let key: String
         public let name: String
         public let figures: [Double]
+        /// Where each figure falls across the plot's time axis, 0 at its left edge, 1 at now.
+        public let positions: [Double]
         public let scale: DeviceServicesViewModel.Scale
+        /// The moments under the plot's left edge, its middle and its right edge.
+        public let time: PlotAxis.TimeAxis
         public let summary: String
     }
 
@@ -72,8 +76,11 @@ extension DeviceDetailViewModel {
         keys.sort { Self.order($0) < Self.order($1) }
         return keys.prefix(4).compactMap { key in
             let line = samples.filter { $0.key == key }
-            let figures = Self.buckets(line, from: now.addingTimeInterval(-period.seconds), to: now)
-            guard figures.count >= 2, let low = figures.min(), let high = figures.max(), let last = line.last?.value else { return nil }
+            let points = Self.buckets(line, from: now.addingTimeInterval(-period.seconds), to: now)
+            let figures = points.map(\.value)
+            guard figures.count >= 2, let low = figures.min(), let high = figures.max(), let last = line.last?.value,
+                  let first = points.first?.time else { return nil }
+            let time = PlotAxis.time(now: now, covering: now.timeIntervalSince(first), period: period.seconds)
             let reading = current[key]
             let quantity = reading?.quantity ?? Quantity.named(key)
             let decimals = reading?.decimals ?? 1
@@ -86,10 +93,10 @@ extension DeviceDetailViewModel {
             func edge(_ value: Double) -> String {
                 ReadingText.value(SensorReading(quantity, value, decimals: value == value.rounded() ? 0 : decimals))
             }
-            return ReadingPlot(key: key, name: name, figures: figures,
+            return ReadingPlot(key: key, name: name, figures: figures, positions: points.map { time.position(of: $0.time) },
                                scale: DeviceServicesViewModel.Scale(highest: edge(axis.upperBound), lowest: edge(axis.lowerBound),
                                                                     last: said(last), axis: axis),
-                               summary: summary)
+                               time: time, summary: summary)
         }
     }
 
@@ -105,17 +112,21 @@ extension DeviceDetailViewModel {
         return ReadingText.main.firstIndex(of: key) ?? ReadingText.main.firstIndex(of: base) ?? ReadingText.main.count
     }
 
-    /// At most 240 points: the mean of each slice of the span that has readings.
-    static func buckets(_ line: [SensorSample], from start: Date, to end: Date) -> [Double] {
-        guard line.count > 240 else { return line.filter { $0.time >= start }.map(\.value) }
+    /// At most 240 points, each with its moment: the samples themselves, or the mean of each
+    /// slice of the span that has readings, at the slice's mean moment.
+    static func buckets(_ line: [SensorSample], from start: Date, to end: Date) -> [(time: Date, value: Double)] {
+        guard line.count > 240 else { return line.filter { $0.time >= start }.map { ($0.time, $0.value) } }
         let width = max(end.timeIntervalSince(start) / 240, 1)
-        var sums: [Int: (Double, Int)] = [:]
+        var sums: [Int: (seconds: Double, value: Double, n: Int)] = [:]
         for sample in line where sample.time >= start {
             let slot = Int(sample.time.timeIntervalSince(start) / width)
-            let (sum, n) = sums[slot] ?? (0, 0)
-            sums[slot] = (sum + sample.value, n + 1)
+            let sum = sums[slot] ?? (0, 0, 0)
+            sums[slot] = (sum.seconds + sample.time.timeIntervalSince(start), sum.value + sample.value, sum.n + 1)
         }
-        return sums.keys.sorted().map { sums[$0]!.0 / Double(sums[$0]!.1) }
+        return sums.keys.sorted().map { slot in
+            let sum = sums[slot]!
+            return (start.addingTimeInterval(sum.seconds / Double(sum.n)), sum.value / Double(sum.n))
+        }
     }
 
     private func loadStoredReadings() {

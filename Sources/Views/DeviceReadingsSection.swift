@@ -154,7 +154,8 @@ final class DeviceReadingsSection {
         for line in lines {
             guard let view = plotViews[line.key] else { continue }
             if view.caption.text != line.name { view.caption.text = line.name }
-            view.plot.show(line.figures, scale: line.scale, name: line.name, summary: line.summary)
+            view.plot.show(line.figures, scale: line.scale, name: line.name, summary: line.summary,
+                           time: (line.positions, line.time.labels))
         }
     }
 

@@ -5,6 +5,7 @@
 Scanner's rows say their main readings, the page shows each reading, and an encrypted sensor
 says so without figures. The names are read raw, as a screen reader gets them."""
 
+import datetime
 import glob
 import os
 import re
@@ -158,6 +159,15 @@ class SensorTests(unittest.TestCase):
                 labels = app.names("label")
                 for edge in ("23 °C", "20 °C", "100 %", "0 %"):
                     self.assertIn(edge, labels, "a plot's edge")
+                # The time axis: seconds of readings span two minutes, each moment a time of day
+                # (C.UTF-8 writes them as en_US does, a narrow no-break space before AM), the middle
+                # one a minute back, the right one now.
+                def said(moment):
+                    return moment.strftime("%I:%M").lstrip("0") + "\u202f" + moment.strftime("%p")
+                now = datetime.datetime.now()
+                self.assertTrue(any(all(said(end - datetime.timedelta(minutes=k)) in labels for k in (0, 1, 2))
+                                    for end in (now, now - datetime.timedelta(minutes=1))),
+                                f"the moments under a plot: {[l for l in labels if ':' in l]}")
                 self.assertIn("Period of the readings’ plots", app.names("button"), "a favorite's day and week can be chosen")
             db = sqlite3.connect(os.path.join(home, "xdg_data_home", "favblue", "favblue.sqlite"))
             kept = db.execute("SELECT key, value FROM sensor_readings ORDER BY id").fetchall()
