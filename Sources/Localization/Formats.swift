@@ -131,6 +131,23 @@ public enum Formats {
         makeNumberFormatter(locale).string(from: NSNumber(value: value)) ?? String(value)
     }
 
+    /// The whole number in `text` as a user types it in the locale: with or without its
+    /// grouping ("10.000" in German, "10,000" in English), with a hyphen or a true minus sign;
+    /// nil for anything else.
+    public static func wholeNumber(in text: String) -> Int? {
+        wholeNumber(in: text, locale: numberLocale)
+    }
+
+    /// The same, in an explicit locale (for tests).
+    public static func wholeNumber(in text: String, locale: Locale) -> Int? {
+        let grouping = makeNumberFormatter(locale).groupingSeparator ?? ","
+        var plain = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\u{2212}", with: "-")
+        for separator in Set([grouping, "\u{00A0}", "\u{202F}", " "]) where !separator.isEmpty {
+            plain = plain.replacingOccurrences(of: separator, with: "")
+        }
+        return Int(plain)
+    }
+
     /// A decimal with exactly `digits` fraction digits, the locale's separators and a true minus sign: "36,60".
     public static func decimal(_ value: Double, digits: Int) -> String {
         decimal(value, digits: digits, locale: numberLocale)

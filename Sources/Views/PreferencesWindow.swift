@@ -35,9 +35,9 @@ public enum PreferencesWindow {
         autoScan.isOn = p.periodic
         let background = Switch(accessibleName: L10n.tr("Scan in the Background"))
         background.isOn = p.backgroundScan
-        let interval = SpinButton(min: 15, max: 3600, step: 5, accessibleName: L10n.tr("Scan Interval in seconds"))
+        let interval = SpinButton.figures(min: 15, max: 3600, step: 5, accessibleName: L10n.tr("Scan Interval in seconds"))
         interval.value = p.periodSeconds
-        let length = SpinButton(min: 2, max: 600, step: 1, accessibleName: L10n.tr("Scan Length in seconds"))
+        let length = SpinButton.figures(min: 2, max: 600, step: 1, accessibleName: L10n.tr("Scan Length in seconds"))
         length.value = p.scanWindowSeconds
         let scanning = PreferencesGroup(title: L10n.ctx("Preferences group", "Scanning"), rows: [
             ActionRow(title: L10n.tr("Auto Scan"), subtitle: L10n.tr("Scan for a short time every so often instead of all the time, to save power"),
@@ -60,13 +60,12 @@ public enum PreferencesWindow {
         let hideWeak = Switch(accessibleName: L10n.tr("Hide Weak Devices"))
         let showsAll = ScannerPreferences.showsAll
         hideWeak.isOn = scanner.minimumRSSI > showsAll
-        let minimum = SpinButton(min: Double(showsAll + 1), max: 0, step: 1, accessibleName: L10n.tr("Minimum Signal in dBm"))
-        minimum.showsTrueMinus()
+        let minimum = SpinButton.figures(min: Double(showsAll + 1), max: 0, step: 1, accessibleName: L10n.tr("Minimum Signal in dBm"))
         minimum.value = hideWeak.isOn ? scanner.minimumRSSI : ScannerPreferences.suggestedMinimum
         minimum.isSensitive = hideWeak.isOn
-        let fade = SpinButton(min: 5, max: 3600, step: 5, accessibleName: L10n.tr("Fade After in seconds"))
+        let fade = SpinButton.figures(min: 5, max: 3600, step: 5, accessibleName: L10n.tr("Fade After in seconds"))
         fade.value = p.fadeAfterSeconds
-        let remove = SpinButton(min: 5, max: 3600, step: 5, accessibleName: L10n.tr("Remove After in seconds"))
+        let remove = SpinButton.figures(min: 5, max: 3600, step: 5, accessibleName: L10n.tr("Remove After in seconds"))
         remove.value = p.removeAfterSeconds
         let list = PreferencesGroup(title: L10n.tr("Device List"), rows: [
             ActionRow(title: L10n.tr("Hide Weak Devices"), subtitle: L10n.tr("Leave out devices whose signal is below the minimum"),
@@ -204,12 +203,12 @@ public enum PreferencesWindow {
     /// Preferences → Chat: how much history each device keeps (applied when FavBlue starts).
     private static func chatGroup(_ setting: ChatRetentionSetting) -> PreferencesGroup {
         let current = setting.value
-        let count = SpinButton(min: 100, max: 1_000_000, step: 100, accessibleName: L10n.tr("Messages Kept per Device"))
+        let count = SpinButton.figures(min: 100, max: 1_000_000, step: 100, accessibleName: L10n.tr("Messages Kept per Device"))
         count.value = current.maxPerDevice
         // Keeping every message is a switch, not a magic 0.
         let deleteOld = Switch(accessibleName: L10n.tr("Delete Old Messages"))
         deleteOld.isOn = current.days != nil
-        let days = SpinButton(min: 1, max: 3650, step: 1, accessibleName: L10n.tr("Delete Messages After in days"))
+        let days = SpinButton.figures(min: 1, max: 3650, step: 1, accessibleName: L10n.tr("Delete Messages After in days"))
         days.value = current.days ?? 365
         days.isSensitive = deleteOld.isOn
         let group = PreferencesGroup(title: L10n.tr("Chat"), rows: [
@@ -276,5 +275,16 @@ public struct ChatRetentionSetting {
     public init(load: @escaping () -> ChatRetention, save: @escaping (ChatRetention) -> Void) {
         self.load = load
         self.save = save
+    }
+}
+
+extension SpinButton {
+    /// A spin button that writes its figure as the locale does ("10.000" in German, "−100"
+    /// with a true minus sign) and reads it back as typed, with or without the grouping.
+    static func figures(min: Double, max: Double, step: Double, accessibleName: String) -> SpinButton {
+        let button = SpinButton(min: min, max: max, step: step, accessibleName: accessibleName)
+        let widest = [Int(min), Int(max)].max { Formats.number($0).count < Formats.number($1).count } ?? Int(max)
+        button.writesNumbers(Formats.number, reading: Formats.wholeNumber, widest: widest)
+        return button
     }
 }

@@ -19,21 +19,30 @@ final class WidgetWrapperTests: GtkTestCase {
         }
     }
 
-    func testANegativeValueIsWrittenWithATrueMinusAndReadBackFromEitherSign() {
+    func testAFigureIsWrittenAsTheFormatSaysAndReadBackAsTyped() {
         MainActor.assumeIsolated {
-            let spin = SpinButton(min: -127, max: 0, step: 1, accessibleName: "Minimum")
-            spin.showsTrueMinus()
+            // A German-style format: grouping points and a true minus sign.
+            let format: (Int) -> String = { value in
+                let digits = String(abs(value)).reversed().enumerated().map { ($0.offset > 0 && $0.offset % 3 == 0 ? "." : "") + String($0.element) }
+                return (value < 0 ? "\u{2212}" : "") + String(digits.joined().reversed())
+            }
+            let parse: (String) -> Int? = { Int($0.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: "\u{2212}", with: "-")) }
+            let spin = SpinButton(min: -127, max: 1_000_000, step: 1, accessibleName: "Messages")
+            spin.writesNumbers(format, reading: parse, widest: 1_000_000)
+            spin.value = 10_000
+            XCTAssertEqual(String(cString: gtk_editable_get_text(OpaquePointer(spin.object))), "10.000")
             spin.value = -90
             XCTAssertEqual(String(cString: gtk_editable_get_text(OpaquePointer(spin.object))), "\u{2212}90")
-            for typed in ["\u{2212}70", "-65"] {
+            for (typed, read) in [("\u{2212}70", -70), ("-65", -65), ("25.000", 25_000), ("2500", 2500)] {
                 gtk_editable_set_text(OpaquePointer(spin.object), typed)
                 gtk_spin_button_update(OpaquePointer(spin.object))
-                XCTAssertEqual(spin.value, typed == "-65" ? -65 : -70, "typed \(typed)")
+                XCTAssertEqual(spin.value, read, "typed \(typed)")
             }
+            XCTAssertEqual(String(cString: gtk_editable_get_text(OpaquePointer(spin.object))), "2.500", "written again as the format says")
             gtk_editable_set_text(OpaquePointer(spin.object), "loud")
             gtk_spin_button_update(OpaquePointer(spin.object))
-            XCTAssertEqual(spin.value, -65, "text that is no number leaves the value alone")
-            XCTAssertEqual(SpinButton.text(for: 0), "0")
+            XCTAssertEqual(spin.value, 2500, "text that is no number leaves the value alone")
+            XCTAssertGreaterThanOrEqual(gtk_editable_get_width_chars(OpaquePointer(spin.object)), 9, "room for 1.000.000")
         }
     }
 

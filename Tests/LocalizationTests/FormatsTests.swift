@@ -59,6 +59,18 @@ final class FormatsTests: XCTestCase {
         XCTAssertEqual(Formats.number(42, locale: Locale(identifier: "de_DE")), "42")
     }
 
+    func testAFigureIsReadBackAsTypedWithOrWithoutTheLocalesGrouping() {
+        let german = Locale(identifier: "de_DE"), american = Locale(identifier: "en_US")
+        XCTAssertEqual(Formats.number(10_000, locale: german), "10.000")
+        XCTAssertEqual(Formats.wholeNumber(in: "10.000", locale: german), 10_000)
+        XCTAssertEqual(Formats.wholeNumber(in: "10000", locale: german), 10_000)
+        XCTAssertEqual(Formats.wholeNumber(in: "10,000", locale: american), 10_000)
+        XCTAssertEqual(Formats.wholeNumber(in: "\u{2212}1.234", locale: german), -1234)
+        XCTAssertEqual(Formats.wholeNumber(in: " -85 ", locale: american), -85)
+        XCTAssertNil(Formats.wholeNumber(in: "10.000", locale: american), "a point is no grouping in English")
+        XCTAssertNil(Formats.wholeNumber(in: "zehn", locale: german))
+    }
+
     func testAgesAreShortAndWhole() {
         XCTAssertEqual(Formats.age(seconds: 40.7), "40 s")
         XCTAssertEqual(Formats.age(seconds: 130), "2 min")

@@ -100,34 +100,27 @@ public final class SpinButton: Widget {
         set { gtk_spin_button_set_value(gcast(object), Double(newValue)) }
     }
 
-    /// Writes negative values with a true minus sign (U+2212) and reads back either sign.
-    /// GTK's numeric mode would refuse the sign as typed text, so it is turned off here and
-    /// `input` does the checking instead.
-    public func showsTrueMinus() {
+    /// Writes its value with `format` (the locale's grouping, "10.000", and a true minus sign)
+    /// and reads typed text back with `parse`. GTK's numeric mode would refuse the separators
+    /// and the sign as typed text, so it is turned off here and `parse` does the checking.
+    public func writesNumbers(_ format: @escaping (Int) -> String, reading parse: @escaping (String) -> Int?, widest: Int) {
         gtk_spin_button_set_numeric(gcast(object), 0)
+        // Room for the widest figure with its separators, which GTK does not count.
+        gtk_editable_set_width_chars(gcast(object), Int32(format(widest).count))
         connect("output") { [weak self] args in
             guard let self else { return }
-            gtk_editable_set_text(gcast(self.object), SpinButton.text(for: self.value))
+            let text = format(self.value)
+            if String(cString: gtk_editable_get_text(gcast(self.object))) != text { gtk_editable_set_text(gcast(self.object), text) }
             args.setReturn(true)
         }
         connect("input") { [weak self] args in
             guard let self, let out = args.pointer(1) else { return }
             let text = String(cString: gtk_editable_get_text(gcast(self.object)))
             // Text that is no number keeps the value it had (GTK would otherwise take 0).
-            out.assumingMemoryBound(to: Double.self).pointee = Double(SpinButton.number(in: text) ?? self.value)
+            out.assumingMemoryBound(to: Double.self).pointee = Double(parse(text) ?? self.value)
             args.setReturnInt(1)
         }
         gtk_spin_button_update(gcast(object))
-    }
-
-    /// "−127" for -127.
-    static func text(for value: Int) -> String {
-        value < 0 ? "\u{2212}\(-value)" : String(value)
-    }
-
-    /// The whole number in `text`, written with a hyphen or a true minus sign.
-    static func number(in text: String) -> Int? {
-        Int(text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\u{2212}", with: "-"))
     }
 
     /// Runs `handler` with the new value after each change.
