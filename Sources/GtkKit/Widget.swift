@@ -78,6 +78,12 @@ open class Widget: GObjectRef {
         return self
     }
 
+    /// The room under it, in pixels.
+    public var marginBottom: Int32 {
+        get { gtk_widget_get_margin_bottom(widget) }
+        set { gtk_widget_set_margin_bottom(widget, newValue) }
+    }
+
     /// Lets the widget take spare room.
     @discardableResult
     public func expand(horizontal: Bool = true, vertical: Bool = true) -> Self {

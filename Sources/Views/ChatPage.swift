@@ -21,6 +21,9 @@ public final class ChatPage: Page {
     private let connect = Button(label: L10n.tr("Connect"))
     private let reason = Label().xalign(0).wrap()
     private let entry = Entry(accessibleName: L10n.tr("Message"))
+    /// The entry, Send and the reason a message cannot be sent.
+    private let bottom = Box(vertical: true, spacing: 6)
+    public var footer: Widget? { bottom }
     private let send = Button(label: L10n.tr("Send"))
 
     // MARK: Borrowed
@@ -83,7 +86,7 @@ public final class ChatPage: Page {
         send.css("suggested-action")
         send.accessibleLabel(L10n.tr("Send"))
         let composer = Box(vertical: false, spacing: 6).append(entry, send)
-        let bottom = Box(vertical: true, spacing: 6).append(reason, composer)
+        bottom.append(reason, composer)
         bottom.margins(12)
         bottom.css("favblue-composer")
         frame.setContent(Box(vertical: true).append(content, bottom))

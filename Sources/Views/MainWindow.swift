@@ -16,6 +16,9 @@ public final class MainWindow: Navigator {
     private let outer = Stack(transition: .crossfade, durationMs: 400)
     private let pageStack = Stack(transition: .slideLeftRight, durationMs: 200)
     private let body = Box(vertical: true)
+    /// The pages, with the notices floating over their foot as libadwaita's toasts do: a notice
+    /// that comes and goes moves nothing on the page (the chat's entry stays where it is).
+    private let pageOverlay: Overlay
     let notices = NoticeBar()
     /// Tells the pages when the window is too narrow for every header control.
     private let narrowBin: NarrowBin
@@ -46,7 +49,8 @@ public final class MainWindow: Navigator {
         self.factory = pages
         window = Window(application: application)
         pageStack.expand()
-        body.append(pageStack)
+        pageOverlay = Overlay(child: pageStack)
+        body.append(pageOverlay)
         window.title = L10n.tr("FavBlue")
         window.setDefaultSize(width: settings?.int("window-width") ?? 720,
                               height: settings?.int("window-height") ?? 640)
@@ -181,7 +185,7 @@ public final class MainWindow: Navigator {
         if pages.isEmpty { push(factory.favorites(self), animated: false) }
     }
 
-    /// The connection bar and the notices under the pages, made with the first page: under the
+    /// The connection bar under the pages and the notices over their foot, made with the first page: under the
     /// splash they would only be styled for nothing before the first frame.
     private func buildBody() {
         guard !bodyBuilt else { return }
@@ -191,7 +195,7 @@ public final class MainWindow: Navigator {
             bar.adapt(narrow: narrowBin.isNarrow)
             body.append(bar.root)
         }
-        body.append(notices.root)
+        pageOverlay.add(notices.root)
     }
 
     public func showScanner() {
@@ -300,11 +304,12 @@ public final class MainWindow: Navigator {
     }
 
     public func toast(_ text: String, button: String?, action: (() -> Void)?) {
-        notices.show(text, buttonLabel: button, action: action)
+        notices.show(text, buttonLabel: button, action: action, above: visiblePage?.footer?.allocatedHeight ?? 0)
     }
 
     public func toast(_ text: String, undo: @escaping () -> Void) {
-        notices.show(text, buttonLabel: L10n.tr("_Undo"), action: undo, undoable: true)
+        notices.show(text, buttonLabel: L10n.tr("_Undo"), action: undo, undoable: true,
+                     above: visiblePage?.footer?.allocatedHeight ?? 0)
     }
 
     public var parentWindow: Window { window }

@@ -46,9 +46,11 @@ final class NoticeBar {
         }
     }
 
-    /// Shows `text` for `seconds`; with `buttonLabel`, a click runs `action`, and so does
-    /// Ctrl+Z when the action is `undoable`.
-    func show(_ text: String, buttonLabel: String?, action: (() -> Void)?, undoable: Bool = false, seconds: Double = 5) {
+    /// Shows `text` for `seconds`, `footer` pixels above the page's foot (the chat's entry);
+    /// with `buttonLabel`, a click runs `action`, and so does Ctrl+Z when the action is `undoable`.
+    func show(_ text: String, buttonLabel: String?, action: (() -> Void)?, undoable: Bool = false, seconds: Double = 5,
+              above footer: Int32 = 0) {
+        root.marginBottom = 12 + (footer > 0 ? footer + 18 : 0)
         label.text = text
         self.action = action
         self.undoable = undoable && action != nil

@@ -24,6 +24,8 @@ public protocol Page: AnyObject {
     func restoreFocus() -> Bool
     /// The window became narrow (a phone, a tiled window) or wide again: fold or unfold controls.
     func adapt(narrow: Bool)
+    /// What the page keeps at its foot for typing (the chat's entry): notices float above it.
+    var footer: Widget? { get }
 }
 
 extension Page {
@@ -33,6 +35,7 @@ extension Page {
     public func consumeBack() -> Bool { false }
     public func restoreFocus() -> Bool { false }
     public func adapt(narrow: Bool) {}
+    public var footer: Widget? { nil }
 }
 
 /// What pages may ask of the window: moving between pages and showing notices.

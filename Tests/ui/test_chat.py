@@ -9,7 +9,7 @@ import sqlite3
 import re
 import unittest
 
-from harness import App, retry_gtk_atspi_crash, iso, scratch
+from harness import App, Atspi, retry_gtk_atspi_crash, iso, scratch
 from peers import ROOT, ChatPeer
 
 PEER = "Chat Peer"
@@ -238,6 +238,25 @@ class DemoChatTests(unittest.TestCase):
             self.assertTrue(any(name.startswith("You, ") and name.endswith(": one") for _, name in seen), seen)
             after = app.tab(before=seen[-1])
             self.assertFalse(in_list(after), f"Tab leaves the messages at once: {after}")
+
+    def test_a_notice_floats_above_the_chat_entry_and_moves_nothing(self):
+        """F1 on a computer without a help viewer says so in a notice: the entry the user types
+        into stays where it was, with the focus, and the notice stands above it, not over it."""
+        with App("--source", "demo") as app:
+            open_demo_chat(app)
+            app.press(f"Open chat with {DEMO}")
+            app.wait_for(lambda: app.focused() == ("text", "Message"), what="the entry, focused")
+            entry = app.find("Message", "text").extents(Atspi.CoordType.WINDOW)
+            app.key("F1")
+            notice = "This computer has no help viewer"
+            app.wait_for(lambda: any(n.startswith(notice) for n in app.names("label")), what="the notice")
+            shown = next(node for node, role, name in app.nodes() if role == "label" and name.startswith(notice))
+            box = shown.extents(Atspi.CoordType.WINDOW)
+            after = app.find("Message", "text").extents(Atspi.CoordType.WINDOW)
+            self.assertEqual((after.x, after.y, after.width, after.height), (entry.x, entry.y, entry.width, entry.height),
+                             "the entry did not move")
+            self.assertLessEqual(box.y + box.height, entry.y, "the notice is above the entry, not over it")
+            self.assertEqual(app.focused(), ("text", "Message"), "the focus stays in the entry")
 
     def test_a_demo_device_that_cannot_connect_says_so_once_before_anyone_tries(self):
         with App("--source", "demo") as app:
