@@ -91,6 +91,7 @@ extension ScannerViewModel {
                     let haystack = [name, advertised.name, id.address] + advertised.manufacturerData.map(\.companyName)
                     if !haystack.contains(where: { $0?.lowercased().contains(needle) == true }) { continue }
                 }
+                let sensor = device.sensor(keys: sensorKeys)
                 let age = device.age(at: now)
                 let stale = age > fadeAfter || (device.departed && fadeAfter.isFinite)
                 // A faded row says how old its figure is, so a silent device does not look current.
@@ -99,7 +100,7 @@ extension ScannerViewModel {
                                    isFavorite: favorite != nil, isStale: stale,
                                    age: showsAge || stale ? Self.ago(age) : nil, lastSeen: device.lastSeen,
                                    tracker: tracker.flatMap { Self.saysTracker($0, heardFor: now.timeIntervalSince(device.firstSeen)) },
-                                   readings: ReadingText.summary(device.sensor(keys: sensorKeys))))
+                                   readings: ReadingText.summary(sensor), briefReadings: ReadingText.summary(sensor, limit: 2)))
             }
             let rows: [Row]
             /// The rows' devices in order, and those hidden by the user where they were.

@@ -37,6 +37,8 @@ public final class ScannerViewModel {
         /// "AirTag · away from its owner", for a tracker's tag; "21.4 °C · 48 % · Battery 81 %", for a sensor.
         public let tracker: String?
         public var readings: String?
+        /// The first two readings, for a narrow row: a third would be cut off.
+        public var briefReadings: String?
     }
 
     public typealias SortOrder = ScannerPreferences.SortOrder
@@ -304,7 +306,7 @@ public final class ScannerViewModel {
     }
 
     /// A row's readings as last shown, and since when.
-    private var shownReadings: [DeviceID: (text: String, since: Date)] = [:]
+    private var shownReadings: [DeviceID: (text: String, brief: String?, since: Date)] = [:]
     /// How long a row keeps the readings it shows: a sensor whose figures change with every
     /// report would otherwise redraw its row at every refresh.
     static let readingsHold: TimeInterval = 2
@@ -318,12 +320,13 @@ public final class ScannerViewModel {
                 guard t.timeIntervalSince(shown.since) >= Self.readingsHold else {
                     var held = row
                     held.readings = shown.text
+                    held.briefReadings = shown.brief
                     return held
                 }
             } else if shownReadings[row.id] != nil {
                 return row
             }
-            shownReadings[row.id] = (text, t)
+            shownReadings[row.id] = (text, row.briefReadings, t)
             return row
         }
     }

@@ -27,6 +27,8 @@ public struct DeviceRowContent: Equatable {
     public var age: String?
     /// A third line under the identifier (a favorite's presence); nil for none.
     public var note: String?
+    /// The same, shorter, for a narrow row (two readings, not three); nil: `note` fits.
+    public var briefNote: String?
     /// "Battery 80 %" where the level is known; nil for none.
     public var battery: String?
     /// A battery-level-* icon name for `battery`.
@@ -49,7 +51,8 @@ public struct DeviceRowContent: Equatable {
     /// Creates row content.
     public init(title: String, titleIsPlaceholder: Bool = false, subtitle: String, identifier: Identifier? = nil,
                 signal: String? = nil, signalIcon: String? = nil, signalDescription: String? = nil, isFavorite: Bool,
-                age: String? = nil, note: String? = nil, battery: String? = nil, batteryIcon: String? = nil) {
+                age: String? = nil, note: String? = nil, briefNote: String? = nil, battery: String? = nil,
+                batteryIcon: String? = nil) {
         self.title = title
         self.titleIsPlaceholder = titleIsPlaceholder
         self.subtitle = subtitle
@@ -60,6 +63,7 @@ public struct DeviceRowContent: Equatable {
         self.isFavorite = isFavorite
         self.age = age
         self.note = note
+        self.briefNote = briefNote
         self.battery = battery
         self.batteryIcon = batteryIcon
     }
@@ -158,12 +162,15 @@ final class DeviceRowView {
         layout.register(self)
     }
 
-    /// Shows the identifier on one line, or in a narrow row the address on one and its kind on the next.
+    /// Shows the identifier on one line, or in a narrow row the address on one and its kind on
+    /// the next; a narrow row's note is the brief one, so it is not cut off mid-word.
     func applyLayout() {
         guard let content = shown else { return }
+        let line = layout.isNarrow ? content.briefNote ?? content.note : content.note
+        if note.text != line ?? "" { note.text = line ?? "" }
         let stacked = layout.isNarrow ? content.identifier : nil
-        let line = stacked?.address ?? content.subtitle
-        if subtitle.text != line { subtitle.text = line }
+        let identifier = stacked?.address ?? content.subtitle
+        if subtitle.text != identifier { subtitle.text = identifier }
         kindLine.isVisible = !(stacked?.kind.isEmpty ?? true)
         if let stacked, kindLine.text != stacked.kind { kindLine.text = stacked.kind }
     }
@@ -200,7 +207,10 @@ final class DeviceRowView {
         if content.titleIsPlaceholder != old?.titleIsPlaceholder {
             if content.titleIsPlaceholder { title.css("dim-text") } else { title.removeCSS("dim-text") }
         }
-        if content.subtitle != old?.subtitle || content.identifier != old?.identifier { applyLayout() }
+        if content.subtitle != old?.subtitle || content.identifier != old?.identifier || content.note != old?.note
+            || content.briefNote != old?.briefNote {
+            applyLayout()
+        }
         if content.signal != old?.signal {
             signal.isVisible = content.signal != nil
             signal.text = content.signal ?? ""
@@ -212,10 +222,7 @@ final class DeviceRowView {
                 signalIcon.accessibleLabel(content.signalDescription ?? "")
             }
         }
-        if content.note != old?.note {
-            note.isVisible = content.note != nil
-            note.text = content.note ?? ""
-        }
+        if content.note != old?.note { note.isVisible = content.note != nil }
         if content.battery != old?.battery || content.batteryIcon != old?.batteryIcon {
             batteryLine.isVisible = content.battery != nil
             battery.text = content.battery ?? ""

@@ -146,7 +146,8 @@ extension ScannerPage {
                                   identifier: DeviceRowContent.Identifier(data.id),
                                   signal: data.rssi.map { Self.dBm($0) }, signalIcon: Self.levelIcons[data.level],
                                   signalDescription: Self.levelNames[data.level], isFavorite: data.isFavorite,
-                                  age: data.age, note: data.tracker ?? data.readings), key: key)
+                                  age: data.age, note: data.tracker ?? data.readings,
+                                  briefNote: data.tracker == nil ? data.briefReadings : nil), key: key)
         if data.isStale { row.root.css("dim-label") } else { row.root.removeCSS("dim-label") }
     }
 

@@ -9,6 +9,7 @@ read from widths: a header's title and subtitle labels share one column as wide
 as the longer text needs, which is their width in a wide window. Narrower than
 that, the longer one is cut with an ellipsis."""
 
+import re
 import subprocess
 import unittest
 
@@ -119,6 +120,20 @@ class NarrowWindowTests(unittest.TestCase):
             labels = app.names("label")
             self.assertIn("C0:98:E5:49:00:01", labels, "the whole address, alone on its line")
             self.assertFalse([l for l in labels if l.startswith("C0:98:E5:49:00:01 ·")], "no joined identifier line")
+
+    def test_a_narrow_sensor_row_says_two_readings_and_a_wide_one_three(self):
+        """At 360 px a third reading would be cut ("22,58 °C · 68,49 % · Ba…"): the row says two
+        in full; widened, the same row says three."""
+        with App("--source", "demo", home=home_with(360), lang="de") as app:
+            app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="the home page")
+            app.press("Neue Geräte hinzufügen")
+            two = re.compile(r"^\d+,\d+ °C · \d+,\d+ %$")
+            app.wait_for(lambda: any(two.match(l) for l in app.names("label")), timeout=30, what="a row with two readings")
+            self.assertFalse([l for l in app.names("label") if "Batterie" in l and "°C" in l], "no third reading at 360 px")
+            wid = app.window_id()
+            subprocess.run(["xdotool", "windowsize", wid, "1000", "700"], check=True, timeout=10)
+            three = re.compile(r"^\d+,\d+ °C · \d+,\d+ % · Batterie \d+ %$")
+            app.wait_for(lambda: any(three.match(l) for l in app.names("label")), timeout=20, what="the wide row's three readings")
 
     def test_search_and_view_options_fold_into_one_menu_and_ctrl_f_still_searches(self):
         with App("--source", DEMO_CAPTURE, home=home_with(360)) as app:
