@@ -28,9 +28,9 @@ enum AppSources {
 
     /// This computer's radio: `primary` alone, or, beside other sources, as a source whose
     /// reports say it heard them.
-    static func scanner(primary: DeviceScanner, name: String?, listeners: [NamedSource],
+    static func scanner(primary: DeviceScanner, name: String?, listeners: [NamedSource], demo: Bool = false,
                         log: @escaping @Sendable (String) -> Void) -> DeviceScanner {
-        guard !listeners.isEmpty else { return primary }
+        guard !listeners.isEmpty || demo else { return primary }
         let own = MultiScanner([MultiScanner.Part(name: name ?? L10n.tr("This Computer"), scanner: primary)], log: log)
         current = own
         return own
@@ -38,24 +38,28 @@ enum AppSources {
 
     /// Makes `live` listen to the other sources `current` names (with this computer's source's
     /// name), now and whenever it restarts.
-    static func listen(_ live: LiveDevices, to current: @escaping () -> (listeners: [NamedSource], own: String?),
+    /// The demo has a second room, its kitchen's gateway (`DemoGateway`).
+    static func listen(_ live: LiveDevices, to current: @escaping () -> (listeners: [NamedSource], own: String?, demo: Bool),
                        demoCapture: String?, log: @escaping @Sendable (String) -> Void) {
         live.makeListener = { [weak live] in
-            let (listeners, own) = current()
-            live?.ownSource = listeners.isEmpty ? nil : own ?? L10n.tr("This Computer")
-            return listener(listeners, demoCapture: demoCapture, log: log)
+            let (listeners, own, demo) = current()
+            live?.ownSource = listeners.isEmpty && !demo ? nil : own ?? L10n.tr("This Computer")
+            return listener(listeners, demo: demo, demoCapture: demoCapture, log: log)
         }
         live.listen()
     }
 
     /// The other sources as one scanner whose reports say which heard them: they listen for as
     /// long as the app is open, apart from this computer's scans (`LiveDevices.listen`).
-    static func listener(_ listeners: [NamedSource], demoCapture: String?, log: @escaping @Sendable (String) -> Void) -> DeviceScanner? {
-        guard !listeners.isEmpty else { return nil }
-        let parts = listeners.map { listener in
+    static func listener(_ listeners: [NamedSource], demo: Bool = false, demoCapture: String?,
+                         log: @escaping @Sendable (String) -> Void) -> DeviceScanner? {
+        guard !listeners.isEmpty || demo else { return nil }
+        var parts = listeners.map { listener in
             MultiScanner.Part(name: listener.name ?? listener.source.description,
                               scanner: ScannerFactory.make(listener.source, demoCapture: demoCapture, sealer: SensorKeyring(), log: log))
         }
+        // Translators: the room of the demo's gateway, a name as the user could give one.
+        if demo { parts.append(MultiScanner.Part(name: L10n.ctx("demo room", "Kitchen"), scanner: DemoGateway(sealer: SensorKeyring()))) }
         let several = MultiScanner(parts, ignoring: sharing.map { [$0.gateway] } ?? [], log: log)
         others = several
         return several

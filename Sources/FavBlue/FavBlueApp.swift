@@ -141,9 +141,10 @@ final class FavBlueApp {
             AppSources.scanner(primary: ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder,
                                                             link: self?.link, bus: self?.bus, loopDemo: true,
                                                             sealer: SensorKeyring(), log: log),
-                               name: self?.sourceName, listeners: self?.listeners ?? [], log: log)
+                               name: self?.sourceName, listeners: self?.listeners ?? [], demo: self?.source == .demo, log: log)
         }, sightings: store.sightings, recorder: recorder)
-        AppSources.listen(live, to: { [weak self] in (self?.listeners ?? [], self?.sourceName) }, demoCapture: demo, log: log)
+        AppSources.listen(live, to: { [weak self] in (self?.listeners ?? [], self?.sourceName, self?.source == .demo) },
+                          demoCapture: demo, log: log)
         let favorites = Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live, sightings: store.sightings)
         self.favorites = favorites
         favoritesPage = FavoritesViewModel(favorites: favorites, notices: store.notices)
@@ -342,6 +343,8 @@ final class FavBlueApp {
                     role.replace(port: PeripheralFactory.make(.demo, link: nil))
                     // Preferences → Sources says what runs now, not what was tried first.
                     sources.setPrimary(.demo)
+                    // The demo's kitchen gateway listens from now on, as a broker's gateway would.
+                    live.listen()
                     scanner.start()
                 })
             },

@@ -30,9 +30,11 @@ extension DeviceDetailViewModel {
         }
     }
 
-    /// The sources that heard it, first heard first; empty with one source alone.
+    /// The sources that heard it, first heard first; empty with one source alone, and where
+    /// only this computer heard it, whose signal the page says already.
     public func heardBy(now: Date = Date()) -> [Hearing] {
         guard let device = live[id] else { return [] }
+        if device.heardBy.count == 1, device.heardBy[0].source == live.ownSource { return [] }
         let room = device.room.room
         return device.heardBy.map { h in
             let signal = h.rssi.map(SignalText.dBm) ?? L10n.tr("no signal figure")

@@ -65,3 +65,28 @@ final class DemoSensorsTests: XCTestCase {
         XCTAssertNotEqual(value(later, "temperature"), value(before, "temperature"), "and ten minutes show it moving")
     }
 }
+
+/// The demo's kitchen gateway: heard while it runs, the freezer stronger than this computer
+/// hears it and the fridge that only the kitchen hears; silent once stopped.
+final class DemoGatewayTests: XCTestCase {
+    func testTheKitchenHearsTheFreezerCloseByAndAFridgeThisComputerCannotThenFallsSilent() async throws {
+        let gateway = DemoGateway(interval: 0.05, sealer: SensorKeyring())
+        let observations = gateway.observations
+        gateway.start()
+        var heard: [String: [Int]] = [:]
+        for await o in observations {
+            if let name = o.name, let rssi = o.rssi { heard[name, default: []].append(rssi) }
+            if heard.count == 2, heard.values.allSatisfy({ $0.count >= 3 }) { break }
+        }
+        XCTAssertEqual(Set(heard.keys), ["Freezer", "Fridge"])
+        XCTAssertTrue(heard["Freezer"]!.allSatisfy { (-48 ... -44).contains($0) }, "\(heard)")
+        let own = try DemoSensors.advertisingEvents(at: Date(), sealer: SensorKeyring()).flatMap {
+            try ObservationDecoder.observations(inEvent: $0[...], at: Date())
+        }
+        XCTAssertFalse(own.contains { $0.name == "Fridge" }, "this computer's radio does not hear the fridge")
+        XCTAssertTrue(own.contains { $0.name == "Freezer" && $0.rssi! < -60 }, "and hears the freezer weaker than the kitchen")
+        gateway.stop()
+        let states = gateway.states
+        for await state in states { XCTAssertEqual(state, .paused); break }
+    }
+}

@@ -39,6 +39,45 @@ def open_page(app, name):
 
 @retry_gtk_atspi_crash
 class GatewayTests(unittest.TestCase):
+    def test_the_demo_has_a_second_room_whose_gateway_hears_what_this_computer_cannot(self):
+        """Try the Demo: its kitchen's gateway hears the fridge, which this computer does not,
+        and the freezer better than this computer; the freezer, a favorite, is said to be in the
+        kitchen, by the name the room goes by in German too."""
+        for lang, words in (("en", {"home": "Add New Devices", "fridge": "Details for Fridge", "details": "Details for Chest freezer",
+                                    "only": "Heard only in Kitchen; this computer cannot reach it.", "heard": "Heard By",
+                                    "room": "Kitchen · ", "own": "This Computer", "back": "Back", "add": "Add Freezer to favorites",
+                                    "field": "Nickname", "nickname": "Chest freezer",
+                                    "remove": "Remove Chest freezer from favorites"}),
+                            ("de", {"home": "Neue Geräte hinzufügen", "fridge": "Details zu Fridge", "details": "Details zu Truhe",
+                                    "only": "Nur hier gehört: Küche. Dieser Computer kann es nicht erreichen.", "heard": "Gehört von",
+                                    "room": "Küche · ", "own": "Dieser Computer", "back": "Zurück",
+                                    "add": "Freezer zu den Favoriten hinzufügen", "field": "Spitzname",
+                                    "nickname": "Truhe", "remove": "Truhe aus den Favoriten entfernen"})):
+            with self.subTest(lang=lang), App("--source", "demo", lang=lang) as app:
+                app.wait_for(lambda: words["home"] in app.names("button"), what="the home page")
+                app.press(words["home"])
+                app.wait_for(lambda: words["fridge"] in app.names("button"), timeout=30, what="the fridge, heard in the kitchen")
+                app.press(words["add"])
+                # The heart's tooltip says "Add to Favorites" too: the dialog is told by its focused field.
+                app.wait_for(lambda: app.focused() in (("entry", words["field"]), ("text", words["field"])),
+                             what="the add dialog's nickname field")
+                app.type_text(words["nickname"])
+                app.key("Return")
+                app.wait_for(lambda: words["remove"] in app.names("button"), what="the filled heart")
+                app.press(words["fridge"])
+                app.wait_for(lambda: words["only"] in app.names("label"), timeout=20, what="where the fridge is heard")
+                app.press(words["back"])
+                app.wait_for(lambda: words["details"] in app.names("button"), what="the Scanner again")
+                app.press(words["details"])
+                app.wait_for(lambda: words["heard"] in app.names("label") and words["own"] in app.names("label"),
+                             timeout=20, what="the freezer's Heard By")
+                self.assertIn(words["room"].split(" ·")[0], app.names("label"), "the kitchen hears it")
+                app.press(words["back"])
+                app.wait_for(lambda: words["details"] in app.names("button"), what="the Scanner again")
+                app.press(words["back"])
+                app.wait_for(lambda: any(n.startswith(words["room"]) and " dBm" in n for n in app.names("label")),
+                             timeout=20, what="the favorite in the kitchen, on the home page")
+
     def test_a_peer_heard_here_and_in_two_rooms_is_one_device_in_the_room_that_hears_it_best(self):
         broker = Broker()
         self.addCleanup(broker.stop)

@@ -86,10 +86,23 @@ public enum DemoSensors {
         },
     ]
 
+    /// What the kitchen's gateway hears: the freezer, close by, and the fridge, which this
+    /// computer's radio cannot reach ("Heard only in Kitchen").
+    static let kitchen: [Sensor] = [
+        Sensor(id: address(0x02), rssi: -46, frames: all[1].frames),
+        // BTHome v2, plain: the fridge's temperature and battery.
+        Sensor(id: address(0x06), rssi: -52) { at, _ in
+            let readings = BTHomeReadings(temperature: drift(at, low: 3.5, high: 5.5, minutes: 12), humidity: drift(at, low: 60, high: 75, minutes: 18),
+                                          battery: 71)
+            guard let service = readings.serviceData(address: nil, sealer: nil) else { return nil }
+            return (flags + [UInt8(service.count + 3), 0x16, 0xD2, 0xFC] + service + name("Fridge"), nil)
+        },
+    ]
+
     /// The LE Advertising Report events (Core v5.4, Vol 4, Part E, §7.7.65.2) a controller
-    /// sends for the sensors at `at`: non-connectable, and scannable where a scan response follows.
-    static func advertisingEvents(at: Date, sealer: PayloadSealer?) -> [[UInt8]] {
-        all.flatMap { sensor -> [[UInt8]] in
+    /// sends for `sensors` at `at`: non-connectable, and scannable where a scan response follows.
+    static func advertisingEvents(at: Date, sealer: PayloadSealer?, of sensors: [Sensor] = all) -> [[UInt8]] {
+        sensors.flatMap { sensor -> [[UInt8]] in
             guard let frames = sensor.frames(at, sealer) else { return [] }
             let rssi = sensor.rssi + Int.random(in: -2...2)
             var events = [report(sensor.id, type: frames.scanResponse == nil ? 0x03 : 0x02, data: frames.data, rssi: rssi)]
