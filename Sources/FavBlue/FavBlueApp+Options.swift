@@ -22,6 +22,8 @@ extension FavBlueApp {
                               placeholder: L10n.tr("SOURCE"))
         application.addOption("version", argument: .flag,
                               description: L10n.tr("Print the version and exit"), placeholder: nil)
+        application.addOption("verbose", argument: .flag,
+                              description: L10n.tr("Say on standard error how FavBlue starts"), placeholder: nil)
     }
 
     /// Validates the options in the launching process; returns an exit status to stop.
@@ -45,6 +47,9 @@ extension FavBlueApp {
             storageOverride = storage
         }
         sourceOverride = options.strings("source")
+        if options.flag("verbose") && !Self.hasSessionBus {
+            printError(L10n.tr("No session bus: FavBlue runs as an instance of its own and does not start one."))
+        }
         // Started here, before the session bus and GTK's start, so the store opens beside both.
         // Whether this launch is the first is known only later (`onRegistered`).
         loadSettings()

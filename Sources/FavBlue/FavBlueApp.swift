@@ -15,7 +15,10 @@ import Views
 @MainActor
 final class FavBlueApp {
     // MARK: Owned
-    private let application = Application(id: AppInfo.id)
+    /// Where no session bus exists (a bare X server, a kiosk), FavBlue runs as an instance of
+    /// its own rather than have GLib start a bus only to learn that it is the only one.
+    static let hasSessionBus = SessionBus.exists()
+    private let application = Application(id: AppInfo.id, unique: hasSessionBus)
     var settings: Settings?
     private var window: MainWindow?
     private var store: Store?

@@ -22,6 +22,8 @@ SliceAllocator.useMallocOnOlderGLib()
 // Top-level code runs on the main thread, which GTK owns from here on.
 let status = MainActor.assumeIsolated { () -> Int32 in
     StartupTrace.mark("main")
+    // Before GLib looks for a session bus: where there is none, it starts none (see SessionBus).
+    if !FavBlueApp.hasSessionBus { SessionBus.disableAutolaunch() }
     ExecutablePreload.start()
     // libdispatch's main queue must be drained by GLib before anything is queued on it.
     MainLoop.install()

@@ -11,9 +11,10 @@ public final class Application: GObjectRef {
     var application: UnsafeMutablePointer<GtkApplication> { gcast(object) }
     private var gapplication: UnsafeMutablePointer<GApplication> { gcast(object) }
 
-    /// Creates the application; `id` is the reverse-DNS application ID.
-    public init(id: String) {
-        super.init(adopting: adw_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
+    /// Creates the application; `id` is the reverse-DNS application ID. Without `unique` it
+    /// asks no bus whether another instance runs (where there is no session bus to ask).
+    public init(id: String, unique: Bool = true) {
+        super.init(adopting: adw_application_new(id, unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE))
         // Before any window: every window's access-key buttons are named once (see Mnemonic).
         connect("startup") { _ in Mnemonic.watchWindows() }
     }
@@ -124,4 +125,29 @@ public final class Application: GObjectRef {
 
     /// Ends one `hold()`.
     public func release() { g_application_release(gapplication) }
+}
+
+/// Whether the process has a session bus, found as GLib finds it: `DBUS_SESSION_BUS_ADDRESS`,
+/// else the socket `$XDG_RUNTIME_DIR/bus`. Without either, GLib would start a `dbus-daemon`
+/// through `dbus-launch` just to learn that the app is the only instance.
+public enum SessionBus {
+    public static func exists(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address != disabled }
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else { return false }
+        var info = stat()
+        return stat(runtime + "/bus", &info) == 0 && (info.st_mode & S_IFMT) == S_IFSOCK
+    }
+
+    /// Makes GLib's own look-ups find no bus rather than start one: the notifications and the
+    /// keyring would otherwise ask for one later. The address names no transport GLib knows,
+    /// so each asks, fails at once, and goes on without. What needs the bus is told so first:
+    /// settings are written to GLib's key file (dconf writes through the bus), and GTK's
+    /// accessibility, whose screen readers talk over the bus, is off.
+    public static func disableAutolaunch() {
+        setenv("DBUS_SESSION_BUS_ADDRESS", disabled, 1)
+        setenv("GSETTINGS_BACKEND", "keyfile", 0)
+        setenv("GTK_A11Y", "none", 0)
+    }
+
+    static let disabled = "disabled:"
 }

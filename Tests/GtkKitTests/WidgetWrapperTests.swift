@@ -104,3 +104,33 @@ final class WidgetWrapperTests: GtkTestCase {
         }
     }
 }
+
+/// The session bus is found as GLib finds it, so FavBlue knows when asking for one would start one.
+final class SessionBusTests: XCTestCase {
+    func testABusIsItsAddressOrTheRuntimeDirectorysSocketAndNothingElse() throws {
+        XCTAssertTrue(SessionBus.exists(["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/user/1000/bus"]))
+        XCTAssertFalse(SessionBus.exists([:]), "no address and no runtime directory: GLib would autolaunch")
+        XCTAssertFalse(SessionBus.exists(["DBUS_SESSION_BUS_ADDRESS": ""]))
+        XCTAssertFalse(SessionBus.exists(["DBUS_SESSION_BUS_ADDRESS": "disabled:"]), "what FavBlue sets where there is none")
+        let runtime = NSTemporaryDirectory() + "favblue-bus-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        XCTAssertFalse(SessionBus.exists(["XDG_RUNTIME_DIR": runtime]), "a runtime directory without a bus socket")
+        FileManager.default.createFile(atPath: runtime + "/bus", contents: Data())
+        XCTAssertFalse(SessionBus.exists(["XDG_RUNTIME_DIR": runtime]), "a file named bus is no socket")
+        try FileManager.default.removeItem(atPath: runtime + "/bus")
+        let socket = Foundation.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array((runtime + "/bus").utf8CString)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.prefix(raw.count).enumerated() { raw[i] = UInt8(bitPattern: byte) }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        XCTAssertEqual(bound, 0)
+        XCTAssertTrue(SessionBus.exists(["XDG_RUNTIME_DIR": runtime]), "the runtime directory's bus socket")
+    }
+}

@@ -466,5 +466,55 @@ class MemoryTests(unittest.TestCase):
             self.assertNotIn("G_SLICE=always-malloc", environment_of(app.proc.pid))
 
 
+def processes():
+    """{pid: command line} of every process now."""
+    out = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/cmdline", "rb") as f:
+                    out[int(name)] = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+            except OSError:
+                pass
+    return out
+
+
+class SessionBusTests(unittest.TestCase):
+    def test_without_a_session_bus_the_app_runs_and_starts_no_bus_for_itself(self):
+        """A bare X server or a kiosk has no session bus. GLib would start one (dbus-launch, and
+        the accessibility bus after it) only to learn that FavBlue is the only instance: FavBlue
+        runs as an instance of its own, says so under --verbose, and keeps its settings."""
+        home = scratch()
+        runtime = os.path.join(home, "runtime")
+        os.makedirs(runtime, mode=0o700)
+        env = {k: v for k, v in os.environ.items() if k not in ("DBUS_SESSION_BUS_ADDRESS", "GSETTINGS_BACKEND")}
+        env.update({"HOME": home, "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": os.path.join(home, "config"),
+                    "XDG_DATA_HOME": os.path.join(home, "data"), "XDG_CACHE_HOME": os.path.join(home, "cache"),
+                    "LANG": "C.UTF-8", "LANGUAGE": "", "GSETTINGS_SCHEMA_DIR": os.environ.get("GSETTINGS_SCHEMA_DIR", "")})
+        if not env["GSETTINGS_SCHEMA_DIR"]:
+            del env["GSETTINGS_SCHEMA_DIR"]
+        before = set(processes())
+        proc = subprocess.Popen([binary(), "--splash-ms", "0", "--source", "demo", "--verbose"], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(proc.pid)],
+                                   capture_output=True, text=True, timeout=30)
+            self.assertTrue(found.stdout.strip(), "the window is shown")
+            time.sleep(2)
+            self.assertIsNone(proc.poll(), "it runs")
+            started = {pid: cmd for pid, cmd in processes().items() if pid not in before}
+            buses = [cmd for cmd in started.values() if "dbus-launch" in cmd or ("dbus-daemon" in cmd and runtime in cmd)
+                     or "--autolaunch" in cmd]
+            self.assertEqual(buses, [], "no bus was started for it")
+        finally:
+            proc.terminate()
+            _, err = proc.communicate(timeout=20)
+        self.assertIn("No session bus: FavBlue runs as an instance of its own and does not start one.", err)
+        self.assertNotIn("WARNING", err, err)
+        self.assertNotIn("CRITICAL", err, err)
+        self.assertTrue(os.path.exists(os.path.join(home, "config", "glib-2.0", "settings", "keyfile")),
+                        "its settings are kept in GLib's key file, which needs no bus")
+
+
 if __name__ == "__main__":
     unittest.main()
