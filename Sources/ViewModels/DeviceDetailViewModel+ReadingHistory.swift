@@ -108,7 +108,8 @@ extension DeviceDetailViewModel {
 
     /// Where a reading comes among the main ones; the rest after them.
     static func order(_ key: String) -> Int {
-        let base = key.split(separator: "_").first.map(String.init) ?? key
+        // "carbon_dioxide_2" is the second carbon_dioxide, not a "carbon".
+        let base = Quantity.named(key).key
         return ReadingText.main.firstIndex(of: key) ?? ReadingText.main.firstIndex(of: base) ?? ReadingText.main.count
     }
 

@@ -24,4 +24,10 @@ final class SensorNoteTests: XCTestCase {
         XCTAssertEqual(shown?.items, [])
         XCTAssertNotNil(shown?.note)
     }
+
+    @MainActor func testASecondProbeOfAQuantityWithAnUnderscoreSortsWithItsQuantity() {
+        XCTAssertEqual(DeviceDetailViewModel.order("carbon_dioxide_2"), DeviceDetailViewModel.order("carbon_dioxide"))
+        XCTAssertEqual(DeviceDetailViewModel.order("temperature_3"), DeviceDetailViewModel.order("temperature"))
+        XCTAssertLessThan(DeviceDetailViewModel.order("temperature_2"), DeviceDetailViewModel.order("unknown_thing"))
+    }
 }

@@ -128,11 +128,13 @@ def mac_bytes(address):
     return bytes(int(p, 16) for p in address.split(":"))
 
 
-def bthome_encrypted(address, key, payload, counter):
-    info = 0x41
-    nonce = mac_bytes(address) + b"\xd2\xfc" + bytes([info]) + counter
+def bthome_encrypted(address, key, payload, counter, carried=None):
+    """With `carried`, the frame carries that MAC (information bit 1), and the nonce is built from it."""
+    info = 0x43 if carried else 0x41
+    nonce = mac_bytes(carried or address) + b"\xd2\xfc" + bytes([info]) + counter
     sealed = AESCCM(key, tag_length=4).encrypt(nonce, payload, None)
-    return bytes([info]) + sealed[:-4] + counter + sealed[-4:]
+    mac = mac_bytes(carried)[::-1] if carried else b""
+    return bytes([info]) + mac + sealed[:-4] + counter + sealed[-4:]
 
 
 def bthome_oracle(case):
@@ -370,6 +372,17 @@ def cases():
             case["key"] = case["oracle_key"] = key
         elif kind == "wrong":
             case["key"] = case["oracle_key"] = os.urandom(16)
+    # The MAC included (information bit 1): six bytes, least significant first, before the
+    # objects; an encrypted frame's nonce is built from it, as a relayed frame's must be.
+    for _ in range(3):
+        carried = ":".join(f"{rng.randrange(256):02X}" for _ in range(6))
+        add("bthome", bthome_oracle, service={0xFCD2: bytes([0x42]) + mac_bytes(carried)[::-1] + bthome_objects()})
+    for _ in range(3):
+        key = os.urandom(16)
+        carried = ":".join(f"{rng.randrange(256):02X}" for _ in range(6))
+        case = add("bthome", bthome_oracle, service=None, kind="right")
+        case["service"] = {0xFCD2: bthome_encrypted(case["address"], key, bthome_objects(), os.urandom(4), carried=carried)}
+        case["key"] = case["oracle_key"] = key
 
     for t in [-400, -399, -1, 0, 1, 215, 999, 1000, rng.randint(-400, 1000)]:
         add("govee", govee_oracle, name="GVH5075_1A2B",
@@ -418,6 +431,17 @@ def cases():
             case["key"] = case["oracle_key"] = key
         elif kind == "wrong":
             case["key"] = case["oracle_key"] = os.urandom(16)
+    # The MAC included (information bit 1): six bytes, least significant first, before the
+    # objects; an encrypted frame's nonce is built from it, as a relayed frame's must be.
+    for _ in range(3):
+        carried = ":".join(f"{rng.randrange(256):02X}" for _ in range(6))
+        add("bthome", bthome_oracle, service={0xFCD2: bytes([0x42]) + mac_bytes(carried)[::-1] + bthome_objects()})
+    for _ in range(3):
+        key = os.urandom(16)
+        carried = ":".join(f"{rng.randrange(256):02X}" for _ in range(6))
+        case = add("bthome", bthome_oracle, service=None, kind="right")
+        case["service"] = {0xFCD2: bthome_encrypted(case["address"], key, bthome_objects(), os.urandom(4), carried=carried)}
+        case["key"] = case["oracle_key"] = key
     # Cut inside the last object: what comes before it is read.
     for _ in range(3):
         case = add("mibeacon", mibeacon_oracle)

@@ -122,6 +122,14 @@ enum BTHome: SensorFamily {
         guard let info = data.first, info >> 5 == 2 else { return nil }
         let model = SensorModel(maker: "BTHome", model: "v2")
         var payload = Array(data.dropFirst())
+        // Bit 1: the sender's MAC follows, least significant byte first (a relayed frame); an
+        // encrypted frame's nonce is built from it.
+        var mac = frame.addressBytes
+        if info & 0x02 != 0 {
+            guard payload.count >= 6 else { return nil }
+            mac = Array(payload.prefix(6).reversed())
+            payload.removeFirst(6)
+        }
         var sealedBy: UInt32?
         if info & 0x01 != 0 {
             // Ciphertext, a 4-byte counter, a 4-byte MIC; the nonce is the address, the UUID
@@ -130,7 +138,7 @@ enum BTHome: SensorFamily {
             let counter = Array(payload[(payload.count - 8)..<(payload.count - 4)])
             let tag = Array(payload.suffix(4))
             let ciphertext = Array(payload.prefix(payload.count - 8))
-            guard let keys, let key = keys.key(for: frame.address), let mac = frame.addressBytes else {
+            guard let keys, let key = keys.key(for: frame.address), let mac else {
                 return SensorData(model: model, encrypted: true)
             }
             guard let plain = keys.ccmOpen(key: key, nonce: mac + [0xD2, 0xFC, info] + counter, ciphertext: ciphertext,

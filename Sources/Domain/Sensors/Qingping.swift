@@ -28,7 +28,11 @@ enum Qingping: SensorFamily {
                 break
             }
             let v = SensorBytes(Array(data[(i + 2)..<(i + 2 + length)]))
-            out.readings += reading(type, v, event: event)
+            // One figure per quantity: a later one (the light in 0x09 after 0x08's) replaces it, as qingping-ble reads it.
+            for r in reading(type, v, event: event) {
+                out.readings.removeAll { $0.quantity == r.quantity }
+                out.readings.append(r)
+            }
             i += 2 + length
         }
         return out
