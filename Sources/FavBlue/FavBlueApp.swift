@@ -18,9 +18,9 @@ final class FavBlueApp {
     /// Where no session bus exists (a bare X server, a kiosk), FavBlue runs as an instance of
     /// its own rather than have GLib start a bus only to learn that it is the only one.
     static let hasSessionBus = SessionBus.exists()
-    private let application = Application(id: AppInfo.id, unique: hasSessionBus)
+    let application = Application(id: AppInfo.id, unique: hasSessionBus)
     var settings: Settings?
-    private var window: MainWindow?
+    var window: MainWindow?
     private var store: Store?
     private var awaitingStore = false
     /// The store, being opened while GTK starts.
@@ -28,7 +28,7 @@ final class FavBlueApp {
     private var favorites: Favorites?
     private var favoritesPage: FavoritesViewModel?
     private var scanner: ScannerViewModel?
-    private var live: LiveDevices?
+    var live: LiveDevices?
     private var hidden: HiddenDevices?
     private var identities: Identities?
     /// Keys of encrypted sensors, from the keyring and Key….
@@ -45,10 +45,10 @@ final class FavBlueApp {
     private var peripheralBenchmark: PeripheralBenchmark?
     private var chatBenchmark: ChatBenchmark?
     /// The H4 link the scanner and the connector share; nil for other sources.
-    private var link: HCILink?
+    var link: HCILink?
     /// The BlueZ connection the scanner, the connector and the alias writer share (`bluez`, `auto`).
-    private var bus: BlueZBus?
-    private var sessions: ChatSessions?
+    var bus: BlueZBus?
+    var sessions: ChatSessions?
     /// The connected device's GATT tree and values.
     private var browser: GATTBrowser?
     private var pairing: Pairing?
@@ -58,8 +58,8 @@ final class FavBlueApp {
     private var trackerGuard: TrackerGuard?
     private var nicknames: NicknameSharing?
     /// Act as a Device: what FavBlue advertises and serves.
-    private var peripheral: PeripheralRole?
-    private var shutDownDone = false
+    var peripheral: PeripheralRole?
+    var shutDownDone = false
     /// Every scanner writes into it; the Scanner's Record toggle opens and closes its file.
     private let recorder = BtsnoopRecorder()
 
@@ -379,46 +379,9 @@ final class FavBlueApp {
             server: { navigator in ServerPage(navigator: navigator, model: ServerEditorViewModel(role: role, names: Self.attributeName)) })
     }
 
-    private func quit() {
-        shutDown()
-        window?.window.close()
-        application.quit()
-    }
-
-    /// However the app ends (Ctrl+Q, the last window closed): a recording ends with a complete
-    /// file, the connection ends, and chat messages not yet written are written first.
-    private func shutDown() {
-        live?.stop()
-        guard let sessions, !shutDownDone else { return }
-        shutDownDone = true
-        let told = DispatchSemaphore(value: 0)
-        sessions.disconnectBeforeQuitting(within: 2) { told.signal() }
-        let writes = sessions.finishWriting()
-        let peripheralWrites = peripheral?.pendingWrites
-        let sightings = live?.pendingWrites
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            await writes?.value
-            await sightings?.value
-            await peripheralWrites?.value
-            done.signal()
-        }
-        if done.wait(timeout: .now() + 3) == .timedOut {
-            printError(L10n.tr("Some chat messages or sightings could not be saved before FavBlue quit."))
-        }
-        _ = told.wait(timeout: .now() + 2)
-        link?.close()
-        // The scan's StopDiscovery goes out first, so bluetoothd is not left discovering for us.
-        bus?.finish(within: 1)
-    }
-
     /// The one name rule (nickname, advertised name, address) for the owners and models that name a device.
     private var deviceName: @MainActor (DeviceID) -> String {
         let favorites = self.favorites
         return { [weak favorites] id in favorites?.name(of: id) ?? id.address }
-    }
-
-    func printError(_ message: String) {
-        FileHandle.standardError.write(Data(("favblue: " + message + "\n").utf8))
     }
 }

@@ -86,7 +86,6 @@ final class ForgedSensorFrameTests: XCTestCase {
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: keysFile)
         }
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: scanToolPath), "build favblue-scan first (swift build)")
         let (status, out, err) = try runTool(scanToolPath, ["--source", "btsnoop:\(path)", "--fast", "--format", "json",
                                                             "--sensor-keys", keysFile, "--verbose"])
         XCTAssertEqual(status, 0, err)

@@ -431,17 +431,6 @@ def cases():
             case["key"] = case["oracle_key"] = key
         elif kind == "wrong":
             case["key"] = case["oracle_key"] = os.urandom(16)
-    # The MAC included (information bit 1): six bytes, least significant first, before the
-    # objects; an encrypted frame's nonce is built from it, as a relayed frame's must be.
-    for _ in range(3):
-        carried = ":".join(f"{rng.randrange(256):02X}" for _ in range(6))
-        add("bthome", bthome_oracle, service={0xFCD2: bytes([0x42]) + mac_bytes(carried)[::-1] + bthome_objects()})
-    for _ in range(3):
-        key = os.urandom(16)
-        carried = ":".join(f"{rng.randrange(256):02X}" for _ in range(6))
-        case = add("bthome", bthome_oracle, service=None, kind="right")
-        case["service"] = {0xFCD2: bthome_encrypted(case["address"], key, bthome_objects(), os.urandom(4), carried=carried)}
-        case["key"] = case["oracle_key"] = key
     # Cut inside the last object: what comes before it is read.
     for _ in range(3):
         case = add("mibeacon", mibeacon_oracle)
