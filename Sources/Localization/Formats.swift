@@ -53,6 +53,14 @@ public enum Formats {
     private static let timeFormatter = formatter(date: .none, time: .short)
     private static let dateFormatter = formatter(date: .medium, time: .none)
 
+    /// A formatter of the locale's own order for the fields `template` names ("EEEjjmm").
+    private static func formatter(template: String) -> DateFormatter {
+        let f = DateFormatter()
+        f.locale = timeLocale
+        f.setLocalizedDateFormatFromTemplate(template)
+        return f
+    }
+
     private static func formatter(date: DateFormatter.Style, time: DateFormatter.Style,
                                   locale: Locale = timeLocale) -> DateFormatter {
         let f = DateFormatter()
@@ -84,12 +92,7 @@ public enum Formats {
     /// "14:09:05.250" or "2:09:05.250 PM": a time to the millisecond, in the locale's order.
     public static func preciseTime(_ date: Date) -> String { preciseTimeFormatter.string(from: date) }
 
-    private static let preciseTimeFormatter: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = timeLocale
-        f.setLocalizedDateFormatFromTemplate("jjmmssSSS")
-        return f
-    }()
+    private static let preciseTimeFormatter = formatter(template: "jjmmssSSS")
 
     /// "23.11.2026" or "Nov 23, 2026".
     public static func date(_ date: Date) -> String { dateFormatter.string(from: date) }
@@ -100,19 +103,9 @@ public enum Formats {
     /// "22. Nov." or "Nov 22": a day within the year.
     public static func dayAndMonth(_ date: Date) -> String { dayAndMonthFormatter.string(from: date) }
 
-    private static let dayAndMonthFormatter: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = timeLocale
-        f.setLocalizedDateFormatFromTemplate("MMMd")
-        return f
-    }()
+    private static let dayAndMonthFormatter = formatter(template: "MMMd")
 
-    private static let weekdayTimeFormatter: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = timeLocale
-        f.setLocalizedDateFormatFromTemplate("EEEjjmm")
-        return f
-    }()
+    private static let weekdayTimeFormatter = formatter(template: "EEEjjmm")
 
     /// The same, in an explicit locale and time zone (for tests).
     public static func dateTime(_ date: Date, locale: Locale, timeZone: TimeZone) -> String {

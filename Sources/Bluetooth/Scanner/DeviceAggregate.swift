@@ -234,12 +234,11 @@ public struct DeviceTable: Sendable {
 
     /// Feeds a keyed sensor's newest frame to its guard, noting a frame not believed.
     private mutating func judgeSensor(at i: Int, time: Date) {
-        guard let keys = sensorKeys, entries[i].advertised.hasSensor, let key = keys.key(for: entries[i].id.address) else { return }
-        var judge = entries[i].sensorGuard ?? SensorGuard()
-        let address = (entries[i].last.heardAs ?? entries[i].id).address
-        let verdict = judge.watch(entries[i].advertised, heardAt: address, key: key, ciphers: keys, at: time)
-        entries[i].sensorGuard = judge
-        if let refusal = verdict?.refusal { sensorRefusals.append("\(entries[i].id.address): \(refusal)") }
+        guard sensorKeys != nil, entries[i].advertised.hasSensor else { return }
+        let entry = entries[i]
+        let verdict = SensorGuard.judge(&entries[i].sensorGuard, entry.advertised, heardAt: (entry.last.heardAs ?? entry.id).address,
+                                        owner: entry.id.address, keys: sensorKeys, at: time)
+        if let refusal = verdict?.refusal { sensorRefusals.append("\(entry.id.address): \(refusal)") }
     }
 
     /// A private address no key resolves: the only kind the rule folds.

@@ -14,14 +14,11 @@ extension LiveDevices {
         notify(.devices)
     }
 
-    /// Feeds the device's newest frame to its guard, when its key is known; what became of it.
-    @discardableResult
-    func guardSensor(_ id: DeviceID, at time: Date) -> SensorGuard.Verdict? {
-        guard let keys = sensorKeys, let device = devices[id], let key = keys.key(for: id.address) else { return nil }
-        var watch = device.sensorGuard ?? SensorGuard()
-        let verdict = watch.watch(device.advertised, heardAt: device.currentAddress.address, key: key, ciphers: keys, at: time)
-        devices[id]?.sensorGuard = watch
-        return verdict
+    /// Feeds the device's newest frame to its guard, when its key is known.
+    func guardSensor(_ id: DeviceID, at time: Date) {
+        guard let device = devices[id] else { return }
+        _ = SensorGuard.judge(&devices[id]!.sensorGuard, device.advertised, heardAt: device.currentAddress.address,
+                              owner: id.address, keys: sensorKeys, at: time)
     }
 
     /// The sensor's readings over the last hour, one every 10 s, oldest first.

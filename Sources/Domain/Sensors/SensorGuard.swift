@@ -50,7 +50,8 @@ public struct SensorGuard: Equatable, Sendable {
     private var packetID: Int?
     private var packetTime: Date?
     /// The blocks of the frame judged last, so a frame sent again is not opened again.
-    private var lastBlocks: [[UInt8]] = []
+    private var lastManufacturerData: [ManufacturerData] = []
+    private var lastServiceData: [ServiceID: [UInt8]] = [:]
 
     public init() {}
 
@@ -105,10 +106,9 @@ public struct SensorGuard: Equatable, Sendable {
     /// nil when its blocks are the frame judged last.
     public mutating func watch(_ advertised: AdvertisedData, heardAt address: String, key: [UInt8], ciphers: SensorKeys,
                                at time: Date) -> Verdict? {
-        var blocks = advertised.manufacturerData.map { [UInt8(truncatingIfNeeded: $0.companyID), UInt8($0.companyID >> 8)] + $0.data }
-        blocks += advertised.serviceData.sorted { $0.key.uuid < $1.key.uuid }.map { Array($0.key.uuid.utf8) + $0.value }
-        guard blocks != lastBlocks else { return nil }
-        lastBlocks = blocks
+        guard advertised.manufacturerData != lastManufacturerData || advertised.serviceData != lastServiceData else { return nil }
+        lastManufacturerData = advertised.manufacturerData
+        lastServiceData = advertised.serviceData
         guard let data = SensorDecoders.decode(advertised, address: address, keys: OneSensorKey(key: key, ciphers: ciphers)) else {
             return nil
         }
@@ -125,6 +125,16 @@ public struct SensorGuard: Equatable, Sendable {
 }
 
 extension SensorGuard {
+    /// Feeds a device's advertising after a report to its guard (made on first use) when the
+    /// key of `owner` is in `keys`; what became of the frame, nil when nothing new was judged.
+    public static func judge(_ judged: inout SensorGuard?, _ advertised: AdvertisedData, heardAt address: String,
+                             owner: String, keys: SensorKeys?, at time: Date) -> Verdict? {
+        guard let keys, let key = keys.key(for: owner) else { return nil }
+        var watching = judged ?? SensorGuard()
+        defer { judged = watching }
+        return watching.watch(advertised, heardAt: address, key: key, ciphers: keys, at: time)
+    }
+
     /// What a device's advertising says as a sensor: without a key, what it says; with the key of
     /// `owner` known, only what `judged` believes. A key given since the last report judges the
     /// frame heard last by the same rules.
