@@ -140,7 +140,8 @@ extension SensorGuard {
     /// frame heard last by the same rules.
     public static func sensor(_ advertised: AdvertisedData, judged: SensorGuard?, heardAt address: String, owner: String,
                               at time: Date, keys: SensorKeys?) -> SensorData? {
-        guard let keys, let key = keys.key(for: owner) else { return advertised.sensor }
+        // Most devices are no sensor: their rows, refreshed several times a second, ask no keyring.
+        guard let keys, advertised.hasSensor, let key = keys.key(for: owner) else { return advertised.sensor }
         if let shown = judged?.shown { return shown }
         var fresh = SensorGuard()
         _ = fresh.watch(advertised, heardAt: address, key: key, ciphers: keys, at: time)
