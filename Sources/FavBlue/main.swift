@@ -14,7 +14,17 @@ import Domain
 import Foundation
 import GtkKit
 import Localization
+import ScanCommand
 import Views
+
+// Installed, favblue-scan is this program under a second name: the runtime is on disk once.
+if CommandLine.arguments.first.map({ URL(fileURLWithPath: $0).lastPathComponent }) == "favblue-scan" {
+    Task {
+        await ScanProgram.main(Array(CommandLine.arguments.dropFirst()))
+        exit(0)
+    }
+    dispatchMain()
+}
 
 // Before anything else: it may start the process again with GLib's slices on malloc.
 SliceAllocator.useMallocOnOlderGLib()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-// # FavBlueScan (executable `favblue-scan`)
+// # ScanCommand (the program `favblue-scan`)
 //
 // The scanner without a window: opens a source, collects what devices report,
 // and prints one line per device when the source ends or the time is up.
@@ -13,7 +13,15 @@ import Domain
 import Foundation
 import SecurityToolbox
 
-@main
+/// `favblue-scan`: its own small executable in a build tree, and a second name of `favblue` in
+/// the installed package, which links the Swift runtime once for both.
+public enum ScanProgram {
+    /// Parses `arguments` (without the program's name) and runs the command; an error exits.
+    public static func main(_ arguments: [String]) async {
+        await FavBlueScanCommand.main(arguments)
+    }
+}
+
 struct FavBlueScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "favblue-scan",
