@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The Debian package: meson-helpers/package builds it (reusing the test command's release build,
-# FAVBLUE_MESON_BUILD, where there is one), lintian finds no error and no warning left
-# unexplained, it holds what a desktop install needs, both manual pages render without groff's
-# warnings, and favblue-scan runs from the package unpacked into a bare folder (dpkg -x).
+# The Debian package: meson-helpers/package builds it through dpkg-buildpackage and debian/rules
+# (reusing the test command's release build, FAVBLUE_MESON_BUILD, where there is one), lintian
+# finds no error and no warning left unexplained in the .deb nor in the .changes, it holds what a
+# desktop install needs with the runtime once (favblue-scan a second name of favblue) within
+# its size, the debug symbols are in favblue-dbgsym, both manual pages render without groff's
+# warnings, and both programs run from the package unpacked into a bare folder (dpkg -x).
 set -uo pipefail
 root="${FAVBLUE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}"
 work="$(mktemp -d /tmp/favblue-package-test.XXXXXX)"
@@ -44,6 +46,46 @@ lintian_clean() {
   ! grep -E '^[EW]: ' "$work/lintian.txt" && [ "$status" -eq 0 ]
 }
 check "lintian reports no error and no warning" lintian_clean
+
+changes="$work/out/favblue_${version}_$(dpkg --print-architecture).changes"
+changes_clean() {
+  [ -s "$changes" ] || { echo "no .changes beside the package"; ls "$work/out"; return 1; }
+  grep -E '^ [0-9a-f]{64} [0-9]+ favblue-dbgsym_.*\.deb$' "$changes" || { echo "the .changes lists no favblue-dbgsym"; return 1; }
+  lintian --fail-on error,warning --no-tag-display-limit "$changes" | tee "$work/lintian-changes.txt"
+  local status=${PIPESTATUS[0]}
+  ! grep -E '^[EW]: ' "$work/lintian-changes.txt" && [ "$status" -eq 0 ]
+}
+check "dpkg-buildpackage's .changes lists favblue and favblue-dbgsym, and lintian reports nothing in it" changes_clean
+
+# The runtime, Foundation and ICU's data are linked into one program, once.
+footprint() {
+  local size installed
+  size=$(stat -c %s "$deb"); installed=$(dpkg-deb -f "$deb" Installed-Size)
+  echo ".deb $((size / 1024)) KiB (at most 20480), installed $installed KiB (at most 71680)"
+  dpkg-deb -c "$deb" | grep -E ' \./usr/bin/favblue-scan -> favblue$' || { echo "favblue-scan is not a link to favblue:"; dpkg-deb -c "$deb" | grep usr/bin/; return 1; }
+  [ "$size" -le $((20 * 1024 * 1024)) ] && [ "$installed" -le $((70 * 1024)) ]
+}
+check "favblue-scan is favblue under a second name; the .deb is at most 20 MiB and installs at most 70 MiB" footprint
+
+debug_symbols() {
+  local dbgsym="$work/out/favblue-dbgsym_${version}_$(dpkg --print-architecture).deb" id
+  [ -s "$dbgsym" ] || { echo "no $dbgsym"; return 1; }
+  dpkg -x "$deb" "$work/stripped"
+  id=$(readelf -n "$work/stripped/usr/bin/favblue" | sed -nE 's/.*Build ID: ([0-9a-f]+)/\1/p')
+  [ -n "$id" ] || { echo "favblue has no build ID"; return 1; }
+  readelf -S "$work/stripped/usr/bin/favblue" | grep -q '\.debug_info' && { echo "favblue still holds its debug information"; return 1; }
+  dpkg-deb -c "$dbgsym" | grep -F "usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
+}
+check "favblue's debug symbols are in favblue-dbgsym, found by its build ID" debug_symbols
+
+# dpkg-buildflags' hardening=+all for the link: position-independent, RELRO, bound at start.
+hardened() {
+  local program="$work/stripped/usr/bin/favblue"
+  readelf -h "$program" | grep -E 'Type: +DYN' || { echo "favblue is not position-independent"; return 1; }
+  readelf -lW "$program" | grep -E 'GNU_RELRO' || { echo "favblue has no RELRO segment"; return 1; }
+  readelf -dW "$program" | grep -E 'FLAGS.*BIND_NOW' || { echo "favblue is not linked with -z now"; return 1; }
+}
+check "favblue is linked PIE, with RELRO and -z now" hardened
 
 holds() {
   dpkg-deb -c "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$work/files.txt"
@@ -96,6 +138,27 @@ manual() {
 }
 check "man -l favblue.1 renders without warnings" manual favblue "splash-ms"
 check "man -l favblue-scan.1 renders without warnings" manual favblue-scan "sensor-keys"
+
+# A build without a tool it needs names the tool and its Debian package, and writes nothing.
+missing_tool() {
+  local bin="$work/no-dh-bin" dir
+  mkdir -p "$bin"
+  for dir in ${PATH//:/ }; do
+    [ -d "$dir" ] || continue
+    for tool in "$dir"/*; do
+      [ -x "$tool" ] && [ ! -e "$bin/${tool##*/}" ] && ln -s "$tool" "$bin/${tool##*/}"
+    done
+  done
+  rm -f "$bin/dh"
+  if PATH="$bin" meson-helpers/package --output "$work/no-dh" 2>"$work/no-dh.txt"; then
+    echo "the package was built without dh"; return 1
+  fi
+  cat "$work/no-dh.txt"
+  grep -qxF "package: dh is missing: install the Debian package debhelper (apt-get install debhelper)" "$work/no-dh.txt" \
+    && grep -qxF "package: no package was written" "$work/no-dh.txt" \
+    && [ -z "$(ls -A "$work/no-dh" 2>/dev/null)" ]
+}
+check "without dh, the build names debhelper and leaves no package" missing_tool
 
 echo "$(basename "$deb"): $(du -k "$deb" | cut -f1) KiB, installed $(dpkg-deb -f "$deb" Installed-Size) KiB"
 echo "Package: $passed passed, $failed failed"
