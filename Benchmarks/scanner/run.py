@@ -9,7 +9,9 @@ p50/p95 from the GdkFrameClock, peak RSS and list refreshes per second.
 The same window scanning a quiet room (10 devices, 10 reports a second) runs
 first, so the cost of the busy room reads as a ratio measured on the same
 machine in the same run: Xvfb renders with software GL, which alone costs
-frames and about 100 MiB.
+frames and about 100 MiB. The minimal C libadwaita window of Benchmarks/startup,
+idle for 10 s on the same display, is the third figure: the busy room's peak RSS
+against it (the goal: at most 1.5x).
 
     meson-helpers/on-display python3 Benchmarks/scanner/run.py [FAVBLUE_BINARY] [--seconds N] [--sensors N]
 
@@ -24,6 +26,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -91,6 +94,20 @@ def measure(binary, capture, seconds, tmp):
     return json.loads(line.split(" ", 1)[1])
 
 
+def minimal_window_rss(tmp):
+    """The C window's peak RSS in MiB after 10 s idle, built as Benchmarks/startup builds it."""
+    sys.path.insert(0, os.path.join(ROOT, "Benchmarks", "startup"))
+    from run import build_minimal
+    proc = subprocess.Popen([build_minimal(tmp)], env=dict(os.environ, GSETTINGS_BACKEND="memory"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(10)
+    with open(f"/proc/{proc.pid}/status") as f:
+        hwm_kb = next(int(l.split()[1]) for l in f if l.startswith("VmHWM:"))
+    proc.terminate()
+    proc.wait(timeout=10)
+    return hwm_kb / 1024.0
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue"))
@@ -104,6 +121,7 @@ def main():
         write_capture(busy_capture, args.seconds, sensors=args.sensors)
         quiet = measure(args.binary, quiet_capture, args.seconds, tmp)
         busy = measure(args.binary, busy_capture, args.seconds, tmp)
+        minimal = minimal_window_rss(tmp)
     print(f"{DEVICES} devices ({args.sensors} of them sensors), {RATE} reports/s, {busy['seconds']:.0f} s into the real window "
           f"(quiet room: 10 devices, 10 reports/s)")
     rows = [
@@ -116,6 +134,8 @@ def main():
     print_table(rows, busy, quiet, ("busy", "quiet"))
     print(f"frames drawn           {busy['frames']:7d}    {quiet['frames']:7d}")
     print(f"rows shown at the end  {busy['rows']:7d}    {quiet['rows']:7d}")
+    print(f"minimal C window, peak RSS after 10 s idle {minimal:.1f} MiB; busy room's peak against it "
+          f"{busy['peak_rss_mib'] / minimal:.2f}x (aim <= 1.5x)")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 # Copyright The FavBlue authors
 """Start-up benchmark: time from exec to the first window mapped (the X server's
 MapNotify, as another client sees it), to the first presented frame, and RSS
-after 5 s idle, for favblue and a minimal C GTK 4 + libadwaita window built the
+after 10 s idle (--idle S), for favblue and a minimal C GTK 4 + libadwaita window built the
 same way, alternating. Median of RUNS runs each (default 11). Two ways:
 
 - prepared: fresh temporary XDG data and cache folders, the memory GSettings
@@ -19,7 +19,11 @@ With --plain-x it starts an X server of its own (Xvfb) and runs both programs th
 session bus in their environment, as on a bare X server: GLib then starts one for the display
 (dbus-launch --autolaunch) on the first launch, and every launch asks dbus-launch for it.
 
-    meson-helpers/on-display python3 Benchmarks/startup/run.py [FAVBLUE_BINARY] [--runs N] [--way prepared|stranger|both]
+    meson-helpers/on-display python3 Benchmarks/startup/run.py [FAVBLUE_BINARY] [--runs N] [--way prepared|stranger|both] [--invocations K]
+
+--invocations K repeats the whole comparison K times (default 1) and reports, per way, the median
+of the K ratios and their spread (lowest–highest): between invocations the machine itself moves
+the figure by several per cent, more than many a change does.
     python3 Benchmarks/startup/run.py /usr/bin/favblue --plain-x --way stranger
 """
 import os
@@ -34,6 +38,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 RUNS = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 11
+IDLE = float(sys.argv[sys.argv.index("--idle") + 1]) if "--idle" in sys.argv else 10.0
+INVOCATIONS = int(sys.argv[sys.argv.index("--invocations") + 1]) if "--invocations" in sys.argv else 1
 WAY = sys.argv[sys.argv.index("--way") + 1] if "--way" in sys.argv else "both"
 PLAIN_X = "--plain-x" in sys.argv
 
@@ -100,7 +106,7 @@ def measure(argv, env, watcher, phases):
             first = int(line.split()[1])
             break
     mapped = watcher.next_map()
-    time.sleep(5)
+    time.sleep(IDLE)
     with open(f"/proc/{proc.pid}/status") as f:
         rss_kb = next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
     proc.terminate()
@@ -118,18 +124,31 @@ def compare(title, favblue_argv, minimal, env, watcher):
     results = {name: tuple(statistics.median(r[i] for r in rs) for i in range(3)) for name, rs in runs.items()}
     print(f"== {title} (median of {RUNS})")
     for name, (mapped, ms, rss) in results.items():
-        print(f"{name:18s} mapped {mapped:7.1f} ms   first frame {ms:7.1f} ms   RSS after 5 s idle {rss:6.1f} MiB")
+        print(f"{name:18s} mapped {mapped:7.1f} ms   first frame {ms:7.1f} ms   RSS after {IDLE:g} s idle {rss:6.1f} MiB")
     fb, base = results["favblue"], results["minimal C window"]
     print(f"ratio favblue/minimal: mapped {fb[0] / base[0]:.2f}x, first frame {fb[1] / base[1]:.2f}x, RSS {fb[2] / base[2]:.2f}x")
+    ratios = (fb[0] / base[0], fb[1] / base[1], fb[2] / base[2])
     for app, marks in phases.items():
         print(f"{app} phases, ms after exec (median):")
         for name, stamps in sorted(marks.items(), key=lambda kv: statistics.median(kv[1])):
             print(f"  {statistics.median(stamps):7.1f}  {name}")
+    return ratios
+
+
+def summarize(way, ratios):
+    """The median ratio of the invocations and their spread, for mapped, first frame and RSS."""
+    if len(ratios) < 2:
+        return
+    print(f"== {way}: {len(ratios)} invocations of {RUNS} runs each, ratio favblue/minimal")
+    for i, what in enumerate(("mapped", "first frame", "RSS")):
+        values = sorted(r[i] for r in ratios)
+        print(f"{what:12s} median {statistics.median(values):.3f}x   spread {values[0]:.3f}x–{values[-1]:.3f}x")
 
 
 def main():
     args = [a for i, a in enumerate(sys.argv[1:], 1)
-            if a not in ("--runs", "--way", "--plain-x") and sys.argv[i - 1] not in ("--runs", "--way")]
+            if a not in ("--runs", "--way", "--plain-x", "--invocations", "--idle")
+            and sys.argv[i - 1] not in ("--runs", "--way", "--invocations", "--idle")]
     favblue = args[0] if args else os.path.join(ROOT, ".build", "release", "favblue")
     server = None
     if PLAIN_X:
@@ -138,17 +157,21 @@ def main():
     watcher = MapWatcher()
     with tempfile.TemporaryDirectory() as tmp:
         minimal = build_minimal(tmp)
-        if WAY in ("prepared", "both"):
-            env = dict(os.environ, FAVBLUE_REPORT_FIRST_FRAME="1", GSETTINGS_BACKEND="memory",
-                       XDG_DATA_HOME=os.path.join(tmp, "data"), XDG_CACHE_HOME=os.path.join(tmp, "cache"))
-            compare("prepared: temporary folders, memory settings, --storage memory, splash on",
-                    [favblue, "--storage", "memory"], minimal, env, watcher)
-        if WAY in ("stranger", "both"):
-            # Only the first-frame report is added; nothing of the user's environment is replaced.
-            env = dict(os.environ, FAVBLUE_REPORT_FIRST_FRAME="1")
-            env.pop("GSETTINGS_BACKEND", None)
-            compare("as a stranger: own home, default settings backend and storage, --splash-ms 0",
-                    [favblue, "--splash-ms", "0"], minimal, env, watcher)
+        ratios = {"prepared": [], "stranger": []}
+        for _ in range(INVOCATIONS):
+            if WAY in ("prepared", "both"):
+                env = dict(os.environ, FAVBLUE_REPORT_FIRST_FRAME="1", GSETTINGS_BACKEND="memory",
+                           XDG_DATA_HOME=os.path.join(tmp, "data"), XDG_CACHE_HOME=os.path.join(tmp, "cache"))
+                ratios["prepared"].append(compare("prepared: temporary folders, memory settings, --storage memory, splash on",
+                                                  [favblue, "--storage", "memory"], minimal, env, watcher))
+            if WAY in ("stranger", "both"):
+                # Only the first-frame report is added; nothing of the user's environment is replaced.
+                env = dict(os.environ, FAVBLUE_REPORT_FIRST_FRAME="1")
+                env.pop("GSETTINGS_BACKEND", None)
+                ratios["stranger"].append(compare("as a stranger: own home, default settings backend and storage, --splash-ms 0",
+                                                  [favblue, "--splash-ms", "0"], minimal, env, watcher))
+        for way, found in ratios.items():
+            summarize(way, found)
     watcher.close()
     if server:
         server.terminate()

@@ -459,6 +459,23 @@ class MemoryTests(unittest.TestCase):
             self.assertFalse(any(e.startswith("G_SLICE=") for e in environment_of(app.proc.pid)),
                              "the window is the process that was started, not a restarted one")
 
+    def test_the_app_icon_is_drawn_without_the_svg_renderer(self):
+        """The window's icon and About's come from PNGs at fixed sizes: loading librsvg for the
+        app's SVG icon cost some 6 MiB of memory and its loading at every start."""
+        with App(splash_ms=0) as app:
+            app.wait_for(lambda: "No Favorites Yet" in app.names(), what="Favorites")
+            window = app.window_id()
+            app.wait_for(lambda: "Icon (" in subprocess.run(["xprop", "-id", window, "_NET_WM_ICON"],
+                                                           capture_output=True, text=True).stdout,
+                         what="the window's icon")
+            app.key("F10")
+            app.wait_for(lambda: "About FavBlue" in app.names("menu item"), what="the main menu")
+            app.press("About FavBlue", role="menu item")
+            app.wait_for(lambda: len(app.frames()) == 2, what="the About window, which shows the icon")
+            with open(f"/proc/{app.proc.pid}/maps") as f:
+                maps = f.read()
+            self.assertNotIn("librsvg", maps, "the app's icon is drawn without loading the SVG renderer")
+
     def test_a_g_slice_the_user_set_is_kept(self):
         with App(splash_ms=0, env={"G_SLICE": ""}) as app:
             app.wait_for(lambda: "No Favorites Yet" in app.names(), what="Favorites")

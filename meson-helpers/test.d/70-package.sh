@@ -94,6 +94,7 @@ holds() {
       /usr/share/applications/io.github.favblue.FavBlue.desktop \
       /usr/share/metainfo/io.github.favblue.FavBlue.metainfo.xml \
       /usr/share/icons/hicolor/scalable/apps/io.github.favblue.FavBlue.svg \
+      /usr/share/icons/hicolor/48x48/apps/io.github.favblue.FavBlue.png \
       /usr/share/icons/hicolor/symbolic/apps/io.github.favblue.FavBlue-symbolic.svg \
       /usr/share/glib-2.0/schemas/io.github.favblue.FavBlue.gschema.xml \
       /usr/share/locale/de/LC_MESSAGES/favblue.mo \
