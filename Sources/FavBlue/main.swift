@@ -18,7 +18,8 @@ import ScanCommand
 import Views
 
 // Installed, favblue-scan is this program under a second name: the runtime is on disk once.
-if CommandLine.arguments.first.map({ URL(fileURLWithPath: $0).lastPathComponent }) == "favblue-scan" {
+// The name split by hand: URL(fileURLWithPath:) would stat the path at every start of the app.
+if CommandLine.arguments.first?.split(separator: "/").last == "favblue-scan" {
     Task {
         await ScanProgram.main(Array(CommandLine.arguments.dropFirst()))
         exit(0)

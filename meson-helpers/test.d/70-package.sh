@@ -38,6 +38,8 @@ check "meson-helpers/package builds and prints the package's path last" builds
 if [ ! -s "$expected" ]; then
   echo "Package: $passed passed, $((failed + 1)) failed"; exit 1
 fi
+# Unpacked once into a bare folder; the checks below read the programs and pages from it.
+dpkg -x "$deb" "$work/root"
 
 lintian_clean() {
   # --fail-on warning: a warning must be fixed or overridden with its reason (debian/).
@@ -70,17 +72,16 @@ check "favblue-scan is favblue under a second name; the .deb is at most 20 MiB a
 debug_symbols() {
   local dbgsym="$work/out/favblue-dbgsym_${version}_$(dpkg --print-architecture).deb" id
   [ -s "$dbgsym" ] || { echo "no $dbgsym"; return 1; }
-  dpkg -x "$deb" "$work/stripped"
-  id=$(readelf -n "$work/stripped/usr/bin/favblue" | sed -nE 's/.*Build ID: ([0-9a-f]+)/\1/p')
+  id=$(readelf -n "$work/root/usr/bin/favblue" | sed -nE 's/.*Build ID: ([0-9a-f]+)/\1/p')
   [ -n "$id" ] || { echo "favblue has no build ID"; return 1; }
-  readelf -S "$work/stripped/usr/bin/favblue" | grep -q '\.debug_info' && { echo "favblue still holds its debug information"; return 1; }
+  readelf -S "$work/root/usr/bin/favblue" | grep -q '\.debug_info' && { echo "favblue still holds its debug information"; return 1; }
   dpkg-deb -c "$dbgsym" | grep -F "usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
 }
 check "favblue's debug symbols are in favblue-dbgsym, found by its build ID" debug_symbols
 
 # dpkg-buildflags' hardening=+all for the link: position-independent, RELRO, bound at start.
 hardened() {
-  local program="$work/stripped/usr/bin/favblue"
+  local program="$work/root/usr/bin/favblue"
   readelf -h "$program" | grep -E 'Type: +DYN' || { echo "favblue is not position-independent"; return 1; }
   readelf -lW "$program" | grep -E 'GNU_RELRO' || { echo "favblue has no RELRO segment"; return 1; }
   readelf -dW "$program" | grep -E 'FLAGS.*BIND_NOW' || { echo "favblue is not linked with -z now"; return 1; }
@@ -118,7 +119,6 @@ depends() {
 }
 check "Depends come from dpkg-shlibdeps, with no Swift; libmosquitto1 and bluez are recommended" depends
 
-dpkg -x "$deb" "$work/root"
 scan="$work/root/usr/bin/favblue-scan"
 check "favblue-scan --version from the unpacked package" bash -c '[ "$("$1" --version)" = "favblue-scan $2" ]' _ "$scan" "$version"
 demo() {
