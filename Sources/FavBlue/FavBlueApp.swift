@@ -180,7 +180,10 @@ final class FavBlueApp {
         limits.describeLimit = { ReadingText.limit($0, of: $1) }
         limits.name = { ReadingText.name($0) }
         readingLimits = limits
-        trackerGuard = Self.makeTrackerGuard(live: live, favorites: favorites, store: store.trackers, application: application, settings: settings)
+        let trackerGuard = Self.makeTrackerGuard(live: live, favorites: favorites, store: store.trackers, application: application, settings: settings)
+        self.trackerGuard = trackerGuard
+        // The demo's AirTag has been with the user for two hours before the demo starts.
+        if source == .demo { trackerGuard.recall(DemoTracker.story(before: Date())) }
         let hidden = HiddenDevices(repository: store.hidden, favorites: favorites)
         hidden.onProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.hidden = hidden
@@ -346,6 +349,7 @@ final class FavBlueApp {
                     role.replace(port: PeripheralFactory.make(.demo, link: nil))
                     // Preferences → Sources says what runs now, not what was tried first.
                     sources.setPrimary(.demo)
+                    self?.trackerGuard?.recall(DemoTracker.story(before: Date()))
                     // The demo's kitchen gateway listens from now on, as a broker's gateway would.
                     live.listen()
                     scanner.start()

@@ -370,8 +370,9 @@ class ScannerTests(unittest.TestCase):
 def tab_cycle(test, app, limit=40):
     """Presses Tab until the focus comes back to where it started; returns the (role, name)
     of each stop, in order. Fails on a stop that repeats before the cycle closes (a trap)."""
-    # The first stop as soon as the focus is on it: under load its focus event comes late.
-    first = app.tab(before=app.focused())
+    # The first stop as soon as the focus is on it: under load (two test shards and a build on
+    # two cores) its focus event has come more than 3 s late, so the first move gets longer.
+    first = app.tab(before=app.focused(), timeout=15)
     test.assertIsNotNone(first, "Tab puts the focus somewhere")
     stops = [first]
     for _ in range(limit):

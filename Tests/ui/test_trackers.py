@@ -93,6 +93,36 @@ class TrackerTests(unittest.TestCase):
             self.assertTrue(any(n.startswith("Most trackers around you belong to people passing by.") and "contact the police" in n
                                 for n in app.names("label")), "the safety advice on the tracker's page")
 
+    def test_the_demos_airtag_has_moved_with_the_user_and_is_called_out_once_alerts_are_on(self):
+        """The demo's story: an AirTag in the user's bag for two hours, through four places.
+        No speed-up: the guard takes in where it was heard before the demo started."""
+        notifications = MockNotifications()
+        self.addCleanup(notifications.stop)
+        with App("--source", "demo") as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
+            app.press("Trackers", role="page tab")
+            app.wait_for(lambda: app.page_on_show() == "Trackers", what="the Trackers page")
+            app.find("Tracker Alerts", role=SWITCH).do_action(0)
+            app.wait_for(lambda: "Scan in the Background Too" in app.names("button"), what="the alerts on")
+            app.key("Escape")
+            app.wait_for(lambda: "Preferences" not in app.frames(), what="Preferences closed")
+            app.press("Add New Devices")
+            app.wait_for(lambda: notifications.sent(), timeout=30, what="the AirTag's alert")
+            titles = [s for _, s, _ in notifications.sent()]
+            self.assertEqual(len(titles), 1, f"the demo's one unknown tracker, called out once: {titles}")
+            self.assertRegex(titles[0], r"^An AirTag has been moving with you for 1[34]\d minutes$")
+            app.press("Details for AirTag")
+            app.wait_for(lambda: "Not a Threat" in app.names("button"), what="the AirTag's page")
+            labels = app.names("label")
+            self.assertIn("AirTag · away from its owner", labels)
+            seen = next((n for n in labels if n.startswith("Seen with you for ")), None)
+            self.assertRegex(seen or "", r"^Seen with you for 1[34]\d minutes since \d{1,2}:\d\d(\u202f[AP]M)?, at 4 places\.$")
+            self.assertTrue(any(n.startswith("If you do not know whose it is") for n in labels), "what to do")
+            for place in ("Place 1", "Place 2", "Place 3", "Place 4"):
+                self.assertIn(place, labels, f"the timeline's stays: {labels}")
+
     def test_the_scanner_offers_the_alerts_once_when_it_lists_a_tracker(self):
         offer = "A tracker is nearby. FavBlue can warn you when an unknown one moves with you."
         home = scratch("favblue-ui-")

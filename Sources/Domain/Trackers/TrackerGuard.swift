@@ -124,6 +124,14 @@ public final class TrackerGuard {
         observers.notify()
     }
 
+    /// Takes in where a source says its trackers were heard before it started (the demo's
+    /// story), as if this run had heard them; nothing of it is stored.
+    public func recall(_ sightings: [TrackerSighting]) {
+        guard !sightings.isEmpty else { return }
+        watch.restore(sightings: sightings, alerts: [], silences: [:])
+        observers.notify()
+    }
+
     /// Hands new sightings to the store; what it refuses waits for the next try.
     private func save() {
         unsaved += watch.takeNewSightings()

@@ -164,14 +164,21 @@ public final class TrackerWatch {
         return alert
     }
 
+    /// The key a tracker heard at `address` saying `reading` is followed by, when nothing else
+    /// heard links it to another: its stable bytes where it has them, else its address.
+    public static func key(of address: DeviceID, _ reading: TrackerReading) -> String {
+        guard let stable = reading.stableID else { return "\(reading.family.rawValue):\(address.storageKey)" }
+        return "\(reading.family.rawValue):\(Hex.compact(Array(stable)))"
+    }
+
     /// The tracker a newly heard `address` continues, else a new one: a tracker with the same
     /// stable bytes (a separated Find My or Find My Device tag); the one SmartTag whose aging
     /// counter it carries on, silent meanwhile. Never one heard at the same time as this address.
     private func link(_ address: DeviceID, _ reading: TrackerReading, at time: Date) -> Entry {
         let own = "\(reading.family.rawValue):\(address.storageKey)"
         var key = own
-        if let stable = reading.stableID {
-            let shared = "\(reading.family.rawValue):\(Hex.compact(Array(stable)))"
+        if reading.stableID != nil {
+            let shared = Self.key(of: address, reading)
             // The same bytes re-match for a day (Find My and Find My Device keep them that long);
             // never a tag heard at this moment, nor one silent for longer.
             if let other = entries[shared], time.timeIntervalSince(other.lastSeen) < together
