@@ -158,16 +158,16 @@ struct FuzzSensorKeys: SensorKeys {
 /// family reads, with and without keys: read or refused, never a trap, never a value that is not
 /// a number, never a state other than 0 or 1.
 func fuzzSensors(_ body: [UInt8]) {
-    let services = ["FCD2", "181C", "181E", "181A", "FEAA", "FE95", "FDCD", "0D00", "FD3D"]
-    let companies: [UInt16] = [0x004C, 0x0499, 0xEC88, 0x0001, 0x8801, 0x0059, 0x02E1, 0x0010, 0x0011, 0x0014, 0x0015, 0x0018, 0x001B, 0x0133,
-                               0x00DC,
-                               0x06D5, 0x0702, 0x0969, 0x04CF]
+    // Every block a family reads, from the families themselves, and one company none names
+    // for the families that read any company's block.
+    let services = SensorDecoders.byService.keys.sorted()
+    let companies = SensorDecoders.byCompany.keys.sorted() + [0x0757]
     // Families told by a listed service (Mopeka, Govee H5055, Jaalee, SensorPush) see them all.
     let listed = ["FEE5", "5550", "F525", "EF090000-11D6-42BA-93B8-9DD7EC090AB0", "EF090000-11D6-42BA-93B8-9DD7EC090AA9"]
         .map { ServiceID(uuid: $0, name: nil) }
     var frames = services.map { SensorFrame(address: "A4:C1:38:00:11:22", name: nil, manufacturerData: [],
                                            serviceData: [ServiceID(uuid: $0, name: nil): body]) }
-    for name in ["GVH5101", "sps", "TP357 (2142)", "iBBQ", "SensorPush HTP.xw", "Aranet2 1A2B", "s"] {
+    for name in ["GVH5101", "GVH5106_1234", "sps", "TP357 (2142)", "iBBQ", "SensorPush HTP.xw", "Aranet2 1A2B", "P T EN 888444", "P RHT 1", "s"] {
         frames += companies.map { SensorFrame(address: "A4:C1:38:00:11:22", name: name,
                                               manufacturerData: [ManufacturerData(companyID: $0, companyName: "", data: body)],
                                               serviceData: [:], services: listed) }

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Copyright The FavBlue authors
 """Cases and oracles for the grill probes, SensorPush, Oral-B, Mopeka, Sensirion, Aranet,
-b-parasite, Jaalee and the SwitchBot sensors, for oracles.py.
+b-parasite, Jaalee, the SwitchBot sensors, the pink Flower Care, Govee's H5106, SmartDry, KKM's
+sensor frame and Sensor Easy, for oracles.py.
 
 Oracles: Home Assistant's inkbird-ble, govee-ble, sensorpush-ble, oralb-ble, mopeka-iot-ble and
-sensirion-ble; SAF Tehnika's aranet4; Theengs Decoder for b-parasite, Jaalee and SwitchBot.
+sensirion-ble; SAF Tehnika's aranet4; Theengs Decoder for b-parasite, Jaalee, SwitchBot and the
+families only it lists.
 Theengs prints a ratio's full float (Jaalee's 175·t/65535): where a family keeps its format's
 resolution, the case says so (`places`) and the comparison allows half of its last place."""
 
@@ -81,7 +83,12 @@ def cases(add, rng, service_info, theengs):
         return {k: v for k, v in out.items() if v != -1}
 
     theengs_names = {"tempc": "temperature", "hum": "humidity", "batt": "battery", "volt": "voltage", "moi": "moisture",
-                     "lux": "illuminance"}
+                     "lux": "illuminance", "fer": "conductivity"}
+
+    def govee_air_oracle(case):
+        from govee_ble import GoveeBluetoothDeviceData
+        numbers, _ = ha_update(GoveeBluetoothDeviceData(), info(case))
+        return {k: numbers[k] for k in ("temperature", "humidity", "pm25") if k in numbers}
 
     def theengs_oracle(case):
         answer = theengs(case)
@@ -179,3 +186,39 @@ def cases(add, rng, service_info, theengs):
         add("switchbot", theengs_oracle, service={0xFD3D: bytes([0x73, state, rng.randint(0, 100), 0x1E, 0x00, light])})
     for state, flags in [(0x40, 0x00), (0x00, 0x02), (0x00, 0x04), (0x40, 0x03)]:
         add("switchbot", theengs_oracle, service={0xFD3D: bytes([0x64, state, rng.randint(0, 100), flags, 0, 0, 0, 0, 0])})
+
+    # The pink Flower Care (HHCCJCY10): service data 0xFD50, big-endian: moisture, temperature
+    # in tenths (signed), lux in three bytes, battery, conductivity.
+    for t in (-400, 0, 355, rng.randint(-400, 600), rng.randint(-400, 600)):
+        body = bytes([rng.randint(0, 100)]) + struct.pack(">h", t) + rng.randrange(1 << 24).to_bytes(3, "big") + bytes(
+            [rng.randint(0, 100)]) + struct.pack(">H", rng.randrange(65536))
+        add("flower-care-pink", theengs_oracle, service={0xFD50: body})
+
+    # Govee H5106: one big-endian number, its top bit the temperature's sign, its decimal digits
+    # temperature, humidity and PM2.5 (tenths, tenths, µg/m³).
+    for t in (-400, -75, 0, 248, rng.randint(-400, 600), rng.randint(-400, 600)):
+        word = (0x80000000 if t < 0 else 0) | (abs(t) * 1000000 + rng.randint(0, 999) * 1000 + rng.randint(0, 999))
+        add("govee-air", govee_air_oracle, name=f"GVH5106_{rng.randrange(65536):04X}", manufacturer={0x0001: bytes([1, 1]) + struct.pack(">I", word)})
+
+    # SmartDry: company 0x01AE; temperature and humidity as little-endian floats, shake, battery
+    # (mV above 2,847), wake bit. Theengs prints the floats whole; FavBlue keeps two places.
+    for _ in range(4):
+        body = struct.pack("<ffHBB", rng.uniform(5, 80), rng.uniform(0, 100), rng.randrange(65536), rng.randrange(256), rng.randrange(8))
+        add("smartdry", theengs_oracle, manufacturer={0x01AE: body}, places=2)
+
+    # KKM's sensor frame (K6P; BlueCharm's BC08 with acceleration): 0xFEAA, 0x21, version 1,
+    # a mask, then the battery (mV) and 8.8 fixed-point temperature and humidity, big-endian.
+    for mask in (0x07, 0x0B, 0x07, 0x0B):
+        body = bytes([0x21, 0x01, mask]) + struct.pack(">Hbb", rng.randint(2000, 3700), rng.randint(-40, 80), rng.randrange(256) - 128)
+        body += bytes([rng.randint(0, 100), rng.randrange(256)]) if mask == 0x07 else struct.pack(">hhh", *(rng.randint(-2000, 2000) for _ in range(3)))
+        add("kksensor", theengs_oracle, service={0xFEAA: body})
+
+    # Sensor Easy: Environmental Sensing values as service data (0x2A6E temperature, 0x2A6F
+    # humidity), the battery in a company block after 0xF2; told by the name.
+    for _ in range(2):
+        mv = struct.pack("<H", rng.randint(2500, 3300))
+        add("sensor-easy", theengs_oracle, name=f"P T EN {rng.randrange(1000000):06d}", service={0x2A6E: struct.pack("<h", rng.randint(-4000, 8000))},
+            manufacturer={0x0757: bytes([0xF2]) + mv})
+        add("sensor-easy", theengs_oracle, name=f"P RHT {rng.randrange(65536):04X}", service={0x2A6F: bytes([rng.randint(0, 100)])},
+            manufacturer={0x0757: bytes([0xF2]) + mv})
+        add("sensor-easy", theengs_oracle, name=f"P RHT {rng.randrange(65536):04X}", service={0x2A6E: struct.pack("<h", rng.randint(-4000, 8000))})
