@@ -22,6 +22,9 @@ public final class FavoritesViewModel {
         public let presence: String
         /// Whether a running scan hears it now.
         public let isNearby: Bool
+        /// For a narrow row: where it is on one line and its readings on the next, so that
+        /// neither is cut off at 360 px; nil where it sends none.
+        public var narrowPresence: String? = nil
         /// "Battery 80 %" where its level is known; nil otherwise.
         public var battery: String? = nil
         /// The battery-level icon for it, in steps of ten.
@@ -164,7 +167,9 @@ public final class FavoritesViewModel {
                 : lastSeen(in: name, favorites.presence(of: favorite.id))
         }
         // A sensor's main readings beside where it is: "Nearby · −52 dBm · 21.40 °C · 48.00 %".
+        var narrow: String?
         if let readings = ReadingText.summary(favorites.sensor(of: favorite.id), limit: 2) {
+            narrow = presence + "\n" + readings
             presence = L10n.format("{} · {}", presence, readings)
         }
         // A nickname hides what the device calls itself; the line under it says so.
@@ -177,6 +182,7 @@ public final class FavoritesViewModel {
                       subtitle: ownName.map { L10n.format("{} · {}", $0, favorite.id.identifierLine) } ?? favorite.id.identifierLine,
                       presence: presence, isNearby: nearby)
         row.ownName = ownName
+        row.narrowPresence = narrow
         row.isUnnamed = named == nil
         if let level = favorites.battery(of: favorite.id) {
             row.battery = L10n.format("Battery {} %", Formats.number(level))

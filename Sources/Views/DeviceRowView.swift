@@ -27,7 +27,8 @@ public struct DeviceRowContent: Equatable {
     public var age: String?
     /// A third line under the identifier (a favorite's presence); nil for none.
     public var note: String?
-    /// The same, shorter, for a narrow row (two readings, not three); nil: `note` fits.
+    /// The same for a narrow row: shorter (two readings, not three), or a favorite's readings on
+    /// a line of their own; nil: `note` fits.
     public var briefNote: String?
     /// "Battery 80 %" where the level is known; nil for none.
     public var battery: String?

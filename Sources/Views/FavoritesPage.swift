@@ -173,7 +173,7 @@ public final class FavoritesPage: Page {
         guard let data = shownRows[key] else { return }
         row.show(DeviceRowContent(title: data.title, titleIsPlaceholder: data.isUnnamed, subtitle: data.subtitle,
                                   identifier: DeviceRowContent.Identifier(data.id, ownName: data.ownName), isFavorite: true, note: data.presence,
-                                  battery: data.battery, batteryIcon: data.batteryIcon), key: key)
+                                  briefNote: data.narrowPresence, battery: data.battery, batteryIcon: data.batteryIcon), key: key)
     }
 
     // MARK: Actions

@@ -135,6 +135,24 @@ class NarrowWindowTests(unittest.TestCase):
             three = re.compile(r"^\d+,\d+ °C · \d+,\d+ % · Batterie \d+ %$")
             app.wait_for(lambda: any(three.match(l) for l in app.names("label")), timeout=20, what="the wide row's three readings")
 
+    def test_a_narrow_favorite_says_where_it_is_and_its_readings_each_on_a_line(self):
+        """At 360 px "Dieser Computer · −58 dBm · 24,46 °C · 63,…" was cut: a narrow favorite says
+        where it is on one line and its readings on the next; widened, one line again."""
+        with App("--source", "demo", home=home_with(360), lang="de") as app:
+            app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="the home page")
+            app.press("Neue Geräte hinzufügen")
+            app.wait_for(lambda: "Greenhouse zu den Favoriten hinzufügen" in app.names("button"), timeout=30, what="the greenhouse")
+            app.press("Greenhouse zu den Favoriten hinzufügen")
+            app.wait_for(lambda: "Hinzufügen" in app.names("button"), what="the dialog")
+            app.press("Hinzufügen")
+            app.wait_for(lambda: "Greenhouse aus den Favoriten entfernen" in app.names("button"), what="a favorite")
+            app.press("Zurück")
+            lines = re.compile(r"^Dieser Computer · −\d+ dBm\n\d+,\d+ °C · \d+,\d+ %$")
+            app.wait_for(lambda: any(lines.match(l) for l in app.names("label")), timeout=20, what="two lines")
+            subprocess.run(["xdotool", "windowsize", app.window_id(), "1000", "700"], check=True, timeout=10)
+            line = re.compile(r"^Dieser Computer · −\d+ dBm · \d+,\d+ °C · \d+,\d+ %$")
+            app.wait_for(lambda: any(line.match(l) for l in app.names("label")), timeout=20, what="one line when wide")
+
     def test_search_and_view_options_fold_into_one_menu_and_ctrl_f_still_searches(self):
         with App("--source", DEMO_CAPTURE, home=home_with(360)) as app:
             open_scanner(app, "Replay finished")
