@@ -83,7 +83,7 @@ extension DeviceDetailViewModel {
             let time = PlotAxis.time(now: now, covering: now.timeIntervalSince(first), period: period.seconds)
             let reading = current[key]
             let quantity = reading?.quantity ?? Quantity.named(key)
-            let decimals = reading?.decimals ?? 1
+            let decimals = reading?.decimals ?? quantity.info?.decimals ?? 1
             func said(_ value: Double) -> String { ReadingText.value(SensorReading(quantity, value, decimals: decimals)) }
             let name = Self.caption(key, quantity)
             // Translators: "Temperature over the last hour: lowest 20.1 °C, highest 21.4 °C, last 21.2 °C".
@@ -102,15 +102,14 @@ extension DeviceDetailViewModel {
 
     /// "Temperature", or "Temperature 2" for a second probe.
     static func caption(_ key: String, _ quantity: Quantity) -> String {
-        let number = key.split(separator: "_").last.flatMap { Int($0) }
+        let number = ReadingKey(parsing: key).slot
         return number.map { L10n.format("{} {}", ReadingText.name(quantity), Formats.number($0)) } ?? ReadingText.name(quantity)
     }
 
     /// Where a reading comes among the main ones; the rest after them.
     static func order(_ key: String) -> Int {
         // "carbon_dioxide_2" is the second carbon_dioxide, not a "carbon".
-        let base = Quantity.named(key).key
-        return ReadingText.main.firstIndex(of: key) ?? ReadingText.main.firstIndex(of: base) ?? ReadingText.main.count
+        Quantity.named(key).info?.order ?? QuantityCatalog.mainKeys.count
     }
 
     /// At most 240 points, each with its moment: the samples themselves, or the mean of each

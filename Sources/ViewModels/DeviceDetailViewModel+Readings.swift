@@ -24,13 +24,13 @@ extension DeviceDetailViewModel {
 
     static func readings(_ data: SensorData?, name: String) -> Readings? {
         guard let data, !(data.readings.isEmpty && !data.encrypted && !data.plaintextIgnored) else { return nil }
-        let items = data.named.map { name, reading -> Readings.Item in
-            let number = name.split(separator: "_").last.flatMap { Int($0) }
+        let items = data.keyed.map { key, reading -> Readings.Item in
+            let number = key.slot
             // Translators: a quantity and the number of its probe, "Temperature 2".
             let caption = number.map { L10n.format("{} {}", ReadingText.name(reading.quantity), Formats.number($0)) }
                 ?? ReadingText.name(reading.quantity)
             let value = reading.quantity.kind == .measurement ? ReadingText.value(reading) : ReadingText.text(reading)
-            return Readings.Item(key: name, caption: caption, value: value)
+            return Readings.Item(key: key.description, caption: caption, value: value)
         }
         var note: String?
         if data.wrongKey {

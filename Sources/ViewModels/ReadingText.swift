@@ -17,11 +17,8 @@ public enum ReadingText {
     /// never more than the sensor's own (21.40 °C reads 70.5 °F, 21 °C reads 70 °F).
     static func fahrenheitDecimals(_ decimals: Int) -> Int { min(decimals, 1) }
 
-    /// The quantities a row shows first, in this order.
-    static let main = ["tank_level", "temperature", "humidity", "carbon_dioxide", "pm25", "moisture", "pressure", "illuminance",
-                       "conductivity", "weight", "opening", "door", "window", "motion", "brushing", "duration", "battery"]
-    /// Main readings a bare figure would not explain ("Battery 81 %", "Tank level 380 mm").
-    static let named: Set<String> = ["battery", "tank_level", "duration"]
+    /// The quantities a row shows first, in the catalogue's order.
+    static let main = QuantityCatalog.mainKeys
 
     /// The two or three main readings on one line: "21.4 °C · 48 % · Battery 81 %"; nil for none.
     public static func summary(_ data: SensorData?, limit: Int = 3) -> String? {
@@ -36,7 +33,7 @@ public enum ReadingText {
             if let reading = data.readings.first(where: { $0.quantity.key == key }) { picked.append(reading) }
         }
         guard !picked.isEmpty else { return nil }
-        return picked.map { text($0, named: named.contains($0.quantity.key)) }.joined(separator: " · ")
+        return picked.map { text($0, named: $0.quantity.info?.namedInSummary ?? false) }.joined(separator: " · ")
     }
 
     /// One reading with its unit: "21,4 °C", "48 %", "Door open"; `named` puts the quantity's name first.
@@ -108,40 +105,9 @@ public enum ReadingText {
         }
     }
 
-    /// A quantity's name in words ("Battery", "Carbon dioxide"); its key where none is known.
+    /// A quantity's name in words ("Battery", "Carbon dioxide"), from the catalogue; its key
+    /// where the catalogue does not hold it (a reading stored by another version).
     public static func name(_ q: Quantity) -> String {
-        switch q.key {
-        case "temperature": return L10n.tr("Temperature")
-        case "humidity": return L10n.tr("Humidity")
-        case "battery": return L10n.tr("Battery")
-        case "pressure": return L10n.tr("Pressure")
-        case "illuminance": return L10n.tr("Illuminance")
-        case "moisture": return L10n.tr("Moisture")
-        case "conductivity": return L10n.tr("Conductivity")
-        case "carbon_dioxide": return L10n.tr("Carbon dioxide")
-        case "pm25": return L10n.tr("Fine dust (PM2.5)")
-        case "pm10": return L10n.tr("Dust (PM10)")
-        case "formaldehyde": return L10n.tr("Formaldehyde")
-        case "specific_gravity": return L10n.tr("Specific gravity")
-        case "dew_point": return L10n.tr("Dew point")
-        case "current": return L10n.ctx("electric current", "Current")
-        case "power": return L10n.ctx("electric power", "Power")
-        case "energy": return L10n.tr("Energy")
-        case "volatile_organic_compounds": return L10n.tr("Volatile organic compounds")
-        case "voltage": return L10n.tr("Voltage")
-        case "weight": return L10n.tr("Weight")
-        case "opening": return L10n.tr("Opening")
-        case "door": return L10n.tr("Door")
-        case "window": return L10n.tr("Window")
-        case "button": return L10n.tr("Button")
-        case "packet_id": return L10n.tr("Packet number")
-        case "motion": return L10n.tr("Motion")
-        case "light": return L10n.ctx("light level", "Light")
-        case "brushing": return L10n.tr("Brushing")
-        case "duration": return L10n.tr("Duration")
-        case "tank_level": return L10n.tr("Tank level")
-        case "reading_quality": return L10n.tr("Reading quality")
-        default: return q.key.replacingOccurrences(of: "_", with: " ")
-        }
+        q.info?.name() ?? q.key.replacingOccurrences(of: "_", with: " ")
     }
 }

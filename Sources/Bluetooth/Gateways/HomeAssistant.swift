@@ -60,12 +60,6 @@ public enum HomeAssistant {
                                                  "unit_of_measurement", "state_class", "availability_topic",
                                                  "payload_available", "payload_not_available", "device"]
 
-    /// Home Assistant's sensor device classes FavBlue's quantities carry (the rest go without one).
-    static let deviceClasses: Set<String> = ["temperature", "humidity", "battery", "pressure", "illuminance", "moisture",
-                                             "conductivity", "carbon_dioxide", "pm25", "pm10", "voltage", "weight",
-                                             "energy", "power", "current", "distance", "speed", "volume", "gas", "water",
-                                             "volatile_organic_compounds", "duration", "precipitation"]
-
     /// "temperature_2" → "favblue_…_temperature_2".
     public static func sensorID(_ id: DeviceID, _ key: String) -> String { objectID(id) + "_" + key }
     public static func sensorConfigTopic(_ id: DeviceID, _ key: String) -> String { "homeassistant/sensor/\(sensorID(id, key))/config" }
@@ -79,7 +73,6 @@ public enum HomeAssistant {
     /// The discovery document of one reading of `favorite`: a measurement, in its unit, under
     /// the favorite's device, available while it keeps coming.
     public static func sensorConfig(_ favorite: Favorite, key: String, quantity: Quantity, gateway: String) -> [UInt8] {
-        let base = quantity.key
         let words = key.replacingOccurrences(of: "_", with: " ")
         var object: [String: Any] = [
             "name": words.prefix(1).uppercased() + words.dropFirst(),
@@ -92,7 +85,8 @@ public enum HomeAssistant {
             "payload_not_available": "offline",
             "device": ["identifiers": [objectID(favorite.id)], "name": favorite.displayName, "via_device": "favblue_\(gateway)"],
         ]
-        if deviceClasses.contains(base) { object["device_class"] = base }
+        // The catalogue's class: a sensor's own ("temperature"), or one it shares ("dew_point" is a temperature).
+        if quantity.kind == .measurement, let deviceClass = quantity.info?.deviceClass { object["device_class"] = deviceClass }
         if !quantity.unit.isEmpty { object["unit_of_measurement"] = quantity.unit }
         return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
     }

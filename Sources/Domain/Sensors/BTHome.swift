@@ -31,8 +31,12 @@ enum BTHome: SensorFamily {
     /// Device information, not readings (type, firmware): read over, not shown.
     static let information: [UInt8: Int] = [0xF0: 2, 0xF1: 4, 0xF2: 3]
 
-    static func binary(_ key: String) -> Object { Object(Quantity(key, kind: .binary)) }
-    static func m(_ key: String, _ unit: String) -> Quantity { Quantity(key, unit) }
+    static func binary(_ key: String) -> Object { Object(.known(key)) }
+    /// The catalogue's quantity, in the unit this object sends it in.
+    static func m(_ key: String, _ unit: String) -> Quantity {
+        let known = Quantity.known(key)
+        return known.unit == unit ? known : known.sent(in: unit)
+    }
 
     /// Every object ID of the current specification.
     static let objects: [UInt8: Object] = [
@@ -65,7 +69,7 @@ enum BTHome: SensorFamily {
         0x2E: Object(.humidity),
         0x2F: Object(.moisture),
         0x3A: Object(.button),
-        0x3C: Object(Quantity("dimmer", kind: .event), 2),
+        0x3C: Object(Quantity.known("dimmer"), 2),
         0x3D: Object(.count, 2),
         0x3E: Object(.count, 4),
         0x3F: Object(m("rotation", "°"), 2, signed: true, factor: 0.1, decimals: 1),
@@ -163,7 +167,7 @@ enum BTHome: SensorFamily {
                 guard let lengthByte = bytes[i + 1] else { out.skipped.append("object 0x\(Hex.compact([id])): no length"); break }
                 let length = id == 0x3B ? 1 + Int(lengthByte & 0x1F) : Int(lengthByte)
                 guard i + 2 + length <= payload.count else { out.skipped.append("object 0x\(Hex.compact([id])): overruns the frame"); break }
-                if id == 0x3B { out.readings.append(SensorReading(Quantity("command", kind: .event), Double(payload[i + 2]))) }
+                if id == 0x3B { out.readings.append(SensorReading(Quantity.known("command"), Double(payload[i + 2]))) }
                 i += 2 + length
                 continue
             }

@@ -76,8 +76,8 @@ enum Eddystone: SensorFamily {
             var readings: [SensorReading] = []
             if mv != 0 { readings.append(SensorReading(.voltage, Double(mv) / 1000, decimals: 3)) }
             if t != -32768 { readings.append(SensorReading(.temperature, Double(t) / 256, decimals: 2)) }
-            readings.append(SensorReading(Quantity("advertisements"), Double(count)))
-            readings.append(SensorReading(Quantity("uptime", "s"), Double(uptime) / 10, decimals: 1))
+            readings.append(SensorReading(Quantity.known("advertisements"), Double(count)))
+            readings.append(SensorReading(Quantity.known("uptime"), Double(uptime) / 10, decimals: 1))
             return SensorData(readings: readings, beacon: Beacon(kind: .eddystoneTLM, fields: [], power: nil))
         case 0x30:
             guard data.count >= 10, let power = b.sbe(1, 1) else { return nil }

@@ -10,7 +10,7 @@ enum BlueMaestro: SensorFamily {
     static let rank = 68
     static let reads: [SensorSource] = [.company(0x0133)]
 
-    static let dewPoint = Quantity("dew_point", "°C")
+    static let dewPoint = Quantity.known("dew_point")
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = frame.company(0x0133), let product = data.first else { return nil }

@@ -20,7 +20,7 @@ enum MiBeacon: SensorFamily {
         0x5DB1: "MBS17",
     ]
 
-    static let formaldehyde = Quantity("formaldehyde", "mg/m³")
+    static let formaldehyde = Quantity.known("formaldehyde")
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = frame.service("FE95") else { return nil }

@@ -10,8 +10,8 @@
 enum Mopeka: SensorFamily {
     static let rank = 60
     static let reads: [SensorSource] = [.company(0x0059)]
-    static let tankLevel = Quantity("tank_level", "mm")
-    static let quality = Quantity("reading_quality", "%")
+    static let tankLevel = Quantity.known("tank_level")
+    static let quality = Quantity.known("reading_quality")
     static let models: [UInt8: String] = [
         0x3: "Pro Check", 0x4: "Pro-200", 0x5: "Pro Check H2O", 0x6: "Lippert BottleCheck", 0x8: "Pro Plus",
         0x9: "Pro Plus with Cellular", 0xA: "TD40/TD200", 0xB: "TD40/TD200 with Cellular", 0xC: "Pro Check Universal",

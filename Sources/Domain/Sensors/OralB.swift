@@ -8,8 +8,8 @@
 enum OralB: SensorFamily {
     static let rank = 60
     static let reads: [SensorSource] = [.company(0x00DC)]
-    static let brushing = Quantity("brushing", kind: .binary)
-    static let duration = Quantity("duration", "s")
+    static let brushing = Quantity.known("brushing")
+    static let duration = Quantity.known("duration")
     /// Model numbers by line (one line has a number per mode set).
     static func model(_ id: UInt8) -> String {
         switch id {

@@ -36,7 +36,7 @@ enum RuuviTag: SensorFamily {
             if h != 0xFFFF { readings.append(SensorReading(.humidity, Double(h) * 0.0025, decimals: 4)) } else { skipped.append("humidity invalid") }
             if p != 0xFFFF { readings.append(SensorReading(.pressure, Double(p + 50000) / 100, decimals: 2)) } else { skipped.append("pressure invalid") }
             if power >> 5 != 0x7FF { readings.append(SensorReading(.voltage, Double((power >> 5) + 1600) / 1000, decimals: 3)) }
-            if let moves = b[15], moves != 0xFF { readings.append(SensorReading(Quantity("movement_counter"), Double(moves))) }
+            if let moves = b[15], moves != 0xFF { readings.append(SensorReading(Quantity.known("movement_counter"), Double(moves))) }
             return SensorData(model: SensorModel(maker: "Ruuvi", model: "RuuviTag (RAWv2)"), readings: readings, skipped: skipped)
         default:
             return nil

@@ -26,30 +26,24 @@ public struct Quantity: Hashable, Sendable {
         self.kind = kind
     }
 
-    public static let temperature = Quantity("temperature", "°C")
-    public static let humidity = Quantity("humidity", "%")
-    public static let battery = Quantity("battery", "%")
-    public static let pressure = Quantity("pressure", "hPa")
-    public static let illuminance = Quantity("illuminance", "lx")
-    public static let moisture = Quantity("moisture", "%")
-    public static let conductivity = Quantity("conductivity", "µS/cm")
-    public static let carbonDioxide = Quantity("carbon_dioxide", "ppm")
-    public static let pm25 = Quantity("pm25", "µg/m³")
-    public static let pm10 = Quantity("pm10", "µg/m³")
-    public static let voltage = Quantity("voltage", "V")
-    public static let weight = Quantity("weight", "kg")
-    public static let count = Quantity("count")
-    public static let packetID = Quantity("packet_id")
-    public static let button = Quantity("button", kind: .event)
+    public static let temperature = known("temperature")
+    public static let humidity = known("humidity")
+    public static let battery = known("battery")
+    public static let pressure = known("pressure")
+    public static let illuminance = known("illuminance")
+    public static let moisture = known("moisture")
+    public static let conductivity = known("conductivity")
+    public static let carbonDioxide = known("carbon_dioxide")
+    public static let pm25 = known("pm25")
+    public static let pm10 = known("pm10")
+    public static let voltage = known("voltage")
+    public static let weight = known("weight")
+    public static let count = known("count")
+    public static let packetID = known("packet_id")
+    public static let button = known("button")
 
-    /// The quantity a stored reading's name stands for ("temperature_2" → temperature, in °C);
-    /// one without a unit where the name is not one of the common ones.
-    public static func named(_ key: String) -> Quantity {
-        let base = key.split(separator: "_").last.flatMap { Int($0) } != nil ? String(key[..<key.lastIndex(of: "_")!]) : key
-        let common: [Quantity] = [.temperature, .humidity, .battery, .pressure, .illuminance, .moisture, .conductivity,
-                                  .carbonDioxide, .pm25, .pm10, .voltage, .weight]
-        return common.first { $0.key == base } ?? Quantity(base)
-    }
+    /// The quantity a stored reading's key stands for ("temperature_2" → temperature, in °C).
+    public static func named(_ key: String) -> Quantity { known(ReadingKey(parsing: key).quantity) }
 }
 
 /// One value a sensor advertised: a quantity, its number, and the format's resolution.
@@ -159,15 +153,19 @@ public struct SensorData: Equatable, Sendable {
     /// The readings by name, a repeated quantity numbered `_1`, `_2`… in the order given:
     /// `temperature_1` … `temperature_6` for six probes, plain `temperature` for one.
     /// A reading with a slot keeps its number: `temperature_3` for probe 3 alone.
-    public var named: [(String, SensorReading)] {
+    public var named: [(String, SensorReading)] { keyed.map { ($0.0.description, $0.1) } }
+
+    /// Each reading with its key: its slot where the format numbers it, else a number of its
+    /// own where the quantity comes more than once (the second temperature: temperature, 2).
+    public var keyed: [(ReadingKey, SensorReading)] {
         var counts: [String: Int] = [:]
         for r in readings where r.slot == nil { counts[r.quantity.key, default: 0] += 1 }
         var seen: [String: Int] = [:]
         return readings.map { r in
-            if let slot = r.slot { return ("\(r.quantity.key)_\(slot)", r) }
-            guard counts[r.quantity.key, default: 0] > 1 else { return (r.quantity.key, r) }
+            if let slot = r.slot { return (ReadingKey(r.quantity.key, slot: slot), r) }
+            guard counts[r.quantity.key, default: 0] > 1 else { return (ReadingKey(r.quantity.key), r) }
             seen[r.quantity.key, default: 0] += 1
-            return ("\(r.quantity.key)_\(seen[r.quantity.key]!)", r)
+            return (ReadingKey(r.quantity.key, slot: seen[r.quantity.key]!), r)
         }
     }
 }
@@ -177,9 +175,9 @@ extension SensorData {
     /// this one does not carry, in probe order.
     public func keepingProbes(of older: SensorData?) -> SensorData {
         guard partial, let older, older.model == model else { return self }
-        let sent = Set(readings.compactMap { r in r.slot.map { "\(r.quantity.key)_\($0)" } })
+        let sent = Set(readings.compactMap { r in r.slot.map { ReadingKey(r.quantity.key, slot: $0) } })
         var out = self
-        out.readings += older.readings.filter { r in r.slot.map { !sent.contains("\(r.quantity.key)_\($0)") } ?? false }
+        out.readings += older.readings.filter { r in r.slot.map { !sent.contains(ReadingKey(r.quantity.key, slot: $0)) } ?? false }
         let plain = out.readings.filter { $0.slot == nil }
         out.readings = out.readings.filter { $0.slot != nil }.sorted { $0.slot! < $1.slot! } + plain
         return out

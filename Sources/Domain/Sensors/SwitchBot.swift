@@ -14,9 +14,9 @@ enum SwitchBot: SensorFamily {
     static let rank = 70
     static let reads: [SensorSource] = [.service("0D00"), .service("FD3D")]
 
-    static let motion = Quantity("motion", kind: .binary)
-    static let opening = Quantity("opening", kind: .binary)
-    static let light = Quantity("light", kind: .binary)
+    static let motion = Quantity.known("motion")
+    static let opening = Quantity.known("opening")
+    static let light = Quantity.known("light")
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = frame.service("0D00") ?? frame.service("FD3D"), data.count >= 3 else { return nil }

@@ -10,7 +10,7 @@ enum Tilt: SensorFamily {
     static let reads: [SensorSource] = [.company(0x004C)]
 
     static let colours = ["Red", "Green", "Black", "Purple", "Orange", "Blue", "Yellow", "Pink"]
-    static let gravity = Quantity("specific_gravity")
+    static let gravity = Quantity.known("specific_gravity")
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = frame.company(0x004C), data.count == 23, data[0] == 0x02, data[1] == 0x15,

@@ -11,9 +11,9 @@ enum Victron: SensorFamily {
     static let rank = 85
     static let reads: [SensorSource] = [.company(0x02E1)]
 
-    static let current = Quantity("current", "A")
-    static let power = Quantity("power", "W")
-    static let energy = Quantity("energy", "kWh")
+    static let current = Quantity.known("current")
+    static let power = Quantity.known("power")
+    static let energy = Quantity.known("energy")
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = frame.company(0x02E1), data.count >= 9, data[0] == 0x10 else { return nil }

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Localization
+
+/// Every quantity FavBlue reads, once: its key, unit, kind, Home Assistant device class, its
+/// name in words, the decimals a figure read back from the history gets, and its place among a
+/// row's main readings. The row text, the detail page, the history, the limits, the export and
+/// Home Assistant's discovery all read it here; a family's readings name their quantity from it.
+public struct QuantityInfo: Sendable {
+    public let quantity: Quantity
+    /// Home Assistant's device class (a sensor's, or a binary sensor's for a state); nil for none.
+    public let deviceClass: String?
+    /// Decimals for a figure with no reading to say them (a history read back).
+    public let decimals: Int
+    /// Where it comes among a row's main readings, first first; nil when it is not one of them.
+    public let order: Int?
+    /// A bare figure would not say what it is, so a row names it ("Battery 81 %").
+    public let namedInSummary: Bool
+    /// Its name in words, in the user's language ("Carbon dioxide").
+    public let name: @Sendable () -> String
+}
+
+public enum QuantityCatalog {
+    private typealias Kind = Quantity.Kind
+
+    private static func entry(_ key: String, _ unit: String = "", _ kind: Kind = .measurement, class deviceClass: String? = nil,
+                              decimals: Int = 0, order: Int? = nil, named: Bool = false,
+                              _ name: @escaping @Sendable () -> String) -> QuantityInfo {
+        QuantityInfo(quantity: Quantity(key, unit, kind: kind), deviceClass: deviceClass, decimals: decimals, order: order,
+                     namedInSummary: named, name: name)
+    }
+
+    /// The table. A row's main readings come in `order`; Home Assistant's classes as its
+    /// sensor and binary sensor documentation names them.
+    public static let all: [QuantityInfo] = [
+        // The main readings, in a row's order.
+        entry("tank_level", "mm", class: "distance", order: 0, named: true) { L10n.tr("Tank level") },
+        entry("temperature", "°C", class: "temperature", decimals: 1, order: 1) { L10n.tr("Temperature") },
+        entry("humidity", "%", class: "humidity", decimals: 1, order: 2) { L10n.tr("Humidity") },
+        entry("carbon_dioxide", "ppm", class: "carbon_dioxide", order: 3) { L10n.tr("Carbon dioxide") },
+        entry("pm25", "µg/m³", class: "pm25", order: 4) { L10n.tr("Fine dust (PM2.5)") },
+        entry("moisture", "%", class: "moisture", decimals: 1, order: 5) { L10n.tr("Moisture") },
+        entry("pressure", "hPa", class: "pressure", decimals: 1, order: 6) { L10n.tr("Pressure") },
+        entry("illuminance", "lx", class: "illuminance", order: 7) { L10n.tr("Illuminance") },
+        entry("conductivity", "µS/cm", class: "conductivity", order: 8) { L10n.tr("Conductivity") },
+        entry("weight", "kg", class: "weight", decimals: 2, order: 9) { L10n.tr("Weight") },
+        entry("opening", "", .binary, class: "opening", order: 10) { L10n.tr("Opening") },
+        entry("door", "", .binary, class: "door", order: 11) { L10n.tr("Door") },
+        entry("window", "", .binary, class: "window", order: 12) { L10n.tr("Window") },
+        entry("motion", "", .binary, class: "motion", order: 13) { L10n.tr("Motion") },
+        entry("brushing", "", .binary, order: 14) { L10n.tr("Brushing") },
+        entry("duration", "s", class: "duration", order: 15, named: true) { L10n.tr("Duration") },
+        entry("battery", "%", class: "battery", order: 16, named: true) { L10n.tr("Battery") },
+        // Measurements.
+        entry("pm10", "µg/m³", class: "pm10") { L10n.tr("Dust (PM10)") },
+        entry("voltage", "V", class: "voltage", decimals: 3) { L10n.tr("Voltage") },
+        entry("formaldehyde", "mg/m³", decimals: 2) { L10n.tr("Formaldehyde") },
+        entry("specific_gravity", decimals: 3) { L10n.tr("Specific gravity") },
+        entry("dew_point", "°C", class: "temperature", decimals: 1) { L10n.tr("Dew point") },
+        entry("current", "A", class: "current", decimals: 3) { L10n.ctx("electric current", "Current") },
+        entry("power", "W", class: "power", decimals: 2) { L10n.ctx("electric power", "Power") },
+        entry("energy", "kWh", class: "energy", decimals: 3) { L10n.tr("Energy") },
+        entry("volatile_organic_compounds", "µg/m³", class: "volatile_organic_compounds") { L10n.tr("Volatile organic compounds") },
+        entry("distance", "mm", class: "distance") { L10n.tr("Distance") },
+        entry("speed", "m/s", class: "speed", decimals: 2) { L10n.tr("Speed") },
+        entry("volume", "L", class: "volume", decimals: 1) { L10n.tr("Volume") },
+        entry("volume_flow_rate", "m³/h", class: "volume_flow_rate", decimals: 3) { L10n.tr("Flow rate") },
+        entry("volume_storage", "L", class: "volume_storage", decimals: 1) { L10n.tr("Stored volume") },
+        entry("gas", "m³", class: "gas", decimals: 3) { L10n.ctx("gas meter", "Gas") },
+        entry("water", "L", class: "water", decimals: 1) { L10n.ctx("water meter", "Water") },
+        entry("precipitation", "mm", class: "precipitation", decimals: 1) { L10n.tr("Precipitation") },
+        entry("rotation", "°", decimals: 1) { L10n.tr("Rotation") },
+        entry("direction", "°", decimals: 1) { L10n.tr("Direction") },
+        entry("rotational_speed", "rpm") { L10n.tr("Rotational speed") },
+        entry("acceleration", "m/s²", decimals: 3) { L10n.tr("Acceleration") },
+        entry("gyroscope", "°/s", decimals: 3) { L10n.tr("Rotation rate") },
+        entry("uv_index", decimals: 1) { L10n.tr("UV index") },
+        entry("timestamp", "s") { L10n.tr("Device time") },
+        entry("uptime", "s", class: "duration", decimals: 1) { L10n.tr("Running for") },
+        entry("reading_quality", "%") { L10n.tr("Reading quality") },
+        entry("count") { L10n.ctx("a counter's value", "Count") },
+        entry("movement_counter") { L10n.tr("Movements") },
+        entry("advertisements") { L10n.tr("Advertisements sent") },
+        entry("packet_id") { L10n.tr("Packet number") },
+        entry("channel") { L10n.ctx("a device's numbered channel", "Channel") },
+        entry("light_level") { L10n.tr("Light level") },
+        entry("settings_revision") { L10n.tr("Settings revision") },
+        // States.
+        entry("light", "", .binary, class: "light") { L10n.ctx("light level", "Light") },
+        entry("generic", "", .binary) { L10n.ctx("a sensor's on or off state", "State") },
+        entry("power_on", "", .binary, class: "power") { L10n.tr("Power on") },
+        entry("battery_low", "", .binary, class: "battery") { L10n.tr("Battery low") },
+        entry("battery_charging", "", .binary, class: "battery_charging") { L10n.tr("Battery charging") },
+        entry("carbon_monoxide", "", .binary, class: "carbon_monoxide") { L10n.tr("Carbon monoxide") },
+        entry("cold", "", .binary, class: "cold") { L10n.tr("Cold") },
+        entry("connectivity", "", .binary, class: "connectivity") { L10n.tr("Connected") },
+        entry("garage_door", "", .binary, class: "garage_door") { L10n.tr("Garage door") },
+        entry("gas_detected", "", .binary, class: "gas") { L10n.tr("Gas detected") },
+        entry("heat", "", .binary, class: "heat") { L10n.tr("Heat") },
+        entry("lock", "", .binary, class: "lock") { L10n.ctx("a lock's state", "Unlocked") },
+        entry("wet", "", .binary, class: "moisture") { L10n.tr("Wet") },
+        entry("moving", "", .binary, class: "moving") { L10n.tr("Moving") },
+        entry("occupancy", "", .binary, class: "occupancy") { L10n.tr("Occupied") },
+        entry("plug", "", .binary, class: "plug") { L10n.tr("Plugged in") },
+        entry("presence", "", .binary, class: "presence") { L10n.tr("Someone present") },
+        entry("problem", "", .binary, class: "problem") { L10n.tr("Problem") },
+        entry("running", "", .binary, class: "running") { L10n.tr("Running") },
+        entry("safety", "", .binary, class: "safety") { L10n.tr("Unsafe") },
+        entry("smoke", "", .binary, class: "smoke") { L10n.tr("Smoke") },
+        entry("sound", "", .binary, class: "sound") { L10n.tr("Sound") },
+        entry("tamper", "", .binary, class: "tamper") { L10n.tr("Tampered with") },
+        entry("vibration", "", .binary, class: "vibration") { L10n.tr("Vibration") },
+        // Events.
+        entry("button", "", .event, class: "button") { L10n.tr("Button") },
+        entry("dimmer", "", .event) { L10n.tr("Dimmer") },
+        entry("command", "", .event) { L10n.ctx("a remote's command", "Command") },
+    ]
+
+    /// The table by key.
+    public static let byKey: [String: QuantityInfo] = Dictionary(all.map { ($0.quantity.key, $0) }, uniquingKeysWith: { first, _ in first })
+
+    /// The keys of a row's main readings, in their order.
+    public static let mainKeys: [String] = all.filter { $0.order != nil }.sorted { $0.order! < $1.order! }.map(\.quantity.key)
+
+    /// What is known of `key` ("temperature"), or nil for a quantity the table does not hold.
+    public static func info(_ key: String) -> QuantityInfo? { byKey[key] }
+}
+
+extension Quantity {
+    /// The catalogue's quantity `key`, in its unit; one without a unit where the table has none
+    /// (a stored reading of an older version, say).
+    public static func known(_ key: String) -> Quantity { QuantityCatalog.byKey[key]?.quantity ?? Quantity(key) }
+
+    /// The same quantity in another unit a format sends it in ("lb" for a weight).
+    public func sent(in unit: String) -> Quantity { Quantity(key, unit, kind: kind) }
+
+    /// What the catalogue says of it; nil for a quantity it does not hold.
+    public var info: QuantityInfo? { QuantityCatalog.byKey[key] }
+}
+
+/// Which reading of a device: its quantity and, for a format that numbers them (a grill's
+/// probes) or a device that sends one quantity twice, which one. Stored and published as text,
+/// "temperature_2"; read back here and nowhere else.
+public struct ReadingKey: Hashable, Sendable, CustomStringConvertible {
+    public let quantity: String
+    public let slot: Int?
+
+    public init(_ quantity: String, slot: Int? = nil) {
+        self.quantity = quantity
+        self.slot = slot
+    }
+
+    /// "temperature_2" → temperature, 2; "carbon_dioxide" → carbon_dioxide; a key the catalogue
+    /// holds whole ("pm25") is never cut.
+    public init(parsing text: String) {
+        if QuantityCatalog.byKey[text] == nil, let cut = text.lastIndex(of: "_"), let number = Int(text[text.index(after: cut)...]),
+           number >= 0 {
+            self.init(String(text[..<cut]), slot: number)
+        } else {
+            self.init(text)
+        }
+    }
+
+    /// "temperature_2", "humidity".
+    public var description: String { slot.map { "\(quantity)_\($0)" } ?? quantity }
+}
