@@ -37,3 +37,13 @@ cgtk_slice_uses_malloc (void)
   return glib_check_version (2, 76, 0) == NULL || g_slice_get_config (G_SLICE_CONFIG_ALWAYS_MALLOC);
   G_GNUC_END_IGNORE_DEPRECATIONS
 }
+
+#include <malloc.h>
+
+/* See SliceAllocator.giveBackFreedMemory(). */
+
+int
+cgtk_memory_trim (void)
+{
+  return malloc_trim (0);
+}

@@ -27,4 +27,9 @@ public enum SliceAllocator {
         // Still here: no /proc. The slice allocator stays, and the variable with it, so the
         // processes this one starts are not restarted in turn.
     }
+
+    /// Gives back to the system the heap pages start-up freed (building the pages, reading the
+    /// store, parsing resources): malloc keeps them for reuse otherwise, about 1.3 MiB measured
+    /// after 10 s idle. Call once start-up has settled; it takes a few milliseconds.
+    public static func giveBackFreedMemory() { _ = cgtk_memory_trim() }
 }

@@ -70,4 +70,21 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertNil(decode(name: "P T EN 888444", service: "2A6E", serviceHex: "ff7f"), "0x7FFF is no temperature")
         XCTAssertNil(decode(name: "Thermometer", service: "2A6E", serviceHex: "8308"), "another name is not a Sensor Easy")
     }
+
+    func testXiaomiScalesReadAWeighingOnceItIsStable() {
+        // Mi Smart Scale: stable, in kg (70.25 kg × 200 = 14050 = 0x36E2).
+        let smart = decode(service: "181D", serviceHex: "22e236" + "e8070b1d081e00")
+        XCTAssertEqual(values(smart), ["weight": 70.25])
+        XCTAssertEqual(smart?.model, SensorModel(maker: "Xiaomi", model: "Mi Smart Scale"))
+        XCTAssertEqual(values(decode(service: "181D", serviceHex: "02e236" + "e8070b1d081e00")), [:], "still settling")
+        XCTAssertEqual(values(decode(service: "181D", serviceHex: "a2e236" + "e8070b1d081e00")), [:], "stepped off")
+        // In pounds × 100: 154.88 lb = 70.25 kg.
+        XCTAssertEqual(values(decode(service: "181D", serviceHex: "23803c" + "e8070b1d081e00"))["weight"], 70.25)
+        // Body Composition Scale: stable, impedance stable (0x0226), 500 Ω, 70.25 kg.
+        XCTAssertEqual(values(decode(service: "181B", serviceHex: "0226" + "e8070b1d081e00" + "f401" + "e236")),
+                       ["weight": 70.25, "impedance": 500])
+        XCTAssertEqual(values(decode(service: "181B", serviceHex: "0224" + "e8070b1d081e00" + "f401" + "e236")), ["weight": 70.25],
+                       "an impedance still measuring is not read")
+        XCTAssertNil(decode(service: "181B", serviceHex: "0226e8070b1d081e00f401"), "cut short")
+    }
 }

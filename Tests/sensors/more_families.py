@@ -2,7 +2,7 @@
 # Copyright The FavBlue authors
 """Cases and oracles for the grill probes, SensorPush, Oral-B, Mopeka, Sensirion, Aranet,
 b-parasite, Jaalee, the SwitchBot sensors, the pink Flower Care, Govee's H5106, SmartDry, KKM's
-sensor frame and Sensor Easy, for oracles.py.
+sensor frame, Sensor Easy and Xiaomi's scales, for oracles.py.
 
 Oracles: Home Assistant's inkbird-ble, govee-ble, sensorpush-ble, oralb-ble, mopeka-iot-ble and
 sensirion-ble; SAF Tehnika's aranet4; Theengs Decoder for b-parasite, Jaalee, SwitchBot and the
@@ -89,6 +89,14 @@ def cases(add, rng, service_info, theengs):
         from govee_ble import GoveeBluetoothDeviceData
         numbers, _ = ha_update(GoveeBluetoothDeviceData(), info(case))
         return {k: numbers[k] for k in ("temperature", "humidity", "pm25") if k in numbers}
+
+    def xiaomi_scale_oracle(case):
+        from xiaomi_ble import XiaomiBluetoothDeviceData
+        numbers, _ = ha_update(XiaomiBluetoothDeviceData(), info(case))
+        out = {"weight": numbers["mass"]} if "mass" in numbers else {}
+        if "impedance" in numbers:
+            out["impedance"] = numbers["impedance"]
+        return out
 
     def theengs_oracle(case):
         answer = theengs(case)
@@ -222,3 +230,12 @@ def cases(add, rng, service_info, theengs):
         add("sensor-easy", theengs_oracle, name=f"P RHT {rng.randrange(65536):04X}", service={0x2A6F: bytes([rng.randint(0, 100)])},
             manufacturer={0x0757: bytes([0xF2]) + mv})
         add("sensor-easy", theengs_oracle, name=f"P RHT {rng.randrange(65536):04X}", service={0x2A6E: struct.pack("<h", rng.randint(-4000, 8000))})
+
+    # Xiaomi's scales: 0x181D (control byte, weight, date) and 0x181B (two control bytes, date,
+    # impedance, weight), little-endian; a weight counts once stable and not stepped off.
+    for control in (0x22, 0x23, 0x32, 0x02, 0xA2, 0x22):
+        body = bytes([control]) + struct.pack("<H", rng.randint(1, 40000)) + bytes([0xE8, 0x07, 11, 29, 8, 30, 0])
+        add("xiaomi-scale", xiaomi_scale_oracle, service={0x181D: body}, places=2)
+    for first, second in ((0x02, 0x26), (0x02, 0x24), (0x03, 0x26), (0x02, 0x66), (0x02, 0x06), (0x02, 0xA6)):
+        body = bytes([first, second]) + bytes([0xE8, 0x07, 11, 29, 8, 30, 0]) + struct.pack("<HH", rng.randint(0, 1000), rng.randint(1, 40000))
+        add("xiaomi-scale", xiaomi_scale_oracle, service={0x181B: body}, places=2)

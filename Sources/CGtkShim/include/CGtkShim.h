@@ -26,6 +26,8 @@ GtkWindow *cgtk_window_cast(gpointer instance);
 
 /* Whether GLib's slices come from malloc: GLib 2.76 and later, or always-malloc set before GLib's first slice. */
 gboolean cgtk_slice_uses_malloc(void);
+/* malloc_trim(0): the heap's free pages back to the system. */
+int cgtk_memory_trim(void);
 void cgtk_accessible_set_label(GtkAccessible *accessible, const char *label);
 void cgtk_accessible_set_description(GtkAccessible *accessible, const char *description);
 void cgtk_accessible_set_hidden(GtkAccessible *accessible, gboolean hidden);

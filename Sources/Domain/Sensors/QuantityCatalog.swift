@@ -56,6 +56,7 @@ public enum QuantityCatalog {
         entry("pm10", "µg/m³", class: "pm10") { L10n.tr("Dust (PM10)") },
         entry("voltage", "V", class: "voltage", decimals: 3) { L10n.tr("Voltage") },
         entry("formaldehyde", "mg/m³", decimals: 2) { L10n.tr("Formaldehyde") },
+        entry("impedance", "Ω") { L10n.tr("Impedance") },
         entry("specific_gravity", decimals: 3) { L10n.tr("Specific gravity") },
         entry("dew_point", "°C", class: "temperature", decimals: 1) { L10n.tr("Dew point") },
         entry("current", "A", class: "current", decimals: 3) { L10n.ctx("electric current", "Current") },
