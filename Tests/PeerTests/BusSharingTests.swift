@@ -160,4 +160,58 @@ final class BusSharingTests: XCTestCase {
         XCTAssertEqual(said.last, "\(availabilityTopic) offline")
         live.stop()
     }
+
+    func testAFavoritesStatesAreBinarySensorsAndItsButtonPressesEventsSaidOncePerFrame() async throws {
+        let broker = try Broker()
+        let scanner = FakeScanner()
+        let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 50)
+        let favorites = Favorites(useCases: FavoritesUseCases(repository: FakeFavoritesRepository()), live: live, sightings: nil)
+        await favorites.load()
+        let sensor = DeviceID(octets: [0xA4, 0xC1, 0x38, 0x00, 0x33, 0x44], kind: .lePublic)
+        _ = await favorites.add(sensor, name: "Door sensor", nickname: "Front door")
+        live.start(mode: .continuous)
+        let doorConfig = try Subscriber(broker, "homeassistant/binary_sensor/+/config", count: 1)
+        let buttonConfig = try Subscriber(broker, "homeassistant/event/+/config", count: 1)
+        let sharing = BusSharing(broker: MQTTAddress(tls: false, user: nil, host: "127.0.0.1", port: broker.port, prefix: "home"),
+                                 gateway: "laptop", live: live, favorites: favorites, own: "This Computer", log: { _ in })
+        defer { sharing.stop() }
+        // BTHome v2 (bthome.io/format): packet 5, door open (0x1A), button: press (0x3A).
+        func frame(_ hex: String) async {
+            scanner.feed(Observation(id: sensor, timestamp: Date(), rssi: -60, name: "Door sensor",
+                                     serviceData: [ServiceID(uuid: "FCD2", name: nil): Hex.bytes(hex)!]))
+            await live.drain()
+        }
+        await frame("40" + "0005" + "1a01" + "3a01")
+        func document(_ subscriber: Subscriber) async throws -> (topic: String, object: [String: Any]) {
+            let lines = await subscriber.lines()
+            let line = try XCTUnwrap(lines.first)
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            return (parts[0], try XCTUnwrap(JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any]))
+        }
+        let door = try await document(doorConfig)
+        XCTAssertEqual(door.topic, HomeAssistant.readingConfigTopic(sensor, "door", .known("door")))
+        XCTAssertTrue(Set(door.object.keys).isSubset(of: HomeAssistant.binarySensorKeys), "\(door.object.keys.sorted())")
+        XCTAssertEqual(door.object["device_class"] as? String, "door")
+        XCTAssertEqual(door.object["payload_on"] as? String, "ON")
+        XCTAssertEqual((door.object["device"] as? [String: Any])?["name"] as? String, "Front door")
+        let doorState = try XCTUnwrap(door.object["state_topic"] as? String)
+        let opened = try await Subscriber(broker, doorState, count: 1).lines()
+        XCTAssertEqual(opened, ["\(doorState) ON"])
+
+        let button = try await document(buttonConfig)
+        XCTAssertTrue(Set(button.object.keys).isSubset(of: HomeAssistant.eventKeys), "\(button.object.keys.sorted())")
+        XCTAssertEqual(button.object["device_class"] as? String, "button")
+        XCTAssertEqual(button.object["event_types"] as? [String], ["press", "double_press", "triple_press", "long_press",
+                                                                   "long_double_press", "long_triple_press", "hold_press"])
+        let buttonState = try XCTUnwrap(button.object["state_topic"] as? String)
+        // A double press, its frame sent three times as sensors do, then a press: two events.
+        let events = try Subscriber(broker, buttonState, count: 2)
+        for _ in 0..<3 { await frame("40" + "0006" + "1a00" + "3a02") }
+        await frame("40" + "0007" + "1a00" + "3a01")
+        let said = await events.lines()
+        XCTAssertEqual(said, ["\(buttonState) {\"event_type\":\"double_press\"}", "\(buttonState) {\"event_type\":\"press\"}"])
+        let closed = try await Subscriber(broker, doorState, count: 1).lines()
+        XCTAssertEqual(closed, ["\(doorState) OFF"], "the door closed")
+        live.stop()
+    }
 }

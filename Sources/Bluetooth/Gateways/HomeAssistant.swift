@@ -60,6 +60,48 @@ public enum HomeAssistant {
                                                  "unit_of_measurement", "state_class", "availability_topic",
                                                  "payload_available", "payload_not_available", "device"]
 
+    /// The keys a state's and an event's documents use, every one documented for an MQTT binary
+    /// sensor and an MQTT event (Home Assistant's "MQTT Binary sensor" and "MQTT Event").
+    public static let binarySensorKeys: Set<String> = ["name", "unique_id", "object_id", "state_topic", "device_class", "payload_on",
+                                                       "payload_off", "availability_topic", "payload_available",
+                                                       "payload_not_available", "device"]
+    public static let eventKeys: Set<String> = ["name", "unique_id", "object_id", "state_topic", "device_class", "event_types",
+                                                "availability_topic", "payload_available", "payload_not_available", "device"]
+
+    /// The platform a reading is published as: a measurement a sensor, a state (a door open) a
+    /// binary sensor, something that happened (a button pressed) an event.
+    public static func component(_ quantity: Quantity) -> String {
+        switch quantity.kind {
+        case .measurement: return "sensor"
+        case .binary: return "binary_sensor"
+        case .event: return "event"
+        }
+    }
+
+    /// The event types an event quantity's codes stand for (bthome.io/format, "Events"): a
+    /// button's presses, a dimmer's turns (its low byte; the high one counts the steps). A
+    /// quantity with none is not published.
+    public static func eventTypes(_ quantity: Quantity) -> [Int: String] {
+        switch quantity.key {
+        case "button":
+            return [1: "press", 2: "double_press", 3: "triple_press", 4: "long_press", 5: "long_double_press", 6: "long_triple_press",
+                    0x80: "hold_press"]
+        case "dimmer": return [1: "rotate_left", 2: "rotate_right"]
+        default: return [:]
+        }
+    }
+
+    /// The event type a reading says, or nil for none (0: no event in this frame).
+    public static func eventType(_ reading: SensorReading) -> String? {
+        let code = Int(reading.value)
+        return eventTypes(reading.quantity)[reading.quantity.key == "dimmer" ? code & 0xFF : code]
+    }
+
+    /// Where a reading's discovery document goes, by its platform.
+    public static func readingConfigTopic(_ id: DeviceID, _ key: String, _ quantity: Quantity) -> String {
+        "homeassistant/\(component(quantity))/\(sensorID(id, key))/config"
+    }
+
     /// "temperature_2" → "favblue_…_temperature_2".
     public static func sensorID(_ id: DeviceID, _ key: String) -> String { objectID(id) + "_" + key }
     public static func sensorConfigTopic(_ id: DeviceID, _ key: String) -> String { "homeassistant/sensor/\(sensorID(id, key))/config" }
@@ -89,6 +131,38 @@ public enum HomeAssistant {
         if quantity.kind == .measurement, let deviceClass = quantity.info?.deviceClass { object["device_class"] = deviceClass }
         if !quantity.unit.isEmpty { object["unit_of_measurement"] = quantity.unit }
         return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+    }
+
+    /// The discovery document of a state or an event of `favorite`: a binary sensor saying ON or
+    /// OFF, or an event with the types it can say, under the favorite's device.
+    public static func stateConfig(_ favorite: Favorite, key: String, quantity: Quantity, gateway: String) -> [UInt8] {
+        let words = key.replacingOccurrences(of: "_", with: " ")
+        var object: [String: Any] = [
+            "name": words.prefix(1).uppercased() + words.dropFirst(),
+            "unique_id": sensorID(favorite.id, key),
+            "object_id": sensorID(favorite.id, key),
+            "state_topic": sensorStateTopic(favorite.id, key, gateway: gateway),
+            "availability_topic": sensorAvailabilityTopic(favorite.id, key, gateway: gateway),
+            "payload_available": "online",
+            "payload_not_available": "offline",
+            "device": ["identifiers": [objectID(favorite.id)], "name": favorite.displayName, "via_device": "favblue_\(gateway)"],
+        ]
+        if quantity.kind == .event {
+            object["event_types"] = eventTypes(quantity).sorted { $0.key < $1.key }.map(\.value)
+        } else {
+            object["payload_on"] = "ON"
+            object["payload_off"] = "OFF"
+        }
+        if let deviceClass = quantity.info?.deviceClass { object["device_class"] = deviceClass }
+        return Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data())
+    }
+
+    /// A state's payload ("ON", "OFF"), or an event's ({"event_type":"press"}); nil for an event
+    /// code with no type.
+    public static func statePayload(_ reading: SensorReading) -> [UInt8]? {
+        if reading.quantity.kind == .binary { return Array((reading.value != 0 ? "ON" : "OFF").utf8) }
+        guard let type = eventType(reading) else { return nil }
+        return Array((try? JSONSerialization.data(withJSONObject: ["event_type": type], options: [.sortedKeys])) ?? Data())
     }
 
     /// A reading's state: the number at its format's resolution, in the C locale.

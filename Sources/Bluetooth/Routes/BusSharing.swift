@@ -27,6 +27,10 @@ public final class BusSharing {
     private var readingStates: [String: [UInt8]] = [:]
     private var readingSeen: [String: (id: DeviceID, key: String, time: Date)] = [:]
     private var availability: [String: String] = [:]
+    /// Each event reading's last frame (its packet number and code): a frame repeated is one event.
+    private var lastEvent: [String: [Double]] = [:]
+    /// Events heard before sharing began are not said.
+    private let startedAt = Date()
     /// A reading unheard this long is unavailable to Home Assistant.
     public static let readingTimeout: TimeInterval = 300
     /// The time now (tests move it on).
@@ -93,23 +97,40 @@ public final class BusSharing {
         if sent.count > live.all.count + 1_000 { sent = sent.filter { live[$0.key] != nil } }
     }
 
-    /// Each favorite sensor's readings as Home Assistant sensors: a retained document per
+    /// Each favorite sensor's readings for Home Assistant: measurements as sensors, states (a
+    /// door, motion) as binary sensors, a button's presses as events; a retained document per
     /// reading, its state when it changes, and "offline" once it stops coming.
     private func shareReadings() {
         let now = now()
         for favorite in favorites.list {
             guard let device = live[favorite.id], let data = live.sensor(of: favorite.id) else { continue }
-            for (key, reading) in data.named where reading.quantity.kind == .measurement && reading.quantity != .packetID {
+            let packet = data.readings.first { $0.quantity == .packetID }?.value
+            for (key, reading) in data.named where reading.quantity != .packetID {
+                let quantity = reading.quantity
+                guard quantity.kind != .event || !HomeAssistant.eventTypes(quantity).isEmpty else { continue }
                 let tag = favorite.id.storageKey + "/" + key
                 readingSeen[tag] = (favorite.id, key, device.lastSeen)
                 // Kept as said only once the broker took it: what was refused is said again next time.
-                let config = HomeAssistant.sensorConfig(favorite, key: key, quantity: reading.quantity, gateway: gateway)
-                if readingConfigs[tag] != config, publisher.publish(HomeAssistant.sensorConfigTopic(favorite.id, key), config, retain: true) {
+                let config = quantity.kind == .measurement
+                    ? HomeAssistant.sensorConfig(favorite, key: key, quantity: quantity, gateway: gateway)
+                    : HomeAssistant.stateConfig(favorite, key: key, quantity: quantity, gateway: gateway)
+                if readingConfigs[tag] != config,
+                   publisher.publish(HomeAssistant.readingConfigTopic(favorite.id, key, quantity), config, retain: true) {
                     readingConfigs[tag] = config
                 }
-                let state = HomeAssistant.sensorState(reading)
-                if readingStates[tag] != state,
-                   publisher.publish(HomeAssistant.sensorStateTopic(favorite.id, key, gateway: gateway), state, retain: true) {
+                let topic = HomeAssistant.sensorStateTopic(favorite.id, key, gateway: gateway)
+                if quantity.kind == .event {
+                    // Once per frame: a sensor repeats each frame, with the same packet number.
+                    let frame = [packet ?? -1, reading.value]
+                    guard lastEvent[tag] != frame else { continue }
+                    let isNew = lastEvent[tag] != nil || device.lastSeen >= startedAt
+                    lastEvent[tag] = frame
+                    // An event is said as it happens, never kept for newcomers.
+                    if isNew, let payload = HomeAssistant.statePayload(reading) { publisher.publish(topic, payload, retain: false) }
+                    continue
+                }
+                let state = quantity.kind == .binary ? HomeAssistant.statePayload(reading) ?? [] : HomeAssistant.sensorState(reading)
+                if readingStates[tag] != state, publisher.publish(topic, state, retain: true) {
                     readingStates[tag] = state
                 }
             }
