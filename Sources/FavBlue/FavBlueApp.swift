@@ -176,7 +176,7 @@ final class FavBlueApp {
         }
         presenceAlerts = PresenceAlertsWatch(live: live, favorites: favorites, notifier: AppNotifier(application: application))
         let limits = ReadingLimitsWatch(live: live, favorites: favorites, notifier: AppNotifier(application: application))
-        limits.describe = { ReadingText.value($0) }
+        limits.describe = { $0.quantity.kind == .measurement ? ReadingText.value($0) : ReadingText.text($0) }
         limits.describeLimit = { ReadingText.limit($0, of: $1) }
         limits.name = { ReadingText.name($0) }
         readingLimits = limits

@@ -24,12 +24,18 @@ extension DeviceDetailViewModel {
 
     static func readings(_ data: SensorData?, name: String) -> Readings? {
         guard let data, !(data.readings.isEmpty && !data.encrypted && !data.plaintextIgnored) else { return nil }
-        let items = data.keyed.map { key, reading -> Readings.Item in
+        // A packet number tells repeated frames apart; it says nothing to the user.
+        let items = data.keyed.filter { $0.1.quantity != .packetID }.map { key, reading -> Readings.Item in
             let number = key.slot
             // Translators: a quantity and the number of its probe, "Temperature 2".
             let caption = number.map { L10n.format("{} {}", ReadingText.name(reading.quantity), Formats.number($0)) }
                 ?? ReadingText.name(reading.quantity)
-            let value = reading.quantity.kind == .measurement ? ReadingText.value(reading) : ReadingText.text(reading)
+            // Under its caption a state is one word: "Door" over "Open", not "Door open".
+            let value = switch reading.quantity.kind {
+            case .measurement: ReadingText.value(reading)
+            case .binary: ReadingText.stateWord(reading)
+            case .event: ReadingText.text(reading)
+            }
             return Readings.Item(key: key.description, caption: caption, value: value)
         }
         var note: String?
@@ -93,6 +99,53 @@ extension DeviceDetailViewModel {
         }.sorted { Self.order($0.key) < Self.order($1.key) }
     }
 
+    /// A state a favorite sensor sends (a door, motion), which can notify when it turns on.
+    public struct StateChoice: Equatable, Sendable {
+        public let key: String
+        /// "Notify When It Opens".
+        public let title: String
+        public let isOn: Bool
+    }
+
+    /// The states of a favorite sensor, each with whether it notifies when it turns on.
+    public var stateChoices: [StateChoice] {
+        guard isFavorite, let data = sensor else { return [] }
+        let limits = favorites.favorite(id)?.readingLimits ?? []
+        return data.named.compactMap { key, reading in
+            guard reading.quantity.kind == .binary else { return nil }
+            return StateChoice(key: key, title: Self.notifyTitle(key, reading.quantity),
+                               isOn: limits.contains { $0.key == key && $0.above != nil })
+        }.sorted { Self.order($0.key) < Self.order($1.key) }
+    }
+
+    /// "Notify When It Opens", "Notify When Motion Is Seen".
+    static func notifyTitle(_ key: String, _ quantity: Quantity) -> String {
+        switch quantity.key {
+        case "opening", "door", "window", "garage_door": return L10n.tr("Notify When It Opens")
+        case "motion", "moving": return L10n.tr("Notify When Motion Is Seen")
+        case "smoke", "carbon_monoxide", "gas_detected": return L10n.format("Notify When {} Is Detected", caption(key, quantity))
+        case "wet": return L10n.tr("Notify When It Gets Wet")
+        default: return L10n.format("Notify When “{}” Turns On", caption(key, quantity))
+        }
+    }
+
+    /// "notifies when it opens": what a state's notification waits for, said on the page.
+    static func notifyWhen(_ key: String, _ quantity: Quantity) -> String {
+        switch quantity.key {
+        case "opening", "door", "window", "garage_door": return L10n.tr("Notifies when it opens")
+        case "motion", "moving": return L10n.tr("Notifies when motion is seen")
+        case "smoke", "carbon_monoxide", "gas_detected": return L10n.format("Notifies when {} is detected", caption(key, quantity))
+        case "wet": return L10n.tr("Notifies when it gets wet")
+        default: return L10n.format("Notifies when “{}” turns on", caption(key, quantity))
+        }
+    }
+
+    /// Notifies, or stops notifying, when the state `key` turns on; nil once kept, else why not.
+    public func setNotifies(_ key: String, _ on: Bool) async -> String? {
+        await favorites.setReadingLimit(id, on ? ReadingLimit(key: key, above: 0.5) : ReadingLimit(key: key))
+            ? nil : L10n.tr("The notification could not be saved.")
+    }
+
     /// The limits set on `key`, as typed figures in the unit shown ("25", "−15,5"); empty for none.
     public func limitTexts(_ key: String) -> (above: String, below: String) {
         let limit = favorites.favorite(id)?.readingLimits.first { $0.key == key }
@@ -145,6 +198,7 @@ extension DeviceDetailViewModel {
             // As typed, not at the sensor's precision: 75 °F stays "75 °F", not "75.002 °F".
             func said(_ value: Double) -> String { ReadingText.limit(value, of: quantity) }
             let name = Self.caption(limit.key, quantity)
+            if quantity.kind == .binary { return Self.notifyWhen(limit.key, quantity) }
             switch (limit.above, limit.below) {
             case let (high?, low?): return L10n.format("Notifies when {} is above {} or below {}", name, said(high), said(low))
             case let (high?, nil): return L10n.format("Notifies when {} is above {}", name, said(high))

@@ -91,6 +91,15 @@ public enum ReadingText {
         quantity.unit == "°C" && fahrenheit ? "°F" : quantity.unit
     }
 
+    /// A state in a word, under a caption that names it: "Open", "Closed", "Motion".
+    public static func stateWord(_ r: SensorReading) -> String {
+        switch r.quantity.key {
+        case "opening", "door", "window", "garage_door":
+            return r.value != 0 ? L10n.ctx("state of a door or lid", "Open") : L10n.ctx("state of a door or lid", "Closed")
+        default: return state(r)
+        }
+    }
+
     /// "Door open", "No motion": a binary state in words.
     static func state(_ r: SensorReading) -> String {
         let on = r.value != 0

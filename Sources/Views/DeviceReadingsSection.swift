@@ -22,6 +22,10 @@ final class DeviceReadingsSection {
     private let keyLine = Box(vertical: false, spacing: 6)
     private let limitsButton = Button(label: L10n.tr("_Notify When Above or Below…"), mnemonic: true)
     private let limitsNote = Label()
+    /// A switch per state (a door, motion): notify when it turns on.
+    private let states = Box(vertical: true, spacing: 6)
+    private var stateSwitches: [String: (line: Box, title: Label, toggle: Switch)] = [:]
+    private var stateOrder: [String] = []
     private let message = Label()
     private let historyLine = Box(vertical: false, spacing: 6)
     private let period = DropDown(DeviceDetailViewModel.ReadingsPeriod.allCases.map(\.title),
@@ -60,7 +64,7 @@ final class DeviceReadingsSection {
         limitsNote.xalign(0).wrap()
         limitsNote.css("dim-text")
         limitsButton.align(.start, .center)
-        root.append(heading, model, tiles, note, historyLine, plots, limitsNote, limitsButton, keyLine, message)
+        root.append(heading, model, tiles, note, historyLine, plots, limitsNote, limitsButton, states, keyLine, message)
         limitsButton.onClicked { [weak self] in self?.askLimits() }
         root.isVisible = false
         keyButton.onClicked { [weak self] in self?.askKey(typed: "", problem: nil) }
@@ -89,6 +93,7 @@ final class DeviceReadingsSection {
         limitsNote.text = limits ?? ""
         limitsNote.isVisible = limits != nil
         if let page { limitsButton.accessibleLabel(L10n.format("Notify when a reading of {} is above or below a limit", page.title)) }
+        showStates(page?.stateChoices ?? [])
         guard let readings else { return }
         model.text = readings.model ?? ""
         model.isVisible = readings.model != nil
@@ -302,6 +307,41 @@ final class DeviceReadingsSection {
             guard let self, let page = self.page else { return }
             self.say(await page.removeSensorKey() ?? L10n.tr("Key removed."))
             self.keyButton.grabFocus()
+        }
+    }
+
+    /// A line per state, its title beside a switch; built again only when the states change,
+    /// so a switch keeps the focus while readings come in.
+    private func showStates(_ choices: [DeviceDetailViewModel.StateChoice]) {
+        states.isVisible = !choices.isEmpty
+        let keys = choices.map(\.key)
+        if keys != stateOrder {
+            for (_, line) in stateSwitches { states.remove(line.line) }
+            stateSwitches = [:]
+            for choice in choices {
+                let title = Label(choice.title).xalign(0).wrap()
+                title.expand(horizontal: true, vertical: false)
+                // The switch says its title; the label is not said a second time.
+                title.accessibleHidden()
+                let toggle = Switch(accessibleName: choice.title)
+                let line = Box(vertical: false, spacing: 12).append(title, toggle)
+                toggle.onToggled { [weak self] on in self?.setNotifies(choice.key, on) }
+                states.append(line)
+                stateSwitches[choice.key] = (line, title, toggle)
+            }
+            stateOrder = keys
+        }
+        for choice in choices {
+            guard let line = stateSwitches[choice.key] else { continue }
+            if line.title.text != choice.title { line.title.text = choice.title }
+            if line.toggle.isOn != choice.isOn { line.toggle.isOn = choice.isOn }
+        }
+    }
+
+    private func setNotifies(_ key: String, _ on: Bool) {
+        guard let page, page.stateChoices.first(where: { $0.key == key })?.isOn != on else { return }
+        Task { [weak self] in
+            if let problem = await page.setNotifies(key, on) { self?.say(problem) }
         }
     }
 

@@ -17,7 +17,7 @@ from flows import add_from_scanner
 from gateways import Keyring
 from harness import App, retry_gtk_atspi_crash, scratch
 from peers import BumblePeers
-from test_notifications import MockNotifications
+from test_notifications import SWITCH, MockNotifications
 
 # The Freezer's key, as le_peers.py seals its frames with it; typed in as a user would.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -210,6 +210,30 @@ class SensorTests(unittest.TestCase):
             # The reading stays above: no second notification for the same crossing.
             import time
             time.sleep(5)
+            self.assertEqual(len([t for _, t, _ in notifications.sent() if t == title]), 1)
+
+    def test_a_favorite_door_notifies_when_it_opens(self):
+        """The demo's back door opens for 10 s of every 30: with Notify When It Opens on, each
+        opening is one notification, saying the door is open."""
+        notifications = MockNotifications()
+        self.addCleanup(notifications.stop)
+        with App("--source", "demo") as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Add Back Door to favorites" in app.names("button"), timeout=30, what="the back door")
+            add_from_scanner(app, "Back Door", "Garden door")
+            app.press("Details for Garden door")
+            app.wait_for(lambda: "Notify When It Opens" in app.names(SWITCH), what="the switch")
+            self.assertNotIn("Notify When It Opens", app.names("label"), "said once, by the switch")
+            app.find("Notify When It Opens", role=SWITCH).do_action(0)
+            app.wait_for(lambda: "Notifies when it opens" in app.names("label"), what="the page saying so")
+            title = "\u2068Garden door\u2069: Door open"
+            app.wait_for(lambda: any(t == title for _, t, _ in notifications.sent()), timeout=40, what="the door opening")
+            body = next(b for _, t, b in notifications.sent() if t == title)
+            self.assertRegex(body, r"^At \d{1,2}:\d\d(\u202f[AP]M)?\.$")
+            # Still open (or closed again) a few seconds on: one notification for one opening.
+            import time
+            time.sleep(4)
             self.assertEqual(len([t for _, t, _ in notifications.sent() if t == title]), 1)
 
     def test_limits_read_back_as_typed_and_a_wrong_one_is_marked_as_it_is_typed_and_kept(self):

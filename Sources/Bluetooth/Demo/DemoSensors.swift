@@ -4,9 +4,9 @@
 import Domain
 import Foundation
 
-/// The demo's sensors: five thermometers of the families a home has, each sending what the
-/// real one sends, with readings that drift slowly with the clock. The freezer encrypts its
-/// readings; its key is in the guide, so the key flow can be tried.
+/// The demo's sensors: five thermometers of the families a home has and a door's contact
+/// sensor, each sending what the real one sends, with readings that drift slowly with the
+/// clock. The freezer encrypts its readings; its key is in the guide, so the key flow can be tried.
 ///
 /// Their advertisements go the way real ones go: an HCI event, `ObservationDecoder`, the
 /// sensor decoders. Nothing here decodes anything.
@@ -83,6 +83,15 @@ public enum DemoSensors {
             for value in [t, h, 2980] { data += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)] }
             data += [78, counter, 0x04]
             return ([UInt8(data.count + 1), 0x16] + data + name("ATC_8E3F"), nil)
+        },
+        // BTHome v2, plain: the back door's contact sensor, open for the first 10 s of every
+        // half minute; its packet number moves on with each change, as a real one's does.
+        Sensor(id: address(0x07), rssi: -69) { at, _ in
+            let second = Int(at.timeIntervalSince1970)
+            let open: UInt8 = second % 30 < 10 ? 1 : 0
+            let packet = UInt8(truncatingIfNeeded: second / 30 * 2 + Int(open))
+            let service: [UInt8] = [0x40, 0x00, packet, 0x01, 93, 0x1A, open]
+            return (flags + [UInt8(service.count + 3), 0x16, 0xD2, 0xFC] + service + name("Back Door"), nil)
         },
     ]
 

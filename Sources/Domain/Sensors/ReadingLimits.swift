@@ -102,6 +102,12 @@ public final class ReadingLimitsWatch {
 
     private func tell(_ favorite: Favorite, reading: SensorReading, key: String, bound: Double, above: Bool) {
         let device = DeviceText.isolated(favorites.name(of: favorite.id))
+        if reading.quantity.kind == .binary {
+            // A state that turned on ("Door open", "Motion"): what it is now says it all.
+            notifier.send(id: "reading-\(favorite.id.storageKey)-\(key)-on", title: L10n.format("{}: {}", device, describe(reading)),
+                          body: L10n.format("At {}.", Formats.time(Date())), opening: favorite.id)
+            return
+        }
         let limit = describeLimit(bound, reading.quantity)
         let what = name(reading.quantity)
         let title = above ? L10n.format("{}: {} above {}", device, what, limit) : L10n.format("{}: {} below {}", device, what, limit)

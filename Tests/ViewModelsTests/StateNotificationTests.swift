@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import TestSupport
+import ViewModels
+import XCTest
+
+@MainActor
+private final class Notes: DesktopNotifier {
+    var sent: [(title: String, body: String)] = []
+    func send(id: String, title: String, body: String, opening device: DeviceID) { sent.append((title, body)) }
+}
+
+/// Notify When It Opens: a favorite's door notifies each time it opens, once per opening.
+@MainActor
+final class StateNotificationTests: XCTestCase {
+    func testADoorNotifiesEachTimeItOpensAndNotWhileItStaysOpen() async {
+        let door = TestDevices.id(7, kind: .lePublic)
+        let scanner = FakeScanner()
+        let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 50)
+        let repository = FakeFavoritesRepository([
+            Favorite(id: door, nickname: "Garden door", lastKnownName: "Back Door", addedAt: Date(), updatedAt: Date(),
+                     readingLimits: [ReadingLimit(key: "door", above: 0.5)]),
+        ])
+        let favorites = Favorites(useCases: FavoritesUseCases(repository: repository), live: live, sightings: nil)
+        await favorites.load()
+        let notes = Notes()
+        let watch = ReadingLimitsWatch(live: live, favorites: favorites, notifier: notes)
+        watch.describe = { $0.quantity.kind == .measurement ? ReadingText.value($0) : ReadingText.text($0) }
+        live.start(mode: .continuous)
+        // BTHome v2: packet number, then the door (0x1A) open or closed.
+        func hear(_ packet: UInt8, open: Bool) async {
+            scanner.feed(Observation(id: door, timestamp: Date(), rssi: -60, name: "Back Door",
+                                     serviceData: [ServiceID(uuid: "FCD2", name: nil): [0x40, 0x00, packet, 0x1A, open ? 1 : 0]]))
+            await live.drain()
+        }
+        await hear(1, open: false)
+        XCTAssertTrue(notes.sent.isEmpty, "closed")
+        await hear(2, open: true)
+        await hear(2, open: true)
+        await hear(3, open: true)
+        XCTAssertEqual(notes.sent.map(\.title), ["\u{2068}Garden door\u{2069}: Door open"], "one opening, one notification")
+        XCTAssertTrue(notes.sent.first?.body.hasPrefix("At ") ?? false)
+        await hear(4, open: false)
+        await hear(5, open: true)
+        XCTAssertEqual(notes.sent.count, 2, "opened again")
+        _ = watch
+        live.stop()
+    }
+}
