@@ -89,6 +89,11 @@ public enum Formats {
     /// "14:09" or "2:09 PM".
     public static func time(_ date: Date) -> String { timeFormatter.string(from: date) }
 
+    /// "14:09:05" or "2:09:05 PM": a time to the second, in the locale's order.
+    public static func timeWithSeconds(_ date: Date) -> String { secondsFormatter.string(from: date) }
+
+    private static let secondsFormatter = formatter(template: "jjmmss")
+
     /// "14:09:05.250" or "2:09:05.250 PM": a time to the millisecond, in the locale's order.
     public static func preciseTime(_ date: Date) -> String { preciseTimeFormatter.string(from: date) }
 

@@ -72,7 +72,10 @@ extension DeviceDetailViewModel {
         }
         let current = Dictionary(sensor?.named ?? [], uniquingKeysWith: { first, _ in first })
         var keys: [String] = []
-        for sample in samples where !keys.contains(sample.key) { keys.append(sample.key) }
+        // States are the timeline's, not lines.
+        for sample in samples where !keys.contains(sample.key) && Quantity.named(sample.key).kind == .measurement {
+            keys.append(sample.key)
+        }
         keys.sort { Self.order($0) < Self.order($1) }
         return keys.prefix(4).compactMap { key in
             let line = samples.filter { $0.key == key }
@@ -97,6 +100,30 @@ extension DeviceDetailViewModel {
                                scale: DeviceServicesViewModel.Scale(highest: edge(axis.upperBound), lowest: edge(axis.lowerBound),
                                                                     last: said(last), axis: axis),
                                time: time, summary: summary)
+        }
+    }
+
+    /// A favorite's states as they changed over the period shown, newest first, at most
+    /// `limit`: "9:12:05 AM · Door open"; empty for a sensor that sends none.
+    public func stateTimeline(now: Date = Date(), limit: Int = 8) -> [String] {
+        let period = readingsPeriods.contains(readingsPeriod) ? readingsPeriod : .hour
+        let start = now.addingTimeInterval(-period.seconds)
+        let recent = live.recentStateChanges(of: id)
+        var changes = recent
+        if period != .hour {
+            // The store's, then this session's since its newest.
+            let stored = (storedReadings?.samples ?? []).filter { Quantity.named($0.key).kind == .binary }
+            let newest = stored.last?.time ?? .distantPast
+            changes = stored + recent.filter { $0.time > newest }
+        }
+        let day = Calendar.current
+        return changes.filter { $0.time >= start }.suffix(limit).reversed().map { change in
+            let quantity = Quantity.named(change.key)
+            let when = day.isDate(change.time, inSameDayAs: now) ? Formats.timeWithSeconds(change.time) : Formats.dateTime(change.time)
+            let what = ReadingText.text(SensorReading(quantity, change.value))
+            let slot = ReadingKey(parsing: change.key).slot
+            // Translators: a time and what happened then, "9:12:05 AM · Door open".
+            return L10n.format("{} · {}", when, slot.map { L10n.format("{} ({})", what, Formats.number($0)) } ?? what)
         }
     }
 

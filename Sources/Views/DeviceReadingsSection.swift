@@ -31,6 +31,10 @@ final class DeviceReadingsSection {
     private let period = DropDown(DeviceDetailViewModel.ReadingsPeriod.allCases.map(\.title),
                                   accessibleName: L10n.tr("Period of the readings’ plots"))
     private let plots = Box(vertical: true, spacing: 6)
+    /// When its states changed over the period (a door opening, closing), newest first.
+    private let timeline = Box(vertical: true, spacing: 2)
+    private let timelineHeading = Label(L10n.tr("Timeline")).xalign(0)
+    private var timelineLines: [Label] = []
     private var plotViews: [String: (caption: Label, plot: ValuePlot)] = [:]
     private var plotOrder: [String] = []
 
@@ -64,7 +68,10 @@ final class DeviceReadingsSection {
         limitsNote.xalign(0).wrap()
         limitsNote.css("dim-text")
         limitsButton.align(.start, .center)
-        root.append(heading, model, tiles, note, historyLine, plots, limitsNote, limitsButton, states, keyLine, message)
+        timelineHeading.css("caption", "dim-text")
+        timeline.append(timelineHeading)
+        timeline.accessibleLabel(L10n.tr("Timeline"))
+        root.append(heading, model, tiles, note, historyLine, plots, timeline, limitsNote, limitsButton, states, keyLine, message)
         limitsButton.onClicked { [weak self] in self?.askLimits() }
         root.isVisible = false
         keyButton.onClicked { [weak self] in self?.askKey(typed: "", problem: nil) }
@@ -134,10 +141,11 @@ final class DeviceReadingsSection {
             return
         }
         let lines = page.readingPlots()
+        let changes = page.stateTimeline()
         let periods = page.readingsPeriods
         period.isVisible = periods.count > 1
         if period.selected != page.readingsPeriod.rawValue { period.selected = page.readingsPeriod.rawValue }
-        historyLine.isVisible = !lines.isEmpty || periods.count > 1
+        historyLine.isVisible = !lines.isEmpty || !changes.isEmpty || periods.count > 1
         plots.isVisible = !lines.isEmpty
         let keys = lines.map(\.key)
         if keys != plotOrder {
@@ -156,11 +164,28 @@ final class DeviceReadingsSection {
             }
             plotOrder = keys
         }
+        showTimeline(changes)
         for line in lines {
             guard let view = plotViews[line.key] else { continue }
             if view.caption.text != line.name { view.caption.text = line.name }
             view.plot.show(line.figures, scale: line.scale, name: line.name, summary: line.summary,
                            time: (line.positions, line.time.labels))
+        }
+    }
+
+    /// A line per change, its labels kept and only their text changed, so a reader's place stays.
+    private func showTimeline(_ changes: [String]) {
+        timeline.isVisible = !changes.isEmpty
+        while timelineLines.count < changes.count {
+            let line = Label().xalign(0).wrap()
+            line.css("numeric")
+            timeline.append(line)
+            timelineLines.append(line)
+        }
+        for (index, line) in timelineLines.enumerated() {
+            let text = index < changes.count ? changes[index] : ""
+            if line.text != text { line.text = text }
+            line.isVisible = index < changes.count
         }
     }
 

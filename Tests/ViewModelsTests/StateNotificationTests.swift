@@ -7,13 +7,22 @@ import TestSupport
 import ViewModels
 import XCTest
 
+/// What a store of readings was handed.
+private actor Kept: SensorReadingsRepository {
+    var samples: [SensorSample] = []
+    func record(_ samples: [SensorSample]) async throws { self.samples += samples }
+    func history(for id: DeviceID, since: Date) async throws -> [SensorSample] { samples.filter { $0.id == id && $0.time >= since } }
+    func prune(_ retention: SightingRetention, now: Date) async throws -> Int { 0 }
+}
+
 @MainActor
 private final class Notes: DesktopNotifier {
     var sent: [(title: String, body: String)] = []
     func send(id: String, title: String, body: String, opening device: DeviceID) { sent.append((title, body)) }
 }
 
-/// Notify When It Opens: a favorite's door notifies each time it opens, once per opening.
+/// Notify When It Opens: a favorite's door notifies each time it opens, once per opening, and
+/// its timeline keeps each change.
 @MainActor
 final class StateNotificationTests: XCTestCase {
     func testADoorNotifiesEachTimeItOpensAndNotWhileItStaysOpen() async {
@@ -29,6 +38,9 @@ final class StateNotificationTests: XCTestCase {
         let notes = Notes()
         let watch = ReadingLimitsWatch(live: live, favorites: favorites, notifier: notes)
         watch.describe = { $0.quantity.kind == .measurement ? ReadingText.value($0) : ReadingText.text($0) }
+        let kept = Kept()
+        live.readingsStore = kept
+        live.keepsSightings = { [weak favorites] id in favorites?.isFavorite(id) ?? false }
         live.start(mode: .continuous)
         // BTHome v2: packet number, then the door (0x1A) open or closed.
         func hear(_ packet: UInt8, open: Bool) async {
@@ -46,6 +58,11 @@ final class StateNotificationTests: XCTestCase {
         await hear(4, open: false)
         await hear(5, open: true)
         XCTAssertEqual(notes.sent.count, 2, "opened again")
+        // The timeline: each change once, however often a state is repeated, kept for a favorite.
+        XCTAssertEqual(live.recentStateChanges(of: door).map(\.value), [0, 1, 0, 1])
+        await live.drain()
+        let stored = await kept.samples.filter { $0.key == "door" }.map(\.value)
+        XCTAssertEqual(stored, [0, 1, 0, 1])
         _ = watch
         live.stop()
     }

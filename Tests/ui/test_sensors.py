@@ -231,6 +231,10 @@ class SensorTests(unittest.TestCase):
             app.wait_for(lambda: any(t == title for _, t, _ in notifications.sent()), timeout=40, what="the door opening")
             body = next(b for _, t, b in notifications.sent() if t == title)
             self.assertRegex(body, r"^At \d{1,2}:\d\d(\u202f[AP]M)?\.$")
+            # The timeline under History says when it opened, to the second.
+            opened = re.compile(r"^\d{1,2}:\d\d:\d\d(\u202f[AP]M)? · Door open$")
+            app.wait_for(lambda: any(opened.match(n) for n in app.names("label")), what="the opening on the timeline")
+            self.assertIn("Timeline", app.names("label"))
             # Still open (or closed again) a few seconds on: one notification for one opening.
             import time
             time.sleep(4)

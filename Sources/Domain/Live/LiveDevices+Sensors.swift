@@ -24,6 +24,9 @@ extension LiveDevices {
     /// The sensor's readings over the last hour, one every 10 s, oldest first.
     public func recentReadings(of id: DeviceID) -> [SensorSample] { sensorSampler.recent[id] ?? [] }
 
+    /// The sensor's states as they changed (a door opening, closing) this session, oldest first.
+    public func recentStateChanges(of id: DeviceID) -> [SensorSample] { sensorSampler.stateChanges[id] ?? [] }
+
     /// `advertised`'s sensor data; an encrypted frame is opened with the key kept for `keyFor`,
     /// its nonce built from the address it was heard at.
     public nonisolated static func opened(_ advertised: AdvertisedData, heardAt address: String, keyFor owner: String,

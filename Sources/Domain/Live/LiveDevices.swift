@@ -315,6 +315,12 @@ public final class LiveDevices {
                 if sensorSampler.isDue(o.id, at: o.timestamp, keep: keep), let data = sensor(of: o.id) {
                     samples += sensorSampler.take(o.id, data, at: o.timestamp, keep: keep)
                 }
+                // States are taken as they change, from every report: of a favorite (few), or of a
+                // sensor whose frames say a state in the clear, so the cost stays with those.
+                if keep || devices[o.id]?.advertised.sensor?.readings.contains(where: { $0.quantity.kind == .binary }) == true,
+                   let data = sensor(of: o.id) {
+                    samples += sensorSampler.changes(o.id, data, at: o.timestamp, keep: keep)
+                }
             }
         }
         settleGhosts()

@@ -69,10 +69,37 @@ final class SensorSampler {
         return samples
     }
 
+    /// Each device's states (a door, motion) as last taken, and their changes over the last day.
+    private var lastStates: [DeviceID: [String: Double]] = [:]
+    private(set) var stateChanges: [DeviceID: [SensorSample]] = [:]
+    /// The changes kept in memory per device: a day's at most.
+    static let stateChangesKept = 500
+
+    /// Takes `data`'s states where one changed since the last report: a door open for 10 s
+    /// between two samples is a change all the same. Returns the changes, which the store keeps
+    /// for a favorite (`keep`) as its timeline.
+    func changes(_ id: DeviceID, _ data: SensorData, at time: Date, keep: Bool) -> [SensorSample] {
+        var changed: [SensorSample] = []
+        var states = lastStates[id] ?? [:]
+        for (key, reading) in data.named where reading.quantity.kind == .binary {
+            guard states[key] != reading.value else { continue }
+            states[key] = reading.value
+            changed.append(SensorSample(id: id, time: time, key: key, value: reading.value))
+        }
+        guard !changed.isEmpty else { return [] }
+        lastStates[id] = states
+        var kept = (stateChanges[id] ?? []) + changed
+        if kept.count > Self.stateChangesKept { kept.removeFirst(kept.count - Self.stateChangesKept) }
+        stateChanges[id] = kept
+        return keep ? changed : []
+    }
+
     /// Forgets a device that left the list.
     func forget(_ id: DeviceID) {
         recent[id] = nil
         lastMemory[id] = nil
+        lastStates[id] = nil
+        stateChanges[id] = nil
         lastStored[id] = nil
     }
 }
