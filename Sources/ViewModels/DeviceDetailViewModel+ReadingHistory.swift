@@ -112,7 +112,7 @@ extension DeviceDetailViewModel {
         var changes = recent
         if period != .hour {
             // The store's, then this session's since its newest.
-            let stored = (storedReadings?.samples ?? []).filter { Quantity.named($0.key).kind == .binary }
+            let stored = (storedReadings?.samples ?? []).filter { Quantity.named($0.key).kind != .measurement }
             let newest = stored.last?.time ?? .distantPast
             changes = stored + recent.filter { $0.time > newest }
         }

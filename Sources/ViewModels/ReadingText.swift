@@ -40,7 +40,7 @@ public enum ReadingText {
     public static func text(_ r: SensorReading, named: Bool = false) -> String {
         switch r.quantity.kind {
         case .binary: return state(r)
-        case .event: return L10n.format("{}: {}", name(r.quantity), Formats.number(Int(r.value)))
+        case .event: return event(r) ?? L10n.format("{}: {}", name(r.quantity), Formats.number(Int(r.value)))
         case .measurement: break
         }
         let figure = value(r)
@@ -89,6 +89,33 @@ public enum ReadingText {
     /// The unit a figure is typed and shown in: °F for temperatures where the locale uses it.
     public static func unit(_ quantity: Quantity) -> String {
         quantity.unit == "°C" && fahrenheit ? "°F" : quantity.unit
+    }
+
+    /// What a button or a dimmer did, by bthome.io's event codes ("Button pressed twice"); nil
+    /// for a code the format does not define.
+    static func event(_ r: SensorReading) -> String? {
+        let code = Int(r.value)
+        switch r.quantity.key {
+        case "button":
+            switch code {
+            case 1: return L10n.tr("Button pressed")
+            case 2: return L10n.tr("Button pressed twice")
+            case 3: return L10n.tr("Button pressed three times")
+            case 4: return L10n.tr("Button held")
+            case 5: return L10n.tr("Button pressed twice, then held")
+            case 6: return L10n.tr("Button pressed three times, then held")
+            case 0x80: return L10n.tr("Button still held")
+            default: return nil
+            }
+        case "dimmer":
+            let steps = code >> 8
+            switch code & 0xFF {
+            case 1: return L10n.plural("Dimmer turned left by {} step", "Dimmer turned left by {} steps", steps, Formats.number(steps))
+            case 2: return L10n.plural("Dimmer turned right by {} step", "Dimmer turned right by {} steps", steps, Formats.number(steps))
+            default: return nil
+            }
+        default: return nil
+        }
     }
 
     /// A state in a word, under a caption that names it: "Open", "Closed", "Motion".

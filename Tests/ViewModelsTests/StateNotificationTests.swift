@@ -66,4 +66,23 @@ final class StateNotificationTests: XCTestCase {
         _ = watch
         live.stop()
     }
+
+    func testEachButtonPressIsOnTheTimelineOnceHoweverOftenItsFrameIsRepeated() async {
+        let button = TestDevices.id(6, kind: .lePublic)
+        let scanner = FakeScanner()
+        let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 50)
+        live.start(mode: .continuous)
+        // BTHome v2: packet number, then the button's event (0x3A): 1 a press, 2 a double press, 0 none.
+        func hear(_ packet: UInt8, _ event: UInt8) async {
+            scanner.feed(Observation(id: button, timestamp: Date(), rssi: -60, name: "Switch",
+                                     serviceData: [ServiceID(uuid: "FCD2", name: nil): [0x40, 0x00, packet, 0x3A, event]]))
+            await live.drain()
+        }
+        for (packet, event) in [(1, 1), (1, 1), (1, 1), (2, 1), (3, 0), (4, 2), (4, 2)] as [(UInt8, UInt8)] { await hear(packet, event) }
+        let changes = live.recentStateChanges(of: button)
+        XCTAssertEqual(changes.map(\.value), [1, 1, 2], "three presses, each once")
+        XCTAssertEqual(changes.map { ReadingText.text(SensorReading(.button, $0.value)) },
+                       ["Button pressed", "Button pressed", "Button pressed twice"])
+        live.stop()
+    }
 }

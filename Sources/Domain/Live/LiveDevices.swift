@@ -317,7 +317,7 @@ public final class LiveDevices {
                 }
                 // States are taken as they change, from every report: of a favorite (few), or of a
                 // sensor whose frames say a state in the clear, so the cost stays with those.
-                if keep || devices[o.id]?.advertised.sensor?.readings.contains(where: { $0.quantity.kind == .binary }) == true,
+                if keep || devices[o.id]?.advertised.sensor?.readings.contains(where: { $0.quantity.kind != .measurement }) == true,
                    let data = sensor(of: o.id) {
                     samples += sensorSampler.changes(o.id, data, at: o.timestamp, keep: keep)
                 }

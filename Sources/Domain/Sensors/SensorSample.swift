@@ -75,19 +75,24 @@ final class SensorSampler {
     /// The changes kept in memory per device: a day's at most.
     static let stateChangesKept = 500
 
-    /// Takes `data`'s states where one changed since the last report: a door open for 10 s
-    /// between two samples is a change all the same. Returns the changes, which the store keeps
+    /// Takes `data`'s states where one changed since the last report (a door open for 10 s
+    /// between two samples is a change all the same), and each new frame's event. Returns the changes, which the store keeps
     /// for a favorite (`keep`) as its timeline.
     func changes(_ id: DeviceID, _ data: SensorData, at time: Date, keep: Bool) -> [SensorSample] {
         var changed: [SensorSample] = []
         var states = lastStates[id] ?? [:]
-        for (key, reading) in data.named where reading.quantity.kind == .binary {
-            guard states[key] != reading.value else { continue }
-            states[key] = reading.value
+        // An event (a button pressed) once per frame: a sensor repeats each frame with its packet number.
+        let packet = data.readings.first { $0.quantity == .packetID }?.value ?? -1
+        for (key, reading) in data.named where reading.quantity.kind != .measurement {
+            let seen = reading.quantity.kind == .event ? reading.value + packet * 65_536 : reading.value
+            guard states[key] != seen else { continue }
+            states[key] = seen
+            // Code 0 is "no event" in this frame.
+            if reading.quantity.kind == .event, reading.value == 0 { continue }
             changed.append(SensorSample(id: id, time: time, key: key, value: reading.value))
         }
-        guard !changed.isEmpty else { return [] }
         lastStates[id] = states
+        guard !changed.isEmpty else { return [] }
         var kept = (stateChanges[id] ?? []) + changed
         if kept.count > Self.stateChangesKept { kept.removeFirst(kept.count - Self.stateChangesKept) }
         stateChanges[id] = kept
