@@ -113,30 +113,24 @@ extension DeviceDetailViewModel {
         let limits = favorites.favorite(id)?.readingLimits ?? []
         return data.named.compactMap { key, reading in
             guard reading.quantity.kind == .binary else { return nil }
-            return StateChoice(key: key, title: Self.notifyTitle(key, reading.quantity),
+            return StateChoice(key: key, title: Self.notifyWords(key, reading.quantity).title,
                                isOn: limits.contains { $0.key == key && $0.above != nil })
         }.sorted { Self.order($0.key) < Self.order($1.key) }
     }
 
-    /// "Notify When It Opens", "Notify When Motion Is Seen".
-    static func notifyTitle(_ key: String, _ quantity: Quantity) -> String {
+    /// A state's switch ("Notify When It Opens") and what the page says once it is on
+    /// ("Notifies when it opens").
+    static func notifyWords(_ key: String, _ quantity: Quantity) -> (title: String, said: String) {
         switch quantity.key {
-        case "opening", "door", "window", "garage_door": return L10n.tr("Notify When It Opens")
-        case "motion", "moving": return L10n.tr("Notify When Motion Is Seen")
-        case "smoke", "carbon_monoxide", "gas_detected": return L10n.format("Notify When {} Is Detected", caption(key, quantity))
-        case "wet": return L10n.tr("Notify When It Gets Wet")
-        default: return L10n.format("Notify When “{}” Turns On", caption(key, quantity))
-        }
-    }
-
-    /// "notifies when it opens": what a state's notification waits for, said on the page.
-    static func notifyWhen(_ key: String, _ quantity: Quantity) -> String {
-        switch quantity.key {
-        case "opening", "door", "window", "garage_door": return L10n.tr("Notifies when it opens")
-        case "motion", "moving": return L10n.tr("Notifies when motion is seen")
-        case "smoke", "carbon_monoxide", "gas_detected": return L10n.format("Notifies when {} is detected", caption(key, quantity))
-        case "wet": return L10n.tr("Notifies when it gets wet")
-        default: return L10n.format("Notifies when “{}” turns on", caption(key, quantity))
+        case "opening", "door", "window", "garage_door": return (L10n.tr("Notify When It Opens"), L10n.tr("Notifies when it opens"))
+        case "motion", "moving": return (L10n.tr("Notify When Motion Is Seen"), L10n.tr("Notifies when motion is seen"))
+        case "smoke", "carbon_monoxide", "gas_detected":
+            let name = caption(key, quantity)
+            return (L10n.format("Notify When {} Is Detected", name), L10n.format("Notifies when {} is detected", name))
+        case "wet": return (L10n.tr("Notify When It Gets Wet"), L10n.tr("Notifies when it gets wet"))
+        default:
+            let name = caption(key, quantity)
+            return (L10n.format("Notify When “{}” Turns On", name), L10n.format("Notifies when “{}” turns on", name))
         }
     }
 
@@ -198,7 +192,7 @@ extension DeviceDetailViewModel {
             // As typed, not at the sensor's precision: 75 °F stays "75 °F", not "75.002 °F".
             func said(_ value: Double) -> String { ReadingText.limit(value, of: quantity) }
             let name = Self.caption(limit.key, quantity)
-            if quantity.kind == .binary { return Self.notifyWhen(limit.key, quantity) }
+            if quantity.kind == .binary { return Self.notifyWords(limit.key, quantity).said }
             switch (limit.above, limit.below) {
             case let (high?, low?): return L10n.format("Notifies when {} is above {} or below {}", name, said(high), said(low))
             case let (high?, nil): return L10n.format("Notifies when {} is above {}", name, said(high))

@@ -28,7 +28,7 @@ public enum DemoTracker {
     }
 
     /// Where it was heard before `now`, a sighting a minute as the guard marks them: 40 minutes
-    /// at home, 15 on the way, 50 at a café and 30 at the office, the last one 5 minutes ago.
+    /// at home, 15 on the way, 50 at a café and 30 at the office, the last one 6 minutes ago.
     /// Four places, so every sensitivity's rule calls it out once alerts are on.
     public static func story(before now: Date) -> [TrackerSighting] {
         guard let reading = TrackerTable.read(manufacturerData: [ManufacturerData(companyID: 0x004C, companyName: "Apple", data: Array(manufacturerData.dropFirst(2)))],

@@ -112,21 +112,27 @@ public enum HomeAssistant {
         sensorStateTopic(id, key, gateway: gateway) + "/availability"
     }
 
-    /// The discovery document of one reading of `favorite`: a measurement, in its unit, under
-    /// the favorite's device, available while it keeps coming.
-    public static func sensorConfig(_ favorite: Favorite, key: String, quantity: Quantity, gateway: String) -> [UInt8] {
+    /// What every reading's discovery document says: its name, ids, topics and availability, under
+    /// the favorite's device.
+    private static func readingObject(_ favorite: Favorite, key: String, gateway: String) -> [String: Any] {
         let words = key.replacingOccurrences(of: "_", with: " ")
-        var object: [String: Any] = [
+        return [
             "name": words.prefix(1).uppercased() + words.dropFirst(),
             "unique_id": sensorID(favorite.id, key),
             "object_id": sensorID(favorite.id, key),
             "state_topic": sensorStateTopic(favorite.id, key, gateway: gateway),
-            "state_class": "measurement",
             "availability_topic": sensorAvailabilityTopic(favorite.id, key, gateway: gateway),
             "payload_available": "online",
             "payload_not_available": "offline",
             "device": ["identifiers": [objectID(favorite.id)], "name": favorite.displayName, "via_device": "favblue_\(gateway)"],
         ]
+    }
+
+    /// The discovery document of one reading of `favorite`: a measurement, in its unit, under
+    /// the favorite's device, available while it keeps coming.
+    public static func sensorConfig(_ favorite: Favorite, key: String, quantity: Quantity, gateway: String) -> [UInt8] {
+        var object = readingObject(favorite, key: key, gateway: gateway)
+        object["state_class"] = "measurement"
         // The catalogue's class: a sensor's own ("temperature"), or one it shares ("dew_point" is a temperature).
         if quantity.kind == .measurement, let deviceClass = quantity.info?.deviceClass { object["device_class"] = deviceClass }
         if !quantity.unit.isEmpty { object["unit_of_measurement"] = quantity.unit }
@@ -136,17 +142,7 @@ public enum HomeAssistant {
     /// The discovery document of a state or an event of `favorite`: a binary sensor saying ON or
     /// OFF, or an event with the types it can say, under the favorite's device.
     public static func stateConfig(_ favorite: Favorite, key: String, quantity: Quantity, gateway: String) -> [UInt8] {
-        let words = key.replacingOccurrences(of: "_", with: " ")
-        var object: [String: Any] = [
-            "name": words.prefix(1).uppercased() + words.dropFirst(),
-            "unique_id": sensorID(favorite.id, key),
-            "object_id": sensorID(favorite.id, key),
-            "state_topic": sensorStateTopic(favorite.id, key, gateway: gateway),
-            "availability_topic": sensorAvailabilityTopic(favorite.id, key, gateway: gateway),
-            "payload_available": "online",
-            "payload_not_available": "offline",
-            "device": ["identifiers": [objectID(favorite.id)], "name": favorite.displayName, "via_device": "favblue_\(gateway)"],
-        ]
+        var object = readingObject(favorite, key: key, gateway: gateway)
         if quantity.kind == .event {
             object["event_types"] = eventTypes(quantity).sorted { $0.key < $1.key }.map(\.value)
         } else {
