@@ -11,6 +11,9 @@ def add_from_scanner(app, name, nickname):
     """Adds `name` through the heart and the dialog with `nickname`; waits for the filled heart."""
     app.press(f"Add {name} to favorites")
     app.wait_for(lambda: "Add to Favorites" in app.names(), what="the add dialog")
+    # The dialog is in the accessibility tree before X maps its window; typed before, the
+    # nickname went to the main window.
+    app.wait_for(lambda: len(app.windows()) >= 2, what="the add dialog's window")
     buttons = app.names("button")
     assert "Add" in buttons and "Cancel" in buttons, f"the dialog offers Add and Cancel: {buttons}"
     app.type_text(nickname)

@@ -249,11 +249,26 @@ class App:
 
     # MARK: keyboard and screen
 
+    def windows(self):
+        """The app's visible X windows, newest last, tooltips left out: a tooltip is a window of
+        its own that takes no keys, and one shown under the pointer on a loaded machine took
+        the keyboard's focus from the window a test typed into."""
+        out = subprocess.run(["xdotool", "search", "--sync", "--pid", str(self.proc.pid), "--onlyvisible"],
+                             capture_output=True, text=True, timeout=15).stdout.split()
+        shown = []
+        for wid in out:
+            # GTK 4.8 gives a tooltip's window the same type as a menu's (_NET_WM_WINDOW_TYPE_MENU):
+            # told apart by height, one line of text against a menu's items.
+            geometry = subprocess.run(["xdotool", "getwindowgeometry", "--shell", wid], capture_output=True, text=True, timeout=10).stdout
+            height = next((int(l.split("=")[1]) for l in geometry.splitlines() if l.startswith("HEIGHT=")), 0)
+            if height >= 60:
+                shown.append(wid)
+        return shown
+
     def window_id(self):
         # A window closing (a dialog, a menu) can leave the search empty for a moment: ask again.
         for _ in range(20):
-            out = subprocess.run(["xdotool", "search", "--sync", "--pid", str(self.proc.pid), "--onlyvisible"],
-                                 capture_output=True, text=True, timeout=15).stdout.split()
+            out = self.windows()
             if out:
                 return out[-1]
             time.sleep(0.1)
