@@ -137,6 +137,11 @@ public enum ReadingText {
         case "motion": return on ? L10n.tr("Motion") : L10n.tr("No motion")
         case "light": return on ? L10n.ctx("light level", "Bright") : L10n.ctx("light level", "Dark")
         case "brushing": return on ? L10n.tr("Brushing") : L10n.tr("Not brushing")
+        case "power_on": return on ? L10n.ctx("a switch's state", "Switched on") : L10n.ctx("a switch's state", "Switched off")
+        case "moving": return on ? L10n.tr("Moving") : L10n.tr("Not moving")
+        case "calibrated":
+            return on ? L10n.ctx("a motor that knows its end positions", "Calibrated")
+                : L10n.ctx("a motor that knows its end positions", "Not calibrated")
         default: return on ? L10n.format("{}: on", name(r.quantity)) : L10n.format("{}: off", name(r.quantity))
         }
     }

@@ -10,7 +10,8 @@ final class QuantityCatalogTests: XCTestCase {
     func testEveryQuantityAFamilySendsIsInTheCatalogue() {
         var sent = BTHome.objects.values.map(\.quantity)
         sent += [Tilt.gravity, OralB.brushing, OralB.duration, MiBeacon.formaldehyde, Mopeka.tankLevel, Mopeka.quality, Victron.current,
-                 Victron.power, Victron.energy, BlueMaestro.dewPoint, SwitchBot.motion, SwitchBot.opening, SwitchBot.light]
+                 Victron.power, Victron.energy, BlueMaestro.dewPoint, SwitchBot.motion, SwitchBot.opening, SwitchBot.light,
+                 SwitchBot.powerOn, SwitchBot.closed, SwitchBot.slatsOpen, SwitchBot.moving, SwitchBot.calibrated, SwitchBot.lightLevel]
         for quantity in sent {
             let info = quantity.info
             XCTAssertNotNil(info, "\(quantity.key) is in the catalogue")
@@ -46,9 +47,9 @@ final class QuantityCatalogTests: XCTestCase {
 
     func testARowsMainReadingsKeepTheirOrder() {
         XCTAssertEqual(QuantityCatalog.mainKeys, ["tank_level", "temperature", "humidity", "carbon_dioxide", "pm25", "moisture", "pressure",
-                                                  "illuminance", "conductivity", "weight", "opening", "door", "window", "motion",
+                                                  "illuminance", "conductivity", "weight", "closed", "slats_open", "opening", "door", "window", "motion",
                                                   "brushing", "duration", "battery"])
-        XCTAssertEqual(QuantityCatalog.all.filter(\.namedInSummary).map(\.quantity.key), ["tank_level", "duration", "battery"])
+        XCTAssertEqual(QuantityCatalog.all.filter(\.namedInSummary).map(\.quantity.key), ["tank_level", "closed", "slats_open", "duration", "battery"])
         XCTAssertEqual(Quantity.known("dew_point").info?.deviceClass, "temperature", "Home Assistant's class for a dew point")
     }
 }

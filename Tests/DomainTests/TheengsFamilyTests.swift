@@ -87,4 +87,40 @@ final class TheengsFamilyTests: XCTestCase {
                        "an impedance still measuring is not read")
         XCTAssertNil(decode(service: "181B", serviceHex: "0226e8070b1d081e00f401"), "cut short")
     }
+
+    func testASwitchBotBotTellsItsSwitchOnlyInSwitchMode() {
+        XCTAssertEqual(values(decode(service: "0D00", serviceHex: "48d0db")), ["power_on": 0, "battery": 91])
+        XCTAssertEqual(values(decode(service: "0D00", serviceHex: "4890cc")), ["power_on": 1, "battery": 76])
+        // Press mode: it pushes and lets go, so there is no on or off to tell.
+        XCTAssertEqual(values(decode(service: "FD3D", serviceHex: "48004700")), ["battery": 71])
+        XCTAssertEqual(decode(service: "0D00", serviceHex: "48d0db")?.model, SensorModel(maker: "SwitchBot", model: "Bot"))
+        XCTAssertNil(decode(service: "0D00", serviceHex: "48d0"), "no battery byte")
+    }
+
+    func testASwitchBotCurtainTellsHowFarItIsClosedAndWhetherItMoves() {
+        XCTAssertEqual(values(decode(service: "0D00", serviceHex: "63c04c1970")),
+                       ["closed": 25, "moving": 0, "light_level": 7, "calibrated": 1, "battery": 76])
+        XCTAssertEqual(values(decode(service: "0D00", serviceHex: "63805599a0")),
+                       ["closed": 25, "moving": 1, "light_level": 10, "calibrated": 0, "battery": 85])
+        let three = decode(service: "FD3D", serviceHex: "7b4057e41106")
+        XCTAssertEqual(values(three), ["closed": 100, "moving": 1, "light_level": 1, "calibrated": 1, "battery": 87])
+        XCTAssertEqual(three?.model, SensorModel(maker: "SwitchBot", model: "Curtain 3"))
+        XCTAssertNil(decode(service: "0D00", serviceHex: "63c04c6570"), "closed 101 %")
+        XCTAssertNil(decode(service: "0D00", serviceHex: "63c04c19"), "cut short")
+    }
+
+    func testASwitchBotBlindTiltTellsHowFarItsSlatsAreOpen() {
+        func tilt(_ block: String, _ service: String) -> [String: Double] {
+            values(decode(company: 0x0969, block, service: "FD3D", serviceHex: service))
+        }
+        // Theengs' figures: level slats (50) are 100 % open; 0 and 100 are shut, down or up.
+        XCTAssertEqual(tilt("aabbccddeeff0d275514", "78003c"), ["slats_open": 30, "moving": 0, "light_level": 2, "calibrated": 1, "battery": 60])
+        XCTAssertEqual(tilt("aabbccddeeffd8253214", "780036")["slats_open"], 100)
+        XCTAssertEqual(tilt("aabbccddeeffcf270014", "780036")["slats_open"], 0)
+        XCTAssertEqual(tilt("aabbccddeeffd3272814", "780060")["slats_open"], 80)
+        XCTAssertEqual(tilt("aabbccddeeff39274b4184", "780064")["slats_open"], 50, "the longer frame of newer firmware")
+        XCTAssertEqual(tilt("aabbccddeeff0d27d514", "78003c")["moving"], 1)
+        XCTAssertEqual(tilt("aabbccddeeff0d276614", "78003c"), [:], "an angle over 100")
+        XCTAssertEqual(values(decode(service: "FD3D", serviceHex: "78003c")), [:], "without its manufacturer block")
+    }
 }

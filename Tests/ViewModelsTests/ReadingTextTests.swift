@@ -34,4 +34,18 @@ final class ReadingTextTests: XCTestCase {
         XCTAssertEqual(ReadingText.summary(contact), "Open · No motion · Battery 60 %")
         XCTAssertEqual(ReadingText.text(contact.readings[2]), "Bright")
     }
+
+    func testACurtainABlindAndABotSayWhereTheyStandInWords() {
+        let curtain = SensorData(readings: [
+            SensorReading(.known("closed"), 25), SensorReading(.known("moving"), 1), SensorReading(.known("light_level"), 7),
+            SensorReading(.known("calibrated"), 0), SensorReading(.battery, 76),
+        ])
+        XCTAssertEqual(ReadingText.summary(curtain), "Closed 25 % · Battery 76 %")
+        XCTAssertEqual(ReadingText.text(curtain.readings[1]), "Moving")
+        XCTAssertEqual(ReadingText.text(curtain.readings[3]), "Not calibrated")
+        let blind = SensorData(readings: [SensorReading(.known("slats_open"), 30), SensorReading(.battery, 60)])
+        XCTAssertEqual(ReadingText.summary(blind), "Open 30 % · Battery 60 %")
+        XCTAssertEqual(ReadingText.text(SensorReading(.known("power_on"), 1)), "Switched on")
+        XCTAssertEqual(ReadingText.text(SensorReading(.known("power_on"), 0)), "Switched off")
+    }
 }

@@ -106,7 +106,21 @@ def cases(add, rng, service_info, theengs):
         if "contact" in answer:
             out["opening"] = 0 if answer["contact"] == "closed" else 1
         if "lightlevel" in answer:
-            out["light"] = 1 if answer["lightlevel"] == "bright" else 0
+            if isinstance(answer["lightlevel"], str):
+                out["light"] = 1 if answer["lightlevel"] == "bright" else 0
+            else:
+                out["light_level"] = answer["lightlevel"]
+        if answer.get("model") == "Bot" and answer.get("mode") == "on/off":
+            out["power_on"] = 1 if answer["state"] == "on" else 0
+        if "position" in answer:
+            out["closed"] = answer["position"]
+        if "open" in answer:
+            out["slats_open"] = answer["open"]
+        for key in ("moving", "calibrated"):
+            if key in answer:
+                out[key] = 1 if answer[key] else 0
+        if answer.get("model") == "Blind Tilt":
+            out["moving"] = out.pop("motion")  # its slats turning, not someone passing
         return out
 
     # Inkbird iBBQ: after the company ID, eight bytes (the address and two), then each probe in
@@ -194,6 +208,20 @@ def cases(add, rng, service_info, theengs):
         add("switchbot", theengs_oracle, service={0xFD3D: bytes([0x73, state, rng.randint(0, 100), 0x1E, 0x00, light])})
     for state, flags in [(0x40, 0x00), (0x00, 0x02), (0x00, 0x04), (0x40, 0x03)]:
         add("switchbot", theengs_oracle, service={0xFD3D: bytes([0x64, state, rng.randint(0, 100), flags, 0, 0, 0, 0, 0])})
+
+    # SwitchBot Bot ('H': switch mode bit 7, off while bit 6 is set), Curtain ('c', '{': calibrated
+    # bit 6; moving bit 7 and how far closed; light level), Blind Tilt ('x', the rest in its company
+    # block after the address and a sequence number: light level and calibrated, moving and angle).
+    for state in (0x00, 0x40, 0x80, 0xC0):
+        add("switchbot", theengs_oracle, service={rng.choice([0x0D00, 0xFD3D]): bytes([0x48, state, rng.randint(0, 100)])})
+    for kind, length in ((0x63, 5), (0x63, 6), (0x7B, 6), (0x63, 5)):
+        body = bytes([kind, rng.choice([0x00, 0x40, 0xC0]), rng.randint(0, 100), rng.randint(0, 100) | rng.choice([0, 0x80]),
+                      rng.randrange(256), rng.randrange(256)])[:length]
+        add("switchbot", theengs_oracle, service={0xFD3D: body})
+    for angle in (0, 50, 100, rng.randint(0, 100), rng.randint(0, 100)):
+        block = bytes.fromhex("c47c8d000102") + bytes([rng.randrange(256), rng.randrange(256), angle | rng.choice([0, 0x80]), 0x14])
+        add("switchbot", theengs_oracle, name="WoBlindTilt", service={0xFD3D: bytes([0x78, 0x00, rng.randint(0, 100)])},
+            manufacturer={0x0969: block})
 
     # The pink Flower Care (HHCCJCY10): service data 0xFD50, big-endian: moisture, temperature
     # in tenths (signed), lux in three bytes, battery, conductivity.

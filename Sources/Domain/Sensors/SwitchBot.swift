@@ -8,8 +8,15 @@
 /// - Outdoor Meter ("w"): the same three bytes, in its manufacturer block (0x0969) after the address.
 /// - Motion Sensor ("s"): motion in the state byte's bit 6, light in bit 1 of byte 5.
 /// - Contact Sensor ("d"): motion likewise; in byte 3, open (bit 1), left open (bit 2) and light (bit 0).
+/// - Bot ("H"): switch mode in the state byte's bit 7, and in that mode the switch is off while bit 6
+///   is set; in press mode it has no on or off to tell.
+/// - Curtain ("c", Curtain 3 "{"): calibrated in bit 6 of the state byte; byte 3 moving (bit 7) and
+///   how far it is closed (low 7 bits, 0 % open, 100 % closed); byte 4's high nibble its light level.
+/// - Blind Tilt ("x"): the battery here, the rest in its manufacturer block (0x0969) after the address
+///   and a sequence number: light level (high nibble) and calibrated (bit 0), then moving (bit 7) and
+///   the slats' angle (low 7 bits: 50 level, 0 and 100 shut down or up), told as how far they are open.
 /// Source: SwitchBot's "BLE open API", github.com/OpenWonderLabs/SwitchBotAPI-BLE, the devices'
-/// broadcast messages.
+/// broadcast messages; Theengs Decoder (SBS1, SBCU, SBBT) for the Bot, Curtain and Blind Tilt.
 enum SwitchBot: SensorFamily {
     static let rank = 70
     static let reads: [SensorSource] = [.service("0D00"), .service("FD3D")]
@@ -17,6 +24,12 @@ enum SwitchBot: SensorFamily {
     static let motion = Quantity.known("motion")
     static let opening = Quantity.known("opening")
     static let light = Quantity.known("light")
+    static let powerOn = Quantity.known("power_on")
+    static let closed = Quantity.known("closed")
+    static let slatsOpen = Quantity.known("slats_open")
+    static let moving = Quantity.known("moving")
+    static let calibrated = Quantity.known("calibrated")
+    static let lightLevel = Quantity.known("light_level")
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = frame.service("0D00") ?? frame.service("FD3D"), data.count >= 3 else { return nil }
@@ -40,6 +53,29 @@ enum SwitchBot: SensorFamily {
             return SensorData(model: SensorModel(maker: "SwitchBot", model: "Contact Sensor"), readings: [
                 SensorReading(opening, data[3] & 0x06 != 0 ? 1 : 0), SensorReading(motion, data[1] & 0x40 != 0 ? 1 : 0),
                 SensorReading(light, data[3] & 0x01 != 0 ? 1 : 0), SensorReading(.battery, Double(battery)),
+            ])
+        case 0x48:
+            // In press mode the Bot pushes and lets go: there is no state to tell.
+            let switchMode = data[1] & 0x80 != 0
+            return SensorData(model: SensorModel(maker: "SwitchBot", model: "Bot"),
+                              readings: (switchMode ? [SensorReading(powerOn, data[1] & 0x40 == 0 ? 1 : 0)] : [])
+                                  + [SensorReading(.battery, Double(battery))])
+        case 0x63 where (5...6).contains(data.count), 0x7B where data.count == 6:
+            let position = data[3] & 0x7F
+            guard position <= 100 else { return nil }
+            return SensorData(model: SensorModel(maker: "SwitchBot", model: data[0] & 0x7F == 0x7B ? "Curtain 3" : "Curtain"), readings: [
+                SensorReading(closed, Double(position)), SensorReading(moving, data[3] & 0x80 != 0 ? 1 : 0),
+                SensorReading(lightLevel, Double(data[4] >> 4)), SensorReading(calibrated, data[1] & 0x40 != 0 ? 1 : 0),
+                SensorReading(.battery, Double(battery)),
+            ])
+        case 0x78 where data.count == 3:
+            guard let block = frame.company(0x0969), block.count >= 9 else { return nil }
+            let angle = Int(block[8] & 0x7F)
+            guard angle <= 100 else { return nil }
+            return SensorData(model: SensorModel(maker: "SwitchBot", model: "Blind Tilt"), readings: [
+                SensorReading(slatsOpen, Double(100 - abs(angle - 50) * 2)), SensorReading(moving, block[8] & 0x80 != 0 ? 1 : 0),
+                SensorReading(lightLevel, Double(block[7] >> 4)), SensorReading(calibrated, block[7] & 0x01 != 0 ? 1 : 0),
+                SensorReading(.battery, Double(battery)),
             ])
         default:
             return nil
