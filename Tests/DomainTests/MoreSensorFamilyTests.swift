@@ -95,8 +95,21 @@ final class MoreSensorFamilyTests: XCTestCase {
         // reading them signed, says −98.88.
         let hot = decode(company: 0x004C, "0215ebefd08370a247c89837e7b5634df525" + "b12d" + "5be6" + "c5" + "1c", lists: ["F525"])
         XCTAssertEqual(values(hot)["temperature"], 76.12)
-        XCTAssertEqual(decode(company: 0x004C, "0215ebefd08370a247c89837e7b5634df5256a5a7ae1c550")?.readings ?? [], [],
-                       "without F525 listed its major and minor are no readings")
+        // A passive scan hears no scan response, so no F525 listed: the UUID's end tells it.
+        XCTAssertEqual(values(decode(company: 0x004C, "0215ebefd08370a247c89837e7b5634df5256a5a7ae1c550")),
+                       ["temperature": 27.7, "humidity": 48.0, "battery": 80])
+        XCTAssertEqual(decode(company: 0x004C, "0215ebefd08370a247c89837e7b5634df5266a5a7ae1c550")?.readings ?? [], [],
+                       "another iBeacon's major and minor are no readings")
+    }
+
+    func testAJaaleeCompactBlockCountsOnlyWithTheAddressItWasHeardFrom() {
+        // Battery 80 %, the address C4:7C:8D:00:01:02 reversed, then the ticks: 27.70 °C, 48.00 %.
+        let compact = decode(company: 0x0F00, "50" + "0201008d7cc4" + "6a5a7ae1")
+        XCTAssertEqual(values(compact), ["temperature": 27.7, "humidity": 48.0, "battery": 80])
+        XCTAssertEqual(compact?.model, SensorModel(maker: "Jaalee", model: "JHT"))
+        XCTAssertEqual(values(decode(company: 0x0F00, "50" + "0201008d7cc4" + "00" + "6a5a7ae1")), ["temperature": 27.7, "humidity": 48.0, "battery": 80],
+                       "the twelve-byte form")
+        XCTAssertNil(decode(company: 0x0F00, "50" + "0301008d7cc4" + "6a5a7ae1"), "another device's address")
     }
 
     func testBParasiteOutranksTheCustomXiaomiFormatsOnTheirService() {

@@ -198,6 +198,24 @@ def cases(add, rng, service_info, theengs):
             ">HHbB", rng.randrange(32768), rng.randrange(65536), -59, rng.randint(0, 100))
         add("jaalee", theengs_oracle, manufacturer={0x004C: body}, services=[0xF525], theengs_uuid="0xf525", places=2)
 
+    # The same frame heard passively (no F525 listed, the UUID's end tells it), and the compact
+    # block (battery, the address reversed, the ticks) under any company: jaalee-ble as oracle,
+    # with the SHT31 conversion Theengs uses.
+    def jaalee_oracle(case):
+        from jaalee_ble.parser import JaaleeBluetoothDeviceData, SensorModel
+        numbers, _ = ha_update(JaaleeBluetoothDeviceData(SensorModel.SHT31), info(case))
+        return {k: numbers[k] for k in ("temperature", "humidity", "battery") if k in numbers}
+    for _ in range(2):
+        body = bytes([2, 0x15]) + bytes.fromhex("ebefd08370a247c89837e7b5634df525") + struct.pack(
+            ">HHbB", rng.randrange(65536), rng.randrange(65536), -59, rng.randint(0, 100))
+        add("jaalee", jaalee_oracle, manufacturer={0x004C: body}, places=2)
+    for extra in (b"", b"\x07"):
+        case = add("jaalee", jaalee_oracle, manufacturer={rng.randrange(0x0100, 0x0FFF): b""}, places=2)
+        address = bytes.fromhex(case["address"].replace(":", ""))
+        (company,) = case["manufacturer"]
+        case["manufacturer"][company] = bytes([rng.randint(0, 100)]) + address[::-1] + extra + struct.pack(
+            ">HH", rng.randrange(65536), rng.randrange(65536))
+
     # SwitchBot Outdoor Meter ('w' with its readings in the company block), Motion ('s'), Contact ('d').
     for t_tenths, h in [(-300, 0), (215, 48), (-5, 99), (rng.randint(-300, 600), rng.randint(0, 99))]:
         whole, tenth = divmod(abs(t_tenths), 10)

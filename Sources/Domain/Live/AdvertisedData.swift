@@ -39,12 +39,15 @@ public struct AdvertisedData: Equatable, Sendable {
     /// reports than anyone reads.
     public var sensor: SensorData? {
         sensorCache.read {
-            SensorDecoders.decode(SensorFrame(address: "", name: name, manufacturerData: manufacturerData,
+            SensorDecoders.decode(SensorFrame(address: heardAt, name: name, manufacturerData: manufacturerData,
                                               serviceData: serviceData, services: services))
         }
     }
     /// Whether a family read it (decoding it if need be).
     public var hasSensor: Bool { sensor != nil }
+    /// The address its last report came from ("" before any): a format that carries the device's
+    /// own address (Jaalee's compact block) is told by it.
+    public private(set) var heardAt = ""
     /// Whether it is an encrypted sensor's.
     public var hasEncryptedSensor: Bool { sensor?.encrypted == true }
     /// What was decoded since the payload last changed, behind one reference: the fold copies
@@ -87,6 +90,11 @@ public struct AdvertisedData: Equatable, Sendable {
         if let value = o.appearance { appearance = value }
         if let value = o.classOfDevice { classOfDevice = value }
         var payloadChanged = false
+        let address = (o.heardAs ?? o.id).address
+        if address != heardAt {
+            payloadChanged = !heardAt.isEmpty
+            heardAt = address
+        }
         for service in o.services where !services.contains(service) {
             services.append(service)
             payloadChanged = true  // some families are told by a listed service
