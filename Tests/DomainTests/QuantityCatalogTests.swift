@@ -11,7 +11,8 @@ final class QuantityCatalogTests: XCTestCase {
         var sent = BTHome.objects.values.map(\.quantity)
         sent += [Tilt.gravity, OralB.brushing, OralB.duration, MiBeacon.formaldehyde, Mopeka.tankLevel, Mopeka.quality, Victron.current,
                  Victron.power, Victron.energy, BlueMaestro.dewPoint, SwitchBot.motion, SwitchBot.opening, SwitchBot.light,
-                 SwitchBot.powerOn, SwitchBot.closed, SwitchBot.slatsOpen, SwitchBot.moving, SwitchBot.calibrated, SwitchBot.lightLevel]
+                 SwitchBot.powerOn, SwitchBot.closed, SwitchBot.slatsOpen, SwitchBot.moving, SwitchBot.calibrated, SwitchBot.lightLevel,
+                 BeeWi.opening, Otodata.tankFill, TPMS.tyrePressure, TPMS.wheel, TPMS.alarm]
         for quantity in sent {
             let info = quantity.info
             XCTAssertNotNil(info, "\(quantity.key) is in the catalogue")
@@ -46,10 +47,10 @@ final class QuantityCatalogTests: XCTestCase {
     }
 
     func testARowsMainReadingsKeepTheirOrder() {
-        XCTAssertEqual(QuantityCatalog.mainKeys, ["tank_level", "temperature", "humidity", "carbon_dioxide", "pm25", "moisture", "pressure",
-                                                  "illuminance", "conductivity", "weight", "closed", "slats_open", "opening", "door", "window", "motion",
+        XCTAssertEqual(QuantityCatalog.mainKeys, ["tank_level", "tank_fill", "temperature", "humidity", "carbon_dioxide", "pm25", "moisture", "pressure",
+                                                  "illuminance", "conductivity", "weight", "tyre_pressure", "closed", "slats_open", "opening", "door", "window", "motion",
                                                   "brushing", "duration", "battery"])
-        XCTAssertEqual(QuantityCatalog.all.filter(\.namedInSummary).map(\.quantity.key), ["tank_level", "closed", "slats_open", "duration", "battery"])
+        XCTAssertEqual(QuantityCatalog.all.filter(\.namedInSummary).map(\.quantity.key), ["tank_level", "tank_fill", "tyre_pressure", "closed", "slats_open", "duration", "battery"])
         XCTAssertEqual(Quantity.known("dew_point").info?.deviceClass, "temperature", "Home Assistant's class for a dew point")
     }
 }

@@ -9,9 +9,9 @@ import XCTest
 /// suite (tests/BLE/test_ble.cpp) and the figures it expects, with what each refuses.
 final class TheengsFamilyTests: XCTestCase {
     private func decode(name: String? = nil, company: UInt16? = nil, _ hex: String = "", service: String? = nil,
-                        serviceHex: String = "") -> SensorData? {
+                        serviceHex: String = "", address: String = "C4:7C:8D:00:01:02") -> SensorData? {
         SensorDecoders.decode(SensorFrame(
-            address: "C4:7C:8D:00:01:02", name: name,
+            address: address, name: name,
             manufacturerData: company.map { [ManufacturerData(companyID: $0, companyName: "", data: Hex.bytes(hex)!)] } ?? [],
             serviceData: service.map { [ServiceID(uuid: $0, name: nil): Hex.bytes(serviceHex)!] } ?? [:]))
     }
@@ -122,5 +122,47 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertEqual(tilt("aabbccddeeff0d27d514", "78003c")["moving"], 1)
         XCTAssertEqual(tilt("aabbccddeeff0d276614", "78003c"), [:], "an angle over 100")
         XCTAssertEqual(values(decode(service: "FD3D", serviceHex: "78003c")), [:], "without its manufacturer block")
+    }
+
+    func testAnOriaThermoHygrometerIsToldByItsName() {
+        XCTAssertEqual(values(decode(name: "T301", company: 0xAA55, "0105aabbccddeeff01070a0015e0630001")),
+                       ["temperature": 25.6, "humidity": 56, "battery": 99])
+        let t201 = decode(name: "T201", company: 0xAA55, "0101a4c13874b08501070a1d10f064000100")
+        XCTAssertEqual(values(t201), ["temperature": 25.89, "humidity": 43.36, "battery": 100])
+        XCTAssertEqual(t201?.model, SensorModel(maker: "Oria", model: "T201"))
+        XCTAssertEqual(values(decode(name: "T301", company: 0xAA55, "0105aabbccddeeff0107ff3815e0630001"))["temperature"], -2,
+                       "below zero")
+        XCTAssertNil(decode(name: "Kitchen", company: 0xAA55, "0105aabbccddeeff01070a0015e0630001"), "another name")
+        XCTAssertNil(decode(name: "T301", company: 0xAA55, "0105aabbccddeeff01070a0015e0630001ff"), "a T301 sends 17 bytes")
+    }
+
+    func testABeeWiDoorSensorSaysOpenOrClosed() {
+        XCTAssertEqual(values(decode(company: 0x000D, "080c000664")), ["opening": 0, "battery": 100])
+        XCTAssertEqual(values(decode(company: 0x000D, "080c010664")), ["opening": 1, "battery": 100])
+        XCTAssertNil(decode(company: 0x000D, "080d010664"), "another kind of BeeWi device")
+    }
+
+    func testAnABTempSaysItsTemperatureInItsMinor() {
+        let data = decode(company: 0x004C, "0215b5b182c7eab14988aa99b5c1517008d90001641ac5")
+        XCTAssertEqual(values(data), ["temperature": 26, "battery": 100])
+        XCTAssertEqual(data?.model, SensorModel(maker: "April Brother", model: "ABTemp"))
+        XCTAssertEqual(values(decode(company: 0x004C, "0215b5b182c7eab14988aa99b5c1517008d9000164f6c5"))["temperature"], -10)
+        XCTAssertNil(decode(company: 0x004C, "0215b5b182c7eab14988aa99b5c1517008d80001641ac5")?.readings.first, "another UUID")
+    }
+
+    func testAnOtodataTankMonitorSaysHowFullTheTankIs() {
+        XCTAssertEqual(values(decode(company: 0x03B1, "4f544f54454c45020010270000366e0f000000")), ["tank_fill": 100])
+        XCTAssertEqual(values(decode(company: 0x03B1, "4f544f54454c4502006b260000366e0f000000")), ["tank_fill": 98.35])
+        XCTAssertNil(decode(company: 0x03B1, "4f544f3332383148845603132111010400022af20304"), "the frame with its serial number")
+    }
+
+    func testATyreSensorIsToldByItsOwnAddressInTheFrame() {
+        let tyre = decode(company: 0x0100, "80eacaddeeff" + "f4650300" + "7c0c0000" + "33" + "00", address: "80:EA:CA:DD:EE:FF")
+        XCTAssertEqual(values(tyre), ["tyre_pressure": 2.227, "temperature": 31.96, "battery": 51, "problem": 0, "channel": 1])
+        let third = decode(company: 0x0100, "82eacaddeeff" + "11fc0300" + "aa060000" + "53" + "01", address: "82:EA:CA:DD:EE:FF")
+        XCTAssertEqual(values(third), ["tyre_pressure": 2.611, "temperature": 17.06, "battery": 83, "problem": 1, "channel": 3])
+        XCTAssertNil(decode(company: 0x0100, "80eacaddeeff" + "f4650300" + "7c0c0000" + "33" + "00"), "another address, no name")
+        XCTAssertEqual(values(decode(name: "TPMS1_10ABCD", company: 0x0100, "80eacaddeeff" + "f4650300" + "7c0c0000" + "33" + "00"))["battery"], 51,
+                       "or its name")
     }
 }

@@ -2,10 +2,11 @@
 # Copyright The FavBlue authors
 """Cases and oracles for the grill probes, SensorPush, Oral-B, Mopeka, Sensirion, Aranet,
 b-parasite, Jaalee, the SwitchBot sensors, the pink Flower Care, Govee's H5106, SmartDry, KKM's
-sensor frame, Sensor Easy and Xiaomi's scales, for oracles.py.
+sensor frame, Sensor Easy, Xiaomi's scales, the SwitchBot Bot, Curtain and Blind Tilt, Oria,
+BeeWi, ABTemp, Otodata and tyre sensors, for oracles.py.
 
 Oracles: Home Assistant's inkbird-ble, govee-ble, sensorpush-ble, oralb-ble, mopeka-iot-ble and
-sensirion-ble; SAF Tehnika's aranet4; Theengs Decoder for b-parasite, Jaalee, SwitchBot and the
+sensirion-ble and jaalee-ble; SAF Tehnika's aranet4; Theengs Decoder for b-parasite, Jaalee, SwitchBot and the
 families only it lists.
 Theengs prints a ratio's full float (Jaalee's 175·t/65535): where a family keeps its format's
 resolution, the case says so (`places`) and the comparison allows half of its last place."""
@@ -114,13 +115,19 @@ def cases(add, rng, service_info, theengs):
             out["power_on"] = 1 if answer["state"] == "on" else 0
         if "position" in answer:
             out["closed"] = answer["position"]
-        if "open" in answer:
+        if answer.get("model") == "Blind Tilt":
             out["slats_open"] = answer["open"]
         for key in ("moving", "calibrated"):
             if key in answer:
                 out[key] = 1 if answer[key] else 0
         if answer.get("model") == "Blind Tilt":
             out["moving"] = out.pop("motion")  # its slats turning, not someone passing
+        if answer.get("model_id") == "BSDOO":
+            out["opening"] = 1 if answer["open"] else 0
+        if "level" in answer:
+            out["tank_fill"] = answer["level"]
+        if answer.get("model_id") == "TPMS":
+            out.update(tyre_pressure=answer["pres"], problem=1 if answer["alarm"] else 0, channel=answer["count"])
         return out
 
     # Inkbird iBBQ: after the company ID, eight bytes (the address and two), then each probe in
@@ -240,6 +247,33 @@ def cases(add, rng, service_info, theengs):
         block = bytes.fromhex("c47c8d000102") + bytes([rng.randrange(256), rng.randrange(256), angle | rng.choice([0, 0x80]), 0x14])
         add("switchbot", theengs_oracle, name="WoBlindTilt", service={0xFD3D: bytes([0x78, 0x00, rng.randint(0, 100)])},
             manufacturer={0x0969: block})
+
+    # Oria T201 and T301: company 0xAA55, two bytes, the address, two bytes, then big-endian the
+    # temperature (signed) and humidity in hundredths, and the battery; told by the name.
+    for model, extra in (("T301", b""), ("T201", b"\x00"), ("T301", b""), ("T201", b"\x00")):
+        body = bytes([1, 5]) + bytes(rng.randrange(256) for _ in range(6)) + bytes([1, 7]) + struct.pack(
+            ">hHB", rng.randint(-2000, 6000), rng.randint(0, 10000), rng.randint(0, 100)) + bytes([0, 1]) + extra
+        add("oria", theengs_oracle, name=model, manufacturer={0xAA55: body}, places=2)
+    # BeeWi's door sensor: company 0x000D, 08 0C, open in bit 0, a byte, the battery.
+    for state in (0, 1, 0x11, 0x10):
+        add("beewi", theengs_oracle, manufacturer={0x000D: bytes([0x08, 0x0C, state, 0x06, rng.randint(0, 100)])})
+    # April Brother's ABTemp: its iBeacon UUID, major, then battery and temperature as the minor.
+    for t in (26, -10, rng.randint(-40, 80)):
+        body = bytes([2, 0x15]) + bytes.fromhex("b5b182c7eab14988aa99b5c1517008d9") + struct.pack(">HBbb", 1, rng.randint(0, 100), t, -59)
+        add("abtemp", theengs_oracle, manufacturer={0x004C: body})
+    # Otodata's tank monitors: company 0x03B1, "OTOTELE", two bytes, the level in hundredths of
+    # a percent and a status, little-endian, and six bytes more.
+    for level in (10000, 0, rng.randint(0, 10000), rng.randint(0, 10000)):
+        body = b"OTOTELE" + bytes([2, 0]) + struct.pack("<HH", level, 0) + bytes.fromhex("366e0f000000")
+        add("otodata", theengs_oracle, manufacturer={0x03B1: body}, places=2)
+    # Tyre sensors: "company" 0x0100, the sensor's address (the wheel in its first byte's low
+    # nibble), then little-endian pascals and hundredths of a degree, the battery, the alarm bit.
+    for wheel in range(4):
+        case = add("tpms", theengs_oracle, manufacturer={0x0100: b""}, places=3)
+        address = bytes([0x80 | wheel]) + bytes.fromhex(case["address"].replace(":", ""))[1:]
+        case["address"] = ":".join(f"{b:02X}" for b in address)
+        case["manufacturer"][0x0100] = address + struct.pack("<iiBB", rng.randint(150000, 350000), rng.randint(-2000, 6000),
+                                                             rng.randint(0, 100), rng.choice([0, 1]))
 
     # The pink Flower Care (HHCCJCY10): service data 0xFD50, big-endian: moisture, temperature
     # in tenths (signed), lux in three bytes, battery, conductivity.
