@@ -165,4 +165,15 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertEqual(values(decode(name: "TPMS1_10ABCD", company: 0x0100, "80eacaddeeff" + "f4650300" + "7c0c0000" + "33" + "00"))["battery"], 51,
                        "or its name")
     }
+
+    func testQingpingsMotionAndContactSensorsSayWhatTheySee() {
+        // CGPR1: an event frame's light bytes are no reading, its motion is.
+        XCTAssertEqual(values(decode(service: "FDCD", serviceHex: "4812ffeeddccbbaa0804010300000f0150")), ["motion": 1])
+        XCTAssertEqual(values(decode(service: "FDCD", serviceHex: "0812ffeeddccbbaa0804000300000f0150")), ["motion": 0, "illuminance": 3])
+        XCTAssertEqual(values(decode(service: "FDCD", serviceHex: "4812ffeeddccbbaa1101010f0189")), ["light": 1])
+        // CGH1: 0 open, 1 closed, 2 open too long.
+        XCTAssertEqual(values(decode(service: "FDCD", serviceHex: "4804751060342d580401000f01cb")), ["door": 1, "problem": 0])
+        XCTAssertEqual(values(decode(service: "FDCD", serviceHex: "4804751060342d580401010f01d5")), ["door": 0, "problem": 0])
+        XCTAssertEqual(values(decode(service: "FDCD", serviceHex: "4804751060342d580401020f01d5")), ["door": 1, "problem": 1])
+    }
 }

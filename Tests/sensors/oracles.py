@@ -43,7 +43,7 @@ logging.disable(logging.WARNING)
 
 # HA's names where FavBlue's differ: a binary sensor named as a measurement is (battery low,
 # power on, gas, moisture), and bthome-ble's "mass" is the weight device class.
-HA_BINARY = {"battery": "battery_low", "power": "power_on", "gas": "gas_detected", "moisture": "wet"}
+HA_BINARY = {"battery": "battery_low", "power": "power_on", "gas": "gas_detected", "moisture": "wet", "door_left_open": "problem"}
 HA_SENSOR = {"mass": "weight"}
 
 
@@ -65,11 +65,12 @@ def ha_values(update, supported):
         if name.rsplit("_", 1)[0] in supported or name in supported:
             out[name] = value.native_value
     for key, value in update.binary_entity_values.items():
-        base, _, number = key.key.rpartition("_")
+        text = key.key[1] if isinstance(key.key, tuple) else key.key  # a parser's own key: (device, key)
+        base, _, number = text.rpartition("_")
         if number.isdigit() and base in HA_BINARY:
             name = f"{HA_BINARY[base]}_{number}"  # a repeated binary object, numbered
         else:
-            name = HA_BINARY.get(key.key, key.key)
+            name = HA_BINARY.get(text, text)
         if name.rsplit("_", 1)[0] in supported or name in supported:
             out[name] = 1 if value.native_value else 0
     return out
@@ -257,7 +258,8 @@ def mibeacon(address, product, payload, version=5, with_mac=True, key=None):
 def qingping_oracle(case):
     from qingping_ble import QingpingBluetoothDeviceData
     update = QingpingBluetoothDeviceData().update(service_info(case["name"], case["address"], service=case["service"]))
-    return ha_values(update, {"temperature", "humidity", "battery", "pressure", "illuminance", "pm25", "pm10", "carbon_dioxide"})
+    return ha_values(update, {"temperature", "humidity", "battery", "pressure", "illuminance", "pm25", "pm10", "carbon_dioxide",
+                              "motion", "light", "door", "problem"})
 
 
 def qingping(address, product, flags=0x08):
@@ -265,7 +267,8 @@ def qingping(address, product, flags=0x08):
     chunks = [(0x01, struct.pack("<hH", rng.randint(-400, 600), rng.randint(0, 1000))), (0x02, bytes([rng.choice([0, 55, 100, 0xFF])])),
               (0x07, struct.pack("<H", rng.randint(3000, 11000))), (0x09, struct.pack("<I", rng.randint(0, 100000))),
               (0x12, struct.pack("<HH", rng.randint(0, 999), rng.randint(0, 999))), (0x13, struct.pack("<H", rng.randint(400, 5000))),
-              (0x08, bytes([rng.randint(0, 1)]) + struct.pack("<HB", rng.randint(0, 65535), rng.randint(0, 3)))]
+              (0x08, bytes([rng.randint(0, 1)]) + struct.pack("<HB", rng.randint(0, 65535), rng.randint(0, 3))),
+              (0x04, bytes([rng.randint(0, 2)])), (0x11, bytes([rng.randint(0, 1)]))]
     body = b"".join(bytes([t, len(v)]) + v for t, v in rng.sample(chunks, rng.randint(1, 4)))
     return bytes([flags, product]) + mac_bytes(address)[::-1] + body
 

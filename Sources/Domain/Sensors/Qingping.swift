@@ -2,12 +2,19 @@
 // Copyright The FavBlue authors
 
 /// Qingping (ClearGrass) monitors, service data 0xFDCD: a flags byte, a product byte, the
-/// address, then readings as type, length, value (little-endian). Source: Qingping's BLE
+/// address, then readings as type, length, value (little-endian): the motion sensor's motion
+/// (with the light, but in an event frame only the motion counts) and bright or dark, the
+/// contact sensor's door. Source: Qingping's BLE
 /// advertising as documented by the community (ble_monitor's qingping parser; pvvx's TLB2Z
-/// notes on the event flag).
+/// notes on the event flag; Home Assistant's qingping-ble for the motion, light and door).
 enum Qingping: SensorFamily {
     static let rank = 75
     static let reads: [SensorSource] = [.service("FDCD")]
+
+    static let door = Quantity.known("door")
+    static let leftOpen = Quantity.known("problem")
+    static let motion = Quantity.known("motion")
+    static let light = Quantity.known("light")
 
     static let products: [UInt8: String] = [
         0x01: "CGG1", 0x04: "CGH1", 0x07: "CGG1", 0x09: "CGP1W", 0x0C: "CGD1", 0x0E: "CGDN1", 0x0F: "CGM1",
@@ -47,10 +54,16 @@ enum Qingping: SensorFamily {
             // 0xFF: powered from outside, as full.
             guard let level = v[0], level <= 100 || level == 0xFF else { return [] }
             return [SensorReading(.battery, level == 0xFF ? 100 : Double(level))]
+        case (0x04, 1):
+            // The contact sensor: 0 open, 1 closed, 2 open too long.
+            guard let state = v[0], state <= 2 else { return [] }
+            return [SensorReading(door, state != 1 ? 1 : 0), SensorReading(leftOpen, state == 2 ? 1 : 0)]
         case (0x07, 2): return v.le(0, 2).map { [SensorReading(.pressure, Double($0) / 10, decimals: 1)] } ?? []
         case (0x08, 4):
-            guard !event, let low = v.le(1, 2), let high = v[3] else { return [] }
-            return [SensorReading(.illuminance, Double(low + UInt64(high) << 16))]
+            guard let moved = v[0], let low = v.le(1, 2), let high = v[3] else { return [] }
+            let seen = SensorReading(motion, moved != 0 ? 1 : 0)
+            return event ? [seen] : [seen, SensorReading(.illuminance, Double(low + UInt64(high) << 16))]
+        case (0x11, 1): return v[0].map { [SensorReading(light, $0 != 0 ? 1 : 0)] } ?? []
         case (0x09, 4): return v.le(0, 4).map { [SensorReading(.illuminance, Double($0))] } ?? []
         case (0x12, 4):
             guard let pm25 = v.le(0, 2), let pm10 = v.le(2, 2) else { return [] }
