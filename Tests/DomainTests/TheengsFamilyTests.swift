@@ -176,4 +176,14 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertEqual(values(decode(service: "FDCD", serviceHex: "4804751060342d580401010f01d5")), ["door": 0, "problem": 0])
         XCTAssertEqual(values(decode(service: "FDCD", serviceHex: "4804751060342d580401020f01d5")), ["door": 1, "problem": 1])
     }
+
+    func testSensorEasysProbeAndMagnetAreToldByTheirNames() {
+        XCTAssertEqual(values(decode(name: "P TPROBE 111999", service: "2A6E", serviceHex: "1608")), ["temperature": 20.7])
+        XCTAssertEqual(decode(name: "P TPROBE 111999", service: "2A6E", serviceHex: "1608")?.model,
+                       SensorModel(maker: "Sensor Easy", model: "SE TEMP PROBE"))
+        XCTAssertEqual(values(decode(name: "P MAG CCCCCC", service: "2A06", serviceHex: "2400")), ["opening": 1])
+        XCTAssertEqual(values(decode(name: "P MAG CCCCCC", service: "2A06", serviceHex: "2900")), ["opening": 0])
+        XCTAssertNil(decode(name: "P MAG CCCCCC", service: "2A06", serviceHex: "24"), "one byte")
+        XCTAssertNil(decode(name: "Kitchen", service: "2A06", serviceHex: "2400"), "another name")
+    }
 }

@@ -122,6 +122,8 @@ def cases(add, rng, service_info, theengs):
                 out[key] = 1 if answer[key] else 0
         if answer.get("model") == "Blind Tilt":
             out["moving"] = out.pop("motion")  # its slats turning, not someone passing
+        if answer.get("model_id") == "SE_MAG":
+            out["opening"] = 1 if answer["open"] else 0
         if answer.get("model_id") == "BSDOO":
             out["opening"] = 1 if answer["open"] else 0
         if "level" in answer:
@@ -310,6 +312,10 @@ def cases(add, rng, service_info, theengs):
         add("sensor-easy", theengs_oracle, name=f"P RHT {rng.randrange(65536):04X}", service={0x2A6F: bytes([rng.randint(0, 100)])},
             manufacturer={0x0757: bytes([0xF2]) + mv})
         add("sensor-easy", theengs_oracle, name=f"P RHT {rng.randrange(65536):04X}", service={0x2A6E: struct.pack("<h", rng.randint(-4000, 8000))})
+        add("sensor-easy", theengs_oracle, name=f"P TPROBE {rng.randrange(1000000):06d}", service={0x2A6E: struct.pack("<h", rng.randint(-4000, 8000))},
+            manufacturer={0x0757: bytes([0xF2]) + mv})
+        for contact in (0x24, 0x29):
+            add("sensor-easy", theengs_oracle, name=f"P MAG {rng.randrange(1 << 24):06X}", service={0x2A06: bytes([contact, 0])})
 
     # Xiaomi's scales: 0x181D (control byte, weight, date) and 0x181B (two control bytes, date,
     # impedance, weight), little-endian; a weight counts once stable and not stepped off.
