@@ -161,6 +161,9 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertEqual(values(tyre), ["tyre_pressure": 2.227, "temperature": 31.96, "battery": 51, "problem": 0, "channel": 1])
         let third = decode(company: 0x0100, "82eacaddeeff" + "11fc0300" + "aa060000" + "53" + "01", address: "82:EA:CA:DD:EE:FF")
         XCTAssertEqual(values(third), ["tyre_pressure": 2.611, "temperature": 17.06, "battery": 83, "problem": 1, "channel": 3])
+        // A winter morning: −17.94 °C, which Theengs, reading it unsigned, says is 42949655 °C.
+        XCTAssertEqual(values(decode(company: 0x0100, "80eacaddeeff" + "f4650300" + "fef8ffff" + "33" + "00", address: "80:EA:CA:DD:EE:FF"))["temperature"],
+                       -17.94)
         XCTAssertNil(decode(company: 0x0100, "80eacaddeeff" + "f4650300" + "7c0c0000" + "33" + "00"), "another address, no name")
         XCTAssertEqual(values(decode(name: "TPMS1_10ABCD", company: 0x0100, "80eacaddeeff" + "f4650300" + "7c0c0000" + "33" + "00"))["battery"], 51,
                        "or its name")
@@ -185,5 +188,16 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertEqual(values(decode(name: "P MAG CCCCCC", service: "2A06", serviceHex: "2900")), ["opening": 0])
         XCTAssertNil(decode(name: "P MAG CCCCCC", service: "2A06", serviceHex: "24"), "one byte")
         XCTAssertNil(decode(name: "Kitchen", service: "2A06", serviceHex: "2400"), "another name")
+    }
+
+    func testASwitchBotMeterHeardPassivelyIsToldByItsNameAndBlock() {
+        // No scan response, so no service data: the name and the manufacturer block say it.
+        let plus = decode(name: "WoSensorTHP", company: 0x0969, "aabbccddeeff4a0109962f")
+        XCTAssertEqual(values(plus), ["temperature": 22.9, "humidity": 47])
+        XCTAssertEqual(plus?.model, SensorModel(maker: "SwitchBot", model: "Meter Plus"))
+        XCTAssertEqual(values(decode(name: "WoIOSensorTH", company: 0x0969, "aabbccddeeff8b0305993200")), ["temperature": 25.5, "humidity": 50])
+        XCTAssertNil(decode(name: "WoPlug", company: 0x0969, "aabbccddeeff4a0109962f"), "another SwitchBot device")
+        // The outdoor meter's scan response alone: its battery.
+        XCTAssertEqual(values(decode(name: "WoIOSensorTH", service: "FD3D", serviceHex: "770041")), ["battery": 65])
     }
 }

@@ -231,6 +231,13 @@ def cases(add, rng, service_info, theengs):
         block = bytes.fromhex("c47c8d000102") + bytes([0x0A, 0x00, tenth, whole | (0x80 if t_tenths >= 0 else 0), h, 0])
         add("switchbot", theengs_oracle, name="WoIOSensorTH", service={0xFD3D: bytes([0x77, 0x00, rng.randint(0, 100)])},
             manufacturer={0x0969: block})
+    # Heard passively, without the scan response: the name and the block; and the scan response alone.
+    for t_tenths, h in [(229, 47), (-55, 91), (rng.randint(-300, 600), rng.randint(0, 99))]:
+        whole, tenth = divmod(abs(t_tenths), 10)
+        climate = bytes([tenth, whole | (0x80 if t_tenths >= 0 else 0), h])
+        add("switchbot", theengs_oracle, name="WoSensorTHP", manufacturer={0x0969: bytes.fromhex("c47c8d0001024a01") + climate})
+        add("switchbot", theengs_oracle, name="WoIOSensorTH", manufacturer={0x0969: bytes.fromhex("c47c8d0001028b03") + climate + b"\x00"})
+    add("switchbot", theengs_oracle, name="WoIOSensorTH", service={0xFD3D: bytes([0x77, 0x00, rng.randint(0, 100)])})
     for state, light in [(0x40, 0x02), (0x00, 0x00), (0xC0, 0x00)]:
         add("switchbot", theengs_oracle, service={0xFD3D: bytes([0x73, state, rng.randint(0, 100), 0x1E, 0x00, light])})
     for state, flags in [(0x40, 0x00), (0x00, 0x02), (0x00, 0x04), (0x40, 0x03)]:
@@ -270,11 +277,13 @@ def cases(add, rng, service_info, theengs):
         add("otodata", theengs_oracle, manufacturer={0x03B1: body}, places=2)
     # Tyre sensors: "company" 0x0100, the sensor's address (the wheel in its first byte's low
     # nibble), then little-endian pascals and hundredths of a degree, the battery, the alarm bit.
+    # Theengs reads the temperature unsigned, so a winter's −18 °C reads 42949655 °C there;
+    # FavBlue reads it signed (TheengsFamilyTests holds one), so the cases stay above zero.
     for wheel in range(4):
         case = add("tpms", theengs_oracle, manufacturer={0x0100: b""}, places=3)
         address = bytes([0x80 | wheel]) + bytes.fromhex(case["address"].replace(":", ""))[1:]
         case["address"] = ":".join(f"{b:02X}" for b in address)
-        case["manufacturer"][0x0100] = address + struct.pack("<iiBB", rng.randint(150000, 350000), rng.randint(-2000, 6000),
+        case["manufacturer"][0x0100] = address + struct.pack("<iiBB", rng.randint(150000, 350000), rng.randint(0, 6000),
                                                              rng.randint(0, 100), rng.choice([0, 1]))
 
     # The pink Flower Care (HHCCJCY10): service data 0xFD50, big-endian: moisture, temperature

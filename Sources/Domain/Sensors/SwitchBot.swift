@@ -15,11 +15,13 @@
 /// - Blind Tilt ("x"): the battery here, the rest in its manufacturer block (0x0969) after the address
 ///   and a sequence number: light level (high nibble) and calibrated (bit 0), then moving (bit 7) and
 ///   the slats' angle (low 7 bits: 50 level, 0 and 100 shut down or up), told as how far they are open.
+/// - Meters heard passively, without the scan response that carries the service data: by name
+///   ("WoSensorTH…", "WoIOSensorTH…") and the climate in their manufacturer block.
 /// Source: SwitchBot's "BLE open API", github.com/OpenWonderLabs/SwitchBotAPI-BLE, the devices'
 /// broadcast messages; Theengs Decoder (SBS1, SBCU, SBBT) for the Bot, Curtain and Blind Tilt.
 enum SwitchBot: SensorFamily {
     static let rank = 70
-    static let reads: [SensorSource] = [.service("0D00"), .service("FD3D")]
+    static let reads: [SensorSource] = [.service("0D00"), .service("FD3D"), .company(0x0969)]
 
     static let motion = Quantity.known("motion")
     static let opening = Quantity.known("opening")
@@ -32,7 +34,8 @@ enum SwitchBot: SensorFamily {
     static let lightLevel = Quantity.known("light_level")
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
-        guard let data = frame.service("0D00") ?? frame.service("FD3D"), data.count >= 3 else { return nil }
+        guard let data = frame.service("0D00") ?? frame.service("FD3D") else { return heardPassively(frame) }
+        guard data.count >= 3 else { return nil }
         let battery = data[2] & 0x7F
         guard battery <= 100 else { return nil }
         switch data[0] & 0x7F {
@@ -41,9 +44,11 @@ enum SwitchBot: SensorFamily {
             return SensorData(model: SensorModel(maker: "SwitchBot", model: data[0] & 0x7F == 0x69 ? "Meter Plus" : "Meter"),
                               readings: climate + [SensorReading(.battery, Double(battery))])
         case 0x77:
-            guard let block = frame.company(0x0969), block.count == 12, let climate = climate(Array(block[8...10])) else { return nil }
-            return SensorData(model: SensorModel(maker: "SwitchBot", model: "Outdoor Meter"),
-                              readings: climate + [SensorReading(.battery, Double(battery))])
+            // Its readings ride in the advertisement, the battery in the scan response: either may come alone.
+            let outdoor = SensorModel(maker: "SwitchBot", model: "Outdoor Meter")
+            guard let block = frame.company(0x0969) else { return SensorData(model: outdoor, readings: [SensorReading(.battery, Double(battery))]) }
+            guard block.count == 12, let climate = climate(Array(block[8...10])) else { return nil }
+            return SensorData(model: outdoor, readings: climate + [SensorReading(.battery, Double(battery))])
         case 0x73 where data.count == 6:
             return SensorData(model: SensorModel(maker: "SwitchBot", model: "Motion Sensor"), readings: [
                 SensorReading(motion, data[1] & 0x40 != 0 ? 1 : 0), SensorReading(light, data[5] & 0x02 != 0 ? 1 : 0),
@@ -80,6 +85,22 @@ enum SwitchBot: SensorFamily {
         default:
             return nil
         }
+    }
+
+    /// A meter heard without its scan response (a passive scan): no service data, so no type
+    /// byte, but its name and its manufacturer block (0x0969: the address, two bytes, then the
+    /// temperature and humidity as in the service data) tell it.
+    static func heardPassively(_ frame: SensorFrame) -> SensorData? {
+        guard let name = frame.name, let block = frame.company(0x0969) else { return nil }
+        let model: String
+        if name.hasPrefix("WoIOSensorTH"), block.count == 12 {
+            model = "Outdoor Meter"
+        } else if name.hasPrefix("WoSensorTH"), block.count == 11 {
+            model = name.hasPrefix("WoSensorTHP") ? "Meter Plus" : "Meter"
+        } else {
+            return nil
+        }
+        return climate(Array(block[8...10])).map { SensorData(model: SensorModel(maker: "SwitchBot", model: model), readings: $0) }
     }
 
     /// Tenths (low nibble), whole degrees with bit 7 set when not below zero, humidity.
