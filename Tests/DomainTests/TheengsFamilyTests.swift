@@ -200,4 +200,15 @@ final class TheengsFamilyTests: XCTestCase {
         // The outdoor meter's scan response alone: its battery.
         XCTAssertEqual(values(decode(name: "WoIOSensorTH", service: "FD3D", serviceHex: "770041")), ["battery": 65])
     }
+
+    func testAnIBBQHeardWithoutItsNameIsToldByTheAddressItCarries() {
+        XCTAssertEqual(values(decode(company: 0x0000, "0000a1b2c3d4e5f6e600e600", address: "A1:B2:C3:D4:E5:F6")),
+                       ["temperature_1": 23, "temperature_2": 23])
+        // The address the other way round, the first probe not plugged in.
+        XCTAssertEqual(values(decode(company: 0x0001, "0000ffeeddccbbaaffff4f01", address: "AA:BB:CC:DD:EE:FF")), ["temperature_2": 33.5])
+        XCTAssertEqual(values(decode(company: 0x0000, "0000aabbccddeeff04010401fa00fa00", address: "AA:BB:CC:DD:EE:FF")),
+                       ["temperature_1": 26, "temperature_2": 26, "temperature_3": 25, "temperature_4": 25])
+        XCTAssertNil(decode(company: 0x0000, "0000a1b2c3d4e5f6e600e600", address: "A1:B2:C3:D4:E5:F7"), "another address, no name")
+        XCTAssertNil(decode(company: 0x0001, "0000ffeeddccbbaa04010401fa00fa00", address: "AA:BB:CC:DD:EE:FF"), "reversed only on a two-probe one")
+    }
 }

@@ -11,6 +11,7 @@ families only it lists.
 Theengs prints a ratio's full float (Jaalee's 175·t/65535): where a family keeps its format's
 resolution, the case says so (`places`) and the comparison allows half of its last place."""
 
+import re
 import struct
 
 UUID16 = "0000{:04x}-0000-1000-8000-00805f9b34fb"
@@ -139,6 +140,17 @@ def cases(add, rng, service_info, theengs):
         whole = bytes([0, 0]) + bytes(8) + struct.pack(f"<{count}h", *values)
         add("inkbird-bbq", inkbird_bbq_oracle, name=rng.choice(["iBBQ", "xBBQ"]),
             manufacturer={struct.unpack("<H", whole[:2])[0]: whole[2:]})
+
+    # The same heard without the name (no scan response): the block carries the address it was heard
+    # from. inkbird-ble reads the two-probe frame so; for four and six probes Theengs is the oracle.
+    def theengs_bbq_oracle(case):
+        answer = theengs(case)
+        return {f"temperature_{k[5:] or 1}": v for k, v in answer.items() if re.fullmatch(r"tempc\d?", k)}
+    for count, first in ((2, 0), (2, 1), (4, 0), (6, 0), (4, 0), (6, 0)):
+        case = add("inkbird-bbq", inkbird_bbq_oracle if count == 2 else theengs_bbq_oracle, manufacturer={first: b""})
+        address = bytes.fromhex(case["address"].replace(":", ""))
+        values = [rng.choice([-1, rng.randint(-400, 3000)]) for _ in range(count)]
+        case["manufacturer"] = {first: bytes(2) + (address if first == 0 else address[::-1]) + struct.pack(f"<{count}h", *values)}
 
     # Govee H5055: two probes a frame, of a pair byte 3 names; temperatures and alarms whole °C.
     for pair in (0x00, 0x40, 0x80):

@@ -2,7 +2,7 @@
 // Copyright The FavBlue authors
 
 /// Inkbird iBBQ and xBBQ grill thermometers (IBT-2X, IBT-4XS, IBT-6XS), named "iBBQ" or
-/// "xBBQ": the block, company ID included, is 12, 14, 18 or 22 bytes, and its probes follow
+/// "xBBQ", or without the name by the address they carry: the block, company ID included, is 12, 14, 18 or 22 bytes, and its probes follow
 /// the address at byte 10, each a signed tenth of a degree Celsius, little-endian; 0xFFFF is a
 /// probe not plugged in. Source: the community's decoding of iBBQ broadcasts (Home Assistant's
 /// inkbird-ble, "iBBQ" models; Theengs Decoder's IBT-2X/4X/6XS entries).
@@ -11,8 +11,9 @@ enum InkbirdBBQ: SensorFamily {
     static let reads: [SensorSource] = [.anyCompany]
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
-        guard let name = frame.name?.lowercased(), name.contains("ibbq") || name.contains("xbbq"),
-              let bytes = frame.wholeBlock, [12, 14, 18, 22].contains(bytes.count) else { return nil }
+        guard let bytes = frame.wholeBlock, [12, 14, 18, 22].contains(bytes.count) else { return nil }
+        let name = frame.name?.lowercased() ?? ""
+        guard name.contains("ibbq") || name.contains("xbbq") || carriesItsAddress(bytes, frame) else { return nil }
         let b = SensorBytes(bytes)
         let probes = (bytes.count - 10) / 2
         var readings: [SensorReading] = []
@@ -22,5 +23,17 @@ enum InkbirdBBQ: SensorFamily {
             readings.append(SensorReading(.temperature, Double(raw) / 10, decimals: 1, slot: probe + 1))
         }
         return SensorData(model: SensorModel(maker: "Inkbird", model: "iBBQ-\(probes)"), readings: readings)
+    }
+
+    /// Heard without its name (the scan response): four bytes 00 00 00 00 and the address it was
+    /// heard from tell it, or on a two-probe IBT-2X 01 00 00 00 and the address reversed.
+    static func carriesItsAddress(_ bytes: [UInt8], _ frame: SensorFrame) -> Bool {
+        guard bytes[1] == 0, bytes[2] == 0, bytes[3] == 0, let address = frame.addressBytes else { return false }
+        let carried = Array(bytes[4..<10])
+        switch bytes[0] {
+        case 0: return carried == address
+        case 1: return bytes.count == 14 && carried == address.reversed()
+        default: return false
+        }
     }
 }
