@@ -84,6 +84,10 @@ final class MoreSensorFamilyTests: XCTestCase {
     func testSensirionAndAranetAndJaalee() {
         XCTAssertEqual(values(decode(name: "MyCO2", company: 0x06D5, "00081a2b" + "0080" + "0080" + "e803")),
                        ["temperature": 42.5, "humidity": 50.0, "carbon_dioxide": 1000])
+        // Sample type 10, an SCD4x CO₂ gadget: −10 °C, 76.8 %, 745 ppm (Theengs' frame).
+        let scd = decode(name: "SCD4X", company: 0x06D5, "000ae2e733339dc4e902")
+        XCTAssertEqual(values(scd), ["temperature": -10, "humidity": 76.8, "carbon_dioxide": 745])
+        XCTAssertEqual(scd?.model, SensorModel(maker: "Sensirion", model: "CO2 Gadget"))
         // Aranet4: 412 ppm, 21.5 °C, 1013.2 hPa, 45 %, battery 88 %.
         let aranet = decode(name: "Aranet4 1A2B3", company: 0x0702, "2203050100000000" + "9c01" + "ae01" + "9427" + "2d" + "58" + "01" + "2c01" + "0c00")
         XCTAssertEqual(values(aranet), ["carbon_dioxide": 412, "temperature": 21.5, "pressure": 1013.2, "humidity": 45, "battery": 88])

@@ -84,7 +84,7 @@ def cases(add, rng, service_info, theengs):
             out.update(carbon_dioxide=r.co2, pressure=r.pressure)
         return {k: v for k, v in out.items() if v != -1}
 
-    theengs_names = {"tempc": "temperature", "hum": "humidity", "batt": "battery", "volt": "voltage", "moi": "moisture",
+    theengs_names = {"tempc": "temperature", "hum": "humidity", "batt": "battery", "volt": "voltage", "moi": "moisture", "co2": "carbon_dioxide",
                      "lux": "illuminance", "fer": "conductivity"}
 
     def govee_air_oracle(case):
@@ -192,6 +192,12 @@ def cases(add, rng, service_info, theengs):
         if kind == 8:
             body += struct.pack("<H", rng.randint(400, 5000))
         add("sensirion", sensirion_oracle, name=name, manufacturer={0x06D5: body}, places=2)
+    # Sample type 10 (temperature, humidity, CO₂ from the SCD4x gadgets): sensirion-ble has no entry
+    # for it, Theengs reads it; with and without the longer tail of the newer firmware. Theengs reads
+    # the temperature's ticks signed (above 42.5 °C it goes negative), so they stay below 32768.
+    for tail in (b"", bytes.fromhex("000000009a05000000000000"), b""):
+        body = bytes([0, 10, 0xC5, 0x43]) + struct.pack("<HHH", rng.randrange(32768), rng.randrange(65536), rng.randint(400, 5000)) + tail
+        add("sensirion", theengs_oracle, name="SCD4X", manufacturer={0x06D5: body}, places=1)
 
     # Aranet4: flags (bit 5: readings sent), version, then CO2, temperature/20, pressure/10,
     # humidity, battery, status, interval, age. Aranet2: type 1 first.

@@ -24,9 +24,10 @@ enum Sensirion: SensorFamily {
             return SensorData(model: SensorModel(maker: "Sensirion", model: "SHT4x gadget"), readings: [
                 SensorReading(.temperature, temperature, decimals: 2), SensorReading(.humidity, -6 + 125 * Double(hTicks) / 65535, decimals: 2),
             ])
-        case 8:
+        case 8, 10:
+            // 10: the same three as 8 in Sensirion's sample-type table, from the SCD4x CO₂ gadgets.
             guard let co2 = b.le(8, 2) else { return nil }
-            return SensorData(model: SensorModel(maker: "Sensirion", model: "MyCO2"), readings: [
+            return SensorData(model: SensorModel(maker: "Sensirion", model: data[1] == 8 ? "MyCO2" : "CO2 Gadget"), readings: [
                 SensorReading(.temperature, temperature, decimals: 1), SensorReading(.humidity, 100 * Double(hTicks) / 65535, decimals: 1),
                 SensorReading(.carbonDioxide, Double(co2)),
             ])
