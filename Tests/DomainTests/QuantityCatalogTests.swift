@@ -12,7 +12,8 @@ final class QuantityCatalogTests: XCTestCase {
         sent += [Tilt.gravity, OralB.brushing, OralB.duration, MiBeacon.formaldehyde, Mopeka.tankLevel, Mopeka.quality, Victron.current,
                  Victron.power, Victron.energy, BlueMaestro.dewPoint, SwitchBot.motion, SwitchBot.opening, SwitchBot.light,
                  SwitchBot.powerOn, SwitchBot.closed, SwitchBot.slatsOpen, SwitchBot.moving, SwitchBot.calibrated, SwitchBot.lightLevel,
-                 BeeWi.opening, Otodata.tankFill, TPMS.tyrePressure, TPMS.wheel, TPMS.alarm]
+                 BeeWi.opening, Otodata.tankFill, TPMS.tyrePressure, TPMS.wheel, TPMS.alarm,
+                 INode.power, INode.energy, INode.flow, INode.metered, INode.batteryLow]
         for quantity in sent {
             let info = quantity.info
             XCTAssertNotNil(info, "\(quantity.key) is in the catalogue")

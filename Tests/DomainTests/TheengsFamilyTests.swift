@@ -211,4 +211,19 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertNil(decode(company: 0x0000, "0000a1b2c3d4e5f6e600e600", address: "A1:B2:C3:D4:E5:F7"), "another address, no name")
         XCTAssertNil(decode(company: 0x0001, "0000ffeeddccbbaa04010401fa00fa00", address: "AA:BB:CC:DD:EE:FF"), "reversed only on a two-probe one")
     }
+
+    func testAnINodeEnergyMeterSaysPowerAndEnergyOrFlowAndVolume() {
+        // 99 pulses in the last minute, 53,232 in all, 2,500 a kWh: 2.376 kW, 21.2928 kWh.
+        XCTAssertEqual(values(decode(company: 0x8290, "6300f0cf0000c409820080")),
+                       ["power": 2376, "energy": 21.293, "battery": 70, "battery_low": 0])
+        XCTAssertEqual(values(decode(company: 0x8294, "6300f0cf0000c409260080")),
+                       ["power": 2376, "energy": 21.293, "battery": 10, "battery_low": 1])
+        // A water or gas meter (bit 12 of the constant's word): m³ an hour and m³ in all.
+        XCTAssertEqual(values(decode(company: 0x8296, "dd0061b80000c4193b0080")),
+                       ["volume_flow_rate": 2.01, "metered_volume": 7.156, "battery": 20, "battery_low": 1])
+        // The total is 32 bits (Theengs reads 16): 497,328 pulses at 1,500 a kWh, as iNode's tools decode it.
+        XCTAssertEqual(values(decode(company: 0x8290, "1300b0960700dc05c00080"))["energy"], 331.552)
+        XCTAssertNil(decode(company: 0x8290, "6300f0cf00000000820080"), "a constant of 0")
+        XCTAssertNil(decode(company: 0x8290, "6300f0cf0000c40982"), "cut short")
+    }
 }

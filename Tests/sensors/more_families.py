@@ -129,6 +129,11 @@ def cases(add, rng, service_info, theengs):
             out["opening"] = 1 if answer["open"] else 0
         if "level" in answer:
             out["tank_fill"] = answer["level"]
+        if answer.get("model_id") == "INEM":
+            volume = answer["sumu"] != "kWh"
+            out["volume_flow_rate" if volume else "power"] = answer["avg"] if volume else answer["avg"] * 1000
+            out["metered_volume" if volume else "energy"] = answer["sum"]
+            out["battery_low"] = 1 if answer["lowbatt"] else 0
         if answer.get("model_id") == "TPMS":
             out.update(tyre_pressure=answer["pres"], problem=1 if answer["alarm"] else 0, channel=answer["count"])
         return out
@@ -303,6 +308,15 @@ def cases(add, rng, service_info, theengs):
         case["address"] = ":".join(f"{b:02X}" for b in address)
         case["manufacturer"][0x0100] = address + struct.pack("<iiBB", rng.randint(150000, 350000), rng.randint(0, 6000),
                                                              rng.randint(0, 100), rng.choice([0, 1]))
+
+    # iNode's Energy Meter: "company" 0x8290–0x8296 (battery low in bit 2), then little-endian the
+    # pulses of the last minute and of all, the meter's constant (bit 12: gas or water), the battery.
+    # Theengs reads only the low half of the 32-bit total, so the cases keep it under 65,536
+    # (TheengsFamilyTests holds a larger one, from iNode's own decoding).
+    for company in (0x8290, 0x8292, 0x8294, 0x8296, 0x8290, 0x8294):
+        word = rng.randint(100, 0x0FFF) | rng.choice([0, 0x1000])
+        body = struct.pack("<HIH", rng.randrange(65536), rng.randrange(1 << 16), word) + bytes([rng.randrange(0x10, 0x100), 0, 0x80])
+        add("inode", theengs_oracle, manufacturer={company: body}, places=2)
 
     # The pink Flower Care (HHCCJCY10): service data 0xFD50, big-endian: moisture, temperature
     # in tenths (signed), lux in three bytes, battery, conductivity.

@@ -72,6 +72,7 @@ public enum QuantityCatalog {
         entry("speed", "m/s", class: "speed", decimals: 2) { L10n.tr("Speed") },
         entry("volume", "L", class: "volume", decimals: 1) { L10n.tr("Volume") },
         entry("volume_flow_rate", "m³/h", class: "volume_flow_rate", decimals: 3) { L10n.tr("Flow rate") },
+        entry("metered_volume", "m³", class: "volume", decimals: 3) { L10n.tr("Metered volume") },
         entry("volume_storage", "L", class: "volume_storage", decimals: 1) { L10n.tr("Stored volume") },
         entry("gas", "m³", class: "gas", decimals: 3) { L10n.ctx("gas meter", "Gas") },
         entry("water", "L", class: "water", decimals: 1) { L10n.ctx("water meter", "Water") },
