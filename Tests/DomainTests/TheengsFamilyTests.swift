@@ -226,4 +226,28 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertNil(decode(company: 0x8290, "6300f0cf00000000820080"), "a constant of 0")
         XCTAssertNil(decode(company: 0x8290, "6300f0cf0000c40982"), "cut short")
     }
+
+    func testChestStrapsSayTheHeartRate() {
+        let polar = decode(name: "Polar H10 75087320", company: 0x006B, "3b164446")
+        XCTAssertEqual(values(polar), ["heart_rate": 70])
+        XCTAssertEqual(polar?.model, SensorModel(maker: "Polar", model: "H10"))
+        XCTAssertEqual(values(decode(company: 0xFF04, "0161063f")), ["heart_rate": 63, "battery": 97])
+        XCTAssertNil(decode(company: 0x006B, "3b1644"), "cut short")
+    }
+
+    func testAMokosmartBeaconXProSaysClimateOrAccelerationAndItsBattery() {
+        XCTAssertEqual(values(decode(service: "FEAB", serviceHex: "70000a011201ee0caf03def14635998a")),
+                       ["temperature": 27.4, "humidity": 49.4, "voltage": 3.247])
+        let moving = values(decode(service: "FEAB", serviceHex: "60000a010007154039c0fa000bf901f40c93fe3487"))
+        XCTAssertEqual(moving["acceleration_1"], 5.3348)
+        XCTAssertEqual(moving["acceleration_2"], 14.4982)
+        XCTAssertEqual(moving["acceleration_3"], -1.5063)
+        XCTAssertEqual(moving["voltage"], 3.065)
+        XCTAssertNil(decode(service: "FEAB", serviceHex: "70000a0112"), "cut short")
+    }
+
+    func testAHoboWaterLevelLoggerSaysTheLevel() {
+        XCTAssertEqual(values(decode(company: 0x00C5, "0740d54f01062402000008005231029e8708cb3d")), ["water_level": 99.1])
+        XCTAssertNil(decode(company: 0x00C5, "0740d54f0106240200000800523102ffffffffff"), "not a number")
+    }
 }

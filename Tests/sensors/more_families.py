@@ -134,6 +134,10 @@ def cases(add, rng, service_info, theengs):
             out["volume_flow_rate" if volume else "power"] = answer["avg"] if volume else answer["avg"] * 1000
             out["metered_volume" if volume else "energy"] = answer["sum"]
             out["battery_low"] = 1 if answer["lowbatt"] else 0
+        if "bpm" in answer:
+            out["heart_rate"] = answer["bpm"]
+        if "lvl_cm" in answer:
+            out["water_level"] = answer["lvl_cm"] * 10
         if answer.get("model_id") == "TPMS":
             out.update(tyre_pressure=answer["pres"], problem=1 if answer["alarm"] else 0, channel=answer["count"])
         return out
@@ -317,6 +321,20 @@ def cases(add, rng, service_info, theengs):
         word = rng.randint(100, 0x0FFF) | rng.choice([0, 0x1000])
         body = struct.pack("<HIH", rng.randrange(65536), rng.randrange(1 << 16), word) + bytes([rng.randrange(0x10, 0x100), 0, 0x80])
         add("inode", theengs_oracle, manufacturer={company: body}, places=2)
+
+    # Chest straps: Polar H10 (0x006B, the rate last) and XOSS X2 (0xFF04, battery, rate).
+    for _ in range(2):
+        add("heart-rate", theengs_oracle, name="Polar H10 75087320", manufacturer={0x006B: bytes([0x3B, 0x16, 0x44, rng.randint(40, 200)])})
+        add("heart-rate", theengs_oracle, manufacturer={0xFF04: bytes([1, rng.randint(0, 100), 6, rng.randint(40, 200)])})
+    # Mokosmart's BeaconX Pro: 0xFEAB, 0x70 climate and battery, 0x40 battery, big-endian.
+    for _ in range(3):
+        add("mokosmart", theengs_oracle, service={0xFEAB: bytes([0x70, 0, 0x0A]) + struct.pack(">hHH", rng.randint(-400, 800),
+                                                                                          rng.randint(0, 1000), rng.randint(2000, 3300)) + bytes(7)})
+    add("mokosmart", theengs_oracle, service={0xFEAB: bytes([0x40, 0, 0x0A]) + struct.pack(">H", rng.randint(2000, 3300)) + bytes(10)})
+    # Onset's HOBO MX2001: company 0x00C5, the level in metres as a float at byte 16.
+    for _ in range(3):
+        add("hobo", theengs_oracle, manufacturer={0x00C5: bytes.fromhex("0740d54f0106240200000800") + bytes(4) + struct.pack("<f", rng.uniform(0, 3))},
+            places=1)
 
     # The pink Flower Care (HHCCJCY10): service data 0xFD50, big-endian: moisture, temperature
     # in tenths (signed), lux in three bytes, battery, conductivity.
