@@ -250,4 +250,25 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertEqual(values(decode(company: 0x00C5, "0740d54f01062402000008005231029e8708cb3d")), ["water_level": 99.1])
         XCTAssertNil(decode(company: 0x00C5, "0740d54f0106240200000800523102ffffffffff"), "not a number")
     }
+
+    func testASkaleWeighsInGrams() {
+        let data = decode(company: 0x81EF, "d70400ff")
+        XCTAssertEqual(values(data), ["weight": 123.9])
+        XCTAssertEqual(data?.readings.first?.quantity.unit, "g")
+        XCTAssertEqual(values(decode(company: 0x81EF, "60fcffff")), ["weight": -92.8], "tared below zero")
+    }
+
+    func testABM2OrBM6SaysTheCarBatterysCharge() {
+        let bm2 = decode(name: "Battery Monitor", company: 0x004C, "0215655f83caae16a10a702e31f30d58dd82f441423144")
+        XCTAssertEqual(values(bm2), ["battery": 68])
+        XCTAssertEqual(bm2?.model, SensorModel(maker: "BM", model: "BM2"))
+        XCTAssertEqual(values(decode(company: 0x004C, "02153ba29cd9a42c894856badaf2606ef777114d0000cd")), ["battery": 77])
+        XCTAssertNil(decode(company: 0x004C, "0215655f83caae16a10a702e31f30d58dd83f441423144")?.readings.first, "another UUID")
+    }
+
+    func testARadiolandBeaconSaysTemperatureAndHumidity() {
+        XCTAssertEqual(values(decode(name: "RDL52832", service: "1803", serviceHex: "183a2f33010000020000000100000907")),
+                       ["temperature": 24.23, "humidity": 47.2])
+        XCTAssertNil(decode(name: "Beacon", service: "1803", serviceHex: "183a2f33010000020000000100000907"), "another name")
+    }
 }

@@ -134,6 +134,8 @@ def cases(add, rng, service_info, theengs):
             out["volume_flow_rate" if volume else "power"] = answer["avg"] if volume else answer["avg"] * 1000
             out["metered_volume" if volume else "energy"] = answer["sum"]
             out["battery_low"] = 1 if answer["lowbatt"] else 0
+        if answer.get("model_id") == "SKALE":
+            out["weight"] = answer["weight"]
         if "bpm" in answer:
             out["heart_rate"] = answer["bpm"]
         if "lvl_cm" in answer:
@@ -335,6 +337,18 @@ def cases(add, rng, service_info, theengs):
     for _ in range(3):
         add("hobo", theengs_oracle, manufacturer={0x00C5: bytes.fromhex("0740d54f0106240200000800") + bytes(4) + struct.pack("<f", rng.uniform(0, 3))},
             places=1)
+
+    # Atomax Skale: company 0x81EF, signed tenths of a gram, two bytes more.
+    for _ in range(3):
+        add("skale", theengs_oracle, manufacturer={0x81EF: struct.pack("<h", rng.randint(-2000, 30000)) + bytes([0, 0xFF])})
+    # BM2 and BM6: their own iBeacon UUIDs, the charge in the power byte (BM2) or the major's low byte (BM6).
+    for _ in range(2):
+        add("bm", theengs_oracle, manufacturer={0x004C: bytes.fromhex("0215655f83caae16a10a702e31f30d58dd82f4414231") + bytes([rng.randint(0, 100)])})
+        add("bm", theengs_oracle, manufacturer={0x004C: bytes.fromhex("02153ba29cd9a42c894856badaf2606ef77711") + bytes([rng.randint(0, 100), 0, 0, 0xCD])})
+    # Radioland RDL52832: its name, and 256ths of a degree and of a percent, big-endian.
+    for _ in range(3):
+        add("radioland", theengs_oracle, name="RDL52832", service={0x1803: struct.pack(">hh", rng.randint(-2000, 8000), rng.randint(0, 25600)) + bytes(12)},
+            manufacturer={0x004C: bytes.fromhex("0215fda50693a4e24fb1afcfc6eb0764782500010002d8")}, places=2)
 
     # The pink Flower Care (HHCCJCY10): service data 0xFD50, big-endian: moisture, temperature
     # in tenths (signed), lux in three bytes, battery, conductivity.
