@@ -94,28 +94,7 @@ public enum ReadingText {
     /// What a button or a dimmer did, by bthome.io's event codes ("Button pressed twice"); nil
     /// for a code the format does not define.
     static func event(_ r: SensorReading) -> String? {
-        let code = Int(r.value)
-        switch r.quantity.key {
-        case "button":
-            switch code {
-            case 1: return L10n.tr("Button pressed")
-            case 2: return L10n.tr("Button pressed twice")
-            case 3: return L10n.tr("Button pressed three times")
-            case 4: return L10n.tr("Button held")
-            case 5: return L10n.tr("Button pressed twice, then held")
-            case 6: return L10n.tr("Button pressed three times, then held")
-            case 0x80: return L10n.tr("Button still held")
-            default: return nil
-            }
-        case "dimmer":
-            let steps = code >> 8
-            switch code & 0xFF {
-            case 1: return L10n.plural("Dimmer turned left by {} step", "Dimmer turned left by {} steps", steps, Formats.number(steps))
-            case 2: return L10n.plural("Dimmer turned right by {} step", "Dimmer turned right by {} steps", steps, Formats.number(steps))
-            default: return nil
-            }
-        default: return nil
-        }
+        r.quantity.info?.event(r.value).map { event, steps in event.words(steps) }
     }
 
     /// A state in a word, under a caption that names it: "Open", "Closed", "Motion".

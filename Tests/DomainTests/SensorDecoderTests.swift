@@ -183,10 +183,11 @@ final class SensorDecoderTests: XCTestCase {
         let qingping = service("FDCD", "0810" + "2211003 8c1a4".replacingOccurrences(of: " ", with: "") + "0104eb00c801" + "0201ff")
         XCTAssertEqual(values(qingping), ["temperature": 23.5, "humidity": 45.6, "battery": 100])
         XCTAssertEqual(qingping?.model, SensorModel(maker: "Qingping", model: "CGDK2"))
-        // Light twice, in 0x08 (motion, then 1,200 lx) and 0x09 (1,500 lx): one figure, the later, as qingping-ble reads it.
+        // Light twice, in 0x08 (motion, then 1,200 lx) and 0x09 (1,500 lx): one figure, the later, as qingping-ble reads it;
+        // the motion once.
         let light = service("FDCD", "0810" + "22110038c1a4" + "080401b00400" + "0904dc050000")
-        XCTAssertEqual(light?.readings.map(\.quantity.key), ["illuminance"])
-        XCTAssertEqual(values(light), ["illuminance": 1500])
+        XCTAssertEqual(light?.readings.map(\.quantity.key), ["motion", "illuminance"])
+        XCTAssertEqual(values(light), ["motion": 1, "illuminance": 1500])
         // ThermoPro TP357: the company ID's high byte and the next one are −1.2 °C, then 48 %, battery full.
         let thermo = SensorDecoders.decode(SensorFrame(address: "A4:C1:38:00:11:22", name: "TP357 (2142)",
                                                        manufacturerData: [ManufacturerData(companyID: 0xF4C2, companyName: "", data: [0xFF, 48, 0x2E, 0])],

@@ -82,20 +82,11 @@ public enum HomeAssistant {
     /// button's presses, a dimmer's turns (its low byte; the high one counts the steps). A
     /// quantity with none is not published.
     public static func eventTypes(_ quantity: Quantity) -> [Int: String] {
-        switch quantity.key {
-        case "button":
-            return [1: "press", 2: "double_press", 3: "triple_press", 4: "long_press", 5: "long_double_press", 6: "long_triple_press",
-                    0x80: "hold_press"]
-        case "dimmer": return [1: "rotate_left", 2: "rotate_right"]
-        default: return [:]
-        }
+        (quantity.info?.events ?? [:]).mapValues(\.type)
     }
 
     /// The event type a reading says, or nil for none (0: no event in this frame).
-    public static func eventType(_ reading: SensorReading) -> String? {
-        let code = Int(reading.value)
-        return eventTypes(reading.quantity)[reading.quantity.key == "dimmer" ? code & 0xFF : code]
-    }
+    public static func eventType(_ reading: SensorReading) -> String? { reading.quantity.info?.event(reading.value)?.0.type }
 
     /// Where a reading's discovery document goes, by its platform.
     public static func readingConfigTopic(_ id: DeviceID, _ key: String, _ quantity: Quantity) -> String {

@@ -19,16 +19,43 @@ public struct QuantityInfo: Sendable {
     public let namedInSummary: Bool
     /// Its name in words, in the user's language ("Carbon dioxide").
     public let name: @Sendable () -> String
+    /// An event's kinds by the code the sensor sends (a button's press, double press…); empty
+    /// for a measurement or a state.
+    public var events: [Int: SensorEvent] = [:]
+
+    /// The kind of event `value` says, or nil for none (0: no event in this frame). A dimmer
+    /// sends its steps in the high byte.
+    public func event(_ value: Double) -> (SensorEvent, steps: Int)? {
+        let code = Int(value)
+        if let event = events[code] { return (event, 0) }
+        return events[code & 0xFF].flatMap { $0.counted ? ($0, code >> 8) : nil }
+    }
+}
+
+/// One kind of event: Home Assistant's name for it, and what happened in words.
+public struct SensorEvent: Sendable {
+    /// Home Assistant's event type ("double_press").
+    public let type: String
+    /// Whether the code's high byte counts steps (a dimmer's turn).
+    public let counted: Bool
+    /// What happened, in the user's language; given the steps where they are counted.
+    public let words: @Sendable (Int) -> String
+
+    init(_ type: String, counted: Bool = false, _ words: @escaping @Sendable (Int) -> String) {
+        self.type = type
+        self.counted = counted
+        self.words = words
+    }
 }
 
 public enum QuantityCatalog {
     private typealias Kind = Quantity.Kind
 
     private static func entry(_ key: String, _ unit: String = "", _ kind: Kind = .measurement, class deviceClass: String? = nil,
-                              decimals: Int = 0, order: Int? = nil, named: Bool = false,
+                              decimals: Int = 0, order: Int? = nil, named: Bool = false, events: [Int: SensorEvent] = [:],
                               _ name: @escaping @Sendable () -> String) -> QuantityInfo {
         QuantityInfo(quantity: Quantity(key, unit, kind: kind), deviceClass: deviceClass, decimals: decimals, order: order,
-                     namedInSummary: named, name: name)
+                     namedInSummary: named, name: name, events: events)
     }
 
     /// The table. A row's main readings come in `order`; Home Assistant's classes as its
@@ -122,8 +149,23 @@ public enum QuantityCatalog {
         entry("tamper", "", .binary, class: "tamper") { L10n.tr("Tampered with") },
         entry("vibration", "", .binary, class: "vibration") { L10n.tr("Vibration") },
         // Events.
-        entry("button", "", .event, class: "button") { L10n.tr("Button") },
-        entry("dimmer", "", .event) { L10n.tr("Dimmer") },
+        entry("button", "", .event, class: "button", events: [
+            1: SensorEvent("press") { _ in L10n.tr("Button pressed") },
+            2: SensorEvent("double_press") { _ in L10n.tr("Button pressed twice") },
+            3: SensorEvent("triple_press") { _ in L10n.tr("Button pressed three times") },
+            4: SensorEvent("long_press") { _ in L10n.tr("Button held") },
+            5: SensorEvent("long_double_press") { _ in L10n.tr("Button pressed twice, then held") },
+            6: SensorEvent("long_triple_press") { _ in L10n.tr("Button pressed three times, then held") },
+            0x80: SensorEvent("hold_press") { _ in L10n.tr("Button still held") },
+        ]) { L10n.tr("Button") },
+        entry("dimmer", "", .event, events: [
+            1: SensorEvent("rotate_left", counted: true) {
+                L10n.plural("Dimmer turned left by {} step", "Dimmer turned left by {} steps", $0, Formats.number($0))
+            },
+            2: SensorEvent("rotate_right", counted: true) {
+                L10n.plural("Dimmer turned right by {} step", "Dimmer turned right by {} steps", $0, Formats.number($0))
+            },
+        ]) { L10n.tr("Dimmer") },
         entry("command", "", .event) { L10n.ctx("a remote's command", "Command") },
     ]
 
