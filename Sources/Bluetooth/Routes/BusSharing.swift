@@ -27,8 +27,8 @@ public final class BusSharing {
     private var readingStates: [String: [UInt8]] = [:]
     private var readingSeen: [String: (id: DeviceID, key: String, time: Date)] = [:]
     private var availability: [String: String] = [:]
-    /// Each event reading's last frame (its packet number and code): a frame repeated is one event.
-    private var lastEvent: [String: [Double]] = [:]
+    /// When each event reading's last event said happened.
+    private var lastEventTime: [String: Date] = [:]
     /// Events heard before sharing began are not said.
     private let startedAt = Date()
     /// A reading unheard this long is unavailable to Home Assistant.
@@ -104,7 +104,6 @@ public final class BusSharing {
         let now = now()
         for favorite in favorites.list {
             guard let device = live[favorite.id], let data = live.sensor(of: favorite.id) else { continue }
-            let packet = data.readings.first { $0.quantity == .packetID }?.value
             for (key, reading) in data.named where reading.quantity != .packetID {
                 let quantity = reading.quantity
                 guard quantity.kind != .event || !HomeAssistant.eventTypes(quantity).isEmpty else { continue }
@@ -120,13 +119,17 @@ public final class BusSharing {
                 }
                 let topic = HomeAssistant.sensorStateTopic(favorite.id, key, gateway: gateway)
                 if quantity.kind == .event {
-                    // Once per frame: a sensor repeats each frame, with the same packet number.
-                    let frame = [packet ?? -1, reading.value]
-                    guard lastEvent[tag] != frame else { continue }
-                    let isNew = lastEvent[tag] != nil || device.lastSeen >= startedAt
-                    lastEvent[tag] = frame
-                    // An event is said as it happens, never kept for newcomers.
-                    if isNew, let payload = HomeAssistant.statePayload(reading) { publisher.publish(topic, payload, retain: false) }
+                    // Each event once, as the device's timeline took it from the frames (a frame
+                    // repeated is one event), however many came between two rounds; said as it
+                    // happens, never kept for newcomers, none from before sharing began.
+                    let since = lastEventTime[tag] ?? startedAt
+                    let events = live.recentStateChanges(of: favorite.id).filter { $0.key == key && $0.time > since }
+                    for event in events {
+                        if let payload = HomeAssistant.statePayload(SensorReading(quantity, event.value)) {
+                            publisher.publish(topic, payload, retain: false)
+                        }
+                    }
+                    if let last = events.last { lastEventTime[tag] = last.time }
                     continue
                 }
                 let state = quantity.kind == .binary ? HomeAssistant.statePayload(reading) ?? [] : HomeAssistant.sensorState(reading)
