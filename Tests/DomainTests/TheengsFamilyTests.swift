@@ -126,13 +126,17 @@ final class TheengsFamilyTests: XCTestCase {
 
     func testAnOriaThermoHygrometerIsToldByItsName() {
         XCTAssertEqual(values(decode(name: "T301", company: 0xAA55, "0105aabbccddeeff01070a0015e0630001")),
-                       ["temperature": 25.6, "humidity": 56, "battery": 99])
+                       ["temperature": 25.6, "humidity": 56, "battery": 99, "voltage": 2.63])
         let t201 = decode(name: "T201", company: 0xAA55, "0101a4c13874b08501070a1d10f064000100")
-        XCTAssertEqual(values(t201), ["temperature": 25.89, "humidity": 43.36, "battery": 100])
+        XCTAssertEqual(values(t201), ["temperature": 25.89, "humidity": 43.36, "battery": 100, "voltage": 2.63])
         XCTAssertEqual(t201?.model, SensorModel(maker: "Oria", model: "T201"))
         XCTAssertEqual(values(decode(name: "T301", company: 0xAA55, "0105aabbccddeeff0107ff3815e0630001"))["temperature"], -2,
                        "below zero")
         XCTAssertNil(decode(name: "Kitchen", company: 0xAA55, "0105aabbccddeeff01070a0015e0630001"), "another name")
+        // Without its name, as SensorPro's are told: 01 05 and an address starting A4:C1.
+        let unnamed = decode(company: 0xAA55, "0105a4c13874b08501070a0015e0630001")
+        XCTAssertEqual(values(unnamed), ["temperature": 25.6, "humidity": 56, "battery": 99, "voltage": 2.63])
+        XCTAssertEqual(unnamed?.model, SensorModel(maker: "SensorPro", model: "T301"))
         XCTAssertNil(decode(name: "T301", company: 0xAA55, "0105aabbccddeeff01070a0015e0630001ff"), "a T301 sends 17 bytes")
     }
 
@@ -270,5 +274,24 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertEqual(values(decode(name: "RDL52832", service: "1803", serviceHex: "183a2f33010000020000000100000907")),
                        ["temperature": 24.23, "humidity": 47.2])
         XCTAssertNil(decode(name: "Beacon", service: "1803", serviceHex: "183a2f33010000020000000100000907"), "another name")
+    }
+
+    func testARAPTPillSaysTemperatureGravityAndBattery() {
+        // Version 1: "PT", 1, the address, 293.156 K (37,524/128), gravity 1048.5 (a float), three axes, 99.5 % (25,472/256).
+        let v1 = decode(company: 0x4152, "5054" + "01" + "c47c8d000102" + "9294" + "44830f00" + "0010" + "0020" + "fff0" + "6380")
+        XCTAssertEqual(values(v1), ["temperature": 20.01, "specific_gravity": 1.0485, "battery": 100])
+        // Version 2: a byte, a flag and the gravity's velocity where the address was.
+        let v2 = decode(company: 0x4152, "5054" + "02" + "00" + "01" + "3f800000" + "9294" + "44830f00" + "0010" + "0020" + "fff0" + "3200")
+        XCTAssertEqual(values(v2)["battery"], 50)
+        XCTAssertNil(decode(company: 0x4152, "5054" + "03" + "00" + "01" + "3f800000" + "9294" + "44830f00" + "0010" + "0020" + "fff0" + "3200"),
+                     "a version it does not know")
+    }
+
+    func testAMoatS2SaysClimateAndTheChargeOfItsCell() {
+        // SHT2x ticks: 26,000 and 30,000; 2,950 mV.
+        let data = decode(name: "Moat_S2", service: "1000", serviceHex: "00000000000000000000" + "9065" + "3075" + "860b")
+        XCTAssertEqual(values(data), ["temperature": 22.863, "humidity": 51.22, "voltage": 2.95, "battery": 71])
+        XCTAssertNil(decode(name: "Kitchen", service: "1000", serviceHex: "00000000000000000000906530758 60b".replacingOccurrences(of: " ", with: "")),
+                     "another name")
     }
 }

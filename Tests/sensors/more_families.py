@@ -2,11 +2,12 @@
 # Copyright The FavBlue authors
 """Cases and oracles for the grill probes, SensorPush, Oral-B, Mopeka, Sensirion, Aranet,
 b-parasite, Jaalee, the SwitchBot sensors, the pink Flower Care, Govee's H5106, SmartDry, KKM's
-sensor frame, Sensor Easy, Xiaomi's scales, the SwitchBot Bot, Curtain and Blind Tilt, Oria,
-BeeWi, ABTemp, Otodata and tyre sensors, for oracles.py.
+sensor frame, Sensor Easy, Xiaomi's scales, the SwitchBot Bot, Curtain and Blind Tilt, Oria
+(SensorPro), BeeWi, ABTemp, Otodata, tyre sensors, iNode, chest straps, Mokosmart, HOBO, Skale,
+BM2/BM6, Radioland, RAPT Pill and Moat S2, for oracles.py.
 
 Oracles: Home Assistant's inkbird-ble, govee-ble, sensorpush-ble, oralb-ble, mopeka-iot-ble and
-sensirion-ble and jaalee-ble; SAF Tehnika's aranet4; Theengs Decoder for b-parasite, Jaalee, SwitchBot and the
+sensirion-ble, jaalee-ble, sensorpro-ble, rapt-ble and moat-ble; SAF Tehnika's aranet4; Theengs Decoder for b-parasite, Jaalee, SwitchBot and the
 families only it lists.
 Theengs prints a ratio's full float (Jaalee's 175·t/65535): where a family keeps its format's
 resolution, the case says so (`places`) and the comparison allows half of its last place."""
@@ -286,12 +287,36 @@ def cases(add, rng, service_info, theengs):
         add("switchbot", theengs_oracle, name="WoBlindTilt", service={0xFD3D: bytes([0x78, 0x00, rng.randint(0, 100)])},
             manufacturer={0x0969: block})
 
-    # Oria T201 and T301: company 0xAA55, two bytes, the address, two bytes, then big-endian the
-    # temperature (signed) and humidity in hundredths, and the battery; told by the name.
-    for model, extra in (("T301", b""), ("T201", b"\x00"), ("T301", b""), ("T201", b"\x00")):
-        body = bytes([1, 5]) + bytes(rng.randrange(256) for _ in range(6)) + bytes([1, 7]) + struct.pack(
-            ">hHB", rng.randint(-2000, 6000), rng.randint(0, 10000), rng.randint(0, 100)) + bytes([0, 1]) + extra
-        add("oria", theengs_oracle, name=model, manufacturer={0xAA55: body}, places=2)
+    # Oria (SensorPro) T201 and T301: company 0xAA55, 01 01 or 01 05, the address, then big-endian the
+    # voltage in hundredths, the temperature (signed) and humidity in hundredths, and the battery;
+    # told by the name, or by 01 0x and an address starting A4:C1. Oracle: sensorpro-ble.
+    def sensorpro_oracle(case):
+        from sensorpro_ble import SensorProBluetoothDeviceData
+        numbers, _ = ha_update(SensorProBluetoothDeviceData(), info(case))
+        return {k: numbers[k] for k in ("temperature", "humidity", "battery", "voltage") if k in numbers}
+    for model, extra in (("T301", b""), ("T201", b"\x00"), (None, b""), (None, b"\x00")):
+        body = bytes([1, 5 if extra == b"" else 1, 0xA4, 0xC1]) + bytes(rng.randrange(256) for _ in range(4)) + struct.pack(
+            ">HhHB", rng.randint(200, 330), rng.randint(-2000, 6000), rng.randint(0, 10000), rng.randint(0, 100)) + bytes([0, 1]) + extra
+        add("oria", sensorpro_oracle, name=model, manufacturer={0xAA55: body}, places=2)
+    # RAPT Pill: "RA" "PT", version 1 (the address) or 2 (the gravity's velocity), big-endian kelvin
+    # in 128ths, gravity ×1000 as a float, three axes, the battery in 256ths. Oracle: rapt-ble.
+    def rapt_oracle(case):
+        from rapt_ble import RAPTPillBluetoothDeviceData
+        numbers, _ = ha_update(RAPTPillBluetoothDeviceData(), info(case))
+        return {k: numbers[k] for k in ("temperature", "specific_gravity", "battery") if k in numbers}
+    for version in (1, 2, 1, 2):
+        head = bytes.fromhex("c47c8d000102") if version == 1 else bytes([0, 1]) + struct.pack(">f", rng.uniform(-20, 5))
+        body = b"PT" + bytes([version]) + head + struct.pack(">Hfhhhh", rng.randint(34000, 42000), rng.uniform(990, 1120),
+                                                               *(rng.randint(-4000, 4000) for _ in range(3)), rng.randint(0, 25600))
+        add("rapt", rapt_oracle, manufacturer={0x4152: body}, places=4)
+    # Moat S2: service data 0x1000, SHT2x ticks and mV at bytes 10–15, little-endian. Oracle: moat-ble.
+    def moat_oracle(case):
+        from moat_ble import MoatBluetoothDeviceData
+        numbers, _ = ha_update(MoatBluetoothDeviceData(), info(case))
+        return {k: numbers[k] for k in ("temperature", "humidity", "battery", "voltage") if k in numbers}
+    for mv in (3100, 2950, 2800, 2500, 2200, 2000):
+        body = bytes(10) + struct.pack("<HHH", rng.randrange(65536), rng.randrange(65536), mv)
+        add("moat", moat_oracle, name="Moat_S2", service={0x1000: body}, places=3)
     # BeeWi's door sensor: company 0x000D, 08 0C, open in bit 0, a byte, the battery.
     for state in (0, 1, 0x11, 0x10):
         add("beewi", theengs_oracle, manufacturer={0x000D: bytes([0x08, 0x0C, state, 0x06, rng.randint(0, 100)])})
