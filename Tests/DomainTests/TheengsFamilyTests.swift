@@ -294,4 +294,16 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertNil(decode(name: "Kitchen", service: "1000", serviceHex: "00000000000000000000906530758 60b".replacingOccurrences(of: " ", with: "")),
                      "another name")
     }
+
+    func testALeaoneScaleCountsOnlyASettledWeightInItsUnit() {
+        // 72.4 kg, 512.3 Ω, settled (0x21), then the scale's own address.
+        let kg = decode(company: 0x1C00, "02d4" + "1403" + "0000" + "21" + "c47c8d000102")
+        XCTAssertEqual(values(kg), ["weight": 72.4, "impedance": 512.3])
+        XCTAssertEqual(kg?.model, SensorModel(maker: "Leaone", model: "TZC4"))
+        let pounds = decode(company: 0x1C00, "0659" + "1403" + "0000" + "31" + "c47c8d000102")
+        XCTAssertEqual(values(pounds), ["weight": 162.5, "impedance": 512.3])
+        XCTAssertEqual(pounds?.readings.first?.quantity.unit, "lb")
+        XCTAssertEqual(values(decode(company: 0x1C00, "02d4" + "1403" + "0000" + "20" + "c47c8d000102")), [:], "still moving")
+        XCTAssertNil(decode(company: 0x1C00, "02d4" + "1403" + "0000" + "21" + "c47c8d000103"), "another address")
+    }
 }

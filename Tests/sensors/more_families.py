@@ -4,11 +4,11 @@
 b-parasite, Jaalee, the SwitchBot sensors, the pink Flower Care, Govee's H5106, SmartDry, KKM's
 sensor frame, Sensor Easy, Xiaomi's scales, the SwitchBot Bot, Curtain and Blind Tilt, Oria
 (SensorPro), BeeWi, ABTemp, Otodata, tyre sensors, iNode, chest straps, Mokosmart, HOBO, Skale,
-BM2/BM6, Radioland, RAPT Pill and Moat S2, for oracles.py.
+BM2/BM6, Radioland, RAPT Pill, Moat S2 and Leaone's scales, for oracles.py.
 
-Oracles: Home Assistant's inkbird-ble, govee-ble, sensorpush-ble, oralb-ble, mopeka-iot-ble and
-sensirion-ble, jaalee-ble, sensorpro-ble, rapt-ble and moat-ble; SAF Tehnika's aranet4; Theengs Decoder for b-parasite, Jaalee, SwitchBot and the
-families only it lists.
+Oracles: Home Assistant's inkbird-ble, govee-ble, sensorpush-ble, oralb-ble, mopeka-iot-ble,
+sensirion-ble, jaalee-ble, sensorpro-ble, rapt-ble, moat-ble and leaone-ble; SAF Tehnika's aranet4; Theengs
+Decoder for b-parasite, Jaalee, SwitchBot and the families only it lists.
 Theengs prints a ratio's full float (Jaalee's 175·t/65535): where a family keeps its format's
 resolution, the case says so (`places`) and the comparison allows half of its last place."""
 
@@ -309,6 +309,22 @@ def cases(add, rng, service_info, theengs):
         body = b"PT" + bytes([version]) + head + struct.pack(">Hfhhhh", rng.randint(34000, 42000), rng.uniform(990, 1120),
                                                                *(rng.randint(-4000, 4000) for _ in range(3)), rng.randint(0, 25600))
         add("rapt", rapt_oracle, manufacturer={0x4152: body}, places=4)
+    # Leaone's scales: one 13-byte block, its company's high byte a counter: big-endian weight,
+    # impedance, two bytes, the unit and settled byte, then the address. Oracle: leaone-ble (in kg).
+    def leaone_oracle(case):
+        from leaone_ble import LeaoneBluetoothDeviceData
+        numbers, _ = ha_update(LeaoneBluetoothDeviceData(), info(case))
+        (block,) = case["manufacturer"].values()
+        out = {k: numbers[k] for k in ("impedance",) if k in numbers}
+        if "mass" in numbers:
+            out["weight"] = numbers["mass"] / 0.45359237 if block[6] == 0x31 else numbers["mass"]
+        return out
+    for unit in (0x21, 0x25, 0x31, 0x20, 0x24, 0x30):
+        case = add("leaone", leaone_oracle, manufacturer={0x0000: b""}, places=1 if unit != 0x25 else 2)
+        address = bytes.fromhex(case["address"].replace(":", ""))
+        case["manufacturer"] = {rng.randrange(256) << 8 | 0x1C: struct.pack(">HHHB", rng.randint(100, 3000) if unit != 0x25 else rng.randint(1000, 30000),
+                                                                          rng.randint(0, 10000), 0, unit) + address}
+
     # Moat S2: service data 0x1000, SHT2x ticks and mV at bytes 10–15, little-endian. Oracle: moat-ble.
     def moat_oracle(case):
         from moat_ble import MoatBluetoothDeviceData
