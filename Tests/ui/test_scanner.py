@@ -10,6 +10,7 @@ import tempfile
 import time
 import unittest
 
+from atspi_tree import extents_of
 from flows import add_from_scanner, remove_from_scanner_after_checking_home
 from gi.repository import GLib
 from harness import App, Atspi, retry_gtk_atspi_crash, iso, scratch
@@ -154,12 +155,10 @@ class ScannerTests(unittest.TestCase):
                     # they had, and marks no row as showing; it lists them after the rows drawn, which
                     # come first and from the top down. What is drawn ends where the places go back up.
                     rows = []
-                    for node, role, name in nodes:
-                        if role != "label" or not re.fullmatch(r"Busy Sensor \d{3}", name):
-                            continue
-                        e = node.extents(Atspi.CoordType.SCREEN)
-                        if e.height == 0:
-                            continue  # a row kept beyond the view
+                    labels = [(node, name) for node, role, name in nodes if role == "label" and re.fullmatch(r"Busy Sensor \d{3}", name)]
+                    for (node, name), e in zip(labels, extents_of([node for node, _ in labels])):
+                        if e is None or e.height == 0:
+                            continue  # a row kept beyond the view, or gone
                         if rows and e.y <= rows[-1][1].y or e.y + e.height > window.y + window.height:
                             break
                         rows.append((name, e))
