@@ -306,4 +306,15 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertEqual(values(decode(company: 0x1C00, "02d4" + "1403" + "0000" + "20" + "c47c8d000102")), [:], "still moving")
         XCTAssertNil(decode(company: 0x1C00, "02d4" + "1403" + "0000" + "21" + "c47c8d000103"), "another address")
     }
+
+    func testANodOnNIUSaysEachPressOnce() {
+        // Theengs' frames: a click, a double click, held; battery 99 %; the two bytes before the press change each time.
+        XCTAssertEqual(values(decode(service: "0000", serviceHex: "02599c37d90287a521520006635ab801")),
+                       ["button": 1, "battery": 99, "packet_id": 0x5AB8])
+        XCTAssertEqual(values(decode(service: "0000", serviceHex: "02599c37d90287a52152000663ee4b02"))["button"], 2)
+        XCTAssertEqual(values(decode(service: "0000", serviceHex: "02599c37d90287a52152000660259003"))["button"], 4, "held: a long press")
+        XCTAssertEqual(values(decode(service: "0000", serviceHex: "02599c37d90287a521520004595eb905"))["button"], 3, "a triple click")
+        XCTAssertEqual(values(decode(service: "0000", serviceHex: "02599c37d90287a521520006622b8104"))["button"], 0, "the release: no event")
+        XCTAssertNil(decode(service: "0000", serviceHex: "02599c37d90287a521520006622b8108"), "a code it does not send")
+    }
 }

@@ -4,7 +4,7 @@
 b-parasite, Jaalee, the SwitchBot sensors, the pink Flower Care, Govee's H5106, SmartDry, KKM's
 sensor frame, Sensor Easy, Xiaomi's scales, the SwitchBot Bot, Curtain and Blind Tilt, Oria
 (SensorPro), BeeWi, ABTemp, Otodata, tyre sensors, iNode, chest straps, Mokosmart, HOBO, Skale,
-BM2/BM6, Radioland, RAPT Pill, Moat S2 and Leaone's scales, for oracles.py.
+BM2/BM6, Radioland, RAPT Pill, Moat S2, Leaone's scales and NodOn's NIU, for oracles.py.
 
 Oracles: Home Assistant's inkbird-ble, govee-ble, sensorpush-ble, oralb-ble, mopeka-iot-ble,
 sensirion-ble, jaalee-ble, sensorpro-ble, rapt-ble, moat-ble and leaone-ble; SAF Tehnika's aranet4; Theengs
@@ -324,6 +324,21 @@ def cases(add, rng, service_info, theengs):
         address = bytes.fromhex(case["address"].replace(":", ""))
         case["manufacturer"] = {rng.randrange(256) << 8 | 0x1C: struct.pack(">HHHB", rng.randint(100, 3000) if unit != 0x25 else rng.randint(1000, 30000),
                                                                           rng.randint(0, 10000), 0, unit) + address}
+
+    # NodOn NIU: service data 0x0000, the colour, the battery, two bytes that change each press,
+    # the press. Theengs' codes (1, 2, 3 triple, 9 held, 10 released) are the button events' (1, 2,
+    # 3, 4 long press; a release is none); Theengs does not report the two bytes, which FavBlue
+    # keeps as the packet number so a repeated frame is one press: they are taken from the frame.
+    def nodon_oracle(case):
+        answer = theengs(case)
+        (body,) = case["service"].values()
+        out = {"battery": answer["batt"], "packet_id": struct.unpack(">H", body[13:15])[0]}
+        out["button"] = {1: 1, 2: 2, 3: 3, 9: 4, 10: 0}.get(answer["button"], 0)
+        return out
+    for press in (1, 2, 3, 4, 5, 6, 7):
+        body = bytes.fromhex("02599c37d90287a5215200") + bytes([rng.randint(2, 7), rng.randint(0, 100)]) + struct.pack(
+            ">H", rng.randrange(65536)) + bytes([press])
+        add("nodon", nodon_oracle, service={0x0000: body})
 
     # Moat S2: service data 0x1000, SHT2x ticks and mV at bytes 10–15, little-endian. Oracle: moat-ble.
     def moat_oracle(case):
