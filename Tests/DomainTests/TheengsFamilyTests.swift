@@ -317,4 +317,14 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertEqual(values(decode(service: "0000", serviceHex: "02599c37d90287a521520006622b8104"))["button"], 0, "the release: no event")
         XCTAssertNil(decode(service: "0000", serviceHex: "02599c37d90287a521520006622b8108"), "a code it does not send")
     }
+
+    func testAnOrasShowerSaysWaterTemperatureTimeAndEnergyAndAFaucetItsBattery() {
+        // Shower 36: 21 s, 2.6 L at 41 °C, 0.12 kWh.
+        let shower = decode(company: 0xFAEE, "000024" + "0015" + "00" + "0015" + "001a00" + "29" + "000c" + "194f000000")
+        XCTAssertEqual(values(shower), ["water": 2.6, "temperature": 41, "duration": 21, "energy": 0.12])
+        XCTAssertEqual(shower?.model, SensorModel(maker: "Oras", model: "Hydractiva Digital"))
+        // The faucet's serial number ("2111007935") is text the device chooses: not a reading.
+        XCTAssertEqual(values(decode(company: 0x0131, "006400323131313030373933350020202020")), ["battery": 100])
+        XCTAssertNil(decode(company: 0xFAEE, "0000240015000015001a00"), "cut short")
+    }
 }

@@ -4,7 +4,7 @@
 b-parasite, Jaalee, the SwitchBot sensors, the pink Flower Care, Govee's H5106, SmartDry, KKM's
 sensor frame, Sensor Easy, Xiaomi's scales, the SwitchBot Bot, Curtain and Blind Tilt, Oria
 (SensorPro), BeeWi, ABTemp, Otodata, tyre sensors, iNode, chest straps, Mokosmart, HOBO, Skale,
-BM2/BM6, Radioland, RAPT Pill, Moat S2, Leaone's scales and NodOn's NIU, for oracles.py.
+BM2/BM6, Radioland, RAPT Pill, Moat S2, Leaone's scales, NodOn's NIU and Oras' shower and faucet, for oracles.py.
 
 Oracles: Home Assistant's inkbird-ble, govee-ble, sensorpush-ble, oralb-ble, mopeka-iot-ble,
 sensirion-ble, jaalee-ble, sensorpro-ble, rapt-ble, moat-ble and leaone-ble; SAF Tehnika's aranet4; Theengs
@@ -135,6 +135,8 @@ def cases(add, rng, service_info, theengs):
             out["volume_flow_rate" if volume else "power"] = answer["avg"] if volume else answer["avg"] * 1000
             out["metered_volume" if volume else "energy"] = answer["sum"]
             out["battery_low"] = 1 if answer["lowbatt"] else 0
+        if answer.get("model_id") == "ADHS":
+            out.update(water=answer["litres"], duration=answer["seconds"], energy=answer["energy"])
         if answer.get("model_id") == "SKALE":
             out["weight"] = answer["weight"]
         if "bpm" in answer:
@@ -339,6 +341,14 @@ def cases(add, rng, service_info, theengs):
         body = bytes.fromhex("02599c37d90287a5215200") + bytes([rng.randint(2, 7), rng.randint(0, 100)]) + struct.pack(
             ">H", rng.randrange(65536)) + bytes([press])
         add("nodon", nodon_oracle, service={0x0000: body})
+
+    # Oras: the Hydractiva Digital shower (0xFAEE: number, seconds, litres in 2560ths, °C, kWh in
+    # hundredths, big-endian) and the smart faucet (0x0131: the battery; its serial is not read).
+    for _ in range(3):
+        body = rng.randrange(1 << 24).to_bytes(3, "big") + struct.pack(">HB", rng.randrange(3600), 0) + bytes(2) + rng.randrange(
+            1 << 20).to_bytes(3, "big") + struct.pack(">BH", rng.randint(10, 60), rng.randrange(1000)) + bytes(5)
+        add("oras", theengs_oracle, manufacturer={0xFAEE: body}, places=1)
+    add("oras", theengs_oracle, manufacturer={0x0131: bytes([0, rng.randint(0, 100)]) + b"\x002111007935\x00    "})
 
     # Moat S2: service data 0x1000, SHT2x ticks and mV at bytes 10–15, little-endian. Oracle: moat-ble.
     def moat_oracle(case):
