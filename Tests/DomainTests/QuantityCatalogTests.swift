@@ -14,7 +14,7 @@ final class QuantityCatalogTests: XCTestCase {
                  SwitchBot.powerOn, SwitchBot.closed, SwitchBot.slatsOpen, SwitchBot.moving, SwitchBot.calibrated, SwitchBot.lightLevel,
                  BeeWi.opening, Otodata.tankFill, TPMS.tyrePressure, TPMS.wheel, TPMS.alarm,
                  INode.power, INode.energy, INode.flow, INode.metered, INode.batteryLow,
-                 HeartRateBands.heartRate, Mokosmart.acceleration, Onset.level, NodOn.button, Oras.duration, Oras.water, Oras.energy]
+                 HeartRateBands.heartRate, Mokosmart.acceleration, Onset.level, NodOn.button, Oras.duration, Oras.water, Oras.energy, MiBand.steps]
         for quantity in sent {
             let info = quantity.info
             XCTAssertNotNil(info, "\(quantity.key) is in the catalogue")
@@ -51,9 +51,9 @@ final class QuantityCatalogTests: XCTestCase {
     func testARowsMainReadingsKeepTheirOrder() {
         XCTAssertEqual(QuantityCatalog.mainKeys, ["tank_level", "tank_fill", "water_level", "temperature", "humidity", "carbon_dioxide", "pm25", "moisture", "pressure",
                                                   "illuminance", "conductivity", "weight", "tyre_pressure", "closed", "slats_open", "opening", "door", "window", "motion",
-                                                  "brushing", "heart_rate", "duration", "battery"])
+                                                  "brushing", "heart_rate", "steps", "duration", "battery"])
         XCTAssertEqual(QuantityCatalog.all.filter(\.namedInSummary).map(\.quantity.key), ["tank_level", "tank_fill", "water_level", "tyre_pressure", "closed", "slats_open", "heart_rate",
-                                                                                        "duration", "battery"])
+                                                                                        "steps", "duration", "battery"])
         XCTAssertEqual(Quantity.known("dew_point").info?.deviceClass, "temperature", "Home Assistant's class for a dew point")
     }
 }

@@ -327,4 +327,14 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertEqual(values(decode(company: 0x0131, "006400323131313030373933350020202020")), ["battery": 100])
         XCTAssertNil(decode(company: 0xFAEE, "0000240015000015001a00"), "cut short")
     }
+
+    func testAMiBandSaysTheHeartRateAndTodaysSteps() {
+        let band = decode(company: 0x0157, "0202017dffffffffffffffffffffffffff02aabbccddeeff", service: "FEE0", serviceHex: "8d230000",
+                          address: "AA:BB:CC:DD:EE:FF")
+        XCTAssertEqual(values(band), ["heart_rate": 125, "steps": 9101])
+        XCTAssertEqual(values(decode(company: 0x0157, "02" + String(repeating: "ff", count: 16) + "02aabbccddeeff", service: "FEE0", serviceHex: "ac1e0000",
+                                     address: "AA:BB:CC:DD:EE:FF")), ["steps": 7852], "no rate measured")
+        XCTAssertNil(decode(company: 0x0157, "0202017dffffffffffffffffffffffffff02aabbccddeeff", address: "AA:BB:CC:DD:EE:FE"),
+                     "another address")
+    }
 }

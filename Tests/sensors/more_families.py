@@ -4,7 +4,7 @@
 b-parasite, Jaalee, the SwitchBot sensors, the pink Flower Care, Govee's H5106, SmartDry, KKM's
 sensor frame, Sensor Easy, Xiaomi's scales, the SwitchBot Bot, Curtain and Blind Tilt, Oria
 (SensorPro), BeeWi, ABTemp, Otodata, tyre sensors, iNode, chest straps, Mokosmart, HOBO, Skale,
-BM2/BM6, Radioland, RAPT Pill, Moat S2, Leaone's scales, NodOn's NIU and Oras' shower and faucet, for oracles.py.
+BM2/BM6, Radioland, RAPT Pill, Moat S2, Leaone's scales, NodOn's NIU, Oras' shower and faucet and Mi Bands, for oracles.py.
 
 Oracles: Home Assistant's inkbird-ble, govee-ble, sensorpush-ble, oralb-ble, mopeka-iot-ble,
 sensirion-ble, jaalee-ble, sensorpro-ble, rapt-ble, moat-ble and leaone-ble; SAF Tehnika's aranet4; Theengs
@@ -139,6 +139,10 @@ def cases(add, rng, service_info, theengs):
             out.update(water=answer["litres"], duration=answer["seconds"], energy=answer["energy"])
         if answer.get("model_id") == "SKALE":
             out["weight"] = answer["weight"]
+        if "act_bpm" in answer:
+            out["heart_rate"] = answer["act_bpm"]
+        if "steps" in answer:
+            out["steps"] = answer["steps"]
         if "bpm" in answer:
             out["heart_rate"] = answer["bpm"]
         if "lvl_cm" in answer:
@@ -349,6 +353,13 @@ def cases(add, rng, service_info, theengs):
             1 << 20).to_bytes(3, "big") + struct.pack(">BH", rng.randint(10, 60), rng.randrange(1000)) + bytes(5)
         add("oras", theengs_oracle, manufacturer={0xFAEE: body}, places=1)
     add("oras", theengs_oracle, manufacturer={0x0131: bytes([0, rng.randint(0, 100)]) + b"\x002111007935\x00    "})
+
+    # Mi Band: company 0x0157, 24 bytes ending with the band's address, the heart rate at byte 3
+    # (0xFF none); today's steps in service data 0xFEE0 (kept under 65,536: Theengs reads two bytes).
+    for rate in (125, 0xFF, 60, 0xFF):
+        case = add("miband", theengs_oracle, manufacturer={0x0157: b""}, service={0xFEE0: struct.pack("<I", rng.randrange(65536))})
+        address = bytes.fromhex(case["address"].replace(":", ""))
+        case["manufacturer"] = {0x0157: bytes([2, 2, 1, rate]) + b"\xff" * 13 + b"\x02" + address}
 
     # Moat S2: service data 0x1000, SHT2x ticks and mV at bytes 10–15, little-endian. Oracle: moat-ble.
     def moat_oracle(case):

@@ -84,8 +84,9 @@ public enum QuantityCatalog {
         entry("motion", "", .binary, class: "motion", order: 18) { L10n.tr("Motion") },
         entry("brushing", "", .binary, order: 19) { L10n.tr("Brushing") },
         entry("heart_rate", "bpm", order: 20, named: true) { L10n.tr("Heart rate") },
-        entry("duration", "s", class: "duration", order: 21, named: true) { L10n.tr("Duration") },
-        entry("battery", "%", class: "battery", order: 22, named: true) { L10n.tr("Battery") },
+        entry("steps", order: 21, named: true) { L10n.ctx("steps walked", "Steps") },
+        entry("duration", "s", class: "duration", order: 22, named: true) { L10n.tr("Duration") },
+        entry("battery", "%", class: "battery", order: 23, named: true) { L10n.tr("Battery") },
         // Measurements.
         entry("pm10", "µg/m³", class: "pm10") { L10n.tr("Dust (PM10)") },
         entry("voltage", "V", class: "voltage", decimals: 3) { L10n.tr("Voltage") },

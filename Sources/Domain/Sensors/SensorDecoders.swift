@@ -102,7 +102,7 @@ public enum SensorDecoders {
         Jaalee.self, Tilt.self, Aranet.self, Mopeka.self, OralB.self, Sensirion.self, RuuviTag.self, IBeacon.self, AltBeacon.self,
         Eddystone.self, MiFloraPink.self, GoveeAir.self, SmartDry.self, KSensor.self, SensorEasy.self, XiaomiScale.self,
         Oria.self, BeeWi.self, AprilBrother.self, Otodata.self, TPMS.self, INode.self,
-        HeartRateBands.self, Mokosmart.self, Onset.self, Atomax.self, BatteryMonitors.self, Radioland.self, RAPT.self, Moat.self, Leaone.self, NodOn.self, Oras.self,
+        HeartRateBands.self, Mokosmart.self, Onset.self, Atomax.self, BatteryMonitors.self, Radioland.self, RAPT.self, Moat.self, Leaone.self, NodOn.self, Oras.self, MiBand.self,
     ].sorted { $0.rank > $1.rank }
 
     /// The families by the block they read, each list most specific first: a frame is offered
