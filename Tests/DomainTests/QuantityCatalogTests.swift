@@ -14,7 +14,7 @@ final class QuantityCatalogTests: XCTestCase {
                  SwitchBot.powerOn, SwitchBot.closed, SwitchBot.slatsOpen, SwitchBot.moving, SwitchBot.calibrated, SwitchBot.lightLevel,
                  BeeWi.opening, Otodata.tankFill, TPMS.tyrePressure, TPMS.wheel, TPMS.alarm,
                  INode.power, INode.energy, INode.flow, INode.metered, INode.batteryLow,
-                 HeartRateBands.heartRate, Mokosmart.acceleration, Onset.level, NodOn.button, Oras.duration, Oras.water, Oras.energy, MiBand.steps]
+                 HeartRateBands.heartRate, Mokosmart.acceleration, Onset.level, NodOn.button, Oras.duration, Oras.water, Oras.energy, MiBand.steps, KSensor.acceleration]
         for quantity in sent {
             let info = quantity.info
             XCTAssertNotNil(info, "\(quantity.key) is in the catalogue")

@@ -55,7 +55,9 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertEqual(values(decode(service: "FEAA", serviceHex: "2101070e5b154f2169")),
                        ["voltage": 3.675, "temperature": 21.3, "humidity": 33.41])
         // BlueCharm BC021: battery, temperature (0xFFC0: −0.25 °C) and the acceleration, not read.
-        XCTAssertEqual(values(decode(service: "FEAA", serviceHex: "21010b0c7affc0006dffe10416")), ["voltage": 3.194, "temperature": -0.25])
+        // Its acceleration, 109, −31 and 1,046 thousandths of g (BC08's frame), in m/s², an axis a slot.
+        XCTAssertEqual(values(decode(service: "FEAA", serviceHex: "21010b0c7affc0006dffe10416")),
+                       ["voltage": 3.194, "temperature": -0.25, "acceleration_1": 1.0689, "acceleration_2": -0.304, "acceleration_3": 10.2578])
         XCTAssertEqual(values(decode(service: "FEAA", serviceHex: "21010b0c0df540ff95fe69fc80"))["temperature"], -10.75)
         XCTAssertNil(decode(service: "FEAA", serviceHex: "2101070e5b154f21"), "shorter than its mask says")
         XCTAssertNil(decode(service: "FEAA", serviceHex: "2101170e5b154f2169"), "a mask bit it does not know")

@@ -139,6 +139,9 @@ def cases(add, rng, service_info, theengs):
             out.update(water=answer["litres"], duration=answer["seconds"], energy=answer["energy"])
         if answer.get("model_id") == "SKALE":
             out["weight"] = answer["weight"]
+        for n, axis in enumerate(("accx", "accy", "accz"), 1):
+            if axis in answer and answer.get("brand") in ("KKM", "BlueCharm"):
+                out[f"acceleration_{n}"] = answer[axis] / 1000 * 9.80665  # Theengs gives thousandths of g
         if "act_bpm" in answer:
             out["heart_rate"] = answer["act_bpm"]
         if "steps" in answer:
@@ -451,7 +454,7 @@ def cases(add, rng, service_info, theengs):
     for mask in (0x07, 0x0B, 0x07, 0x0B):
         body = bytes([0x21, 0x01, mask]) + struct.pack(">Hbb", rng.randint(2000, 3700), rng.randint(-40, 80), rng.randrange(256) - 128)
         body += bytes([rng.randint(0, 100), rng.randrange(256)]) if mask == 0x07 else struct.pack(">hhh", *(rng.randint(-2000, 2000) for _ in range(3)))
-        add("kksensor", theengs_oracle, service={0xFEAA: body})
+        add("kksensor", theengs_oracle, service={0xFEAA: body}, places=4)
 
     # Sensor Easy: Environmental Sensing values as service data (0x2A6E temperature, 0x2A6F
     # humidity), the battery in a company block after 0xF2; told by the name.
