@@ -127,10 +127,15 @@ extension DeviceDetailViewModel {
         }
     }
 
-    /// "Temperature", or "Temperature 2" for a second probe.
+    /// "Temperature", "Temperature 2" for a second probe, "Acceleration (X axis)".
     static func caption(_ key: String, _ quantity: Quantity) -> String {
-        let number = ReadingKey(parsing: key).slot
-        return number.map { L10n.format("{} {}", ReadingText.name(quantity), Formats.number($0)) } ?? ReadingText.name(quantity)
+        guard let number = ReadingKey(parsing: key).slot else { return ReadingText.name(quantity) }
+        if let what = quantity.info?.slotName?(number) {
+            // Translators: a quantity and what its number stands for, "Acceleration (X axis)".
+            return L10n.format("{} ({})", ReadingText.name(quantity), what)
+        }
+        // Translators: a quantity and the number of its probe, "Temperature 2".
+        return L10n.format("{} {}", ReadingText.name(quantity), Formats.number(number))
     }
 
     /// Where a reading comes among the main ones; the rest after them.

@@ -26,10 +26,7 @@ extension DeviceDetailViewModel {
         guard let data, !(data.readings.isEmpty && !data.encrypted && !data.plaintextIgnored) else { return nil }
         // A packet number tells repeated frames apart; it says nothing to the user.
         let items = data.keyed.filter { $0.1.quantity != .packetID }.map { key, reading -> Readings.Item in
-            let number = key.slot
-            // Translators: a quantity and the number of its probe, "Temperature 2".
-            let caption = number.map { L10n.format("{} {}", ReadingText.name(reading.quantity), Formats.number($0)) }
-                ?? ReadingText.name(reading.quantity)
+            let caption = caption(key.description, reading.quantity)
             // Under its caption a state is one word: "Door" over "Open", not "Door open".
             let value = switch reading.quantity.kind {
             case .measurement: ReadingText.value(reading)

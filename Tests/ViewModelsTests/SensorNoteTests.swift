@@ -17,6 +17,15 @@ final class SensorNoteTests: XCTestCase {
                        "A frame without encryption was ignored: with its key given, only frames the key opens are believed.")
     }
 
+    func testAnAccelerometersAxesAndAGrillsProbesAreCaptionedAsWhatTheyAre() async {
+        let acceleration = Quantity.known("acceleration")
+        let data = SensorData(readings: [SensorReading(acceleration, 0.1, decimals: 1, slot: 1), SensorReading(acceleration, 0.2, decimals: 1, slot: 2),
+                                         SensorReading(acceleration, 9.8, decimals: 1, slot: 3), SensorReading(.temperature, 21, slot: 2)])
+        let shown = await DeviceDetailViewModel.readings(data, name: "Beacon")
+        XCTAssertEqual(Set(shown?.items.map(\.caption) ?? []),
+                       ["Acceleration (X axis)", "Acceleration (Y axis)", "Acceleration (Z axis)", "Temperature 2"])
+    }
+
     func testTheNoteStandsAloneBeforeAnyFrameIsBelieved() async {
         var data = SensorData()
         data.plaintextIgnored = true

@@ -22,6 +22,9 @@ public struct QuantityInfo: Sendable {
     /// An event's kinds by the code the sensor sends (a button's press, double press…); empty
     /// for a measurement or a state.
     public var events: [Int: SensorEvent] = [:]
+    /// What a numbered reading's number stands for, where it is not a probe's number: an
+    /// accelerometer's axes ("X axis"). Nil: the number itself ("Temperature 2").
+    public var slotName: (@Sendable (Int) -> String?)?
 
     /// The kind of event `value` says, or nil for none (0: no event in this frame). A dimmer
     /// sends its steps in the high byte.
@@ -53,9 +56,20 @@ public enum QuantityCatalog {
 
     private static func entry(_ key: String, _ unit: String = "", _ kind: Kind = .measurement, class deviceClass: String? = nil,
                               decimals: Int = 0, order: Int? = nil, named: Bool = false, events: [Int: SensorEvent] = [:],
+                              slotName: (@Sendable (Int) -> String?)? = nil,
                               _ name: @escaping @Sendable () -> String) -> QuantityInfo {
         QuantityInfo(quantity: Quantity(key, unit, kind: kind), deviceClass: deviceClass, decimals: decimals, order: order,
-                     namedInSummary: named, name: name, events: events)
+                     namedInSummary: named, name: name, events: events, slotName: slotName)
+    }
+
+    /// An accelerometer's three axes, numbered 1 to 3.
+    private static let axes: @Sendable (Int) -> String? = { slot in
+        switch slot {
+        case 1: L10n.tr("X axis")
+        case 2: L10n.tr("Y axis")
+        case 3: L10n.tr("Z axis")
+        default: nil
+        }
     }
 
     /// The table. A row's main readings come in `order`; Home Assistant's classes as its
@@ -110,7 +124,7 @@ public enum QuantityCatalog {
         entry("rotation", "°", decimals: 1) { L10n.tr("Rotation") },
         entry("direction", "°", decimals: 1) { L10n.tr("Direction") },
         entry("rotational_speed", "rpm") { L10n.tr("Rotational speed") },
-        entry("acceleration", "m/s²", decimals: 3) { L10n.tr("Acceleration") },
+        entry("acceleration", "m/s²", decimals: 3, slotName: axes) { L10n.tr("Acceleration") },
         entry("gyroscope", "°/s", decimals: 3) { L10n.tr("Rotation rate") },
         entry("uv_index", decimals: 1) { L10n.tr("UV index") },
         entry("timestamp", "s") { L10n.tr("Device time") },
