@@ -145,8 +145,9 @@ final class BlueZPeripheralTests: XCTestCase {
         }
         var sent = 0
         // Sent again until the test's own match rule is in place: a signal sent before it is
-        // lost to the test, not to BlueZ, and waiting for it would wait for ever.
-        for _ in 0..<40 {
+        // lost to the test, not to BlueZ, and waiting for it would wait for ever. Up to 10 s:
+        // a loaded machine (the test command's other shard, a build) has taken more than 4.
+        for _ in 0..<100 {
             sent = await peripheral.send([88], of: ServedCharacteristicID(service: 0, characteristic: 0))
             try await Task.sleep(for: .milliseconds(100))
             if await seen.signal != nil { break }
