@@ -39,15 +39,16 @@ public struct AdvertisedData: Equatable, Sendable {
     /// reports than anyone reads.
     public var sensor: SensorData? {
         sensorCache.read {
-            SensorDecoders.decode(SensorFrame(address: heardAt, name: name, manufacturerData: manufacturerData,
+            SensorDecoders.decode(SensorFrame(address: heardAt?.address ?? "", name: name, manufacturerData: manufacturerData,
                                               serviceData: serviceData, services: services))
         }
     }
     /// Whether a family read it (decoding it if need be).
     public var hasSensor: Bool { sensor != nil }
-    /// The address its last report came from ("" before any): a format that carries the device's
-    /// own address (Jaalee's compact block) is told by it.
-    public private(set) var heardAt = ""
+    /// The address its last report came from (nil before any): a format that carries the device's
+    /// own address (Jaalee's compact block) is told by it. Kept as the ID, not as text: this is
+    /// set by every report.
+    public private(set) var heardAt: DeviceID?
     /// Whether it is an encrypted sensor's.
     public var hasEncryptedSensor: Bool { sensor?.encrypted == true }
     /// What was decoded since the payload last changed, behind one reference: the fold copies
@@ -90,9 +91,9 @@ public struct AdvertisedData: Equatable, Sendable {
         if let value = o.appearance { appearance = value }
         if let value = o.classOfDevice { classOfDevice = value }
         var payloadChanged = false
-        let address = (o.heardAs ?? o.id).address
+        let address = o.heardAs ?? o.id
         if address != heardAt {
-            payloadChanged = !heardAt.isEmpty
+            payloadChanged = heardAt != nil
             heardAt = address
         }
         for service in o.services where !services.contains(service) {
