@@ -9,7 +9,8 @@
 /// Source: Theengs Decoder's iNodeEM entry (github.com/theengs/decoder, src/devices/iNodeEM_json.h).
 enum INode: SensorFamily {
     static let rank = 68
-    static let reads: [SensorSource] = [0x8290, 0x8292, 0x8294, 0x8296].map { .company($0) }
+    static let companies: [UInt16] = [0x8290, 0x8292, 0x8294, 0x8296]
+    static let reads: [SensorSource] = companies.map { .company($0) }
     static let power = Quantity.known("power")
     static let energy = Quantity.known("energy")
     static let flow = Quantity.known("volume_flow_rate")
@@ -17,7 +18,7 @@ enum INode: SensorFamily {
     static let batteryLow = Quantity.known("battery_low")
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
-        guard let block = frame.manufacturerData.last(where: { [0x8290, 0x8292, 0x8294, 0x8296].contains($0.companyID) }),
+        guard let block = frame.manufacturerData.last(where: { companies.contains($0.companyID) }),
               block.data.count == 11 else { return nil }
         let b = SensorBytes(block.data)
         guard let minute = b.le(0, 2), let total = b.le(2, 4), let word = b.le(6, 2) else { return nil }

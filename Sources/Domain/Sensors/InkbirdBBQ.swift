@@ -28,11 +28,10 @@ enum InkbirdBBQ: SensorFamily {
     /// Heard without its name (the scan response): four bytes 00 00 00 00 and the address it was
     /// heard from tell it, or on a two-probe IBT-2X 01 00 00 00 and the address reversed.
     static func carriesItsAddress(_ bytes: [UInt8], _ frame: SensorFrame) -> Bool {
-        guard bytes[1] == 0, bytes[2] == 0, bytes[3] == 0, let address = frame.addressBytes else { return false }
-        let carried = Array(bytes[4..<10])
+        guard bytes[1] == 0, bytes[2] == 0, bytes[3] == 0 else { return false }
         switch bytes[0] {
-        case 0: return carried == address
-        case 1: return bytes.count == 14 && carried == address.reversed()
+        case 0: return frame.carriesItsAddress(bytes[4..<10])
+        case 1: return bytes.count == 14 && frame.carriesItsAddress(bytes[4..<10], reversed: true)
         default: return false
         }
     }

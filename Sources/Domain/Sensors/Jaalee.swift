@@ -24,7 +24,7 @@ enum Jaalee: SensorFamily {
         }
         for block in frame.manufacturerData where [11, 12].contains(block.data.count) {
             let data = block.data
-            guard let address = frame.addressBytes, Array(data[1...6].reversed()) == address, data[0] <= 100 else { continue }
+            guard frame.carriesItsAddress(data[1...6], reversed: true), data[0] <= 100 else { continue }
             let b = SensorBytes(data)
             guard let t = b.be(data.count - 4, 2), let h = b.be(data.count - 2, 2) else { continue }
             return reading(t, h, data[0])

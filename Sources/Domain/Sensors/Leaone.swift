@@ -14,7 +14,7 @@ enum Leaone: SensorFamily {
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard frame.serviceData.isEmpty, frame.services.isEmpty, let data = frame.manufacturerData.last?.data, data.count == 13,
-              let address = frame.addressBytes, Array(data[7...]) == address, let model = models[data[6]] else { return nil }
+              frame.carriesItsAddress(data[7...]), let model = models[data[6]] else { return nil }
         let b = SensorBytes(data)
         guard let weight = b.be(0, 2), let ohms = b.be(2, 2) else { return nil }
         var out = SensorData(model: SensorModel(maker: "Leaone", model: model))

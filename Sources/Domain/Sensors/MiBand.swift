@@ -13,7 +13,7 @@ enum MiBand: SensorFamily {
     static let steps = Quantity.known("steps")
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
-        guard let data = frame.company(0x0157), data.count == 24, let address = frame.addressBytes, Array(data[18...]) == address
+        guard let data = frame.company(0x0157), data.count == 24, frame.carriesItsAddress(data[18...])
         else { return nil }
         var out = SensorData(model: SensorModel(maker: "Xiaomi/Amazfit", model: "Band"))
         if data[0] == 0x02, data[3] < 0xF0 { out.readings.append(SensorReading(heartRate, Double(data[3]))) }

@@ -30,6 +30,13 @@ public struct SensorFrame: Sendable {
         return bytes.count == 6 ? bytes : nil
     }
 
+    /// Whether `bytes` are the address the frame was heard from, as written (most significant
+    /// first) or `reversed`: formats that carry the device's own address are told by it.
+    func carriesItsAddress(_ bytes: ArraySlice<UInt8>, reversed: Bool = false) -> Bool {
+        guard let address = addressBytes, bytes.count == 6 else { return false }
+        return reversed ? bytes.reversed().elementsEqual(address) : bytes.elementsEqual(address)
+    }
+
     /// The service data of a 16-bit UUID ("FCD2").
     func service(_ uuid: String) -> [UInt8]? { serviceData.first { $0.key.uuid == uuid }?.value }
 

@@ -19,7 +19,7 @@ enum TPMS: SensorFamily {
         guard frame.manufacturerData.count == 1, let block = frame.manufacturerData.first, block.companyID & 0xF0FF == 0,
               block.data.count == 16 else { return nil }
         let data = block.data
-        guard frame.addressBytes == Array(data[0..<6]) || frame.name?.hasPrefix("TPMS") == true else { return nil }
+        guard frame.carriesItsAddress(data[0..<6]) || frame.name?.hasPrefix("TPMS") == true else { return nil }
         let b = SensorBytes(data)
         guard let pascals = b.sle(6, 4), pascals >= 0, let hundredths = b.sle(10, 4), data[14] <= 100 else { return nil }
         return SensorData(model: SensorModel(maker: "TPMS", model: "Tyre sensor"), readings: [
