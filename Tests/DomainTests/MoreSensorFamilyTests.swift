@@ -53,6 +53,75 @@ final class MoreSensorFamilyTests: XCTestCase {
         XCTAssertEqual(values(advertised.sensor)["temperature_1"], 25, "a newer frame's probe replaces the older")
     }
 
+    func testAKegtronSaysWhatIsLeftAndAKT200KeepsBothPorts() {
+        // bleparser's KT-100 frame: a 1/2 barrel (58.674 L), 18.927 L at start, 4.567 L poured, set up, "Hello".
+        let single = "e532" + "49ef" + "11d7" + "01" + "48656c6c6f" + String(repeating: "00", count: 15)
+        XCTAssertEqual(values(decode(company: 0xFFFF, single)),
+                       ["volume_remaining": 14.36, "volume_dispensed": 4.567, "volume_start": 18.927, "keg_size": 58.674, "configured": 1])
+        XCTAssertEqual(decode(company: 0xFFFF, single)?.model, SensorModel(maker: "Kegtron", model: "KT-100"))
+        XCTAssertNil(decode(company: 0xFFFF, single + "00"), "0xFFFF is any test device's: only 27 bytes are a Kegtron's")
+        XCTAssertNil(decode(company: 0xFFFF, "e53249ef11d701" + "48ff" + String(repeating: "00", count: 18)), "a port name that is not text")
+        XCTAssertNil(decode(company: 0xFFFF, "e53249ef11d701" + "480048" + String(repeating: "00", count: 17)), "text after the padding")
+        XCTAssertEqual(values(decode(company: 0xFFFF, "e532" + "1000" + "2000" + "00" + String(repeating: "00", count: 20)))["volume_remaining"], 0,
+                       "more poured than it held: none left, not a negative volume")
+
+        // A KT-200 sends its ports in turn; the fold keeps the port a frame does not carry.
+        let id = DeviceID(octets: [0xC4, 0x7C, 0x8D, 0x00, 0x01, 0x03], kind: .leRandom)
+        func frame(_ port: String, _ poured: String) -> Observation {
+            Observation(id: id, timestamp: Date(), rssi: -60,
+                        manufacturerData: [ManufacturerData(companyID: 0xFFFF, companyName: "",
+                                                            data: Hex.bytes("e532" + "49ef" + poured + port + String(repeating: "00", count: 20))!)])
+        }
+        var advertised = AdvertisedData(frame("41", "03e8"))
+        advertised.merge(frame("51", "07d0"))
+        XCTAssertEqual(advertised.sensor?.model, SensorModel(maker: "Kegtron", model: "KT-200"))
+        XCTAssertEqual(values(advertised.sensor)["volume_dispensed_1"], 1)
+        XCTAssertEqual(values(advertised.sensor)["volume_dispensed_2"], 2)
+        advertised.merge(frame("41", "0bb8"))
+        XCTAssertEqual(values(advertised.sensor)["volume_remaining_1"], 15.927)
+        XCTAssertEqual(values(advertised.sensor)["volume_remaining_2"], 16.927)
+    }
+
+    func testGoveesOtherModelsAsGoveeBleReadsThem() {
+        // H5051: nine bytes under 0xEC88, little-endian hundredths; 21.50 °C, 48.00 %, 87 %.
+        XCTAssertEqual(values(decode(company: 0xEC88, "006608c01257000000")),
+                       ["temperature": 21.5, "humidity": 48, "battery": 87])
+        XCTAssertEqual(decode(name: "Govee_H5071_1A2B", company: 0xEC88, "006608c01257000000")?.model, SensorModel(maker: "Govee", model: "H5071"))
+        // H5140: by name; 21.4 °C and 48.6 % packed, 1,234 ppm, no error; an error byte is no reading.
+        XCTAssertEqual(values(decode(name: "GV5140_1A2B", company: 0x0001, "0101" + "0345d6" + "04d2" + "00")),
+                       ["temperature": 21.4, "humidity": 48.6, "carbon_dioxide": 1234])
+        XCTAssertEqual(values(decode(name: "GV5140_1A2B", company: 0x0001, "0101" + "0345d6" + "04d2" + "01")), [:], "the sensor says its figures are wrong")
+        // H5112: its own sensor (0x41) with humidity, then the probe on its cable (0x82), temperature only.
+        XCTAssertEqual(values(decode(name: "GV5112_1A2B", company: 0x0001, "0101" + "0345d6" + "50" + "00" + "41")),
+                       ["temperature_1": 21.4, "humidity_1": 48.6, "battery": 80])
+        XCTAssertEqual(values(decode(name: "GV5112_1A2B", company: 0x0001, "0101" + "8345d6" + "50" + "00" + "82")),
+                       ["temperature_2": -21.4, "battery": 80])
+        // H5127: someone present, no motion; and six bytes under 0x8843 that do not start as its frame do.
+        XCTAssertEqual(values(decode(company: 0x8843, "ec0002010100")), ["occupancy": 1, "motion": 0])
+        XCTAssertNil(decode(company: 0x8843, "ec0003010100"), "a light or plug of Govee's, not a presence sensor")
+        // A meat thermometer: probe 1 at 65.43 °C, probe 2 unplugged (negative): no second figure.
+        XCTAssertEqual(values(decode(company: 0x2730, "0000000000000000" + "198f" + "1f40" + "00" + "ffff" + "1f40")), ["temperature_1": 65.43])
+        XCTAssertEqual(decode(company: 0x2730, "0000000000000000198f1f4000ffff1f40")?.model, SensorModel(maker: "Govee", model: "H5182"))
+        XCTAssertNil(decode(company: 0x2731, "0000000000000000198f1f4000ffff1f40"), "neither its company, its name nor its service")
+    }
+
+    func testAnH5178KeepsItsRemoteSensorAndAnH5055IsHeardWithoutItsScanResponse() {
+        let id = DeviceID(octets: [0xC4, 0x7C, 0x8D, 0x00, 0x01, 0x04], kind: .lePublic)
+        func frame(_ company: UInt16, _ hex: String) -> Observation {
+            Observation(id: id, timestamp: Date(), rssi: -60, manufacturerData: [ManufacturerData(companyID: company, companyName: "", data: Hex.bytes(hex)!)])
+        }
+        var h5178 = AdvertisedData(frame(0x0001, "010100" + "0345d6" + "50" + "0000"))
+        h5178.merge(frame(0x0001, "010101" + "8345d6" + "4b" + "0000"))
+        XCTAssertEqual(values(h5178.sensor), ["temperature_1": 21.4, "humidity_1": 48.6, "battery_1": 80,
+                                              "temperature_2": -21.4, "humidity_2": 48.6, "battery_2": 75])
+        // Theengs' frames: probes 1 and 2, then 3 and 4, no service listed, no name.
+        var h5055 = AdvertisedData(frame(0x04CF, "0400461b061700ffff2c01067300ffff2c010000"))
+        h5055.merge(frame(0x04CF, "0400417f065600ffff2c01069100ffff2c010000"))
+        XCTAssertEqual(values(h5055.sensor), ["temperature_1": 23, "temperature_2": 115, "temperature_3": 86, "temperature_4": 145, "battery": 65])
+        XCTAssertNil(AdvertisedData(frame(0x04CF, "0400461b001700ffff2c01007300ffff2c010000")).sensor,
+                     "twenty bytes under 0x04CF without a probe's kind byte are someone else's")
+    }
+
     func testSensorPushUnpacksItsMixedRadixNumber() {
         // HT.w (type 65): temperature count 24600 (21.5 °C), humidity count 19200 (48 %).
         let packed = UInt64(24600) + UInt64(19200) * 66001

@@ -50,9 +50,9 @@ final class QuantityCatalogTests: XCTestCase {
 
     func testARowsMainReadingsKeepTheirOrder() {
         XCTAssertEqual(QuantityCatalog.mainKeys, ["tank_level", "tank_fill", "water_level", "temperature", "humidity", "carbon_dioxide", "pm25", "moisture", "pressure",
-                                                  "illuminance", "conductivity", "weight", "tyre_pressure", "closed", "slats_open", "opening", "door", "window", "motion",
+                                                  "illuminance", "conductivity", "weight", "volume_remaining", "tyre_pressure", "closed", "slats_open", "opening", "door", "window", "motion",
                                                   "brushing", "heart_rate", "steps", "duration", "battery"])
-        XCTAssertEqual(QuantityCatalog.all.filter(\.namedInSummary).map(\.quantity.key), ["tank_level", "tank_fill", "water_level", "tyre_pressure", "closed", "slats_open", "heart_rate",
+        XCTAssertEqual(QuantityCatalog.all.filter(\.namedInSummary).map(\.quantity.key), ["tank_level", "tank_fill", "water_level", "volume_remaining", "tyre_pressure", "closed", "slats_open", "heart_rate",
                                                                                         "steps", "duration", "battery"])
         XCTAssertEqual(Quantity.known("dew_point").info?.deviceClass, "temperature", "Home Assistant's class for a dew point")
     }

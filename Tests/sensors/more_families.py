@@ -4,10 +4,11 @@
 b-parasite, Jaalee, the SwitchBot sensors, the pink Flower Care, Govee's H5106, SmartDry, KKM's
 sensor frame, Sensor Easy, Xiaomi's scales, the SwitchBot Bot, Curtain and Blind Tilt, Oria
 (SensorPro), BeeWi, ABTemp, Otodata, tyre sensors, iNode, chest straps, Mokosmart, HOBO, Skale,
-BM2/BM6, Radioland, RAPT Pill, Moat S2, Leaone's scales, NodOn's NIU, Oras' shower and faucet and Mi Bands, for oracles.py.
+BM2/BM6, Radioland, RAPT Pill, Moat S2, Leaone's scales, NodOn's NIU, Oras' shower and faucet, Mi Bands,
+Kegtron's keg monitors and Govee's other models (govee-ble), for oracles.py.
 
 Oracles: Home Assistant's inkbird-ble, govee-ble, sensorpush-ble, oralb-ble, mopeka-iot-ble,
-sensirion-ble, jaalee-ble, sensorpro-ble, rapt-ble, moat-ble and leaone-ble; SAF Tehnika's aranet4; Theengs
+sensirion-ble, jaalee-ble, sensorpro-ble, rapt-ble, moat-ble, leaone-ble and kegtron-ble; SAF Tehnika's aranet4; Theengs
 Decoder for b-parasite, Jaalee, SwitchBot and the families only it lists.
 Theengs prints a ratio's full float (Jaalee's 175·t/65535): where a family keeps its format's
 resolution, the case says so (`places`) and the comparison allows half of its last place."""
@@ -31,7 +32,7 @@ def ha_update(parser, info):
     return numbers, binaries
 
 
-def cases(add, rng, service_info, theengs):
+def cases(add, rng, service_info, theengs, govee_packed):
     def info(case):
         uuids = [UUID16.format(u) if isinstance(u, int) else u for u in case.get("services") or []]
         return service_info(case["name"], case["address"], case["manufacturer"], case["service"], uuids)
@@ -418,6 +419,82 @@ def cases(add, rng, service_info, theengs):
         add("hobo", theengs_oracle, manufacturer={0x00C5: bytes.fromhex("0740d54f0106240200000800") + bytes(4) + struct.pack("<f", rng.uniform(0, 3))},
             places=1)
 
+    # Govee's other models, as govee-ble reads them: H5051/H5052/H5071 (nine bytes under 0xEC88),
+    # H5178 with its remote sensor (nine under 0x0001, byte 2 whose), the H5112 with its probe and
+    # the H5140 (by name), the H5127 presence sensor, and the meat thermometers H5181–H5198.
+    def govee_more_oracle(case):
+        from govee_ble import GoveeBluetoothDeviceData
+        update = GoveeBluetoothDeviceData().update(info(case))
+        out = {}
+        for key, value in update.entity_values.items():
+            k, v = key.key, value.native_value
+            if v is None or v == "error" or "alarm" in k or k in ("signal_strength",):
+                continue
+            if key.device_id in ("primary", "remote"):
+                k = f"{k}_{1 if key.device_id == 'primary' else 2}"
+            out[k.replace("_probe_", "_")] = v
+        for key, value in update.binary_entity_values.items():
+            if value.native_value is not None:
+                out[key.key] = 1 if value.native_value else 0
+        return out
+    for name in ("Govee_H5051_1A2B", "GVH5052_1A2B", "Govee_H5071_1A2B", None):
+        add("govee-more", govee_more_oracle, name=name, manufacturer={0xEC88: bytes([0]) + struct.pack(
+            "<hHB", rng.randint(-2000, 6000), rng.randint(0, 10000), rng.randint(0, 100)) + bytes([0, 0, 0])})
+    for whose in (0, 1, 0, 1):
+        add("govee-more", govee_more_oracle, name="B5178_1A2B", manufacturer={0x0001: bytes([1, 1, whose]) + govee_packed(
+            rng.randint(-400, 999), rng.randint(0, 999), rng.randint(0, 100)) + bytes([0, 0])})
+    for probe in (0x41, 0x82):
+        add("govee-more", govee_more_oracle, name="GV5112_1A2B", manufacturer={0x0001: bytes([1, 1]) + govee_packed(
+            rng.randint(-400, 999), rng.randint(0, 999), rng.randint(0, 100)) + bytes([0, probe])})
+    for _ in range(2):
+        add("govee-more", govee_more_oracle, name="GV5140_1A2B", manufacturer={0x0001: bytes([1, 1]) + govee_packed(
+            rng.randint(-400, 999), rng.randint(0, 999), 0)[:3] + struct.pack(">HB", rng.randint(400, 5000), 0)})
+    for company, version in ((0x8803, 1), (0x8843, 2), (0x8843, 2)):
+        add("govee-more", govee_more_oracle, manufacturer={company: bytes([0xEC, 0, version, 1, rng.choice([0, 1]), rng.choice([0, 17])])})
+    meat = [("H5181", 0xF861, 14, [8]), ("H5182", 0x2730, 17, [8, 13]), ("H5183", 0xE02F, 14, [8]), ("H5184", 0x1B36, 17, [8, 13]),
+            ("H5185", 0x4A32, 20, [8, 14]), ("H5191", 0xAC63, 20, [8, 14]), ("H5198", 0x3022, 20, [8, 14])]
+    for model, company, length, offsets in meat + meat:
+        body = bytearray(rng.randrange(256) for _ in range(length))
+        if model in ("H5184", "H5198"):
+            body[6] = rng.choice([1, 65, 129, 193, 2, 66, 130, 194])
+        for offset in offsets:
+            body[offset:offset + 2] = struct.pack(">h", rng.randint(0, 30000))
+        # The alarms are settings, not readings: FavBlue reads the probes and leaves the alarms.
+        add("govee-meat", govee_more_oracle, **rng.choice([dict(manufacturer={company: bytes(body)}),
+                                                          dict(name=f"{model}_1A2B", manufacturer={0x0102: bytes(body)})]))
+    # The H5055 heard without its scan response (no 5550 listed): Theengs' frames, told by their
+    # shape. Oracle: Theengs Decoder (govee-ble needs the service).
+    def h5055_oracle(case):
+        answer = theengs(case)
+        out = {f"temperature_{k[5:]}": v for k, v in answer.items() if re.fullmatch(r"tempc[1-6]", k)}
+        if "batt" in answer:
+            out["battery"] = answer["batt"]
+        return out
+    for hexed in ("0400461b061700ffff2c01067300ffff2c010000", "0400417f065600ffff2c01069100ffff2c010000",
+                  "040061bf065c00ffff2c01063700ffff2c010000"):
+        add("govee-h5055", h5055_oracle, manufacturer={0x04CF: bytes.fromhex(hexed)})
+
+    # Kegtron's keg monitors: company 0xFFFF, 27 bytes, big-endian mL of the keg's size, of its
+    # start and poured, a port byte (bit 6 two ports, bit 4 the second, bit 0 set up), the port's
+    # name. Oracle: kegtron-ble; what is left is the start less what was poured.
+    def kegtron_oracle(case):
+        from kegtron_ble import KegtronBluetoothDeviceData
+        numbers, _ = ha_update(KegtronBluetoothDeviceData(), info(case))
+        out = {}
+        for key, value in numbers.items():
+            quantity, _, port = key.partition("_port_")
+            suffix = f"_{port}" if port else ""
+            if quantity in ("keg_size", "volume_start", "volume_dispensed"):
+                out[quantity + suffix] = value
+            elif quantity == "port_state":
+                out["configured" + suffix] = 1 if value == "Configured" else 0
+        for suffix in [k[len("keg_size"):] for k in out if k.startswith("keg_size")]:
+            out["volume_remaining" + suffix] = max(0, out["volume_start" + suffix] - out["volume_dispensed" + suffix])
+        return out
+    for port, name in ((0x01, "IPA"), (0x00, ""), (0x41, "Stout"), (0x51, "Pils \u00e4"), (0x50, "")):
+        start = rng.choice([18927, 19550, 50000, rng.randrange(65536)])
+        body = struct.pack(">HHHB", rng.choice([18927, 58674, rng.randrange(65536)]), start, rng.randint(0, start + 500), port)
+        add("kegtron", kegtron_oracle, manufacturer={0xFFFF: body + name.encode().ljust(20, b"\0")}, places=3)
     # Atomax Skale: company 0x81EF, signed tenths of a gram, two bytes more.
     for _ in range(3):
         add("skale", theengs_oracle, manufacturer={0x81EF: struct.pack("<h", rng.randint(-2000, 30000)) + bytes([0, 0xFF])})

@@ -495,7 +495,7 @@ def cases():
         # here (the unit tests hold 65535).
         body = bytes([2, 0x15]) + os.urandom(16) + struct.pack(">HHb", rng.randrange(32768), rng.randrange(32768), rng.randint(-100, -30))
         add("ibeacon", ibeacon_oracle, manufacturer={0x004C: body})
-    more_families.cases(add, rng, service_info, theengs)
+    more_families.cases(add, rng, service_info, theengs, govee_packed)
     return out
 
 

@@ -2,7 +2,8 @@
 // Copyright The FavBlue authors
 
 /// Govee H5055 six-probe grill thermometer: a 20-byte manufacturer block with service 5550
-/// listed. Each frame carries two probes: byte 3's top two bits say which pair (1–2, 3–4, 5–6)
+/// listed; heard passively, without the scan response that lists it, by its block under 0x04CF
+/// whose bytes 4 and 11 (each probe's kind) are 0x06 or 0x20, as Theengs tells it. Each frame carries two probes: byte 3's top two bits say which pair (1–2, 3–4, 5–6)
 /// and its low six bits which probes are plugged in; then, from byte 5, each probe's
 /// temperature and its low and high alarms (signed, whole °C, little-endian), and the battery
 /// (byte 2, low 7 bits). Source: the community's decoding of Govee's broadcasts (Home
@@ -11,10 +12,13 @@ enum GoveeProbe: SensorFamily {
     static let rank = 70
     static let reads: [SensorSource] = [.anyCompany]
     static let sendsPartialFrames = true
-    static func mayClaim(_ services: [ServiceID]) -> Bool { services.lists("5550") }
+    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData]) -> Bool {
+        services.lists("5550") || blocks.contains { $0.companyID == 0x04CF && $0.data.count == 20 }
+    }
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
-        guard frame.lists("5550"), let data = frame.manufacturerData.last?.data, data.count == 20 else { return nil }
+        guard let data = frame.manufacturerData.last?.data, data.count == 20 else { return nil }
+        guard frame.lists("5550") || (frame.manufacturerData.last?.companyID == 0x04CF && heardPassively(data)) else { return nil }
         let pairs: [UInt8: Int] = [0x00: 1, 0x40: 3, 0x80: 5]
         guard let first = pairs[data[3] & 0xC0] else { return nil }
         let b = SensorBytes(data)
@@ -28,5 +32,10 @@ enum GoveeProbe: SensorFamily {
         var out = SensorData(model: SensorModel(maker: "Govee", model: "H5055"), readings: readings)
         out.partial = true
         return out
+    }
+
+    /// The shape of its block when nothing else tells it: each probe's kind byte, and byte 18's high nibble clear.
+    static func heardPassively(_ data: [UInt8]) -> Bool {
+        [0x06, 0x20].contains(data[4]) && [0x06, 0x20].contains(data[11]) && data[18] >> 4 == 0
     }
 }

@@ -72,6 +72,12 @@ public enum QuantityCatalog {
         }
     }
 
+    /// A keg monitor's ports, numbered from 1.
+    private static let ports: @Sendable (Int) -> String? = { slot in
+        // Translators: a keg monitor's numbered port, "Port 2".
+        L10n.format("Port {}", Formats.number(slot))
+    }
+
     /// The table. A row's main readings come in `order`; Home Assistant's classes as its
     /// sensor and binary sensor documentation names them.
     public static let all: [QuantityInfo] = [
@@ -88,19 +94,22 @@ public enum QuantityCatalog {
         entry("illuminance", "lx", class: "illuminance", order: 9) { L10n.tr("Illuminance") },
         entry("conductivity", "µS/cm", class: "conductivity", order: 10) { L10n.tr("Conductivity") },
         entry("weight", "kg", class: "weight", decimals: 2, order: 11) { L10n.tr("Weight") },
-        entry("tyre_pressure", "bar", class: "pressure", decimals: 2, order: 12, named: true) { L10n.tr("Tyre pressure") },
+        entry("volume_remaining", "L", class: "volume_storage", decimals: 1, order: 12, named: true, slotName: ports) {
+            L10n.ctx("what is left in a keg", "Remaining")
+        },
+        entry("tyre_pressure", "bar", class: "pressure", decimals: 2, order: 13, named: true) { L10n.tr("Tyre pressure") },
         // A curtain's and a blind's place, as the motor tells it.
-        entry("closed", "%", order: 13, named: true) { L10n.ctx("how far a curtain is drawn", "Closed") },
-        entry("slats_open", "%", order: 14, named: true) { L10n.ctx("how far a blind's slats are turned open", "Open") },
-        entry("opening", "", .binary, class: "opening", order: 15) { L10n.tr("Opening") },
-        entry("door", "", .binary, class: "door", order: 16) { L10n.tr("Door") },
-        entry("window", "", .binary, class: "window", order: 17) { L10n.tr("Window") },
-        entry("motion", "", .binary, class: "motion", order: 18) { L10n.tr("Motion") },
-        entry("brushing", "", .binary, order: 19) { L10n.tr("Brushing") },
-        entry("heart_rate", "bpm", order: 20, named: true) { L10n.tr("Heart rate") },
-        entry("steps", order: 21, named: true) { L10n.ctx("steps walked", "Steps") },
-        entry("duration", "s", class: "duration", order: 22, named: true) { L10n.tr("Duration") },
-        entry("battery", "%", class: "battery", order: 23, named: true) { L10n.tr("Battery") },
+        entry("closed", "%", order: 14, named: true) { L10n.ctx("how far a curtain is drawn", "Closed") },
+        entry("slats_open", "%", order: 15, named: true) { L10n.ctx("how far a blind's slats are turned open", "Open") },
+        entry("opening", "", .binary, class: "opening", order: 16) { L10n.tr("Opening") },
+        entry("door", "", .binary, class: "door", order: 17) { L10n.tr("Door") },
+        entry("window", "", .binary, class: "window", order: 18) { L10n.tr("Window") },
+        entry("motion", "", .binary, class: "motion", order: 19) { L10n.tr("Motion") },
+        entry("brushing", "", .binary, order: 20) { L10n.tr("Brushing") },
+        entry("heart_rate", "bpm", order: 21, named: true) { L10n.tr("Heart rate") },
+        entry("steps", order: 22, named: true) { L10n.ctx("steps walked", "Steps") },
+        entry("duration", "s", class: "duration", order: 23, named: true) { L10n.tr("Duration") },
+        entry("battery", "%", class: "battery", order: 24, named: true) { L10n.tr("Battery") },
         // Measurements.
         entry("pm10", "µg/m³", class: "pm10") { L10n.tr("Dust (PM10)") },
         entry("voltage", "V", class: "voltage", decimals: 3) { L10n.tr("Voltage") },
@@ -116,6 +125,9 @@ public enum QuantityCatalog {
         entry("speed", "m/s", class: "speed", decimals: 2) { L10n.tr("Speed") },
         entry("volume", "L", class: "volume", decimals: 1) { L10n.tr("Volume") },
         entry("volume_flow_rate", "m³/h", class: "volume_flow_rate", decimals: 3) { L10n.tr("Flow rate") },
+        entry("volume_dispensed", "L", class: "volume", decimals: 1, slotName: ports) { L10n.ctx("poured from a keg", "Dispensed") },
+        entry("volume_start", "L", class: "volume_storage", decimals: 1, slotName: ports) { L10n.ctx("what a keg held when it was set up", "Volume at start") },
+        entry("keg_size", "L", class: "volume_storage", decimals: 1, slotName: ports) { L10n.tr("Keg size") },
         entry("metered_volume", "m³", class: "volume", decimals: 3) { L10n.tr("Metered volume") },
         entry("volume_storage", "L", class: "volume_storage", decimals: 1) { L10n.tr("Stored volume") },
         entry("gas", "m³", class: "gas", decimals: 3) { L10n.ctx("gas meter", "Gas") },
@@ -152,6 +164,7 @@ public enum QuantityCatalog {
         entry("lock", "", .binary, class: "lock") { L10n.ctx("a lock's state", "Unlocked") },
         entry("wet", "", .binary, class: "moisture") { L10n.tr("Wet") },
         entry("moving", "", .binary, class: "moving") { L10n.tr("Moving") },
+        entry("configured", "", .binary, slotName: ports) { L10n.ctx("a device given its settings", "Set up") },
         entry("calibrated", "", .binary) { L10n.ctx("a motor that knows its end positions", "Calibrated") },
         entry("occupancy", "", .binary, class: "occupancy") { L10n.tr("Occupied") },
         entry("plug", "", .binary, class: "plug") { L10n.tr("Plugged in") },

@@ -92,13 +92,13 @@ protocol SensorFamily {
     /// Its frames each carry only some of the device's numbered probes (`SensorData.partial`).
     static var sendsPartialFrames: Bool { get }
     /// A cheap first look, for families that send partial frames: whether a device listing
-    /// `services` may be theirs.
-    static func mayClaim(_ services: [ServiceID]) -> Bool
+    /// `services` and sending `blocks` may be theirs.
+    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData]) -> Bool
 }
 
 extension SensorFamily {
     static var sendsPartialFrames: Bool { false }
-    static func mayClaim(_ services: [ServiceID]) -> Bool { false }
+    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData]) -> Bool { false }
 }
 
 /// Every sensor family FavBlue reads.
@@ -109,7 +109,7 @@ public enum SensorDecoders {
         Jaalee.self, Tilt.self, Aranet.self, Mopeka.self, OralB.self, Sensirion.self, RuuviTag.self, IBeacon.self, AltBeacon.self,
         Eddystone.self, MiFloraPink.self, GoveeAir.self, SmartDry.self, KSensor.self, SensorEasy.self, XiaomiScale.self,
         Oria.self, BeeWi.self, AprilBrother.self, Otodata.self, TPMS.self, INode.self,
-        HeartRateBands.self, Mokosmart.self, Onset.self, Atomax.self, BatteryMonitors.self, Radioland.self, RAPT.self, Moat.self, Leaone.self, NodOn.self, Oras.self, MiBand.self,
+        HeartRateBands.self, Mokosmart.self, Onset.self, Atomax.self, BatteryMonitors.self, Radioland.self, RAPT.self, Moat.self, Leaone.self, NodOn.self, Oras.self, MiBand.self, Kegtron.self, GoveeMeat.self,
     ].sorted { $0.rank > $1.rank }
 
     /// The families by the block they read, each list most specific first: a frame is offered
@@ -132,9 +132,9 @@ public enum SensorDecoders {
     /// The families whose frames each carry only some of a device's probes.
     static let partialFamilies = families.filter { $0.sendsPartialFrames }
 
-    /// Whether a device listing `services` may send those, asked before decoding.
-    static func mayBePartial(_ services: [ServiceID]) -> Bool {
-        !services.isEmpty && partialFamilies.contains { $0.mayClaim(services) }
+    /// Whether a device listing `services` and sending `blocks` may send those, asked before decoding.
+    static func mayBePartial(_ services: [ServiceID], _ blocks: [ManufacturerData]) -> Bool {
+        !(services.isEmpty && blocks.isEmpty) && partialFamilies.contains { $0.mayClaim(services, blocks) }
     }
 
     /// What the advertisement says, by the most specific family that reads it; nil for none.
