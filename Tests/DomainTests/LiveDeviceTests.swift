@@ -37,15 +37,15 @@ final class LiveDeviceTests: XCTestCase {
     }
 
     func testAScanResponseThatOnlyListsAServiceDecodesTheSensorAgain() {
-        // A Mopeka sends its manufacturer block in the advertisement and FEE5 in the scan
-        // response; it is a sensor only once both are heard, whichever comes second.
+        // A Mopeka Pro Plus sends its manufacturer block in the advertisement and FEE5 in the
+        // scan response; it is a sensor only once both are heard, whichever comes second.
         let block = ManufacturerData(companyID: 0x0059, companyName: "Nordic Semiconductor ASA",
-                                     data: Hex.bytes("0360" + "3d" + "e8c3" + "000000" + "0102")!)
+                                     data: Hex.bytes("0860" + "3d" + "e8c3" + "000000" + "0102")!)
         var device = LiveDevice(Observation(id: id, timestamp: at(1), rssi: -60, manufacturerData: [block]))
         XCTAssertNil(device.advertised.sensor, "without FEE5 it is some other device of that company")
         device.fold(Observation(id: id, timestamp: at(2), rssi: -60, isScanResponse: true,
                                 services: [ServiceID(uuid: "FEE5", name: nil)], manufacturerData: [block]))
-        XCTAssertEqual(device.advertised.sensor?.model, SensorModel(maker: "Mopeka", model: "Pro Check"))
+        XCTAssertEqual(device.advertised.sensor?.model, SensorModel(maker: "Mopeka", model: "Pro Plus"))
     }
 
     func testAnEmptyNameNeverHidesTheNameHeardBefore() {

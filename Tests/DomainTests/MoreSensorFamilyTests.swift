@@ -139,7 +139,7 @@ final class MoreSensorFamilyTests: XCTestCase {
         XCTAssertNil(decode(company: 0x00DC, "04340003010"+"2"), "too short")
     }
 
-    func testAMopekaNeedsItsServiceListedAndReadsThePropaneLevel() {
+    func testAMopekaNeedsItsServiceListedOrAModelHeardPassivelyAndReadsThePropaneLevel() {
         // 3.0 V, 21 °C (61 − 40), level 1000 at quality 3.
         let hex = "0360" + "3d" + "e8c3" + "000000" + "0102"
         let data = decode(company: 0x0059, hex, lists: ["FEE5"])
@@ -147,7 +147,10 @@ final class MoreSensorFamilyTests: XCTestCase {
         XCTAssertEqual(values(data)["voltage"], 3)
         XCTAssertEqual(values(data)["tank_level"], 380)  // 1000 × (0.573045 − 0.002822·61 − 0.00000535·61²), truncated
         XCTAssertEqual(values(data)["reading_quality"], 100)
-        XCTAssertNil(decode(company: 0x0059, hex), "without FEE5 listed it is some other device of that company")
+        XCTAssertEqual(values(decode(company: 0x0059, hex))["tank_level"], 380, "a Pro Check is told by its first byte, as Theengs tells it")
+        XCTAssertEqual(values(decode(company: 0x0059, "0c" + hex.dropFirst(2)))["tank_level"], 380, "a Pro Check Universal too")
+        XCTAssertNil(decode(company: 0x0059, "08" + hex.dropFirst(2)), "a Pro Plus without FEE5 listed may be any device of that company")
+        XCTAssertNotNil(decode(company: 0x0059, "08" + hex.dropFirst(2), lists: ["FEE5"]))
     }
 
     func testSensirionAndAranetAndJaalee() {

@@ -316,7 +316,11 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertEqual(values(decode(service: "0000", serviceHex: "02599c37d90287a52152000663ee4b02"))["button"], 2)
         XCTAssertEqual(values(decode(service: "0000", serviceHex: "02599c37d90287a52152000660259003"))["button"], 4, "held: a long press")
         XCTAssertEqual(values(decode(service: "0000", serviceHex: "02599c37d90287a521520004595eb905"))["button"], 3, "a triple click")
-        XCTAssertEqual(values(decode(service: "0000", serviceHex: "02599c37d90287a521520006622b8104"))["button"], 0, "the release: no event")
+        XCTAssertEqual(values(decode(service: "0000", serviceHex: "02599c37d90287a521520006622b8104"))["button"], 0x83, "the release")
+        let four = decode(service: "0000", serviceHex: "02599c37d90287a521520006622b8206")
+        XCTAssertEqual(four?.readings.first.flatMap { $0.quantity.info?.event($0.value)?.0.type }, "quadruple_press", "four clicks")
+        let five = decode(service: "0000", serviceHex: "02599c37d90287a521520006622b8307")
+        XCTAssertEqual(five?.readings.first.flatMap { $0.quantity.info?.event($0.value)?.0.words(0) }, "Button pressed five times")
         XCTAssertNil(decode(service: "0000", serviceHex: "02599c37d90287a521520006622b8108"), "a code it does not send")
     }
 

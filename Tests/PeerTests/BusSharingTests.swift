@@ -202,7 +202,8 @@ final class BusSharingTests: XCTestCase {
         XCTAssertTrue(Set(button.object.keys).isSubset(of: HomeAssistant.eventKeys), "\(button.object.keys.sorted())")
         XCTAssertEqual(button.object["device_class"] as? String, "button")
         XCTAssertEqual(button.object["event_types"] as? [String], ["press", "double_press", "triple_press", "long_press",
-                                                                   "long_double_press", "long_triple_press", "hold_press"])
+                                                                   "long_double_press", "long_triple_press", "hold_press",
+                                                                   "quadruple_press", "quintuple_press", "release"])
         let buttonState = try XCTUnwrap(button.object["state_topic"] as? String)
         // A double press, its frame sent three times as sensors do, then a press: two events.
         let events = try Subscriber(broker, buttonState, count: 2)

@@ -208,6 +208,12 @@ def cases(add, rng, service_info, theengs, govee_packed):
         body = bytes([model, rng.randint(60, 110), rng.randint(0, 255)]) + struct.pack("<H", level) + bytes(3) + bytes(
             [rng.randint(0, 255), rng.randint(0, 255)])
         add("mopeka", mopeka_oracle, manufacturer={0x0059: body}, services=[0xFEE5], places=5)
+    # Heard without the scan response that lists FEE5: the three models Theengs tells by their
+    # first byte. The oracle is told the service, which mopeka-iot-ble needs.
+    for model in (0x03, 0x06, 0x0C):
+        level = rng.randint(0, 0x3FFF) | (rng.randint(0, 3) << 14)
+        body = bytes([model, rng.randint(60, 110), rng.randint(0, 255)]) + struct.pack("<H", level) + bytes(5)
+        add("mopeka", lambda case: mopeka_oracle(dict(case, services=[0xFEE5])), manufacturer={0x0059: body}, places=5)
 
     for kind, name in [(4, "SHT3x"), (6, "SHT40"), (8, "MyCO2"), (8, "MyCO2"), (6, "SHT40")]:
         body = bytes([0, kind, 0x1A, 0x2B]) + struct.pack("<HH", rng.choice([0, 65535, rng.randrange(65536)]), rng.randrange(65536))
@@ -336,14 +342,14 @@ def cases(add, rng, service_info, theengs, govee_packed):
                                                                           rng.randint(0, 10000), 0, unit) + address}
 
     # NodOn NIU: service data 0x0000, the colour, the battery, two bytes that change each press,
-    # the press. Theengs' codes (1, 2, 3 triple, 9 held, 10 released) are the button events' (1, 2,
-    # 3, 4 long press; a release is none); Theengs does not report the two bytes, which FavBlue
+    # the press. Theengs' codes (1, 2, 3 triple, 4 and 5 clicks, 9 held, 10 released) are the button
+    # events' (1, 2, 3, 0x81 and 0x82, 4 long press, 0x83 released); Theengs does not report the two bytes, which FavBlue
     # keeps as the packet number so a repeated frame is one press: they are taken from the frame.
     def nodon_oracle(case):
         answer = theengs(case)
         (body,) = case["service"].values()
         out = {"battery": answer["batt"], "packet_id": struct.unpack(">H", body[13:15])[0]}
-        out["button"] = {1: 1, 2: 2, 3: 3, 9: 4, 10: 0}.get(answer["button"], 0)
+        out["button"] = {1: 1, 2: 2, 3: 3, 4: 0x81, 5: 0x82, 9: 4, 10: 0x83}[answer["button"]]
         return out
     for press in (1, 2, 3, 4, 5, 6, 7):
         body = bytes.fromhex("02599c37d90287a5215200") + bytes([rng.randint(2, 7), rng.randint(0, 100)]) + struct.pack(

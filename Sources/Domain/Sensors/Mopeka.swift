@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-/// Mopeka Pro tank sensors: company 0x0059 with service FEE5 listed, 10 bytes: the model, the
+/// Mopeka Pro tank sensors: company 0x0059 with service FEE5 listed (or, heard passively, one of
+/// three models by its first byte), 10 bytes: the model, the
 /// battery in 1/32 V, the temperature (low 7 bits, +40 °C; bit 7 the button), the level's raw
 /// 14 bits with its quality in the top two, the address, and the sensor's tilt. The level in
 /// millimetres assumes propane, as the maker's own app does until told otherwise. Source: the
@@ -18,8 +19,14 @@ enum Mopeka: SensorFamily {
         0x12: "Pro-200B",
     ]
 
+    /// Pro Check, Lippert BottleCheck and Pro Check Universal (Theengs Decoder's Mopeka entry).
+    static let heardPassively: Set<UInt8> = [0x3, 0x6, 0xC]
+
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
-        guard frame.lists("FEE5"), let data = frame.company(0x0059), data.count == 10, let model = models[data[0]] else { return nil }
+        guard let data = frame.company(0x0059), data.count == 10, let model = models[data[0]] else { return nil }
+        // FEE5 comes in its scan response; heard passively, only the models Theengs tells by
+        // their first byte are believed under Nordic's company ID, which many devices write.
+        guard frame.lists("FEE5") || heardPassively.contains(data[0]) else { return nil }
         let volts = Double(data[1]) / 32
         let temperature = Int(data[2] & 0x7F) - 40
         let raw = (Int(data[4]) << 8 | Int(data[3])) & 0x3FFF

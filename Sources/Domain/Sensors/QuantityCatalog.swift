@@ -185,6 +185,10 @@ public enum QuantityCatalog {
             5: SensorEvent("long_double_press") { _ in L10n.tr("Button pressed twice, then held") },
             6: SensorEvent("long_triple_press") { _ in L10n.tr("Button pressed three times, then held") },
             0x80: SensorEvent("hold_press") { _ in L10n.tr("Button still held") },
+            // Not BTHome's codes (it has none for these): FavBlue's own, for buttons that say them.
+            0x81: SensorEvent("quadruple_press") { _ in L10n.tr("Button pressed four times") },
+            0x82: SensorEvent("quintuple_press") { _ in L10n.tr("Button pressed five times") },
+            0x83: SensorEvent("release") { _ in L10n.tr("Button released") },
         ]) { L10n.tr("Button") },
         entry("dimmer", "", .event, events: [
             1: SensorEvent("rotate_left", counted: true) {
