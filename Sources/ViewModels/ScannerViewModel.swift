@@ -127,6 +127,10 @@ public final class ScannerViewModel {
     private var tokens: [ObservationToken] = []
     /// Counts synchronous publishes, so a background result that raced one is dropped.
     private var generation = 0
+    /// Each publish's snapshot is numbered: one taken earlier whose job ends later is older
+    /// than what is shown, and is not applied over it.
+    private var snapshots = 0
+    private var appliedSnapshot = 0
     /// A background publish is under way; another fold meanwhile asks for one more after it.
     private var republishing = false
     private var republishAgain = false
@@ -283,14 +287,22 @@ public final class ScannerViewModel {
             republishAgain = false
             let job = publishJob(.hold)
             let started = generation
+            snapshots += 1
+            let snapshot = snapshots
             let result = await Task.detached(priority: .userInitiated) { job.run() }.value
-            // A filter or favorite changed meanwhile and was published at once: this result is older.
-            if started == generation { apply(result) }
+            // A filter or favorite changed meanwhile and was published at once, or a later
+            // snapshot's job ended first: this result is older.
+            if started == generation, snapshot > appliedSnapshot {
+                appliedSnapshot = snapshot
+                apply(result)
+            }
         } while republishAgain
     }
 
     private func publish(_ placement: PublishJob.Placement) {
         generation += 1
+        snapshots += 1
+        appliedSnapshot = snapshots
         apply(publishJob(placement).run())
     }
 

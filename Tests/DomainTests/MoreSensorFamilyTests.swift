@@ -122,6 +122,55 @@ final class MoreSensorFamilyTests: XCTestCase {
                      "twenty bytes under 0x04CF without a probe's kind byte are someone else's")
     }
 
+    func testAThermoBeaconsReadingsOutliveTheFrameOfItsDaysExtremes() {
+        // Theengs' frames: readings (25.125 °C, 55.75 %, 3.0 V), then the day's highest and lowest.
+        let id = DeviceID(octets: [0xDC, 0x23, 0x00, 0x00, 0x0A, 0xAE], kind: .leRandom)
+        func frame(_ hex: String) -> Observation {
+            Observation(id: id, timestamp: Date(), rssi: -60, manufacturerData: [ManufacturerData(companyID: 0x0011, companyName: "", data: Hex.bytes(hex)!)])
+        }
+        var advertised = AdvertisedData(frame("0000ae0a000023dcb80b92017c03cdbb0300"))
+        advertised.merge(frame("0000ae0a000023dcb001af00000083019d520300"))
+        XCTAssertEqual(values(advertised.sensor), ["temperature": 25.125, "humidity": 55.75, "voltage": 3])
+        advertised.merge(frame("0000ae0a000023dcb80ba0017c03cdbb0300"))
+        XCTAssertEqual(values(advertised.sensor)["temperature"], 26, "the next readings replace them")
+        XCTAssertNil(AdvertisedData(Observation(id: DeviceID(octets: [1, 2, 3, 4, 5, 6], kind: .leRandom), timestamp: Date(), rssi: -60,
+                                                manufacturerData: [ManufacturerData(companyID: 0x0011, companyName: "",
+                                                                                    data: Hex.bytes("0000ae0a000023dcb001af00000083019d520300")!)])).sensor,
+                     "twenty bytes that do not carry the address they came from are not a ThermoBeacon's")
+    }
+
+    func testAMiBeaconThermometerSendingOneObjectAFrameKeepsEachReading() {
+        // Theengs' LYWSD02 frames from AA:BB:CC:DD:EE:FF: 25.6 °C, then 69 %, then the battery at 8 %.
+        let id = DeviceID(octets: [0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF], kind: .lePublic)
+        func frame(_ hex: String) -> Observation {
+            Observation(id: id, timestamp: Date(), rssi: -60, serviceData: [ServiceID(uuid: "FE95", name: nil): Hex.bytes(hex)!])
+        }
+        var advertised = AdvertisedData(frame("70205b0475ffeeddccbbaa090410020001"))
+        advertised.merge(frame("70205b04dcffeeddccbbaa09061002b202"))
+        advertised.merge(frame("70205b0485ffeeddccbbaa090a100108"))
+        XCTAssertEqual(advertised.sensor?.named.map(\.0), ["temperature", "humidity", "battery"], "each in the place it came first")
+        XCTAssertEqual(values(advertised.sensor), ["temperature": 25.6, "humidity": 69, "battery": 8])
+        advertised.merge(frame("70205b0476ffeeddccbbaa090410020901"))
+        XCTAssertEqual(values(advertised.sensor)["temperature"], 26.5, "a newer temperature replaces the older")
+    }
+
+    func testAGrillProbeThatTheFrameSaysIsUnpluggedGoes() {
+        let id = DeviceID(octets: [0xC4, 0x7C, 0x8D, 0x00, 0x01, 0x05], kind: .lePublic)
+        func frame(_ mask: UInt8) -> Observation {
+            var body: [UInt8] = [0, 0, 87, mask, 0]
+            for value: Int16 in [21, 0, 300] { body += withUnsafeBytes(of: value.littleEndian, Array.init) }
+            body.append(0)
+            for value: Int16 in [22, 0, 300] { body += withUnsafeBytes(of: value.littleEndian, Array.init) }
+            body += [0, 0]
+            return Observation(id: id, timestamp: Date(), rssi: -60, services: [ServiceID(uuid: "5550", name: nil)],
+                               manufacturerData: [ManufacturerData(companyID: 0x04CF, companyName: "", data: body)])
+        }
+        var advertised = AdvertisedData(frame(0x03))
+        XCTAssertEqual(values(advertised.sensor)["temperature_2"], 22)
+        advertised.merge(frame(0x01))
+        XCTAssertEqual(values(advertised.sensor), ["temperature_1": 21, "battery": 87], "probe 2 unplugged: not its last figure")
+    }
+
     func testSensorPushUnpacksItsMixedRadixNumber() {
         // HT.w (type 65): temperature count 24600 (21.5 °C), humidity count 19200 (48 %).
         let packed = UInt64(24600) + UInt64(19200) * 66001

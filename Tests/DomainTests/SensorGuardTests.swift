@@ -30,6 +30,24 @@ final class SensorGuardTests: XCTestCase {
         XCTAssertEqual(judge.take(frame(6, packet: 2), at: start + 4), .packetRepeated(2), "8 → 2 is behind, not 250 ahead")
     }
 
+    func testASealedFrameWithOneReadingKeepsTheReadingsBelievedBefore() {
+        // A MiBeacon thermometer seals one object a frame: the temperature, then the humidity.
+        var judge = SensorGuard()
+        let model = SensorModel(maker: "Xiaomi", model: "LYWSD03MMC")
+        func sealed(_ reading: SensorReading, counter: UInt32) -> SensorData {
+            var data = SensorData(model: model, readings: [reading])
+            data.sealed = true
+            data.partial = true
+            data.counter = counter
+            return data
+        }
+        judge.take(sealed(SensorReading(.temperature, 21.4, decimals: 1), counter: 1000), at: start)
+        judge.take(sealed(SensorReading(.humidity, 48, decimals: 1), counter: 1001), at: start + 1)
+        XCTAssertEqual(judge.shown?.readings.map(\.value), [21.4, 48])
+        XCTAssertEqual(judge.take(sealed(SensorReading(.temperature, 99, decimals: 1), counter: 900), at: start + 2), .counterFell(from: 1001, to: 900))
+        XCTAssertEqual(judge.shown?.readings.map(\.value), [21.4, 48], "a refused frame adds nothing either")
+    }
+
     func testAPacketIDAfterFourSilentSecondsIsANewPacketAndTheNumberWraps() {
         var judge = SensorGuard()
         judge.take(frame(4, packet: 255), at: start)

@@ -79,7 +79,8 @@ public struct AdvertisedData: Equatable, Sendable {
     public mutating func merge(_ o: Observation) {
         let oldName = name
         // A family that sends its probes a few a frame needs those of the frames before.
-        let older = SensorDecoders.mayBePartial(services, manufacturerData) || SensorDecoders.mayBePartial(o.services, o.manufacturerData)
+        let older = SensorDecoders.mayBePartial(services, manufacturerData, serviceData)
+            || SensorDecoders.mayBePartial(o.services, o.manufacturerData, o.serviceData)
             ? sensor : nil
         if let name = o.name, !name.isEmpty {
             self.name = name

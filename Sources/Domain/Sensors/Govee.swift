@@ -16,7 +16,7 @@ enum Govee: SensorFamily {
     static let sendsPartialFrames = true
 
     /// An H5178's nine bytes under 0x0001, or an H5112's eight ending in its probe's number.
-    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData]) -> Bool {
+    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool {
         blocks.contains { ($0.companyID == 0x0001 && $0.data.count == 9) || ($0.data.count == 8 && [0x41, 0x82].contains($0.data[7])) }
     }
 
@@ -50,6 +50,7 @@ enum Govee: SensorFamily {
             // An H5178: byte 2 says whose readings these are, its own (0) or its remote sensor's (1).
             guard data[2] <= 1, var out = packed(data, at: 3, model: "H5178", slot: Int(data[2]) + 1) else { return nil }
             out.partial = true
+            out.slotsCarried = [Int(data[2]) + 1]
             return out
         }
         if let data = frame.company(0x0001), data.count == 6 || data.count == 8 {
@@ -104,6 +105,7 @@ enum Govee: SensorFamily {
             return SensorReading(r.quantity, r.value, decimals: r.decimals, slot: probe)
         }
         out.partial = true
+        out.slotsCarried = [probe]
         return out
     }
 

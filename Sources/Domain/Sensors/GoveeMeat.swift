@@ -37,7 +37,7 @@ enum GoveeMeat: SensorFamily {
     ]
 
     /// The four-probe models, whose frames each carry one pair.
-    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData]) -> Bool {
+    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool {
         blocks.contains { block in models.contains { $0.paired && $0.companies.contains(block.companyID) } }
             || services.lists("8451") || services.lists("9851")
     }
@@ -72,6 +72,7 @@ enum GoveeMeat: SensorFamily {
         if let air = model.air, let t = b.sbe(air, 2) { readings.append(SensorReading(.temperature, Double(t) / 100, decimals: 2)) }
         var out = SensorData(model: SensorModel(maker: "Govee", model: model.name), readings: readings)
         out.partial = model.paired
+        out.slotsCarried = Set(first..<(first + model.probes.count))
         return out
     }
 }

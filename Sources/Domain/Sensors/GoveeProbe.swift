@@ -12,7 +12,7 @@ enum GoveeProbe: SensorFamily {
     static let rank = 70
     static let reads: [SensorSource] = [.anyCompany]
     static let sendsPartialFrames = true
-    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData]) -> Bool {
+    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool {
         services.lists("5550") || blocks.contains { $0.companyID == 0x04CF && $0.data.count == 20 }
     }
 
@@ -31,6 +31,7 @@ enum GoveeProbe: SensorFamily {
         readings.append(SensorReading(.battery, Double(data[2] & 0x7F)))
         var out = SensorData(model: SensorModel(maker: "Govee", model: "H5055"), readings: readings)
         out.partial = true
+        out.slotsCarried = [first, first + 1]
         return out
     }
 

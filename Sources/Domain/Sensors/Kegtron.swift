@@ -17,7 +17,7 @@ enum Kegtron: SensorFamily {
     static let configured = Quantity.known("configured")
 
     /// A KT-200's frames carry one port each: the other port's readings stay as last heard.
-    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData]) -> Bool {
+    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool {
         blocks.contains { $0.companyID == 0xFFFF && $0.data.count == 27 && $0.data[6] & 0x40 != 0 }
     }
 
@@ -40,6 +40,7 @@ enum Kegtron: SensorFamily {
             SensorReading(configured, port & 0x01 != 0 ? 1 : 0, slot: slot),
         ])
         out.partial = twoPorts
+        out.slotsCarried = slot.map { [$0] }
         return out
     }
 }

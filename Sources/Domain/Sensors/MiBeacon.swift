@@ -21,6 +21,13 @@ enum MiBeacon: SensorFamily {
     ]
 
     static let formaldehyde = Quantity.known("formaldehyde")
+    /// Most send one object a frame (the temperature, then the humidity, then the battery): the
+    /// readings of the frames before stay as last heard.
+    static let sendsPartialFrames = true
+
+    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool {
+        serviceData.keys.contains { $0.uuid == "FE95" }
+    }
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = frame.service("FE95") else { return nil }
@@ -46,7 +53,11 @@ enum MiBeacon: SensorFamily {
         }
         let model = SensorModel(maker: "Xiaomi", model: products[UInt16(product)] ?? String(format: "MiBeacon 0x%04X", product))
         // No object: the device says who it is and nothing more.
-        guard control & 0x40 != 0 else { return SensorData(model: model) }
+        guard control & 0x40 != 0 else {
+            var out = SensorData(model: model)
+            out.partial = true
+            return out
+        }
         guard i <= data.count else { return nil }
         var payload = Array(data[i...])
         var counter: UInt32?
@@ -104,6 +115,7 @@ enum MiBeacon: SensorFamily {
     /// Objects: a 2-byte type, a length, the value, little-endian.
     static func objects(_ payload: [UInt8], model: SensorModel) -> SensorData {
         var out = SensorData(model: model)
+        out.partial = true
         var i = 0
         while i + 3 <= payload.count {
             let type = UInt16(payload[i]) | UInt16(payload[i + 1]) << 8

@@ -92,13 +92,13 @@ protocol SensorFamily {
     /// Its frames each carry only some of the device's numbered probes (`SensorData.partial`).
     static var sendsPartialFrames: Bool { get }
     /// A cheap first look, for families that send partial frames: whether a device listing
-    /// `services` and sending `blocks` may be theirs.
-    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData]) -> Bool
+    /// `services` and sending `blocks` and `serviceData` may be theirs.
+    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool
 }
 
 extension SensorFamily {
     static var sendsPartialFrames: Bool { false }
-    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData]) -> Bool { false }
+    static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool { false }
 }
 
 /// Every sensor family FavBlue reads.
@@ -132,9 +132,9 @@ public enum SensorDecoders {
     /// The families whose frames each carry only some of a device's probes.
     static let partialFamilies = families.filter { $0.sendsPartialFrames }
 
-    /// Whether a device listing `services` and sending `blocks` may send those, asked before decoding.
-    static func mayBePartial(_ services: [ServiceID], _ blocks: [ManufacturerData]) -> Bool {
-        !(services.isEmpty && blocks.isEmpty) && partialFamilies.contains { $0.mayClaim(services, blocks) }
+    /// Whether a device listing `services` and sending `blocks` and `serviceData` may send those, asked before decoding.
+    static func mayBePartial(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool {
+        !(services.isEmpty && blocks.isEmpty && serviceData.isEmpty) && partialFamilies.contains { $0.mayClaim(services, blocks, serviceData) }
     }
 
     /// What the advertisement says, by the most specific family that reads it; nil for none.

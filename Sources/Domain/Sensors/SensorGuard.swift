@@ -68,7 +68,8 @@ public struct SensorGuard: Equatable, Sendable {
         last = verdict
         switch verdict {
         case .believed:
-            believed = data
+            // A frame that carries some of the readings keeps the others believed before.
+            believed = data.keepingProbes(of: believed)
             keyOpened = true
             counter = data.counter ?? counter
             if let id = data.packetID {

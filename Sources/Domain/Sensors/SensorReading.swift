@@ -128,9 +128,13 @@ public struct SensorData: Equatable, Sendable {
     public var beacon: Beacon?
     /// What was skipped while reading (an unknown object, a length that overran), for `--verbose`.
     public var skipped: [String]
-    /// The frame carries only some of the device's numbered probes (Govee H5055 sends two of
-    /// six a frame): the others stay as last heard.
+    /// The frame carries only some of the device's readings (Govee H5055 sends two probes of six
+    /// a frame, a ThermoBeacon its readings and its day's extremes in turn): the others stay as
+    /// last heard.
     public var partial = false
+    /// The numbered readings a partial frame speaks for, sent or not: a probe it says is
+    /// unplugged goes. Nil: those it sends.
+    public var slotsCarried: Set<Int>?
     /// It came encrypted and its key opened it: only such frames are believed once a key is known.
     public var sealed = false
     /// The encryption counter it was sealed with (BTHome, MiBeacon, Victron), which must not fall.
@@ -171,15 +175,27 @@ public struct SensorData: Equatable, Sendable {
 }
 
 extension SensorData {
-    /// A partial frame's readings joined with the probes `older` (of the same model) had and
-    /// this one does not carry, in probe order.
+    /// A partial frame's readings joined with those `older` (of the same model) had and this
+    /// one does not speak for: numbered ones in probe order, the others where they stood.
     public func keepingProbes(of older: SensorData?) -> SensorData {
         guard partial, let older, older.model == model else { return self }
-        let sent = Set(readings.compactMap { r in r.slot.map { ReadingKey(r.quantity.key, slot: $0) } })
+        let sent = Set(readings.map { ReadingKey($0.quantity.key, slot: $0.slot) })
         var out = self
-        out.readings += older.readings.filter { r in r.slot.map { !sent.contains(ReadingKey(r.quantity.key, slot: $0)) } ?? false }
-        let plain = out.readings.filter { $0.slot == nil }
-        out.readings = out.readings.filter { $0.slot != nil }.sorted { $0.slot! < $1.slot! } + plain
+        let kept = older.readings.filter { r in
+            guard let slot = r.slot else { return !sent.contains(ReadingKey(r.quantity.key)) }
+            return !(slotsCarried?.contains(slot) ?? sent.contains(ReadingKey(r.quantity.key, slot: slot)))
+        }
+        let numbered = (readings + kept).filter { $0.slot != nil }.sorted { $0.slot! < $1.slot! }
+        // A quantity keeps its place among the others, so a row's figures do not swap with each frame.
+        let fresh = Dictionary(readings.filter { $0.slot == nil }.map { ($0.quantity.key, $0) }, uniquingKeysWith: { first, _ in first })
+        var plain: [SensorReading] = []
+        var placed = Set<String>()
+        for r in older.readings where r.slot == nil {
+            plain.append(fresh[r.quantity.key] ?? r)
+            placed.insert(r.quantity.key)
+        }
+        plain += readings.filter { $0.slot == nil && !placed.contains($0.quantity.key) }
+        out.readings = numbered + plain
         return out
     }
 }
