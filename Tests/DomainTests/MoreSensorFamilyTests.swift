@@ -154,6 +154,27 @@ final class MoreSensorFamilyTests: XCTestCase {
         XCTAssertEqual(values(advertised.sensor)["temperature"], 26.5, "a newer temperature replaces the older")
     }
 
+    func testMiBeaconStatesOfMotionDoorFloodAndSmokeSensors() {
+        // Theengs' MUE4094RT frame (no address carried): "motion seen", object 0x0003.
+        XCTAssertEqual(values(decode(service: "FE95", serviceHex: "4030dd031d0300010100")), ["motion": 1])
+        XCTAssertEqual(decode(service: "FE95", serviceHex: "4030dd031d0300010100")?.model, SensorModel(maker: "Xiaomi", model: "MUE4094RT"))
+        func frame(_ product: String, _ object: String) -> String { "5050" + product + "2a" + "0201008d7cc4" + object }
+        // RTCGQ02LM: motion in the dark (0), then two minutes without (0x1017: 120 s).
+        XCTAssertEqual(values(decode(service: "FE95", serviceHex: frame("8d0a", "0f0003000000"))), ["motion": 1, "light": 0])
+        XCTAssertEqual(values(decode(service: "FE95", serviceHex: frame("8d0a", "17100478000000"))), ["motion": 0])
+        XCTAssertEqual(values(decode(service: "FE95", serviceHex: frame("8d0a", "1710041e000000")))["motion"], 1, "30 s still counts as motion")
+        // CGPR1: motion with 300 lx.
+        XCTAssertEqual(values(decode(service: "FE95", serviceHex: frame("830a", "0f00032c0100"))), ["motion": 1, "illuminance": 300])
+        // MCCGQ02HL: open, closed, left open; a reset says nothing of the door.
+        XCTAssertEqual(values(decode(service: "FE95", serviceHex: frame("8b09", "19100100"))), ["opening": 1])
+        XCTAssertEqual(values(decode(service: "FE95", serviceHex: frame("8b09", "19100101"))), ["opening": 0])
+        XCTAssertEqual(values(decode(service: "FE95", serviceHex: frame("8b09", "19100102"))), ["opening": 1])
+        XCTAssertEqual(values(decode(service: "FE95", serviceHex: frame("8b09", "19100103"))), [:])
+        // SJWS01LM wet, JTYJGD03MI smoke.
+        XCTAssertEqual(values(decode(service: "FE95", serviceHex: frame("6308", "14100101"))), ["wet": 1])
+        XCTAssertEqual(values(decode(service: "FE95", serviceHex: frame("9709", "15100101"))), ["smoke": 1])
+    }
+
     func testAGrillProbeThatTheFrameSaysIsUnpluggedGoes() {
         let id = DeviceID(octets: [0xC4, 0x7C, 0x8D, 0x00, 0x01, 0x05], kind: .lePublic)
         func frame(_ mask: UInt8) -> Observation {

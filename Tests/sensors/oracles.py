@@ -439,6 +439,24 @@ def cases():
         case = add("mibeacon", mibeacon_oracle)
         case["service"] = {0xFE95: mibeacon(case["address"], 0x055B, struct.pack("<HBB", 0x100A, 1, 77) + struct.pack("<HB", 0x100D, 4) + b"\x10\x01")}
 
+    # States: motion (with the light as each model tells it), doors, floods, smoke, a low battery.
+    def mibeacon_state_oracle(case):
+        from xiaomi_ble import XiaomiBluetoothDeviceData
+        update = XiaomiBluetoothDeviceData().update(service_info(case["name"], case["address"], service=case["service"]))
+        return ha_values(update, MIBEACON_SUPPORTED | {"motion", "light", "opening", "wet", "smoke", "battery_low"})
+    states = [(0x0A8D, 0x000F, lambda: rng.choice([0, 256]).to_bytes(3, "little")), (0x07F6, 0x000F, lambda: rng.choice([1, 100]).to_bytes(3, "little")),
+              (0x0A83, 0x000F, lambda: rng.randrange(1 << 16).to_bytes(3, "little")), (0x0A8D, 0x1017, lambda: struct.pack("<I", rng.choice([0, 30, 31, 120, 1800]))),
+              (0x3531, 0x4818, lambda: struct.pack("<H", rng.choice([0, 30, 60, 1800]))), (0x3531, 0x4A08, lambda: struct.pack("<f", rng.uniform(0, 2000))),
+              (0x3531, 0x4805, lambda: struct.pack("<f", rng.uniform(0, 2000))), (0x07F6, 0x1018, lambda: bytes([rng.choice([0, 1])])),
+              (0x098B, 0x1019, lambda: bytes([rng.choice([0, 1, 2])])), (0x098B, 0x4A12, lambda: bytes([rng.choice([1, 2])])),
+              (0x098B, 0x4A1A, lambda: bytes([1])), (0x098B, 0x4A0F, lambda: bytes([1])), (0x0863, 0x1014, lambda: bytes([rng.choice([0, 1])])),
+              (0x0863, 0x4806, lambda: bytes([rng.choice([0, 1])])), (0x0997, 0x1015, lambda: bytes([rng.choice([0, 1])])),
+              (0x098B, 0x4A01, lambda: bytes([rng.choice([0, 1])]))]
+    for product, object_id, value in states + states:
+        case = add("mibeacon-state", mibeacon_state_oracle, places=1)
+        body = value()
+        case["service"] = {0xFE95: mibeacon(case["address"], product, struct.pack("<HB", object_id, len(body)) + body, 5, True)}
+
     for product in [0x01, 0x07, 0x0E, 0x10, 0x12, 0x18, 0x33, 0x5D, 0x62, 0x4F]:
         case = add("qingping", qingping_oracle, name="Qingping Temp RH Lite")
         case["service"] = {0xFDCD: qingping(case["address"], product, rng.choice([0x08, 0x48]))}

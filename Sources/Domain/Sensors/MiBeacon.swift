@@ -4,7 +4,7 @@
 import Foundation
 
 /// Xiaomi MiBeacon v2–v5, service data 0xFE95: thermometers, plant sensors, formaldehyde
-/// meters. Source: Xiaomi's "MiBeacon" and "Object definition" pages of the Mi IoT developer
+/// meters, and the states of motion, door, flood and smoke sensors and night lights. Source: Xiaomi's "MiBeacon" and "Object definition" pages of the Mi IoT developer
 /// documentation (iot.mi.com, BLE embedded development), as read by the community's
 /// ble_monitor and Home Assistant's xiaomi-ble (frame control bits, nonces, object IDs).
 enum MiBeacon: SensorFamily {
@@ -17,8 +17,20 @@ enum MiBeacon: SensorFamily {
         0x0387: "MHO-C401", 0x03BC: "GCLS002", 0x045B: "LYWSD02", 0x055B: "LYWSD03MMC", 0x0576: "CGD1",
         0x066F: "CGDK2", 0x06D3: "MHO-C303", 0x0B48: "CGG1-ENCRYPTED", 0x0C3C: "CGC1", 0x16E4: "LYWSD02MMC",
         0x2542: "LYWSD02MMC", 0x2832: "MJWSD05MMC", 0x4C47: "MJWSD05MMC", 0x55B5: "MJWSD06MMC", 0x5BEA: "MJWSD06MMC",
-        0x5DB1: "MBS17",
+        0x5DB1: "MBS17", 0x1203: "XMWSDJ04MMC", 0x00DB: "MMC-T201-1",
+        // Motion, light, door, flood and smoke sensors, and night lights.
+        0x03DD: "MUE4094RT", 0x07F6: "MJYD02YL", 0x0A8D: "RTCGQ02LM", 0x0A83: "CGPR1", 0x3531: "XMPIRO2SXS",
+        0x4C60: "XMPIRO2GSXS", 0x098B: "MCCGQ02HL", 0x03D6: "CGH1", 0x0863: "SJWS01LM", 0x6375: "SJWS02LM",
+        0x7712: "zhiee.flood.sj01", 0x0997: "JTYJGD03MI",
     ]
+    static let motion = Quantity.known("motion")
+    static let opening = Quantity.known("opening")
+    static let light = Quantity.known("light")
+    static let wet = Quantity.known("wet")
+    static let smoke = Quantity.known("smoke")
+    static let batteryLow = Quantity.known("battery_low")
+    /// Seconds without motion that still count as motion, as the Mi Home app counts them.
+    static let stillMoving: UInt64 = 30
 
     static let formaldehyde = Quantity.known("formaldehyde")
     /// Most send one object a frame (the temperature, then the humidity, then the battery): the
@@ -126,7 +138,7 @@ enum MiBeacon: SensorFamily {
             }
             let v = SensorBytes(Array(payload[(i + 3)..<(i + 3 + length)]))
             defer { i += 3 + length }
-            let read = reading(type, v)
+            let read = reading(type, v) ?? state(type, v, model: model.model)
             if read.isEmpty { out.skipped.append(String(format: "object 0x%04X (%d bytes) not read", type, length)) }
             out.readings += read
         }
@@ -134,7 +146,52 @@ enum MiBeacon: SensorFamily {
         return out
     }
 
-    static func reading(_ type: UInt16, _ v: SensorBytes) -> [SensorReading] {
+    /// A state object, as xiaomi-ble reads it; an unknown one reads as nothing.
+    static func state(_ type: UInt16, _ v: SensorBytes, model: String) -> [SensorReading] {
+        func yes(_ on: Bool) -> Double { on ? 1 : 0 }
+        switch (type, v.count) {
+        case (0x0003, _): return [SensorReading(motion, 1)]  // a night light's "motion seen"; it never says none
+        case (0x000F, 3):
+            // Motion, with the light: a level (MJYD02YL 1 or 100, RTCGQ02LM 0 or 256) or lux (CGPR1).
+            guard let level = v.le(0, 3) else { return [] }
+            switch model {
+            case "MJYD02YL", "RTCGQ02LM": return [SensorReading(motion, 1), SensorReading(light, yes(level >= 100))]
+            case "CGPR1": return [SensorReading(motion, 1), SensorReading(.illuminance, Double(level))]
+            default: return [SensorReading(motion, 1)]
+            }
+        case (0x1017, 4), (0x4818, 2):
+            // Seconds since the last motion.
+            guard let quiet = v.le(0, v.count) else { return [] }
+            return [SensorReading(motion, yes(quiet <= stillMoving))]
+        case (0x4A08, 4):
+            guard let lux = float(v), lux.isFinite, lux >= 0 else { return [] }
+            return [SensorReading(motion, 1), SensorReading(.illuminance, lux, decimals: 1)]
+        case (0x4805, 4):
+            guard let lux = float(v), lux.isFinite, lux >= 0 else { return [] }
+            return [SensorReading(.illuminance, lux, decimals: 1)]
+        case (0x1018, 1): return [SensorReading(light, yes(v[0] != 0))]
+        case (0x1019, 1):
+            // 0 open, 1 closed, 2 left open; 3 a reset, which says nothing of the door.
+            switch v[0] {
+            case 0, 2: return [SensorReading(opening, 1)]
+            case 1: return [SensorReading(opening, 0)]
+            default: return []
+            }
+        case (0x4A12, 1):
+            switch v[0] {
+            case 1: return [SensorReading(opening, 1)]
+            case 2: return [SensorReading(opening, 0)]
+            default: return []
+            }
+        case (0x4A1A, 1), (0x4A0F, 1): return v[0] == 1 ? [SensorReading(opening, 1)] : []  // left open; forced open
+        case (0x1014, 1), (0x4806, 1): return [SensorReading(wet, yes((v[0] ?? 0) > 0))]
+        case (0x1015, 1): return [SensorReading(smoke, yes((v[0] ?? 0) > 0))]
+        case (0x4A01, 1): return [SensorReading(batteryLow, yes(v[0] != 0))]
+        default: return []
+        }
+    }
+
+    static func reading(_ type: UInt16, _ v: SensorBytes) -> [SensorReading]? {
         switch (type, v.count) {
         case (0x1004, 2): return v.sle(0, 2).map { [SensorReading(.temperature, Double($0) / 10, decimals: 1)] } ?? []
         case (0x1006, 2):
@@ -161,7 +218,7 @@ enum MiBeacon: SensorFamily {
         case (0x4C08, 4):
             guard let h = float(v), h.isFinite, h >= 0, h <= 100 else { return [] }
             return [SensorReading(.humidity, h, decimals: 2)]
-        default: return []
+        default: return nil
         }
     }
 
