@@ -160,7 +160,8 @@ struct FuzzSensorKeys: SensorKeys {
 func fuzzSensors(_ body: [UInt8]) {
     // Every block a family reads, from the families themselves, and one company none names
     // for the families that read any company's block.
-    let services = SensorDecoders.byService.keys.sorted()
+    // One UUID none names, for the families that read any service's data.
+    let services = SensorDecoders.byService.keys.sorted() + ["FFF9"]
     let companies = SensorDecoders.byCompany.keys.sorted() + [0x0757]
     // Families told by a listed service (Mopeka, Govee H5055, Jaalee, SensorPush) see them all.
     let listed = ["FEE5", "5550", "F525", "EF090000-11D6-42BA-93B8-9DD7EC090AB0", "EF090000-11D6-42BA-93B8-9DD7EC090AA9"]

@@ -309,6 +309,23 @@ final class TheengsFamilyTests: XCTestCase {
         XCTAssertNil(decode(company: 0x1C00, "02d4" + "1403" + "0000" + "21" + "c47c8d000103"), "another address")
     }
 
+    func testFeasycomAprilBrotherN03AndMokosmartsOlderBeaconFromTheengsFrames() {
+        let address = "AA:BB:CC:DD:EE:FF"
+        let feasy = decode(service: "FFF0", serviceHex: "27021992aabbccddeeff64", address: address)
+        XCTAssertEqual(values(feasy), ["plug": 0, "battery": 100])
+        XCTAssertEqual(feasy?.model, SensorModel(maker: "Feasycom", model: "BP108"))
+        XCTAssertEqual(values(decode(service: "FFF0", serviceHex: "29021992aabbccddeeff65", address: address)), ["plug": 1], "on external power")
+        XCTAssertNil(decode(service: "FFF0", serviceHex: "27021992aabbccddeeff64"), "a frame that carries another address")
+        // N03: −2.625 °C, 63.5 %, 350 lx, 100 %, under whatever UUID it is sent.
+        XCTAssertEqual(values(decode(service: "AB03", serviceHex: "ab03aabbccddeeff64ebff7f005e01", address: address)),
+                       ["temperature": -2.625, "humidity": 63.5, "illuminance": 350, "battery": 100])
+        XCTAssertNil(decode(service: "AB03", serviceHex: "ab03aabbccddeeff64ebff7f005e01"), "another device's address")
+        let moko = decode(service: "FF01", serviceHex: "64000000005085a000f0ffe003")
+        XCTAssertEqual(moko?.named.map(\.0), ["acceleration_1", "acceleration_2", "acceleration_3", "battery"])
+        XCTAssertEqual(values(moko)["acceleration_1"] ?? 0, -24.1008, accuracy: 0.0001)
+        XCTAssertEqual(values(moko)["battery"], 100)
+    }
+
     func testANodOnNIUSaysEachPressOnce() {
         // Theengs' frames: a click, a double click, held; battery 99 %; the two bytes before the press change each time.
         XCTAssertEqual(values(decode(service: "0000", serviceHex: "02599c37d90287a521520006635ab801")),

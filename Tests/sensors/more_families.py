@@ -483,6 +483,29 @@ def cases(add, rng, service_info, theengs, govee_packed):
                   "040061bf065c00ffff2c01063700ffff2c010000"):
         add("govee-h5055", h5055_oracle, manufacturer={0x04CF: bytes.fromhex(hexed)})
 
+    # Feasycom's beacons (0xFFF0: model, three bytes, the address, the battery or 0x65 on power),
+    # April Brother's N03 (AB 03, the address, battery, eighths of °C, halves of %, lux, under any
+    # UUID) and Mokosmart's older beacon (0xFF01: battery, axes in ten-thousandths of g). Oracle: Theengs.
+    def theengs_more_oracle(case):
+        answer = theengs(case)
+        out = {theengs_names[k]: v for k, v in answer.items() if k in theengs_names}
+        if "plugged_in" in answer:
+            out["plug"] = 1 if answer["plugged_in"] else 0
+        for n, axis in enumerate("xyz", 1):
+            if f"{axis}_axis" in answer:
+                out[f"acceleration_{n}"] = answer[f"{axis}_axis"]
+        return out
+    for model, battery in ((0x27, rng.randint(0, 100)), (0x29, 0x65), (0x1E, rng.randint(0, 100))):
+        case = add("feasycom", theengs_more_oracle, service={0xFFF0: b""})
+        case["service"][0xFFF0] = bytes([model, 0x02, 0x19, 0x92]) + bytes.fromhex(case["address"].replace(":", "")) + bytes([battery])
+    for _ in range(3):
+        case = add("april-brother-n03", theengs_more_oracle, service={0xAB03: b""}, places=3)
+        case["service"][0xAB03] = bytes([0xAB, 0x03]) + bytes.fromhex(case["address"].replace(":", "")) + bytes([rng.randint(0, 100)]) + struct.pack(
+            "<hHH", rng.randint(-320, 640), rng.randint(0, 200), rng.randrange(65536))
+    for _ in range(3):
+        add("mokobeacon", theengs_more_oracle, service={0xFF01: bytes([rng.randint(0, 100)]) + bytes.fromhex("000000005085") + struct.pack(
+            ">hhh", *(rng.randint(-32768, 32767) for _ in range(3)))}, places=4)
+
     # Kegtron's keg monitors: company 0xFFFF, 27 bytes, big-endian mL of the keg's size, of its
     # start and poured, a port byte (bit 6 two ports, bit 4 the second, bit 0 set up), the port's
     # name. Oracle: kegtron-ble; what is left is the start less what was poured.

@@ -76,6 +76,8 @@ enum SensorSource: Hashable {
     case service(String)
     case company(UInt16)
     case anyCompany
+    /// Service data under any UUID (a format told by its own first bytes).
+    case anyService
 }
 
 /// One sensor family: a pure function from an advertisement to what it says. Each family is
@@ -109,7 +111,7 @@ public enum SensorDecoders {
         Jaalee.self, Tilt.self, Aranet.self, Mopeka.self, OralB.self, Sensirion.self, RuuviTag.self, IBeacon.self, AltBeacon.self,
         Eddystone.self, MiFloraPink.self, GoveeAir.self, SmartDry.self, KSensor.self, SensorEasy.self, XiaomiScale.self,
         Oria.self, BeeWi.self, AprilBrother.self, Otodata.self, TPMS.self, INode.self,
-        HeartRateBands.self, Mokosmart.self, Onset.self, Atomax.self, BatteryMonitors.self, Radioland.self, RAPT.self, Moat.self, Leaone.self, NodOn.self, Oras.self, MiBand.self, Kegtron.self, GoveeMeat.self,
+        HeartRateBands.self, Mokosmart.self, Onset.self, Atomax.self, BatteryMonitors.self, Radioland.self, RAPT.self, Moat.self, Leaone.self, NodOn.self, Oras.self, MiBand.self, Kegtron.self, GoveeMeat.self, Feasycom.self,
     ].sorted { $0.rank > $1.rank }
 
     /// The families by the block they read, each list most specific first: a frame is offered
@@ -117,6 +119,7 @@ public enum SensorDecoders {
     static let byService: [String: [SensorFamily.Type]] = index { if case .service(let uuid) = $0 { uuid } else { nil } }
     static let byCompany: [UInt16: [SensorFamily.Type]] = index { if case .company(let id) = $0 { id } else { nil } }
     static let anyCompany: [SensorFamily.Type] = families.filter { $0.reads.contains(.anyCompany) }
+    static let anyService: [SensorFamily.Type] = families.filter { $0.reads.contains(.anyService) }
 
     private static func index<Key: Hashable>(_ key: (SensorSource) -> Key?) -> [Key: [SensorFamily.Type]] {
         var out: [Key: [SensorFamily.Type]] = [:]
@@ -145,6 +148,7 @@ public enum SensorDecoders {
         for service in frame.serviceData.keys { candidates += byService[service.uuid] ?? [] }
         for block in frame.manufacturerData { candidates += byCompany[block.companyID] ?? [] }
         if !frame.manufacturerData.isEmpty { candidates += anyCompany }
+        if !frame.serviceData.isEmpty { candidates += anyService }
         if candidates.count > 1 { candidates.sort { $0.rank > $1.rank } }
         var tried = Set<ObjectIdentifier>()
         for family in candidates where tried.insert(ObjectIdentifier(family)).inserted {
