@@ -163,10 +163,10 @@ def walk_tree(conn, bus, path, skip=(), max_depth=60):
 
 def extents_of(nodes, coords=Atspi.CoordType.SCREEN):
     """Where each of `nodes` is, asked all at once as a walk asks (one round trip, not one a
-    node); None for a node that went away meanwhile."""
-    if not nodes:
-        return []
-    conn = nodes[0].conn
+    node); None for a node that went away meanwhile (or was None)."""
+    if not any(nodes):
+        return [None] * len(nodes)
+    conn = next(node for node in nodes if node).conn
     answers = [None] * len(nodes)
     pending = [len(nodes)]
     context = GLib.MainContext.new()
@@ -180,8 +180,42 @@ def extents_of(nodes, coords=Atspi.CoordType.SCREEN):
                 pass
         args = GLib.Variant("(u)", (int(coords),))
         for i, node in enumerate(nodes):
+            if node is None:
+                pending[0] -= 1
+                continue
             conn.call(node.bus, node.path, "org.a11y.atspi.Component", "GetExtents", args, None, Gio.DBusCallFlags.NONE, 10000,
                       None, done, i)
+        while pending[0]:
+            context.iteration(True)
+    finally:
+        context.pop_thread_default()
+    return answers
+
+
+def child_at(nodes, index):
+    """Each node's child at `index`, asked all at once (one round trip); None for a node that
+    went away meanwhile. Only the path is known of a child: enough to act on it or ask where it is."""
+    if not any(nodes):
+        return [None] * len(nodes)
+    conn = next(node for node in nodes if node).conn
+    answers = [None] * len(nodes)
+    pending = [len(nodes)]
+    context = GLib.MainContext.new()
+    context.push_thread_default()
+    try:
+        def done(c, result, i):
+            pending[0] -= 1
+            try:
+                bus, path = c.call_finish(result).unpack()[0]
+                answers[i] = Node(conn, bus, path, nodes[i])
+            except GLib.Error:
+                pass
+        args = GLib.Variant("(i)", (index,))
+        for i, node in enumerate(nodes):
+            if node is None:
+                pending[0] -= 1
+                continue
+            conn.call(node.bus, node.path, ACCESSIBLE, "GetChildAtIndex", args, None, Gio.DBusCallFlags.NONE, 10000, None, done, i)
         while pending[0]:
             context.iteration(True)
     finally:
