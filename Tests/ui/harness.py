@@ -19,7 +19,7 @@ import gi
 gi.require_version("Atspi", "2.0")
 from gi.repository import Atspi  # noqa: E402
 
-from atspi_tree import a11y_connection, walk_tree  # noqa: E402
+from atspi_tree import a11y_connection, named_now, walk_tree  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The demo's capture as a plain replay, which ends ("Replay finished") and then keeps its list
@@ -176,13 +176,13 @@ class App:
         raise AssertionError(f"timed out waiting for {what}; showing: {sorted(set(self.names()))}")
 
     def focused_name(self):
-        for node, _, name in self.nodes():
-            try:
-                if node.get_state_set().contains(Atspi.StateType.FOCUSED):
-                    return name
-            except Exception:
-                continue
-        return None
+        now = self.focused_now()
+        return now[1] if now else None
+
+    def unnamed_nodes(self):
+        """Every showing node, with its states but not its name or role (half a walk's questions)."""
+        root = self.accessible()
+        return walk_tree(a11y_connection(), root.app.bus_name, root.path, named=False)
 
     def focused(self):
         """(role, name) of the focused node, after activating the main window as a window
@@ -192,13 +192,15 @@ class App:
         return self.focused_now()
 
     def focused_now(self):
-        """(role, name) of the focused node as the tree says it now, without activating the window."""
-        for node, role, name in self.nodes():
-            try:
-                if node.get_state_set().contains(Atspi.StateType.FOCUSED):
-                    return role, name
-            except Exception:
-                continue
+        """(role, name) of the focused node as the tree says it now, without activating the window.
+        The walk asks only states and children, then the focused node its name and role."""
+        for node in self.unnamed_nodes():
+            if node.get_state_set().contains(Atspi.StateType.FOCUSED):
+                try:
+                    named_now(node)
+                except gi.repository.GLib.Error:
+                    continue  # gone meanwhile
+                return node.role, node.name
         return None
 
     def tab(self, shift=False, before=None, timeout=3):
