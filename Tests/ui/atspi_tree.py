@@ -173,66 +173,43 @@ def named_now(node):
     return node
 
 
-def extents_of(nodes, coords=Atspi.CoordType.SCREEN):
-    """Where each of `nodes` is, asked all at once as a walk asks (one round trip, not one a
-    node); None for a node that went away meanwhile (or was None)."""
-    if not any(nodes):
-        return [None] * len(nodes)
-    conn = next(node for node in nodes if node).conn
+def _ask_each(nodes, iface, method, args, read):
+    """`method` asked of each of `nodes` at once, as a walk asks (one round trip, not one a node):
+    each answer as `read(answer, i)` makes it, None for a node that is None or went away meanwhile."""
     answers = [None] * len(nodes)
-    pending = [len(nodes)]
+    asked = [(i, node) for i, node in enumerate(nodes) if node is not None]
+    if not asked:
+        return answers
+    pending = [len(asked)]
     context = GLib.MainContext.new()
     context.push_thread_default()
     try:
         def done(c, result, i):
             pending[0] -= 1
             try:
-                answers[i] = Extents(*c.call_finish(result).unpack()[0])
+                answers[i] = read(c.call_finish(result).unpack()[0], i)
             except GLib.Error:
                 pass
-        args = GLib.Variant("(u)", (int(coords),))
-        for i, node in enumerate(nodes):
-            if node is None:
-                pending[0] -= 1
-                continue
-            conn.call(node.bus, node.path, "org.a11y.atspi.Component", "GetExtents", args, None, Gio.DBusCallFlags.NONE, 10000,
-                      None, done, i)
+        for i, node in asked:
+            node.conn.call(node.bus, node.path, iface, method, args, None, Gio.DBusCallFlags.NONE, 10000, None, done, i)
         while pending[0]:
             context.iteration(True)
     finally:
         context.pop_thread_default()
     return answers
+
+
+def extents_of(nodes, coords=Atspi.CoordType.SCREEN):
+    """Where each of `nodes` is; None for a node that went away meanwhile (or was None)."""
+    return _ask_each(nodes, "org.a11y.atspi.Component", "GetExtents", GLib.Variant("(u)", (int(coords),)),
+                     lambda answer, i: Extents(*answer))
 
 
 def child_at(nodes, index):
-    """Each node's child at `index`, asked all at once (one round trip); None for a node that
-    went away meanwhile. Only the path is known of a child: enough to act on it or ask where it is."""
-    if not any(nodes):
-        return [None] * len(nodes)
-    conn = next(node for node in nodes if node).conn
-    answers = [None] * len(nodes)
-    pending = [len(nodes)]
-    context = GLib.MainContext.new()
-    context.push_thread_default()
-    try:
-        def done(c, result, i):
-            pending[0] -= 1
-            try:
-                bus, path = c.call_finish(result).unpack()[0]
-                answers[i] = Node(conn, bus, path, nodes[i])
-            except GLib.Error:
-                pass
-        args = GLib.Variant("(i)", (index,))
-        for i, node in enumerate(nodes):
-            if node is None:
-                pending[0] -= 1
-                continue
-            conn.call(node.bus, node.path, ACCESSIBLE, "GetChildAtIndex", args, None, Gio.DBusCallFlags.NONE, 10000, None, done, i)
-        while pending[0]:
-            context.iteration(True)
-    finally:
-        context.pop_thread_default()
-    return answers
+    """Each node's child at `index`; None for a node that went away meanwhile (or was None). Only
+    the path is known of a child: enough to act on it or ask where it is."""
+    return _ask_each(nodes, ACCESSIBLE, "GetChildAtIndex", GLib.Variant("(i)", (index,)),
+                     lambda answer, i: Node(nodes[i].conn, answer[0], answer[1], nodes[i]))
 
 
 _connection = None
