@@ -17,7 +17,7 @@ enum Govee: SensorFamily {
 
     /// An H5178's nine bytes under 0x0001, or an H5112's eight ending in its probe's number.
     static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool {
-        blocks.contains { ($0.companyID == 0x0001 && $0.data.count == 9) || ($0.data.count == 8 && [0x41, 0x82].contains($0.data[7])) }
+        blocks.contains { ($0.companyID == 0x0001 && $0.data.count == 9) || ($0.data.count == 8 && ($0.data[7] == 0x41 || $0.data[7] == 0x82)) }
     }
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {

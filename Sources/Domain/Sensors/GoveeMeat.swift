@@ -36,10 +36,12 @@ enum GoveeMeat: SensorFamily {
         Model(name: "H5198", length: 20, companies: [0x3022], service: "9851", probes: [8, 14], paired: true),
     ]
 
-    /// The four-probe models, whose frames each carry one pair.
+    /// The four-probe models' companies: their frames each carry one pair.
+    static let pairedCompanies: Set<UInt16> = Set(models.filter(\.paired).flatMap(\.companies))
+
+    /// Asked of every report (before decoding): a set lookup a block.
     static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool {
-        blocks.contains { block in models.contains { $0.paired && $0.companies.contains(block.companyID) } }
-            || services.lists("8451") || services.lists("9851")
+        blocks.contains { pairedCompanies.contains($0.companyID) } || (!services.isEmpty && (services.lists("8451") || services.lists("9851")))
     }
 
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
