@@ -125,10 +125,9 @@ public final class ScannerViewModel {
     private var order: [DeviceID] = []
     private let observers = ChangeObservers()
     private var tokens: [ObservationToken] = []
-    /// Counts synchronous publishes, so a background result that raced one is dropped.
-    private var generation = 0
-    /// Each publish's snapshot is numbered: one taken earlier whose job ends later is older
-    /// than what is shown, and is not applied over it.
+    /// Each publish's snapshot is numbered: one taken earlier whose job ends later (a background
+    /// result that raced a synchronous publish, or a later background one) is older than what is
+    /// shown, and is not applied over it.
     private var snapshots = 0
     private var appliedSnapshot = 0
     /// A background publish is under way; another fold meanwhile asks for one more after it.
@@ -286,13 +285,12 @@ public final class ScannerViewModel {
         repeat {
             republishAgain = false
             let job = publishJob(.hold)
-            let started = generation
             snapshots += 1
             let snapshot = snapshots
             let result = await Task.detached(priority: .userInitiated) { job.run() }.value
             // A filter or favorite changed meanwhile and was published at once, or a later
             // snapshot's job ended first: this result is older.
-            if started == generation, snapshot > appliedSnapshot {
+            if snapshot > appliedSnapshot {
                 appliedSnapshot = snapshot
                 apply(result)
             }
@@ -300,7 +298,6 @@ public final class ScannerViewModel {
     }
 
     private func publish(_ placement: PublishJob.Placement) {
-        generation += 1
         snapshots += 1
         appliedSnapshot = snapshots
         apply(publishJob(placement).run())
