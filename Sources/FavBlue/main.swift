@@ -15,6 +15,7 @@ import Foundation
 import GtkKit
 import Localization
 import ScanCommand
+import SecurityToolbox
 import Views
 
 // Installed, favblue-scan is this program under a second name: the runtime is on disk once.
@@ -41,6 +42,7 @@ let status = MainActor.assumeIsolated { () -> Int32 in
     let resources = AppResources.locate()
     L10n.bind(localeDirectory: resources.localeDirectory)
     StartupTrace.mark("translations")
+    SensorCiphers.install(SensorAESBlock())
     if let gresource = resources.gresource, !Style.registerResources(at: gresource) {
         FileHandle.standardError.write(Data("favblue: could not load \(gresource); styling and icons are missing\n".utf8))
     }

@@ -18,6 +18,7 @@ import SecurityToolbox
 public enum ScanProgram {
     /// Parses `arguments` (without the program's name) and runs the command; an error exits.
     public static func main(_ arguments: [String]) async {
+        SensorCiphers.install(SensorAESBlock())
         await FavBlueScanCommand.main(arguments)
     }
 }

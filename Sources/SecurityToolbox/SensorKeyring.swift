@@ -79,3 +79,15 @@ public final class LiveSensorKeyring: MutableSensorKeys, @unchecked Sendable {
 
     public func ctr(key: [UInt8], counter: [UInt8], data: [UInt8]) -> [UInt8]? { ciphers.ctr(key: key, counter: counter, data: data) }
 }
+
+/// AES-128 one block at a time, from swift-crypto, for frames that carry their own key.
+public struct SensorAESBlock: SensorBlockCipher {
+    public init() {}
+
+    public func aesDecrypt(key: [UInt8], block: [UInt8]) -> [UInt8]? {
+        guard key.count == 16, block.count == 16 else { return nil }
+        var out = block
+        guard (try? AES.inversePermute(&out, key: SymmetricKey(data: key))) != nil else { return nil }
+        return out
+    }
+}

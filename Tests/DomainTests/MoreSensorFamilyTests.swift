@@ -57,7 +57,7 @@ final class MoreSensorFamilyTests: XCTestCase {
         // bleparser's KT-100 frame: a 1/2 barrel (58.674 L), 18.927 L at start, 4.567 L poured, set up, "Hello".
         let single = "e532" + "49ef" + "11d7" + "01" + "48656c6c6f" + String(repeating: "00", count: 15)
         XCTAssertEqual(values(decode(company: 0xFFFF, single)),
-                       ["volume_remaining": 14.36, "volume_dispensed": 4.567, "volume_start": 18.927, "keg_size": 58.674, "configured": 1])
+                       ["volume_remaining": 14.36, "volume_dispensed": 4.567, "volume_start": 18.927, "keg_size": 58.674])
         XCTAssertEqual(decode(company: 0xFFFF, single)?.model, SensorModel(maker: "Kegtron", model: "KT-100"))
         XCTAssertNil(decode(company: 0xFFFF, single + "00"), "0xFFFF is any test device's: only 27 bytes are a Kegtron's")
         XCTAssertNil(decode(company: 0xFFFF, "e53249ef11d701" + "48ff" + String(repeating: "00", count: 18)), "a port name that is not text")

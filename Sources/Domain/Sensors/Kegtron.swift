@@ -3,7 +3,8 @@
 
 /// Kegtron's keg monitors, KT-100 (one port) and KT-200 (two): company 0xFFFF, 27 bytes,
 /// big-endian: the keg's size, the volume it started with and the volume poured, each in mL;
-/// a port byte (bit 6: two ports, bit 4: the second port, bit 0: set up); then the port's name,
+/// a port byte (bit 6: two ports, bit 4: the second port, bit 0: set up, not shown: it says
+/// nothing the volumes do not); then the port's name,
 /// 20 bytes of UTF-8 padded with zeros. A KT-200 sends its ports in turn, so each frame carries
 /// one port's readings, numbered by port. Source: Home Assistant's kegtron-ble (after bleparser).
 enum Kegtron: SensorFamily {
@@ -14,7 +15,6 @@ enum Kegtron: SensorFamily {
     static let volumeStart = Quantity.known("volume_start")
     static let dispensed = Quantity.known("volume_dispensed")
     static let remaining = Quantity.known("volume_remaining")
-    static let configured = Quantity.known("configured")
 
     /// A KT-200's frames carry one port each: the other port's readings stay as last heard.
     static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool {
@@ -37,7 +37,6 @@ enum Kegtron: SensorFamily {
             SensorReading(dispensed, Double(poured) / 1000, decimals: 3, slot: slot),
             SensorReading(volumeStart, Double(start) / 1000, decimals: 3, slot: slot),
             SensorReading(kegSize, Double(size) / 1000, decimals: 3, slot: slot),
-            SensorReading(configured, port & 0x01 != 0 ? 1 : 0, slot: slot),
         ])
         out.partial = twoPorts
         out.slotsCarried = slot.map { [$0] }

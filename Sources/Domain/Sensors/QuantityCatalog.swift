@@ -164,7 +164,6 @@ public enum QuantityCatalog {
         entry("lock", "", .binary, class: "lock") { L10n.ctx("a lock's state", "Unlocked") },
         entry("wet", "", .binary, class: "moisture") { L10n.tr("Wet") },
         entry("moving", "", .binary, class: "moving") { L10n.tr("Moving") },
-        entry("configured", "", .binary, slotName: ports) { L10n.ctx("a device given its settings", "Set up") },
         entry("calibrated", "", .binary) { L10n.ctx("a motor that knows its end positions", "Calibrated") },
         entry("occupancy", "", .binary, class: "occupancy") { L10n.tr("Occupied") },
         entry("plug", "", .binary, class: "plug") { L10n.tr("Plugged in") },
@@ -199,6 +198,12 @@ public enum QuantityCatalog {
             },
         ]) { L10n.tr("Dimmer") },
         entry("command", "", .event) { L10n.ctx("a remote's command", "Command") },
+        entry("motion_seen", "", .event, class: "motion", events: [1: SensorEvent("motion") { _ in L10n.tr("Motion seen") }]) {
+            L10n.tr("Motion")
+        },
+        entry("vibration_felt", "", .event, events: [1: SensorEvent("vibration") { _ in L10n.tr("Vibration felt") }]) {
+            L10n.tr("Vibration")
+        },
     ]
 
     /// The table by key.

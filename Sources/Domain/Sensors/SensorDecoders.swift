@@ -112,6 +112,7 @@ public enum SensorDecoders {
         Eddystone.self, MiFloraPink.self, GoveeAir.self, SmartDry.self, KSensor.self, SensorEasy.self, XiaomiScale.self,
         Oria.self, BeeWi.self, AprilBrother.self, Otodata.self, TPMS.self, INode.self,
         HeartRateBands.self, Mokosmart.self, Onset.self, Atomax.self, BatteryMonitors.self, Radioland.self, RAPT.self, Moat.self, Leaone.self, NodOn.self, Oras.self, MiBand.self, Kegtron.self, GoveeMeat.self, Feasycom.self,
+        GoveeEvents.self,
     ].sorted { $0.rank > $1.rank }
 
     /// The families by the block they read, each list most specific first: a frame is offered
