@@ -109,7 +109,7 @@ extension DeviceDetailViewModel {
         guard isFavorite, let data = sensor else { return [] }
         let limits = favorites.favorite(id)?.readingLimits ?? []
         return data.named.compactMap { key, reading in
-            guard reading.quantity.kind == .binary else { return nil }
+            guard reading.quantity.kind != .measurement else { return nil }
             return StateChoice(key: key, title: Self.notifyWords(key, reading.quantity).title,
                                isOn: limits.contains { $0.key == key && $0.above != nil })
         }.sorted { Self.order($0.key) < Self.order($1.key) }
@@ -125,6 +125,13 @@ extension DeviceDetailViewModel {
             let name = caption(key, quantity)
             return (L10n.format("Notify When {} Is Detected", name), L10n.format("Notifies when {} is detected", name))
         case "wet": return (L10n.tr("Notify When It Gets Wet"), L10n.tr("Notifies when it gets wet"))
+        case "motion_seen": return (L10n.tr("Notify When Motion Is Seen"), L10n.tr("Notifies when motion is seen"))
+        case "button":
+            let name = caption(key, quantity)
+            return (L10n.format("Notify When “{}” Is Pressed", name), L10n.format("Notifies when “{}” is pressed", name))
+        case _ where quantity.kind == .event:
+            let name = caption(key, quantity)
+            return (L10n.format("Notify of Each “{}”", name), L10n.format("Notifies of each “{}”", name))
         default:
             let name = caption(key, quantity)
             return (L10n.format("Notify When “{}” Turns On", name), L10n.format("Notifies when “{}” turns on", name))

@@ -67,6 +67,37 @@ final class StateNotificationTests: XCTestCase {
         live.stop()
     }
 
+    func testAButtonNotifiesOfEachPressOnceAndItsSwitchSaysSo() async {
+        let button = TestDevices.id(5, kind: .lePublic)
+        let scanner = FakeScanner()
+        let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 50)
+        let repository = FakeFavoritesRepository([
+            Favorite(id: button, nickname: "Doorbell", lastKnownName: "Switch", addedAt: Date(), updatedAt: Date()),
+        ])
+        let favorites = Favorites(useCases: FavoritesUseCases(repository: repository), live: live, sightings: nil)
+        await favorites.load()
+        let notes = Notes()
+        let watch = ReadingLimitsWatch(live: live, favorites: favorites, notifier: notes)
+        live.start(mode: .continuous)
+        func hear(_ packet: UInt8, _ event: UInt8) async {
+            scanner.feed(Observation(id: button, timestamp: Date(), rssi: -60, name: "Switch",
+                                     serviceData: [ServiceID(uuid: "FCD2", name: nil): [0x40, 0x00, packet, 0x3A, event]]))
+            await live.drain()
+        }
+        await hear(1, 1)
+        let page = DeviceDetailViewModel(id: button, favorites: favorites, live: live, sightings: nil)
+        XCTAssertEqual(page.stateChoices.map(\.title), ["Notify When “Button” Is Pressed"])
+        let saved = await page.setNotifies("button", true)
+        XCTAssertNil(saved)
+        watch.evaluate()
+        XCTAssertTrue(notes.sent.isEmpty, "a press before the switch was turned on is not told")
+        for (packet, event) in [(2, 1), (2, 1), (3, 0), (4, 2)] as [(UInt8, UInt8)] { await hear(packet, event) }
+        XCTAssertEqual(notes.sent.map(\.title), ["\u{2068}Doorbell\u{2069}: Button pressed", "\u{2068}Doorbell\u{2069}: Button pressed twice"],
+                       "each press once, however often its frame is repeated")
+        XCTAssertEqual(page.stateChoices.map(\.isOn), [true])
+        live.stop()
+    }
+
     func testEachButtonPressIsOnTheTimelineOnceHoweverOftenItsFrameIsRepeated() async {
         let button = TestDevices.id(6, kind: .lePublic)
         let scanner = FakeScanner()

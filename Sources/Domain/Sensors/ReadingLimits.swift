@@ -71,6 +71,9 @@ public final class ReadingLimitsWatch {
         tokens.append(favorites.observe { [weak self] in self?.evaluate() })
     }
 
+    /// The newest event told, by device and key: each event is told once, not each report.
+    private var toldEvents: [DeviceID: [String: Date]] = [:]
+
     /// Looks at every favorite with limits once.
     public func evaluate() {
         for favorite in favorites.snapshot.values where !favorite.readingLimits.isEmpty {
@@ -79,6 +82,10 @@ public final class ReadingLimitsWatch {
             var now = past[favorite.id] ?? []
             for limit in favorite.readingLimits {
                 guard let reading = values[limit.key] else { continue }
+                if reading.quantity.kind == .event {
+                    if limit.above != nil { tellEvents(favorite, key: limit.key, quantity: reading.quantity) }
+                    continue
+                }
                 for (mark, bound, beyond, back) in [
                     (">", limit.above, { (v: Double, b: Double) in v > b }, { (v: Double, b: Double) in v <= b - ReadingLimit.hysteresis(b) }),
                     ("<", limit.below, { (v: Double, b: Double) in v < b }, { (v: Double, b: Double) in v >= b + ReadingLimit.hysteresis(b) }),
@@ -98,6 +105,23 @@ public final class ReadingLimitsWatch {
             }
             past[favorite.id] = now
         }
+    }
+
+    /// Tells the events of `key` (a button pressed) heard since the last one told; the first look
+    /// only marks where to start, so turning the switch on does not tell what happened before.
+    private func tellEvents(_ favorite: Favorite, key: String, quantity: Quantity) {
+        let events = live.recentStateChanges(of: favorite.id).filter { $0.key == key && $0.value != 0 }
+        let since = toldEvents[favorite.id]?[key]
+        guard let newest = events.last else {
+            if since == nil { toldEvents[favorite.id, default: [:]][key] = .distantPast }
+            return
+        }
+        toldEvents[favorite.id, default: [:]][key] = newest.time
+        guard let since, newest.time > since,
+              let words = QuantityCatalog.info(quantity.key)?.event(newest.value).map({ $0.0.words($0.steps) }) else { return }
+        let device = DeviceText.isolated(favorites.name(of: favorite.id))
+        notifier.send(id: "reading-\(favorite.id.storageKey)-\(key)-event", title: L10n.format("{}: {}", device, words),
+                      body: L10n.format("At {}.", Formats.time(newest.time)), opening: favorite.id)
     }
 
     private func tell(_ favorite: Favorite, reading: SensorReading, key: String, bound: Double, above: Bool) {
