@@ -155,8 +155,10 @@ final class MoreSensorFamilyTests: XCTestCase {
     }
 
     func testMiBeaconStatesOfMotionDoorFloodAndSmokeSensors() {
-        // Theengs' MUE4094RT frame (no address carried): "motion seen", object 0x0003.
-        XCTAssertEqual(values(decode(service: "FE95", serviceHex: "4030dd031d0300010100")), ["motion": 1])
+        // Theengs' MUE4094RT frame (no address carried): "motion seen", object 0x0003. It never
+        // says that motion stopped, so it is an event (each frame once), not a state left on.
+        XCTAssertEqual(values(decode(service: "FE95", serviceHex: "4030dd031d0300010100")), ["motion_seen": 1])
+        XCTAssertEqual(decode(service: "FE95", serviceHex: "4030dd031d0300010100")?.readings.first?.quantity.kind, .event)
         XCTAssertEqual(decode(service: "FE95", serviceHex: "4030dd031d0300010100")?.model, SensorModel(maker: "Xiaomi", model: "MUE4094RT"))
         func frame(_ product: String, _ object: String) -> String { "5050" + product + "2a" + "0201008d7cc4" + object }
         // RTCGQ02LM: motion in the dark (0), then two minutes without (0x1017: 120 s).

@@ -98,6 +98,24 @@ final class StateNotificationTests: XCTestCase {
         live.stop()
     }
 
+    func testANightLightsMotionIsOnTheTimelineOncePerFrameAndNeverLeftOn() async {
+        let light = TestDevices.id(4, kind: .lePublic)
+        let scanner = FakeScanner()
+        let live = LiveDevices(makeScanner: { _ in scanner }, sightings: nil, refreshesPerSecond: 50)
+        live.start(mode: .continuous)
+        // Xiaomi's MUE4094RT: MiBeacon with its frame counter at byte 4, then "motion seen" (0x0003).
+        for counter: UInt8 in [0x1D, 0x1D, 0x1E, 0x1E, 0x1F] {
+            scanner.feed(Observation(id: light, timestamp: Date(), rssi: -60, name: "Night light",
+                                     serviceData: [ServiceID(uuid: "FE95", name: nil): [0x40, 0x30, 0xDD, 0x03, counter, 0x03, 0x00, 0x01, 0x01, 0x00]]))
+            await live.drain()
+        }
+        let changes = live.recentStateChanges(of: light)
+        XCTAssertEqual(changes.map(\.key), ["motion_seen", "motion_seen", "motion_seen"], "three frames, each once")
+        XCTAssertEqual(changes.map { ReadingText.text(SensorReading(Quantity.known("motion_seen"), $0.value)) },
+                       ["Motion seen", "Motion seen", "Motion seen"])
+        live.stop()
+    }
+
     func testEachButtonPressIsOnTheTimelineOnceHoweverOftenItsFrameIsRepeated() async {
         let button = TestDevices.id(6, kind: .lePublic)
         let scanner = FakeScanner()

@@ -443,8 +443,12 @@ def cases():
     def mibeacon_state_oracle(case):
         from xiaomi_ble import XiaomiBluetoothDeviceData
         update = XiaomiBluetoothDeviceData().update(service_info(case["name"], case["address"], service=case["service"]))
-        return ha_values(update, MIBEACON_SUPPORTED | {"motion", "light", "opening", "wet", "smoke", "battery_low"})
-    states = [(0x0A8D, 0x000F, lambda: rng.choice([0, 256]).to_bytes(3, "little")), (0x07F6, 0x000F, lambda: rng.choice([1, 100]).to_bytes(3, "little")),
+        out = ha_values(update, MIBEACON_SUPPORTED | {"motion", "light", "opening", "wet", "smoke", "battery_low"})
+        # The MUE4094RT's motion is an event in xiaomi-ble, as in FavBlue (motion_seen).
+        if any(e.event_type == "motion_detected" for e in (update.events or {}).values()):
+            out["motion_seen"] = 1
+        return out
+    states = [(0x03DD, 0x0003, lambda: bytes([1])), (0x0A8D, 0x000F, lambda: rng.choice([0, 256]).to_bytes(3, "little")), (0x07F6, 0x000F, lambda: rng.choice([1, 100]).to_bytes(3, "little")),
               (0x0A83, 0x000F, lambda: rng.randrange(1 << 16).to_bytes(3, "little")), (0x0A8D, 0x1017, lambda: struct.pack("<I", rng.choice([0, 30, 31, 120, 1800]))),
               (0x3531, 0x4818, lambda: struct.pack("<H", rng.choice([0, 30, 60, 1800]))), (0x3531, 0x4A08, lambda: struct.pack("<f", rng.uniform(0, 2000))),
               (0x3531, 0x4805, lambda: struct.pack("<f", rng.uniform(0, 2000))), (0x07F6, 0x1018, lambda: bytes([rng.choice([0, 1])])),

@@ -24,6 +24,7 @@ enum MiBeacon: SensorFamily {
         0x7712: "zhiee.flood.sj01", 0x0997: "JTYJGD03MI",
     ]
     static let motion = Quantity.known("motion")
+    static let motionSeen = Quantity.known("motion_seen")
     static let opening = Quantity.known("opening")
     static let light = Quantity.known("light")
     static let wet = Quantity.known("wet")
@@ -150,7 +151,8 @@ enum MiBeacon: SensorFamily {
     static func state(_ type: UInt16, _ v: SensorBytes, model: String) -> [SensorReading] {
         func yes(_ on: Bool) -> Double { on ? 1 : 0 }
         switch (type, v.count) {
-        case (0x0003, _): return [SensorReading(motion, 1)]  // a night light's "motion seen"; it never says none
+        // The MUE4094RT night light's "motion seen": it never says none, so an event, as xiaomi-ble has it.
+        case (0x0003, _): return [SensorReading(motionSeen, 1)]
         case (0x000F, 3):
             // Motion, with the light: a level (MJYD02YL 1 or 100, RTCGQ02LM 0 or 256) or lux (CGPR1).
             guard let level = v.le(0, 3) else { return [] }

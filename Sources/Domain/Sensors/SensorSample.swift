@@ -82,7 +82,7 @@ final class SensorSampler {
         var changed: [SensorSample] = []
         var states = lastStates[id] ?? [:]
         // An event (a button pressed) once per frame: a sensor repeats each frame with its packet number.
-        let packet = data.readings.first { $0.quantity == .packetID }?.value ?? -1
+        let packet = data.readings.first { $0.quantity == .packetID }?.value ?? data.packetID.map(Double.init) ?? -1
         for (key, reading) in data.named where reading.quantity.kind != .measurement {
             let seen = reading.quantity.kind == .event ? reading.value + packet * 65_536 : reading.value
             guard states[key] != seen else { continue }
