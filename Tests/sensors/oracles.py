@@ -561,8 +561,10 @@ def main():
             if set(ours) != set(expected):
                 problem = f"quantities {sorted(ours)} != oracle {sorted(expected)}"
             else:
-                # A family that keeps its format's resolution (`places`) is compared to it.
-                allowed = {k: max(quantum(expected[k]), 0.5 * 10 ** -c.get("places", 99) + 1e-9) for k in ours}
+                # The tolerance is the family's stated resolution (`places`: the format's, or the
+                # oracle's where it rounds coarser), else half the oracle's last printed place;
+                # never the looser of two.
+                allowed = {k: 0.5 * 10 ** -c["places"] + 1e-9 if "places" in c else quantum(expected[k]) for k in ours}
                 wrong = {k: (ours[k], expected[k]) for k in ours if abs(ours[k] - expected[k]) > allowed[k]}
                 if wrong:
                     problem = f"values (ours, oracle) {wrong}"
