@@ -45,7 +45,7 @@ let package = Package(
 
         // MARK: Core
         .target(name: "Localization", dependencies: ["CIntl"]),
-        .target(name: "Domain", dependencies: ["Localization"]),
+        .target(name: "Domain", dependencies: ["Localization"], plugins: ["SensorFamilyList"]),
         .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ", "CGio", "CMosquitto", "CSecret"], plugins: ["ServiceNameTable"]),
         .target(name: "Persistence", dependencies: ["Domain", "Localization", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "ViewModels", dependencies: ["Domain", "Localization"]),
@@ -77,6 +77,7 @@ let package = Package(
         // MARK: Build plugins
         .plugin(name: "CompileResources", capability: .buildTool()),
         .plugin(name: "ServiceNameTable", capability: .buildTool()),
+        .plugin(name: "SensorFamilyList", capability: .buildTool()),
 
         // MARK: Tests
         .target(name: "TestSupport", dependencies: ["Domain", .product(name: "Clocks", package: "swift-clocks")],

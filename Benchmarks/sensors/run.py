@@ -2,14 +2,17 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Copyright The FavBlue authors
 """Decoding cost: favblue-scan (release) replays one generated capture of 1,000,000 reports
-from 5,000 devices, 1,000 of them sensors of the families FavBlue reads (BTHome, MiBeacon,
-Xiaomi custom firmware, Govee, RuuviTag, Qingping), each report of a sensor with new
-readings, the other devices repeating their data with a new signal. Each run writes every
+from 5,000 devices, 1,000 of them sensors, the other devices repeating their data with a new
+signal. The sensors are of every family FavBlue reads: each advertisement the oracle test
+generates (Tests/sensors/oracles.py) that reads as a sensor is one device, every other report
+of it with its last byte changed; the rest are BTHome, MiBeacon, Xiaomi custom firmware, Govee,
+RuuviTag and Qingping sensors whose readings change in every report. Each run writes every
 device's JSON line. A sensor's frame is decoded when read, not per report. Runs with decoding and
 with FAVBLUE_SENSORS=off alternate; prints each one's time and peak memory (median of RUNS),
 the ratio (goal: at most 1.05x), and how many devices came out with readings.
 
-    Benchmarks/sensors/run.py [RUNS]     (default 5; builds the release favblue-scan first)
+    .venv-peers/bin/python Benchmarks/sensors/run.py [RUNS]
+                                 (default 5; builds the release favblue-scan first)
 """
 
 import json
@@ -58,16 +61,41 @@ def ad(structures):
     return out
 
 
-def write(path):
-    addresses = [f"C8:{i >> 16 & 0xFF:02X}:{i >> 8 & 0xFF:02X}:{i & 0xFF:02X}:{rng.randrange(256):02X}:{rng.randrange(256):02X}"
-                 for i in range(DEVICES)]
+def every_family(scan, work):
+    """The oracle test's advertisements that read as sensors without a key, by address."""
+    import oracles
+    from capture import ad as whole, write as write_capture
+    cases = oracles.cases()
+    ads = {c["address"]: whole(c["name"], c["manufacturer"], c["service"], c.get("services")) for c in cases}
+    path = os.path.join(work, "families.btsnoop")
+    write_capture(path, list(ads.items()))
+    rows = [json.loads(line) for line in subprocess.run([scan, "--source", f"btsnoop:{path}", "--fast", "--format", "json"],
+                                                        check=True, stdout=subprocess.PIPE, text=True).stdout.splitlines()]
+    read = {r["address"] for r in rows if r.get("readings")}
+    families = sorted({c["family"] for c in cases if c["address"] in read})
+    return {a: d for a, d in ads.items() if a in read}, families
+
+
+def write(path, family_ads):
+    addresses = list(family_ads)[:SENSORS // 2]
+    addresses += [f"C8:{i >> 16 & 0xFF:02X}:{i >> 8 & 0xFF:02X}:{i & 0xFF:02X}:{rng.randrange(256):02X}:{rng.randrange(256):02X}"
+                  for i in range(DEVICES - len(addresses))]
     others = {a: ad([(0xFF, struct.pack("<H", 0x004C) + bytes([0x10, 0x05]) + os.urandom(5))]) for a in addresses[SENSORS:]}
+    last = REPORTS // DEVICES - 1
     with open(path, "wb") as f:
         f.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
         for i in range(REPORTS):
             k = i % DEVICES
             address = addresses[k]
-            data = ad(sensor_frame(k % 6, i // DEVICES, address)) if k < SENSORS else others[address]
+            n = i // DEVICES
+            if address in family_ads:
+                data = family_ads[address]
+                if n % 2 and n != last:  # every other report changed, the last as generated
+                    data = data[:-1] + bytes([data[-1] ^ 0x01])
+            elif k < SENSORS:
+                data = ad(sensor_frame(k % 6, n, address))
+            else:
+                data = others[address]
             report = (struct.pack("<H", 0x0000) + bytes([0x01]) + address_bytes(address) + bytes([0x01, 0x00, 0xFF, 0x7F])
                       + struct.pack("b", -40 - i % 50) + struct.pack("<H", 0) + bytes([0x00]) + bytes(6) + bytes([len(data)]) + data)
             body = bytes([0x0D, 0x01]) + report
@@ -96,7 +124,9 @@ def main():
     scan = os.path.join(ROOT, ".build", "release", "favblue-scan")
     work = tempfile.mkdtemp(prefix="favblue-sensors-bench-")
     capture = os.path.join(work, "room.btsnoop")
-    write(capture)
+    family_ads, families = every_family(scan, work)
+    print(f"{len(family_ads)} of the sensors are the oracle test's advertisements, of {len(families)} families")
+    write(capture, family_ads)
     rows = [json.loads(line) for line in subprocess.run(
         [scan, "--source", f"btsnoop:{capture}", "--fast", "--format", "json"], check=True, stdout=subprocess.PIPE,
         text=True).stdout.splitlines() if line.strip()]

@@ -9,11 +9,12 @@ work="$(mktemp -d /tmp/favblue-fuzz.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 cd "$root"
 
-# The generated name tables come from the normal build (the test command has made them).
+# The generated name tables and sensor family list come from the normal build (the test command has made them).
 if [ -z "${FAVBLUE_BUILT:-}" ]; then
   swift build --target Bluetooth >/dev/null 2>&1 || { echo "build failed"; echo "Fuzz: 0 passed, 1 failed"; exit 1; }
 fi
-tables="$(for kind in Service Characteristic Descriptor; do find .build -path "*ServiceNameTable/${kind}NameTable.swift" | head -n 1; done)"
+tables="$(for kind in Service Characteristic Descriptor; do find .build -path "*ServiceNameTable/${kind}NameTable.swift" | head -n 1; done
+          find .build -path "*SensorFamilyList/SensorFamilyList.swift" | head -n 1)"
 mkdir -p "$work/src"
 # One module: drop the cross-module imports.
 # The D-Bus layer (Sources/Bluetooth/BlueZ) and what uses it (Sources/Bluetooth/Routes, the places

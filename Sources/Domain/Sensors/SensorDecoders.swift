@@ -81,7 +81,7 @@ enum SensorSource: Hashable {
 }
 
 /// One sensor family: a pure function from an advertisement to what it says. Each family is
-/// one file with its source cited; adding one is that file and its entry in `families`.
+/// one file with its source cited; adding one is that file (the build lists it, `listed`) and its test.
 protocol SensorFamily {
     /// The blocks it reads: only frames that carry one are offered to it.
     static var reads: [SensorSource] { get }
@@ -105,15 +105,7 @@ extension SensorFamily {
 
 /// Every sensor family FavBlue reads.
 public enum SensorDecoders {
-    static let families: [SensorFamily.Type] = [
-        BTHome.self, MiBeacon.self, Victron.self, BParasite.self, XiaomiCustom.self, Qingping.self, SwitchBot.self, Govee.self,
-        GoveeProbe.self, ThermoPro.self, Inkbird.self, InkbirdBBQ.self, SensorPush.self, BlueMaestro.self, ThermoBeacon.self,
-        Jaalee.self, Tilt.self, Aranet.self, Mopeka.self, OralB.self, Sensirion.self, RuuviTag.self, IBeacon.self, AltBeacon.self,
-        Eddystone.self, MiFloraPink.self, GoveeAir.self, SmartDry.self, KSensor.self, SensorEasy.self, XiaomiScale.self,
-        Oria.self, BeeWi.self, AprilBrother.self, Otodata.self, TPMS.self, INode.self,
-        HeartRateBands.self, Mokosmart.self, Onset.self, Atomax.self, BatteryMonitors.self, Radioland.self, RAPT.self, Moat.self, Leaone.self, NodOn.self, Oras.self, MiBand.self, Kegtron.self, GoveeMeat.self, Feasycom.self,
-        GoveeEvents.self,
-    ].sorted { $0.rank > $1.rank }
+    static let families: [SensorFamily.Type] = listed.sorted { $0.rank > $1.rank }
 
     /// The families by the block they read, each list most specific first: a frame is offered
     /// only to the families of the blocks it carries, not to every family in turn.
