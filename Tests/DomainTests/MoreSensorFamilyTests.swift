@@ -21,6 +21,9 @@ final class MoreSensorFamilyTests: XCTestCase {
         Dictionary(uniqueKeysWithValues: (data?.named ?? []).map { ($0.0, $0.1.value) })
     }
 
+    /// What `data` says but its alarms, which tests of the probes leave to their own checks.
+    private func measured(_ data: SensorData?) -> [String: Double] { values(data).filter { !$0.key.contains("alarm") } }
+
     func testAnIBBQKeepsEachProbesNumberWhenOneIsUnplugged() {
         // Four probes: 21.5 °C, unplugged (0xFFFF), −4.0 °C, 250.0 °C.
         let data = decode(name: "iBBQ", company: 0x0000, "0000000000000000" + "d700" + "ffff" + "d8ff" + "c409")
@@ -42,14 +45,17 @@ final class MoreSensorFamilyTests: XCTestCase {
                                manufacturerData: [ManufacturerData(companyID: 0x04CF, companyName: "", data: body)])
         }
         var advertised = AdvertisedData(frame(0x00, 21, 22))
-        XCTAssertEqual(values(advertised.sensor), ["temperature_1": 21, "temperature_2": 22, "battery": 87])
+        XCTAssertEqual(values(advertised.sensor), ["temperature_1": 21, "temperature_2": 22, "battery": 87,
+                                                  "temperature_alarm_high_1": 300, "temperature_alarm_low_1": 0,
+                                                  "temperature_alarm_high_2": 300, "temperature_alarm_low_2": 0],
+                       "each probe's alarms as set on it, beside it")
         advertised.merge(frame(0x80, 90, 91))  // not read before the next: still kept
         advertised.merge(frame(0x40, 63, -4))
-        XCTAssertEqual(values(advertised.sensor), ["temperature_1": 21, "temperature_2": 22, "temperature_3": 63, "temperature_4": -4,
+        XCTAssertEqual(measured(advertised.sensor), ["temperature_1": 21, "temperature_2": 22, "temperature_3": 63, "temperature_4": -4,
                                                   "temperature_5": 90, "temperature_6": 91, "battery": 87])
         advertised.merge(frame(0x00, 25, 22))
-        XCTAssertEqual(advertised.sensor?.named.map(\.0), ["temperature_1", "temperature_2", "temperature_3", "temperature_4",
-                                                            "temperature_5", "temperature_6", "battery"])
+        XCTAssertEqual(advertised.sensor?.named.map(\.0).filter { !$0.contains("alarm") },
+                       ["temperature_1", "temperature_2", "temperature_3", "temperature_4", "temperature_5", "temperature_6", "battery"])
         XCTAssertEqual(values(advertised.sensor)["temperature_1"], 25, "a newer frame's probe replaces the older")
     }
 
@@ -100,7 +106,11 @@ final class MoreSensorFamilyTests: XCTestCase {
         XCTAssertEqual(values(decode(company: 0x8843, "ec0002010100")), ["occupancy": 1, "motion": 0])
         XCTAssertNil(decode(company: 0x8843, "ec0003010100"), "a light or plug of Govee's, not a presence sensor")
         // A meat thermometer: probe 1 at 65.43 °C, probe 2 unplugged (negative): no second figure.
-        XCTAssertEqual(values(decode(company: 0x2730, "0000000000000000" + "198f" + "1f40" + "00" + "ffff" + "1f40")), ["temperature_1": 65.43])
+        XCTAssertEqual(values(decode(company: 0x2730, "0000000000000000" + "198f" + "1f40" + "00" + "ffff" + "1f40")),
+                       ["temperature_1": 65.43, "temperature_alarm_high_1": 80])
+        // An H5198: probe 1 with its high and low alarms, probe 2 with no alarm set (negative).
+        XCTAssertEqual(values(decode(company: 0x3022, "0000000000000100" + "198f" + "1f40" + "0fa0" + "0898" + "ffff" + "ffff")),
+                       ["temperature_1": 65.43, "temperature_alarm_high_1": 80, "temperature_alarm_low_1": 40, "temperature_2": 22])
         XCTAssertEqual(decode(company: 0x2730, "0000000000000000198f1f4000ffff1f40")?.model, SensorModel(maker: "Govee", model: "H5182"))
         XCTAssertNil(decode(company: 0x2731, "0000000000000000198f1f4000ffff1f40"), "neither its company, its name nor its service")
     }
@@ -117,7 +127,7 @@ final class MoreSensorFamilyTests: XCTestCase {
         // Theengs' frames: probes 1 and 2, then 3 and 4, no service listed, no name.
         var h5055 = AdvertisedData(frame(0x04CF, "0400461b061700ffff2c01067300ffff2c010000"))
         h5055.merge(frame(0x04CF, "0400417f065600ffff2c01069100ffff2c010000"))
-        XCTAssertEqual(values(h5055.sensor), ["temperature_1": 23, "temperature_2": 115, "temperature_3": 86, "temperature_4": 145, "battery": 65])
+        XCTAssertEqual(measured(h5055.sensor), ["temperature_1": 23, "temperature_2": 115, "temperature_3": 86, "temperature_4": 145, "battery": 65])
         XCTAssertNil(AdvertisedData(frame(0x04CF, "0400461b001700ffff2c01007300ffff2c010000")).sensor,
                      "twenty bytes under 0x04CF without a probe's kind byte are someone else's")
     }
@@ -191,7 +201,8 @@ final class MoreSensorFamilyTests: XCTestCase {
         var advertised = AdvertisedData(frame(0x03))
         XCTAssertEqual(values(advertised.sensor)["temperature_2"], 22)
         advertised.merge(frame(0x01))
-        XCTAssertEqual(values(advertised.sensor), ["temperature_1": 21, "battery": 87], "probe 2 unplugged: not its last figure")
+        XCTAssertEqual(values(advertised.sensor), ["temperature_1": 21, "temperature_alarm_high_1": 300, "temperature_alarm_low_1": 0, "battery": 87],
+                       "probe 2 unplugged: neither its last figure nor its alarms")
     }
 
     func testSensorPushUnpacksItsMixedRadixNumber() {

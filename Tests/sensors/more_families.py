@@ -42,10 +42,19 @@ def cases(add, rng, service_info, theengs, govee_packed):
         numbers, _ = ha_update(INKBIRDBluetoothDeviceData(), info(case))
         return probes(numbers)
 
+    def alarms(numbers):
+        """govee-ble's probe alarms as FavBlue's; its 0.0 for an alarm below zero is one not set."""
+        out = {}
+        for key, value in numbers.items():
+            for prefix, name in (("temperature_alarm_probe_", "temperature_alarm_high_"), ("low_temperature_alarm_probe_", "temperature_alarm_low_")):
+                if key.startswith(prefix) and value != 0.0:
+                    out[name + key[len(prefix):]] = value
+        return out
+
     def govee_probe_oracle(case):
         from govee_ble import GoveeBluetoothDeviceData
         numbers, _ = ha_update(GoveeBluetoothDeviceData(), info(case))
-        out = probes(numbers)
+        out = probes(numbers) | alarms(numbers)
         if "battery" in numbers:
             out["battery"] = numbers["battery"]
         return out
@@ -493,13 +502,17 @@ def cases(add, rng, service_info, theengs, govee_packed):
         for key, value in update.entity_values.items():
             k, v = key.key, value.native_value
             if v is None or v == "error" or "alarm" in k or k in ("signal_strength",):
-                continue
+                continue  # the alarms are taken below
             if key.device_id in ("primary", "remote"):
                 k = f"{k}_{1 if key.device_id == 'primary' else 2}"
             out[k.replace("_probe_", "_")] = v
         for key, value in update.binary_entity_values.items():
             if value.native_value is not None:
                 out[key.key] = 1 if value.native_value else 0
+        # An absent probe (0.0 in govee-ble) has no alarm in FavBlue either.
+        present = {k.rsplit("_", 1)[1] for k in out if k.startswith("temperature_") and out[k] != 0.0}
+        numbers = {k.key: v.native_value for k, v in update.entity_values.items() if v.native_value is not None}
+        out |= {k: v for k, v in alarms(numbers).items() if k.rsplit("_", 1)[1] in present}
         return out
     for name in ("Govee_H5051_1A2B", "GVH5052_1A2B", "Govee_H5071_1A2B", None):
         add("govee-more", govee_more_oracle, name=name, manufacturer={0xEC88: bytes([0]) + struct.pack(
@@ -523,7 +536,7 @@ def cases(add, rng, service_info, theengs, govee_packed):
             body[6] = rng.choice([1, 65, 129, 193, 2, 66, 130, 194])
         for offset in offsets:
             body[offset:offset + 2] = struct.pack(">h", rng.randint(0, 30000))
-        # The alarms are settings, not readings: FavBlue reads the probes and leaves the alarms.
+        # Each probe's alarm is a setting it reports, shown beside it (below zero: none set).
         add("govee-meat", govee_more_oracle, **rng.choice([dict(manufacturer={company: bytes(body)}),
                                                           dict(name=f"{model}_1A2B", manufacturer={0x0102: bytes(body)})]))
     # The H5055 heard without its scan response (no 5550 listed): Theengs' frames, told by their
@@ -533,7 +546,10 @@ def cases(add, rng, service_info, theengs, govee_packed):
         out = {f"temperature_{k[5:]}": v for k, v in answer.items() if re.fullmatch(r"tempc[1-6]", k)}
         if "batt" in answer:
             out["battery"] = answer["batt"]
-        return out
+        # Theengs leaves the alarms; govee-ble reads them once it is told the service.
+        from govee_ble import GoveeBluetoothDeviceData
+        numbers, _ = ha_update(GoveeBluetoothDeviceData(), info(dict(case, services=[0x5550])))
+        return out | alarms(numbers)
     for hexed in ("0400461b061700ffff2c01067300ffff2c010000", "0400417f065600ffff2c01069100ffff2c010000",
                   "040061bf065c00ffff2c01063700ffff2c010000"):
         add("govee-h5055", h5055_oracle, manufacturer={0x04CF: bytes.fromhex(hexed)})

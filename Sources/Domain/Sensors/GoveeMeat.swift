@@ -4,7 +4,7 @@
 /// Govee's meat thermometers, H5181 to H5198: a manufacturer block of a model's own length,
 /// under company IDs the firmware picks from a few, with the service 8x51 listed (H5181: 8151)
 /// or the model in the name. From byte 8, big-endian, each probe's temperature in hundredths of
-/// a degree and its alarm (a negative value: no probe). The four-probe H5184 and H5198 send two
+/// a degree (a negative value: no probe) and its alarm (the H5198's high, then low; negative: none). The four-probe H5184 and H5198 send two
 /// probes a frame, byte 6 saying which pair; the H5191 sends the air's temperature after its
 /// probe. Source: Home Assistant's govee-ble (after bleparser).
 enum GoveeMeat: SensorFamily {
@@ -68,8 +68,14 @@ enum GoveeMeat: SensorFamily {
         }
         var readings: [SensorReading] = []
         for (index, offset) in model.probes.enumerated() {
-            guard let t = b.sbe(offset, 2) else { return nil }
-            if t >= 0 { readings.append(SensorReading(.temperature, Double(t) / 100, decimals: 2, slot: first + index)) }
+            guard let t = b.sbe(offset, 2), let high = b.sbe(offset + 2, 2) else { return nil }
+            guard t >= 0 else { continue }
+            readings.append(SensorReading(.temperature, Double(t) / 100, decimals: 2, slot: first + index))
+            // The alarm set on the probe; below zero, none. The H5198 has a low alarm after it.
+            if high >= 0 { readings.append(SensorReading(GoveeProbe.alarmHigh, Double(high) / 100, decimals: 2, slot: first + index)) }
+            if model.name == "H5198", let low = b.sbe(offset + 4, 2), low >= 0 {
+                readings.append(SensorReading(GoveeProbe.alarmLow, Double(low) / 100, decimals: 2, slot: first + index))
+            }
         }
         if let air = model.air, let t = b.sbe(air, 2) { readings.append(SensorReading(.temperature, Double(t) / 100, decimals: 2)) }
         var out = SensorData(model: SensorModel(maker: "Govee", model: model.name), readings: readings)

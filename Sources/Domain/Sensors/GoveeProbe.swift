@@ -12,6 +12,9 @@ enum GoveeProbe: SensorFamily {
     static let rank = 70
     static let reads: [SensorSource] = [.anyCompany]
     static let sendsPartialFrames = true
+    static let alarmHigh = Quantity.known("temperature_alarm_high")
+    static let alarmLow = Quantity.known("temperature_alarm_low")
+
     static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool {
         services.lists("5550") || blocks.contains { $0.companyID == 0x04CF && $0.data.count == 20 }
     }
@@ -25,8 +28,12 @@ enum GoveeProbe: SensorFamily {
         var readings: [SensorReading] = []
         for (index, offset) in [(0, 5), (1, 12)] {
             let probe = first + index
-            guard data[3] & (1 << (probe - 1)) != 0, let t = b.sle(offset, 2) else { continue }
+            guard data[3] & (1 << (probe - 1)) != 0, let t = b.sle(offset, 2), let low = b.sle(offset + 2, 2),
+                  let high = b.sle(offset + 4, 2) else { continue }
             readings.append(SensorReading(.temperature, Double(t), slot: probe))
+            // An alarm below zero is one not set.
+            if high >= 0 { readings.append(SensorReading(alarmHigh, Double(high), slot: probe)) }
+            if low >= 0 { readings.append(SensorReading(alarmLow, Double(low), slot: probe)) }
         }
         readings.append(SensorReading(.battery, Double(data[2] & 0x7F)))
         var out = SensorData(model: SensorModel(maker: "Govee", model: "H5055"), readings: readings)

@@ -78,6 +78,12 @@ public enum QuantityCatalog {
         L10n.format("Port {}", Formats.number(slot))
     }
 
+    /// A grill thermometer's probes, numbered from 1.
+    private static let probes: @Sendable (Int) -> String? = { slot in
+        // Translators: a thermometer's numbered probe, "Probe 2".
+        L10n.format("Probe {}", Formats.number(slot))
+    }
+
     /// The table. A row's main readings come in `order`; Home Assistant's classes as its
     /// sensor and binary sensor documentation names them.
     public static let all: [QuantityInfo] = [
@@ -127,6 +133,9 @@ public enum QuantityCatalog {
         entry("volume_flow_rate", "m³/h", class: "volume_flow_rate", decimals: 3) { L10n.tr("Flow rate") },
         entry("volume_dispensed", "L", class: "volume", decimals: 1, slotName: ports) { L10n.ctx("poured from a keg", "Dispensed") },
         entry("volume_start", "L", class: "volume_storage", decimals: 1, slotName: ports) { L10n.ctx("what a keg held when it was set up", "Volume at start") },
+        // A grill thermometer's alarms as set on it: settings it reports, shown beside its probes.
+        entry("temperature_alarm_high", "°C", class: "temperature", slotName: probes) { L10n.tr("Alarm above") },
+        entry("temperature_alarm_low", "°C", class: "temperature", slotName: probes) { L10n.tr("Alarm below") },
         entry("keg_size", "L", class: "volume_storage", decimals: 1, slotName: ports) { L10n.tr("Keg size") },
         entry("metered_volume", "m³", class: "volume", decimals: 3) { L10n.tr("Metered volume") },
         entry("volume_storage", "L", class: "volume_storage", decimals: 1) { L10n.tr("Stored volume") },
