@@ -63,15 +63,25 @@ public enum L10n {
     }
 
     /// Replaces each `{}` in `template`, in order, with the next argument.
+    /// Byte by byte: Foundation's `range(of:)` is a locale-aware search, and this runs for
+    /// every formatted string, some for every report heard.
     static func fill(_ template: String, _ args: [CustomStringConvertible]) -> String {
+        let utf8 = template.utf8
         var result = ""
-        var rest = Substring(template)
         var iterator = args.makeIterator()
-        while let range = rest.range(of: "{}") {
-            result += rest[..<range.lowerBound]
-            result += iterator.next()?.description ?? "{}"
-            rest = rest[range.upperBound...]
+        var start = utf8.startIndex
+        var i = start
+        while i != utf8.endIndex {
+            let next = utf8.index(after: i)
+            if utf8[i] == UInt8(ascii: "{"), next != utf8.endIndex, utf8[next] == UInt8(ascii: "}") {
+                result += template[start..<i]
+                result += iterator.next()?.description ?? "{}"
+                i = utf8.index(after: next)
+                start = i
+            } else {
+                i = next
+            }
         }
-        return result + rest
+        return result + template[start...]
     }
 }

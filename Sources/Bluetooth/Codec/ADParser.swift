@@ -116,7 +116,7 @@ public enum ADParser {
     /// Made when a report is decoded in full; a repeated report never comes here, so no table
     /// of every 16-bit UUID is built up front (that took a whole capture's start).
     static func service(_ wire: [UInt8]) -> ServiceID {
-        let hex = Hex.compact(wire.reversed())
+        let hex = wire.count == 2 ? Hex.word(UInt16(wire[0]) | UInt16(wire[1]) << 8) : Hex.compact(wire.reversed())
         let uuid: String
         if wire.count == 16 {
             var text: [UInt8] = []

@@ -39,7 +39,7 @@ public struct AdvertisedData: Equatable, Sendable {
     /// reports than anyone reads.
     public var sensor: SensorData? {
         sensorCache.read {
-            SensorDecoders.decode(SensorFrame(address: heardAt?.address ?? "", name: name, manufacturerData: manufacturerData,
+            SensorDecoders.decode(SensorFrame(heardAt: heardAt, name: name, manufacturerData: manufacturerData,
                                               serviceData: serviceData, services: services))
         }
     }
@@ -54,6 +54,8 @@ public struct AdvertisedData: Equatable, Sendable {
     /// What was decoded since the payload last changed, behind one reference: the fold copies
     /// a device's data with every report.
     private var sensorCache = SensorCache()
+    /// A report of it may have been a family's that sends its probes a few a frame.
+    private var sendsPartialFrames = Derived()
 
     /// The last advertising data and scan response heard, as they were sent (Clone This Device).
     public private(set) var lastAdvertising: [UInt8] = []
@@ -79,9 +81,12 @@ public struct AdvertisedData: Equatable, Sendable {
     public mutating func merge(_ o: Observation) {
         let oldName = name
         // A family that sends its probes a few a frame needs those of the frames before.
-        let older = SensorDecoders.mayBePartial(services, manufacturerData, serviceData)
-            || SensorDecoders.mayBePartial(o.services, o.manufacturerData, o.serviceData)
-            ? sensor : nil
+        // Asked of each report, not of all that was heard: each family's first look holds for
+        // any one part of a device's advertising (a block, a listed service), and once true stays.
+        if !sendsPartialFrames.value {
+            sendsPartialFrames.value = SensorDecoders.mayBePartial(o.services, o.manufacturerData, o.serviceData)
+        }
+        let older = sendsPartialFrames.value ? sensor : nil
         if let name = o.name, !name.isEmpty {
             self.name = name
             invalidNameBytes = o.invalidNameBytes
@@ -130,6 +135,12 @@ public struct AdvertisedData: Equatable, Sendable {
         if let value = o.connected { connected = value }
         if let value = o.battery { battery = value }
     }
+}
+
+/// A flag derived from the reports folded, so no part of equality.
+struct Derived: Equatable, Sendable {
+    var value = false
+    static func == (a: Derived, b: Derived) -> Bool { true }
 }
 
 /// What a device's payload decoded to, once asked, and the probes a partial frame joins.

@@ -14,7 +14,7 @@ public struct ManufacturerData: Equatable, Sendable {
     /// What a company number no one was given is called.
     public static func unknownMaker(_ id: UInt16) -> String {
         // Translators: a company number the Bluetooth SIG list does not hold.
-        L10n.format("Unknown maker (0x{})", String(format: "%04X", id))
+        L10n.format("Unknown maker (0x{})", Hex.word(id))
     }
 
     /// The company number is not on the SIG's list.

@@ -6,7 +6,11 @@ import Foundation
 /// What a sensor decoder reads: one device's advertising, as folded so far.
 public struct SensorFrame: Sendable {
     /// "AA:BB:CC:DD:EE:FF", the address heard; encrypted families build their nonce from it.
-    public var address: String
+    public var address: String { heardAt?.address ?? text }
+    /// The address as heard, when the frame is a device's: its text is made only when asked,
+    /// since most frames are read without it.
+    private var heardAt: DeviceID?
+    private var text = ""
     public var name: String?
     public var manufacturerData: [ManufacturerData]
     public var serviceData: [ServiceID: [UInt8]]
@@ -15,7 +19,17 @@ public struct SensorFrame: Sendable {
 
     public init(address: String, name: String?, manufacturerData: [ManufacturerData], serviceData: [ServiceID: [UInt8]],
                 services: [ServiceID] = []) {
-        self.address = address
+        self.text = address
+        self.name = name
+        self.manufacturerData = manufacturerData
+        self.serviceData = serviceData
+        self.services = services
+    }
+
+    /// A device's frame, heard at `heardAt` (nil: not yet heard).
+    init(heardAt: DeviceID?, name: String?, manufacturerData: [ManufacturerData], serviceData: [ServiceID: [UInt8]],
+         services: [ServiceID]) {
+        self.heardAt = heardAt
         self.name = name
         self.manufacturerData = manufacturerData
         self.serviceData = serviceData
@@ -24,7 +38,8 @@ public struct SensorFrame: Sendable {
 
     /// The address's six bytes as written (most significant first); nil when it is not one.
     var addressBytes: [UInt8]? {
-        let parts = address.split(separator: ":")
+        if let heardAt { return heardAt.octets }
+        let parts = text.split(separator: ":")
         guard parts.count == 6 else { return nil }
         let bytes = parts.compactMap { UInt8($0, radix: 16) }
         return bytes.count == 6 ? bytes : nil

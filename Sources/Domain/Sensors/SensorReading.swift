@@ -179,22 +179,23 @@ extension SensorData {
     /// one does not speak for: numbered ones in probe order, the others where they stood.
     public func keepingProbes(of older: SensorData?) -> SensorData {
         guard partial, let older, older.model == model else { return self }
-        let sent = Set(readings.map { ReadingKey($0.quantity.key, slot: $0.slot) })
-        var out = self
-        let kept = older.readings.filter { r in
-            guard let slot = r.slot else { return !sent.contains(ReadingKey(r.quantity.key)) }
-            return !(slotsCarried?.contains(slot) ?? sent.contains(ReadingKey(r.quantity.key, slot: slot)))
+        // A handful of readings each: scans, not sets, as this runs for each partial frame folded.
+        func sent(_ r: SensorReading) -> Bool { readings.contains { $0.slot == r.slot && $0.quantity.key == r.quantity.key } }
+        var numbered = readings.filter { $0.slot != nil }
+        for r in older.readings {
+            guard let slot = r.slot else { continue }
+            if !(slotsCarried?.contains(slot) ?? sent(r)) { numbered.append(r) }
         }
-        let numbered = (readings + kept).filter { $0.slot != nil }.sorted { $0.slot! < $1.slot! }
+        numbered.sort { $0.slot! < $1.slot! }
         // A quantity keeps its place among the others, so a row's figures do not swap with each frame.
-        let fresh = Dictionary(readings.filter { $0.slot == nil }.map { ($0.quantity.key, $0) }, uniquingKeysWith: { first, _ in first })
         var plain: [SensorReading] = []
-        var placed = Set<String>()
         for r in older.readings where r.slot == nil {
-            plain.append(fresh[r.quantity.key] ?? r)
-            placed.insert(r.quantity.key)
+            plain.append(readings.first { $0.slot == nil && $0.quantity.key == r.quantity.key } ?? r)
         }
-        plain += readings.filter { $0.slot == nil && !placed.contains($0.quantity.key) }
+        for r in readings where r.slot == nil && !older.readings.contains(where: { $0.slot == nil && $0.quantity.key == r.quantity.key }) {
+            plain.append(r)
+        }
+        var out = self
         out.readings = numbered + plain
         return out
     }

@@ -14,6 +14,13 @@ public enum Hex {
     /// Two lowercase digits a byte, nothing between, as exports and gateways write data.
     public static func lower(_ bytes: some Collection<UInt8>) -> String { format(bytes, upper: false, space: false) }
 
+    /// Four uppercase digits: a 16-bit UUID or a company number ("FCD2"), made for each report.
+    public static func word(_ value: UInt16) -> String {
+        let d = upperDigits
+        return String(decoding: [d[Int(value >> 12)], d[Int(value >> 8 & 0xF)], d[Int(value >> 4 & 0xF)], d[Int(value & 0xF)]],
+                      as: UTF8.self)
+    }
+
     private static let upperDigits = Array("0123456789ABCDEF".utf8)
     private static let lowerDigits = Array("0123456789abcdef".utf8)
 
