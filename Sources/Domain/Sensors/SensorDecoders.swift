@@ -71,7 +71,16 @@ public struct SensorFrame: Sendable {
 
 extension [ServiceID] {
     /// Whether the service `uuid` ("FEE5", or a 128-bit one in any case) is among them.
-    func lists(_ uuid: String) -> Bool { contains { $0.uuid.caseInsensitiveCompare(uuid) == .orderedSame } }
+    /// ASCII case folded byte by byte: Foundation's comparison is locale-aware, and families ask
+    /// this of each report.
+    func lists(_ uuid: String) -> Bool {
+        let wanted = uuid.utf8
+        func folded(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        return contains { id in
+            let have = id.uuid.utf8
+            return have.count == wanted.count && zip(have, wanted).allSatisfy { folded($0) == folded($1) }
+        }
+    }
 }
 
 /// The key and cipher that open an encrypted family's frames: the keyring in the app,
