@@ -6,7 +6,10 @@ import Foundation
 extension LiveDevices {
     /// What the device's advertising says as a sensor, opened with its key where one is known:
     /// the fold decodes without keys, before it knows which address it heard.
-    public func sensor(of id: DeviceID) -> SensorData? { devices[id]?.sensor(keys: sensorKeys) }
+    public func sensor(of id: DeviceID) -> SensorData? {
+        let keys = sensorKeys
+        return peek(id) { $0.sensor(keys: keys) } ?? nil
+    }
 
     /// Starts judging the device's frames afresh: its key was given, changed or removed.
     public func keyChanged(for id: DeviceID) {
@@ -16,9 +19,9 @@ extension LiveDevices {
 
     /// Feeds the device's newest frame to its guard, when its key is known.
     func guardSensor(_ id: DeviceID, at time: Date) {
-        guard let device = devices[id] else { return }
-        _ = SensorGuard.judge(&devices[id]!.sensorGuard, device.advertised, heardAt: device.currentAddress.address,
-                              owner: id.address, keys: sensorKeys, at: time)
+        guard let at = devices.index(forKey: id) else { return }
+        let advertised = devices.values[at].advertised, heardAt = devices.values[at].currentAddress.address
+        _ = SensorGuard.judge(&devices.values[at].sensorGuard, advertised, heardAt: heardAt, owner: id.address, keys: sensorKeys, at: time)
     }
 
     /// The sensor's readings over the last hour, one every 10 s, oldest first.

@@ -294,6 +294,13 @@ public final class LiveDevices {
 
     // MARK: Folding
 
+    /// What `read` says of `id`'s device, read in place: the dictionary's subscript would copy
+    /// the whole device, and this runs for every report.
+    func peek<T>(_ id: DeviceID, _ read: (LiveDevice) -> T) -> T? {
+        guard let at = devices.index(forKey: id) else { return nil }
+        return read(devices.values[at])
+    }
+
     private func fold() {
         let (batch, departures) = inbox.drain()
         var readings: [Sighting] = []
@@ -305,11 +312,11 @@ public final class LiveDevices {
             // Decided as soon as due, as favblue-scan does: a long batch (a fast replay) must not
             // hold a new address past the moment its row's next one appears.
             defer { if folding.isHolding, folding.isDue(newest: newest, now: now()) { settleGhosts(onlyDue: true) } }
-            if devices[o.id] == nil, holdAsGhost(o) { continue }
+            if devices.index(forKey: o.id) == nil, holdAsGhost(o) { continue }
             admit(o)
             if let rssi = o.rssi, keepsSightings(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
             // Asked only of sensors: most reports are not one's, and this runs for every report.
-            if devices[o.id]?.advertised.hasSensor == true {
+            if peek(o.id, { $0.advertised.hasSensor }) == true {
                 guardSensor(o.id, at: o.timestamp)
                 let keep = keepsSightings(o.id)
                 if sensorSampler.isDue(o.id, at: o.timestamp, keep: keep), let data = sensor(of: o.id) {
@@ -317,7 +324,7 @@ public final class LiveDevices {
                 }
                 // States are taken as they change, from every report: of a favorite (few), or of a
                 // sensor whose frames say a state in the clear, so the cost stays with those.
-                if keep || devices[o.id]?.advertised.sensor?.readings.contains(where: { $0.quantity.kind != .measurement }) == true,
+                if keep || peek(o.id, { $0.advertised.sensor?.readings.contains { $0.quantity.kind != .measurement } }) == true,
                    let data = sensor(of: o.id) {
                     samples += sensorSampler.changes(o.id, data, at: o.timestamp, keep: keep)
                 }
@@ -334,7 +341,11 @@ public final class LiveDevices {
         }
         if !isReplayOver {
             let cutoff = now().addingTimeInterval(-(max(removeAfter, fadeAfter) + pauseSeconds))
-            let gone = devices.compactMap { $0.value.lastSeen < cutoff && !keepsListed($0.key) ? $0.key : nil }
+            // Read in place: a closure over the dictionary's elements copies each device, each fold.
+            var gone: [DeviceID] = []
+            for at in devices.indices where devices.values[at].lastSeen < cutoff && !keepsListed(devices.keys[at]) {
+                gone.append(devices.keys[at])
+            }
             for id in gone { forget(id) }
         }
         let store = readingsStore

@@ -40,9 +40,12 @@ public final class SensorKeyBook {
         let now = Date()
         guard now.timeIntervalSince(lastSweep) >= 1 else { return }
         lastSweep = now
-        for (id, device) in live.all where !asked.contains(id.address) && device.advertised.hasEncryptedSensor {
-            asked.insert(id.address)
-            let vault = vault, address = id.address
+        // Read in place, the cheap test first: a loop over the elements copies each device.
+        let all = live.all
+        for at in all.indices where all.values[at].advertised.hasEncryptedSensor {
+            let id = all.keys[at], address = id.address
+            guard asked.insert(address).inserted else { continue }
+            let vault = vault
             Task { [weak self] in
                 let found = await Task.detached { () -> Result<[UInt8]?, SensorKeyVaultFailure> in
                     do throws(SensorKeyVaultFailure) { return .success(try vault.key(for: address)) } catch { return .failure(error) }
