@@ -11,6 +11,13 @@ extension LiveDevices {
         return peek(id) { $0.sensor(keys: keys) } ?? nil
     }
 
+    /// What `read` says of `id`'s device, read in place: the dictionary's subscript would copy
+    /// the whole device, and this runs for every report.
+    func peek<T>(_ id: DeviceID, _ read: (LiveDevice) -> T) -> T? {
+        guard let at = devices.index(forKey: id) else { return nil }
+        return read(devices.values[at])
+    }
+
     /// Starts judging the device's frames afresh: its key was given, changed or removed.
     public func keyChanged(for id: DeviceID) {
         devices[id]?.sensorGuard = nil

@@ -294,13 +294,6 @@ public final class LiveDevices {
 
     // MARK: Folding
 
-    /// What `read` says of `id`'s device, read in place: the dictionary's subscript would copy
-    /// the whole device, and this runs for every report.
-    func peek<T>(_ id: DeviceID, _ read: (LiveDevice) -> T) -> T? {
-        guard let at = devices.index(forKey: id) else { return nil }
-        return read(devices.values[at])
-    }
-
     private func fold() {
         let (batch, departures) = inbox.drain()
         var readings: [Sighting] = []
