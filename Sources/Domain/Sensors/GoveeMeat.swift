@@ -4,9 +4,9 @@
 /// Govee's meat thermometers, H5181 to H5198: a manufacturer block of a model's own length,
 /// under company IDs the firmware picks from a few, with the service 8x51 listed (H5181: 8151)
 /// or the model in the name. From byte 8, big-endian, each probe's temperature in hundredths of
-/// a degree (a negative value: no probe) and its alarm (the H5198's high, then low; negative: none). The four-probe H5184 and H5198 send two
-/// probes a frame, byte 6 saying which pair; the H5191 sends the air's temperature after its
-/// probe. Source: Home Assistant's govee-ble (after bleparser).
+/// a degree (a negative value: no probe) and its alarm (the H5198's high, then low; negative:
+/// none). The four-probe H5184 and H5198 send two probes a frame, byte 6 saying which pair; the
+/// H5191 sends the air's temperature after its probe. Source: Home Assistant's govee-ble (after bleparser).
 enum GoveeMeat: SensorFamily {
     static let rank = 70
     static let reads: [SensorSource] = [.anyCompany]
