@@ -201,13 +201,14 @@ extension BlueZPeripheral {
             call.reply()
             feed.yield(.wrote(central, id, value, withResponse: options["type"]?.stringValue != "command"))
         case "StartNotify":
+            // Subscribed before the reply: a value sent as soon as BlueZ has its answer is notified.
+            let started = lock.withLock { app.notifying.insert(id).inserted }
             call.reply()
-            if lock.withLock({ app.notifying.insert(id).inserted }) {
-                feed.yield(.subscribed(central, id, indicate: !characteristic.properties.contains(.notify)))
-            }
+            if started { feed.yield(.subscribed(central, id, indicate: !characteristic.properties.contains(.notify))) }
         case "StopNotify":
+            let stopped = lock.withLock { app.notifying.remove(id) != nil }
             call.reply()
-            if lock.withLock({ app.notifying.remove(id) != nil }) { feed.yield(.unsubscribed(central, id)) }
+            if stopped { feed.yield(.unsubscribed(central, id)) }
         case "Confirm":
             call.reply()
             feed.yield(.confirmed(central, id))
