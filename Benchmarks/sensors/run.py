@@ -9,7 +9,8 @@ of it with its last byte changed; the rest are BTHome, MiBeacon, Xiaomi custom f
 RuuviTag and Qingping sensors whose readings change in every report. Each run writes every
 device's JSON line. A sensor's frame is decoded when read, not per report. Runs with decoding and
 with FAVBLUE_SENSORS=off alternate; prints each one's time and peak memory (median of RUNS),
-the ratio (goal: at most 1.05x), and how many devices came out with readings.
+the ratio (goal: at most 1.05x), the median of the paired runs' ratios by wall clock and by CPU
+time with their spread, and how many devices came out with readings.
 
     .venv-peers/bin/python Benchmarks/sensors/run.py [RUNS]
                                  (default 5; builds the release favblue-scan first)
@@ -110,12 +111,13 @@ def run_once(scan, capture, decoding):
     # A fresh interpreter per run, so the peak memory is this run's alone.
     probe = ("import resource,subprocess,sys,time;s=time.monotonic();"
              "subprocess.run(sys.argv[1:],check=True,stdout=subprocess.DEVNULL);"
-             "print(time.monotonic()-s, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss/1024)")
+             "u=resource.getrusage(resource.RUSAGE_CHILDREN);"
+             "print(time.monotonic()-s, u.ru_utime+u.ru_stime, u.ru_maxrss/1024)")
     # JSON, so both runs write every device's line and the decoding run reads each sensor.
     command = [scan, "--source", f"btsnoop:{capture}", "--fast", "--format", "json"]
     out = subprocess.run([sys.executable, "-c", probe, *command], check=True, stdout=subprocess.PIPE, text=True, env=env).stdout
-    seconds, mib = map(float, out.split())
-    return seconds, mib
+    seconds, cpu, mib = map(float, out.split())
+    return seconds, cpu, mib
 
 
 def main():
@@ -136,11 +138,17 @@ def main():
     for _ in range(runs):
         on.append(run_once(scan, capture, True))
         off.append(run_once(scan, capture, False))
-    t1, m1 = statistics.median(s for s, _ in on), statistics.median(m for _, m in on)
-    t0, m0 = statistics.median(s for s, _ in off), statistics.median(m for _, m in off)
+    t1, m1 = statistics.median(r[0] for r in on), statistics.median(r[2] for r in on)
+    t0, m0 = statistics.median(r[0] for r in off), statistics.median(r[2] for r in off)
     print(f"favblue-scan, {REPORTS:,} reports, decoding off: {t0:.3f} s, peak {m0:.1f} MiB (median of {runs})")
     print(f"favblue-scan, {REPORTS:,} reports, decoding on:  {t1:.3f} s, peak {m1:.1f} MiB")
     print(f"ratio on / off: {t1 / t0:.3f}x (goal at most 1.05x); memory {m1 / m0:.3f}x")
+    # The machine's speed drifts between runs: each run with decoding is also compared with the
+    # run without it just after, and the CPU time (user and system) beside the wall-clock time.
+    paired = sorted(a[0] / b[0] for a, b in zip(on, off))
+    cpu = sorted(a[1] / b[1] for a, b in zip(on, off))
+    print(f"paired runs: wall-clock ratio median {statistics.median(paired):.3f}x (lowest {paired[0]:.3f}x, highest {paired[-1]:.3f}x);"
+          f" CPU time ratio median {statistics.median(cpu):.3f}x (lowest {cpu[0]:.3f}x, highest {cpu[-1]:.3f}x)")
     print(f"decoding per sensor report: {(t1 - t0) / (REPORTS * SENSORS / DEVICES) * 1e9:.0f} ns")
     if with_readings != SENSORS:
         sys.exit(1)
