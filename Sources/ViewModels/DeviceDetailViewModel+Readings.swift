@@ -25,7 +25,15 @@ extension DeviceDetailViewModel {
     static func readings(_ data: SensorData?, name: String) -> Readings? {
         guard let data, !(data.readings.isEmpty && !data.encrypted && !data.plaintextIgnored) else { return nil }
         // A packet number tells repeated frames apart; it says nothing to the user.
-        let items = data.keyed.filter { $0.1.quantity != .packetID }.map { key, reading -> Readings.Item in
+        var items: [Readings.Item] = []
+        var named = Set<Int>()
+        for (key, reading) in data.keyed where reading.quantity != .packetID {
+            // A slot's name comes first among its readings ("Name of Port 2", then its volumes).
+            if let slot = reading.slot, named.insert(slot).inserted, let text = data.slotNames[slot] {
+                let what = reading.quantity.info?.slotName?(slot) ?? Formats.number(slot)
+                // Translators: the name a user gave a numbered part of a device in its own app, "Name of Port 2".
+                items.append(Readings.Item(key: "slot_name_\(slot)", caption: L10n.format("Name of {}", what), value: DeviceText.shown(text)))
+            }
             let caption = caption(key.description, reading.quantity)
             // Under its caption a state is one word: "Door" over "Open", not "Door open".
             let value = switch reading.quantity.kind {
@@ -33,7 +41,12 @@ extension DeviceDetailViewModel {
             case .binary: ReadingText.stateWord(reading)
             case .event: ReadingText.text(reading)
             }
-            return Readings.Item(key: key.description, caption: caption, value: value)
+            items.append(Readings.Item(key: key.description, caption: caption, value: value))
+        }
+        // A device with one slot names it without numbering its readings (a KT-100's port).
+        for (slot, text) in data.slotNames.sorted(by: { $0.key < $1.key }) where !named.contains(slot) {
+            // Translators: the name a user gave a keg monitor's one port in its own app ("IPA").
+            items.insert(Readings.Item(key: "slot_name_\(slot)", caption: L10n.tr("Port name"), value: DeviceText.shown(text)), at: 0)
         }
         var note: String?
         if data.wrongKey {

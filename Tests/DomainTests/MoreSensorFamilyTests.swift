@@ -88,6 +88,23 @@ final class MoreSensorFamilyTests: XCTestCase {
         XCTAssertEqual(values(advertised.sensor)["volume_remaining_2"], 16.927)
     }
 
+    func testAKegtronsPortNamesAreKeptAsSentAndAKT200KeepsTheOtherPortsName() {
+        let single = "e532" + "49ef" + "11d7" + "01" + "48656c6c6f" + String(repeating: "00", count: 15)
+        XCTAssertEqual(decode(company: 0xFFFF, single)?.slotNames, [1: "Hello"], "a KT-100's one port")
+        let id = DeviceID(octets: [0xC4, 0x7C, 0x8D, 0x00, 0x01, 0x04], kind: .leRandom)
+        func frame(_ port: String, _ name: [UInt8]) -> Observation {
+            let padded = name + [UInt8](repeating: 0, count: 20 - name.count)
+            return Observation(id: id, timestamp: Date(), rssi: -60,
+                               manufacturerData: [ManufacturerData(companyID: 0xFFFF, companyName: "",
+                                                                   data: Hex.bytes("e532" + "49ef" + "03e8" + port)! + padded)])
+        }
+        var advertised = AdvertisedData(frame("41", Array("IPA".utf8)))
+        advertised.merge(frame("51", Array("Stout \u{1B}[31m".utf8)))
+        XCTAssertEqual(advertised.sensor?.slotNames, [1: "IPA", 2: "Stout \u{1B}[31m"], "each port's name, kept as sent")
+        advertised.merge(frame("41", []))
+        XCTAssertEqual(advertised.sensor?.slotNames, [2: "Stout \u{1B}[31m"], "port 1's name cleared in Kegtron's app")
+    }
+
     func testGoveesOtherModelsAsGoveeBleReadsThem() {
         // H5051: nine bytes under 0xEC88, little-endian hundredths; 21.50 °C, 48.00 %, 87 %.
         XCTAssertEqual(values(decode(company: 0xEC88, "006608c01257000000")),

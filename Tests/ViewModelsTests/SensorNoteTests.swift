@@ -26,6 +26,21 @@ final class SensorNoteTests: XCTestCase {
                        ["Acceleration (X axis)", "Acceleration (Y axis)", "Acceleration (Z axis)", "Temperature 2"])
     }
 
+    func testAKegsPortNamesAreShownBeforeEachPortsVolumesAsTextWithTheirControlCodesVisible() async {
+        let remaining = Quantity.known("volume_remaining")
+        var data = SensorData(model: SensorModel(maker: "Kegtron", model: "KT-200"),
+                              readings: [SensorReading(remaining, 14.36, decimals: 3, slot: 1), SensorReading(remaining, 2, decimals: 3, slot: 2)])
+        data.slotNames = [2: "Stout \u{1B}[31m", 1: "IPA"]
+        let shown = await DeviceDetailViewModel.readings(data, name: "Keg")
+        XCTAssertEqual(shown?.items.map(\.caption), ["Name of Port 1", "Remaining (Port 1)", "Name of Port 2", "Remaining (Port 2)"])
+        XCTAssertEqual(shown?.items.map(\.value), ["IPA", "14.360 L", "Stout \u{241B}[31m", "2.000 L"])
+        var single = SensorData(model: SensorModel(maker: "Kegtron", model: "KT-100"), readings: [SensorReading(remaining, 14.36, decimals: 3)])
+        single.slotNames = [1: "Hello"]
+        let one = await DeviceDetailViewModel.readings(single, name: "Keg")
+        XCTAssertEqual(one?.items.map(\.caption), ["Port name", "Remaining"])
+        XCTAssertEqual(one?.items.first?.value, "Hello")
+    }
+
     func testTheNoteStandsAloneBeforeAnyFrameIsBelieved() async {
         var data = SensorData()
         data.plaintextIgnored = true

@@ -4,8 +4,8 @@
 /// Kegtron's keg monitors, KT-100 (one port) and KT-200 (two): company 0xFFFF, 27 bytes,
 /// big-endian: the keg's size, the volume it started with and the volume poured, each in mL;
 /// a port byte (bit 6: two ports, bit 4: the second port, bit 0: set up, not shown: it says
-/// nothing the volumes do not); then the port's name,
-/// 20 bytes of UTF-8 padded with zeros. A KT-200 sends its ports in turn, so each frame carries
+/// nothing the volumes do not); then the port's name as its user set it ("IPA", shown on the
+/// device's page), 20 bytes of UTF-8 padded with zeros. A KT-200 sends its ports in turn, so each frame carries
 /// one port's readings, numbered by port. Source: Home Assistant's kegtron-ble (after bleparser).
 enum Kegtron: SensorFamily {
     static let rank = 11
@@ -40,6 +40,8 @@ enum Kegtron: SensorFamily {
         ])
         out.partial = twoPorts
         out.slotsCarried = slot.map { [$0] }
+        // What the user called the port in Kegtron's app ("IPA"); a KT-100's one port is port 1.
+        if !name.isEmpty { out.slotNames[slot ?? 1] = String(decoding: name, as: UTF8.self) }
         return out
     }
 }

@@ -143,6 +143,9 @@ public struct SensorData: Equatable, Sendable {
     public var packetID: Int?
     /// A frame without encryption came from a sensor whose key is known, and was not believed.
     public var plaintextIgnored = false
+    /// The names the device's user gave its numbered slots (a Kegtron's ports: "IPA"), as the
+    /// device sent them: device text, shown through `DeviceText`.
+    public var slotNames: [Int: String] = [:]
 
     public init(model: SensorModel? = nil, readings: [SensorReading] = [], encrypted: Bool = false,
                 wrongKey: Bool = false, beacon: Beacon? = nil, skipped: [String] = []) {
@@ -197,6 +200,9 @@ extension SensorData {
         }
         var out = self
         out.readings = numbered + plain
+        for (slot, name) in older.slotNames where !(slotsCarried?.contains(slot) ?? (slotNames[slot] != nil)) {
+            out.slotNames[slot] = name
+        }
         return out
     }
 }
