@@ -263,7 +263,10 @@ final class FavBlueApp {
         window.present()
         StartupTrace.mark("presented")
         // Once start-up has settled (the first frame, the store, the first scan results).
-        MainLoop.after(seconds: 3) { SliceAllocator.giveBackFreedMemory() }
+        MainLoop.after(seconds: 3) {
+            SliceAllocator.giveBackFreedMemory()
+            SliceAllocator.giveBackStartupCode()
+        }
         // The icon after the first frame: realizing a window draws its icon for X11, which held
         // the first frame by some 10 ms. Later windows take the default; this one is told.
         window.window.onAfterPaint { [weak window] in

@@ -28,6 +28,8 @@ GtkWindow *cgtk_window_cast(gpointer instance);
 gboolean cgtk_slice_uses_malloc(void);
 /* malloc_trim(0): the heap's free pages back to the system. */
 int cgtk_memory_trim(void);
+/* The program file's code paged out (MADV_PAGEOUT); bytes asked of, or -1. */
+long cgtk_page_out_program(void);
 void cgtk_accessible_set_label(GtkAccessible *accessible, const char *label);
 void cgtk_accessible_set_description(GtkAccessible *accessible, const char *description);
 void cgtk_accessible_set_hidden(GtkAccessible *accessible, gboolean hidden);
