@@ -36,6 +36,7 @@ public enum SliceAllocator {
     /// Gives back the program's own code that start-up ran through (the store's opening, the
     /// pages' building, argument parsing): pages of the file that stay mapped otherwise, some
     /// 14 MiB of a statically linked Swift program (the kernel maps code around each page run).
-    /// The kernel reads again from the file whatever is run later. Call once start-up has settled.
+    /// The kernel reads again from the file whatever is run later, and leaves the pages another
+    /// running copy maps too (`favblue-scan` is the same program). Call once start-up has settled.
     public static func giveBackStartupCode() { _ = cgtk_page_out_program() }
 }

@@ -4,6 +4,7 @@
 single instance, German, and accessible names, on the real binary."""
 
 import os
+import shutil
 import subprocess
 import time
 import unittest
@@ -475,6 +476,51 @@ class MemoryTests(unittest.TestCase):
             with open(f"/proc/{app.proc.pid}/maps") as f:
                 maps = f.read()
             self.assertNotIn("librsvg", maps, "the app's icon is drawn without loading the SVG renderer")
+
+    def test_the_code_start_up_ran_is_given_back_once_the_window_has_settled(self):
+        """Start-up runs through some 14 MiB of the program's own code, which stayed resident: the
+        app gives those pages back a few seconds after its window is shown. A private copy of the
+        program, as the kernel leaves a page that another running copy maps too."""
+        home = scratch()
+        prefix = os.path.dirname(os.path.dirname(os.path.realpath(binary())))
+        os.makedirs(os.path.join(home, "bin"))
+        os.symlink(os.path.join(prefix, "share"), os.path.join(home, "share"))
+        program = os.path.join(home, "bin", "favblue")
+        shutil.copy2(os.path.realpath(binary()), program)
+        # Written back to the disk, so its pages in memory are clean copies the kernel may drop.
+        with open(program, "rb") as f:
+            os.fsync(f.fileno())
+
+        def resident_code_kib(pid):
+            total, code = 0, False
+            with open(f"/proc/{pid}/smaps") as f:
+                for line in f:
+                    fields = line.split()
+                    if len(fields) >= 5 and "-" in fields[0] and not fields[0].endswith(":"):
+                        code = "x" in fields[1] and fields[-1] == program
+                    elif code and fields[0] == "Rss:":
+                        total += int(fields[1])
+            return total
+
+        env = dict(os.environ, HOME=home, XDG_DATA_HOME=os.path.join(home, "data"),
+                   XDG_CACHE_HOME=os.path.join(home, "cache"), GSETTINGS_BACKEND="memory")
+        proc = subprocess.Popen([program, "--splash-ms", "0", "--storage", "memory"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--pid", str(proc.pid)],
+                                   capture_output=True, text=True, timeout=60)
+            self.assertTrue(found.stdout.strip(), "the window is shown")
+            shown = resident_code_kib(proc.pid)
+            self.assertGreater(shown, 4096, "start-up ran through more than 4 MiB of the program's code")
+            deadline, now = time.monotonic() + 8, shown
+            while time.monotonic() < deadline and now >= shown / 2:
+                time.sleep(0.5)
+                now = resident_code_kib(proc.pid)
+            self.assertLess(now, shown / 2, f"{shown} KiB of code resident as the window was shown, {now} KiB after")
+            self.assertIsNone(proc.poll(), "the app runs on")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
 
     def test_a_g_slice_the_user_set_is_kept(self):
         with App(splash_ms=0, env={"G_SLICE": ""}) as app:
