@@ -44,10 +44,11 @@ extension DeviceDetailViewModel {
             items.append(Readings.Item(key: key.description, caption: caption, value: value))
         }
         // A device with one slot names it without numbering its readings (a KT-100's port).
-        for (slot, text) in data.slotNames.sorted(by: { $0.key < $1.key }) where !named.contains(slot) {
+        let unnumbered = data.slotNames.sorted { $0.key < $1.key }.filter { !named.contains($0.key) }.map { slot, text in
             // Translators: the name a user gave a keg monitor's one port in its own app ("IPA").
-            items.insert(Readings.Item(key: "slot_name_\(slot)", caption: L10n.tr("Port name"), value: DeviceText.shown(text)), at: 0)
+            Readings.Item(key: "slot_name_\(slot)", caption: L10n.tr("Port name"), value: DeviceText.shown(text))
         }
+        items.insert(contentsOf: unnumbered, at: 0)
         var note: String?
         if data.wrongKey {
             note = L10n.format("This key does not open the readings of {}. Check the key, or remove it.", DeviceText.isolated(name))

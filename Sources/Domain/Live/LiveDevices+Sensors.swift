@@ -6,17 +6,7 @@ import Foundation
 extension LiveDevices {
     /// What the device's advertising says as a sensor, opened with its key where one is known:
     /// the fold decodes without keys, before it knows which address it heard.
-    public func sensor(of id: DeviceID) -> SensorData? {
-        let keys = sensorKeys
-        return peek(id) { $0.sensor(keys: keys) } ?? nil
-    }
-
-    /// What `read` says of `id`'s device, read in place: the dictionary's subscript would copy
-    /// the whole device, and this runs for every report.
-    func peek<T>(_ id: DeviceID, _ read: (LiveDevice) -> T) -> T? {
-        guard let at = devices.index(forKey: id) else { return nil }
-        return read(devices.values[at])
-    }
+    public func sensor(of id: DeviceID) -> SensorData? { devices[id]?.sensor(keys: sensorKeys) }
 
     /// Starts judging the device's frames afresh: its key was given, changed or removed.
     public func keyChanged(for id: DeviceID) {
@@ -26,9 +16,9 @@ extension LiveDevices {
 
     /// Feeds the device's newest frame to its guard, when its key is known.
     func guardSensor(_ id: DeviceID, at time: Date) {
-        guard let at = devices.index(forKey: id) else { return }
-        let advertised = devices.values[at].advertised, heardAt = devices.values[at].currentAddress.address
-        _ = SensorGuard.judge(&devices.values[at].sensorGuard, advertised, heardAt: heardAt, owner: id.address, keys: sensorKeys, at: time)
+        guard let device = devices[id] else { return }
+        _ = SensorGuard.judge(&devices[id]!.sensorGuard, device.advertised, heardAt: device.currentAddress.address,
+                              owner: id.address, keys: sensorKeys, at: time)
     }
 
     /// The sensor's readings over the last hour, one every 10 s, oldest first.

@@ -305,11 +305,11 @@ public final class LiveDevices {
             // Decided as soon as due, as favblue-scan does: a long batch (a fast replay) must not
             // hold a new address past the moment its row's next one appears.
             defer { if folding.isHolding, folding.isDue(newest: newest, now: now()) { settleGhosts(onlyDue: true) } }
-            if devices.index(forKey: o.id) == nil, holdAsGhost(o) { continue }
+            if devices[o.id] == nil, holdAsGhost(o) { continue }
             admit(o)
             if let rssi = o.rssi, keepsSightings(o.id) { readings.append(Sighting(id: o.id, time: o.timestamp, rssi: rssi)) }
             // Asked only of sensors: most reports are not one's, and this runs for every report.
-            if peek(o.id, { $0.advertised.hasSensor }) == true {
+            if devices[o.id]?.advertised.hasSensor == true {
                 guardSensor(o.id, at: o.timestamp)
                 let keep = keepsSightings(o.id)
                 if sensorSampler.isDue(o.id, at: o.timestamp, keep: keep), let data = sensor(of: o.id) {
@@ -317,7 +317,7 @@ public final class LiveDevices {
                 }
                 // States are taken as they change, from every report: of a favorite (few), or of a
                 // sensor whose frames say a state in the clear, so the cost stays with those.
-                if keep || peek(o.id, { $0.advertised.sensor?.readings.contains { $0.quantity.kind != .measurement } }) == true,
+                if keep || devices[o.id]?.advertised.sensor?.readings.contains(where: { $0.quantity.kind != .measurement }) == true,
                    let data = sensor(of: o.id) {
                     samples += sensorSampler.changes(o.id, data, at: o.timestamp, keep: keep)
                 }
@@ -334,11 +334,7 @@ public final class LiveDevices {
         }
         if !isReplayOver {
             let cutoff = now().addingTimeInterval(-(max(removeAfter, fadeAfter) + pauseSeconds))
-            // Read in place: a closure over the dictionary's elements copies each device, each fold.
-            var gone: [DeviceID] = []
-            for at in devices.indices where devices.values[at].lastSeen < cutoff && !keepsListed(devices.keys[at]) {
-                gone.append(devices.keys[at])
-            }
+            let gone = devices.compactMap { $0.value.lastSeen < cutoff && !keepsListed($0.key) ? $0.key : nil }
             for id in gone { forget(id) }
         }
         let store = readingsStore

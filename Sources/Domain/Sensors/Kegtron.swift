@@ -5,8 +5,8 @@
 /// big-endian: the keg's size, the volume it started with and the volume poured, each in mL;
 /// a port byte (bit 6: two ports, bit 4: the second port, bit 0: set up, not shown: it says
 /// nothing the volumes do not); then the port's name as its user set it ("IPA", shown on the
-/// device's page), 20 bytes of UTF-8 padded with zeros. A KT-200 sends its ports in turn, so each frame carries
-/// one port's readings, numbered by port. Source: Home Assistant's kegtron-ble (after bleparser).
+/// device's page), 20 bytes of UTF-8 padded with zeros. A KT-200 sends its ports in turn, so
+/// each frame carries one port's readings, numbered by port. Source: Home Assistant's kegtron-ble (after bleparser).
 enum Kegtron: SensorFamily {
     static let rank = 11
     static let reads: [SensorSource] = [.company(0xFFFF)]

@@ -40,10 +40,9 @@ public final class SensorKeyBook {
         let now = Date()
         guard now.timeIntervalSince(lastSweep) >= 1 else { return }
         lastSweep = now
-        // Read in place, the cheap test first: a loop over the elements copies each device.
-        let all = live.all
-        for at in all.indices where all.values[at].advertised.hasEncryptedSensor {
-            let id = all.keys[at], address = id.address
+        // The cheap test first: most devices are no encrypted sensor.
+        for (id, device) in live.all where device.advertised.hasEncryptedSensor {
+            let address = id.address
             guard asked.insert(address).inserted else { continue }
             let vault = vault
             Task { [weak self] in
