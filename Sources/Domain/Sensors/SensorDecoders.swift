@@ -137,6 +137,16 @@ public enum SensorDecoders {
     static let byCompany: [UInt16: [SensorFamily.Type]] = index { if case .company(let id) = $0 { id } else { nil } }
     static let anyCompany: [SensorFamily.Type] = families.filter { $0.reads.contains(.anyCompany) }
     static let anyService: [SensorFamily.Type] = families.filter { $0.reads.contains(.anyService) }
+    /// The families a frame of one block is offered to, in the order `decode` tries them.
+    static let forService: [String: [SensorFamily.Type]] = byService.mapValues { offered($0 + anyService) }
+    static let forCompany: [UInt16: [SensorFamily.Type]] = byCompany.mapValues { offered($0 + anyCompany) }
+    static let forAnyService = offered(anyService)
+    static let forAnyCompany = offered(anyCompany)
+
+    private static func offered(_ candidates: [SensorFamily.Type]) -> [SensorFamily.Type] {
+        var tried = Set<ObjectIdentifier>()
+        return candidates.sorted { $0.rank > $1.rank }.filter { tried.insert(ObjectIdentifier($0)).inserted }
+    }
 
     private static func index<Key: Hashable>(_ key: (SensorSource) -> Key?) -> [Key: [SensorFamily.Type]] {
         var out: [Key: [SensorFamily.Type]] = [:]
@@ -161,6 +171,15 @@ public enum SensorDecoders {
     public static func decode(_ frame: SensorFrame, keys: SensorKeys? = nil) -> SensorData? {
         // Most reports carry neither service data nor a manufacturer block a family reads.
         guard isEnabled, !frame.serviceData.isEmpty || !frame.manufacturerData.isEmpty else { return nil }
+        // Most sensors send one block: its families are listed once, beforehand.
+        if frame.serviceData.count + frame.manufacturerData.count == 1 {
+            let only = frame.serviceData.first.map { forService[$0.key.uuid] ?? forAnyService }
+                ?? forCompany[frame.manufacturerData[0].companyID] ?? forAnyCompany
+            for family in only {
+                if let data = family.decode(frame, keys: keys) { return data }
+            }
+            return nil
+        }
         var candidates: [SensorFamily.Type] = []
         for service in frame.serviceData.keys { candidates += byService[service.uuid] ?? [] }
         for block in frame.manufacturerData { candidates += byCompany[block.companyID] ?? [] }
