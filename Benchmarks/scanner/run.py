@@ -14,6 +14,7 @@ idle for 10 s on the same display, is the third figure: the busy room's peak RSS
 against it (the goal: at most 1.5x).
 
     meson-helpers/on-display python3 Benchmarks/scanner/run.py [FAVBLUE_BINARY] [--seconds N] [--sensors N]
+                                                               [--renderer cairo]
 
 With --sensors N, N of the busy room's devices are BTHome thermometers whose readings change
 in every report, so each one is decoded and its row's readings drawn again.
@@ -113,7 +114,11 @@ def main():
     parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue"))
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--sensors", type=int, default=0, help="how many of the busy room's devices are BTHome sensors")
+    parser.add_argument("--renderer", help="GTK's renderer (GSK_RENDERER) for FavBlue and the C window alike, "
+                        "e.g. cairo: under Xvfb the GL one draws on the CPU and keeps its buffers in the heap")
     args = parser.parse_args()
+    if args.renderer:
+        os.environ["GSK_RENDERER"] = args.renderer
     with tempfile.TemporaryDirectory() as tmp:
         quiet_capture = os.path.join(tmp, "quiet-room.btsnoop")
         busy_capture = os.path.join(tmp, "busy-room.btsnoop")
@@ -123,7 +128,7 @@ def main():
         busy = measure(args.binary, busy_capture, args.seconds, tmp)
         minimal = minimal_window_rss(tmp)
     print(f"{DEVICES} devices ({args.sensors} of them sensors), {RATE} reports/s, {busy['seconds']:.0f} s into the real window "
-          f"(quiet room: 10 devices, 10 reports/s)")
+          f"(quiet room: 10 devices, 10 reports/s), GTK renderer: {os.environ.get('GSK_RENDERER', 'GTK chooses')}")
     rows = [
         ("main thread busy", "main_thread_busy", 100, "%", "aim < 25 %"),
         ("frame interval p50", "frame_interval_p50_ms", 1, "ms", ""),

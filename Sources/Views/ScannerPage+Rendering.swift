@@ -14,8 +14,11 @@ extension ScannerPage {
 
     func render() {
         let running = model.isRunning
+        // The spinner says the scan is on while there is nothing to show yet. Once devices are
+        // listed, their changing signals and the Stop button say it, and a spinner turning for as
+        // long as the scan runs would draw the window some 60 times a second, a tenth of a core.
         // Between two auto scans nothing is heard: no spinner, the subtitle says it waits.
-        let busy = running && model.state != .waiting
+        let busy = running && model.state != .waiting && model.rows.isEmpty
         spinner.isVisible = busy
         spinner.isSpinning = busy
         toggle.setIcon(running ? "media-playback-stop-symbolic" : "media-playback-start-symbolic")

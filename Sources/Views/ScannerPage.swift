@@ -268,6 +268,9 @@ public final class ScannerPage: Page {
     /// What the page shows: "waiting", "list", "no-matches" or "problem" (for tests).
     public var visibleContent: String? { content.visibleName }
 
+    /// Whether the header's spinner is shown turning (for tests).
+    public var spinnerTurns: Bool { spinner.isVisible && spinner.isSpinning }
+
     /// The explanation on the problem page, for tests.
     public var problemText: String { "\(problem.title)\n\(problem.details)\n\(problemDetail.text)" }
 

@@ -23,4 +23,30 @@ final class ScannerPageTests: XCTestCase {
             }
         }
     }
+
+    func testTheSpinnerTurnsOnlyUntilTheFirstDeviceIsListedAndAQuietListDrawsNoFrames() {
+        MainActor.assumeIsolated {
+            let scanner = FakeScanner()
+            WindowHarness.run(splashMs: 0, scanner: scanner) { window in
+                window.showScanner()
+                let page = try XCTUnwrap(window.visiblePage as? ScannerPage)
+                scanner.set(.scanning)
+                let turning = await WindowHarness.wait(5) { page.spinnerTurns }
+                XCTAssertTrue(turning, "while nothing is listed, the spinner says the scan is on")
+                scanner.feed(Observation(id: TestDevices.id(1, kind: .leRandom), timestamp: Date(), rssi: -60, name: "Kitchen"))
+                let listed = await WindowHarness.wait(5) { page.visibleContent == "list" && !page.spinnerTurns }
+                XCTAssertTrue(listed, "once a device is listed, the spinner is gone")
+                // Nothing heard: the window is not drawn again and again (the spinner drew ~60 frames a second).
+                var frames = 0
+                var counting = true
+                window.window.onAfterPaint {
+                    if counting { frames += 1 }
+                    return counting
+                }
+                try? await Task.sleep(nanoseconds: 2_000_000_000)
+                counting = false
+                XCTAssertLessThan(frames, 20, "frames drawn in 2 s of a quiet list")
+            }
+        }
+    }
 }

@@ -50,6 +50,8 @@ public final class Button: Widget {
 
     /// Changes the icon.
     public func setIcon(_ name: String) {
+        // GTK sets the image again even when the name is the same, and lays the window out again.
+        if let current = gtk_button_get_icon_name(gcast(object)), String(cString: current) == name { return }
         gtk_button_set_icon_name(gcast(object), name)
     }
 
