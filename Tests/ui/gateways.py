@@ -84,7 +84,7 @@ class Keyring:
         # so none finds, and replaces, another worker's through a shared cache folder.
         self._stop_owner()
         self.process = self._start()
-        # Under load (four workers on two cores) the first start may take long, or the daemon may
+        # Under load (six workers on two cores) the first start may take long, or the daemon may
         # end before it holds the name: it is started again while time is left.
         deadline = time.time() + 40
         # Asked before this daemon holds the name, the bus would start the desktop's own (locked,
