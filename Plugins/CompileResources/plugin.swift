@@ -36,17 +36,20 @@ struct CompileResources: BuildToolPlugin {
             .filter { $0.hasSuffix(".css") || $0.hasSuffix(".svg") || $0.hasSuffix(".ui") || $0.hasSuffix(".txt") }
             .map { data.appending(path: $0) }
 
-        // The hearts as symbolic PNGs, which GTK draws without loading the SVG renderer.
-        let hearts = ["filled", "outline"].map { data.appending(path: "icons/favblue-heart-\($0)-symbolic.svg") }
-        let encoded = hearts.flatMap { svg in
+        // The symbolic icons of data/icons (the hearts, the Scanner's "Looking for devices" and its
+        // spinner) as symbolic PNGs, which GTK draws without loading the SVG renderer.
+        let icons = data.appending(path: "icons")
+        let symbolic = try FileManager.default.contentsOfDirectory(atPath: icons.path)
+            .filter { $0.hasSuffix("-symbolic.svg") }.sorted().map { icons.appending(path: $0) }
+        let encoded = symbolic.flatMap { svg in
             [16, 32, 128, 256].map { out.appending(path: "\(svg.deletingPathExtension().lastPathComponent)-\($0).symbolic.png") }
         }
         let encoder = root.appending(path: "meson-helpers/encode-symbolic-icons.sh")
         commands.append(.buildCommand(
             displayName: "encode symbolic icons",
             executable: URL(fileURLWithPath: "/bin/bash"),
-            arguments: [encoder.path, out.path] + hearts.map(\.path),
-            inputFiles: [encoder] + hearts,
+            arguments: [encoder.path, out.path] + symbolic.map(\.path),
+            inputFiles: [encoder] + symbolic,
             outputFiles: encoded))
 
         commands.append(.buildCommand(

@@ -127,7 +127,7 @@ public final class ScannerPage: Page {
             return showAll
         }
 
-        waiting = StatusPage(icon: "bluetooth-acquiring-symbolic", title: L10n.tr("Looking for devices…"),
+        waiting = StatusPage(icon: "favblue-searching-symbolic", title: L10n.tr("Looking for devices…"),
                              description: L10n.tr("Devices appear here as soon as they are heard."))
         problem = StatusPage(icon: "bluetooth-disabled-symbolic", title: L10n.tr("Scanning Is Not Possible"))
         retry = Button(label: L10n.tr("_Try Again"), mnemonic: true)

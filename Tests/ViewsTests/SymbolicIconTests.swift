@@ -5,8 +5,9 @@ import CAdwaita
 import Foundation
 import XCTest
 
-/// The hearts on every row and on the empty Favorites page are drawn from symbolic PNGs encoded
-/// at build time, as Adwaita ships its own: an SVG would load the SVG renderer before the first frame.
+/// The hearts on every row and on the empty Favorites page, the Scanner's "Looking for devices" and
+/// the spinners are drawn from symbolic PNGs encoded at build time, as Adwaita ships its own: an SVG
+/// would load the SVG renderer (before the first frame, or when the Scanner first looks for devices).
 final class SymbolicIconTests: XCTestCase {
     private func lookup(_ name: String, size: Int32, scale: Int32) throws -> (uri: String, symbolic: Bool) {
         MainActor.assumeIsolated { WindowHarness.setUp() }
@@ -23,7 +24,8 @@ final class SymbolicIconTests: XCTestCase {
     }
 
     func testTheHeartsAtAButtonsAndTheEmptyPagesSizesAreEncodedSymbolicPNGs() throws {
-        for name in ["favblue-heart-outline-symbolic", "favblue-heart-filled-symbolic"] {
+        for name in ["favblue-heart-outline-symbolic", "favblue-heart-filled-symbolic", "favblue-searching-symbolic",
+                     "favblue-working-symbolic"] {
             for (size, scale) in [(16, 1), (16, 2), (128, 1), (128, 2)] {
                 let icon = try lookup(name, size: Int32(size), scale: Int32(scale))
                 XCTAssertTrue(icon.uri.hasSuffix("/\(name).symbolic.png"), "\(name) at \(size)@\(scale): \(icon.uri)")

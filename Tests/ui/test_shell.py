@@ -5,6 +5,7 @@ single instance, German, and accessible names, on the real binary."""
 
 import os
 import shutil
+import struct
 import subprocess
 import time
 import unittest
@@ -19,6 +20,21 @@ def close_to(a, b, tolerance=3):
 
 
 @retry_gtk_atspi_crash
+def write_late_capture(path, name, after_seconds):
+    """A btsnoop capture whose one device is first heard `after_seconds` in: until then the
+    Scanner looks for devices."""
+    epoch = 0x00DCDDB30F2F8000 + 1_700_000_000_000_000  # microseconds since year 0, as btsnoop counts
+    records = [(0, bytes([0x04, 0x0E, 0x04, 0x01, 0x0C, 0x20, 0x00]))]  # LE Set Scan Enable's Command Complete
+    data = bytes([0x02, 0x01, 0x06, len(name) + 1, 0x09]) + name.encode()
+    for n in range(10):
+        report = bytes([0x02, 0x01, 0x00, 0x01]) + bytes([1, 0, 0x10, 0x20, 0x30, 0xC0]) + bytes([len(data)]) + data + bytes([0xC8])
+        records.append(((after_seconds + n) * 1_000_000, bytes([0x04, 0x3E, len(report)]) + report))
+    with open(path, "wb") as f:
+        f.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
+        for stamp, packet in records:
+            f.write(struct.pack(">IIIIq", len(packet), len(packet), 3, 0, epoch + stamp) + packet)
+
+
 class SplashTests(unittest.TestCase):
     def test_first_frame_is_the_splash_in_the_theme_colour(self):
         with App(splash_ms=4000) as app:
@@ -476,6 +492,21 @@ class MemoryTests(unittest.TestCase):
             with open(f"/proc/{app.proc.pid}/maps") as f:
                 maps = f.read()
             self.assertNotIn("librsvg", maps, "the app's icon is drawn without loading the SVG renderer")
+
+    def test_the_scanner_looking_for_devices_and_listing_them_is_drawn_without_the_svg_renderer(self):
+        """"Looking for devices…" and the spinner beside it are FavBlue's own symbolic PNGs, as the
+        signal icons are Adwaita's: its SVGs for those two loaded librsvg (some 6 MiB) the first time
+        the Scanner looked for devices."""
+        capture = os.path.join(scratch(), "late.btsnoop")
+        write_late_capture(capture, "Late Sensor", after_seconds=4)
+        with App("--source", "btsnoop:" + capture) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="Favorites")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Looking for devices…" in app.names(), what="the Scanner looking for devices")
+            app.wait_for(lambda: "Late Sensor" in app.names(), what="the device listed")
+            with open(f"/proc/{app.proc.pid}/maps") as f:
+                maps = f.read()
+            self.assertFalse("librsvg" in maps, "the Scanner is drawn without loading the SVG renderer")
 
     def test_the_code_start_up_ran_is_given_back_once_the_window_has_settled(self):
         """Start-up runs through some 14 MiB of the program's own code, which stayed resident: the
