@@ -143,6 +143,7 @@ public enum SensorDecoders {
     static let forAnyService = offered(anyService)
     static let forAnyCompany = offered(anyCompany)
 
+    /// `candidates` in the order `decode` tries them: most specific first, each once.
     private static func offered(_ candidates: [SensorFamily.Type]) -> [SensorFamily.Type] {
         var tried = Set<ObjectIdentifier>()
         return candidates.sorted { $0.rank > $1.rank }.filter { tried.insert(ObjectIdentifier($0)).inserted }
@@ -171,26 +172,25 @@ public enum SensorDecoders {
     public static func decode(_ frame: SensorFrame, keys: SensorKeys? = nil) -> SensorData? {
         // Most reports carry neither service data nor a manufacturer block a family reads.
         guard isEnabled, !frame.serviceData.isEmpty || !frame.manufacturerData.isEmpty else { return nil }
-        // Most sensors send one block: its families are listed once, beforehand.
+        for family in offered(to: frame) {
+            if let data = family.decode(frame, keys: keys) { return data }
+        }
+        return nil
+    }
+
+    /// The families that read a block `frame` carries, most specific first, each once. Most sensors
+    /// send one block, whose list is made once, beforehand.
+    private static func offered(to frame: SensorFrame) -> [SensorFamily.Type] {
         if frame.serviceData.count + frame.manufacturerData.count == 1 {
-            let only = frame.serviceData.first.map { forService[$0.key.uuid] ?? forAnyService }
+            return frame.serviceData.first.map { forService[$0.key.uuid] ?? forAnyService }
                 ?? forCompany[frame.manufacturerData[0].companyID] ?? forAnyCompany
-            for family in only {
-                if let data = family.decode(frame, keys: keys) { return data }
-            }
-            return nil
         }
         var candidates: [SensorFamily.Type] = []
         for service in frame.serviceData.keys { candidates += byService[service.uuid] ?? [] }
         for block in frame.manufacturerData { candidates += byCompany[block.companyID] ?? [] }
         if !frame.manufacturerData.isEmpty { candidates += anyCompany }
         if !frame.serviceData.isEmpty { candidates += anyService }
-        if candidates.count > 1 { candidates.sort { $0.rank > $1.rank } }
-        var tried = Set<ObjectIdentifier>()
-        for family in candidates where tried.insert(ObjectIdentifier(family)).inserted {
-            if let data = family.decode(frame, keys: keys) { return data }
-        }
-        return nil
+        return offered(candidates)
     }
 
     /// What `data`, heard at `address`, says.
