@@ -37,11 +37,10 @@ public struct AdvertisedData: Equatable, Sendable {
     /// says only that it is encrypted); nil when no family reads it. Decoded when first asked
     /// after the payload changed, not per report: a replay or a busy room folds far more
     /// reports than anyone reads.
-    public var sensor: SensorData? {
-        sensorCache.read {
-            SensorDecoders.decode(SensorFrame(heardAt: heardAt, name: name, manufacturerData: manufacturerData,
-                                              serviceData: serviceData, services: services))
-        }
+    public var sensor: SensorData? { sensorCache.read { frame } }
+    /// The payload as a decoder reads it.
+    private var frame: SensorFrame {
+        SensorFrame(heardAt: heardAt, name: name, manufacturerData: manufacturerData, serviceData: serviceData, services: services)
     }
     /// Whether a family read it (decoding it if need be).
     public var hasSensor: Bool { sensor != nil }
@@ -86,7 +85,7 @@ public struct AdvertisedData: Equatable, Sendable {
         if !sendsPartialFrames.value {
             sendsPartialFrames.value = SensorDecoders.mayBePartial(o.services, o.manufacturerData, o.serviceData)
         }
-        let older = sendsPartialFrames.value ? sensor : nil
+        let before = sendsPartialFrames.value ? frame : nil
         if let name = o.name, !name.isEmpty {
             self.name = name
             invalidNameBytes = o.invalidNameBytes
@@ -123,9 +122,9 @@ public struct AdvertisedData: Equatable, Sendable {
         if payloadChanged || (name != oldName && !(manufacturerData.isEmpty && serviceData.isEmpty)) {
             // A cache no copy holds is emptied in place: no allocation per sensor report.
             if isKnownUniquelyReferenced(&sensorCache) {
-                sensorCache.reset(older: older)
+                sensorCache.reset(after: before)
             } else {
-                sensorCache = SensorCache(older: older)
+                sensorCache = sensorCache.continued(after: before)
             }
         }
         if !o.rawData.isEmpty {
@@ -141,32 +140,4 @@ public struct AdvertisedData: Equatable, Sendable {
 struct Derived: Equatable, Sendable {
     var value = false
     static func == (a: Derived, b: Derived) -> Bool { true }
-}
-
-/// What a device's payload decoded to, once asked, and the probes a partial frame joins.
-final class SensorCache: Sendable, Equatable {
-    private struct State {
-        var decoded: SensorData??
-        var older: SensorData?
-    }
-
-    private let state: Mutex<State>
-
-    init(older: SensorData? = nil) { state = Mutex(State(decoded: nil, older: older)) }
-
-    /// The payload changed: what was decoded no longer holds.
-    func reset(older: SensorData?) { state.withLock { $0 = State(decoded: nil, older: older) } }
-
-    /// What was decoded, decoding with `decode` the first time.
-    func read(_ decode: () -> SensorData?) -> SensorData? {
-        state.withLock { s in
-            if let done = s.decoded { return done }
-            let data = decode().map { $0.keepingProbes(of: s.older) }
-            s.decoded = .some(data)
-            return data
-        }
-    }
-
-    /// Derived from the payload compared beside it, so no part of equality.
-    static func == (a: SensorCache, b: SensorCache) -> Bool { true }
 }

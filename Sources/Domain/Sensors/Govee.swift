@@ -20,6 +20,17 @@ enum Govee: SensorFamily {
         blocks.contains { ($0.companyID == 0x0001 && $0.data.count == 9) || ($0.data.count == 8 && ($0.data[7] == 0x41 || $0.data[7] == 0x82)) }
     }
 
+    /// The probe an H5112's frame is for, or whose readings an H5178's are.
+    static func contents(_ frame: SensorFrame) -> FrameContents? {
+        if has(frame.name ?? "", "5112"), let data = frame.manufacturerData.last(where: { $0.data.count == 8 })?.data {
+            var out = FrameContents(self, kind: 5112)
+            return out.add(UInt32(data[7])) ? out : nil
+        }
+        guard let data = frame.company(0x0001), data.count == 9 else { return nil }
+        var out = FrameContents(self, kind: 5178)
+        return out.add(UInt32(data[2])) ? out : nil
+    }
+
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         let name = frame.name ?? ""
         // Told by name, under whatever company they write (govee-ble reads these first).

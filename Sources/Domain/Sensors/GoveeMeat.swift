@@ -44,6 +44,15 @@ enum GoveeMeat: SensorFamily {
         blocks.contains { pairedCompanies.contains($0.companyID) } || (!services.isEmpty && (services.lists("8451") || services.lists("9851")))
     }
 
+    /// The pair of probes a paired model's frame is for (byte 6), by its company and length.
+    static func contents(_ frame: SensorFrame) -> FrameContents? {
+        guard let block = frame.manufacturerData.first(where: { pairedCompanies.contains($0.companyID) }), block.data.count > 6 else {
+            return nil
+        }
+        var out = FrameContents(self, kind: UInt32(block.companyID) << 8 | UInt32(block.data.count & 0xFF))
+        return out.add(UInt32(block.data[6] & 0x3F)) ? out : nil
+    }
+
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         let name = frame.name ?? ""
         for block in frame.manufacturerData where block.companyID != 0x004C {

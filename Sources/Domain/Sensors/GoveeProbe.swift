@@ -19,6 +19,13 @@ enum GoveeProbe: SensorFamily {
         services.lists("5550") || blocks.contains { $0.companyID == 0x04CF && $0.data.count == 20 }
     }
 
+    /// The pair of probes a frame is for.
+    static func contents(_ frame: SensorFrame) -> FrameContents? {
+        guard let data = frame.manufacturerData.last?.data, data.count == 20 else { return nil }
+        var out = FrameContents(self)
+        return out.add(UInt32(data[3] & 0xC0)) ? out : nil
+    }
+
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = frame.manufacturerData.last?.data, data.count == 20 else { return nil }
         guard frame.lists("5550") || (frame.manufacturerData.last?.companyID == 0x04CF && heardPassively(data)) else { return nil }

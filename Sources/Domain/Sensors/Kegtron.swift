@@ -21,6 +21,13 @@ enum Kegtron: SensorFamily {
         blocks.contains { $0.companyID == 0xFFFF && $0.data.count == 27 && $0.data[6] & 0x40 != 0 }
     }
 
+    /// The port a KT-200's frame is for.
+    static func contents(_ frame: SensorFrame) -> FrameContents? {
+        guard let data = frame.company(0xFFFF), data.count == 27 else { return nil }
+        var out = FrameContents(self)
+        return out.add(UInt32(data[6] & 0x50)) ? out : nil
+    }
+
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         // 0xFFFF is the company ID for tests, so the frame must hold together: its exact length
         // and a port name that is text.

@@ -42,6 +42,29 @@ enum MiBeacon: SensorFamily {
         serviceData.keys.contains { $0.uuid == "FE95" }
     }
 
+    /// The product and each object's type and length, walked as `decode` walks them; nil for an
+    /// encrypted frame, whose objects cannot be told without its key.
+    static func contents(_ frame: SensorFrame) -> FrameContents? {
+        guard let data = frame.service("FE95"), data.count >= 5 else { return nil }
+        let control = UInt16(data[0]) | UInt16(data[1]) << 8
+        guard control & 0x80 == 0, control >> 12 >= 2, control & 0x08 == 0 else { return nil }
+        var out = FrameContents(self, kind: UInt32(data[2]) | UInt32(data[3]) << 8)
+        var i = 5 + (control & 0x10 != 0 ? 6 : 0)
+        if control & 0x20 != 0 {
+            guard i < data.count else { return nil }
+            i += data[i] & 0x20 != 0 ? 2 : 1
+        }
+        guard control & 0x40 != 0 else { return out }
+        while i + 3 <= data.count {
+            let length = Int(data[i + 2])
+            guard i + 3 + length <= data.count, out.add(UInt32(data[i]) | UInt32(data[i + 1]) << 8 | UInt32(length) << 16) else {
+                return nil
+            }
+            i += 3 + length
+        }
+        return out
+    }
+
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = frame.service("FE95") else { return nil }
         // The address heard, where the caller knows it; else the one the frame carries.

@@ -120,11 +120,15 @@ protocol SensorFamily {
     /// A cheap first look, for families that send partial frames: whether a device listing
     /// `services` and sending `blocks` and `serviceData` may be theirs.
     static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool
+    /// For families that send partial frames: what `frame` carries, told without decoding it;
+    /// nil when it cannot be told (an encrypted frame), and then the frame is decoded in turn.
+    static func contents(_ frame: SensorFrame) -> FrameContents?
 }
 
 extension SensorFamily {
     static var sendsPartialFrames: Bool { false }
     static func mayClaim(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool { false }
+    static func contents(_ frame: SensorFrame) -> FrameContents? { nil }
 }
 
 /// Every sensor family FavBlue reads.
@@ -166,6 +170,12 @@ public enum SensorDecoders {
     /// Whether a device listing `services` and sending `blocks` and `serviceData` may send those, asked before decoding.
     static func mayBePartial(_ services: [ServiceID], _ blocks: [ManufacturerData], _ serviceData: [ServiceID: [UInt8]]) -> Bool {
         !(services.isEmpty && blocks.isEmpty && serviceData.isEmpty) && partialFamilies.contains { $0.mayClaim(services, blocks, serviceData) }
+    }
+
+    /// What a partial frame carries, by the first family that can tell.
+    static func contents(_ frame: SensorFrame) -> FrameContents? {
+        for family in partialFamilies { if let out = family.contents(frame) { return out } }
+        return nil
     }
 
     /// What the advertisement says, by the most specific family that reads it; nil for none.

@@ -19,6 +19,12 @@ enum ThermoBeacon: SensorFamily {
         blocks.contains { companies.contains($0.companyID) && ($0.data.count == 18 || $0.data.count == 20) }
     }
 
+    /// A readings frame speaks for all; a frame of extremes carries none that are read.
+    static func contents(_ frame: SensorFrame) -> FrameContents? {
+        guard let data = companies.lazy.compactMap({ frame.company($0) }).first, data.count == 18 || data.count == 20 else { return nil }
+        return FrameContents(self, everything: data.count == 18)
+    }
+
     static func decode(_ frame: SensorFrame, keys: SensorKeys?) -> SensorData? {
         guard let data = companies.lazy.compactMap({ frame.company($0) }).first else { return nil }
         if data.count == 20, frame.carriesItsAddress(data[2..<8], reversed: true) {
