@@ -35,20 +35,26 @@ final class SensorCache: Sendable, Equatable {
     private init(_ s: State) { state = Mutex(s) }
 
     /// The payload changed from `before` (nil: a family whose frames each carry all of its readings).
-    func reset(after before: SensorFrame?) { state.withLock { $0 = Self.next($0, before) } }
+    func reset(after before: SensorFrame?) { state.withLock { Self.advance(&$0, past: before) } }
 
     /// A cache for the payload after `before`, leaving this one to the copies that hold it.
-    func continued(after before: SensorFrame?) -> SensorCache { SensorCache(Self.next(state.withLock { $0 }, before)) }
+    func continued(after before: SensorFrame?) -> SensorCache {
+        var s = state.withLock { $0 }
+        Self.advance(&s, past: before)
+        return SensorCache(s)
+    }
 
-    private static func next(_ s: State, _ before: SensorFrame?) -> State {
-        guard let before else { return State() }
-        if let done = s.decoded { return State(base: done) }
-        var out = State(base: s.base, pending: s.pending)
+    /// In place, so the pending frames are not copied at each report.
+    private static func advance(_ s: inout State, past before: SensorFrame?) {
+        guard let before else { s = State(); return }
+        if let done = s.decoded {
+            s = State(base: done)
+            return
+        }
         let contents = SensorDecoders.contents(before)
-        out.pending.removeAll { covered($0.contents, by: contents) }
-        out.pending.append(Pending(frame: before, contents: contents))
-        if out.pending.count > most { out.base = fold(out.base, out.pending.removeFirst().frame) }
-        return out
+        s.pending.removeAll { covered($0.contents, by: contents) }
+        s.pending.append(Pending(frame: before, contents: contents))
+        if s.pending.count > most { s.base = fold(s.base, s.pending.removeFirst().frame) }
     }
 
     private static func covered(_ older: FrameContents?, by newer: FrameContents?) -> Bool {
