@@ -82,7 +82,11 @@ public struct AdvertisedData: Equatable, Sendable {
         // A family that sends its probes a few a frame needs those of the frames before.
         // Asked of each report, not of all that was heard: each family's first look holds for
         // any one part of a device's advertising (a block, a listed service), and once true stays.
-        if !sendsPartialFrames.value {
+        // A block heard before was asked about then: each family's look is at any one part.
+        let newBlock = o.manufacturerData.contains { block in
+            !manufacturerData.contains { $0.companyID == block.companyID && $0.data == block.data }
+        }
+        if !sendsPartialFrames.value, newBlock || !o.services.isEmpty || !o.serviceData.isEmpty {
             sendsPartialFrames.value = SensorDecoders.mayBePartial(o.services, o.manufacturerData, o.serviceData)
         }
         let before = sendsPartialFrames.value ? frame : nil
@@ -106,12 +110,10 @@ public struct AdvertisedData: Equatable, Sendable {
             services.append(service)
             payloadChanged = true  // some families are told by a listed service
         }
-        if !o.manufacturerData.isEmpty {
-            let newer = Set(o.manufacturerData.map(\.companyID))
-            payloadChanged = payloadChanged || o.manufacturerData.contains { block in
-                !manufacturerData.contains { $0.companyID == block.companyID && $0.data == block.data }
-            }
-            manufacturerData.removeAll { newer.contains($0.companyID) }
+        payloadChanged = payloadChanged || newBlock
+        // The same one block again changes nothing, not even the order.
+        if !o.manufacturerData.isEmpty, newBlock || o.manufacturerData.count != 1 || manufacturerData.count != 1 {
+            manufacturerData.removeAll { old in o.manufacturerData.contains { $0.companyID == old.companyID } }
             manufacturerData += o.manufacturerData
         }
         for (service, data) in o.serviceData where serviceData[service] != data {
