@@ -82,7 +82,7 @@ public struct AdvertisedData: Equatable, Sendable {
         // A family that sends its probes a few a frame needs those of the frames before.
         // Asked of each report, not of all that was heard: each family's first look holds for
         // any one part of a device's advertising (a block, a listed service), and once true stays.
-        // A block heard before was asked about then: each family's look is at any one part.
+        // So a report whose blocks were all heard before, and that lists nothing, is not asked again.
         let newBlock = o.manufacturerData.contains { block in
             !manufacturerData.contains { $0.companyID == block.companyID && $0.data == block.data }
         }

@@ -9,7 +9,7 @@ struct FrameContents: Equatable, Sendable {
     let family: ObjectIdentifier
     let kind: UInt32
     /// A frame that speaks for every reading the device has (ThermoBeacon's readings frame).
-    private(set) var everything = false
+    let everything: Bool
     private var items = SIMD4<UInt32>()
     private var count = 0
 
