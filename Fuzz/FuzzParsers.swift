@@ -3,7 +3,8 @@
 
 // libFuzzer entry point over everything that reads untrusted bytes: HCI events (connection
 // events too), AD/EIR structures, btsnoop captures, and a peer's ACL data up through L2CAP,
-// signalling, SMP (and the pairing state machine) and ATT to the GATT parsing, and the
+// signalling, SMP (the pairing state machine in both roles) and ATT (the client's parsing and
+// FavBlue's GATT server, request by request) to the GATT parsing, and the
 // characteristic value decoders, gateways' BTtoMQTT messages, and every sensor decoder. Built by meson-helpers/test.d/50-fuzz.sh
 // together with the Domain and Bluetooth sources in one module.
 
@@ -74,6 +75,12 @@ private func fuzzACL(_ bytes: [UInt8]) {
                            remote: .init(type: 0, octets: [0, 1, 2, 3, 4, 5]),
                            identity: .init(irk: [UInt8](repeating: 1, count: 16), address: .init(type: 1, octets: [0xC0, 1, 2, 3, 4, 5])))
     _ = smp.start()
+    // The same frames reach FavBlue's own side: a responder pairing with a stranger, and the
+    // GATT server every link answers from.
+    let responder = SMPResponder(crypto: FuzzCrypto(), local: .init(type: 1, octets: [0xC0, 1, 2, 3, 4, 5]),
+                                 remote: .init(type: 0, octets: [0, 1, 2, 3, 4, 5]),
+                                 identity: .init(irk: [UInt8](repeating: 1, count: 16), address: .init(type: 1, octets: [0xC0, 1, 2, 3, 4, 5])))
+    var server = ATTServer(database: fuzzDatabase)
     var rest = bytes[...]
     while let length = rest.first {
         let packet = rest.dropFirst().prefix(Int(length))
@@ -86,12 +93,14 @@ private func fuzzACL(_ bytes: [UInt8]) {
         case L2CAPFrame.smpChannel:
             _ = SecurityManager.answer(to: frame.payload)
             drive(smp, smp.receive(frame.payload))
+            drive(responder, responder.receive(frame.payload))
             // Every PDU that decodes is one of the spec's fixed lengths, and encodes back to the same bytes.
             if let pdu = try? SMPPDU.decode(frame.payload) {
                 precondition(pdu.bytes == frame.payload, "SMP PDU does not round-trip")
                 if case .pairingFailed(let reason) = pdu { _ = reason.message }
             }
         default:
+            fuzzServer(&server, frame.payload)
             guard let pdu = try? ATTPDU.decode(frame.payload) else { continue }
             // What decodes must encode back to the same bytes, but for lists, whose entry width is not kept.
             switch pdu {
@@ -99,11 +108,30 @@ private func fuzzACL(_ bytes: [UInt8]) {
                 for entry in entries { _ = try? CharacteristicDeclaration(entry) }
             case .readByGroupTypeResponse(let groups):
                 for group in groups { _ = try? ServiceRange(group) }
-            case .findInformationResponse, .findByTypeValueResponse, .other: break
+            case .findInformationResponse, .findByTypeValueResponse, .unknown: break
             default:
                 precondition(pdu.bytes == frame.payload, "ATT PDU does not round-trip")
             }
             _ = ChatBody(decoding: frame.payload)
+        }
+    }
+}
+
+/// Carries out what the responder asks, the way the peripheral would, and checks that an ended
+/// pairing takes nothing more.
+private func drive(_ smp: SMPResponder, _ actions: [SMPResponderAction]) {
+    for action in actions {
+        switch action {
+        case .send(let pdu): precondition(pdu.bytes.count >= 2, "an SMP PDU has a code and a body")
+        case .ask(.confirm): drive(smp, smp.answer(.confirmed))
+        case .ask(.enterPasskey): drive(smp, smp.answer(.passkey(123_456)))
+        case .ask: break
+        case .key(let ltk):
+            precondition(ltk.count == 16, "an LTK has 16 bytes")
+            drive(smp, smp.encrypted(status: 0))
+        case .finished, .failed:
+            precondition(!smp.isRunning, "pairing ended but still runs")
+            precondition(smp.receive([0x05, 0x08]).isEmpty, "an ended pairing answers nothing")
         }
     }
 }
@@ -124,6 +152,39 @@ private func drive(_ smp: SMPInitiator, _ actions: [SMPAction]) {
             precondition(!smp.isRunning, "pairing ended but still runs")
             precondition(smp.receive([0x05, 0x08]).isEmpty, "an ended pairing answers nothing")
         }
+    }
+}
+
+/// A server with every kind of attribute: open, encrypted, authenticated, long, notifying and
+/// indicating, with descriptors.
+private let fuzzDatabase: AttributeDatabase = {
+    let setup = ServerSetup(name: "Fuzz", appearance: 0x0080, services: [
+        ServedService(uuid: BluetoothUUID(0x180F), characteristics: [
+            ServedCharacteristic(uuid: BluetoothUUID(0x2A19), properties: [.read, .notify], value: [87]),
+        ]),
+        ServedService(uuid: BluetoothUUID("5E7F1000-1C2B-4A5D-8E9F-0A1B2C3D4E5F")!, characteristics: [
+            ServedCharacteristic(uuid: BluetoothUUID(0x2A3D), properties: [.read, .write, .writeWithoutResponse, .indicate],
+                                 value: Array("hello".utf8), maximumLength: 300, userDescription: "Greeting"),
+            ServedCharacteristic(uuid: BluetoothUUID(0x2A3E), properties: [.read], readSecurity: .encrypted, value: [1]),
+            ServedCharacteristic(uuid: BluetoothUUID(0x2A3F), properties: [.read, .write], writeSecurity: .authenticated, value: [2]),
+            ServedCharacteristic(uuid: BluetoothUUID(0x2A40), properties: [.read], value: (0..<300).map { UInt8($0 % 256) }),
+        ]),
+    ])
+    return try! AttributeDatabase(setup)
+}()
+
+/// One PDU to the server, on an open link and then an encrypted one: every request is answered
+/// by its response or an Error Response naming it, within the MTU; nothing else is answered.
+private func fuzzServer(_ server: inout ATTServer, _ payload: [UInt8]) {
+    for encrypted in [false, true] {
+        server.security = LinkSecurity(encrypted: encrypted, authenticated: encrypted)
+        let (answer, _) = server.receive(payload)
+        guard let answer else { continue }
+        precondition(answer.count <= max(server.mtu, 23) || answer.first == 0x03, "an answer longer than the MTU")
+        let request = payload.first ?? 0
+        precondition(ATTPDU.requestOpcodes.contains(request) || request & 0x40 == 0, "a command was answered")
+        precondition(answer.first == request &+ 1 || (answer.first == 0x01 && answer.dropFirst().first == request),
+                     "an answer that does not answer the request")
     }
 }
 

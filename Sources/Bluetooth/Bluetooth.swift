@@ -22,20 +22,31 @@
 //                   LE Create Connection where the device is heard now (Domain's HeardAddresses),
 //                   following it when it moves meanwhile, or by identity through the controller's
 //                   resolving list; ACLOutbox (LE buffer credits), ATTBearer (one request at a
-//                   time), GATTClient (discovery, subscribe), ConnectionStreams
+//                   time), GATTClient (discovery, subscribe), ConnectionStreams. Each link also
+//                   answers the device's requests from FavBlue's own database (Server/ATTServer)
+//       Server/     HCIPeripheral (the host's third client; Domain's DevicePeripheral): advertising
+//                   sets, centrals' links, pairing as the responder; LocalAttributes (FavBlue's own
+//                   attribute database per controller: GAP, GATT and the setup served, which every
+//                   link answers from, whatever its role), AttributeDatabase, ATTServer (one
+//                   bearer's server side: every request checked, answered in ATTPDU types)
 //       Security/   HCIPairer and the Security Manager (SMPInitiator), HCIKeyring (the bonds as
 //                   the radio's threads read them), HCIResolvingList (the controller's list, kept
 //                   in step with the bonds)
 //       Demo/       the `demo` source: DemoScanner (the shipped capture plus DemoChatDevice's
 //                   advertisements), DemoChatConnector (connects to that device alone; it answers)
-//       Codec/ also  ACL, L2CAP (signalling, SMP answers), ATT, GATT declarations, LinkEvent
+//       Codec/ also  ACL, L2CAP (signalling, SMP answers), ATT (every PDU of the Core, both ways,
+//                    ATTPDU and ATTErrorCode), GATT declarations, LinkEvent
 //       BlueZ/      the D-Bus route (CGio, no GTK): DBusConnection (a private connection whose
 //                   GMainContext runs on its own thread), DBusValue, DBusError; BlueZBus (one
 //                   connection, one signal subscription and BlueZ's object tree, shared by its
 //                   clients); BlueZScanner (discovery, Device1 → observations, adapter states),
 //                   BlueZConnector (Device1.Connect, GattCharacteristic1 chat), BlueZAliasWriter
-//       Routes/     ScannerFactory and ConnectorFactory (source → scanner, connector; raw hciN
-//                   and replays refuse to connect), AutoScanner (`auto`: BlueZ, else raw sockets)
+//       Routes/     ScannerFactory, ConnectorFactory, PairerFactory and PeripheralFactory (source →
+//                   scanner, connector, pairer, peripheral; raw hciN and replays refuse to connect),
+//                   AutoScanner (`auto`: BlueZ, else raw sockets), MultiScanner (several sources),
+//                   MQTTScanner and MQTTClient (gateways over libmosquitto), BrokerKeyring, BusSharing
+//       Gateways/   BTtoMQTT (OpenMQTTGateway and Theengs messages), HomeAssistant (discovery)
+//       Places/     NetworkManagerPlaces (the network a computer is on, hashed, for trackers)
 //
 // Threads: the host reads on its own thread and calls its clients there; the scanner runs its
 // session on another and blocks there on commands until the host hands over the answer; the

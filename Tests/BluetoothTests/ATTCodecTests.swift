@@ -24,6 +24,47 @@ final class ATTCodecTests: XCTestCase {
         XCTAssertEqual(ATTPDU.errorResponse(request: 0x0A, handle: 3, code: .requestNotSupported).bytes, [0x01, 0x0A, 3, 0, 0x06])
     }
 
+    /// The PDUs both sides share, byte for byte (§3.4.4–§3.4.7), each decoded back to itself.
+    func testEveryPDUOfTheCoreEncodesAsLaidOutAndDecodesBack() throws {
+        let cases: [(ATTPDU, [UInt8])] = [
+            (.readRequest(handle: 0x0203), [0x0A, 0x03, 0x02]),
+            (.readResponse(value: [1, 2]), [0x0B, 1, 2]),
+            (.readBlobRequest(handle: 5, offset: 22), [0x0C, 5, 0, 22, 0]),
+            (.readBlobResponse(value: []), [0x0D]),
+            (.readMultipleRequest(handles: [3, 5]), [0x0E, 3, 0, 5, 0]),
+            (.readMultipleResponse(values: [7, 8, 9]), [0x0F, 7, 8, 9]),
+            (.prepareWriteRequest(handle: 9, offset: 18, value: [0xAA]), [0x16, 9, 0, 18, 0, 0xAA]),
+            (.prepareWriteResponse(handle: 9, offset: 18, value: [0xAA]), [0x17, 9, 0, 18, 0, 0xAA]),
+            (.executeWriteRequest(commit: true), [0x18, 0x01]),
+            (.executeWriteRequest(commit: false), [0x18, 0x00]),
+            (.executeWriteResponse, [0x19]),
+            (.readMultipleVariableRequest(handles: [3, 5]), [0x20, 3, 0, 5, 0]),
+            (.readMultipleVariableResponse([LengthValue(length: 1, value: [87]), LengthValue(length: 300, value: [1, 2])]),
+             [0x21, 1, 0, 87, 0x2C, 0x01, 1, 2]),
+            (.multipleHandleValueNotification([HandleValue(handle: 3, value: [1]), HandleValue(handle: 7, value: [])]),
+             [0x23, 3, 0, 1, 0, 1, 7, 0, 0, 0]),
+            (.signedWriteCommand(handle: 4, value: [0x42], signature: Array(1...12)), [0xD2, 4, 0, 0x42] + Array(1...12)),
+            (.writeResponse, [0x13]),
+            (.confirmation, [0x1E]),
+        ]
+        for (pdu, bytes) in cases {
+            XCTAssertEqual(pdu.bytes, bytes, "\(pdu)")
+            XCTAssertEqual(try ATTPDU.decode(bytes), pdu, "\(bytes)")
+        }
+    }
+
+    func testTheFieldsOfTheNewPDUsAreChecked() {
+        let broken: [[UInt8]] = [
+            [0x0A, 1], [0x0A, 1, 0, 0], [0x0C, 1, 0, 2], [0x0E, 1, 0], [0x0E, 1, 0, 2, 0, 3], [0x16, 1, 0, 2],
+            [0x18], [0x18, 0x02], [0x19, 0], [0x20, 1, 0], [0x21, 5], [0x23, 3, 0, 1, 0, 1], [0x23, 3, 0, 2, 0, 1],
+            [0xD2, 4, 0] + Array(1...11), [0x1E, 0],
+        ]
+        for pdu in broken {
+            XCTAssertThrowsError(try ATTPDU.decode(pdu), "\(pdu)") { XCTAssertTrue($0 is DecodeError) }
+        }
+        XCTAssertEqual(try ATTPDU.decode([0x3F, 1, 2]), .unknown(opcode: 0x3F, parameters: [1, 2]), "kept for the server to refuse")
+    }
+
     func testResponsesDecode() throws {
         XCTAssertEqual(try ATTPDU.decode([0x03, 0x05, 0x02]), .exchangeMTUResponse(mtu: 517))
         XCTAssertEqual(try ATTPDU.decode([0x07, 0x05, 0x00, 0x0B, 0x00]),

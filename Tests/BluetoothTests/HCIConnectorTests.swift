@@ -13,7 +13,7 @@ final class HCIConnectorTests: XCTestCase {
 
     private func connect(_ controller: ScriptedController) async throws -> (HCIHost, HCIConnector, EventLog) {
         let host = HCIHost(transport: controller)
-        let connector = HCIConnector(host: host, connectTimeout: 5, attTimeout: 5)
+        let connector = HCIConnector(host: host, connectTimeout: 5, attTimeout: 5, attributes: LocalAttributes(adapterName: "Lab Bench"))
         let log = EventLog(connector)
         connector.connect(to: device)
         await log.wait { $0.states.contains(.connected(self.device, service: .chat)) }
@@ -63,13 +63,22 @@ final class HCIConnectorTests: XCTestCase {
         withExtendedLifetime(connector) {}
     }
 
-    func testTheServersOwnRequestsAreRefused() async throws {
+    /// Every LE device has a GATT server (Vol 3, Part G, §7): the device reads this computer's
+    /// name and subscribes to Service Changed on the link FavBlue made as the central.
+    func testTheDevicesOwnRequestsAreAnsweredFromFavBluesDatabase() async throws {
         let controller = ScriptedController()
         let (host, connector, _) = try await connect(controller)
         defer { host.close() }
-        controller.deliver(channel: 4, [0x0A, 0x03, 0x00])  // Read Request
-        await eventually { controller.frames(on: 4).contains([0x01, 0x0A, 0x00, 0x00, 0x06]) }
-        XCTAssertTrue(controller.frames(on: 4).contains([0x01, 0x0A, 0x00, 0x00, 0x06]), "Error Response: Request Not Supported")
+        controller.deliver(channel: 4, [0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28])  // Read By Group Type: primary services
+        controller.deliver(channel: 4, [0x0A, 0x03, 0x00])                          // Read Request: Device Name
+        controller.deliver(channel: 4, [0x12, 0x09, 0x00, 0x02, 0x00])              // Service Changed's CCCD: indications
+        controller.deliver(channel: 4, [0x3F, 0x00])                                // a request no one defined
+        await eventually { controller.frames(on: 4).contains([0x01, 0x3F, 0x00, 0x00, 0x06]) }
+        let answers = controller.frames(on: 4)
+        XCTAssertTrue(answers.contains([0x11, 6, 1, 0, 5, 0, 0x00, 0x18, 6, 0, 9, 0, 0x01, 0x18]), "GAP 1–5, GATT 6–9: \(answers)")
+        XCTAssertTrue(answers.contains([0x0B] + Array("Lab Bench".utf8)), "the adapter's name: \(answers)")
+        XCTAssertTrue(answers.contains([0x13]), "the subscription is taken: \(answers)")
+        XCTAssertTrue(answers.contains([0x01, 0x3F, 0x00, 0x00, 0x06]), "an unknown request: Request Not Supported")
         withExtendedLifetime(connector) {}
     }
 

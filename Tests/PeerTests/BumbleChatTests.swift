@@ -20,8 +20,9 @@ final class BumbleChatTests: XCTestCase {
     }
 
     /// Connects to the first peer and waits until the chat is open.
-    private func connected(_ peer: ChatPeer, record: BtsnoopWriter? = nil) async throws -> (HCIHost, HCIConnector, EventLog) {
-        let (host, connector) = try peer.connector(record: record)
+    private func connected(_ peer: ChatPeer, record: BtsnoopWriter? = nil,
+                           attributes: LocalAttributes = LocalAttributes()) async throws -> (HCIHost, HCIConnector, EventLog) {
+        let (host, connector) = try peer.connector(record: record, attributes: attributes)
         let log = EventLog(connector)
         connector.connect(to: ChatPeer.first)
         let state = await log.wait(for: { self.isConnected($0) || self.isFailed($0) })
@@ -46,6 +47,22 @@ final class BumbleChatTests: XCTestCase {
         XCTAssertTrue(uuids.contains(ChatService.nordicUART.uuid), "every primary service is listed: \(uuids)")
         XCTAssertTrue(log.services?.contains { $0.name == "Generic Access" } ?? false, "known services are named")
         withExtendedLifetime(connector) {}
+    }
+
+    /// The Core gives every LE device a GATT server (Vol 3, Part G, §7): on the link FavBlue
+    /// made as the central, Bumble's client discovers FavBlue's database, reads this computer's
+    /// name and appearance, and subscribes to Service Changed, while the chat goes on.
+    func testThePeripheralReadsFavBluesNameAndSubscribesToServiceChangedOnTheCentralsLink() async throws {
+        let peer = try ChatPeer(["--service", "chat", "--ask-central"])
+        let (host, connector, _) = try await connected(peer, attributes: LocalAttributes(adapterName: "Lab Bench"))
+        defer { host.close() }
+        XCTAssertEqual(peer.wait(for: { $0.hasPrefix("CENTRAL_SERVICES") }), "CENTRAL_SERVICES 1800 1801", peer.output)
+        XCTAssertEqual(peer.wait(for: { $0.hasPrefix("CENTRAL_NAME") }), "CENTRAL_NAME Lab Bench", peer.output)
+        XCTAssertEqual(peer.wait(for: { $0.hasPrefix("CENTRAL_APPEARANCE") }), "CENTRAL_APPEARANCE 8000", "a computer (0x0080)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "CENTRAL_SUBSCRIBED 2A05" }), peer.output)
+        XCTAssertFalse(peer.output.contains("CENTRAL_ERROR"), peer.output)
+        try await connector.send("still chatting")
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("RX chat ") && $0.hasSuffix("still chatting") }), peer.output)
     }
 
     func testTheNordicUARTServiceIsTheFallback() async throws {

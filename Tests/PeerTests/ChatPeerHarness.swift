@@ -63,12 +63,12 @@ final class ChatPeer: @unchecked Sendable {
     }
 
     /// A fresh host and connector on this peer's exposed controller.
-    func connector(record: BtsnoopWriter? = nil) throws -> (HCIHost, HCIConnector) {
+    func connector(record: BtsnoopWriter? = nil, attributes: LocalAttributes = LocalAttributes()) throws -> (HCIHost, HCIConnector) {
         let log: @Sendable (String) -> Void = { line in
             if ProcessInfo.processInfo.environment["FAVBLUE_DEBUG"] != nil { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
         let host = HCIHost(transport: try TransportOpener.tcp(host: "127.0.0.1", port: port), record: record, log: log)
-        return (host, HCIConnector(host: host, log: log))
+        return (host, HCIConnector(host: host, attributes: attributes, log: log))
     }
 
     /// Types `line` on the peer's keyboard (its stdin), as its user would.

@@ -153,7 +153,7 @@ struct GATTClient {
                 let first = UInt16(entry.value[0]) | UInt16(entry.value[1]) << 8
                 let last = UInt16(entry.value[2]) | UInt16(entry.value[3]) << 8
                 var uuid = AttributeUUID(wire: entry.value.dropFirst(4))
-                if uuid == nil, case .other(0x0B, let value)? = try? bearer.request(.other(opcode: 0x0A, parameters: HCICommand.le16(first))) {
+                if uuid == nil, case .readResponse(let value)? = try? bearer.request(.readRequest(handle: first)) {
                     uuid = AttributeUUID(wire: value)
                 }
                 found.append(GATTInclude(uuid: uuid?.serviceID.uuid, start: first, end: last))
@@ -188,17 +188,16 @@ struct GATTClient {
     /// Read Characteristic Value (§4.8.1), then Read Long Characteristic Values (§4.8.3) while
     /// each part fills the MTU, up to the 512 bytes an attribute may hold (§3.2.9).
     func read(_ handle: UInt16) throws(ATTError) -> [UInt8] {
-        let le16 = HCICommand.le16
-        guard case .other(0x0B, var value) = try bearer.request(.other(opcode: 0x0A, parameters: le16(handle))) else {
+        guard case .readResponse(var value) = try bearer.request(.readRequest(handle: handle)) else {
             throw .unexpected(L10n.tr("a bad answer to Read"))
         }
         while value.count % (bearer.mtu - 1) == 0, !value.isEmpty, value.count < 512 {
             let part: [UInt8]
             do throws(ATTError) {
-                guard case .other(0x0D, let blob) = try bearer.request(.other(opcode: 0x0C, parameters: le16(handle) + le16(UInt16(value.count))))
+                guard case .readBlobResponse(let blob) = try bearer.request(.readBlobRequest(handle: handle, offset: UInt16(value.count)))
                 else { throw .unexpected(L10n.tr("a bad answer to Read Blob")) }
                 part = blob
-            } catch .error(.other(0x0B), _, _) {  // Attribute Not Long: it was whole
+            } catch .error(.attributeNotLong, _, _) {  // it was whole
                 break
             } catch .error(.invalidOffset, _, _) {
                 break
@@ -213,7 +212,6 @@ struct GATTClient {
     /// Characteristic Values (§4.9.4): Prepare Write for each part, each echo checked, then
     /// Execute Write. A part that comes back changed, or any failure midway, cancels the queue.
     func write(_ handle: UInt16, _ value: [UInt8]) throws(ATTError) {
-        let le16 = HCICommand.le16
         if value.count <= bearer.mtu - 3 {
             guard try bearer.request(.writeRequest(handle: handle, value: value)) == .writeResponse else {
                 throw .unexpected(L10n.tr("a bad answer to Write"))
@@ -225,19 +223,18 @@ struct GATTClient {
         do throws(ATTError) {
             while offset < value.count {
                 let part = Array(value[offset ..< min(offset + size, value.count)])
-                let parameters = le16(handle) + le16(UInt16(offset)) + part
-                guard case .other(0x17, let echo) = try bearer.request(.other(opcode: 0x16, parameters: parameters)),
-                      echo == parameters else {
+                let prepare = ATTPDU.prepareWriteRequest(handle: handle, offset: UInt16(offset), value: part)
+                guard case .prepareWriteResponse(handle, UInt16(offset), part) = try bearer.request(prepare) else {
                     throw .unexpected(L10n.tr("the device changed a part of the value while it was written"))
                 }
                 offset += part.count
             }
-            guard case .other(0x19, _) = try bearer.request(.other(opcode: 0x18, parameters: [0x01])) else {
+            guard try bearer.request(.executeWriteRequest(commit: true)) == .executeWriteResponse else {
                 throw .unexpected(L10n.tr("a bad answer to Execute Write"))
             }
         } catch {
             // Nothing half-written stays queued on the device.
-            if case .linkEnded = error {} else { _ = try? bearer.request(.other(opcode: 0x18, parameters: [0x00])) }
+            if case .linkEnded = error {} else { _ = try? bearer.request(.executeWriteRequest(commit: false)) }
             throw error
         }
     }

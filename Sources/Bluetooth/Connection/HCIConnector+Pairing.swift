@@ -181,6 +181,8 @@ extension HCIConnector {
         defer { lock.unlock() }
         guard let link, link.handle == handle else { return }
         link.encryption = status
+        let bond = status == 0 ? keyring?.bond(for: link.device) : nil
+        link.serverLock.withLock { link.server.security = LinkSecurity(encrypted: status == 0, authenticated: bond?.authenticated ?? false) }
         if let run = link.pairing { schedule(run.initiator.encrypted(status: status), run, on: link) }
         lock.broadcast()
     }

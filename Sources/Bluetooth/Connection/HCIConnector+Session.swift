@@ -117,7 +117,8 @@ extension HCIConnector {
         let bearer = ATTBearer(timeout: attTimeout) { pdu in
             outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: pdu).bytes)
         }
-        let link = Link(device: device, address: address, handle: handle, outbox: outbox, bearer: bearer)
+        let link = Link(device: device, address: address, handle: handle, outbox: outbox, bearer: bearer,
+                        server: ATTServer(database: attributes.database, receiveMTU: Self.clientMTU))
         lock.withLock { self.link = link }
         return link
     }
@@ -165,7 +166,7 @@ extension HCIConnector {
         } catch .error(.insufficientAuthentication, _, _) {
             noteAuthenticationWanted(on: link)
             throw .needsPairing
-        } catch .error(.insufficientEncryption, _, _), .error(.other(0x0C), _, _) {
+        } catch .error(.insufficientEncryption, _, _), .error(.encryptionKeySizeTooShort, _, _) {
             throw .needsPairing
         } catch .timeout {
             throw .protocolError(L10n.format("no answer within {} seconds", Int(attTimeout.rounded())))
@@ -242,7 +243,7 @@ extension HCIConnector {
                 } catch .error(.insufficientAuthentication, _, _) {
                     noteAuthenticationWanted(on: link)
                     return .failure(.needsPairing)
-                } catch .error(.insufficientEncryption, _, _), .error(.other(0x0C), _, _) {
+                } catch .error(.insufficientEncryption, _, _), .error(.encryptionKeySizeTooShort, _, _) {
                     return .failure(.needsPairing)
                 } catch .error(let code, _, _) {
                     return .failure(.rejected(ATTError.error(code, request: 0x12, handle: chat.rxValue).description))

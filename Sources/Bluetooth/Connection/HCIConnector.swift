@@ -23,6 +23,8 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     let attTimeout: Double
     let parameters: LEConnectionParameters
     let log: @Sendable (String) -> Void
+    /// FavBlue's own database, which the device reads from on each link (GAP, GATT, a served setup).
+    let attributes: LocalAttributes
     /// The bonds, for encrypting links to bonded devices and for the controller's resolving list;
     /// set by whoever pairs.
     var keyring: HCIKeyring? {
@@ -94,6 +96,9 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         let handle: UInt16
         let outbox: ACLOutbox
         let bearer: ATTBearer
+        /// The server side of the same bearer: the device asks FavBlue's database (guarded by `serverLock`).
+        var server: ATTServer
+        let serverLock = NSLock()
         /// Set once the chat characteristics are known; guarded by the connector's lock.
         var chat: ChatChannel?
         /// False until `connected` is reported; notifications wait in `early` meanwhile.
@@ -111,7 +116,8 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         /// instead of asking again; taken once, so a rediscovery asks afresh.
         var primaries: [ServiceRange]?
 
-        init(device: DeviceID, address: DeviceID, handle: UInt16, outbox: ACLOutbox, bearer: ATTBearer) {
+        init(device: DeviceID, address: DeviceID, handle: UInt16, outbox: ACLOutbox, bearer: ATTBearer, server: ATTServer) {
+            self.server = server
             self.device = device
             self.address = address
             self.handle = handle
@@ -134,8 +140,10 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     ///   - attTimeout: seconds to wait for each ATT response (30, the spec's transaction timeout).
     public init(host: HCIHost, connectTimeout: Double = 10, attTimeout: Double = 30,
                 parameters: LEConnectionParameters = LEConnectionParameters(),
+                attributes: LocalAttributes = LocalAttributes(),
                 log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.host = host
+        self.attributes = attributes
         self.connectTimeout = connectTimeout
         self.attTimeout = attTimeout
         self.parameters = parameters
@@ -279,6 +287,9 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     }
 
     private func receiveATT(_ payload: [UInt8], on link: Link) throws(DecodeError) {
+        guard let opcode = payload.first else { throw .truncated("ATT opcode") }
+        // The device's own client asks FavBlue's server on the same bearer (Vol 3, Part F, §3.2.11).
+        guard ATTPDU.serverOpcodes.contains(opcode) else { return serve(payload, on: link) }
         let pdu = try ATTPDU.decode(payload)
         if link.bearer.deliver(pdu) { return }
         switch pdu {
@@ -287,17 +298,28 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         case .indication(let handle, let value):
             link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: ATTPDU.confirmation.bytes).bytes)
             deliver(value, handle: handle, on: link)
-        case .exchangeMTURequest(let mtu):
-            // The peer's own client asks; answer so both sides agree on the smaller MTU.
-            link.bearer.mtu = min(Int(mtu), Self.clientMTU)
-            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel,
-                                               payload: ATTPDU.exchangeMTUResponse(mtu: UInt16(Self.clientMTU)).bytes).bytes)
-        case _ where pdu.isRequest:
-            // FavBlue has no GATT server (Vol 3, Part F, §3.4.1.1).
-            let refusal = ATTPDU.errorResponse(request: pdu.opcode, handle: 0, code: .requestNotSupported)
-            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: refusal.bytes).bytes)
+        case .multipleHandleValueNotification(let list):
+            for entry in list { deliver(entry.value, handle: entry.handle, on: link) }
         default:
             log("ignored ATT opcode 0x\(String(pdu.opcode, radix: 16))")
+        }
+    }
+
+    /// Answers the device's request from FavBlue's database, with the bearer's MTU.
+    private func serve(_ payload: [UInt8], on link: Link) {
+        link.serverLock.lock()
+        link.server.follow(mtu: link.bearer.mtu)
+        let (answer, notes) = link.server.receive(payload)
+        link.serverLock.unlock()
+        if let answer { link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: answer).bytes) }
+        for note in notes {
+            switch note {
+            case .mtu(let mtu): link.bearer.mtu = mtu
+            case .subscribed(_, let indicate): log("the device subscribed to FavBlue's \(indicate ? "indications" : "notifications")")
+            case .refused(let request, let handle, let code):
+                log("refused the device's request 0x\(String(request, radix: 16)) on handle \(handle): \(code.raw)")
+            default: break
+            }
         }
     }
 

@@ -135,7 +135,7 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
         let host = try link.host()
         return lock.withLock {
             if let inner, inner.host === host { return inner }
-            let made = HCIConnector(host: host, log: log)
+            let made = HCIConnector(host: host, attributes: link.attributes, log: log)
             made.keyring = storedKeyring
             made.addresses = storedAddresses
             made.onPairingRequest = storedPairingRequest

@@ -21,11 +21,15 @@ public final class HCILink: @unchecked Sendable {
     /// reach the controller before the next scan turns it on, or the next scan hears nothing.
     private let scanGate = NSCondition()
     private var scanning = false
+    /// FavBlue's own attribute database, which every link on this controller answers from.
+    public let attributes: LocalAttributes
 
     /// Creates a link that opens its transport with `open`; `record` hears every packet.
     public init(open: @escaping @Sendable () throws(ScanFailure) -> HCITransport, record: PacketRecorder? = nil,
-                resetController: Bool = true, log: @escaping @Sendable (String) -> Void = { _ in }) {
+                resetController: Bool = true, attributes: LocalAttributes = LocalAttributes(),
+                log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.open = open
+        self.attributes = attributes
         self.record = record
         self.resetController = resetController
         self.log = log

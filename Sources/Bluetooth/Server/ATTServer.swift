@@ -42,6 +42,8 @@ struct ATTServer {
     static let queueLimit = 64
 
     let database: AttributeDatabase
+    /// The MTU this side announces: what it can receive in one PDU.
+    let receiveMTU: Int
     private(set) var mtu = 23
     private var mtuExchanged = false
     var security = LinkSecurity()
@@ -51,14 +53,31 @@ struct ATTServer {
     /// An indication awaits its confirmation (one at a time, §3.3.2).
     var awaitingConfirmation = false
 
-    init(database: AttributeDatabase) { self.database = database }
+    init(database: AttributeDatabase, receiveMTU: Int = serverMTU) {
+        self.database = database
+        self.receiveMTU = receiveMTU
+    }
 
     /// The answer to one PDU from the central (nil for commands and confirmations), and what to tell.
-    mutating func receive(_ pdu: [UInt8]) -> (answer: [UInt8]?, notes: [ATTServerNote]) {
-        guard let opcode = pdu.first else { return (nil, []) }
+    mutating func receive(_ bytes: [UInt8]) -> (answer: [UInt8]?, notes: [ATTServerNote]) {
+        guard let opcode = bytes.first else { return (nil, []) }
+        let pdu: ATTPDU
+        do {
+            pdu = try ATTPDU.decode(bytes)
+        } catch {
+            // A request whose fields do not fit its opcode is answered; anything else is dropped (§3.4.1.1).
+            guard ATTPDU.requestOpcodes.contains(opcode) else { return (nil, []) }
+            let code = ATTErrorCode.invalidPDU
+            return (ATTPDU.errorResponse(request: opcode, handle: 0, code: code).bytes, [.refused(request: opcode, handle: 0, code)])
+        }
         var notes: [ATTServerNote] = []
-        let answer = respond(opcode, Array(pdu.dropFirst()), &notes)
-        return (answer, notes)
+        let answer = respond(to: pdu, &notes)
+        return (answer?.bytes, notes)
+    }
+
+    /// Takes the bearer's MTU where FavBlue's client side agreed it first: one bearer, one MTU.
+    mutating func follow(mtu bearer: Int) {
+        if !mtuExchanged { mtu = max(mtu, bearer) }
     }
 
     /// The link's configuration at `cccd`: bit 0 notifications, bit 1 indications (Vol 3, Part G, §3.3.3.3).
@@ -66,136 +85,122 @@ struct ATTServer {
 
     // MARK: Requests
 
-    private static func error(_ request: UInt8, _ handle: UInt16, _ code: ATTErrorCode) -> [UInt8] {
-        ATTPDU.errorResponse(request: request, handle: handle, code: code).bytes
-    }
-
-    private static func u16(_ p: [UInt8], _ at: Int) -> UInt16 { UInt16(p[at]) | UInt16(p[at + 1]) << 8 }
-
-    private mutating func respond(_ op: UInt8, _ p: [UInt8], _ notes: inout [ATTServerNote]) -> [UInt8]? {
-        let le16 = HCICommand.le16
-        func refuse(_ handle: UInt16, _ code: ATTErrorCode) -> [UInt8] {
-            notes.append(.refused(request: op, handle: handle, code))
-            return Self.error(op, handle, code)
+    /// The answer to one request, or nil for what gets none: commands, confirmations, and the
+    /// PDUs a server receives only by mistake (a client's responses).
+    mutating func respond(to pdu: ATTPDU, _ notes: inout [ATTServerNote]) -> ATTPDU? {
+        func refuse(_ handle: UInt16, _ code: ATTErrorCode) -> ATTPDU {
+            notes.append(.refused(request: pdu.opcode, handle: handle, code))
+            return .errorResponse(request: pdu.opcode, handle: handle, code: code)
         }
-        switch op {
-        case 0x02:  // Exchange MTU (§3.4.2.1)
-            guard p.count == 2 else { return refuse(0, .invalidPDU) }
+        // Discovery ends with Attribute Not Found past the last handle: an answer, not a refusal (Vol 3, Part G, §4).
+        func found(_ start: UInt16) -> ATTPDU { .errorResponse(request: pdu.opcode, handle: start, code: .attributeNotFound) }
+        switch pdu {
+        case .exchangeMTURequest(let theirs):  // §3.4.2.1
             // A client MTU below the default means the default (§3.4.2.2); a second exchange changes nothing.
             if !mtuExchanged {
-                mtu = max(23, min(Int(Self.u16(p, 0)), Self.serverMTU))
+                mtu = max(23, min(Int(theirs), receiveMTU))
                 mtuExchanged = true
                 notes.append(.mtu(mtu))
             }
-            return [0x03] + le16(UInt16(Self.serverMTU))
-        case 0x04:  // Find Information (§3.4.3.1)
-            guard p.count == 4 else { return refuse(0, .invalidPDU) }
-            let start = Self.u16(p, 0), end = Self.u16(p, 2)
+            return .exchangeMTUResponse(mtu: UInt16(receiveMTU))
+        case .findInformationRequest(let start, let end):  // §3.4.3.1
             guard start != 0, start <= end else { return refuse(start, .invalidHandle) }
-            let found = database.range(start, end)
-            guard let first = found.first else { return refuse(start, .attributeNotFound) }
-            let width = first.type.wire.count
-            var out: [UInt8] = [0x05, width == 2 ? 1 : 2]
-            for a in found where a.type.wire.count == width {
-                guard out.count + 2 + width <= mtu else { break }
-                out += le16(a.handle) + a.type.wire
+            let attributes = database.range(start, end)
+            guard let width = attributes.first?.type.wire.count else { return found(start) }
+            var list: [HandleUUID] = []
+            for a in attributes where a.type.wire.count == width {
+                guard 2 + (list.count + 1) * (2 + width) <= mtu else { break }
+                list.append(HandleUUID(handle: a.handle, uuid: a.type))
             }
-            return out
-        case 0x06:  // Find By Type Value (§3.4.3.3)
-            guard p.count >= 6 else { return refuse(0, .invalidPDU) }
-            let start = Self.u16(p, 0), end = Self.u16(p, 2), type = AttributeUUID(Self.u16(p, 4)), value = Array(p[6...])
+            return .findInformationResponse(list)
+        case .findByTypeValueRequest(let start, let end, let type, let value):  // §3.4.3.3
             guard start != 0, start <= end else { return refuse(start, .invalidHandle) }
-            var out: [UInt8] = [0x07]
-            for a in database.range(start, end) where a.type == type && a.value == value {
-                guard out.count + 4 <= mtu else { break }
+            var list: [GroupValue] = []
+            for a in database.range(start, end) where a.type == AttributeUUID(type) && a.value == value {
+                guard 1 + (list.count + 1) * 4 <= mtu else { break }
                 let groupEnd: UInt16
                 if case .service(let end) = a.role { groupEnd = end } else { groupEnd = a.handle }
-                out += le16(a.handle) + le16(groupEnd)
+                list.append(GroupValue(start: a.handle, end: groupEnd, value: []))
             }
-            return out.count > 1 ? out : refuse(start, .attributeNotFound)
-        case 0x08:  // Read By Type (§3.4.4.1)
-            guard p.count == 6 || p.count == 20, let type = AttributeUUID(wire: p[4...]) else { return refuse(0, .invalidPDU) }
-            let start = Self.u16(p, 0), end = Self.u16(p, 2)
+            return list.isEmpty ? found(start) : .findByTypeValueResponse(list)
+        case .readByTypeRequest(let start, let end, let type):  // §3.4.4.1
             guard start != 0, start <= end else { return refuse(start, .invalidHandle) }
-            var out: [UInt8] = []
-            var length = 0
+            var list: [HandleValue] = []
             for a in database.range(start, end) where a.type == type {
                 if let code = readRefusal(a) {
                     // The first match refused says why; a later one ends the list before it.
-                    if out.isEmpty { return refuse(a.handle, code) }
+                    if list.isEmpty { return refuse(a.handle, code) }
                     break
                 }
                 let value = Array(readValue(a).prefix(min(mtu - 4, 253)))
-                if out.isEmpty { length = 2 + value.count; out = [0x09, UInt8(length)] }
-                guard 2 + value.count == length, out.count + length <= mtu else { break }
-                out += le16(a.handle) + value
+                guard list.first.map({ $0.value.count == value.count }) ?? true,
+                      2 + (list.count + 1) * (2 + value.count) <= mtu else { break }
+                list.append(HandleValue(handle: a.handle, value: value))
                 if case .value(let id?) = a.role { notes.append(.read(id)) }
             }
-            return out.isEmpty ? refuse(start, .attributeNotFound) : out
-        case 0x0A:  // Read (§3.4.4.3)
-            guard p.count == 2 else { return refuse(0, .invalidPDU) }
-            let handle = Self.u16(p, 0)
+            return list.isEmpty ? found(start) : .readByTypeResponse(list)
+        case .readRequest(let handle):  // §3.4.4.3
             guard let a = database.attribute(handle) else { return refuse(handle, .invalidHandle) }
             if let code = readRefusal(a) { return refuse(handle, code) }
             if case .value(let id?) = a.role { notes.append(.read(id)) }
-            return [0x0B] + readValue(a).prefix(mtu - 1)
-        case 0x0C:  // Read Blob (§3.4.4.5)
-            guard p.count == 4 else { return refuse(0, .invalidPDU) }
-            let handle = Self.u16(p, 0), offset = Int(Self.u16(p, 2))
+            return .readResponse(value: Array(readValue(a).prefix(mtu - 1)))
+        case .readBlobRequest(let handle, let offset):  // §3.4.4.5
             guard let a = database.attribute(handle) else { return refuse(handle, .invalidHandle) }
             if let code = readRefusal(a) { return refuse(handle, code) }
             let value = readValue(a)
-            guard offset <= value.count else { return refuse(handle, .invalidOffset) }
-            return [0x0D] + value[offset...].prefix(mtu - 1)
-        case 0x0E, 0x20:  // Read Multiple (§3.4.4.7) and Read Multiple Variable (§3.4.4.11)
-            guard p.count >= 4, p.count % 2 == 0 else { return refuse(0, .invalidPDU) }
-            var out: [UInt8] = [op + 1]
-            for i in stride(from: 0, to: p.count, by: 2) {
-                let handle = Self.u16(p, i)
+            guard Int(offset) <= value.count else { return refuse(handle, .invalidOffset) }
+            return .readBlobResponse(value: Array(value[Int(offset)...].prefix(mtu - 1)))
+        case .readMultipleRequest(let handles), .readMultipleVariableRequest(let handles):  // §3.4.4.7, §3.4.4.11
+            var values: [[UInt8]] = []
+            for handle in handles {
                 guard let a = database.attribute(handle) else { return refuse(handle, .invalidHandle) }
                 if let code = readRefusal(a) { return refuse(handle, code) }
-                let value = readValue(a)
-                out += op == 0x20 ? le16(UInt16(value.count)) + value : value
+                values.append(readValue(a))
                 if case .value(let id?) = a.role { notes.append(.read(id)) }
             }
-            return Array(out.prefix(mtu))
-        case 0x10:  // Read By Group Type (§3.4.4.9)
-            guard p.count == 6 || p.count == 20, let type = AttributeUUID(wire: p[4...]) else { return refuse(0, .invalidPDU) }
-            let start = Self.u16(p, 0), end = Self.u16(p, 2)
+            guard case .readMultipleVariableRequest = pdu else {
+                return .readMultipleResponse(values: Array(values.joined().prefix(mtu - 1)))
+            }
+            // Whole values while they fit; the last one that does not is cut (§3.4.4.12).
+            var list: [LengthValue] = []
+            var room = mtu - 1
+            for value in values where room >= 2 {
+                list.append(LengthValue(length: UInt16(value.count), value: Array(value.prefix(room - 2))))
+                room -= 2 + min(value.count, room - 2)
+            }
+            return .readMultipleVariableResponse(list)
+        case .readByGroupTypeRequest(let start, let end, let type):  // §3.4.4.9
             guard start != 0, start <= end else { return refuse(start, .invalidHandle) }
             guard type == AttributeUUID(0x2800) || type == AttributeUUID(0x2801) else { return refuse(start, .unsupportedGroupType) }
-            var out: [UInt8] = []
-            var length = 0
+            var list: [GroupValue] = []
             for a in database.range(start, end) where a.type == type {
                 guard case .service(let groupEnd) = a.role else { continue }
                 let value = Array(a.value.prefix(min(mtu - 6, 251)))
-                if out.isEmpty { length = 4 + value.count; out = [0x11, UInt8(length)] }
-                guard 4 + value.count == length, out.count + length <= mtu else { break }
-                out += le16(a.handle) + le16(groupEnd) + value
+                guard list.first.map({ $0.value.count == value.count }) ?? true,
+                      2 + (list.count + 1) * (4 + value.count) <= mtu else { break }
+                list.append(GroupValue(start: a.handle, end: groupEnd, value: value))
             }
-            return out.isEmpty ? refuse(start, .attributeNotFound) : out
-        case 0x12, 0x52:  // Write Request (§3.4.5.1), Write Command (§3.4.5.3)
-            guard p.count >= 2 else { return op == 0x12 ? refuse(0, .invalidPDU) : nil }
-            let handle = Self.u16(p, 0), value = Array(p[2...])
-            guard let a = database.attribute(handle) else { return op == 0x12 ? refuse(handle, .invalidHandle) : nil }
-            if let code = writeRefusal(a, command: op == 0x52) ?? lengthRefusal(a, value.count) {
-                return op == 0x12 ? refuse(handle, code) : nil
+            return list.isEmpty ? found(start) : .readByGroupTypeResponse(list)
+        case .writeRequest(let handle, let value):  // §3.4.5.1
+            guard let a = database.attribute(handle) else { return refuse(handle, .invalidHandle) }
+            if let code = writeRefusal(a, command: false) ?? lengthRefusal(a, value.count) { return refuse(handle, code) }
+            if let code = write(a, value, withResponse: true, &notes) { return refuse(handle, code) }
+            return .writeResponse
+        case .writeCommand(let handle, let value):  // §3.4.5.3: never answered, refused or not
+            if let a = database.attribute(handle), writeRefusal(a, command: true) == nil, lengthRefusal(a, value.count) == nil {
+                _ = write(a, value, withResponse: false, &notes)
             }
-            if let code = write(a, value, withResponse: op == 0x12, &notes) { return op == 0x12 ? refuse(handle, code) : nil }
-            return op == 0x12 ? [0x13] : nil
-        case 0x16:  // Prepare Write (§3.4.6.1)
-            guard p.count >= 4 else { return refuse(0, .invalidPDU) }
-            let handle = Self.u16(p, 0), offset = Int(Self.u16(p, 2)), value = Array(p[4...])
+            return nil
+        case .prepareWriteRequest(let handle, let offset, let value):  // §3.4.6.1
             guard let a = database.attribute(handle) else { return refuse(handle, .invalidHandle) }
             if let code = writeRefusal(a, command: false) { return refuse(handle, code) }
-            guard prepared.count < Self.queueLimit else { return refuse(handle, .other(0x09)) }
-            prepared.append((handle, offset, value))
-            return [0x17] + p
-        case 0x18:  // Execute Write (§3.4.6.3)
-            guard p.count == 1, p[0] <= 1 else { return refuse(0, .invalidPDU) }
+            guard prepared.count < Self.queueLimit else { return refuse(handle, .prepareQueueFull) }
+            prepared.append((handle, Int(offset), value))
+            return .prepareWriteResponse(handle: handle, offset: offset, value: value)
+        case .executeWriteRequest(let commit):  // §3.4.6.3
             defer { prepared = [] }
-            guard p[0] == 1 else { return [0x19] }
-            // Every part is checked before any is written: all of them, or none (§3.4.6.3).
+            guard commit else { return .executeWriteResponse }
+            // Every part is checked before any is written: all of them, or none.
             var staged: [UInt16: [UInt8]] = [:]
             var order: [UInt16] = []
             for part in prepared {
@@ -211,21 +216,25 @@ struct ATTServer {
                 guard let a = database.attribute(handle), let value = staged[handle] else { continue }
                 if let code = write(a, value, withResponse: true, &notes) { return refuse(handle, code) }
             }
-            return [0x19]
-        case 0x1E:  // Handle Value Confirmation (§3.4.7.3)
+            return .executeWriteResponse
+        case .confirmation:  // §3.4.7.3
             if awaitingConfirmation {
                 awaitingConfirmation = false
                 notes.append(.confirmed)
             }
             return nil
-        case 0xD2:  // Signed Write Command: FavBlue keeps no signing keys, and a command gets no answer.
+        case .signedWriteCommand:
+            // FavBlue keeps no signing keys (§3.4.5.4), and a command gets no answer.
             return nil
-        case 0x01, 0x03, 0x05, 0x07, 0x09, 0x0B, 0x0D, 0x0F, 0x11, 0x13, 0x17, 0x19, 0x1B, 0x1D, 0x21, 0x23:
-            // Responses and server PDUs belong to FavBlue's client side; a server ignores them.
-            return nil
-        default:
+        case .unknown(let opcode, _):
             // A command (bit 6) unknown is ignored; a request unknown is answered (§3.4.1.1, §3.3.1).
-            return op & 0x40 != 0 ? nil : refuse(0, .requestNotSupported)
+            return opcode & 0x40 != 0 ? nil : refuse(0, .requestNotSupported)
+        case .errorResponse, .exchangeMTUResponse, .findInformationResponse, .findByTypeValueResponse, .readByTypeResponse,
+             .readResponse, .readBlobResponse, .readMultipleResponse, .readByGroupTypeResponse, .writeResponse,
+             .prepareWriteResponse, .executeWriteResponse, .notification, .indication, .readMultipleVariableResponse,
+             .multipleHandleValueNotification:
+            // Responses and server PDUs belong to the client side of the bearer.
+            return nil
         }
     }
 
@@ -263,7 +272,7 @@ struct ATTServer {
             let bits = UInt16(value[0]) | UInt16(value[1]) << 8
             // Bits the characteristic cannot do: the Core Supplement's Improperly Configured (0xFD).
             if bits & ~0x0003 != 0 || bits & 1 != 0 && !properties.contains(.notify) || bits & 2 != 0 && !properties.contains(.indicate) {
-                return .other(0xFD)
+                return .cccdImproperlyConfigured
             }
             let before = configurations[a.handle] ?? 0
             configurations[a.handle] = bits

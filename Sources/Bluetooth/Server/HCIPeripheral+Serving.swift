@@ -36,28 +36,18 @@ extension HCIPeripheral {
     // MARK: DevicePeripheral
 
     public func serve(_ setup: ServerSetup) async throws(PeripheralError) {
-        let database: AttributeDatabase
-        do { database = try AttributeDatabase(setup) } catch { throw .refused(error.message) }
-        lock.withLock {
-            self.database = database
-            self.setup = setup
-        }
+        do { try attributes.serve(setup) } catch { throw .refused(error.message) }
         // Links open now keep the tree they discovered until they connect again.
         log("serving \(setup.services.count) services as “\(setup.name)”")
     }
 
-    public func stopServing() async {
-        lock.withLock {
-            database = (try? AttributeDatabase(ServerSetup(name: setup?.name ?? "FavBlue")))!
-            setup = nil
-        }
-    }
+    public func stopServing() async { attributes.stopServing() }
 
     /// The served tree, handle for handle (for tests and the server page).
-    public var servedTree: [GATTService] { lock.withLock { database }.tree }
+    public var servedTree: [GATTService] { attributes.database.tree }
 
     public func setValue(_ value: [UInt8], of characteristic: ServedCharacteristicID) async {
-        let database = lock.withLock { self.database }
+        let database = attributes.database
         guard let handle = database.valueHandles[characteristic] else { return }
         database.setValue(value, at: handle)
     }
@@ -70,7 +60,8 @@ extension HCIPeripheral {
     /// Notifies or indicates `value` to every central subscribed; returns how many. Never blocks.
     @discardableResult
     public func sendNow(_ value: [UInt8], of characteristic: ServedCharacteristicID) -> Int {
-        let (database, current) = lock.withLock { (self.database, Array(links.values)) }
+        let database = attributes.database
+        let current = lock.withLock { Array(links.values) }
         guard let valueHandle = database.valueHandles[characteristic],
               let cccd = database.configurationHandles[characteristic] else { return 0 }
         database.setValue(value, at: valueHandle)
@@ -82,7 +73,7 @@ extension HCIPeripheral {
             link.lock.unlock()
             if bits & 1 != 0 {
                 // Cut to ATT_MTU − 3, as the Core allows (Vol 3, Part F, §3.4.7.1).
-                link.send(att: [0x1B] + HCICommand.le16(valueHandle) + value.prefix(mtu - 3))
+                link.send(att: ATTPDU.notification(handle: valueHandle, value: Array(value.prefix(mtu - 3))).bytes)
                 count += 1
             } else if bits & 2 != 0 {
                 indicate(value, of: characteristic, on: link)
@@ -94,7 +85,7 @@ extension HCIPeripheral {
 
     /// Sends an indication now, or queues it behind the one awaiting confirmation (§3.4.7.2).
     func indicate(_ value: [UInt8], of characteristic: ServedCharacteristicID, on link: PeripheralLink) {
-        guard let valueHandle = lock.withLock({ database.valueHandles[characteristic] }) else { return }
+        guard let valueHandle = attributes.database.valueHandles[characteristic] else { return }
         link.lock.lock()
         guard link.indicating == nil else {
             link.indications.append((characteristic, value))
@@ -105,6 +96,6 @@ extension HCIPeripheral {
         link.server.awaitingConfirmation = true
         let mtu = link.server.mtu
         link.lock.unlock()
-        link.send(att: [0x1D] + HCICommand.le16(valueHandle) + value.prefix(mtu - 3))
+        link.send(att: ATTPDU.indication(handle: valueHandle, value: Array(value.prefix(mtu - 3))).bytes)
     }
 }

@@ -37,8 +37,6 @@ public final class HCIPeripheral: DevicePeripheral, HCIHostClient, @unchecked Se
     /// The advertisements on, by id.
     var sets: [String: AdvertisingSet] = [:]
     var links: [UInt16: PeripheralLink] = [:]
-    var database: AttributeDatabase
-    var setup: ServerSetup?
     /// Only the read thread touches it.
     var reassembler = ACLReassembler()
     let feed = Feed<PeripheralEvent>()
@@ -70,8 +68,10 @@ public final class HCIPeripheral: DevicePeripheral, HCIHostClient, @unchecked Se
         self.keyring = keyring ?? security?.keyring
         self.security = security
         self.log = log
-        database = (try? AttributeDatabase(ServerSetup(name: "FavBlue")))!
     }
+
+    /// The database every link on this controller answers from, the central's links too.
+    var attributes: LocalAttributes { link.attributes }
 
     public var events: Feed<PeripheralEvent> { feed }
     public var unavailableReason: String? { nil }
@@ -157,6 +157,7 @@ public final class HCIPeripheral: DevicePeripheral, HCIHostClient, @unchecked Se
     private func accepted(_ complete: LEConnectionComplete, on host: HCIHost) {
         let address = DeviceID(wireBytes: complete.peerAddress, kind: complete.peerAddressType & 1 == 0 ? .lePublic : .leRandom)
         let central = PeripheralCentral(id: String(complete.handle), address: address.address)
+        let database = attributes.database
         let made = lock.withLock { () -> PeripheralLink? in
             guard let controller else { return nil }
             let outbox = ACLOutbox(handle: complete.handle, bufferSize: controller.bufferSize, bufferCount: controller.bufferCount) { bytes in

@@ -56,6 +56,9 @@ Pairing (the peer is the responder; keys live in memory for the peer's lifetime)
     private address made from it (PRIVATE <address>), and with --rotate S takes a new one every
     S seconds (ROTATED <address>).
   * --request-pairing sends a Security Request half a second into every connection (REQUESTED).
+  * --ask-central has the peer ask the central's own GATT server, a second into every
+    connection: CENTRAL_SERVICES <uuids>, CENTRAL_NAME <Device Name>, CENTRAL_APPEARANCE <hex>,
+    CENTRAL_SUBSCRIBED 2A05 once it subscribed to Service Changed, or CENTRAL_ERROR <why>.
   * --claim-resolving-list leaves the controller FavBlue drives claiming a resolving list it never
     resolves with, as Bumble ships; --unanswered-encryptions N leaves every other LE Enable
     Encryption after pairing's without an answer, N times (UNANSWERED_ENCRYPTION), the link up
@@ -81,7 +84,8 @@ import sys
 from bumble import hci
 from bumble.controller import Controller
 from bumble.core import AdvertisingData
-from bumble.device import Device, DeviceConfiguration
+from bumble.core import UUID
+from bumble.device import Device, DeviceConfiguration, Peer
 from bumble.gatt import Characteristic, CharacteristicValue, Descriptor, Service
 from bumble.host import Host
 from bumble.keys import MemoryKeyStore
@@ -318,6 +322,24 @@ async def main(args):
                     say('REQUESTED')
                     connection.request_pairing()
                 asyncio.get_running_loop().create_task(request())
+            if args.ask_central:
+                async def ask():
+                    # The central's own GATT server, as a watch or a phone asks it once connected.
+                    await asyncio.sleep(1.0)
+                    try:
+                        peer = Peer(connection)
+                        await peer.discover_all()
+                        say('CENTRAL_SERVICES', *[s.uuid.to_hex_str('-') for s in peer.services])
+                        names = await peer.read_characteristics_by_uuid(UUID.from_16_bits(0x2A00))
+                        say('CENTRAL_NAME', names[0].decode('utf-8', 'replace') if names else '-')
+                        looks = await peer.read_characteristics_by_uuid(UUID.from_16_bits(0x2A01))
+                        say('CENTRAL_APPEARANCE', looks[0].hex() if looks else '-')
+                        changed = peer.get_characteristics_by_uuid(UUID.from_16_bits(0x2A05))
+                        await peer.subscribe(changed[0], lambda value: say('SERVICE_CHANGED', value.hex()), prefer_notify=False)
+                        say('CENTRAL_SUBSCRIBED', '2A05')
+                    except Exception as error:
+                        say('CENTRAL_ERROR', repr(error))
+                asyncio.get_running_loop().create_task(ask())
             if args.disconnect_after > 0:
                 async def drop():
                     await asyncio.sleep(args.disconnect_after)
@@ -386,6 +408,7 @@ if __name__ == '__main__':
     parser.add_argument('--rotate', type=float, default=0)
     parser.add_argument('--request-pairing', action='store_true')
     parser.add_argument('--airtag', action='store_true')
+    parser.add_argument('--ask-central', action='store_true')
     parser.add_argument('--dult', action='store_true')
     parser.add_argument('--claim-resolving-list', action='store_true',
                         help="the controller FavBlue drives claims a resolving list and never resolves (Bumble as it ships)")

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+
+/// FavBlue's own attribute database on one controller, which every link answers from, whatever
+/// its role (Core v5.4, Vol 3, Part G, §7 gives every LE device a GATT server): Generic Access
+/// (the adapter's name, a computer's appearance), Generic Attribute, and the setup served while
+/// one is. A link keeps the database it began with until it connects again, as a client that
+/// discovered a tree expects it to stay.
+public final class LocalAttributes: @unchecked Sendable {
+    /// Appearance "Computer" (Assigned Numbers, §2.6.3).
+    static let computer: UInt16 = 0x0080
+
+    private let lock = NSLock()
+    private var current: AttributeDatabase
+    private var served: ServerSetup?
+    /// The Device Name of the GAP service while nothing is served.
+    private let adapterName: String
+
+    /// `adapterName` is what centrals and peripherals read as this computer's Device Name;
+    /// by default the host name, as bluetoothd names an adapter.
+    public init(adapterName: String = ProcessInfo.processInfo.hostName) {
+        let name = adapterName.isEmpty ? "FavBlue" : adapterName
+        self.adapterName = name
+        current = Self.idle(name: name)
+    }
+
+    /// The database a new link answers from.
+    var database: AttributeDatabase { lock.withLock { current } }
+
+    /// The setup served, if one is.
+    var setup: ServerSetup? { lock.withLock { served } }
+
+    /// Serves `setup` on the links made from now on.
+    func serve(_ setup: ServerSetup) throws(AttributeDatabase.Problem) {
+        let database = try AttributeDatabase(setup)
+        lock.withLock {
+            current = database
+            served = setup
+        }
+    }
+
+    /// Back to GAP and GATT alone, under the name last served (a central that read it keeps seeing it).
+    func stopServing() {
+        lock.withLock {
+            current = Self.idle(name: served?.name ?? adapterName)
+            served = nil
+        }
+    }
+
+    private static func idle(name: String) -> AttributeDatabase {
+        // GAP and GATT alone always fit: a name is cut to the 248 bytes Device Name holds.
+        (try? AttributeDatabase(ServerSetup(name: name, appearance: computer)))!
+    }
+}
