@@ -19,6 +19,8 @@ public enum ScanProgram {
     /// Parses `arguments` (without the program's name) and runs the command; an error exits.
     public static func main(_ arguments: [String]) async {
         SensorCiphers.install(SensorAESBlock())
+        // The decoding-cost benchmark (Benchmarks/sensors) times a run without decoding.
+        if ProcessInfo.processInfo.environment["FAVBLUE_SENSORS"] == "off" { SensorDecoders.isEnabled = false }
         await FavBlueScanCommand.main(arguments)
     }
 }

@@ -161,8 +161,9 @@ public enum SensorDecoders {
         return out
     }
 
-    /// Off only for the decoding-cost benchmark (FAVBLUE_SENSORS=off), which times a run without it.
-    static let isEnabled = ProcessInfo.processInfo.environment["FAVBLUE_SENSORS"] != "off"
+    /// Off only for the decoding-cost benchmark, which times a run without it; set once, by the
+    /// program's composition root, before any frame is read.
+    nonisolated(unsafe) public static var isEnabled = true
 
     /// The families whose frames each carry only some of a device's probes.
     static let partialFamilies = families.filter { $0.sendsPartialFrames }
