@@ -29,7 +29,9 @@
 //                   attribute database per controller: GAP, GATT and the setup served, which every
 //                   link answers from, whatever its role), AttributeDatabase, ATTServer (one
 //                   bearer's server side: every request checked, answered in ATTPDU types)
-//       Security/   HCIPairer and the Security Manager (SMPInitiator), HCIKeyring (the bonds as
+//       Security/   HCIPairer; the Security Manager: SMPSession (one pairing in either role, the
+//                   initiator's and the responder's steps written once) and PairingRun (what its
+//                   driver keeps beside it); HCIKeyring (the bonds as
 //                   the radio's threads read them), HCIResolvingList (the controller's list, kept
 //                   in step with the bonds)
 //       Demo/       the `demo` source: DemoScanner (the shipped capture plus DemoChatDevice's

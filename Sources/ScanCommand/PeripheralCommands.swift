@@ -10,12 +10,15 @@ import Foundation
 /// wait until Ctrl+C.
 enum PeripheralRun {
     /// The peripheral a source allows, or the reason it cannot be one.
-    static func peripheral(_ source: String, verbose: Bool) -> DevicePeripheral {
+    static func peripheral(_ source: String, verbose: Bool, pairing: Bool = false) -> DevicePeripheral {
         let parsed: ScanSource
         do { parsed = try ScanSource(parsing: source) } catch { FavBlueScan.exit(saying: FavBlueScan.explain(error)) }
         let log: @Sendable (String) -> Void = { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } }
-        let peripheral = PeripheralFactory.make(parsed, link: ScannerFactory.link(for: parsed, log: log), bus: ScannerFactory.bus(for: parsed), log: log)
+        let peripheral = PeripheralFactory.make(parsed, link: ScannerFactory.link(for: parsed, log: log), bus: ScannerFactory.bus(for: parsed),
+                                                security: pairing ? TerminalPairing.security() : nil, log: log)
         if let reason = peripheral.unavailableReason { FavBlueScan.exit(saying: reason) }
+        // On BlueZ the system's agent asks; on FavBlue's own host, the terminal.
+        if pairing, let own = peripheral as? HCIPeripheral { own.ask = TerminalPairing.ask }
         return peripheral
     }
 
@@ -144,17 +147,20 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the GATT server of a FavBlue peripheral file or an nRF Connect for Desktop server setup until Ctrl+C.",
-        discussion: "Unless the file holds advertisements, it advertises connectably under the server's name (GAP Device Name). One JSON line is printed for each event: a central connected, a read, a write (its bytes as hex and as JSON text), a subscription.")
+        discussion: "Unless the file holds advertisements, it advertises connectably under the server's name (GAP Device Name). One JSON line is printed for each event: a central connected, a read, a write (its bytes as hex and as JSON text), a subscription. A central may pair: Just Works is accepted; a number to compare or a code to type is asked on standard error and answered on standard input (--no-pairing refuses every pairing).")
 
     @Argument(help: ArgumentHelp("A FavBlue peripheral file, or an nRF Connect for Desktop server setup (Save setup…).", valueName: "file"))
     var file: String
 
     @OptionGroup var options: PeripheralOptions
 
+    @Flag(help: "Refuse every central's pairing (Pairing Not Supported).")
+    var noPairing = false
+
     func run() async throws {
         let contents = PeripheralRun.read(file)
         guard let setup = contents.server else { FavBlueScan.exit(saying: "\(DeviceText.terminal(file)) holds no server") }
-        let peripheral = PeripheralRun.peripheral(options.source, verbose: options.verbose)
+        let peripheral = PeripheralRun.peripheral(options.source, verbose: options.verbose, pairing: !noPairing)
         do { try await peripheral.serve(setup) } catch { FavBlueScan.exit(saying: "the server cannot run: \(error.message)", code: 3) }
         let advertisements = contents.advertisements.isEmpty ? [Advertisement.announcing(setup)] : contents.advertisements
         await PeripheralRun.start(advertisements, on: peripheral)

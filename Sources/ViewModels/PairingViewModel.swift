@@ -28,6 +28,7 @@ public final class DevicePairingViewModel {
     /// "Paired", "Not paired", "Pairing…", "Removing the bond…".
     public var stateText: String {
         switch state {
+        case .paired where pairing.isPairedTheOlderWay(device): return L10n.tr("Paired the older way")
         case .paired: return L10n.tr("Paired")
         case .notPaired: return L10n.tr("Not paired")
         case .pairedWithoutCode: return L10n.tr("Paired without a code")
@@ -39,8 +40,14 @@ public final class DevicePairingViewModel {
     /// Why this route cannot pair, said once under the buttons; nil when it can.
     public var unavailableReason: String? { pairing.unavailableReason }
     public var canPair: Bool { unavailableReason == nil && (state == .notPaired || state == .pairedWithoutCode) }
-    /// The last failure, or why pairing cannot work here.
-    public var message: String? { pairing.failures[device] ?? unavailableReason }
+    /// The last failure, what a weaker bond means, or why pairing cannot work here.
+    public var message: String? { pairing.failures[device] ?? olderWayNote ?? unavailableReason }
+
+    /// Said under a bond made by LE legacy pairing.
+    private var olderWayNote: String? {
+        guard pairing.isPairedTheOlderWay(device) else { return nil }
+        return L10n.tr("This bond was made with LE legacy pairing, which is weaker: someone who recorded the pairing could read what passes between you. Forget it and pair again if the device offers more.")
+    }
     /// The identity pairing moved this device to, once it did.
     public var movedTo: DeviceID? {
         let current = pairing.current(device)

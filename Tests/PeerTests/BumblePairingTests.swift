@@ -260,7 +260,7 @@ final class BumblePairingTests: XCTestCase {
 
     /// Bumble 0.0.236 cannot check the next legacy link: as a peripheral it looks up the LTK
     /// the central gave (none) instead of the one it gave itself, and refuses. The LTK, EDIV and
-    /// Rand FavBlue keeps are the ones the device sent (`SMPInitiatorTests`).
+    /// Rand FavBlue keeps are the ones the device sent (`SMPSessionInitiatorTests`).
     func testLegacyJustWorksBondsWithoutAQuestion() async throws {
         let peer = try ChatPeer(["--pairing", "none", "--legacy"])
         let rig = rig(peer)

@@ -49,6 +49,33 @@ final class BumblePeripheralTests: XCTestCase {
         return String(words[1])
     }
 
+    /// Advertises the heart-rate server and has the central find it and connect; returns the
+    /// address it connected to.
+    private func advertiseAndConnect() async throws -> String {
+        let ad = AdvertisingPreset.heartRate.advertisement(name: "FavBlue Pulse")
+        try await peripheral.startAdvertising(ad)
+        let address = try find(Hex.lower(ad.data.encoded))
+        peer.type("CONNECT \(address)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" }, timeout: 15), peer.output)
+        return address
+    }
+
+    /// The same, then the central starts pairing.
+    private func advertiseConnectAndPair() async throws -> String {
+        let address = try await advertiseAndConnect()
+        peer.type("PAIR")
+        return address
+    }
+
+    /// The central drops the link, connects again and asks for encryption with the bond.
+    private func connectAgainAndEncrypt(_ address: String) {
+        peer.type("DISCONNECT")
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("DISCONNECTED") }), peer.output)
+        peer.type("CONNECT \(address)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" }, timeout: 15), peer.output)
+        peer.type("ENCRYPT")
+    }
+
     private static let heart = ServerSetup(name: "FavBlue Pulse", appearance: 0x0340, services: [
         ServedService(uuid: BluetoothUUID(0x180D), characteristics: [
             ServedCharacteristic(uuid: BluetoothUUID(0x2A37), properties: [.notify], value: [0x00, 60]),
@@ -95,11 +122,7 @@ final class BumblePeripheralTests: XCTestCase {
     func testACentralDiscoversTheServerAsConfiguredReadsWritesAndIsSentWhatTheUserSends() async throws {
         try start()
         try await peripheral.serve(Self.heart)
-        let ad = AdvertisingPreset.heartRate.advertisement(name: "FavBlue Pulse")
-        try await peripheral.startAdvertising(ad)
-        let address = try find(Hex.lower(ad.data.encoded))
-        peer.type("CONNECT \(address)")
-        XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" }, timeout: 15), peer.output)
+        _ = try await advertiseAndConnect()
         peer.type("MTU 247")
         XCTAssertNotNil(peer.wait(for: { $0 == "MTU 247" }), peer.output)
 
@@ -155,12 +178,7 @@ final class BumblePeripheralTests: XCTestCase {
             asked.add(prompt.question)
             if case .confirm = prompt.question { prompt.answer(.confirmed) }
         }
-        let ad = AdvertisingPreset.heartRate.advertisement(name: "FavBlue Pulse")
-        try await peripheral.startAdvertising(ad)
-        let address = try find(Hex.lower(ad.data.encoded))
-        peer.type("CONNECT \(address)")
-        XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" }, timeout: 15), peer.output)
-        peer.type("PAIR")
+        let address = try await advertiseConnectAndPair()
         let compare = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("COMPARE ") }, timeout: 15), peer.output)
         XCTAssertNotNil(peer.wait(for: { $0 == "PAIRED" }, timeout: 15), peer.output)
         XCTAssertEqual(asked.all.compactMap { if case .confirm(let n) = $0 { return String(format: "%06d", n) } else { return nil } },
@@ -171,17 +189,60 @@ final class BumblePeripheralTests: XCTestCase {
         XCTAssertTrue(bond.authenticated)
         XCTAssertTrue(bond.secureConnections)
 
-        peer.type("DISCONNECT")
-        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("DISCONNECTED") }), peer.output)
-        peer.type("CONNECT \(address)")
-        XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" && true }, timeout: 15), peer.output)
-        peer.type("ENCRYPT")
+        connectAgainAndEncrypt(address)
         XCTAssertNotNil(peer.wait(for: { $0 == "ENCRYPTED" }, timeout: 15), "the bond's key, asked for by the controller: \(peer.output)")
         peer.type("DUMP")
         XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("DUMP ") }, timeout: 15))
         peer.type("READ 5E7F3003-1C2B-4A5D-8E9F-0A1B2C3D4E5F")
         XCTAssertNotNil(peer.wait(for: { $0 == "VALUE 5E7F3003-1C2B-4A5D-8E9F-0A1B2C3D4E5F \(Hex.lower(Array("secret".utf8)))" }),
                         "the value that needs encryption, on the encrypted link: \(peer.output)")
+    }
+
+    /// A central from before Secure Connections pairs the legacy way (Vol 3, Part H, §2.3.5.5),
+    /// as BlueZ lets older phones: FavBlue's user types the code the central shows, FavBlue gives
+    /// its own key, and the bond, marked as made the older way, encrypts the next link.
+    func testACentralWithoutSecureConnectionsPairsTheLegacyWayWithTheCodeItShows() async throws {
+        try start(["--legacy-pairing", "--io", "display"])
+        try await peripheral.serve(Self.heart)
+        let asked = Asked()
+        let peer = peer!
+        peripheral.ask = { prompt in
+            asked.add(prompt.question)
+            guard case .enterPasskey = prompt.question else { return }
+            // FavBlue's user reads the code off the central's screen and types it.
+            Thread.detachNewThread {
+                guard let shown = peer.wait(for: { $0.hasPrefix("PASSKEY ") }, timeout: 15), let code = UInt32(shown.dropFirst(8)) else { return }
+                prompt.answer(.passkey(code))
+            }
+        }
+        let address = try await advertiseConnectAndPair()
+        XCTAssertNotNil(peer.wait(for: { $0 == "PAIRED" }, timeout: 20), peer.output)
+        XCTAssertTrue(asked.all.contains { if case .enterPasskey = $0 { return true } else { return false } }, "\(asked.all)")
+        await events.wait { if case .encrypted(_, true) = $0 { return true } else { return false } }
+        let bond = try XCTUnwrap(bonds.all.first)
+        XCTAssertFalse(bond.secureConnections, "a legacy bond")
+        XCTAssertTrue(bond.authenticated, "made with a code")
+        XCTAssertNotNil(bond.ediv, "the key FavBlue gave, told apart by its EDIV and Rand")
+
+        connectAgainAndEncrypt(address)
+        XCTAssertNotNil(peer.wait(for: { $0 == "ENCRYPTED" }, timeout: 15), "the key FavBlue gave, asked for by EDIV and Rand: \(peer.output)")
+        peer.type("READ 5E7F3003-1C2B-4A5D-8E9F-0A1B2C3D4E5F")
+        XCTAssertNotNil(peer.wait(for: { $0 == "VALUE 5E7F3003-1C2B-4A5D-8E9F-0A1B2C3D4E5F \(Hex.lower(Array("secret".utf8)))" }),
+                        peer.output)
+    }
+
+    func testALegacyCentralWithoutInputOrOutputPairsWithoutACode() async throws {
+        try start(["--legacy-pairing", "--io", "none"])
+        try await peripheral.serve(Self.heart)
+        let asked = Asked()
+        peripheral.ask = { asked.add($0.question) }
+        let address = try await advertiseConnectAndPair()
+        XCTAssertNotNil(peer.wait(for: { $0 == "PAIRED" }, timeout: 20), peer.output)
+        await events.wait { if case .encrypted(_, false) = $0 { return true } else { return false } }
+        let bond = try XCTUnwrap(bonds.all.first)
+        XCTAssertFalse(bond.secureConnections)
+        XCTAssertFalse(bond.authenticated, "Just Works protects against no one in the middle")
+        XCTAssertTrue(asked.all.isEmpty, "nothing to ask: \(asked.all)")
     }
 
     func testACentralThatConnectsAndDrops1000TimesLeavesNothingBehind() async throws {

@@ -67,6 +67,62 @@ final class PeripheralCommandTests: XCTestCase {
         XCTAssertTrue(lines.all.contains { $0.contains("\"event\": \"stopped\"") }, lines.all.description)
     }
 
+    /// `serve` with the nRF setup, its standard output and error read as they come, its standard input the test's.
+    private func serve(_ extra: [String] = []) throws -> (Process, out: PrintedLines, err: PrintedLines, keyboard: Pipe, address: String) {
+        let file = FileManager.default.temporaryDirectory.appending(path: "nrf-\(UUID().uuidString).json")
+        try Self.nrfSetup.write(to: file, atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: scanToolPath)
+        process.arguments = ["serve", file.path, "--source", "h4-tcp:127.0.0.1:\(peer.port)", "--duration", "60"] + extra
+        let out = Pipe(), err = Pipe(), keyboard = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = keyboard
+        let lines = PrintedLines(out), errors = PrintedLines(err)
+        try process.run()
+        addTeardownBlock { if process.isRunning { process.interrupt() }; process.waitUntilExit() }
+        XCTAssertNotNil(lines.wait { $0.contains("\"event\": \"advertising\"") }, lines.all.description)
+        peer.type("SCAN")
+        let advert = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("ADV ") && $0.contains(Hex.lower(Array("NRF Setup".utf8))) }, timeout: 15), peer.output)
+        let address = String(advert.split(separator: " ")[1])
+        peer.type("STOPSCAN")
+        peer.type("CONNECT \(address)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" }, timeout: 15), peer.output)
+        return (process, lines, errors, keyboard, address)
+    }
+
+    /// The terminal asks whether the central shows the same number; "y" pairs, and the link is encrypted.
+    func testServePairsWithTheNumberConfirmedOnTheTerminal() throws {
+        peer = try ChatPeer([], script: "central_peer.py")
+        let run = try serve()
+        peer.type("PAIR")
+        let compare = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("COMPARE ") }, timeout: 15), peer.output)
+        let digits = compare.dropFirst(8)
+        let question = try XCTUnwrap(run.err.wait { $0.contains("pairing:") }, run.err.all.description)
+        XCTAssertEqual(question, "favblue-scan: pairing: does F0:F1:F2:F3:F4:F9 show \(digits.prefix(3)) \(digits.suffix(3))? Type y and Enter if it does.")
+        run.keyboard.fileHandleForWriting.write(Data("y\n".utf8))
+        XCTAssertNotNil(peer.wait(for: { $0 == "PAIRED" }, timeout: 15), peer.output)
+        XCTAssertNotNil(run.out.wait { $0.contains("\"event\": \"encrypted\"") && $0.contains("\"authenticated\": true") }, run.out.all.description)
+    }
+
+    func testServeWithoutPairingRefusesACentralThatAsks() throws {
+        peer = try ChatPeer(["--io", "none"], script: "central_peer.py")
+        let run = try serve(["--no-pairing"])
+        peer.type("PAIR")
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("PAIRFAIL") }, timeout: 15), peer.output)
+        XCTAssertFalse(run.out.all.contains { $0.contains("\"event\": \"encrypted\"") }, run.out.all.description)
+    }
+
+    func testServeTakesJustWorksWithoutAQuestion() throws {
+        peer = try ChatPeer(["--io", "none"], script: "central_peer.py")
+        let run = try serve()
+        peer.type("PAIR")
+        XCTAssertNotNil(peer.wait(for: { $0 == "PAIRED" }, timeout: 15), peer.output)
+        XCTAssertNotNil(run.out.wait { $0.contains("\"event\": \"encrypted\"") && $0.contains("\"authenticated\": false") }, run.out.all.description)
+        XCTAssertFalse(run.err.all.contains { $0.contains("pairing:") }, "nothing asked: \(run.err.all)")
+    }
+
     func testTheAdapterCommandPrintsItsFactsAsJSON() throws {
         peer = try ChatPeer([], script: "central_peer.py")
         let (status, out, err) = try runTool(scanToolPath, ["adapter", "--json", "--source", "h4-tcp:127.0.0.1:\(peer.port)"])

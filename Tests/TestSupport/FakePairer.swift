@@ -19,6 +19,8 @@ public final class FakePairer: DevicePairer, @unchecked Sendable {
     public private(set) var declined: [DeviceID] = []
     /// Devices bonded without a code that want one.
     public var wantingCode: Set<DeviceID> = []
+    /// Devices bonded by LE legacy pairing.
+    public var olderWay: Set<DeviceID> = []
 
     public func isPaired(_ device: DeviceID) -> Bool { lock.withLock { paired.contains(device) } }
 
@@ -33,6 +35,7 @@ public final class FakePairer: DevicePairer, @unchecked Sendable {
     public func cancelPairing(_ device: DeviceID) async { lock.withLock { cancelled.append(device) } }
     public func declineRequest(_ device: DeviceID) async { lock.withLock { declined.append(device) } }
     public func wantsCode(_ device: DeviceID) -> Bool { lock.withLock { wantingCode.contains(device) } }
+    public func pairedTheOlderWay(_ device: DeviceID) -> Bool { lock.withLock { olderWay.contains(device) } }
 
     public func ask(_ id: Int, _ device: DeviceID, _ question: PairingQuestion) {
         prompts.yield(.ask(PairingPrompt(id: id, device: device, question: question) { [weak self] answer in

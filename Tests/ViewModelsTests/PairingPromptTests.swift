@@ -65,3 +65,34 @@ final class PairingPromptTests: XCTestCase {
         XCTAssertEqual(model.dialog?.body, "Type 000 007 on \u{2068}R&D <Band>\u{2069}, then press Enter on it.")
     }
 }
+
+/// What a device's page says of its bond.
+@MainActor
+final class DevicePairingStateTests: XCTestCase {
+    private let band = TestDevices.id(0x5C, kind: .leRandom)
+
+    private func paired(olderWay: Bool) async -> DevicePairingViewModel {
+        let pairer = FakePairer()
+        if olderWay { pairer.olderWay = [band] }
+        let pairing = Pairing(pairer: pairer, mover: nil, clock: TestClock())
+        let pairs = Task { await pairing.pair(band) }
+        while !pairer.isWaiting { await Task.yield() }
+        pairer.finish(band, .success(band))
+        _ = await pairs.value
+        return DevicePairingViewModel(device: band, pairing: pairing, name: { _ in "Band" })
+    }
+
+    func testABondMadeTheLegacyWayIsSaidToBeWeakerInWords() async {
+        let model = await paired(olderWay: true)
+        XCTAssertEqual(model.state, .paired)
+        XCTAssertEqual(model.stateText, "Paired the older way")
+        XCTAssertEqual(model.message,
+                       "This bond was made with LE legacy pairing, which is weaker: someone who recorded the pairing could read what passes between you. Forget it and pair again if the device offers more.")
+    }
+
+    func testASecureConnectionsBondSaysPairedAndNothingMore() async {
+        let model = await paired(olderWay: false)
+        XCTAssertEqual(model.stateText, "Paired")
+        XCTAssertNil(model.message)
+    }
+}

@@ -103,7 +103,7 @@ public enum SignallingCommand: Equatable, Sendable {
 }
 
 /// The answer on channel 0x0006 (Core v5.4, Vol 3, Part H, §3.5) of a connector that cannot pair
-/// (one made without the HCI route's Security Manager, `SMPInitiator`): it turns pairing down.
+/// (one made without the HCI route's Security Manager, `SMPSession`): it turns pairing down.
 public enum SecurityManager {
     /// Pairing Failed with reason 0x05, Pairing Not Supported (§3.5.5).
     public static let pairingNotSupported: [UInt8] = [0x05, 0x05]

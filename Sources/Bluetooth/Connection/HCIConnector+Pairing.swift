@@ -5,25 +5,6 @@ import Domain
 import Foundation
 import Localization
 
-/// One pairing on one link: the state machine, how to reach the user, and its outcome.
-final class PairingRun: @unchecked Sendable {
-    let initiator: SMPInitiator
-    let ask: @Sendable (PairingQuestion) -> Void
-    /// Bumped by every PDU in or out, so a timer set earlier knows it is stale (§3.4).
-    var activity = 0
-    /// Guarded by the connector's lock.
-    private(set) var outcome: Result<(DeviceID, Bond?), PairingFailure>?
-
-    init(initiator: SMPInitiator, ask: @escaping @Sendable (PairingQuestion) -> Void) {
-        self.initiator = initiator
-        self.ask = ask
-    }
-
-    func end(_ result: Result<(DeviceID, Bond?), PairingFailure>) {
-        if outcome == nil { outcome = result }
-    }
-}
-
 /// What the pairer gives the connector for one pairing.
 struct PairingContext: Sendable {
     let crypto: any PairingCrypto
@@ -92,7 +73,7 @@ extension HCIConnector {
             return
         }
         guard let link, let run = link.pairing else { lock.unlock(); return }
-        schedule(run.initiator.cancel(), run, on: link)
+        schedule(run.session.cancel(), run, on: link)
         lock.unlock()
     }
 
@@ -101,9 +82,9 @@ extension HCIConnector {
         guard let own = lock.withLock({ controller?.ownAddress }) else {
             return .failure(.unavailable(L10n.tr("The adapter did not say its own address, which pairing needs.")))
         }
-        let initiator = SMPInitiator(crypto: context.crypto, local: own, remote: SMPInitiator.Party(link.address),
-                                     identity: .init(irk: context.localIRK, address: own))
-        let run = PairingRun(initiator: initiator, ask: context.ask)
+        let initiator = SMPSession(role: .initiator, crypto: context.crypto, local: own, remote: SMPSession.Party(link.address),
+                                   identity: .init(irk: context.localIRK, address: own))
+        let run = PairingRun(session: initiator, ask: context.ask)
         lock.lock()
         guard self.link === link, link.pairing == nil else {
             lock.unlock()
@@ -141,7 +122,7 @@ extension HCIConnector {
         let pdu = try? SMPPDU.decode(payload)
         if let run = link.pairing {
             if case .securityRequest? = pdu { return log("ignored a Security Request: pairing is under way") }
-            schedule(run.initiator.receive(payload), run, on: link)
+            schedule(run.session.receive(payload), run, on: link)
             return
         }
         guard let keyring else {
@@ -183,7 +164,7 @@ extension HCIConnector {
         link.encryption = status
         let bond = status == 0 ? keyring?.bond(for: link.device) : nil
         link.serverLock.withLock { link.server.security = LinkSecurity(encrypted: status == 0, authenticated: bond?.authenticated ?? false) }
-        if let run = link.pairing { schedule(run.initiator.encrypted(status: status), run, on: link) }
+        if let run = link.pairing { schedule(run.session.encrypted(status: status), run, on: link) }
         lock.broadcast()
     }
 
@@ -210,7 +191,7 @@ extension HCIConnector {
                 case .send(let pdu):
                     link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: pdu.bytes).bytes)
                 case .ask(let question):
-                    run.ask(question)
+                    run.ask?(question)
                 case .encrypt(let ltk, let ediv, let rand):
                     do {
                         _ = try host.command(.leEnableEncryption(handle: link.handle, ltk: ltk, ediv: ediv, rand: rand),
@@ -218,7 +199,7 @@ extension HCIConnector {
                     } catch {
                         encryptionChanged(handle: link.handle, status: 0x1F)
                     }
-                case .finished, .failed:
+                case .key, .finished, .failed:
                     break
                 }
             }
@@ -227,7 +208,7 @@ extension HCIConnector {
             lock.lock()
             defer { lock.unlock() }
             guard link.pairing === run, run.activity == mark else { return }
-            schedule(run.initiator.timedOut(), run, on: link)
+            schedule(run.session.timedOut(), run, on: link)
         }
     }
 
@@ -236,7 +217,7 @@ extension HCIConnector {
         lock.lock()
         defer { lock.unlock() }
         guard let link, let run = link.pairing else { return }
-        schedule(run.initiator.answer(answer), run, on: link)
+        schedule(run.session.answer(answer), run, on: link)
     }
 
     /// Encrypts a new link to a bonded device with its stored key and waits (5 s) for the answer.

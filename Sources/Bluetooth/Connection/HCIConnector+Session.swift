@@ -95,9 +95,9 @@ extension HCIConnector {
             address[5] |= 0xC0  // the two top bits of a static address are 1
             let ownRandom = (try? host.command(.leSetRandomAddress(address))) != nil
             if !ownRandom { log("the controller refused a random address; connecting with the public one") }
-            var own: SMPInitiator.Party? = ownRandom ? SMPInitiator.Party(type: 1, octets: address.reversed()) : nil
+            var own: SMPSession.Party? = ownRandom ? SMPSession.Party(type: 1, octets: address.reversed()) : nil
             if !ownRandom, let reply = try? host.command(.readBDAddr), reply.count >= 7, reply[0] == 0 {
-                own = SMPInitiator.Party(type: 0, octets: reply[1...6].reversed())
+                own = SMPSession.Party(type: 0, octets: reply[1...6].reversed())
             }
             let setup = ControllerSetup(bufferSize: max(size, 27), bufferCount: max(count, 1), extended: extended,
                                         ownRandom: ownRandom, ownAddress: own)

@@ -84,7 +84,7 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         let extended: Bool
         let ownRandom: Bool
         /// The address the controller connects from, as pairing names it.
-        let ownAddress: SMPInitiator.Party?
+        let ownAddress: SMPSession.Party?
     }
 
     /// One established connection.

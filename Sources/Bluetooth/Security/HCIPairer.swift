@@ -52,6 +52,10 @@ public final class HCIPairer: DevicePairer, @unchecked Sendable {
         security.keyring.bond(for: device).map { security.keyring.wantsCode($0.identity) } ?? false
     }
 
+    public func pairedTheOlderWay(_ device: DeviceID) -> Bool {
+        security.keyring.bond(for: device).map { !$0.secureConnections } ?? false
+    }
+
     public func declineRequest(_ device: DeviceID) async { connector.declinePairingRequest(from: device) }
 
     public func pair(_ device: DeviceID) async throws(PairingFailure) -> DeviceID {

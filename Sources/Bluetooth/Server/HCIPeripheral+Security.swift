@@ -5,23 +5,6 @@ import Domain
 import Foundation
 import Localization
 
-/// One pairing a central started with FavBlue's server.
-final class SMPResponderRun: @unchecked Sendable {
-    let responder: SMPResponder
-    /// The key the central's encryption asks for, once the DHKey checks matched.
-    var key: [UInt8]?
-    /// Bumped by every PDU, so a timer set earlier knows it is stale (§3.4).
-    var activity = 0
-    var promptID = 0
-    private(set) var outcome: Result<(DeviceID, Bond?), PairingFailure>?
-
-    init(responder: SMPResponder) { self.responder = responder }
-
-    func end(_ result: Result<(DeviceID, Bond?), PairingFailure>) {
-        if outcome == nil { outcome = result }
-    }
-}
-
 /// The Security Manager as the responder: a central's Pairing Request, its encryption with the
 /// key made or kept, and the bond (Core v5.4, Vol 3, Part H; Vol 4, Part E, §7.7.65.5).
 extension HCIPeripheral {
@@ -31,8 +14,8 @@ extension HCIPeripheral {
     func receiveSMP(_ payload: [UInt8], on link: PeripheralLink) {
         link.lock.lock()
         defer { link.lock.unlock() }
-        if let run = link.pairing, run.responder.isRunning {
-            perform(run.responder.receive(payload), run, on: link)
+        if let run = link.pairing, run.session.isRunning {
+            perform(run.session.receive(payload), run, on: link)
             return
         }
         guard case .pairingRequest? = try? SMPPDU.decode(payload) else { return }
@@ -40,10 +23,10 @@ extension HCIPeripheral {
             link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: SecurityManager.pairingNotSupported).bytes)
             return
         }
-        let local = SMPInitiator.Party(type: 1, octets: own.reversed())
-        let responder = SMPResponder(crypto: security.crypto, local: local, remote: SMPInitiator.Party(link.peer),
-                                     identity: .init(irk: security.keyring.local.irk, address: local))
-        let run = SMPResponderRun(responder: responder)
+        let local = SMPSession.Party(type: 1, octets: own.reversed())
+        let responder = SMPSession(role: .responder, crypto: security.crypto, local: local, remote: SMPSession.Party(link.peer),
+                                   identity: .init(irk: security.keyring.local.irk, address: local))
+        let run = PairingRun(session: responder)
         link.pairing = run
         perform(responder.receive(payload), run, on: link)
     }
@@ -54,11 +37,11 @@ extension HCIPeripheral {
         link.lock.lock()
         defer { link.lock.unlock() }
         guard let run = link.pairing else { return }
-        perform(run.responder.answer(answer), run, on: link)
+        perform(run.session.answer(answer), run, on: link)
     }
 
     /// Carries out what the responder asks; called with the link's lock held.
-    private func perform(_ actions: [SMPResponderAction], _ run: SMPResponderRun, on link: PeripheralLink) {
+    private func perform(_ actions: [SMPAction], _ run: PairingRun, on link: PeripheralLink) {
         guard !actions.isEmpty else { return }
         run.activity += 1
         let mark = run.activity
@@ -68,6 +51,8 @@ extension HCIPeripheral {
                 link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: pdu.bytes).bytes)
             case .key(let key):
                 run.key = key
+            case .encrypt:
+                break  // the central encrypts
             case .ask(let question):
                 run.promptID += 1
                 let prompt = PairingPrompt(id: Int(link.handle) << 16 | run.promptID, device: link.peer, question: question) { [weak self] answer in
@@ -91,8 +76,8 @@ extension HCIPeripheral {
         replies.asyncAfter(deadline: .now() + Self.smpTimeout) { [weak self] in
             link.lock.lock()
             defer { link.lock.unlock() }
-            guard link.pairing === run, run.activity == mark, run.responder.isRunning else { return }
-            self?.perform(run.responder.timedOut(), run, on: link)
+            guard link.pairing === run, run.activity == mark, run.session.isRunning else { return }
+            self?.perform(run.session.timedOut(), run, on: link)
         }
     }
 
@@ -101,9 +86,10 @@ extension HCIPeripheral {
         guard let link = lock.withLock({ links[handle] }) else { return }
         let fresh = link.lock.withLock { link.pairing?.key }
         var key = fresh
-        var authenticated = link.lock.withLock { link.pairing?.responder.method } != .justWorks && fresh != nil
-        if key == nil, ediv == 0, rand == 0, let bond = keyring?.bond(for: link.identity ?? link.peer), let ltk = bond.ltk,
-           bond.secureConnections {
+        var authenticated = link.lock.withLock { link.pairing?.session.method } != .justWorks && fresh != nil
+        // A Secure Connections bond is asked for with EDIV and Rand 0; a legacy one with the pair FavBlue gave.
+        if key == nil, let bond = keyring?.bond(for: link.identity ?? link.peer), let ltk = bond.ltk,
+           bond.secureConnections ? ediv == 0 && rand == 0 : bond.ediv == ediv && bond.rand == rand {
             key = ltk.reversed()
             authenticated = bond.authenticated
             link.lock.withLock { link.identity = bond.identity }
@@ -127,7 +113,7 @@ extension HCIPeripheral {
         let on = status == 0 && enabled
         link.server.security = LinkSecurity(encrypted: on, authenticated: on && link.pendingAuthenticated)
         let authenticated = link.server.security.authenticated
-        if let run = link.pairing { perform(run.responder.encrypted(status: status), run, on: link) }
+        if let run = link.pairing { perform(run.session.encrypted(status: status), run, on: link) }
         link.lock.unlock()
         if on { feed.yield(.encrypted(link.central, authenticated: authenticated)) }
     }

@@ -215,7 +215,7 @@ final class PeripheralLink: @unchecked Sendable {
     /// The characteristic whose indication is awaited.
     var indicating: ServedCharacteristicID?
     /// The pairing under way with this central, if any.
-    var pairing: SMPResponderRun?
+    var pairing: PairingRun?
     /// The identity the central revealed while pairing, or its bond's.
     var identity: DeviceID?
     /// Whether the key handed to the controller was made with a code.

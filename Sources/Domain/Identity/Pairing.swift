@@ -88,6 +88,11 @@ public final class Pairing {
         return pairer.isPaired(device) ? .paired : .notPaired
     }
 
+    /// Whether `device` is paired, by LE legacy pairing: weaker than Secure Connections.
+    public func isPairedTheOlderWay(_ device: DeviceID) -> Bool {
+        state(of: device) == .paired && pairer.pairedTheOlderWay(device)
+    }
+
     /// Pairs with `device`, asking the user what the device asks. Returns the identity, or the failure.
     @discardableResult
     public func pair(_ device: DeviceID) async -> Result<DeviceID, PairingFailure> {

@@ -124,12 +124,16 @@ public protocol DevicePairer: AnyObject, Sendable {
     func declineRequest(_ device: DeviceID) async
     /// Whether `device` is bonded without the protection of a code, and refused something for it.
     func wantsCode(_ device: DeviceID) -> Bool
+    /// Whether the bond with `device` was made by LE legacy pairing, which a listener who
+    /// recorded the pairing can break (Core v5.4, Vol 3, Part H, §2.3.5.5); false where the route cannot tell.
+    func pairedTheOlderWay(_ device: DeviceID) -> Bool
 }
 
 extension DevicePairer {
     /// Routes whose system answers a device's own requests (BlueZ) have nothing to send.
     public func declineRequest(_ device: DeviceID) async {}
     public func wantsCode(_ device: DeviceID) -> Bool { false }
+    public func pairedTheOlderWay(_ device: DeviceID) -> Bool { false }
 }
 
 /// A route with no pairing: says why, once.

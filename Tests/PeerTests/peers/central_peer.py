@@ -6,10 +6,13 @@ of FavBlue as a peripheral: it scans for FavBlue's advertisements, connects, dis
 writes, subscribes and pairs, as a phone app does. Uses Bumble (Apache-2.0).
 
     central_peer.py --transport tcp-server:127.0.0.1:PORT [--legacy] [--original]
+                    [--legacy-pairing] [--io yesno|none|display]
 
 --legacy clears LE Extended Advertising from the exposed controller, so FavBlue advertises with
 the legacy commands. --original adds "Original" (F0:F1:F2:F3:F4:F8), a Bumble GATT server that
-advertises, for FavBlue to connect to and clone.
+advertises, for FavBlue to connect to and clone. --legacy-pairing makes the central one that cannot
+do Secure Connections; --io sets its IO capability (yesno by default; display prints PASSKEY <code>
+for FavBlue's user to type).
 
 It reads commands on stdin, one a line, and prints what happens (READY when it starts):
   SCAN / STOPSCAN             ADV <address> <legacy|extended> <connectable 0|1> <hex data>, each distinct once
@@ -23,7 +26,7 @@ It reads commands on stdin, one a line, and prints what happens (READY when it s
                               TOTAL <uuid>, the first and last arrival in µs of CLOCK_MONOTONIC (0 before any)
   WATCH <hex> / UNWATCH       SEEN <address> <µs of CLOCK_MONOTONIC> for every report whose data holds <hex>
   RAWREAD <handle>            RESPONSE <hex of the ATT response or error>, for a request by hand
-  PAIR                        COMPARE <number> (answered yes), then PAIRED or PAIRFAIL <reason>
+  PAIR                        COMPARE <number> (answered yes) or PASSKEY <code>, then PAIRED or PAIRFAIL <reason>
   ENCRYPT                     ENCRYPTED or ENCRYPTFAIL <reason>
   DISCONNECT                  DISCONNECTED
   CYCLE <address> <n>         connects and drops n times; CYCLED <n>
@@ -57,8 +60,14 @@ def say(*words):
 
 
 class Delegate(PairingDelegate):
-    def __init__(self):
-        super().__init__(io_capability=PairingDelegate.DISPLAY_OUTPUT_AND_YES_NO_INPUT)
+    IO = {'yesno': PairingDelegate.DISPLAY_OUTPUT_AND_YES_NO_INPUT, 'none': PairingDelegate.NO_OUTPUT_NO_INPUT,
+          'display': PairingDelegate.DISPLAY_OUTPUT_ONLY}
+
+    def __init__(self, io='yesno'):
+        super().__init__(io_capability=self.IO[io])
+
+    async def display_number(self, number, digits):
+        say('PASSKEY', f'{number:0{digits}d}')
 
     async def compare_numbers(self, number, digits):
         say('COMPARE', f'{number:0{digits}d}')
@@ -115,7 +124,9 @@ async def main(args):
     config.address = hci.Address(CENTRAL)
     device = Device(config=config, host=host)
     device.keystore = MemoryKeyStore()
-    device.pairing_config_factory = lambda connection: PairingConfig(sc=True, mitm=True, bonding=True, delegate=Delegate())
+    # --legacy-pairing: a central from before Secure Connections (LE legacy pairing only).
+    device.pairing_config_factory = lambda connection: PairingConfig(
+        sc=not args.legacy_pairing, mitm=args.io != 'none', bonding=True, delegate=Delegate(args.io))
     await device.power_on()
     device.random_address = hci.Address(CENTRAL)
 
@@ -258,5 +269,7 @@ if __name__ == '__main__':
     parser = argparse.ArgumentParser()
     parser.add_argument('--transport', required=True)
     parser.add_argument('--legacy', action='store_true')
+    parser.add_argument('--legacy-pairing', action='store_true')
+    parser.add_argument('--io', choices=list(Delegate.IO), default='yesno')
     parser.add_argument('--original', action='store_true')
     asyncio.run(main(parser.parse_args()))

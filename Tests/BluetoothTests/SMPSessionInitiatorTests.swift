@@ -15,17 +15,17 @@ private struct NotAsSpecified: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-final class SMPInitiatorTests: XCTestCase {
+final class SMPSessionInitiatorTests: XCTestCase {
     private let crypto = ToolboxPairingCrypto()
-    private let local = SMPInitiator.Party(type: 1, octets: [0xC1, 0x02, 0x03, 0x04, 0x05, 0x06])
-    private let remote = SMPInitiator.Party(type: 0, octets: [0x00, 0x1B, 0xDC, 0x00, 0x00, 0x02])
+    private let local = SMPSession.Party(type: 1, octets: [0xC1, 0x02, 0x03, 0x04, 0x05, 0x06])
+    private let remote = SMPSession.Party(type: 0, octets: [0x00, 0x1B, 0xDC, 0x00, 0x00, 0x02])
 
-    private func initiator() -> SMPInitiator {
-        SMPInitiator(crypto: crypto, local: local, remote: remote,
+    private func initiator() -> SMPSession {
+        SMPSession(role: .initiator, crypto: crypto, local: local, remote: remote,
                      identity: .init(irk: [UInt8](repeating: 0x42, count: 16), address: local))
     }
 
-    private func started() -> SMPInitiator {
+    private func started() -> SMPSession {
         let smp = initiator()
         _ = smp.start()
         return smp
@@ -93,14 +93,14 @@ final class SMPInitiatorTests: XCTestCase {
     }
 
     func testTheAssociationModelFollowsTheCoreSpecTable() {
-        XCTAssertEqual(SMPInitiator.method(peer: 0, secure: true, mitm: true), .passkeyInput)
-        XCTAssertEqual(SMPInitiator.method(peer: 1, secure: true, mitm: true), .numericComparison)
-        XCTAssertEqual(SMPInitiator.method(peer: 1, secure: false, mitm: true), .passkeyInput)
-        XCTAssertEqual(SMPInitiator.method(peer: 2, secure: true, mitm: true), .passkeyDisplay)
-        XCTAssertEqual(SMPInitiator.method(peer: 3, secure: true, mitm: true), .justWorks)
-        XCTAssertEqual(SMPInitiator.method(peer: 4, secure: true, mitm: true), .numericComparison)
-        XCTAssertEqual(SMPInitiator.method(peer: 4, secure: false, mitm: true), .passkeyDisplay)
-        XCTAssertEqual(SMPInitiator.method(peer: 4, secure: true, mitm: false), .justWorks)
+        XCTAssertEqual(SMPSession.method(peer: 0, secure: true, mitm: true), .passkeyInput)
+        XCTAssertEqual(SMPSession.method(peer: 1, secure: true, mitm: true), .numericComparison)
+        XCTAssertEqual(SMPSession.method(peer: 1, secure: false, mitm: true), .passkeyInput)
+        XCTAssertEqual(SMPSession.method(peer: 2, secure: true, mitm: true), .passkeyDisplay)
+        XCTAssertEqual(SMPSession.method(peer: 3, secure: true, mitm: true), .justWorks)
+        XCTAssertEqual(SMPSession.method(peer: 4, secure: true, mitm: true), .numericComparison)
+        XCTAssertEqual(SMPSession.method(peer: 4, secure: false, mitm: true), .passkeyDisplay)
+        XCTAssertEqual(SMPSession.method(peer: 4, secure: true, mitm: false), .justWorks)
     }
 
     func testSecureConnectionsSendsAPublicKeyAndRefusesOneOffTheCurve() {
@@ -122,7 +122,7 @@ final class SMPInitiatorTests: XCTestCase {
     }
 
     /// Plays a legacy Just Works responder with the toolbox: its confirm, its random, and what it expects back.
-    private func legacyResponder(_ smp: SMPInitiator, corruptConfirm: Bool) throws -> [SMPAction] {
+    private func legacyResponder(_ smp: SMPSession, corruptConfirm: Bool) throws -> [SMPAction] {
         let preq: [UInt8] = [0x01, 0x04, 0x00, 0x0D, 0x10, 0x02, 0x03]
         let pres = response(io: 3, authReq: 0x01, keySize: 16, keys: (0x02, 0x03))
         let first = smp.receive(pres)
@@ -212,7 +212,7 @@ final class SMPInitiatorTests: XCTestCase {
 
     /// Plays a Secure Connections Just Works responder with the toolbox, up to FavBlue's DHKey check;
     /// `spoilCheck` sends a wrong one back.
-    private func secureResponder(spoilCheck: Bool) throws -> (SMPInitiator, [SMPAction]) {
+    private func secureResponder(spoilCheck: Bool) throws -> (SMPSession, [SMPAction]) {
         let smp = started()
         let pres = response(io: 3, authReq: 0x09)
         guard case .send(.pairingPublicKey(let ax, let ay))? = smp.receive(pres).first else { throw NotAsSpecified("no key") }
