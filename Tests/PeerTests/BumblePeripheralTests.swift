@@ -245,6 +245,39 @@ final class BumblePeripheralTests: XCTestCase {
         XCTAssertTrue(asked.all.isEmpty, "nothing to ask: \(asked.all)")
     }
 
+    /// Two centrals at once, each subscribed to its own characteristic: each gets only what it
+    /// asked for, and every event names the central it came from.
+    func testTwoCentralsAtOnceEachGetTheirOwnNotificationsAndEvents() async throws {
+        try start(["--centrals", "2"])
+        try await peripheral.serve(Self.heart)
+        let address = try await advertiseAndConnect()
+        peer.type("2 CONNECT \(address)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "2 CONNECTED \(address)" }, timeout: 20), peer.output)
+        let indicating = "5E7F3002-1C2B-4A5D-8E9F-0A1B2C3D4E5F"
+        peer.type("SUBSCRIBE 2A37")
+        peer.type("2 SUBSCRIBE \(indicating) indicate")
+        XCTAssertNotNil(peer.wait(for: { $0 == "SUBSCRIBED 2A37" }, timeout: 15), peer.output)
+        XCTAssertNotNil(peer.wait(for: { $0 == "2 SUBSCRIBED \(indicating)" }, timeout: 15), peer.output)
+        let heartRate = ServedCharacteristicID(service: 0, characteristic: 0), alert = ServedCharacteristicID(service: 1, characteristic: 1)
+        let toHeartRate = await peripheral.send([0x00, 72], of: heartRate)
+        let toAlert = await peripheral.send(Array("ring".utf8), of: alert)
+        XCTAssertEqual(toHeartRate, 1, "one central follows the heart rate")
+        XCTAssertEqual(toAlert, 1, "and the other the alert")
+        XCTAssertNotNil(peer.wait(for: { $0 == "NOTIFIED 2A37 0048" }), peer.output)
+        XCTAssertNotNil(peer.wait(for: { $0 == "2 NOTIFIED \(indicating) \(Hex.lower(Array("ring".utf8)))" }), peer.output)
+        let confirmed = await events.waitFor { if case .confirmed(_, alert) = $0 { return true } else { return false } }
+        XCTAssertTrue(confirmed, "the indication was confirmed")
+        XCTAssertFalse(peer.lines.contains { $0.hasPrefix("NOTIFIED \(indicating)") }, "the first central never asked for the alert")
+        XCTAssertFalse(peer.lines.contains { $0.hasPrefix("2 NOTIFIED 2A37") }, "the second never asked for the heart rate")
+        let subscriptions = events.all.compactMap { event -> (String?, ServedCharacteristicID, Bool)? in
+            if case .subscribed(let central, let id, let indicate) = event { return (central.address, id, indicate) }
+            return nil
+        }
+        XCTAssertEqual(subscriptions.count, 2, "\(subscriptions)")
+        XCTAssertTrue(subscriptions.contains { $0 == ("F0:F1:F2:F3:F4:F9", heartRate, false) }, "\(subscriptions)")
+        XCTAssertTrue(subscriptions.contains { $0 == ("F0:F1:F2:F3:F4:FA", alert, true) }, "\(subscriptions)")
+    }
+
     func testACentralThatConnectsAndDrops1000TimesLeavesNothingBehind() async throws {
         try start()
         let ad = AdvertisingPreset.battery.advertisement(name: "Cycler")

@@ -14,6 +14,9 @@ advertises, for FavBlue to connect to and clone. --legacy-pairing makes the cent
 do Secure Connections; --io sets its IO capability (yesno by default; display prints PASSKEY <code>
 for FavBlue's user to type).
 
+--centrals 2 adds a second central (F0:F1:F2:F3:F4:FA) on the same air: a command that starts with
+"2 " is its own, and so is every line it prints, which starts with "2 ".
+
 It reads commands on stdin, one a line, and prints what happens (READY when it starts):
   SCAN / STOPSCAN             ADV <address> <legacy|extended> <connectable 0|1> <hex data>, each distinct once
   CONNECT <address>           CONNECTED <address> (random address type), or FAILED <why>
@@ -52,6 +55,7 @@ from bumble.transport import open_transport
 from spec_controller import keep_to_the_spec
 
 CENTRAL = 'F0:F1:F2:F3:F4:F9'
+CENTRALS = [CENTRAL, 'F0:F1:F2:F3:F4:FA']
 ORIGINAL = 'F0:F1:F2:F3:F4:F8'
 
 
@@ -117,142 +121,154 @@ async def main(args):
     if args.original:
         await original_device(link)
 
-    host = Host()
-    host.controller = Controller('CENTRAL', link=link)
-    config = DeviceConfiguration()
-    config.name = 'Central'
-    config.address = hci.Address(CENTRAL)
-    device = Device(config=config, host=host)
-    device.keystore = MemoryKeyStore()
-    # --legacy-pairing: a central from before Secure Connections (LE legacy pairing only).
-    device.pairing_config_factory = lambda connection: PairingConfig(
-        sc=not args.legacy_pairing, mitm=args.io != 'none', bonding=True, delegate=Delegate(args.io))
-    await device.power_on()
-    device.random_address = hci.Address(CENTRAL)
+    async def start_central(index):
+        """One central on the air: its own controller, device, state and output tag ('' or '2 ')."""
+        tag = '' if index == 1 else f'{index} '
+        address = CENTRALS[index - 1]
+        host = Host()
+        host.controller = Controller(f'CENTRAL{index}', link=link)
+        config = DeviceConfiguration()
+        config.name = 'Central' if index == 1 else f'Central {index}'
+        config.address = hci.Address(address)
+        device = Device(config=config, host=host)
+        device.keystore = MemoryKeyStore()
+        # --legacy-pairing: a central from before Secure Connections (LE legacy pairing only).
+        device.pairing_config_factory = lambda connection: PairingConfig(
+            sc=not args.legacy_pairing, mitm=args.io != 'none', bonding=True, delegate=Delegate(args.io))
+        await device.power_on()
+        device.random_address = hci.Address(address)
+        return make_runner(device, tag)
 
-    seen = set()
-    counts = {}
-    arrivals = {}
-    watching = {'hex': None}
-    state = {'connection': None, 'peer': None}
+    def make_runner(device, tag):
+        def out(*words):
+            say(*([tag.strip()] if tag else []), *words)
+        seen = set()
+        counts = {}
+        arrivals = {}
+        watching = {'hex': None}
+        state = {'connection': None, 'peer': None}
 
-    def on_advertisement(adv):
-        kind = 'legacy' if adv.is_legacy else 'extended'
-        line = f'ADV {adv.address.to_string(False)} {kind} {int(adv.is_connectable)} {adv.data_bytes.hex()}'
-        if line not in seen:
-            seen.add(line)
-            say(line)
-        if watching['hex'] and watching['hex'] in adv.data_bytes.hex():
-            say('SEEN', adv.address.to_string(False), time.monotonic_ns() // 1000)
+        def on_advertisement(adv):
+            kind = 'legacy' if adv.is_legacy else 'extended'
+            line = f'ADV {adv.address.to_string(False)} {kind} {int(adv.is_connectable)} {adv.data_bytes.hex()}'
+            if line not in seen:
+                seen.add(line)
+                out(line)
+            if watching['hex'] and watching['hex'] in adv.data_bytes.hex():
+                out('SEEN', adv.address.to_string(False), time.monotonic_ns() // 1000)
 
-    device.on('advertisement', on_advertisement)
+        device.on('advertisement', on_advertisement)
 
-    async def characteristic(uuid):
-        peer = state['peer']
-        if not peer.services:
-            await peer.discover_services()
-            for service in peer.services:
-                await service.discover_characteristics()
-        found = [c for s in peer.services for c in s.characteristics if uuid_text(c.uuid) == uuid.upper()]
-        if not found:
-            raise KeyError(uuid)
-        return found[0]
-
-    async def connect(address):
-        connection = await device.connect(hci.Address(address, hci.Address.RANDOM_DEVICE_ADDRESS), timeout=10)
-        connection.on('disconnection', lambda reason: say('DISCONNECTED', reason))
-        state['connection'] = connection
-        state['peer'] = Peer(connection)
-        return connection
-
-    async def run(words):
-        command = words[0]
-        try:
-            if command == 'SCAN':
-                seen.clear()
-                await device.start_scanning(active=True, filter_duplicates=False)
-                say('SCANNING')
-            elif command == 'STOPSCAN':
-                await device.stop_scanning()
-                say('STOPPED')
-            elif command == 'CONNECT':
-                await connect(words[1])
-                say('CONNECTED', words[1])
-            elif command == 'MTU':
-                say('MTU', await state['peer'].request_mtu(int(words[1])))
-            elif command == 'DUMP':
-                peer = state['peer']
+        async def characteristic(uuid):
+            peer = state['peer']
+            if not peer.services:
                 await peer.discover_services()
-                table = []
                 for service in peer.services:
-                    table.append([service.handle, '2800', uuid_text(service.uuid)])
                     await service.discover_characteristics()
-                    for c in service.characteristics:
-                        # Bumble's proxy holds the value's handle; the declaration is the one before (Vol 3, Part G, §3.3).
-                        table.append([c.handle - 1, '2803', int(c.properties)])
-                        table.append([c.handle, uuid_text(c.uuid), None])
-                        await peer.discover_descriptors(c)
-                        for d in c.descriptors:
-                            table.append([d.handle, uuid_text(d.type), None])
-                say('DUMP', json.dumps(table))
-            elif command == 'READ':
-                value = await (await characteristic(words[1])).read_value()
-                say('VALUE', words[1], bytes(value).hex())
-            elif command == 'READH':
-                value = await state['connection'].gatt_client.read_value(int(words[1]))
-                say('VALUE', words[1], bytes(value).hex())
-            elif command == 'WRITE':
-                await (await characteristic(words[1])).write_value(bytes.fromhex(words[2]), with_response=len(words) < 4)
-                say('WROTE', words[1])
-            elif command == 'SUBSCRIBE':
-                uuid = words[1]
-                await (await characteristic(uuid)).subscribe(lambda value, u=uuid: say('NOTIFIED', u, bytes(value).hex()),
-                                                     prefer_notify=len(words) < 3)
-                say('SUBSCRIBED', uuid)
-            elif command == 'COUNT':
-                uuid = words[1]
-                counts[uuid] = 0
-                arrivals[uuid] = [0, 0]
+            found = [c for s in peer.services for c in s.characteristics if uuid_text(c.uuid) == uuid.upper()]
+            if not found:
+                raise KeyError(uuid)
+            return found[0]
 
-                def count(value, u=uuid):
-                    counts[u] += 1
-                    now = time.monotonic_ns() // 1000
-                    arrivals[u][1] = now
-                    if not arrivals[u][0]:
-                        arrivals[u][0] = now
-                await (await characteristic(uuid)).subscribe(count)
-                say('COUNTING', uuid)
-            elif command == 'TOTAL':
-                say('TOTAL', words[1], counts.get(words[1], 0), *arrivals.get(words[1], [0, 0]))
-            elif command == 'WATCH':
-                watching['hex'] = words[1].lower()
-                say('WATCHING')
-            elif command == 'UNWATCH':
-                watching['hex'] = None
-                say('UNWATCHED')
-            elif command == 'RAWREAD':
-                response = await state['connection'].gatt_client.send_request(att.ATT_Read_Request(attribute_handle=int(words[1])))
-                say('RESPONSE', bytes(response).hex())
-            elif command == 'PAIR':
-                await state['connection'].pair()
-                say('PAIRED')
-            elif command == 'ENCRYPT':
-                await state['connection'].encrypt()
-                say('ENCRYPTED')
-            elif command == 'DISCONNECT':
-                await state['connection'].disconnect()
-            elif command == 'CYCLE':
-                for _ in range(int(words[2])):
-                    connection = await device.connect(hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS), timeout=10)
-                    await connection.disconnect()
-                say('CYCLED', words[2])
-            else:
-                say('UNKNOWN', command)
-        except att.ATT_Error as error:
-            say('ERROR', words[1] if len(words) > 1 else '-', f'{error.error_code:02x}')
-        except Exception as error:  # what a test waits on is said, whatever failed
-            say('FAILED' if command == 'CONNECT' else 'PAIRFAIL' if command == 'PAIR' else 'ENCRYPTFAIL' if command == 'ENCRYPT' else 'EXCEPTION',
-                command, repr(error).replace('\n', ' '))
+        async def connect(address):
+            connection = await device.connect(hci.Address(address, hci.Address.RANDOM_DEVICE_ADDRESS), timeout=10)
+            connection.on('disconnection', lambda reason: out('DISCONNECTED', reason))
+            state['connection'] = connection
+            state['peer'] = Peer(connection)
+            return connection
+
+        async def run(words):
+            command = words[0]
+            try:
+                if command == 'SCAN':
+                    seen.clear()
+                    await device.start_scanning(active=True, filter_duplicates=False)
+                    out('SCANNING')
+                elif command == 'STOPSCAN':
+                    await device.stop_scanning()
+                    out('STOPPED')
+                elif command == 'CONNECT':
+                    await connect(words[1])
+                    out('CONNECTED', words[1])
+                elif command == 'MTU':
+                    out('MTU', await state['peer'].request_mtu(int(words[1])))
+                elif command == 'DUMP':
+                    peer = state['peer']
+                    await peer.discover_services()
+                    table = []
+                    for service in peer.services:
+                        table.append([service.handle, '2800', uuid_text(service.uuid)])
+                        await service.discover_characteristics()
+                        for c in service.characteristics:
+                            # Bumble's proxy holds the value's handle; the declaration is the one before (Vol 3, Part G, §3.3).
+                            table.append([c.handle - 1, '2803', int(c.properties)])
+                            table.append([c.handle, uuid_text(c.uuid), None])
+                            await peer.discover_descriptors(c)
+                            for d in c.descriptors:
+                                table.append([d.handle, uuid_text(d.type), None])
+                    out('DUMP', json.dumps(table))
+                elif command == 'READ':
+                    value = await (await characteristic(words[1])).read_value()
+                    out('VALUE', words[1], bytes(value).hex())
+                elif command == 'READH':
+                    value = await state['connection'].gatt_client.read_value(int(words[1]))
+                    out('VALUE', words[1], bytes(value).hex())
+                elif command == 'WRITE':
+                    await (await characteristic(words[1])).write_value(bytes.fromhex(words[2]), with_response=len(words) < 4)
+                    out('WROTE', words[1])
+                elif command == 'SUBSCRIBE':
+                    uuid = words[1]
+                    await (await characteristic(uuid)).subscribe(lambda value, u=uuid: out('NOTIFIED', u, bytes(value).hex()),
+                                                         prefer_notify=len(words) < 3)
+                    out('SUBSCRIBED', uuid)
+                elif command == 'COUNT':
+                    uuid = words[1]
+                    counts[uuid] = 0
+                    arrivals[uuid] = [0, 0]
+
+                    def count(value, u=uuid):
+                        counts[u] += 1
+                        now = time.monotonic_ns() // 1000
+                        arrivals[u][1] = now
+                        if not arrivals[u][0]:
+                            arrivals[u][0] = now
+                    await (await characteristic(uuid)).subscribe(count)
+                    out('COUNTING', uuid)
+                elif command == 'TOTAL':
+                    out('TOTAL', words[1], counts.get(words[1], 0), *arrivals.get(words[1], [0, 0]))
+                elif command == 'WATCH':
+                    watching['hex'] = words[1].lower()
+                    out('WATCHING')
+                elif command == 'UNWATCH':
+                    watching['hex'] = None
+                    out('UNWATCHED')
+                elif command == 'RAWREAD':
+                    response = await state['connection'].gatt_client.send_request(att.ATT_Read_Request(attribute_handle=int(words[1])))
+                    out('RESPONSE', bytes(response).hex())
+                elif command == 'PAIR':
+                    await state['connection'].pair()
+                    out('PAIRED')
+                elif command == 'ENCRYPT':
+                    await state['connection'].encrypt()
+                    out('ENCRYPTED')
+                elif command == 'DISCONNECT':
+                    await state['connection'].disconnect()
+                elif command == 'CYCLE':
+                    for _ in range(int(words[2])):
+                        connection = await device.connect(hci.Address(words[1], hci.Address.RANDOM_DEVICE_ADDRESS), timeout=10)
+                        await connection.disconnect()
+                    out('CYCLED', words[2])
+                else:
+                    out('UNKNOWN', command)
+            except att.ATT_Error as error:
+                out('ERROR', words[1] if len(words) > 1 else '-', f'{error.error_code:02x}')
+            except Exception as error:  # what a test waits on is said, whatever failed
+                out('FAILED' if command == 'CONNECT' else 'PAIRFAIL' if command == 'PAIR' else 'ENCRYPTFAIL' if command == 'ENCRYPT' else 'EXCEPTION',
+                    command, repr(error).replace('\n', ' '))
+
+        return run
+
+    runners = [await start_central(i) for i in range(1, args.centrals + 1)]
 
     say('READY')
     loop = asyncio.get_running_loop()
@@ -260,8 +276,14 @@ async def main(args):
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while line := await reader.readline():
         words = line.decode().split()
+        # "2 CONNECT …" goes to the second central; anything else to the first.
+        if words and words[0].isdigit() and 1 <= int(words[0]) <= len(runners):
+            runner, words = runners[int(words[0]) - 1], words[1:]
+        else:
+            runner = runners[0]
         if words:
-            await run(words)
+            # Each central's command runs on its own, so one that waits does not hold the other.
+            asyncio.get_running_loop().create_task(runner(words)) if args.centrals > 1 else await runner(words)
 
 
 if __name__ == '__main__':
@@ -270,6 +292,7 @@ if __name__ == '__main__':
     parser.add_argument('--transport', required=True)
     parser.add_argument('--legacy', action='store_true')
     parser.add_argument('--legacy-pairing', action='store_true')
+    parser.add_argument('--centrals', type=int, choices=[1, 2], default=1)
     parser.add_argument('--io', choices=list(Delegate.IO), default='yesno')
     parser.add_argument('--original', action='store_true')
     asyncio.run(main(parser.parse_args()))
