@@ -33,9 +33,15 @@ public final class DeviceCloneViewModel {
     /// Whether `device`'s services are known, so a copy can be made.
     public func canClone(_ device: DeviceID) -> Bool { browser.device == device && browser.phase == .ready && !busy }
 
-    /// Makes the copy; returns what to say (its name, or why not).
-    public func clone(_ device: DeviceID) async -> String {
-        guard canClone(device) else { return L10n.tr("Connect to the device and wait for its services first.") }
+    /// Why no copy could be made, in words.
+    public struct Problem: Error, Equatable {
+        public let message: String
+    }
+
+    /// Reads the device and makes the copy, not yet set up: set up by the result's `apply`, after
+    /// its question where the copy would replace the server set up.
+    public func prepare(_ device: DeviceID) async -> Result<PendingSetup, Problem> {
+        guard canClone(device) else { return .failure(Problem(message: L10n.tr("Connect to the device and wait for its services first."))) }
         busy = true
         observers.notify()
         defer {
@@ -66,8 +72,18 @@ public final class DeviceCloneViewModel {
         }
         let file = PeripheralClone.make(name: title, services: browser.services, values: values, advertising: advertising,
                                         scanResponse: heard?.lastScanResponse ?? [], connectable: true)
-        for ad in file.advertisements { role.add(ad) }
-        await role.setServer(file.server)
-        return L10n.format("A copy of {} is set up: turn it on under Act as a Device.", DeviceText.isolated(title))
+        let question = file.server.flatMap { incoming in role.replaced(by: incoming).flatMap { ReplaceQuestion.losing($0, to: incoming) } }
+        return .success(PendingSetup(question: question) { [role] in
+            role.take(file)
+            return L10n.format("A copy of {} is set up: turn it on under Act as a Device.", DeviceText.isolated(title))
+        })
+    }
+
+    /// Makes the copy and sets it up at once, without asking; returns what to say.
+    public func clone(_ device: DeviceID) async -> String {
+        switch await prepare(device) {
+        case .failure(let problem): return problem.message
+        case .success(let setup): return setup.apply()
+        }
     }
 }

@@ -106,9 +106,22 @@ public final class PeripheralViewModel {
             let subtitle = L10n.format("{} · {}", Self.kindWords(ad.kind), L10n.plural("{} of {} byte", "{} of {} bytes", limit,
                                                                                        Formats.number(used), Formats.number(limit)))
             let problem = role.problems[ad.id] ?? role.problems(of: ad, company: company).first?.message
-            return AdvertisementRow(id: ad.id, title: ad.label.isEmpty ? L10n.tr("Advertisement") : ad.label, subtitle: subtitle,
-                                    isOn: role.on.contains(ad.id), problem: problem)
+            let lines = [problem ?? subtitle, missingServices(ad)].compactMap { $0 }
+            return AdvertisementRow(id: ad.id, title: ad.label.isEmpty ? L10n.tr("Advertisement") : ad.label,
+                                    subtitle: lines.joined(separator: "\n"), isOn: role.on.contains(ad.id), problem: problem)
         }
+    }
+
+    /// The services a connectable advertisement lists that the server lacks, in words: a phone
+    /// that connects for them finds nothing. Nil when it lists none the server lacks.
+    func missingServices(_ ad: Advertisement) -> String? {
+        guard ad.kind == .connectable else { return nil }
+        let listed = ad.data.serviceUUIDs + ad.scanResponse.serviceUUIDs
+        let missing = listed.filter { !(role.server?.serves($0) ?? false) }
+        guard !missing.isEmpty else { return nil }
+        let named = missing.map { names($0) ?? $0.text }.joined(separator: L10n.tr(", "))
+        return L10n.plural("Lists {}, which the server lacks: a phone that connects will not find it.",
+                           "Lists {}, which the server lacks: a phone that connects will not find them.", missing.count, named)
     }
 
     public static func kindWords(_ kind: Advertisement.Kind) -> String {
@@ -238,13 +251,31 @@ public final class PeripheralViewModel {
             : L10n.plural("Sent to {} central.", "Sent to {} centrals.", count, Formats.number(count))
     }
 
-    /// Takes a file's advertisements and server; what went wrong, with its line, or nil.
+    /// A file read for Import…: what went wrong, with its line, or what it sets up, asking first
+    /// where its server would replace the one set up.
+    public enum FileReading {
+        case problem(String)
+        case ready(PendingSetup)
+    }
+
+    /// Reads the file named `fileName`; nothing changes until the setup is applied.
+    public func readImport(_ text: String, fileName: String) -> FileReading {
+        let file: PeripheralFile
+        do { file = try PeripheralFile.read(text) } catch { return .problem(error.description) }
+        let question = file.server.flatMap { incoming in role.replaced(by: incoming).flatMap { ReplaceQuestion.losing($0, to: incoming) } }
+        return .ready(PendingSetup(question: question) { [role] in
+            role.take(file)
+            return L10n.format("Imported “{}”", DeviceText.isolated(fileName))
+        })
+    }
+
+    /// Takes a file's advertisements and server at once, without asking; what went wrong, with its line, or nil.
     public func importFile(_ text: String) -> String? {
-        do {
-            try role.importFile(text)
+        switch readImport(text, fileName: "") {
+        case .problem(let problem): return problem
+        case .ready(let setup):
+            _ = setup.apply()
             return nil
-        } catch {
-            return error.description
         }
     }
 

@@ -127,9 +127,16 @@ final class DeviceServicesSection {
         guard let clone, !clone.busy else { return }
         let device = self.device
         Task { [weak self] in
-            let text = await clone.clone(device)
+            let prepared = await clone.prepare(device)
             guard let navigator = self?.navigator else { return }
-            navigator.toast(text, button: L10n.tr("_Open"), action: { [weak navigator] in navigator?.showPeripheral() })
+            switch prepared {
+            case .failure(let problem):
+                navigator.toast(problem.message, button: nil, action: nil)
+            case .success(let setup):
+                PendingSetupFlow.run(setup, navigator: navigator) { [weak navigator] text in
+                    navigator?.toast(text, button: L10n.tr("_Open"), action: { [weak navigator] in navigator?.showPeripheral() })
+                }
+            }
         }
     }
 

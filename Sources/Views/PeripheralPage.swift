@@ -163,11 +163,12 @@ public final class PeripheralPage: Page {
             guard let data = FileManager.default.contents(atPath: path) else {
                 return navigator.toast(L10n.format("“{}” could not be read.", DeviceText.isolated(path)), button: nil, action: nil)
             }
-            if let problem = self.model.importFile(String(decoding: data, as: UTF8.self)) {
-                Self.tell(navigator, L10n.tr("Nothing Was Imported"),
-                          L10n.format("{} — {}", DeviceText.isolated((path as NSString).lastPathComponent), problem))
-            } else {
-                navigator.toast(L10n.format("Imported “{}”", DeviceText.isolated((path as NSString).lastPathComponent)), button: nil, action: nil)
+            let name = (path as NSString).lastPathComponent
+            switch self.model.readImport(String(decoding: data, as: UTF8.self), fileName: name) {
+            case .problem(let problem):
+                Self.tell(navigator, L10n.tr("Nothing Was Imported"), L10n.format("{} — {}", DeviceText.isolated(name), problem))
+            case .ready(let setup):
+                PendingSetupFlow.run(setup, navigator: navigator) { [weak navigator] text in navigator?.toast(text, button: nil, action: nil) }
             }
         }
     }

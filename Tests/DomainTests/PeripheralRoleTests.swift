@@ -94,3 +94,43 @@ private struct CountingSealer: PayloadSealer {
         (plaintext, [UInt8](repeating: 0xEE, count: tagLength))
     }
 }
+
+/// What the user set up is never replaced without a word: presets join the server, and what
+/// would replace it says so first.
+@MainActor
+final class PeripheralServerJoiningTests: XCTestCase {
+    private func waitUntil(_ condition: () -> Bool) async {
+        for _ in 0..<200 where !condition() { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    func testEachPresetsServicesJoinTheServerInTheOrderAdded() {
+        let role = PeripheralRole(port: FakePeripheral(), store: nil)
+        role.add(AdvertisingPreset.heartRate.advertisement(), server: AdvertisingPreset.heartRate.server(name: "UX Lab"))
+        role.add(AdvertisingPreset.battery.advertisement(), server: AdvertisingPreset.battery.server())
+        role.add(AdvertisingPreset.chat.advertisement(), server: AdvertisingPreset.chat.server())
+        XCTAssertEqual(role.server?.services.map(\.uuid.text), ["180D", "180F", "7E57C000-2C8F-4F3C-9F91-8577E1891234"])
+        XCTAssertEqual(role.server?.name, "UX Lab", "the server keeps its name")
+        XCTAssertEqual(role.server?.appearance, 0x0340)
+        role.add(AdvertisingPreset.battery.advertisement(), server: AdvertisingPreset.battery.server())
+        XCTAssertEqual(role.server?.services.count, 3, "a service the server has is not added twice")
+        XCTAssertNil(role.replaced(by: role.server), "taking the same server loses nothing")
+    }
+
+    func testAPresetAddedWhileServingIsServedAtOnce() async {
+        let port = FakePeripheral()
+        let role = PeripheralRole(port: port, store: nil)
+        role.add(AdvertisingPreset.heartRate.advertisement(), server: AdvertisingPreset.heartRate.server())
+        await role.startServing()
+        role.add(AdvertisingPreset.battery.advertisement(), server: AdvertisingPreset.battery.server())
+        await waitUntil { port.serving?.services.count == 2 }
+        XCTAssertEqual(port.serving?.services.map(\.uuid.text), ["180D", "180F"])
+    }
+
+    func testAServerSetUpWouldBeReplacedByAnotherAndTheRoleSaysWhich() {
+        let role = PeripheralRole(port: FakePeripheral(), store: nil)
+        let other = ServerSetup(name: "NRF Setup", services: [ServedService(uuid: BluetoothUUID(0x1815))])
+        XCTAssertNil(role.replaced(by: other), "nothing set up, nothing lost")
+        role.add(AdvertisingPreset.heartRate.advertisement(), server: AdvertisingPreset.heartRate.server(name: "UX Lab"))
+        XCTAssertEqual(role.replaced(by: other)?.name, "UX Lab")
+    }
+}

@@ -140,3 +140,48 @@ final class PeripheralViewModelTests: XCTestCase {
         XCTAssertEqual(editor.advertisement?.intervalMilliseconds, 200)
     }
 }
+
+/// Import… asks before it replaces the server set up; an advertisement says which services it
+/// lists that the server lacks.
+@MainActor
+final class PeripheralImportTests: XCTestCase {
+    private let nrfFile = """
+        {"format": "favblue-peripheral", "version": 1, "server": {"name": "NRF Setup", "services": [{"uuid": "1815"}]}}
+        """
+
+    private func model() async -> (PeripheralViewModel, PeripheralRole) {
+        let role = PeripheralRole(port: FakePeripheral(), store: nil)
+        await role.refreshFacts()
+        let names: (BluetoothUUID) -> String? = { $0 == BluetoothUUID(0x180F) ? "Battery Service" : nil }
+        return (PeripheralViewModel(role: role, names: names, company: { String(format: "Company 0x%04X", $0) }), role)
+    }
+
+    func testImportingOverAServerSetUpAsksNamingTheServerThatGoes() async throws {
+        let (model, role) = await model()
+        model.add(.heartRate)
+        model.add(.battery)
+        await role.setServer(role.server.map { var s = $0; s.name = "UX Lab"; return s })
+        guard case .ready(let setup) = model.readImport(nrfFile, fileName: "nrf.json") else { return XCTFail("not read") }
+        XCTAssertEqual(setup.question?.heading, "Replace “\u{2068}UX Lab\u{2069}”?")
+        XCTAssertEqual(setup.question?.body,
+                       "The server you set up, with its 2 services, goes, and “\u{2068}NRF Setup\u{2069}” takes its place. Your advertisements stay.")
+        XCTAssertEqual(role.server?.name, "UX Lab", "nothing changes before the user answers")
+        XCTAssertEqual(setup.apply(), "Imported “\u{2068}nrf.json\u{2069}”")
+        XCTAssertEqual(role.server?.name, "NRF Setup")
+    }
+
+    func testImportingWithNoServerSetUpAsksNothing() async {
+        let (model, _) = await model()
+        guard case .ready(let setup) = model.readImport(nrfFile, fileName: "nrf.json") else { return XCTFail("not read") }
+        XCTAssertNil(setup.question)
+    }
+
+    func testAnAdvertisementThatListsAServiceTheServerLacksSaysSoOnItsRow() async {
+        let (model, _) = await model()
+        model.add(.battery)
+        XCTAssertEqual(model.advertisements.first?.subtitle, "Connectable · 16 of 31 bytes")
+        _ = model.importFile(nrfFile)
+        XCTAssertEqual(model.advertisements.first?.subtitle,
+                       "Connectable · 16 of 31 bytes\nLists Battery Service, which the server lacks: a phone that connects will not find it.")
+    }
+}

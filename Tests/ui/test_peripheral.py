@@ -127,6 +127,10 @@ class PeripheralTests(unittest.TestCase):
             central.wait_for("DISCONNECTED")
             app = App("--source", central.source)
             self.addCleanup(app.close)
+            open_act_as_a_device(app)
+            add_preset(app, "Battery")
+            app.wait_for(lambda: "Send Battery" in app.names(SWITCH), what="the preset's switch")
+            app.press("Back")
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.press("Add New Devices")
             app.wait_for(lambda: "Details for Original" in app.names("button"), timeout=30, what="the original in the scanner")
@@ -135,6 +139,11 @@ class PeripheralTests(unittest.TestCase):
             app.press("Connect to Original")
             app.wait_for(lambda: "Clone This Device" in app.names("button"), timeout=30, what="Clone once the services are known")
             app.press("Clone This Device")
+            # The server set up before (the Battery preset's) goes only once the user says so.
+            app.wait_for(lambda: f"Replace “{iso('FavBlue')}”?" in app.names(), timeout=30, what="the question before the copy replaces it")
+            self.assertIn(f"The server you set up, with its 1 service, goes, and “{iso('Copy of Original')}” takes its place. "
+                          "Your advertisements stay.", app.names())
+            app.press("Replace")
             app.wait_for(lambda: f"A copy of {iso('Original')} is set up: turn it on under Act as a Device." in app.names(),
                          timeout=30, what="the copy said to be set up")
             app.press("Open")
@@ -160,6 +169,25 @@ class PeripheralTests(unittest.TestCase):
             while central.count("DUMP ") < 2 and time.time() < deadline:
                 time.sleep(0.1)
             self.assertEqual([l for l in central.lines if l.startswith("DUMP ")][-1], expected)
+
+    def test_presets_join_the_server_and_a_phone_finds_every_service_they_advertise(self):
+        """Heart Rate Monitor, then Battery, then FavBlue Chat: the server holds all three
+        presets' characteristics, and a central that connects finds the battery the Battery
+        advertisement announces."""
+        from peers import CentralPeer
+        with CentralPeer() as central, App("--source", central.source) as app:
+            open_act_as_a_device(app)
+            for preset in ("Heart Rate Monitor", "Battery", "FavBlue Chat"):
+                add_preset(app, preset)
+                app.wait_for(lambda: f"Send {preset}" in app.names(SWITCH), what=f"the {preset} switch")
+            for characteristic in ("Heart Rate Measurement", "Battery Level", "Messages to the central"):
+                self.assertIn(characteristic, app.names(), "each preset's characteristics are served")
+            self.assertFalse(any("which the server lacks" in n for n in app.names()), "no advertisement lists a missing service")
+            app.press("Send Battery", SWITCH)
+            app.press("Serve", SWITCH)
+            connect_to_first_heard(central)
+            central.send("READ 2A19")
+            self.assertEqual(central.wait_for("VALUE 2A19", timeout=20).split()[2], "57", "the battery's 87 %")
 
     def test_a_server_set_up_in_the_editor_is_what_a_central_discovers(self):
         """Set Up a Server opens the editor; Add Service and Add a Characteristic put the keyboard

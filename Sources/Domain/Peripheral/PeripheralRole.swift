@@ -137,13 +137,27 @@ public final class PeripheralRole {
 
     // MARK: Advertisements
 
-    /// Adds `advertisement` (a preset's, a clone's); a server that comes with it replaces none that is set up.
+    /// Adds `advertisement` (a preset's, a clone's). The services that come with it join the
+    /// server set up, after the ones it has; a service it has already is not added twice. A
+    /// running server serves the joined one at once.
     @discardableResult
     public func add(_ advertisement: Advertisement, server: ServerSetup? = nil) -> String {
         advertisements.append(advertisement)
-        if let server, self.server == nil { self.server = server }
+        if let server {
+            let joined = self.server.map { $0.joining(server) } ?? server
+            if joined != self.server {
+                self.server = joined
+                if serving { Task { await serve(joined) } }
+            }
+        }
         changed()
         return advertisement.id
+    }
+
+    /// The server set up that taking `setup` would lose: nil when there is none, or it is the same.
+    public func replaced(by setup: ServerSetup?) -> ServerSetup? {
+        guard let setup, let current = server, !current.sameContent(as: setup) else { return nil }
+        return current
     }
 
     /// Replaces the advertisement with the same id; one on air is sent anew.
@@ -256,9 +270,15 @@ public final class PeripheralRole {
     public var file: PeripheralFile { PeripheralFile(advertisements: advertisements, server: server) }
 
     /// Adds a file's advertisements, and takes its server in place of the one set up. A file with a
-    /// problem says it with its line and brings nothing.
+    /// problem says it with its line and brings nothing. Whoever calls it asks the user first
+    /// where `replaced(by:)` says a server would go.
     public func importFile(_ text: String) throws(JSONFileProblem) {
-        let file = try PeripheralFile.read(text)
+        take(try PeripheralFile.read(text))
+    }
+
+    /// Adds `file`'s advertisements (each under an id of its own), and takes its server in place
+    /// of the one set up; a running server serves the new one at once.
+    public func take(_ file: PeripheralFile) {
         var ids = Set(advertisements.map(\.id))
         for var ad in file.advertisements {
             if ids.contains(ad.id) { ad.id = UUID().uuidString }
@@ -268,6 +288,7 @@ public final class PeripheralRole {
         if let setup = file.server {
             server = setup
             values = [:]
+            if serving { Task { await serve(setup) } }
         }
         changed()
     }

@@ -144,6 +144,35 @@ public struct ServerSetup: Equatable, Sendable, Identifiable {
 
     /// Whether the setup brings its own Generic Access service (a clone).
     public var hasOwnGenericAccess: Bool { services.contains { $0.uuid == Self.genericAccess } }
+
+    /// This setup with `other`'s services after its own, but for those it has already (by UUID).
+    /// Its name and appearance stay; one with no appearance takes `other`'s.
+    public func joining(_ other: ServerSetup) -> ServerSetup {
+        var joined = self
+        joined.appearance = appearance ?? other.appearance
+        for service in other.services where !services.contains(where: { $0.uuid == service.uuid }) {
+            // Handles a clone kept are the clone's own; joined services are numbered after them.
+            var added = service
+            added.handle = nil
+            for c in added.characteristics.indices {
+                added.characteristics[c].handle = nil
+                added.characteristics[c].cccdHandle = nil
+                for d in added.characteristics[c].descriptors.indices { added.characteristics[c].descriptors[d].handle = nil }
+            }
+            joined.services.append(added)
+        }
+        return joined
+    }
+
+    /// Whether `other` is this setup but for its id: taking it loses nothing.
+    public func sameContent(as other: ServerSetup) -> Bool {
+        name == other.name && appearance == other.appearance && services == other.services
+    }
+
+    /// Whether a central that connects finds `uuid` among the services.
+    public func serves(_ uuid: BluetoothUUID) -> Bool {
+        uuid == Self.genericAccess || uuid == Self.genericAttribute || services.contains { $0.uuid == uuid }
+    }
 }
 
 extension PresentationFormat {
