@@ -108,7 +108,7 @@ extension AppSources {
             sharing = nil
             guard let model, model.isSharing, let broker = model.sharingBroker else { return }
             sharing = BusSharing(broker: broker, gateway: model.gatewayName, live: live, favorites: favorites,
-                                 own: own ?? L10n.tr("This Computer"), log: { FileHandle.standardError.write(Data("favblue: \($0)\n".utf8)) })
+                                 own: own ?? L10n.tr("This Computer"), log: FavBlueApp.log)
         }
         model.onChange = { [weak settings] entries in
             settings?.set("other-sources", strings: entries.map(\.stored))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Foundation
 import GtkKit
 import Localization
 import Views
@@ -23,7 +24,17 @@ extension FavBlueApp {
         application.addOption("version", argument: .flag,
                               description: L10n.tr("Print the version and exit"), placeholder: nil)
         application.addOption("verbose", argument: .flag,
-                              description: L10n.tr("Say on standard error how FavBlue starts"), placeholder: nil)
+                              description: L10n.tr("Say on standard error how FavBlue starts and what the radio does"), placeholder: nil)
+    }
+
+    /// Whether `--verbose` was given: the radio's and the routes' own lines go to standard error
+    /// only then. What the user must know is said in the window.
+    static let verbose = CommandLine.arguments.contains("--verbose")
+
+    /// The routes' log: silent unless `--verbose`.
+    static let log: @Sendable (String) -> Void = { message in
+        guard verbose else { return }
+        FileHandle.standardError.write(Data("favblue: \(message)\n".utf8))
     }
 
     /// Validates the options in the launching process; returns an exit status to stop.

@@ -136,7 +136,7 @@ final class FavBlueApp {
         self.listeners = sourceOverride.isEmpty ? AppSources.listening(AppSources.kept(settings)) : listeners
         let demo = DemoCapture.path()
         let recorder = self.recorder
-        let log: @Sendable (String) -> Void = { message in FileHandle.standardError.write(Data("favblue: \(message)\n".utf8)) }
+        let log = Self.log
         link = ScannerFactory.link(for: source, record: recorder, log: log)
         bus = ScannerFactory.bus(for: source)
         let live = LiveDevices(makeScanner: { [weak self] mode in

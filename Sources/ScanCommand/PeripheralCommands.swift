@@ -58,6 +58,8 @@ enum PeripheralRun {
         case .subscribed(let c, let id, let indicate): add("event", .string("subscribed")); central(c); characteristic(id); add("indicate", .bool(indicate))
         case .unsubscribed(let c, let id): add("event", .string("unsubscribed")); central(c); characteristic(id)
         case .confirmed(let c, let id): add("event", .string("confirmed")); central(c); characteristic(id)
+        case .sent(let c, let id, let value, let indicate):
+            add("event", .string(indicate ? "indicated" : "notified")); central(c); characteristic(id); add("hex", .string(Hex.lower(value)))
         case .encrypted(let c, let authenticated): add("event", .string("encrypted")); central(c); add("authenticated", .bool(authenticated))
         case .refused(let c, let why): add("event", .string("refused")); central(c); add("reason", .string(why))
         case .disconnected(let c, let reason): add("event", .string("disconnected")); central(c); add("reason", .string(reason))

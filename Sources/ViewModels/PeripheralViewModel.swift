@@ -191,6 +191,10 @@ public final class PeripheralViewModel {
             return indicate ? L10n.format("Asked for indications of {}", name(of: id)) : L10n.format("Asked for notifications of {}", name(of: id))
         case .unsubscribed(_, let id): return L10n.format("Stopped following {}", name(of: id))
         case .confirmed(_, let id): return L10n.format("Confirmed an indication of {}", name(of: id))
+        case .sent(_, let id, let value, let indicate):
+            let text = DeviceText.isolated(String(decoding: value, as: UTF8.self))
+            return indicate ? L10n.format("Was sent “{}” ({}) by indication of {}", text, Hex.spaced(value), name(of: id))
+                : L10n.format("Was sent “{}” ({}) by notification of {}", text, Hex.spaced(value), name(of: id))
         case .encrypted(_, let authenticated):
             return authenticated ? L10n.tr("Encrypted the link with a key made with a code") : L10n.tr("Encrypted the link")
         case .refused(_, let why): return L10n.format("Refused: {}", why)

@@ -48,6 +48,20 @@ final class ATTServerTests: XCTestCase {
         XCTAssertEqual(s.receive([0x10, 25, 0, 0xFF, 0xFF, 0x00, 0x28]).answer, [0x01, 0x10, 25, 0, 0x0A], "past the last: Attribute Not Found")
     }
 
+    /// Discovery ends with Attribute Not Found past the last handle: that is the answer every
+    /// central waits for, not a refusal, so the log does not say "Refused" for it.
+    func testTheEndOfDiscoveryIsNoRefusalButARealRefusalIs() throws {
+        var s = try server()
+        for request: [UInt8] in [[0x10, 25, 0, 0xFF, 0xFF, 0x00, 0x28], [0x08, 25, 0, 0xFF, 0xFF, 0x03, 0x28], [0x04, 25, 0, 0xFF, 0xFF],
+                                 [0x06, 25, 0, 0xFF, 0xFF, 0x00, 0x28, 0x0F, 0x18]] {
+            let (answer, notes) = s.receive(request)
+            XCTAssertEqual(answer, [0x01, request[0], 25, 0, 0x0A], "Attribute Not Found")
+            XCTAssertEqual(notes, [], "not told as a refusal: \(request)")
+        }
+        let (_, notes) = s.receive([0x0A, 20, 0])  // needs encryption
+        XCTAssertEqual(notes, [.refused(request: 0x0A, handle: 20, .insufficientEncryption)])
+    }
+
     func testReadsWritesAndLongValues() throws {
         var s = try server()
         XCTAssertEqual(s.receive([0x02, 0x00, 0x01]).answer, [0x03, 0x05, 0x02], "the server's MTU, 517")

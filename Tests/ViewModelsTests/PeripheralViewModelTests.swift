@@ -71,6 +71,26 @@ final class PeripheralViewModelTests: XCTestCase {
         XCTAssertEqual(port.sends.last?.1, [0x00, 72])
     }
 
+    /// What Send sent is in the log of each central that follows it, as text with its hex; a
+    /// central that stopped following, or never did, is not said to have been sent it.
+    func testWhatSendSentIsInTheLogOfEachCentralThatFollowsIt() async {
+        let port = FakePeripheral()
+        let (model, role) = await model(port)
+        model.add(.chat)
+        let toCentral = ServedCharacteristicID(service: 0, characteristic: 0)
+        let phone = PeripheralCentral(id: "1", address: "F0:F1:F2:F3:F4:F9"), tablet = PeripheralCentral(id: "2", address: "F0:F1:F2:F3:F4:FA")
+        for central in [phone, tablet] { port.feed.yield(.connected(central)) }
+        port.feed.yield(.subscribed(phone, toCentral, indicate: false))
+        await waitUntil { model.centrals.first?.lines.count == 2 }
+        await role.setValue(Array("pong".utf8), of: toCentral)
+        port.subscribers = 1
+        _ = await model.send(toCentral)
+        XCTAssertTrue(model.centrals[0].lines.last?.hasSuffix(
+            "Was sent “\u{2068}pong\u{2069}” (70 6F 6E 67) by notification of \u{2068}Messages to the central\u{2069}") ?? false,
+                      model.centrals[0].lines.last ?? "no line")
+        XCTAssertEqual(model.centrals[1].lines.count, 1, "the tablet follows nothing: \(model.centrals[1].lines)")
+    }
+
     func testAValueTypedWrongSaysWhyAndKeepsTheOldOne() async {
         let (model, role) = await model()
         model.add(.heartRate)

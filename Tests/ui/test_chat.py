@@ -42,6 +42,16 @@ def unread(app, words):
     return int(match.group(1))
 
 
+def without_applications():
+    """A data folder like /usr/share but for its applications: what GIO finds there has no
+    handler for help: or for web pages."""
+    folder = scratch("favblue-no-apps-")
+    for entry in os.listdir("/usr/share"):
+        if entry != "applications":
+            os.symlink(os.path.join("/usr/share", entry), os.path.join(folder, entry))
+    return folder
+
+
 @retry_gtk_atspi_crash
 class ChatTests(unittest.TestCase):
     def chat(self, lang, words):
@@ -241,8 +251,10 @@ class DemoChatTests(unittest.TestCase):
 
     def test_a_notice_floats_above_the_chat_entry_and_moves_nothing(self):
         """F1 on a computer without a help viewer says so in a notice: the entry the user types
-        into stays where it was, with the focus, and the notice stands above it, not over it."""
-        with App("--source", "demo") as app:
+        into stays where it was, with the focus, and the notice stands above it, not over it.
+        The computer is made so: its data folders hold no applications, so neither Yelp nor a
+        web browser is found, whatever the machine has installed (a GNOME desktop has Yelp)."""
+        with App("--source", "demo", env={"XDG_DATA_DIRS": without_applications()}) as app:
             open_demo_chat(app)
             app.press(f"Open chat with {DEMO}")
             app.wait_for(lambda: app.focused() == ("text", "Message"), what="the entry, focused")

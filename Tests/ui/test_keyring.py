@@ -55,7 +55,7 @@ class KeyringTests(unittest.TestCase):
         subprocess.run([scan_binary(), "mqtt-password", self.broker.url], input=PASSWORD + "\n", check=True,
                        capture_output=True, text=True, timeout=30)
         home = scratch()
-        with App("--source", self.broker.url, home=home) as app:
+        with App("--source", self.broker.url, "--verbose", home=home) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.press("Add New Devices")
             app.wait_for(lambda: "Details for Keys" in app.names("button"), timeout=30, what="the gateway's device")

@@ -115,7 +115,7 @@ class OwnHostPairingTests(unittest.TestCase):
         home = scratch("favblue-ui-")
         with ChatPeer("--service", "chat", "--pairing", "yesno", "--irk", "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
                       "--private", "--rotate", "2", "--advertising-interval", "100") as peer:
-            with App("--source", peer.source, storage="sqlite", home=home) as app:
+            with App("--source", peer.source, "--verbose", storage="sqlite", home=home) as app:
                 app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
                 app.press("Add New Devices")
                 app.wait_for(lambda: "Details for Chat Peer" in app.names("button"), timeout=30, what="the peer")
@@ -156,7 +156,7 @@ class OwnHostPairingTests(unittest.TestCase):
         from peers import ChatPeer
         with ChatPeer("--service", "chat", "--pairing", "yesno", "--irk", "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
                       "--private", "--rotate", "2", "--advertising-interval", "100", *misbehaviour) as peer:
-            with App("--source", peer.source, storage="sqlite", home=scratch("favblue-ui-")) as app:
+            with App("--source", peer.source, "--verbose", storage="sqlite", home=scratch("favblue-ui-")) as app:
                 app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
                 app.press("Add New Devices")
                 app.wait_for(lambda: "Details for Chat Peer" in app.names("button"), timeout=30, what="the peer")

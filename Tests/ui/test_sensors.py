@@ -100,7 +100,7 @@ class SensorTests(unittest.TestCase):
         self.addCleanup(keyring.stop)
         home = scratch()
         with BumblePeers(3, "--sensors") as peers:
-            with App("--source", peers.source, home=home) as app:
+            with App("--source", peers.source, "--verbose", home=home) as app:
                 app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
                 app.press("Add New Devices")
                 app.wait_for(lambda: "Details for Freezer" in app.names("button"), timeout=30, what="the freezer")

@@ -40,6 +40,8 @@ public final class PeripheralRole {
     public private(set) var factsProblem: String?
     /// Every central seen this session, in the order they came.
     public private(set) var centrals: [CentralLog] = []
+    /// What each central follows, and whether by indication.
+    private var following: [PeripheralCentral: [ServedCharacteristicID: Bool]] = [:]
     /// The route's values as the user set them (and centrals wrote), by characteristic.
     public private(set) var values: [ServedCharacteristicID: [UInt8]] = [:]
     /// Said when the store would not keep the setup.
@@ -258,10 +260,19 @@ public final class PeripheralRole {
         observers.notify()
     }
 
-    /// Notifies or indicates the characteristic's value to every central subscribed; how many it reached.
+    /// Notifies or indicates the characteristic's value to every central subscribed; how many it
+    /// reached. Each central's log says what it was sent.
     @discardableResult
     public func send(_ id: ServedCharacteristicID) async -> Int {
-        await port.send(value(of: id), of: id)
+        let value = value(of: id)
+        let count = await port.send(value, of: id)
+        if count > 0 {
+            for log in centrals where log.connected {
+                if let indicate = following[log.central]?[id] { self.log(.sent(log.central, id, value, indicate: indicate)) }
+            }
+            observers.notify()
+        }
+        return count
     }
 
     // MARK: Files
@@ -308,6 +319,15 @@ public final class PeripheralRole {
             serverProblem = why
         case .wrote(_, let id, let value, _):
             values[id] = value
+            log(event)
+        case .subscribed(let central, let id, let indicate):
+            following[central, default: [:]][id] = indicate
+            log(event)
+        case .unsubscribed(let central, let id):
+            following[central]?[id] = nil
+            log(event)
+        case .disconnected(let central, _):
+            following[central] = nil
             log(event)
         default:
             log(event)
@@ -356,7 +376,7 @@ extension PeripheralEvent {
     /// The central it is about, if any.
     public var central: PeripheralCentral? {
         switch self {
-        case .connected(let c), .mtu(let c, _), .read(let c, _), .wrote(let c, _, _, _), .subscribed(let c, _, _),
+        case .connected(let c), .mtu(let c, _), .read(let c, _), .wrote(let c, _, _, _), .subscribed(let c, _, _), .sent(let c, _, _, _),
              .unsubscribed(let c, _), .confirmed(let c, _), .encrypted(let c, _), .refused(let c, _), .disconnected(let c, _):
             return c
         case .advertising, .advertisingFailed, .ended:

@@ -111,6 +111,8 @@ public enum PeripheralEvent: Equatable, Sendable {
     case wrote(PeripheralCentral, ServedCharacteristicID, [UInt8], withResponse: Bool)
     case subscribed(PeripheralCentral, ServedCharacteristicID, indicate: Bool)
     case unsubscribed(PeripheralCentral, ServedCharacteristicID)
+    /// FavBlue sent the central a value it follows (the user's Send): notified, or indicated.
+    case sent(PeripheralCentral, ServedCharacteristicID, [UInt8], indicate: Bool)
     /// The central confirmed an indication.
     case confirmed(PeripheralCentral, ServedCharacteristicID)
     /// The central's link became encrypted (`authenticated` when the key was made with a code).
