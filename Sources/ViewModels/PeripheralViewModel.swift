@@ -251,8 +251,8 @@ public final class PeripheralViewModel {
     /// Sends the value to every central subscribed; what to say afterwards.
     public func send(_ id: ServedCharacteristicID) async -> String {
         let count = await role.send(id)
-        return count == 0 ? L10n.tr("No central follows it: nothing was sent.")
-            : L10n.plural("Sent to {} central.", "Sent to {} centrals.", count, Formats.number(count))
+        return count == 0 ? L10n.tr("No connected device follows it: nothing was sent.")
+            : L10n.plural("Sent to {} connected device.", "Sent to {} connected devices.", count, Formats.number(count))
     }
 
     /// A file read for Import…: what went wrong, with its line, or what it sets up, asking first

@@ -42,7 +42,7 @@ public final class ServerEditorViewModel {
 
         public var words: String {
             switch self {
-            case .unsaid: return L10n.tr("Not Said")
+            case .unsaid: return L10n.tr("No Format")
             case .text: return L10n.tr("Text (UTF-8)")
             case .bytes: return L10n.tr("Bytes")
             case .uint8: return L10n.tr("Whole Number, 1 Byte")
@@ -139,7 +139,7 @@ public final class ServerEditorViewModel {
     public func setName(_ text: String) {
         edit(.name) { setup throws(EditProblem) in
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-                throw EditProblem(message: L10n.tr("The server needs a name: centrals read it as the device’s name."))
+                throw EditProblem(message: L10n.tr("The server needs a name: connected devices read it as this device’s name."))
             }
             guard text.utf8.count <= 248 else {
                 throw EditProblem(message: L10n.tr("The name is longer than Bluetooth carries (248 bytes)."))

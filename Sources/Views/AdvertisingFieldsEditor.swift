@@ -50,7 +50,7 @@ final class AdvertisingFieldsEditor {
         let add = Box(vertical: false, spacing: 6)
         let addManufacturer = Button(label: L10n.tr("Add Manufacturer Data"))
         let addService = Button(label: L10n.tr("Add Service Data"))
-        let addRaw = Button(label: L10n.tr("Add Other AD Structure"))
+        let addRaw = Button(label: L10n.tr("Add Other Field"))
         let buttons = FlowBox(maxPerLine: 3, columnSpacing: 6, rowSpacing: 6)
         for button in [addManufacturer, addService, addRaw] {
             button.css("flat")

@@ -21,6 +21,10 @@ extension MainWindow {
             guard let self else { return }
             self.factory.preferences(self.window, PreferencesWindow.Area.adapter)
         }
+        window.addAction("source-preferences") { [weak self] in
+            guard let self else { return }
+            self.factory.preferences(self.window, PreferencesWindow.Area.sources)
+        }
         window.addAction("tracker-preferences") { [weak self] in
             guard let self else { return }
             self.factory.preferences(self.window, PreferencesWindow.Area.trackers)

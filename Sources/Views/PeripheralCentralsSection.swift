@@ -6,19 +6,21 @@ import GtkKit
 import Localization
 import ViewModels
 
-/// The centrals on the Act as a Device page: one row each, opening onto its log. What a central
+/// The connected devices (centrals) on the Act as a Device page: one row each, opening onto its log. What a central
 /// wrote shows as plain text, its control characters visible, never as markup.
 @MainActor
 final class PeripheralCentralsSection {
     let root = Box(vertical: true, spacing: 12)
-    private let heading = Label(L10n.tr("Centrals")).xalign(0)
-    private let empty = Label(L10n.tr("No central has connected yet.")).xalign(0).wrap()
-    private let list = BoxedList(accessibleName: L10n.tr("Centrals"))
+    private let heading = Label(L10n.tr("Connected Devices")).xalign(0)
+    private let empty = Label(L10n.tr("No device has connected yet.")).xalign(0).wrap()
+    private let list = BoxedList(accessibleName: L10n.tr("Connected Devices"))
     private var rows: [String: (expander: ExpanderRow, log: Label)] = [:]
     private var order: [String] = []
 
     init() {
         heading.css("heading")
+        // Translators: for those who know Bluetooth's word for the device that connects.
+        _ = heading.tooltip(L10n.tr("Centrals, in Bluetooth’s words: the phones and computers that connected to this device"))
         empty.css("dim-text")
         root.append(heading, empty, list)
     }

@@ -54,6 +54,12 @@ public final class PeripheralPage: Page {
         frame.header.packEnd(PrimaryMenu.make())
         frame.header.packEnd(menu)
         unavailable = StatusPage(icon: "bluetooth-disabled-symbolic", title: L10n.tr("This Source Cannot Act as a Device"))
+        // The way out: a source with a radio, chosen where the sources are.
+        let chooseSource = Button(label: L10n.tr("_Choose Another Source…"), mnemonic: true)
+        chooseSource.css("pill", "suggested-action")
+        chooseSource.action("win.source-preferences")
+        _ = chooseSource.align(.center, .center)
+        unavailable.setChild(chooseSource)
         server = PeripheralServerSection(model: model, openEditor: { [weak navigator] in navigator?.showServer() })
         centrals = PeripheralCentralsSection()
 

@@ -111,7 +111,7 @@ private final class CharacteristicEditor {
         format = c.format
         entry = Entry(accessibleName: L10n.format("Value of {}", c.title))
         send = Button(label: L10n.tr("Send"))
-        send.accessibleLabel(L10n.format("Send {} to the centrals that follow it", c.title))
+        send.accessibleLabel(L10n.format("Send {} to the connected devices that follow it", c.title))
         row = ContentRow(box, accessibleName: c.title)
         title.css("heading")
         details.css("caption", "dim-text")
@@ -156,7 +156,7 @@ private final class CharacteristicEditor {
     }
 
     private func apply() {
-        Task { if let problem = await applied() { say(problem, error: true) } else { say(L10n.tr("Centrals read this value from now on."), error: false) } }
+        Task { if let problem = await applied() { say(problem, error: true) } else { say(L10n.tr("Connected devices read this value from now on."), error: false) } }
     }
 
     private func applied() async -> String? {

@@ -85,7 +85,8 @@ public final class ScannerPage: Page {
             (L10n.tr("Sort By"), [(L10n.tr("_Signal Strength"), "scanner.sort::signal"),
                                   (L10n.tr("_Name"), "scanner.sort::name"),
                                   (L10n.tr("_Last Seen"), "scanner.sort::last-seen")]),
-            (L10n.tr("Show"), [(L10n.tr("_Favorites Only"), "scanner.favorites-only"),
+            // Translators: a menu section of filters; in German not "Anzeigen", which names the advertisements.
+            (L10n.ctx("Scanner menu section: which devices are listed", "Show"), [(L10n.tr("_Favorites Only"), "scanner.favorites-only"),
                                (L10n.tr("_Hide Unnamed Devices"), "scanner.hide-unnamed"),
                                (L10n.tr("_Trackers Only"), "scanner.trackers-only"),
                                (L10n.tr("_Only New Devices"), "scanner.only-new")]),

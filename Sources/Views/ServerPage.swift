@@ -103,7 +103,7 @@ public final class ServerPage: Page {
     private func confirmRemove() {
         guard let navigator else { return }
         let dialog = MessageDialog(parent: navigator.parentWindow, heading: L10n.tr("Remove the Server?"),
-                                   body: L10n.tr("It stops, centrals connected lose it, and its services and values are deleted."))
+                                   body: L10n.tr("It stops, connected devices lose it, and its services and values are deleted."))
         dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
         dialog.addResponse("remove", label: L10n.tr("_Remove"), appearance: .destructive) { [weak self] in
             guard let self else { return }
@@ -216,7 +216,7 @@ private final class CharacteristicEditor {
         row.addRow(readingRow)
         row.addRow(writingRow)
         row.addRow(description)
-        row.addRow(ActionRow(title: L10n.tr("Value Format"), subtitle: L10n.tr("How the value is typed, and what centrals are told it is"),
+        row.addRow(ActionRow(title: L10n.tr("Value Format"), subtitle: L10n.tr("How the value is typed, and what connected devices are told it is"),
                              control: format))
         remove.css("flat", "destructive-action")
         remove.align(.end, .center)

@@ -64,10 +64,10 @@ final class PeripheralViewModelTests: XCTestCase {
         let measurement = ServedCharacteristicID(service: 0, characteristic: 0)
         port.subscribers = 0
         let none = await model.send(measurement)
-        XCTAssertEqual(none, "No central follows it: nothing was sent.")
+        XCTAssertEqual(none, "No connected device follows it: nothing was sent.")
         port.subscribers = 2
         let two = await model.send(measurement)
-        XCTAssertEqual(two, "Sent to 2 centrals.")
+        XCTAssertEqual(two, "Sent to 2 connected devices.")
         XCTAssertEqual(port.sends.last?.1, [0x00, 72])
     }
 

@@ -88,9 +88,9 @@ class PeripheralTests(unittest.TestCase):
             central.wait_for(f"SUBSCRIBED {TO_CENTRAL}")
             type_into(app, "Value of Messages to the central", "hello")
             app.press("Set Value")
-            app.press("Send Messages to the central to the centrals that follow it")
+            app.press("Send Messages to the central to the connected devices that follow it")
             self.assertEqual(central.wait_for(f"NOTIFIED {TO_CENTRAL}").split()[2], b"hello".hex())
-            app.wait_for(lambda: "Sent to 1 central." in app.names(), what="how many it reached")
+            app.wait_for(lambda: "Sent to 1 connected device." in app.names(), what="how many it reached")
 
     def test_a_centrals_pairing_asks_for_the_number_in_favblues_dialog(self):
         """A central that pairs (numeric comparison) is asked about by its address in the same
@@ -251,8 +251,8 @@ class PeripheralTests(unittest.TestCase):
             add_preset(app, "Herzfrequenzmesser", menu="Anzeige hinzufügen")
             app.wait_for(lambda: "Herzfrequenzmesser senden" in app.names(SWITCH), what="the switch in German")
             names = app.names()
-            for text in ("Server", "Bereitstellen", "Zentralgeräte", "Noch hat sich kein Zentralgerät verbunden.",
-                         "Wert von Herzfrequenzmessung", "Herzfrequenzmessung an die folgenden Zentralgeräte senden"):
+            for text in ("Server", "Bereitstellen", "Verbundene Geräte", "Noch hat sich kein Gerät verbunden.",
+                         "Wert von Herzfrequenzmessung", "Herzfrequenzmessung an die verbundenen Geräte senden, die ihr folgen"):
                 self.assertIn(text, names)
             self.assert_every_control_named_once(app, "Als Gerät auftreten")
             app.click_on("Herzfrequenzmesser")

@@ -46,6 +46,24 @@ class TranslationTests(unittest.TestCase):
             template = f.read()
         self.assertEqual(len(re.findall(r'^msgctxt "(Preferences group|Status)"\nmsgid "Scanning"$', template, re.M)), 2)
 
+    def test_german_names_the_advertisements_and_the_scanners_filters_with_two_words(self):
+        """"Anzeigen" named both the advertisements of Act as a Device and the Scanner menu's
+        Show section; a German menu that says one word for two things reads as one."""
+        translations = {}
+        with open(os.path.join(PO, "de.po"), encoding="utf-8") as f:
+            for block in f.read().split("\n\n"):
+                if block.startswith("#~"):
+                    continue
+                msgid = re.search(r'^msgid "(.*)"$', block, re.M)
+                msgstr = re.search(r'^msgstr "(.*)"$', block, re.M)
+                ctx = re.search(r'^msgctxt "(.*)"$', block, re.M)
+                if msgid and msgstr:
+                    translations[(ctx.group(1) if ctx else None, msgid.group(1))] = msgstr.group(1)
+        advertisements = translations[(None, "Advertisements")]
+        show = translations[("Scanner menu section: which devices are listed", "Show")]
+        self.assertNotEqual(advertisements, show)
+        self.assertEqual(show, "Filter")
+
     def test_potfiles_is_sorted_and_lists_every_file_with_strings(self):
         with open(os.path.join(PO, "POTFILES"), encoding="utf-8") as f:
             files = [line.strip() for line in f if line.strip() and not line.startswith("#")]

@@ -20,7 +20,7 @@ public enum PeripheralFactory {
             return HCIPeripheral(link: link, security: security, log: log)
         case .hci:
             return UnavailablePeripheral(reason: L10n.tr(
-                "Advertising is not possible over a raw HCI socket, because the system’s Bluetooth service would answer the centrals too. Use the BlueZ source (--source bluez)."))
+                "Advertising is not possible over a raw HCI socket, because the system’s Bluetooth service would answer the connected devices too. Use the BlueZ source (--source bluez)."))
         case .btsnoop:
             return UnavailablePeripheral(reason: L10n.tr("A replayed capture cannot advertise or serve."))
         case .mqtt:

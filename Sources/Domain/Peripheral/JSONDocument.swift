@@ -195,9 +195,15 @@ public enum JSONDocument {
 
         func problem(_ message: String) -> JSONFileProblem { JSONFileProblem(line: line, message) }
 
+        /// What should come here, or, where the file ended before it, that it ended too early:
+        /// a file cut short is said as such, not as the first thing it lacks.
+        func expected(_ message: String) -> JSONFileProblem {
+            at < bytes.count ? problem(message) : problem(L10n.tr("the file ends too early."))
+        }
+
         mutating func value(depth: Int) throws(JSONFileProblem) -> JSONNode {
             guard depth < JSONDocument.maximumDepth else { throw problem(L10n.tr("the JSON is nested too deeply.")) }
-            guard at < bytes.count else { throw problem(L10n.tr("the file ends where a value should be.")) }
+            guard at < bytes.count else { throw problem(L10n.tr("the file ends too early.")) }
             let start = line
             switch bytes[at] {
             case UInt8(ascii: "{"):
@@ -207,15 +213,15 @@ public enum JSONDocument {
                 if at < bytes.count, bytes[at] == UInt8(ascii: "}") { at += 1; return JSONNode(line: start, .object([])) }
                 while true {
                     skipSpace()
-                    guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw problem(L10n.tr("a name in quotes should come here.")) }
+                    guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw expected(L10n.tr("a name in quotes should come here.")) }
                     let key = try string()
                     skipSpace()
-                    guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw problem(L10n.tr("a colon should follow the name.")) }
+                    guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw expected(L10n.tr("a colon should follow the name.")) }
                     at += 1
                     skipSpace()
                     members.append(JSONMember(key, try value(depth: depth + 1)))
                     skipSpace()
-                    guard at < bytes.count else { throw problem(L10n.tr("the file ends inside an object.")) }
+                    guard at < bytes.count else { throw problem(L10n.tr("the file ends too early.")) }
                     if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
                     if bytes[at] == UInt8(ascii: "}") { at += 1; return JSONNode(line: start, .object(members)) }
                     throw problem(L10n.tr("a comma or a closing brace should come here."))
@@ -229,7 +235,7 @@ public enum JSONDocument {
                     skipSpace()
                     items.append(try value(depth: depth + 1))
                     skipSpace()
-                    guard at < bytes.count else { throw problem(L10n.tr("the file ends inside a list.")) }
+                    guard at < bytes.count else { throw problem(L10n.tr("the file ends too early.")) }
                     if bytes[at] == UInt8(ascii: ",") { at += 1; continue }
                     if bytes[at] == UInt8(ascii: "]") { at += 1; return JSONNode(line: start, .array(items)) }
                     throw problem(L10n.tr("a comma or a closing bracket should come here."))
@@ -316,7 +322,7 @@ public enum JSONDocument {
                 }
                 at += 1
             }
-            throw problem(L10n.tr("the file ends inside a text."))
+            throw problem(L10n.tr("the file ends too early."))
         }
 
         /// Reads the four digits after "\u"; leaves `at` on the last.
