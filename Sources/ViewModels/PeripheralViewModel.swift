@@ -135,6 +135,23 @@ public final class PeripheralViewModel {
     /// "Serving as “FavBlue Pulse”", or why not; nil with no server set up.
     public var serverTitle: String? { role.server.map { DeviceText.isolated($0.name) } }
     public var serving: Bool { role.serving }
+
+    /// While the server runs, what a phone sees, said once: the name it finds the device by,
+    /// and the one it reads once connected where that differs.
+    public var findable: String? {
+        guard role.serving, let server = role.server else { return nil }
+        let advertised: String?
+        if let ad = role.announcement {
+            advertised = ad.data.localName ?? server.name
+        } else {
+            advertised = role.advertisements.first { $0.kind == .connectable && role.on.contains($0.id) }
+                .flatMap { $0.data.localName ?? $0.scanResponse.localName }
+        }
+        guard let advertised else { return nil }
+        if advertised == server.name { return L10n.format("Phones find it as “{}”.", DeviceText.isolated(advertised)) }
+        return L10n.format("Phones find it as “{}”, and read “{}” once connected.", DeviceText.isolated(advertised),
+                           DeviceText.isolated(server.name))
+    }
     public var serverProblem: String? { role.serverProblem }
     public var hasServer: Bool { role.server != nil }
 

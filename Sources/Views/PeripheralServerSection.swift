@@ -63,7 +63,7 @@ final class PeripheralServerSection {
         note.isVisible = model.serverProblem != nil
         note.text = model.serverProblem ?? ""
         if model.serverProblem != nil { note.css("error") } else { note.removeCSS("error") }
-        serveRow.subtitle = model.serverTitle.map { L10n.format("As {}", $0) } ?? ""
+        serveRow.subtitle = model.findable ?? model.serverTitle.map { L10n.format("As {}", $0) } ?? ""
         let rows = model.services
         let shape = rows.flatMap { [$0.title] + $0.characteristics.map { "\($0.id.service).\($0.id.characteristic) \($0.title)" } }
         if shape != shownShape {

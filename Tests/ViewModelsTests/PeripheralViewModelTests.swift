@@ -205,3 +205,34 @@ final class PeripheralImportTests: XCTestCase {
                        "Connectable · 16 of 31 bytes\nLists Battery Service, which the server lacks: a phone that connects will not find it.")
     }
 }
+
+/// Serve makes the device findable: with none of the user's connectable advertisements on, the
+/// server's name goes on air, and the page says what a phone sees.
+@MainActor
+final class PeripheralFindableTests: XCTestCase {
+    private func waitUntil(_ condition: () -> Bool) async {
+        for _ in 0..<200 where !condition() { try? await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    func testServingAloneAdvertisesTheServersNameUntilAnAdvertisementOfTheUsersIsOn() async {
+        let port = FakePeripheral()
+        let role = PeripheralRole(port: port, store: nil)
+        await role.refreshFacts()
+        let model = PeripheralViewModel(role: role, names: { _ in nil }, company: { _ in "" })
+        let id = model.add(.heartRate)
+        await role.setServer(role.server.map { var s = $0; s.name = "UX Lab"; return s })
+        XCTAssertTrue(port.advertising.isEmpty, "nothing goes out before Serve")
+        await model.setServing(true)
+        XCTAssertEqual(port.advertising.map(\.data.localName), ["UX Lab"], "the server's name, connectable")
+        XCTAssertEqual(port.advertising.first?.kind, .connectable)
+        XCTAssertEqual(model.findable, "Phones find it as “\u{2068}UX Lab\u{2069}”.")
+        await model.setOn(id, true)
+        XCTAssertEqual(port.advertising.map(\.id), [id], "the user's own advertisement takes over")
+        XCTAssertEqual(model.findable, "Phones find it as “\u{2068}FavBlue\u{2069}”, and read “\u{2068}UX Lab\u{2069}” once connected.")
+        await model.setOn(id, false)
+        XCTAssertEqual(port.advertising.map(\.data.localName), ["UX Lab"], "findable again")
+        await model.setServing(false)
+        XCTAssertTrue(port.advertising.isEmpty, "nothing on air once it stops serving")
+        XCTAssertNil(model.findable)
+    }
+}

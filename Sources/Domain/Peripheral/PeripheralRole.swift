@@ -33,6 +33,9 @@ public final class PeripheralRole {
     public private(set) var problems: [String: String] = [:]
     public private(set) var server: ServerSetup?
     public private(set) var serving = false
+    /// What Serve sends while none of the user's connectable advertisements is on: the server's
+    /// name and services, so a phone finds the device it serves (`Advertisement.announcing`).
+    public private(set) var announcement: Advertisement?
     /// Why the server could not start.
     public private(set) var serverProblem: String?
     /// What the adapter can do, once asked; nil before, or when it would not say.
@@ -89,6 +92,7 @@ public final class PeripheralRole {
         port = new
         on = []
         serving = false
+        announcement = nil
         facts = nil
         listen()
         observers.notify()
@@ -200,11 +204,37 @@ public final class PeripheralRole {
             problems[id] = error.message
         }
         observers.notify()
+        await keepFindable()
     }
 
     public func stop(_ id: String) async {
         await port.stopAdvertising(id: id)
         on.remove(id)
+        observers.notify()
+        await keepFindable()
+    }
+
+    /// Whether one of the user's connectable advertisements is on air.
+    private var userConnectableOn: Bool {
+        advertisements.contains { $0.kind == .connectable && on.contains($0.id) }
+    }
+
+    /// While serving, the device is findable: the server's announcement goes on air when none of
+    /// the user's connectable advertisements is on, and off when one is, or serving stops.
+    private func keepFindable() async {
+        let wanted = serving && !userConnectableOn ? server.map(Advertisement.announcing) : nil
+        if let current = announcement, current != wanted {
+            announcement = nil
+            await port.stopAdvertising(id: current.id)
+            on.remove(current.id)
+        }
+        if let wanted, announcement == nil {
+            announcement = wanted
+            do { try await port.startAdvertising(wanted) } catch {
+                announcement = nil
+                serverProblem = L10n.format("The server runs, but no phone can find it: {}", error.message)
+            }
+        }
         observers.notify()
     }
 
@@ -235,12 +265,14 @@ public final class PeripheralRole {
             serverProblem = error.message
         }
         observers.notify()
+        await keepFindable()
     }
 
     public func stopServing() async {
         await port.stopServing()
         serving = false
         observers.notify()
+        await keepFindable()
     }
 
     /// The value a characteristic has now: what the user set or a central wrote, else the setup's.
@@ -310,12 +342,15 @@ public final class PeripheralRole {
         switch event {
         case .advertising(let id, let isOn):
             if isOn { on.insert(id) } else { on.remove(id) }
+            // A user's advertisement that stopped by itself (its duration) leaves the device unfindable.
+            if !isOn, id != announcement?.id { Task { await keepFindable() } }
         case .advertisingFailed(let id, let reason):
             on.remove(id)
             problems[id] = reason
         case .ended(let why):
             on = []
             serving = false
+            announcement = nil
             serverProblem = why
         case .wrote(_, let id, let value, _):
             values[id] = value
