@@ -236,3 +236,30 @@ final class PeripheralFindableTests: XCTestCase {
         XCTAssertNil(model.findable)
     }
 }
+
+/// Every preset can be switched on as it comes: one that needs extended advertising gets it
+/// where the adapter has it, and where it has not, the problem names the data, not its number.
+@MainActor
+final class PresetFittingTests: XCTestCase {
+    private func model(extended: Bool) async -> (PeripheralViewModel, PeripheralRole) {
+        let port = FakePeripheral()
+        port.facts = AdapterFacts(features: [.extendedAdvertising: extended], advertisingSets: extended ? 4 : 1,
+                                  maximumAdvertisingLength: extended ? 1_650 : 31, roles: ["central", "peripheral"], route: "hci")
+        let role = PeripheralRole(port: port, store: nil)
+        await role.refreshFacts()
+        return (PeripheralViewModel(role: role, names: { _ in nil }, company: { _ in "" }), role)
+    }
+
+    func testTheBTHomePresetIsExtendedWhereTheAdapterSendsExtendedAdvertisements() async {
+        let (model, role) = await model(extended: true)
+        let id = model.add(.bthome)
+        XCTAssertEqual(role.advertisements.first { $0.id == id }?.extended, true)
+        XCTAssertNil(model.advertisements.first?.problem, "it can be switched on as it comes")
+    }
+
+    func testOnALegacyAdapterTheProblemNamesTheBTHomeData() async {
+        let (model, _) = await model(extended: false)
+        model.add(.bthome)
+        XCTAssertEqual(model.advertisements.first?.problem, "The BTHome data does not fit: 1 byte over the 31 bytes of a legacy advertisement.")
+    }
+}

@@ -83,6 +83,10 @@ public struct AdvertisingFields: Equatable, Sendable {
         case manufacturerData(UInt16)
         case raw(UInt8)
 
+        /// Service data whose format has a name of its own: BTHome (bthome.io, UUID 0xFCD2) and
+        /// Eddystone (Google's specification, UUID 0xFEAA), the two the presets send.
+        static let dataFormats: [BluetoothUUID: String] = [BluetoothUUID(0xFCD2): "BTHome", BluetoothUUID(0xFEAA): "Eddystone"]
+
         /// The field's name in a sentence; `company` names a company identifier.
         public func name(company: (UInt16) -> String) -> String {
             switch self {
@@ -92,7 +96,10 @@ public struct AdvertisingFields: Equatable, Sendable {
             case .appearance: return L10n.tr("The appearance")
             case .serviceUUIDs(let width):
                 return L10n.format("The {}-bit service UUIDs", Formats.number(width * 8))
-            case .serviceData(let uuid): return L10n.format("The service data for {}", uuid.text)
+            case .serviceData(let uuid):
+                // A known format by its name, as the Scanner says it ("BTHome data").
+                if let format = Self.dataFormats[uuid] { return L10n.format("The {} data", format) }
+                return L10n.format("The service data for {}", uuid.text)
             case .manufacturerData(let id): return L10n.format("The manufacturer data of {}", company(id))
             case .raw(let type): return L10n.format("The AD structure of type 0x{}", Hex.compact([type]))
             }

@@ -148,7 +148,7 @@ public final class PeripheralRole {
     /// running server serves the joined one at once.
     @discardableResult
     public func add(_ advertisement: Advertisement, server: ServerSetup? = nil) -> String {
-        advertisements.append(advertisement)
+        advertisements.append(fitted(advertisement))
         if let server {
             let joined = self.server.map { $0.joining(server) } ?? server
             if joined != self.server {
@@ -158,6 +158,17 @@ public final class PeripheralRole {
         }
         changed()
         return advertisement.id
+    }
+
+    /// `advertisement` as extended advertising where it does not fit a legacy one and this
+    /// adapter sends extended ones: a preset goes on as it comes.
+    private func fitted(_ advertisement: Advertisement) -> Advertisement {
+        guard !advertisement.extended, let limits = facts?.limits, limits.extended else { return advertisement }
+        let sent = advertisement.withSensorData(address: nil, sealer: nil)
+        guard !sent.problems(limits: limits).isEmpty else { return advertisement }
+        var wider = advertisement
+        wider.extended = true
+        return wider.withSensorData(address: nil, sealer: nil).problems(limits: limits).isEmpty ? wider : advertisement
     }
 
     /// The server set up that taking `setup` would lose: nil when there is none, or it is the same.
