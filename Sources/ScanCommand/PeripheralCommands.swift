@@ -68,6 +68,19 @@ enum PeripheralRun {
         return JSONDocument.line(JSONNode(.object(m)))
     }
 
+    /// The advertisements to send: those named with --advertisement (by their label), else the
+    /// ones the file says were on. A name no advertisement has ends the command.
+    static func chosen(_ file: PeripheralFile, named: [String], path: String) -> [Advertisement] {
+        guard !named.isEmpty else { return file.advertisementsOn }
+        var out: [Advertisement] = []
+        for name in named {
+            let matching = file.advertisements.filter { $0.label == name }
+            if matching.isEmpty { FavBlueScan.exit(saying: "\(DeviceText.terminal(path)) holds no advertisement named “\(DeviceText.terminal(name))”") }
+            out += matching.filter { ad in !out.contains { $0.id == ad.id } }
+        }
+        return out
+    }
+
     /// Starts each advertisement, or ends the command saying which could not go out.
     static func start(_ advertisements: [Advertisement], on peripheral: DevicePeripheral) async {
         for ad in advertisements {
@@ -122,6 +135,11 @@ struct PeripheralOptions: ParsableArguments {
 
     @Flag(help: "Log each step on stderr.")
     var verbose = false
+
+    @Option(name: .customLong("advertisement"), help: ArgumentHelp(
+        "Send the advertisement with this label, whether it was on or off (again for more). Without it, those the file says are on.",
+        valueName: "name"))
+    var advertisements: [String] = []
 }
 
 /// `favblue-scan advertise FILE`: sends a file's advertisements until Ctrl+C.
@@ -138,9 +156,13 @@ struct AdvertiseCommand: AsyncParsableCommand {
     func run() async throws {
         let contents = PeripheralRun.read(file)
         guard !contents.advertisements.isEmpty else { FavBlueScan.exit(saying: "\(DeviceText.terminal(file)) holds no advertisement") }
+        let chosen = PeripheralRun.chosen(contents, named: options.advertisements, path: file)
+        guard !chosen.isEmpty else {
+            FavBlueScan.exit(saying: "\(DeviceText.terminal(file)) holds no advertisement that is on: name one with --advertisement")
+        }
         let peripheral = PeripheralRun.peripheral(options.source, verbose: options.verbose)
-        await PeripheralRun.start(contents.advertisements, on: peripheral)
-        await PeripheralRun.run(peripheral, setup: nil, advertisements: contents.advertisements, duration: options.duration)
+        await PeripheralRun.start(chosen, on: peripheral)
+        await PeripheralRun.run(peripheral, setup: nil, advertisements: chosen, duration: options.duration)
     }
 }
 
@@ -149,7 +171,7 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the GATT server of a FavBlue peripheral file or an nRF Connect for Desktop server setup until Ctrl+C.",
-        discussion: "Unless the file holds advertisements, it advertises connectably under the server's name (GAP Device Name). One JSON line is printed for each event: a central connected, a read, a write (its bytes as hex and as JSON text), a subscription. A central may pair: Just Works is accepted; a number to compare or a code to type is asked on standard error and answered on standard input (--no-pairing refuses every pairing).")
+        discussion: "It sends the file's advertisements that are on (or those named with --advertisement); with none, it advertises connectably under the server's name (GAP Device Name). One JSON line is printed for each event: a central connected, a read, a write (its bytes as hex and as JSON text), a subscription. A central may pair: Just Works is accepted; a number to compare or a code to type is asked on standard error and answered on standard input (--no-pairing refuses every pairing).")
 
     @Argument(help: ArgumentHelp("A FavBlue peripheral file, or an nRF Connect for Desktop server setup (Save setup…).", valueName: "file"))
     var file: String
@@ -164,7 +186,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard let setup = contents.server else { FavBlueScan.exit(saying: "\(DeviceText.terminal(file)) holds no server") }
         let peripheral = PeripheralRun.peripheral(options.source, verbose: options.verbose, pairing: !noPairing)
         do { try await peripheral.serve(setup) } catch { FavBlueScan.exit(saying: "the server cannot run: \(error.message)", code: 3) }
-        let advertisements = contents.advertisements.isEmpty ? [Advertisement.announcing(setup)] : contents.advertisements
+        let chosen = PeripheralRun.chosen(contents, named: options.advertisements, path: file)
+        let advertisements = chosen.isEmpty ? [Advertisement.announcing(setup)] : chosen
         await PeripheralRun.start(advertisements, on: peripheral)
         await PeripheralRun.run(peripheral, setup: setup, advertisements: advertisements, duration: options.duration)
     }

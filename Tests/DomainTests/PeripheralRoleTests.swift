@@ -134,3 +134,29 @@ final class PeripheralServerJoiningTests: XCTestCase {
         XCTAssertEqual(role.replaced(by: other)?.name, "UX Lab")
     }
 }
+
+/// The exported file keeps which advertisements are on, for `favblue-scan serve` to send those alone.
+@MainActor
+final class PeripheralFileOnAirTests: XCTestCase {
+    func testTheFileSaysWhichAdvertisementsAreOnAndReadsItBack() async throws {
+        let port = FakePeripheral()
+        let role = PeripheralRole(port: port, store: nil)
+        await role.refreshFacts()
+        let on = role.add(AdvertisingPreset.heartRate.advertisement(), server: AdvertisingPreset.heartRate.server())
+        let off = role.add(AdvertisingPreset.iBeacon.advertisement())
+        await role.start(on)
+        let text = role.file.text
+        XCTAssertTrue(text.contains("\"on\": true"), text)
+        XCTAssertTrue(text.contains("\"on\": false"), text)
+        let read = try PeripheralFile.read(text)
+        XCTAssertEqual(read.advertisementsOn.map(\.id), [on])
+        XCTAssertFalse(read.on.contains(off))
+    }
+
+    func testAFileFromBeforeTheSwitchWasKeptHasEveryAdvertisementOn() async throws {
+        let read = try PeripheralFile.read("""
+            {"format": "favblue-peripheral", "version": 1, "advertisements": [{"id": "a", "label": "A"}, {"id": "b", "label": "B"}]}
+            """)
+        XCTAssertEqual(read.advertisementsOn.map(\.id), ["a", "b"])
+    }
+}

@@ -123,6 +123,34 @@ final class PeripheralCommandTests: XCTestCase {
         XCTAssertFalse(run.err.all.contains { $0.contains("pairing:") }, "nothing asked: \(run.err.all)")
     }
 
+    /// An exported file with one advertisement on and one off: `serve` sends the one that is on.
+    func testServeSendsOnlyTheAdvertisementsThatAreOn() throws {
+        peer = try ChatPeer([], script: "central_peer.py")
+        let file = FileManager.default.temporaryDirectory.appending(path: "two-\(UUID().uuidString).json")
+        try """
+            {"format": "favblue-peripheral", "version": 1, "advertisements": [
+              {"id": "on", "label": "Lamp", "on": true, "data": {"flags": 6, "name": "Lamp On"}},
+              {"id": "off", "label": "Fan", "on": false, "data": {"flags": 6, "name": "Fan Off"}}],
+             "server": {"name": "Lab", "services": [{"uuid": "180F"}]}}
+            """.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: scanToolPath)
+        process.arguments = ["serve", file.path, "--source", "h4-tcp:127.0.0.1:\(peer.port)", "--duration", "30"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        let lines = PrintedLines(out)
+        try process.run()
+        defer { if process.isRunning { process.interrupt() }; process.waitUntilExit() }
+        XCTAssertNotNil(lines.wait { $0.contains("\"event\": \"advertising\"") }, lines.all.description)
+        peer.type("SCAN")
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("ADV ") && $0.contains(Hex.lower(Array("Lamp On".utf8))) }, timeout: 15), peer.output)
+        // Several advertising events later, the one that is off has still not been heard.
+        XCTAssertNil(peer.wait(for: { $0.contains(Hex.lower(Array("Fan Off".utf8))) }, timeout: 3), peer.output)
+        XCTAssertEqual(lines.all.filter { $0.contains("\"event\": \"advertising\"") }.count, 1, lines.all.description)
+    }
+
     func testTheAdapterCommandPrintsItsFactsAsJSON() throws {
         peer = try ChatPeer([], script: "central_peer.py")
         let (status, out, err) = try runTool(scanToolPath, ["adapter", "--json", "--source", "h4-tcp:127.0.0.1:\(peer.port)"])

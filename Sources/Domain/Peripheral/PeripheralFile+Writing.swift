@@ -9,15 +9,17 @@ extension PeripheralFile {
     public var text: String {
         var members = [JSONMember("format", .init(.string(Self.magic))), JSONMember("version", .init(.number(Double(Self.version))))]
         if !advertisements.isEmpty {
-            members.append(JSONMember("advertisements", .init(.array(advertisements.map { .init(Self.json($0)) }))))
+            members.append(JSONMember("advertisements", .init(.array(advertisements.map { ad in
+                .init(Self.json(ad, on: on.contains(ad.id)))
+            }))))
         }
         if let server { members.append(JSONMember("server", .init(Self.json(server)))) }
         return JSONDocument.write(JSONNode(.object(members)))
     }
 
-    private static func json(_ a: Advertisement) -> JSONValue {
+    private static func json(_ a: Advertisement, on: Bool) -> JSONValue {
         var m: [JSONMember] = [
-            JSONMember("id", .init(.string(a.id))), JSONMember("label", .init(.string(a.label))),
+            JSONMember("id", .init(.string(a.id))), JSONMember("label", .init(.string(a.label))), JSONMember("on", .init(.bool(on))),
             JSONMember("kind", .init(.string(a.kind.rawValue))), JSONMember("extended", .init(.bool(a.extended))),
         ]
         if a.extended {

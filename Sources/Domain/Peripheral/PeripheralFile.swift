@@ -9,11 +9,18 @@ import Localization
 public struct PeripheralFile: Equatable, Sendable {
     public var advertisements: [Advertisement]
     public var server: ServerSetup?
+    /// The ids of the advertisements that were on when the file was written: what
+    /// `favblue-scan serve` and `advertise` send. A file from before FavBlue kept it has them all on.
+    public var on: Set<String>
 
-    public init(advertisements: [Advertisement] = [], server: ServerSetup? = nil) {
+    public init(advertisements: [Advertisement] = [], server: ServerSetup? = nil, on: Set<String>? = nil) {
         self.advertisements = advertisements
         self.server = server
+        self.on = on ?? Set(advertisements.map(\.id))
     }
+
+    /// The advertisements that were on, in the file's order.
+    public var advertisementsOn: [Advertisement] { advertisements.filter { on.contains($0.id) } }
 
     /// What the file says it is.
     static let magic = "favblue-peripheral"
@@ -34,7 +41,11 @@ public struct PeripheralFile: Equatable, Sendable {
             }
             let reader = Reader()
             var file = PeripheralFile()
-            for node in root["advertisements"]?.array ?? [] { file.advertisements.append(try reader.advertisement(node)) }
+            for node in root["advertisements"]?.array ?? [] {
+                let ad = try reader.advertisement(node)
+                file.advertisements.append(ad)
+                if node["on"]?.bool ?? true { file.on.insert(ad.id) }
+            }
             if let server = root["server"] { file.server = try reader.server(server) }
             return file
         }

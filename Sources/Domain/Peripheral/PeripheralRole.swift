@@ -321,7 +321,9 @@ public final class PeripheralRole {
     // MARK: Files
 
     /// FavBlue's file of everything set up.
-    public var file: PeripheralFile { PeripheralFile(advertisements: advertisements, server: server) }
+    public var file: PeripheralFile {
+        PeripheralFile(advertisements: advertisements, server: server, on: on.intersection(advertisements.map(\.id)))
+    }
 
     /// Adds a file's advertisements, and takes its server in place of the one set up. A file with a
     /// problem says it with its line and brings nothing. Whoever calls it asks the user first
