@@ -218,7 +218,8 @@ private final class CharacteristicEditor {
         row.addRow(description)
         row.addRow(ActionRow(title: L10n.tr("Value Format"), subtitle: L10n.tr("How the value is typed, and what connected devices are told it is"),
                              control: format))
-        remove.css("flat", "destructive-action")
+        // Solid: a flat destructive button in libadwaita 1.2 draws white text on the row (under 2:1).
+        remove.css("destructive-action")
         remove.align(.end, .center)
         remove.margins(6)
         row.addRow(ContentRow(remove, accessibleName: L10n.tr("Remove Characteristic")))
