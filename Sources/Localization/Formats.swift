@@ -146,6 +146,20 @@ public enum Formats {
         return Int(plain)
     }
 
+    /// A size in bytes as people read it, in binary units: "512 bytes", "1.5 KiB", "512 KiB", "17.7 MiB".
+    public static func bytes(_ count: Int) -> String {
+        if count < 1024 { return L10n.plural("{} byte", "{} bytes", count, number(count)) }
+        let units = [L10n.tr("{} KiB"), L10n.tr("{} MiB"), L10n.tr("{} GiB")]
+        var value = Double(count) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        // Two figures after the point are noise: one below ten, none above.
+        return L10n.format(units[unit], decimal(value, digits: value < 10 ? 1 : 0))
+    }
+
     /// A decimal with exactly `digits` fraction digits, the locale's separators and a true minus sign: "36,60".
     public static func decimal(_ value: Double, digits: Int) -> String {
         decimal(value, digits: digits, locale: numberLocale)

@@ -141,7 +141,7 @@ class PeripheralTests(unittest.TestCase):
             app.press("Clone This Device")
             # The server set up before (the Battery preset's) goes only once the user says so.
             app.wait_for(lambda: f"Replace “{iso('FavBlue')}”?" in app.names(), timeout=30, what="the question before the copy replaces it")
-            self.assertIn(f"The server you set up, with its 1 service, goes, and “{iso('Copy of Original')}” takes its place. "
+            self.assertIn(f"The server you set up, with its 1 service, goes, and “{iso('Original')}” takes its place. "
                           "Your advertisements stay.", app.names())
             app.press("Replace")
             app.wait_for(lambda: f"A copy of {iso('Original')} is set up: turn it on under Act as a Device." in app.names(),
