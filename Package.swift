@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ", "CGio", "CMosquitto", "CSecret"], plugins: ["ServiceNameTable"]),
         .target(name: "Persistence", dependencies: ["Domain", "Localization", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "ViewModels", dependencies: ["Domain", "Localization"]),
+        // The Device Manager's links that are not Bluetooth: SMP over UDP.
+        .target(name: "DeviceLinks", dependencies: ["Domain", "Localization"]),
         .target(name: "SecurityToolbox", dependencies: ["Domain", "CNettle", .product(name: "Crypto", package: "swift-crypto"),
                                                         .product(name: "_CryptoExtras", package: "swift-crypto")]),
 
@@ -61,7 +63,7 @@ let package = Package(
         .executableTarget(name: "FavBlue", dependencies: ["Views", "ViewModels", "Domain", "Localization", "Bluetooth",
                                                                     "Persistence", "GtkKit", "SecurityToolbox", "ScanCommand"],
                           swiftSettings: gtkSwift, linkerSettings: ownSymbolsOnly),
-        .target(name: "ScanCommand", dependencies: ["Bluetooth", "Domain", "SecurityToolbox",
+        .target(name: "ScanCommand", dependencies: ["Bluetooth", "Domain", "SecurityToolbox", "DeviceLinks",
                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // favblue-scan on its own, for a build tree; the package installs it as a second name of favblue.
         .executableTarget(name: "FavBlueScan", dependencies: ["ScanCommand"], linkerSettings: ownSymbolsOnly),
@@ -94,7 +96,7 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "GtkKit", "Domain", "Localization", "TestSupport"],
                     swiftSettings: gtkSwift),
         // End-to-end tests against real Bluetooth peers (btvirt, Bumble), kept apart to run alone.
-        .testTarget(name: "PeerTests", dependencies: ["Bluetooth", "Domain", "SecurityToolbox", "TestSupport",
+        .testTarget(name: "PeerTests", dependencies: ["Bluetooth", "Domain", "SecurityToolbox", "TestSupport", "DeviceLinks",
                                                      .product(name: "Crypto", package: "swift-crypto")]),
         // The BlueZ route end to end, against python-dbusmock's bluez5 template on a private bus.
         .testTarget(name: "BlueZTests", dependencies: ["Bluetooth", "Domain", "Persistence", "ViewModels", "TestSupport"]),

@@ -31,7 +31,8 @@ struct FavBlueScanCommand: AsyncParsableCommand {
         abstract: "Find Bluetooth devices from a controller or a capture and list them, browse one device's services, or be a device: advertise and serve.",
         version: "favblue-scan \(Release.version)",
         subcommands: [FavBlueScan.self, GATTCommand.self, TrackersCommand.self, MQTTPasswordCommand.self,
-                      AdvertiseCommand.self, ServeCommand.self, AdapterCommand.self], defaultSubcommand: FavBlueScan.self)
+                      AdvertiseCommand.self, ServeCommand.self, AdapterCommand.self, MCUmgrCommand.self, ImageInfoCommand.self],
+        defaultSubcommand: FavBlueScan.self)
 }
 
 struct FavBlueScan: AsyncParsableCommand {

@@ -22,6 +22,11 @@ public struct ImageSlot: Equatable, Sendable {
 public struct SMPParameters: Equatable, Sendable {
     public let bufferSize: Int
     public let bufferCount: Int
+
+    public init(bufferSize: Int, bufferCount: Int) {
+        self.bufferSize = bufferSize
+        self.bufferCount = bufferCount
+    }
 }
 
 /// The requests of each group FavBlue uses (Zephyr's smp_groups documents).

@@ -108,7 +108,9 @@ extension SMPClient {
         var at = try offset(try await exchange(.write, group.rawValue, command, part(0), timeout: firstTimeout))
         progress(TransferProgress(done: at, total: data.count, preparing: false))
         var restarts = 0, lastRestart = -1
-        let window = max(1, parameters.bufferCount)
+        // One of the device's buffers carries the answer being made: Zephyr drops a request that
+        // finds none free (its UDP server with two buffers takes one request at a time).
+        let window = max(1, parameters.bufferCount - 1)
         while at < data.count {
             try checkCancelled()
             let (reached, inOrder) = try await pipeline(from: at, total: data.count, size: size, window: window, group: group,
@@ -137,21 +139,36 @@ extension SMPClient {
         var inFlight = 0
         do {
             try await withThrowingTaskGroup(of: (Int, SMPMessage).self) { tasks in
-                func send() {
-                    let off = next, body = part(off), end = min(off + size, total)
+                // Posted here, one after another, so the parts go out in order; each child only waits.
+                func send() throws(SMPProblem) {
+                    let off = next, end = min(off + size, total)
                     next = end
                     inFlight += 1
-                    tasks.addTask { (end, try await self.exchange(.write, group.rawValue, command, body, timeout: self.timeout)) }
+                    let sequence = try post(.write, group.rawValue, command, part(off), timeout: timeout)
+                    tasks.addTask { (end, try await self.answer(to: sequence)) }
                 }
-                while inFlight < window, next < total { send() }
-                while let (expected, answer) = try await tasks.next() {
+                while inFlight < window, next < total { try send() }
+                while let result = await tasks.nextResult() {
                     inFlight -= 1
-                    let off = try offset(answer)
-                    // The latest answer is the device's truth: it handles parts in order.
-                    reached = off
-                    if off != expected { inOrder = false }
+                    switch result {
+                    case .success(let (expected, answer)):
+                        if let error = answer.error, error.refusesOffset {
+                            // A part the device did not expect (one before it was lost): from the last it took.
+                            inOrder = false
+                        } else {
+                            let off = try offset(answer)
+                            // The latest answer is the device's truth: it handles parts in order.
+                            if inOrder { reached = off }
+                            if off != expected { inOrder = false }
+                        }
+                    case .failure(SMPProblem.timedOut) where inFlight > 0 || !inOrder || next > reached:
+                        // A part lost on the way: the ones after it are refused; go on from the last taken.
+                        inOrder = false
+                    case .failure(let error):
+                        throw error
+                    }
                     progress(TransferProgress(done: max(reached, 0), total: total, preparing: false))
-                    if inOrder, !Task.isCancelled { while inFlight < window, next < total { send() } }
+                    if inOrder, !Task.isCancelled { while inFlight < window, next < total { try send() } }
                 }
             }
         } catch let problem as SMPProblem {

@@ -17,13 +17,22 @@ public actor SMPClient {
     /// How long an answer may take, unless a request says otherwise.
     public let timeout: Duration
     private var nextSequence: UInt8 = 0
-    private var waiting: [UInt8: CheckedContinuation<SMPMessage, Error>] = [:]
+    /// Each request sent and not yet answered: who waits for it, or its answer if it came first.
+    private var pending: [UInt8: Pending] = [:]
     /// Bytes of an answer not yet whole.
     private var partial: [UInt8] = []
     private var reader: Task<Void, Never>?
+    /// Requests go out one after another, in the order they were made.
+    private var outbox: AsyncStream<(UInt8, [UInt8])>.Continuation?
+    private var sender: Task<Void, Never>?
     private var ended: SMPProblem?
     /// The SMP version to ask in: 1 (version 2 of the protocol) until a device answers in the older one.
     private var version: UInt8 = 1
+
+    private struct Pending {
+        var waiter: CheckedContinuation<SMPMessage, Error>?
+        var outcome: Result<SMPMessage, SMPProblem>?
+    }
 
     public init(transport: SMPTransport, clock: any Clock<Duration> = ContinuousClock(), timeout: Duration = .seconds(5)) {
         self.transport = transport
@@ -45,15 +54,38 @@ public actor SMPClient {
     /// The same, without reading the answer's error: for the upload, which reads "off" first.
     func exchange(_ operation: SMPMessage.Operation, _ group: UInt16, _ command: UInt8, _ body: CBOR,
                   timeout: Duration) async throws(SMPProblem) -> SMPMessage {
+        try await answer(to: try post(operation, group, command, body, timeout: timeout))
+    }
+
+    /// Queues a request to go out after those posted before it; returns its sequence number.
+    /// Its answer is kept until `answer(to:)` asks, or its timeout passes.
+    func post(_ operation: SMPMessage.Operation, _ group: UInt16, _ command: UInt8, _ body: CBOR,
+              timeout: Duration) throws(SMPProblem) -> UInt8 {
         if let ended { throw ended }
-        startReading()
+        start()
         let sequence = nextSequence
         nextSequence &+= 1
         let message = SMPMessage(operation: operation, version: version, group: group, sequence: sequence, command: command, body: body)
+        pending[sequence] = Pending()
+        outbox?.yield((sequence, message.bytes))
+        let clock = self.clock
+        Task { [weak self] in
+            try? await clock.sleep(for: timeout)
+            await self?.expire(sequence)
+        }
+        return sequence
+    }
+
+    /// Waits for the answer to the request `sequence`.
+    func answer(to sequence: UInt8) async throws(SMPProblem) -> SMPMessage {
+        if let outcome = pending[sequence]?.outcome {
+            pending[sequence] = nil
+            return try outcome.get()
+        }
+        guard pending[sequence] != nil else { throw ended ?? .timedOut }
         do {
             return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SMPMessage, Error>) in
-                waiting[sequence] = continuation
-                Task { await self.transmit(message.bytes, sequence: sequence, timeout: timeout) }
+                pending[sequence]?.waiter = continuation
             }
         } catch let problem as SMPProblem {
             throw problem
@@ -62,32 +94,39 @@ public actor SMPClient {
         }
     }
 
-    /// Sends a request, then fails it if no answer came in time.
-    private func transmit(_ bytes: [UInt8], sequence: UInt8, timeout: Duration) async {
-        do {
-            try await transport.send(bytes)
-        } catch {
-            fail(sequence, error)
-            return
-        }
-        try? await clock.sleep(for: timeout)
-        if waiting[sequence] != nil {
-            // An answer half come will not be finished: what follows starts afresh.
-            partial = []
-            fail(sequence, .timedOut)
+    /// Settles the request `sequence`: its waiter hears now, or the outcome waits for it.
+    private func settle(_ sequence: UInt8, _ outcome: Result<SMPMessage, SMPProblem>) {
+        guard var entry = pending[sequence], entry.outcome == nil else { return }
+        if let waiter = entry.waiter {
+            pending[sequence] = nil
+            waiter.resume(with: outcome.mapError { $0 as Error })
+        } else {
+            entry.outcome = outcome
+            pending[sequence] = entry
         }
     }
 
-    private func fail(_ sequence: UInt8, _ problem: SMPProblem) {
-        waiting.removeValue(forKey: sequence)?.resume(throwing: problem)
+    private func expire(_ sequence: UInt8) {
+        guard let entry = pending[sequence], entry.outcome == nil else { return }
+        // An answer half come will not be finished: what follows starts afresh.
+        partial = []
+        settle(sequence, .failure(.timedOut))
     }
 
-    private func startReading() {
+    private func start() {
         guard reader == nil else { return }
         let received = transport.received
         reader = Task { [weak self] in
             for await packet in received { await self?.take(packet) }
             await self?.linkEnded()
+        }
+        let (stream, continuation) = AsyncStream<(UInt8, [UInt8])>.makeStream()
+        outbox = continuation
+        let transport = self.transport
+        sender = Task { [weak self] in
+            for await (sequence, bytes) in stream {
+                do throws(SMPProblem) { try await transport.send(bytes) } catch { await self?.settle(sequence, .failure(error)) }
+            }
         }
     }
 
@@ -101,15 +140,15 @@ public actor SMPClient {
             guard message.operation == .readResponse || message.operation == .writeResponse else { continue }
             // A device that answers in SMP version 1 is asked in it from now on.
             if message.version == 0 { version = 0 }
-            waiting.removeValue(forKey: message.sequence)?.resume(returning: message)
+            settle(message.sequence, .success(message))
         }
     }
 
     private func linkEnded() {
         let problem = SMPProblem.disconnected(L10n.tr("The connection to the device ended."))
         ended = problem
-        for (_, continuation) in waiting { continuation.resume(throwing: problem) }
-        waiting = [:]
+        for sequence in Array(pending.keys) { settle(sequence, .failure(problem)) }
+        outbox?.finish()
         reader = nil
     }
 

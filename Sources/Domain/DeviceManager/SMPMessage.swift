@@ -114,6 +114,12 @@ public struct SMPError: Equatable, Sendable {
     /// Whether `code` is the group's own, not MCUmgr's common one.
     public let groupCode: Bool
 
+    /// The device refused a part for its offset (img_mgmt's INVALID_OFFSET, fs_mgmt's
+    /// FILE_OFFSET_NOT_VALID): a part before it was lost.
+    public var refusesOffset: Bool {
+        groupCode && (group == SMPGroup.image.rawValue && code == 20 || group == SMPGroup.fileSystem.rawValue && code == 11)
+    }
+
     /// In words. The group's own codes come from Zephyr's img_mgmt.h, fs_mgmt.h, stat_mgmt.h,
     /// os_mgmt.h and shell_mgmt.h; the common ones from mgmt_defines.h.
     public var message: String {

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import ArgumentParser
+import DeviceLinks
+import Domain
+import Foundation
+
+/// `favblue-scan mcumgr TARGET …`: the Device Manager on the command line. Plain words on
+/// standard output, or one JSON document with --json; progress on standard error. Exit codes:
+/// 0 done, 1 the device refused, 2 the command or a file was wrong, 3 the device could not be
+/// reached or did not answer.
+struct MCUmgrCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcumgr",
+        abstract: "Manage a Zephyr or MCUboot device over MCUmgr (SMP): images, restart, statistics, files and its shell.",
+        discussion: """
+            TARGET is udp:HOST[:PORT] (port 1337 by default). Commands:
+              image list | image upload FILE [--mode test-and-confirm|confirm-only|test-only] | image test HASH |
+              image confirm [HASH] | image erase | echo TEXT | reset | params | stat [GROUP] |
+              fs download REMOTE LOCAL | fs upload LOCAL REMOTE | shell CMD…
+            Exit codes: 0 done, 1 the device refused, 2 the command or a file was wrong, 3 the device could not be reached or did not answer.
+            """)
+
+    @Argument(help: ArgumentHelp("udp:HOST[:PORT]", valueName: "target"))
+    var target: String
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments.", valueName: "command"))
+    var words: [String] = []
+
+    @Flag(help: "Print one JSON document instead of words.")
+    var json = false
+
+    @Option(help: "Seconds to wait for each answer.")
+    var timeout: Double = 5
+
+    func run() async throws {
+        // The passthrough keeps flags that follow the command: take the command's own here.
+        var words = self.words
+        var json = self.json
+        if let i = words.firstIndex(of: "--json") { words.remove(at: i); json = true }
+        guard let verb = words.first else { MCUmgrRun.usage("name a command, for example: favblue-scan mcumgr \(target) image list") }
+        let transport = MCUmgrRun.open(target)
+        let client = SMPClient(transport: transport, timeout: .milliseconds(Int(timeout * 1000)))
+        let run = MCUmgrRun(client: client, json: json)
+        await run.perform(verb, Array(words.dropFirst()))
+        await client.close()
+    }
+}
+
+/// One run of the command: the request, then what it printed and how it ended.
+struct MCUmgrRun {
+    let client: SMPClient
+    let json: Bool
+
+    static func usage(_ message: String) -> Never { FavBlueScan.exit(saying: message, code: 2) }
+
+    /// The link a target names.
+    static func open(_ target: String) -> SMPTransport {
+        guard target.hasPrefix("udp:") else {
+            usage("“\(DeviceText.terminal(target))” is no target: use udp:HOST[:PORT]")
+        }
+        var rest = String(target.dropFirst(4))
+        var port = UDPSMPTransport.defaultPort
+        // IPv6 in brackets, else the last colon parts a port off.
+        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
+            let after = rest[rest.index(after: close)...]
+            if after.hasPrefix(":"), let p = UInt16(after.dropFirst()) { port = p }
+            rest = String(rest[rest.index(after: rest.startIndex)..<close])
+        } else if let colon = rest.lastIndex(of: ":"), rest.filter({ $0 == ":" }).count == 1 {
+            guard let p = UInt16(rest[rest.index(after: colon)...]) else { usage("“\(DeviceText.terminal(target))” has no port number") }
+            port = p
+            rest = String(rest[..<colon])
+        }
+        do { return try UDPSMPTransport(host: rest, port: port) } catch { FavBlueScan.exit(saying: error.message, code: 3) }
+    }
+
+    /// Ends with the device's refusal (1) or the link's failure (3), in words.
+    static func fail(_ problem: SMPProblem) -> Never {
+        if case .device = problem { FavBlueScan.exit(saying: problem.message, code: 1) }
+        FavBlueScan.exit(saying: problem.message, code: 3)
+    }
+
+    func say(_ text: String, _ document: JSONValue) {
+        FileHandle.standardOutput.write(Data(((json ? JSONDocument.write(JSONNode(document)) : text) + "\n").utf8))
+    }
+
+    func perform(_ verb: String, _ arguments: [String]) async {
+        do {
+            switch verb {
+            case "echo":
+                let (back, time) = try await client.echo(arguments.joined(separator: " "))
+                let ms = Double(time.components.attoseconds) / 1e15 + Double(time.components.seconds) * 1000
+                say("\(DeviceText.terminal(back))\nround trip: \(String(format: "%.1f", ms)) ms",
+                    .object([JSONMember("echo", .init(.string(back))), JSONMember("roundTripMs", .init(.number(ms)))]))
+            case "reset":
+                try await client.reset()
+                say("The device restarts.", .object([JSONMember("reset", .init(.bool(true)))]))
+            case "params":
+                let p = try await client.parameters()
+                say("buffer size: \(p.bufferSize) bytes\nbuffer count: \(p.bufferCount)",
+                    .object([JSONMember("bufferSize", .init(.number(Double(p.bufferSize)))),
+                             JSONMember("bufferCount", .init(.number(Double(p.bufferCount))))]))
+            case "stat":
+                try await statistics(arguments.first)
+            case "shell":
+                guard !arguments.isEmpty else { Self.usage("shell needs a command, for example: shell kernel uptime") }
+                let (output, code) = try await client.shell(arguments)
+                // The device's lines end in CR LF; each is shown with its control characters visible.
+                let lines = output.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+                say(lines.map { DeviceText.terminal(String($0)) }.joined(separator: "\n"), .object([JSONMember("output", .init(.string(output))),
+                                                          JSONMember("returnCode", .init(.number(Double(code))))]))
+                if code != 0 { Foundation.exit(1) }
+            case "fs":
+                try await files(arguments)
+            case "image":
+                try await image(arguments)
+            default:
+                Self.usage("“\(DeviceText.terminal(verb))” is no mcumgr command (image, echo, reset, params, stat, fs, shell)")
+            }
+        } catch {
+            Self.fail(error)
+        }
+    }
+
+    private func statistics(_ group: String?) async throws(SMPProblem) {
+        guard let group else {
+            let groups = try await client.statisticsGroups()
+            return say(groups.map(DeviceText.terminal).joined(separator: "\n"), .array(groups.map { .init(.string($0)) }))
+        }
+        let fields = try await client.statistics(group)
+        say(fields.map { "\(DeviceText.terminal($0.name)): \($0.value)" }.joined(separator: "\n"),
+            .object(fields.map { JSONMember($0.name, .init(.number(Double($0.value)))) }))
+    }
+
+    private func files(_ arguments: [String]) async throws(SMPProblem) {
+        guard arguments.count == 3, ["download", "upload"].contains(arguments[0]) else {
+            Self.usage("fs takes: download REMOTE LOCAL, or upload LOCAL REMOTE")
+        }
+        let progress = Self.progress
+        if arguments[0] == "download" {
+            let data = try await client.downloadFile(arguments[1], progress: progress)
+            guard FileManager.default.createFile(atPath: arguments[2], contents: Data(data)) else {
+                Self.usage("“\(DeviceText.terminal(arguments[2]))” could not be written")
+            }
+            say("\(data.count) bytes from \(DeviceText.terminal(arguments[1]))", .object([JSONMember("bytes", .init(.number(Double(data.count))))]))
+        } else {
+            guard let data = FileManager.default.contents(atPath: arguments[1]) else {
+                Self.usage("“\(DeviceText.terminal(arguments[1]))” could not be read")
+            }
+            let parameters = try await client.parameters()
+            try await client.uploadFile(Array(data), to: arguments[2], parameters: parameters, progress: progress)
+            say("\(data.count) bytes to \(DeviceText.terminal(arguments[2]))", .object([JSONMember("bytes", .init(.number(Double(data.count))))]))
+        }
+    }
+
+    private func image(_ arguments: [String]) async throws(SMPProblem) {
+        switch arguments.first {
+        case "list":
+            let slots = try await client.images()
+            say(slots.map(ImageWords.line).joined(separator: "\n"), .array(slots.map { .init(ImageWords.json($0)) }))
+        case "erase":
+            try await client.eraseImage()
+            say("The spare slot is erased.", .object([JSONMember("erased", .init(.bool(true)))]))
+        case "test", "confirm":
+            let confirm = arguments[0] == "confirm"
+            var hash: [UInt8]?
+            if arguments.count > 1 {
+                guard let h = Hex.bytes(arguments[1]), !h.isEmpty else { Self.usage("“\(DeviceText.terminal(arguments[1]))” is no hash in hex") }
+                hash = h
+            } else if !confirm {
+                Self.usage("image test needs the hash of the image to test")
+            }
+            let slots = try await client.setImage(hash, confirm: confirm)
+            say(slots.map(ImageWords.line).joined(separator: "\n"), .array(slots.map { .init(ImageWords.json($0)) }))
+        case "upload":
+            Self.usage("image upload goes to a device over Bluetooth or a serial line, which this FavBlue cannot reach yet: use udp for the other commands")
+        default:
+            Self.usage("image takes: list, upload FILE, test HASH, confirm [HASH] or erase")
+        }
+    }
+
+    /// Progress on standard error, one line a tenth of the way.
+    static let progress: @Sendable (TransferProgress) -> Void = { p in
+        guard p.total > 0 else { return }
+        let tenth = p.done * 10 / p.total
+        let line = p.preparing ? "preparing the device…" : "\(p.done) of \(p.total) bytes (\(tenth * 10) %)"
+        FileHandle.standardError.write(Data("favblue-scan: \(line)\n".utf8))
+    }
+}
+
+/// A slot in words and in JSON.
+enum ImageWords {
+    static func line(_ s: ImageSlot) -> String {
+        var states: [String] = []
+        if s.active { states.append("running") }
+        if s.confirmed { states.append("confirmed") }
+        if s.pending { states.append(s.permanent ? "will run from now on" : "will run once after a restart") }
+        if s.bootable { states.append("bootable") }
+        return "image \(s.image) slot \(s.slot): \(DeviceText.terminal(s.version))  \(Hex.compact(s.hash).lowercased())  \(states.joined(separator: ", "))"
+    }
+
+    static func json(_ s: ImageSlot) -> JSONValue {
+        .object([JSONMember("image", .init(.number(Double(s.image)))), JSONMember("slot", .init(.number(Double(s.slot)))),
+                 JSONMember("version", .init(.string(s.version))), JSONMember("hash", .init(.string(Hex.compact(s.hash).lowercased()))),
+                 JSONMember("active", .init(.bool(s.active))), JSONMember("confirmed", .init(.bool(s.confirmed))),
+                 JSONMember("pending", .init(.bool(s.pending))), JSONMember("permanent", .init(.bool(s.permanent))),
+                 JSONMember("bootable", .init(.bool(s.bootable)))])
+    }
+}
+
+/// `favblue-scan image-info FILE`: an MCUboot image's version, size, hash and TLVs.
+struct ImageInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "image-info",
+        abstract: "Print an MCUboot image's version, size, hash and TLVs, as the device will see them.")
+
+    @Argument(help: ArgumentHelp("An MCUboot image (zephyr.signed.bin, app_update.bin).", valueName: "file"))
+    var file: String
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    func run() throws {
+        let url = URL(fileURLWithPath: file)
+        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? nil
+        guard let size else { FavBlueScan.exit(saying: "“\(DeviceText.terminal(file))” could not be read") }
+        // A file larger than any image is refused before it is read.
+        if size > MCUbootImage.maximumFileSize { FavBlueScan.exit(saying: MCUbootImageProblem.tooLarge(size).message) }
+        guard let data = try? Data(contentsOf: url) else { FavBlueScan.exit(saying: "“\(DeviceText.terminal(file))” could not be read") }
+        let image: MCUbootImage
+        do { image = try MCUbootImage.read(Array(data)) } catch { FavBlueScan.exit(saying: error.message) }
+        let hash = Hex.compact(image.hash ?? []).lowercased()
+        if json {
+            let tlvs: [JSONNode] = image.tlvs.map { t in
+                .init(.object([JSONMember("type", .init(.string(t.name))), JSONMember("length", .init(.number(Double(t.value.count)))),
+                               JSONMember("protected", .init(.bool(t.protected)))]))
+            }
+            let doc = JSONValue.object([JSONMember("version", .init(.string(image.version.description))),
+                                        JSONMember("size", .init(.number(Double(image.fileSize)))),
+                                        JSONMember("imageSize", .init(.number(Double(image.imageSize)))),
+                                        JSONMember("loadAddress", .init(.number(Double(image.loadAddress)))),
+                                        JSONMember("hash", .init(.string(hash))), JSONMember("tlvs", .init(.array(tlvs)))])
+            print(JSONDocument.write(JSONNode(doc)))
+        } else {
+            print("version: \(image.version)\nsize: \(image.fileSize) bytes (image \(image.imageSize), header \(image.headerSize))\nhash: \(hash)")
+            for t in image.tlvs { print("TLV \(t.name): \(t.value.count) bytes\(t.protected ? ", protected" : "")") }
+        }
+    }
+}
