@@ -38,7 +38,13 @@ struct MCUmgrCommand: AsyncParsableCommand {
         // The passthrough keeps flags that follow the command: take the command's own here.
         var words = self.words
         var json = self.json
+        var timeout = self.timeout
         if let i = words.firstIndex(of: "--json") { words.remove(at: i); json = true }
+        if let i = words.firstIndex(of: "--timeout") {
+            guard i + 1 < words.count, let seconds = Double(words[i + 1]), seconds > 0 else { MCUmgrRun.usage("--timeout takes seconds") }
+            timeout = seconds
+            words.removeSubrange(i...(i + 1))
+        }
         guard let verb = words.first else { MCUmgrRun.usage("name a command, for example: favblue-scan mcumgr \(target) image list") }
         let transport = MCUmgrRun.open(target)
         let client = SMPClient(transport: transport, timeout: .milliseconds(Int(timeout * 1000)))
@@ -82,7 +88,8 @@ struct MCUmgrRun {
     }
 
     func say(_ text: String, _ document: JSONValue) {
-        FileHandle.standardOutput.write(Data(((json ? JSONDocument.write(JSONNode(document)) : text) + "\n").utf8))
+        let out = json ? JSONDocument.write(JSONNode(document)) : text
+        FileHandle.standardOutput.write(Data((out.hasSuffix("\n") ? out : out + "\n").utf8))
     }
 
     func perform(_ verb: String, _ arguments: [String]) async {

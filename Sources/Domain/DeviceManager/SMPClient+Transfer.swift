@@ -10,6 +10,12 @@ public struct TransferProgress: Equatable, Sendable {
     public let total: Int
     /// The device is getting ready (erasing its slot) before it takes the first part.
     public let preparing: Bool
+
+    public init(done: Int, total: Int, preparing: Bool) {
+        self.done = done
+        self.total = total
+        self.preparing = preparing
+    }
 }
 
 /// Uploads in parts that fill the device's buffer, with up to its buffer count in flight, the
