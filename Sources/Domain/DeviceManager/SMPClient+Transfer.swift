@@ -89,19 +89,21 @@ extension SMPClient {
 
     /// The most data one part may carry: the request, header and CBOR included, fills the
     /// device's buffer and what the transport carries (smpclient's `_maximize_upload_packet`).
-    func partSize(_ parameters: SMPParameters, total: Int, body: (Int, [UInt8]) -> CBOR) -> Int {
+    func partSize(at off: Int, _ parameters: SMPParameters, total: Int, body: (Int, [UInt8]) -> CBOR) -> Int {
         let room = min(parameters.bufferSize, maximumMessage)
-        // The largest head: the first part's fields, an offset as long as the file's, and a
-        // byte string head of three bytes (up to 65,535 bytes).
-        let overhead = SMPMessage.headerLength + body(0, []).encoded.count + 2 + 8
+        // The part's own fields (the first carries the length and hash too), its offset as
+        // long as the file's could be, and a byte string head of three bytes (up to 65,535).
+        let overhead = SMPMessage.headerLength + body(off == 0 ? 0 : total, []).encoded.count + 2
         return max(1, min(room - overhead, 65_535))
     }
 
     private func upload(_ data: [UInt8], _ group: SMPGroup, _ command: UInt8, parameters: SMPParameters, firstTimeout: Duration,
                         progress: @escaping @Sendable (TransferProgress) -> Void,
                         body: @escaping @Sendable (Int, [UInt8]) -> CBOR) async throws(SMPProblem) {
-        let size = partSize(parameters, total: data.count, body: body)
-        func part(_ off: Int) -> CBOR { body(off, Array(data[off..<min(off + size, data.count)])) }
+        let first = partSize(at: 0, parameters, total: data.count, body: body)
+        let later = partSize(at: 1, parameters, total: data.count, body: body)
+        func end(_ off: Int) -> Int { min(off + (off == 0 ? first : later), data.count) }
+        func part(_ off: Int) -> CBOR { body(off, Array(data[off..<end(off)])) }
         func offset(_ answer: SMPMessage) throws(SMPProblem) -> Int {
             if let error = answer.error { throw .device(error) }
             guard let off = answer.body["off"]?.int, off >= 0, off <= Int64(data.count) else {
@@ -119,7 +121,7 @@ extension SMPClient {
         let window = max(1, parameters.bufferCount - 1)
         while at < data.count {
             try checkCancelled()
-            let (reached, inOrder) = try await pipeline(from: at, total: data.count, size: size, window: window, group: group,
+            let (reached, inOrder) = try await pipeline(from: at, total: data.count, end: end, window: window, group: group,
                                                         command: command, part: part, offset: offset, progress: progress)
             if !inOrder {
                 // The device asked for another offset: go on from where it says it is, a few times at most.
@@ -136,7 +138,7 @@ extension SMPClient {
 
     /// Sends parts from `start` with up to `window` in flight while each answer says the offset
     /// expected. Returns where the device is after the last answer, and whether all came in order.
-    private func pipeline(from start: Int, total: Int, size: Int, window: Int, group: SMPGroup, command: UInt8,
+    private func pipeline(from start: Int, total: Int, end: (Int) -> Int, window: Int, group: SMPGroup, command: UInt8,
                           part: (Int) -> CBOR, offset: (SMPMessage) throws(SMPProblem) -> Int,
                           progress: @escaping @Sendable (TransferProgress) -> Void) async throws(SMPProblem) -> (Int, Bool) {
         var next = start
@@ -147,11 +149,11 @@ extension SMPClient {
             try await withThrowingTaskGroup(of: (Int, SMPMessage).self) { tasks in
                 // Posted here, one after another, so the parts go out in order; each child only waits.
                 func send() throws(SMPProblem) {
-                    let off = next, end = min(off + size, total)
-                    next = end
+                    let off = next, expected = end(off)
+                    next = expected
                     inFlight += 1
                     let sequence = try post(.write, group.rawValue, command, part(off), timeout: timeout)
-                    tasks.addTask { (end, try await self.answer(to: sequence)) }
+                    tasks.addTask { (expected, try await self.answer(to: sequence)) }
                 }
                 while inFlight < window, next < total { try send() }
                 while let result = await tasks.nextResult() {
