@@ -5,7 +5,8 @@
 // events too), AD/EIR structures, btsnoop captures, and a peer's ACL data up through L2CAP,
 // signalling, SMP (the pairing state machine in both roles) and ATT (the client's parsing and
 // FavBlue's GATT server, request by request) to the GATT parsing, and the
-// characteristic value decoders, gateways' BTtoMQTT messages, and every sensor decoder. Built by meson-helpers/test.d/50-fuzz.sh
+// characteristic value decoders, gateways' BTtoMQTT messages, every sensor decoder, and the Device
+// Manager's CBOR, SMP messages and MCUboot images. Built by meson-helpers/test.d/50-fuzz.sh
 // together with the Domain and Bluetooth sources in one module.
 
 import Foundation
@@ -39,6 +40,10 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         }
     case 1:
         _ = ADParser.parse(body)
+        // What a device running MCUmgr sends, and an image file: read or refused in words, never a trap.
+        if let item = try? CBOR.decode(body) { precondition((try? CBOR.decode(item.encoded)) != nil, "CBOR that does not read back") }
+        _ = try? SMPMessage.decode(body)
+        _ = try? MCUbootImage.read(body)
         // The same bytes as a gateway's MQTT message and topic: read or refused, never a trap.
         _ = try? BTtoMQTT.observation(body, at: Date(timeIntervalSince1970: 0), source: "fuzz")
         _ = try? BTtoMQTT.gateway(inTopic: body, prefix: "home")

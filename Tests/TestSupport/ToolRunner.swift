@@ -6,7 +6,7 @@ import Foundation
 /// Runs a command-line tool to the end and returns its exit status, stdout and stderr;
 /// `environment` is added to this process's own.
 public func runTool(_ executable: String, _ arguments: [String],
-                    environment: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+                    environment: [String: String] = [:], input: String? = nil) throws -> (status: Int32, out: String, err: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -16,7 +16,13 @@ public func runTool(_ executable: String, _ arguments: [String],
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
+    let keyboard = Pipe()
+    if input != nil { process.standardInput = keyboard }
     try process.run()
+    if let input {
+        keyboard.fileHandleForWriting.write(Data(input.utf8))
+        try keyboard.fileHandleForWriting.close()
+    }
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
