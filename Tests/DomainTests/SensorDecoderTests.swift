@@ -200,7 +200,7 @@ final class SensorDecoderTests: XCTestCase {
         // Tilt red: A495BB10-…, 68 °F, specific gravity 1.050, −59 dBm at 1 m.
         let tilt = company(0x004C, "0215a495bb10c5b14b44b5121370f02d74de0044041ac5")
         XCTAssertEqual(values(tilt), ["temperature": 20, "specific_gravity": 1.05])
-        XCTAssertNil(tilt?.beacon, "the more specific family wins")
+        XCTAssertEqual(tilt?.beacon?.kind, .iBeacon, "the more specific family reads it, and its iBeacon identity stays, as ibeacon-ble reads it")
         XCTAssertEqual(tilt?.model, SensorModel(maker: "Tilt", model: "Hydrometer (Red)"))
         // Another UUID is a plain iBeacon.
         XCTAssertEqual(company(0x004C, "0215a495bb10c5b14b44b5121370f02d74df0044041ac5")?.beacon?.kind, .iBeacon)

@@ -152,6 +152,10 @@ final class TheengsFamilyTests: XCTestCase {
         let data = decode(company: 0x004C, "0215b5b182c7eab14988aa99b5c1517008d90001641ac5")
         XCTAssertEqual(values(data), ["temperature": 26, "battery": 100])
         XCTAssertEqual(data?.model, SensorModel(maker: "April Brother", model: "ABTemp"))
+        // Its iBeacon identity stays beside the readings, as ibeacon-ble reads it.
+        XCTAssertEqual(data?.beacon?.kind, .iBeacon)
+        XCTAssertEqual(data?.beacon?.power, -59)
+        XCTAssertEqual(data?.beacon?.fields.map(\.0), ["uuid", "major", "minor"])
         XCTAssertEqual(values(decode(company: 0x004C, "0215b5b182c7eab14988aa99b5c1517008d9000164f6c5"))["temperature"], -10)
         XCTAssertNil(decode(company: 0x004C, "0215b5b182c7eab14988aa99b5c1517008d80001641ac5")?.readings.first, "another UUID")
     }

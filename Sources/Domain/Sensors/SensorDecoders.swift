@@ -185,10 +185,19 @@ public enum SensorDecoders {
         // Most reports carry neither service data nor a manufacturer block a family reads.
         guard isEnabled, !frame.serviceData.isEmpty || !frame.manufacturerData.isEmpty else { return nil }
         for family in offered(to: frame) {
-            if let data = family.decode(frame, keys: keys) { return data }
+            guard var data = family.decode(frame, keys: keys) else { continue }
+            // A sensor that is an iBeacon too (April Brother's ABTemp, Radioland's RDL52832) keeps
+            // its beacon identity beside its readings, as ibeacon-ble reads both.
+            if data.beacon == nil, !beaconFamilies.contains(where: { $0 == family }) {
+                data.beacon = beaconFamilies.lazy.compactMap { $0.decode(frame, keys: nil)?.beacon }.first
+            }
+            return data
         }
         return nil
     }
+
+    /// The families that read a beacon's identity alone.
+    static let beaconFamilies: [SensorFamily.Type] = [IBeacon.self, AltBeacon.self, Eddystone.self]
 
     /// The families that read a block `frame` carries, most specific first, each once. Most sensors
     /// send one block, whose list is made once, beforehand.
