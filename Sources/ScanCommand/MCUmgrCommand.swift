@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import ArgumentParser
+import Bluetooth
 import DeviceLinks
 import Domain
 import Foundation
@@ -15,15 +16,19 @@ struct MCUmgrCommand: AsyncParsableCommand {
         commandName: "mcumgr",
         abstract: "Manage a Zephyr or MCUboot device over MCUmgr (SMP): images, restart, statistics, files and its shell.",
         discussion: """
-            TARGET is udp:HOST[:PORT] (port 1337 by default). Commands:
+            TARGET is a device's address (AA:BB:CC:DD:EE:FF, or …/le-random) reached over --source, or
+            udp:HOST[:PORT] (port 1337 by default). Commands:
               image list | image upload FILE [--mode test-and-confirm|confirm-only|test-only] | image test HASH |
               image confirm [HASH] | image erase | echo TEXT | reset | params | stat [GROUP] |
               fs download REMOTE LOCAL | fs upload LOCAL REMOTE | shell CMD…
             Exit codes: 0 done, 1 the device refused, 2 the command or a file was wrong, 3 the device could not be reached or did not answer.
             """)
 
-    @Argument(help: ArgumentHelp("udp:HOST[:PORT]", valueName: "target"))
+    @Argument(help: ArgumentHelp("udp:HOST[:PORT], or a device's Bluetooth address with --source", valueName: "target"))
     var target: String
+
+    @Option(help: "Over Bluetooth: bluez, bluez:hciN, h4-unix:PATH, h4-tcp:HOST:PORT or h4-serial:DEV[@BAUD] (auto: BlueZ).")
+    var source = "auto"
 
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments.", valueName: "command"))
     var words: [String] = []
@@ -39,6 +44,11 @@ struct MCUmgrCommand: AsyncParsableCommand {
         var words = self.words
         var json = self.json
         var timeout = self.timeout
+        var source = self.source
+        if let i = words.firstIndex(of: "--source"), i + 1 < words.count {
+            source = words[i + 1]
+            words.removeSubrange(i...(i + 1))
+        }
         if let i = words.firstIndex(of: "--json") { words.remove(at: i); json = true }
         if let i = words.firstIndex(of: "--timeout") {
             guard i + 1 < words.count, let seconds = Double(words[i + 1]), seconds > 0 else { MCUmgrRun.usage("--timeout takes seconds") }
@@ -46,11 +56,22 @@ struct MCUmgrCommand: AsyncParsableCommand {
             words.removeSubrange(i...(i + 1))
         }
         guard let verb = words.first else { MCUmgrRun.usage("name a command, for example: favblue-scan mcumgr \(target) image list") }
-        let transport = MCUmgrRun.open(target)
+        let transport: SMPTransport
+        var connector: DeviceConnector?
+        if target.hasPrefix("udp:") {
+            transport = MCUmgrRun.open(target)
+        } else {
+            (transport, connector) = await MCUmgrRun.openBluetooth(target, source: source, within: max(timeout, 10))
+        }
         let client = SMPClient(transport: transport, timeout: .milliseconds(Int(timeout * 1000)))
         let run = MCUmgrRun(client: client, json: json)
         await run.perform(verb, Array(words.dropFirst()))
         await client.close()
+        if let connector {
+            let ending = connector.events
+            connector.disconnect()
+            await GATTCommand.idle(ending, within: 2)
+        }
     }
 }
 
@@ -79,6 +100,37 @@ struct MCUmgrRun {
             rest = String(rest[..<colon])
         }
         do { return try UDPSMPTransport(host: rest, port: port) } catch { FavBlueScan.exit(saying: error.message, code: 3) }
+    }
+
+    /// Connects to the device at `address` over `source` and opens its SMP characteristic.
+    static func openBluetooth(_ address: String, source: String, within seconds: Double) async -> (SMPTransport, DeviceConnector) {
+        let parsed: ScanSource
+        do { parsed = try ScanSource(parsing: source) } catch { FavBlueScan.exit(saying: FavBlueScan.explain(error)) }
+        let device: DeviceID
+        do {
+            device = address.contains("/") ? try DeviceID(storageKey: address) : try DeviceID(parsing: address, kind: .lePublic)
+        } catch {
+            usage("“\(DeviceText.terminal(address))” is no target: use a device's address (AA:BB:CC:DD:EE:FF) or udp:HOST[:PORT]")
+        }
+        let link = ScannerFactory.link(for: parsed, log: { _ in })
+        let connector = ConnectorFactory.make(parsed, link: link, bus: ScannerFactory.bus(for: parsed), addresses: HeardAddresses(), log: { _ in })
+        if let reason = connector.unavailableReason { FavBlueScan.exit(saying: reason, code: 3) }
+        let events = connector.events
+        connector.connect(to: device)
+        if case .failure(let why) = await GATTCommand.connected(events, within: seconds) {
+            FavBlueScan.exit(saying: "could not connect to \(device.address): \(why)", code: 3)
+        }
+        do {
+            let services = try await connector.discoverServices()
+            guard let transport = try await GATTSMPTransport.open(connector, device: device, services: services) else {
+                FavBlueScan.exit(saying: "\(device.address) offers no Device Manager (MCUmgr's SMP service)", code: 1)
+            }
+            return (transport, connector)
+        } catch let error as GATTError {
+            FavBlueScan.exit(saying: "could not list the services: \(error.message)", code: 3)
+        } catch {
+            fail(error as? SMPProblem ?? .unexpected("\(error)"))
+        }
     }
 
     /// Ends with the device's refusal (1) or the link's failure (3), in words.
@@ -181,10 +233,34 @@ struct MCUmgrRun {
             let slots = try await client.setImage(hash, confirm: confirm)
             say(slots.map(ImageWords.line).joined(separator: "\n"), .array(slots.map { .init(ImageWords.json($0)) }))
         case "upload":
-            Self.usage("image upload goes to a device over Bluetooth or a serial line, which this FavBlue cannot reach yet: use udp for the other commands")
+            try await upload(Array(arguments.dropFirst()))
         default:
             Self.usage("image takes: list, upload FILE, test HASH, confirm [HASH] or erase")
         }
+    }
+
+    /// image upload FILE [--mode test-and-confirm|confirm-only|test-only]: read and checked before any
+    /// byte is sent, then sent; the image is then marked to run once (test) or from now on (confirm).
+    private func upload(_ arguments: [String]) async throws(SMPProblem) {
+        guard let path = arguments.first else { Self.usage("image upload needs an MCUboot image file") }
+        var mode = "test-and-confirm"
+        if let i = arguments.firstIndex(of: "--mode"), i + 1 < arguments.count { mode = arguments[i + 1] }
+        guard ["test-and-confirm", "confirm-only", "test-only"].contains(mode) else {
+            Self.usage("--mode takes test-and-confirm, confirm-only or test-only")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        guard let size else { Self.usage("“\(DeviceText.terminal(path))” could not be read") }
+        if size > MCUbootImage.maximumFileSize { Self.usage(MCUbootImageProblem.tooLarge(size).message) }
+        guard let data = FileManager.default.contents(atPath: path) else { Self.usage("“\(DeviceText.terminal(path))” could not be read") }
+        let bytes = Array(data)
+        let image: MCUbootImage
+        do { image = try MCUbootImage.read(bytes) } catch { Self.usage(error.message) }
+        FileHandle.standardError.write(Data("favblue-scan: \(image.version), \(bytes.count) bytes, hash \(Hex.compact(image.hash ?? []).lowercased())\n".utf8))
+        let parameters = try await client.parameters()
+        try await client.uploadImage(bytes, sha: nil, upgrade: false, parameters: parameters, progress: Self.progress)
+        let slots = try await client.setImage(image.hash, confirm: mode == "confirm-only")
+        let next = mode == "test-and-confirm" ? "\nRestart the device (reset); once it runs the image, confirm it (image confirm)." : ""
+        say(slots.map(ImageWords.line).joined(separator: "\n") + next, .array(slots.map { .init(ImageWords.json($0)) }))
     }
 
     /// Progress on standard error, one line a tenth of the way.

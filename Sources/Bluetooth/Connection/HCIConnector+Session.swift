@@ -340,6 +340,10 @@ extension HCIConnector {
         try await onLink { link throws(ATTError) in try GATTClient(bearer: link.bearer).read(handle) }
     }
 
+    public func writeCommandLimit() async -> Int {
+        (try? await onLink { link throws(ATTError) in link.bearer.mtu - 3 }) ?? 20
+    }
+
     /// A write with a response is long where it must be; a command must fit in one packet.
     public func writeValue(_ value: [UInt8], at handle: UInt16, withResponse: Bool) async throws(GATTError) {
         let limit: Int? = try await onLink { link throws(ATTError) in

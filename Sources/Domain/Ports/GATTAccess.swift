@@ -53,6 +53,8 @@ public protocol GATTAccess: AnyObject, Sendable {
     /// at `handle`, through its Client Characteristic Configuration descriptor at `cccd`. What
     /// arrives comes as `ConnectionEvent.notified`; indications are confirmed.
     func subscribe(to handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool) async throws(GATTError)
+    /// The most bytes one write without response carries on this link (ATT_MTU − 3).
+    func writeCommandLimit() async -> Int
 }
 
 extension GATTAccess {
@@ -65,6 +67,9 @@ extension GATTAccess {
     public func subscribe(to handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool) async throws(GATTError) {
         throw .unsupported(Self.noBrowsing)
     }
+
+    /// The Core's smallest, where the route does not say (ATT_MTU 23 − 3).
+    public func writeCommandLimit() async -> Int { 20 }
 
     private static var noBrowsing: String { L10n.tr("This source cannot browse a device’s services.") }
 }

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""A Zephyr device with MCUmgr's SMP service, played by Bumble (Apache-2.0) on a virtual air
+whose other controller FavBlue drives over H4: the Device Manager's test peer.
+
+    smp_device.py --transport tcp-server:127.0.0.1:PORT [--buf-size N] [--buf-count N]
+                  [--erase-delay S] [--v1-errors]
+
+It advertises as "Zephyr SMP" (F0:F1:F2:F3:F4:F5) with service 8D53DC1D-1DB7-4CD3-868B-8A527460AA84,
+whose characteristic DA2E7828-FBCE-4E01-AE9E-261174997C48 takes requests as writes without
+response and notifies the answers, cut at ATT_MTU - 3, as Zephyr's smp_bt.c does. It answers,
+as Zephyr's img_mgmt.c and os_mgmt.c do (the messages read with PyPI's cbor2):
+  os: echo, reset, MCUmgr parameters (--buf-size, --buf-count), bootloader information (MCUboot);
+  img: state of images (two slots; slot 0 runs 1.0.0), set state, upload (offsets; a part at
+       another offset changes nothing and the answer says where it is; "sha" and "match"; "upgrade"
+       refused for an image not newer than the one running), erase of slot 1.
+An image arriving whole is checked as MCUboot would: its header's magic and its SHA-256 TLV
+against the header and image. --erase-delay waits before answering the first part (the slot is
+erased); --v1-errors answers {"rc": 6} (MCUmgr's common "bad state") as SMP version 1 firmware does, else
+{"err": {"group", "rc"}} with the group's own code.
+Lines: READY, CONNECTED, UPLOAD <off>, IMAGE <version> <hash>, REFUSED <why>, RESET, TEST <hash>, CONFIRM."""
+
+import argparse
+import asyncio
+import hashlib
+import logging
+import struct
+import sys
+
+import cbor2
+from bumble import hci
+from bumble.controller import Controller
+from bumble.core import AdvertisingData, UUID
+from bumble.device import Device, DeviceConfiguration
+from bumble.gatt import Characteristic, CharacteristicValue, Service
+from bumble.host import Host
+from bumble.link import LocalLink
+from bumble.transport import open_transport
+
+from spec_controller import keep_to_the_spec
+
+SERVICE = '8D53DC1D-1DB7-4CD3-868B-8A527460AA84'
+CHARACTERISTIC = 'DA2E7828-FBCE-4E01-AE9E-261174997C48'
+RUNNING = {'version': '1.0.0', 'hash': hashlib.sha256(b'running').digest()}
+
+
+def say(*words):
+    print(*words, flush=True)
+
+
+def version_of(header):
+    major, minor, revision, build = struct.unpack_from('<BBHI', header, 20)
+    return f'{major}.{minor}.{revision}' + (f'.{build}' if build else '')
+
+
+def check(image):
+    """MCUboot's own checks: the magic, and the SHA-256 TLV against the header and image."""
+    if len(image) < 32 or struct.unpack_from('<I', image, 0)[0] != 0x96F3B83D:
+        return None, 22
+    hdr, protected, size = struct.unpack_from('<HHI', image, 8)
+    at = hdr + size + protected
+    if at + 4 > len(image) or struct.unpack_from('<H', image, at)[0] != 0x6907:
+        return None, 4
+    end = at + struct.unpack_from('<H', image, at + 2)[0]
+    at += 4
+    while at + 4 <= end:
+        kind, length = struct.unpack_from('<HH', image, at)
+        if kind == 0x10:
+            if image[at + 4:at + 4 + length] != hashlib.sha256(image[:hdr + size + protected]).digest():
+                return None, 24
+            return image[at + 4:at + 4 + length], 0
+        at += 4 + length
+    return None, 8
+
+
+class Zephyr:
+    def __init__(self, args):
+        self.args = args
+        self.slot1 = None
+        self.pending = None
+        self.upload = None
+        self.erased = False
+
+    def error(self, group, rc):
+        # Version 1 firmware has only MCUmgr's common codes: a group's refusal is "bad state" (6).
+        return {'rc': 6} if self.args.v1_errors else {'err': {'group': group, 'rc': rc}}
+
+    def slots(self):
+        out = [{'image': 0, 'slot': 0, 'version': RUNNING['version'], 'hash': RUNNING['hash'], 'bootable': True,
+                'pending': False, 'confirmed': True, 'active': True, 'permanent': False}]
+        if self.slot1:
+            out.append({'image': 0, 'slot': 1, 'version': self.slot1['version'], 'hash': self.slot1['hash'], 'bootable': True,
+                        'pending': self.pending is not None, 'confirmed': False, 'active': False,
+                        'permanent': bool(self.pending)})
+        return {'images': out}
+
+    async def handle(self, op, group, command, body):
+        if group == 0 and command == 0:
+            return {'r': body.get('d', '')}
+        if group == 0 and command == 5:
+            say('RESET')
+            return {}
+        if group == 0 and command == 6:
+            return {'buf_size': self.args.buf_size, 'buf_count': self.args.buf_count}
+        if group == 0 and command == 8:
+            return {'bootloader': 'MCUboot', 'mode': 1} if body.get('query') == 'mode' else {'bootloader': 'MCUboot'}
+        if group == 1 and command == 0 and op == 0:
+            return self.slots()
+        if group == 1 and command == 0:
+            if body.get('confirm') and not body.get('hash'):
+                say('CONFIRM')
+                return self.slots()
+            if not self.slot1 or body.get('hash') != self.slot1['hash']:
+                return self.error(1, 8)
+            self.pending = bool(body.get('confirm'))
+            say('TEST' if not self.pending else 'PERMANENT', body['hash'].hex())
+            return self.slots()
+        if group == 1 and command == 5:
+            self.slot1, self.pending = None, None
+            return {}
+        if group == 1 and command == 1:
+            return await self.part(body)
+        return self.error(group, 8) if not self.args.v1_errors else {'rc': 8}
+
+    async def part(self, body):
+        off, data = body.get('off'), body.get('data', b'')
+        if off == 0:
+            if 'len' not in body:
+                return self.error(1, 21)
+            if self.args.erase_delay and not self.erased:
+                await asyncio.sleep(self.args.erase_delay)
+                self.erased = True
+            self.upload = {'len': body['len'], 'data': b'', 'sha': body.get('sha'), 'upgrade': body.get('upgrade', False)}
+        if self.upload is None or off != len(self.upload['data']):
+            # Zephyr's img_mgmt: a part at another offset changes nothing; the answer says where it is.
+            return {'off': len(self.upload['data']) if self.upload else 0}
+        self.upload['data'] += data
+        say('UPLOAD', len(self.upload['data']))
+        answer = {'off': len(self.upload['data'])}
+        if len(self.upload['data']) >= self.upload['len']:
+            image = self.upload['data']
+            sha, rc = check(image)
+            if rc:
+                say('REFUSED', rc)
+                self.upload = None
+                return self.error(1, rc)
+            version = version_of(image)
+            if self.upload['upgrade'] and tuple(map(int, version.split('.'))) <= tuple(map(int, RUNNING['version'].split('.'))):
+                say('REFUSED', 27)
+                self.upload = None
+                return self.error(1, 27)
+            if self.upload['sha'] is not None:
+                answer['match'] = self.upload['sha'] == hashlib.sha256(image).digest()
+            self.slot1 = {'version': version, 'hash': sha}
+            say('IMAGE', version, sha.hex())
+            self.upload = None
+        return answer
+
+
+async def main(args):
+    link = LocalLink()
+    transport = await open_transport(args.transport)
+    keep_to_the_spec(Controller('EXPOSED', host_source=transport.source, host_sink=transport.sink, link=link,
+                                public_address='00:1B:DC:00:00:03'))
+    host = Host()
+    host.controller = Controller('ZEPHYR', link=link)
+    config = DeviceConfiguration()
+    config.name = 'Zephyr SMP'
+    config.address = hci.Address('F0:F1:F2:F3:F4:F5')
+    device = Device(config=config, host=host)
+    zephyr = Zephyr(args)
+    pending = {'bytes': b''}
+    state = {'connection': None}
+
+    async def answer(request):
+        op, flags, length, group, sequence, command = struct.unpack('>BBHHBB', request[:8])
+        body = cbor2.loads(request[8:]) if length else {}
+        reply = await zephyr.handle(op & 0x07, group, command, body)
+        payload = cbor2.dumps(reply)
+        version = 0 if args.v1_errors else 1
+        message = struct.pack('>BBHHBB', (version << 3) | ((op & 0x07) + 1), 0, len(payload), group, sequence, command) + payload
+        mtu = state['connection'].att_mtu if state['connection'] else 23
+        for at in range(0, len(message), mtu - 3):
+            await device.notify_subscribers(smp, message[at:at + mtu - 3])
+
+    queue = asyncio.Queue()
+
+    def on_write(connection, value):
+        # Requests come in writes of ATT_MTU - 3 at most: whole ones go to the work queue, in order.
+        pending['bytes'] += bytes(value)
+        while len(pending['bytes']) >= 8:
+            length = 8 + struct.unpack_from('>H', pending['bytes'], 2)[0]
+            if len(pending['bytes']) < length:
+                break
+            queue.put_nowait(pending['bytes'][:length])
+            pending['bytes'] = pending['bytes'][length:]
+
+    async def work():
+        while True:
+            await answer(await queue.get())
+
+    smp = Characteristic(CHARACTERISTIC, Characteristic.Properties.WRITE_WITHOUT_RESPONSE | Characteristic.Properties.NOTIFY,
+                         Characteristic.WRITEABLE, CharacteristicValue(write=on_write))
+    device.add_services([Service(SERVICE, [smp])])
+
+    def on_connection(connection):
+        state['connection'] = connection
+        pending['bytes'] = b''
+        say('CONNECTED')
+        connection.on('disconnection', lambda reason: say('DISCONNECTED', reason))
+
+    device.on('connection', on_connection)
+    device.advertising_data = bytes(AdvertisingData([
+        (AdvertisingData.FLAGS, bytes([0x06])),
+        (AdvertisingData.COMPLETE_LOCAL_NAME, b'Zephyr SMP'),
+        (AdvertisingData.COMPLETE_LIST_OF_128_BIT_SERVICE_CLASS_UUIDS, bytes(UUID(SERVICE))),
+    ]))
+    await device.power_on()
+    await device.start_advertising(auto_restart=True)
+    asyncio.get_running_loop().create_task(work())
+    say('READY')
+    await asyncio.get_running_loop().create_future()
+
+
+if __name__ == '__main__':
+    logging.basicConfig(level=logging.WARNING)
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--transport', required=True)
+    parser.add_argument('--buf-size', type=int, default=512)
+    parser.add_argument('--buf-count', type=int, default=4)
+    parser.add_argument('--erase-delay', type=float, default=0)
+    parser.add_argument('--v1-errors', action='store_true')
+    asyncio.run(main(parser.parse_args()))
