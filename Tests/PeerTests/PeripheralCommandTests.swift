@@ -31,26 +31,9 @@ final class PeripheralCommandTests: XCTestCase {
 
     func testAnNRFConnectSetupIsServedAndEachEventIsOneJSONLine() throws {
         peer = try ChatPeer([], script: "central_peer.py")
-        let file = FileManager.default.temporaryDirectory.appending(path: "nrf-\(UUID().uuidString).json")
-        try Self.nrfSetup.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: scanToolPath)
-        process.arguments = ["serve", file.path, "--source", "h4-tcp:127.0.0.1:\(peer.port)", "--duration", "30"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        let lines = PrintedLines(out)
-        try process.run()
-        defer { if process.isRunning { process.interrupt() }; process.waitUntilExit() }
-        XCTAssertNotNil(lines.wait { $0.contains("\"event\": \"advertising\"") }, lines.all.description)
-        peer.type("SCAN")
         // The setup's GAP name, advertised connectably.
-        let advert = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("ADV ") && $0.contains(Hex.lower(Array("NRF Setup".utf8))) }, timeout: 15), peer.output)
-        let address = String(advert.split(separator: " ")[1])
-        peer.type("STOPSCAN")
-        peer.type("CONNECT \(address)")
-        XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" }, timeout: 15), peer.output)
+        let run = try serve()
+        let (process, lines) = (run.process, run.out)
         peer.type("READ 5E7F5001-1C2B-4A5D-8E9F-0A1B2C3D4E5F")
         XCTAssertNotNil(peer.wait(for: { $0 == "VALUE 5E7F5001-1C2B-4A5D-8E9F-0A1B2C3D4E5F 07" }), peer.output)
         peer.type("WRITE 5E7F5001-1C2B-4A5D-8E9F-0A1B2C3D4E5F 3c623e1b5b326a")
@@ -67,10 +50,12 @@ final class PeripheralCommandTests: XCTestCase {
         XCTAssertTrue(lines.all.contains { $0.contains("\"event\": \"stopped\"") }, lines.all.description)
     }
 
-    /// `serve` with the nRF setup, its standard output and error read as they come, its standard input the test's.
-    private func serve(_ extra: [String] = []) throws -> (Process, out: PrintedLines, err: PrintedLines, keyboard: Pipe, address: String) {
-        let file = FileManager.default.temporaryDirectory.appending(path: "nrf-\(UUID().uuidString).json")
-        try Self.nrfSetup.write(to: file, atomically: true, encoding: .utf8)
+    /// `serve` with `file` (the nRF setup by default), its standard output and error read as they
+    /// come, its standard input the test's; the central scans for `name` and, with `connect`, connects.
+    private func serve(_ extra: [String] = [], file text: String = nrfSetup, name: String = "NRF Setup", connect: Bool = true) throws
+        -> (process: Process, out: PrintedLines, err: PrintedLines, keyboard: Pipe, address: String) {
+        let file = FileManager.default.temporaryDirectory.appending(path: "serve-\(UUID().uuidString).json")
+        try text.write(to: file, atomically: true, encoding: .utf8)
         addTeardownBlock { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: scanToolPath)
@@ -84,11 +69,13 @@ final class PeripheralCommandTests: XCTestCase {
         addTeardownBlock { if process.isRunning { process.interrupt() }; process.waitUntilExit() }
         XCTAssertNotNil(lines.wait { $0.contains("\"event\": \"advertising\"") }, lines.all.description)
         peer.type("SCAN")
-        let advert = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("ADV ") && $0.contains(Hex.lower(Array("NRF Setup".utf8))) }, timeout: 15), peer.output)
+        let advert = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("ADV ") && $0.contains(Hex.lower(Array(name.utf8))) }, timeout: 15), peer.output)
         let address = String(advert.split(separator: " ")[1])
         peer.type("STOPSCAN")
-        peer.type("CONNECT \(address)")
-        XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" }, timeout: 15), peer.output)
+        if connect {
+            peer.type("CONNECT \(address)")
+            XCTAssertNotNil(peer.wait(for: { $0 == "CONNECTED \(address)" }, timeout: 15), peer.output)
+        }
         return (process, lines, errors, keyboard, address)
     }
 
@@ -126,26 +113,14 @@ final class PeripheralCommandTests: XCTestCase {
     /// An exported file with one advertisement on and one off: `serve` sends the one that is on.
     func testServeSendsOnlyTheAdvertisementsThatAreOn() throws {
         peer = try ChatPeer([], script: "central_peer.py")
-        let file = FileManager.default.temporaryDirectory.appending(path: "two-\(UUID().uuidString).json")
-        try """
+        let run = try serve(file: """
             {"format": "favblue-peripheral", "version": 1, "advertisements": [
               {"id": "on", "label": "Lamp", "on": true, "data": {"flags": 6, "name": "Lamp On"}},
               {"id": "off", "label": "Fan", "on": false, "data": {"flags": 6, "name": "Fan Off"}}],
              "server": {"name": "Lab", "services": [{"uuid": "180F"}]}}
-            """.write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: scanToolPath)
-        process.arguments = ["serve", file.path, "--source", "h4-tcp:127.0.0.1:\(peer.port)", "--duration", "30"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        let lines = PrintedLines(out)
-        try process.run()
-        defer { if process.isRunning { process.interrupt() }; process.waitUntilExit() }
-        XCTAssertNotNil(lines.wait { $0.contains("\"event\": \"advertising\"") }, lines.all.description)
+            """, name: "Lamp On", connect: false)
+        let lines = run.out
         peer.type("SCAN")
-        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("ADV ") && $0.contains(Hex.lower(Array("Lamp On".utf8))) }, timeout: 15), peer.output)
         // Several advertising events later, the one that is off has still not been heard.
         XCTAssertNil(peer.wait(for: { $0.contains(Hex.lower(Array("Fan Off".utf8))) }, timeout: 3), peer.output)
         XCTAssertEqual(lines.all.filter { $0.contains("\"event\": \"advertising\"") }.count, 1, lines.all.description)

@@ -51,7 +51,7 @@ final class ServerEditorViewModelTests: XCTestCase {
         XCTAssertEqual(editor.errors[.service(s)], "“18G0” is not a UUID (4, 8 or 32 hex digits).")
         XCTAssertEqual(editor.setup?.services.first?.uuid, BluetoothUUID(0x180F))
         editor.setName("")
-        XCTAssertEqual(editor.errors[.name], "The server needs a name: centrals read it as the device’s name.")
+        XCTAssertEqual(editor.errors[.name], "The server needs a name: connected devices read it as this device’s name.")
         XCTAssertEqual(editor.setup?.name, "FavBlue")
     }
 
