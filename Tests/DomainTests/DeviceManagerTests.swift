@@ -175,3 +175,71 @@ final class UploadLog: @unchecked Sendable {
     func add(_ p: TransferProgress) { lock.withLock { seen.append(p) } }
     var all: [TransferProgress] { lock.withLock { seen } }
 }
+
+/// Update Firmware end to end against a board played here: upload, mark, restart, come back,
+/// confirm, on a clock the test runs (no real waiting for the restart).
+final class FirmwareUpdateTests: XCTestCase {
+    private let bytes = MCUbootImageTests.image(size: 3_000, version: (2, 0, 0, 0))
+
+    private func run(_ board: FakeSMPBoard, mode: FirmwareUpdate.Mode) async -> (Result<Void, FirmwareUpdate.Failure>, [String]) {
+        let clock = ImmediateClock()
+        let update = FirmwareUpdate(clock: clock, restartTime: .seconds(30)) { () throws(SMPProblem) -> SMPClient in try board.connect() }
+        let steps = StepLog()
+        do {
+            try await update.run(bytes, image: try! MCUbootImage.read(bytes), mode: mode) { steps.add($0) }
+            return (.success(()), steps.words)
+        } catch {
+            return (.failure(error), steps.words)
+        }
+    }
+
+    func testTestAndConfirmRestartsWaitsForTheDeviceAndConfirmsTheNewImage() async {
+        let board = FakeSMPBoard()
+        let (result, words) = await run(board, mode: .testAndConfirm)
+        XCTAssertNoThrow(try result.get())
+        // The same step said again (each part sent) counts once.
+        let said = words.enumerated().filter { $0.offset == 0 || words[$0.offset - 1] != $0.element }.map(\.element)
+        XCTAssertEqual(said, [
+            "Preparing the device…", "Sending the image…", "Marking the image to run…", "Restarting the device…",
+            "Waiting for the device to come back…", "Confirming the image…", "Now running 2.0.0",
+        ])
+        XCTAssertEqual(board.running.version, "2.0.0")
+        XCTAssertTrue(board.confirmed)
+        XCTAssertEqual(board.restarts, 1)
+    }
+
+    func testTestOnlyLeavesTheRestartToTheUser() async {
+        let board = FakeSMPBoard()
+        let (result, words) = await run(board, mode: .testOnly)
+        XCTAssertNoThrow(try result.get())
+        XCTAssertEqual(words.last, "2.0.0 runs after the next restart")
+        XCTAssertEqual(board.restarts, 0)
+        XCTAssertEqual(board.running.version, "1.0.0")
+    }
+
+    func testADeviceThatComesBackWithItsOldImageIsSaidInWordsAtTheStepThatFailed() async {
+        let board = FakeSMPBoard()
+        board.takesImage = false
+        let (result, _) = await run(board, mode: .testAndConfirm)
+        guard case .failure(let failure) = result else { return XCTFail("the bootloader refused the image") }
+        XCTAssertEqual(failure.step, .waiting)
+        XCTAssertEqual(failure.message, "The device came back running 1.0.0, not the new image: its bootloader did not take it. Check that the image was signed for this device.")
+    }
+
+    func testADeviceThatNeverComesBackIsGivenUpAfterTheRestartTime() async {
+        let board = FakeSMPBoard()
+        board.restartConnects = 1_000
+        let (result, _) = await run(board, mode: .confirmOnly)
+        guard case .failure(let failure) = result else { return XCTFail("it never came back") }
+        XCTAssertEqual(failure.step, .waiting)
+        XCTAssertTrue(failure.message.hasSuffix("The device did not come back after its restart: check it is on and in reach, then list its images."),
+                      failure.message)
+    }
+}
+
+final class StepLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [String] = []
+    func add(_ step: FirmwareUpdate.Step) { lock.withLock { seen.append(step.words) } }
+    var words: [String] { lock.withLock { seen } }
+}

@@ -15,6 +15,7 @@ public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
     private let dropping: Set<Int>
     private let stuckAt: Int?
     private let silent: Bool
+    private let board: FakeSMPBoard?
     private var data: [UInt8] = []
     private var uploads = 0
     private var sizes: [Int] = []
@@ -23,7 +24,8 @@ public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
 
     /// `dropping`: the upload requests (counted from 0) lost on the way; `stuckAt`: an offset
     /// the device never gets past; `silent`: it never answers.
-    public init(bufferSize: Int, dropping: Set<Int> = [], stuckAt: Int? = nil, silent: Bool = false) {
+    public init(bufferSize: Int, dropping: Set<Int> = [], stuckAt: Int? = nil, silent: Bool = false, board: FakeSMPBoard? = nil) {
+        self.board = board
         self.bufferSize = bufferSize
         self.dropping = dropping
         self.stuckAt = stuckAt
@@ -43,6 +45,10 @@ public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
         switch (request.group, request.command) {
         case (0, 6): answer = .object(["buf_size": .int(Int64(bufferSize)), "buf_count": .int(4)])
         case (1, 1): answer = upload(request, length: message.count)
+        case (1, 0) where board != nil: answer = request.operation == .read ? board?.images() : board?.set(request.body)
+        case (0, 5) where board != nil:
+            answer = .map([])
+            board?.reset()
         default: answer = .object(["rc": .int(8)])
         }
         guard let answer else { return }
@@ -69,10 +75,72 @@ public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
             if Int(off) == data.count, stuckAt.map({ data.count < $0 }) ?? true {
                 data += part
                 if let stuckAt, data.count > stuckAt { data = Array(data.prefix(stuckAt)) }
+                if let board, let image = try? MCUbootImage.read(data) { board.spare = (image.version.description, image.hash ?? []) }
             }
             return .object(["off": .int(Int64(data.count))])
         }
     }
 
     public func close() async { received.finish() }
+}
+
+/// A board behind `FakeSMPDevice`s, one a connection: its two slots, the test and confirm marks,
+/// and a restart that swaps in an image marked for a test (unless its bootloader refuses it) and
+/// takes `restartConnects` refused connections to come back, as MCUboot's swap does.
+public final class FakeSMPBoard: @unchecked Sendable {
+    private let lock = NSLock()
+    public var running: (version: String, hash: [UInt8]) = ("1.0.0", [UInt8](repeating: 1, count: 32))
+    public var spare: (version: String, hash: [UInt8])?
+    /// Whether the bootloader takes the image marked for a test at the restart.
+    public var takesImage = true
+    public var restartConnects = 2
+    public private(set) var confirmed = true
+    public private(set) var restarts = 0
+    private var test = false
+    private var down = 0
+
+    public init() {}
+
+    /// A client on a new connection; refused while the board restarts.
+    public func connect() throws(SMPProblem) -> SMPClient {
+        let refused = lock.withLock { () -> Bool in
+            guard down > 0 else { return false }
+            down -= 1
+            return true
+        }
+        if refused { throw .timedOut }
+        return SMPClient(transport: FakeSMPDevice(bufferSize: 512, board: self), timeout: .milliseconds(500))
+    }
+
+    func images() -> CBOR {
+        lock.withLock {
+            var slots: [CBOR] = [.object(["slot": .int(0), "version": .text(running.version), "hash": .bytes(running.hash),
+                                          "active": .bool(true), "confirmed": .bool(confirmed), "bootable": .bool(true)])]
+            if let spare {
+                slots.append(.object(["slot": .int(1), "version": .text(spare.version), "hash": .bytes(spare.hash),
+                                      "pending": .bool(test), "bootable": .bool(true)]))
+            }
+            return .object(["images": .array(slots)])
+        }
+    }
+
+    func set(_ body: CBOR) -> CBOR {
+        lock.withLock {
+            if body["confirm"]?.bool == true, body["hash"] == nil { confirmed = true }
+            if let hash = body["hash"]?.bytes, hash == spare?.hash { test = true }
+        }
+        return images()
+    }
+
+    func reset() {
+        lock.withLock {
+            restarts += 1
+            down = restartConnects
+            if test, takesImage, let spare {
+                (running, self.spare) = ((spare.version, spare.hash), (running.version, running.hash))
+                confirmed = false
+            }
+            test = false
+        }
+    }
 }

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Foundation
+import Localization
+
+/// Update Firmware as Nordic's Device Manager does it, one step after another: the image goes
+/// up, is marked, the device restarts, comes back (the same device; `connect` finds it where it
+/// is now), and, in Test and Confirm, the image is confirmed once it runs. Every wait is on the
+/// injected clock, so tests drive it without waiting.
+public struct FirmwareUpdate: Sendable {
+    /// Nordic's modes (and the default).
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Runs once after the restart; confirmed once it runs, else the device goes back.
+        case testAndConfirm = "test-and-confirm"
+        /// Runs from the restart on, unchecked.
+        case confirmOnly = "confirm-only"
+        /// Runs once after the next restart, which is the user's to make.
+        case testOnly = "test-only"
+    }
+
+    /// Where the update is, in words the page shows.
+    public enum Step: Equatable, Sendable {
+        case uploading(TransferProgress)
+        case marking
+        case restarting
+        case waiting
+        case confirming
+        /// Done: the version the device runs now, or will run at its next restart (Test Only).
+        case done(version: String, running: Bool)
+
+        public var words: String {
+            switch self {
+            case .uploading(let p) where p.preparing: return L10n.tr("Preparing the device…")
+            case .uploading: return L10n.tr("Sending the image…")
+            case .marking: return L10n.tr("Marking the image to run…")
+            case .restarting: return L10n.tr("Restarting the device…")
+            case .waiting: return L10n.tr("Waiting for the device to come back…")
+            case .confirming: return L10n.tr("Confirming the image…")
+            case .done(let version, true): return L10n.format("Now running {}", version)
+            case .done(let version, false): return L10n.format("{} runs after the next restart", version)
+            }
+        }
+    }
+
+    /// Which step failed, why, and what to do next, in words.
+    public struct Failure: Error, Equatable, Sendable {
+        public let step: Step
+        public let message: String
+    }
+
+    /// Opens a client to the device (again, after a restart); throws while it cannot be reached.
+    public let connect: @Sendable () async throws(SMPProblem) -> SMPClient
+    public let clock: any Clock<Duration>
+    /// How long the device may take to come back after its restart.
+    public let restartTime: Duration
+
+    public init(clock: any Clock<Duration> = ContinuousClock(), restartTime: Duration = .seconds(60),
+                connect: @escaping @Sendable () async throws(SMPProblem) -> SMPClient) {
+        self.clock = clock
+        self.restartTime = restartTime
+        self.connect = connect
+    }
+
+    /// Runs the update of `image` (the file's bytes) in `mode`; each step is told to `step` as it begins.
+    public func run(_ bytes: [UInt8], image: MCUbootImage, mode: Mode = .testAndConfirm,
+                    step: @escaping @Sendable (Step) -> Void) async throws(Failure) {
+        func fail(_ at: Step, _ problem: SMPProblem, _ next: String) -> Failure {
+            Failure(step: at, message: L10n.format("{} {}", problem.message, next))
+        }
+        let client: SMPClient
+        do { client = try await connect() } catch {
+            throw fail(.uploading(TransferProgress(done: 0, total: bytes.count, preparing: true)), error,
+                       L10n.tr("Nothing was sent: connect to the device, then try again."))
+        }
+        do {
+            let parameters = try await client.parameters()
+            try await client.uploadImage(bytes, sha: nil, parameters: parameters) { step(.uploading($0)) }
+        } catch {
+            await client.close()
+            throw fail(.uploading(TransferProgress(done: 0, total: bytes.count, preparing: false)), error,
+                       L10n.tr("The image was not sent whole: try again, and the device goes on from where it stopped."))
+        }
+        step(.marking)
+        do { _ = try await client.setImage(image.hash, confirm: mode == .confirmOnly) } catch {
+            await client.close()
+            throw fail(.marking, error, L10n.tr("The image is on the device but will not run: try the update again."))
+        }
+        guard mode != .testOnly else {
+            await client.close()
+            return step(.done(version: image.version.description, running: false))
+        }
+        step(.restarting)
+        // The device restarts as it answers; an answer lost with the link is no failure.
+        _ = try? await client.reset()
+        await client.close()
+        step(.waiting)
+        let back = try await comeBack(image: image)
+        if mode == .testAndConfirm {
+            step(.confirming)
+            do { _ = try await back.setImage(nil, confirm: true) } catch {
+                await back.close()
+                throw fail(.confirming, error, L10n.tr("The new image runs but is not confirmed: confirm it before the device restarts, or it goes back."))
+            }
+        }
+        await back.close()
+        step(.done(version: image.version.description, running: true))
+    }
+
+    /// Reconnects until the device answers again, and checks it runs the new image.
+    private func comeBack(image: MCUbootImage) async throws(Failure) -> SMPClient {
+        var last: SMPProblem = .timedOut
+        // A look a second, until the restart time has passed.
+        for _ in 0..<max(1, Int(restartTime / .seconds(1))) {
+            // MCUboot swaps the image before the application starts: a first look comes too early.
+            try? await clock.sleep(for: .seconds(1))
+            do {
+                let client = try await connect()
+                let slots = try await client.images()
+                guard let running = slots.first(where: \.active) else { return client }
+                if running.hash == image.hash { return client }
+                await client.close()
+                throw Failure(step: .waiting, message: L10n.format(
+                    "The device came back running {}, not the new image: its bootloader did not take it. Check that the image was signed for this device.",
+                    running.version))
+            } catch let failure as Failure {
+                throw failure
+            } catch let problem as SMPProblem {
+                last = problem
+            } catch {
+                last = .unexpected("\(error)")
+            }
+        }
+        throw Failure(step: .waiting, message: L10n.format("{} {}", last.message,
+                                                             L10n.tr("The device did not come back after its restart: check it is on and in reach, then list its images.")))
+    }
+}
