@@ -47,8 +47,13 @@ final class ChatPeer: @unchecked Sendable {
     /// Everything printed so far.
     var output: String { lock.withLock { text } }
 
-    /// The lines printed so far.
-    var lines: [String] { output.split(separator: "\n").map(String.init) }
+    /// The lines printed whole so far: a line the pipe has handed over only in part (say
+    /// "PASSKEY " before its digits) is not one yet.
+    var lines: [String] {
+        let text = output
+        guard let end = text.lastIndex(of: "\n") else { return [] }
+        return text[..<end].split(separator: "\n").map(String.init)
+    }
 
     /// Waits up to `timeout` seconds for a line matching `match`; returns it, or nil.
     @discardableResult

@@ -164,7 +164,12 @@ final class PrintedLines: @unchecked Sendable {
         }
     }
 
-    var all: [String] { lock.withLock { text }.split(separator: "\n").map(String.init) }
+    /// The lines printed whole so far; a line handed over in part is not one yet.
+    var all: [String] {
+        let text = lock.withLock { self.text }
+        guard let end = text.lastIndex(of: "\n") else { return [] }
+        return text[..<end].split(separator: "\n").map(String.init)
+    }
 
     func wait(timeout: Double = 15, for match: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
