@@ -99,10 +99,6 @@ private struct CountingSealer: PayloadSealer {
 /// would replace it says so first.
 @MainActor
 final class PeripheralServerJoiningTests: XCTestCase {
-    private func waitUntil(_ condition: () -> Bool) async {
-        for _ in 0..<200 where !condition() { try? await Task.sleep(for: .milliseconds(5)) }
-    }
-
     func testEachPresetsServicesJoinTheServerInTheOrderAdded() {
         let role = PeripheralRole(port: FakePeripheral(), store: nil)
         role.add(AdvertisingPreset.heartRate.advertisement(), server: AdvertisingPreset.heartRate.server(name: "UX Lab"))
@@ -122,7 +118,7 @@ final class PeripheralServerJoiningTests: XCTestCase {
         role.add(AdvertisingPreset.heartRate.advertisement(), server: AdvertisingPreset.heartRate.server())
         await role.startServing()
         role.add(AdvertisingPreset.battery.advertisement(), server: AdvertisingPreset.battery.server())
-        await waitUntil { port.serving?.services.count == 2 }
+        await role.flush()
         XCTAssertEqual(port.serving?.services.map(\.uuid.text), ["180D", "180F"])
     }
 

@@ -81,7 +81,7 @@ final class PeripheralViewModelTests: XCTestCase {
         let phone = PeripheralCentral(id: "1", address: "F0:F1:F2:F3:F4:F9"), tablet = PeripheralCentral(id: "2", address: "F0:F1:F2:F3:F4:FA")
         for central in [phone, tablet] { port.feed.yield(.connected(central)) }
         port.feed.yield(.subscribed(phone, toCentral, indicate: false))
-        await waitUntil { model.centrals.first?.lines.count == 2 }
+        await port.feed.applied()
         await role.setValue(Array("pong".utf8), of: toCentral)
         port.subscribers = 1
         _ = await model.send(toCentral)
@@ -210,10 +210,6 @@ final class PeripheralImportTests: XCTestCase {
 /// server's name goes on air, and the page says what a phone sees.
 @MainActor
 final class PeripheralFindableTests: XCTestCase {
-    private func waitUntil(_ condition: () -> Bool) async {
-        for _ in 0..<200 where !condition() { try? await Task.sleep(for: .milliseconds(5)) }
-    }
-
     func testServingAloneAdvertisesTheServersNameUntilAnAdvertisementOfTheUsersIsOn() async {
         let port = FakePeripheral()
         let role = PeripheralRole(port: port, store: nil)

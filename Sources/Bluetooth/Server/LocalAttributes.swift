@@ -21,10 +21,18 @@ public final class LocalAttributes: @unchecked Sendable {
 
     /// `adapterName` is what centrals and peripherals read as this computer's Device Name;
     /// by default the host name, as bluetoothd names an adapter.
-    public init(adapterName: String = ProcessInfo.processInfo.hostName) {
+    public init(adapterName: String = LocalAttributes.hostName) {
         let name = adapterName.isEmpty ? "FavBlue" : adapterName
         self.adapterName = name
         current = Self.idle(name: name)
+    }
+
+    /// The kernel's host name. gethostname(2), not ProcessInfo.hostName, which may ask the
+    /// resolver: the app makes this at start-up, on the main thread.
+    public static var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
+        return String(cString: buffer)
     }
 
     /// The database a new link answers from.

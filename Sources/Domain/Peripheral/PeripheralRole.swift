@@ -12,41 +12,28 @@ import Localization
 /// after each change, in order, off the main thread.
 @MainActor
 public final class PeripheralRole {
-    /// One line of a central's log.
-    public struct LogEntry: Equatable, Sendable {
-        public let time: Date
-        public let event: PeripheralEvent
-    }
-
-    /// What one central did, newest last.
-    public struct CentralLog: Equatable, Sendable {
-        public let central: PeripheralCentral
-        public var connected: Bool
-        public var entries: [LogEntry]
-    }
-
     // MARK: State
     public private(set) var advertisements: [Advertisement] = []
     /// The advertisements on air, by id.
-    public private(set) var on: Set<String> = []
+    public internal(set) var on: Set<String> = []
     /// Why an advertisement could not start, by id, until it is changed or started again.
-    public private(set) var problems: [String: String] = [:]
+    public internal(set) var problems: [String: String] = [:]
     public private(set) var server: ServerSetup?
-    public private(set) var serving = false
+    public internal(set) var serving = false
     /// What Serve sends while none of the user's connectable advertisements is on: the server's
     /// name and services, so a phone finds the device it serves (`Advertisement.announcing`).
-    public private(set) var announcement: Advertisement?
+    public internal(set) var announcement: Advertisement?
     /// Why the server could not start.
-    public private(set) var serverProblem: String?
+    public internal(set) var serverProblem: String?
     /// What the adapter can do, once asked; nil before, or when it would not say.
     public private(set) var facts: AdapterFacts?
     public private(set) var factsProblem: String?
     /// Every central seen this session, in the order they came.
-    public private(set) var centrals: [CentralLog] = []
+    public internal(set) var centrals: [CentralLog] = []
     /// What each central follows, and whether by indication.
-    private var following: [PeripheralCentral: [ServedCharacteristicID: Bool]] = [:]
+    var following: [PeripheralCentral: [ServedCharacteristicID: Bool]] = [:]
     /// The route's values as the user set them (and centrals wrote), by characteristic.
-    public private(set) var values: [ServedCharacteristicID: [UInt8]] = [:]
+    public internal(set) var values: [ServedCharacteristicID: [UInt8]] = [:]
     /// Said when the store would not keep the setup.
     public var onStoreProblem: ((String) -> Void)?
 
@@ -61,12 +48,15 @@ public final class PeripheralRole {
     private let store: PeripheralSetupsRepository?
     /// Seals an encrypted BTHome sensor's frames.
     private let sealer: PayloadSealer?
-    private let now: () -> Date
+    let now: () -> Date
 
     // MARK: Owned
-    private let observers = ChangeObservers()
+    let observers = ChangeObservers()
     private var listener: Task<Void, Never>?
     private var writes: Task<Void, Never>?
+    /// What the role does on its own after a change (serving a joined server, keeping the
+    /// device findable), one job after another, so `flush()` can wait for it.
+    private var work: Task<Void, Never>?
     /// The kept setup could not be read; it is not written over.
     private var unreadable = false
 
@@ -153,7 +143,7 @@ public final class PeripheralRole {
             let joined = self.server.map { $0.joining(server) } ?? server
             if joined != self.server {
                 self.server = joined
-                if serving { Task { await serve(joined) } }
+                if serving { later { await self.serve(joined) } }
             }
         }
         changed()
@@ -232,7 +222,7 @@ public final class PeripheralRole {
 
     /// While serving, the device is findable: the server's announcement goes on air when none of
     /// the user's connectable advertisements is on, and off when one is, or serving stops.
-    private func keepFindable() async {
+    func keepFindable() async {
         let wanted = serving && !userConnectableOn ? server.map(Advertisement.announcing) : nil
         if let current = announcement, current != wanted {
             announcement = nil
@@ -344,58 +334,9 @@ public final class PeripheralRole {
         if let setup = file.server {
             server = setup
             values = [:]
-            if serving { Task { await serve(setup) } }
+            if serving { later { await self.serve(setup) } }
         }
         changed()
-    }
-
-    // MARK: Events
-
-    private func handle(_ event: PeripheralEvent) {
-        switch event {
-        case .advertising(let id, let isOn):
-            if isOn { on.insert(id) } else { on.remove(id) }
-            // A user's advertisement that stopped by itself (its duration) leaves the device unfindable.
-            if !isOn, id != announcement?.id { Task { await keepFindable() } }
-        case .advertisingFailed(let id, let reason):
-            on.remove(id)
-            problems[id] = reason
-        case .ended(let why):
-            on = []
-            serving = false
-            announcement = nil
-            serverProblem = why
-        case .wrote(_, let id, let value, _):
-            values[id] = value
-            log(event)
-        case .subscribed(let central, let id, let indicate):
-            following[central, default: [:]][id] = indicate
-            log(event)
-        case .unsubscribed(let central, let id):
-            following[central]?[id] = nil
-            log(event)
-        case .disconnected(let central, _):
-            following[central] = nil
-            log(event)
-        default:
-            log(event)
-        }
-        observers.notify()
-    }
-
-    private func log(_ event: PeripheralEvent) {
-        guard let central = event.central else { return }
-        let entry = LogEntry(time: now(), event: event)
-        if let i = centrals.firstIndex(where: { $0.central == central }) {
-            centrals[i].entries.append(entry)
-            if centrals[i].entries.count > Self.logLimit { centrals[i].entries.removeFirst(centrals[i].entries.count - Self.logLimit) }
-            if case .connected = event { centrals[i].connected = true }
-            if case .disconnected = event { centrals[i].connected = false }
-        } else {
-            var disconnected = false
-            if case .disconnected = event { disconnected = true }
-            centrals.append(CentralLog(central: central, connected: !disconnected, entries: [entry]))
-        }
     }
 
     /// Keeps what is set up, behind the user's back, in order. Off the main actor, so quitting
@@ -416,20 +357,19 @@ public final class PeripheralRole {
     /// The writes not yet done, to wait for from any thread.
     public var pendingWrites: Task<Void, Never>? { writes }
 
-    /// Returns once what was set up so far is kept.
-    public func flush() async { await writes?.value }
-}
-
-extension PeripheralEvent {
-    /// The central it is about, if any.
-    public var central: PeripheralCentral? {
-        switch self {
-        case .connected(let c), .mtu(let c, _), .read(let c, _), .wrote(let c, _, _, _), .subscribed(let c, _, _), .sent(let c, _, _, _),
-             .unsubscribed(let c, _), .confirmed(let c, _), .encrypted(let c, _), .refused(let c, _), .disconnected(let c, _):
-            return c
-        case .advertising, .advertisingFailed, .ended:
-            return nil
+    /// Runs `job` after the role's earlier jobs.
+    func later(_ job: @escaping @MainActor () async -> Void) {
+        let before = work
+        work = Task { @MainActor in
+            await before?.value
+            await job()
         }
+    }
+
+    /// Returns once what was set up so far is served and kept.
+    public func flush() async {
+        await work?.value
+        await writes?.value
     }
 }
 
