@@ -13,19 +13,23 @@
 //       Transport/  H4 over unix/TCP/serial, raw HCI sockets (libbluetooth)
 //       Host/       HCIHost: owns one transport and its read thread, sends commands and matches
 //                   their Command Complete/Status, records to btsnoop, and hands every other
-//                   event and ACL packet to its clients (HCIHostClient); HCIEventQueue;
-//                   ScanPause, which has the scanner turn LE scanning off for a moment
+//                   event to its clients (HCIHostClient) and each link's data to the link's maker;
+//                   HCILink (one controller the clients share); HCIEventQueue; ScanPause, which
+//                   has the scanner turn LE scanning off for a moment
+//       Link/       LELink: one LE connection in either role (outbox, the ATT bearer FavBlue's
+//                   client and server share, the pairing run); LinkTable (the host's links by
+//                   handle: ACL reassembled once, frames to the maker, buffers given back);
+//                   ACLOutbox (LE buffer credits), ATTBearer (one request at a time)
 //       Scanner/    HCIScanner (a live controller; the host's first client), ReplayScanner
 //                   (a capture), ObservationDecoder (the one path from event to observation,
 //                   for both), RemoteNameBook, DeviceAggregate
 //       Connection/ HCIConnector (the host's second client; implements Domain's DeviceConnector):
-//                   LE Create Connection where the device is heard now (Domain's HeardAddresses),
-//                   following it when it moves meanwhile, or by identity through the controller's
-//                   resolving list; ACLOutbox (LE buffer credits), ATTBearer (one request at a
-//                   time), GATTClient (discovery, subscribe), ConnectionStreams. Each link also
-//                   answers the device's requests from FavBlue's own database (Server/ATTServer)
-//       Server/     HCIPeripheral (the host's third client; Domain's DevicePeripheral): advertising
-//                   sets, centrals' links, pairing as the responder; LocalAttributes (FavBlue's own
+//                   makes a link by LE Create Connection where the device is heard now (Domain's
+//                   HeardAddresses), following it when it moves meanwhile, or by identity through
+//                   the controller's resolving list; GATTClient (discovery, subscribe),
+//                   ConnectionStreams
+//       Server/     HCIPeripheral (the host's third client; Domain's DevicePeripheral): makes links
+//                   by advertising (advertising sets), pairing as the responder; LocalAttributes (FavBlue's own
 //                   attribute database per controller: GAP, GATT and the setup served, which every
 //                   link answers from, whatever its role), AttributeDatabase, ATTServer (one
 //                   bearer's server side: every request checked, answered in ATTPDU types)

@@ -29,7 +29,7 @@ extension FavBlueApp {
 
     /// Whether `--verbose` was given: the radio's and the routes' own lines go to standard error
     /// only then. What the user must know is said in the window.
-    static let verbose = CommandLine.arguments.contains("--verbose")
+    nonisolated static let verbose = CommandLine.arguments.contains("--verbose")
 
     /// The routes' log: silent unless `--verbose`.
     static let log: @Sendable (String) -> Void = { message in

@@ -97,7 +97,7 @@ final class HCIHostTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 1.5)
     }
 
-    func testEventsAndDataReachEveryClientInOrder() throws {
+    func testEventsReachEveryClientInOrder() throws {
         let scanner = RecordingClient(), connections = RecordingClient()
         host.add(scanner)
         host.add(connections)
@@ -107,17 +107,42 @@ final class HCIHostTests: XCTestCase {
         let completed: [UInt8] = [0x13, 5, 1, 0x01, 0x00, 0x02, 0x00]
         let report: [UInt8] = [0x3E, 15, 0x02, 1, 0x00, 0x00, 1, 2, 3, 4, 5, 6, 3, 0x02, 0x01, 0x06, 0xC0]
         for event in [disconnection, completed, report] { try controller.send(.event, event) }
-        try controller.send(.acl, [0x01, 0x20, 0x03, 0x00, 0xAA, 0xBB, 0xCC])
         let expected = try [disconnection, completed, report].map { try HCIEvent.decode($0[...]) }
         for client in [scanner, connections] {
-            XCTAssertTrue(client.wait { $0.events.count == 3 && $0.acl.count == 1 })
+            XCTAssertTrue(client.wait { $0.events.count == 3 })
             XCTAssertEqual(client.events, expected)
-            XCTAssertEqual(client.acl, [[0x01, 0x20, 0x03, 0x00, 0xAA, 0xBB, 0xCC]])
         }
         host.remove(connections)
         try controller.send(.event, Self.inquiryComplete)
         XCTAssertTrue(scanner.wait { $0.events.count == 4 })
         XCTAssertEqual(connections.events.count, 3, "a removed client hears nothing more")
+    }
+
+    func testDataIsReassembledOnceAndGoesToTheLinksMakerByHandle() throws {
+        let maker = RecordingOwner(), other = RecordingOwner()
+        let host = self.host!
+        func link(_ handle: UInt16, role: LELink.Role) -> LELink {
+            let outbox = ACLOutbox(handle: handle, bufferSize: 27, bufferCount: 4) { bytes in try? host.sendACL(bytes) }
+            return LELink(role: role, handle: handle, address: DeviceID(value: 0xAABBCCDDEE01, kind: .lePublic),
+                          outbox: outbox, attTimeout: 1, server: ATTServer(database: LocalAttributes().database))
+        }
+        host.links.open(link(1, role: .central), for: maker)
+        host.links.open(link(2, role: .peripheral), for: other)
+        host.start()
+        // One ATT frame of 6 bytes on handle 1 in two fragments (Vol 4, Part E, §5.4.2), then one on a handle no link has.
+        try controller.send(.acl, [0x01, 0x20, 0x05, 0x00, 0x06, 0x00, 0x04, 0x00, 0x1B])
+        try controller.send(.acl, [0x01, 0x10, 0x05, 0x00, 0x03, 0x00, 0x68, 0x69, 0x21])
+        try controller.send(.acl, [0x09, 0x20, 0x05, 0x00, 0x01, 0x00, 0x04, 0x00, 0x1B])
+        // Disconnection Complete for handle 1: its link leaves the table after the clients hear it.
+        try controller.send(.event, [0x05, 4, 0, 0x01, 0x00, 0x13])
+        let deadline = Date().addingTimeInterval(3)
+        while host.links.link(1) != nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        XCTAssertEqual(maker.frames.map(\.channel), [L2CAPFrame.attChannel])
+        XCTAssertEqual(maker.frames.first?.payload, [0x1B, 0x03, 0x00, 0x68, 0x69, 0x21], "a notification of “hi!” on handle 3")
+        XCTAssertEqual(maker.handles, [1])
+        XCTAssertTrue(other.frames.isEmpty, "the other link's maker hears nothing of handle 1's data")
+        XCTAssertNil(host.links.link(1))
+        XCTAssertNotNil(host.links.link(2))
     }
 
     func testTheEndOfTheLinkReachesEveryClientAndTheWaitingCommand() throws {
@@ -180,15 +205,12 @@ final class HCIHostTests: XCTestCase {
 private final class RecordingClient: HCIHostClient, @unchecked Sendable {
     private let lock = NSLock()
     private var _events: [HCIEvent] = []
-    private var _acl: [[UInt8]] = []
     private var _closed: ScanFailure?
 
     var events: [HCIEvent] { lock.withLock { _events } }
-    var acl: [[UInt8]] { lock.withLock { _acl } }
     var closed: ScanFailure? { lock.withLock { _closed } }
 
     func host(_ host: HCIHost, didReceive event: HCIEvent) { lock.withLock { _events.append(event) } }
-    func host(_ host: HCIHost, didReceiveACL packet: [UInt8]) { lock.withLock { _acl.append(packet) } }
     func hostDidClose(_ host: HCIHost, reason: ScanFailure) { lock.withLock { _closed = reason } }
 
     /// Waits up to 3 s for `condition`.
@@ -200,5 +222,17 @@ private final class RecordingClient: HCIHostClient, @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.01)
         }
         return condition(self)
+    }
+}
+
+private final class RecordingOwner: LinkOwner, @unchecked Sendable {
+    private let lock = NSLock()
+    private var received: [(UInt16, L2CAPFrame)] = []
+
+    var frames: [L2CAPFrame] { lock.withLock { received.map(\.1) } }
+    var handles: [UInt16] { lock.withLock { received.map(\.0) } }
+
+    func host(_ host: HCIHost, didReceive frame: L2CAPFrame, on link: LELink) {
+        lock.withLock { received.append((link.handle, frame)) }
     }
 }

@@ -39,7 +39,7 @@ extension HCIConnector {
     /// Connects where `device` is heard now and waits for it, the timeout, or the user. When it
     /// takes a newer address meanwhile, the attempt is cancelled and made there, at most
     /// `maxTries` times within the one timeout. Returns nil when the user chose otherwise meanwhile.
-    func establish(_ device: DeviceID, setup: ControllerSetup, generation: Int) throws(ConnectionFailure) -> Link? {
+    func establish(_ device: DeviceID, setup: ControllerSetup, generation: Int) throws(ConnectionFailure) -> LELink? {
         let deadline = Date().addingTimeInterval(connectTimeout)
         var target = target(for: device)
         var tries = 1

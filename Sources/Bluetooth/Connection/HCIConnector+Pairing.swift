@@ -58,7 +58,7 @@ extension HCIConnector {
         lock.lock()
         defer { lock.unlock() }
         guard let link, link.device == device, link.pairing == nil else { return }
-        link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: SecurityManager.pairingNotSupported).bytes)
+        link.send(smp: SecurityManager.pairingNotSupported)
     }
 
     /// Calls off the pairing under way: the device hears Pairing Failed.
@@ -78,7 +78,7 @@ extension HCIConnector {
     }
 
     /// Runs one pairing on `link` and waits for its end; called on the worker.
-    func runPairing(on link: Link, _ context: PairingContext, generation: Int) -> Result<(DeviceID, Bond?), PairingFailure> {
+    func runPairing(on link: LELink, _ context: PairingContext, generation: Int) -> Result<(DeviceID, Bond?), PairingFailure> {
         guard let own = lock.withLock({ controller?.ownAddress }) else {
             return .failure(.unavailable(L10n.tr("The adapter did not say its own address, which pairing needs.")))
         }
@@ -116,7 +116,7 @@ extension HCIConnector {
     }
 
     /// An SMP PDU from the device (the read thread).
-    func receiveSMP(_ payload: [UInt8], on link: Link) {
+    func receiveSMP(_ payload: [UInt8], on link: LELink) {
         lock.lock()
         defer { lock.unlock() }
         let pdu = try? SMPPDU.decode(payload)
@@ -128,7 +128,7 @@ extension HCIConnector {
         guard let keyring else {
             // No Security Manager on this connector (nobody to pair through): say so.
             if let answer = SecurityManager.answer(to: payload) {
-                link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: answer).bytes)
+                link.send(smp: answer)
             }
             return
         }
@@ -150,7 +150,7 @@ extension HCIConnector {
                 log("ignored a repeated Security Request from \(link.device)")
             }
         case .pairingRequest?:
-            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: SecurityManager.pairingNotSupported).bytes)
+            link.send(smp: SecurityManager.pairingNotSupported)
         default:
             break
         }
@@ -163,13 +163,13 @@ extension HCIConnector {
         guard let link, link.handle == handle else { return }
         link.encryption = status
         let bond = status == 0 ? keyring?.bond(for: link.device) : nil
-        link.serverLock.withLock { link.server.security = LinkSecurity(encrypted: status == 0, authenticated: bond?.authenticated ?? false) }
+        link.lock.withLock { link.server.security = LinkSecurity(encrypted: status == 0, authenticated: bond?.authenticated ?? false) }
         if let run = link.pairing { schedule(run.session.encrypted(status: status), run, on: link) }
         lock.broadcast()
     }
 
     /// Hands `actions` to the replies queue in order; called with the lock held.
-    private func schedule(_ actions: [SMPAction], _ run: PairingRun, on link: Link) {
+    private func schedule(_ actions: [SMPAction], _ run: PairingRun, on link: LELink) {
         guard !actions.isEmpty else { return }
         run.activity += 1
         let mark = run.activity
@@ -189,7 +189,7 @@ extension HCIConnector {
             for action in actions {
                 switch action {
                 case .send(let pdu):
-                    link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: pdu.bytes).bytes)
+                    link.send(smp: pdu.bytes)
                 case .ask(let question):
                     run.ask?(question)
                 case .encrypt(let ltk, let ediv, let rand):
@@ -226,7 +226,7 @@ extension HCIConnector {
     /// Encrypts a link to a bonded device with its bond; false when the device never answered
     /// (no Encryption Change within `unansweredAfter`, or 0x1F): a link made, then left silent.
     @discardableResult
-    func encryptIfBonded(_ link: Link) -> Bool {
+    func encryptIfBonded(_ link: LELink) -> Bool {
         guard let bond = keyring?.bond(for: link.device), bond.ltk != nil else { return true }
         startEncryption(bond, on: link)
         let deadline = Date().addingTimeInterval(Self.unansweredAfter)
@@ -251,7 +251,7 @@ extension HCIConnector {
         return true
     }
 
-    private func startEncryption(_ bond: Bond, on link: Link) {
+    private func startEncryption(_ bond: Bond, on link: LELink) {
         guard let ltk = bond.ltk else { return }
         do {
             _ = try host.command(.leEnableEncryption(handle: link.handle, ltk: ltk.reversed(), ediv: bond.ediv ?? 0,

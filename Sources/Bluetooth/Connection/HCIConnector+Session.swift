@@ -12,7 +12,7 @@ extension HCIConnector {
     // MARK: Connect
 
     /// Connects to `device`; `pairing`, when given, runs on the new link before discovery.
-    func runConnect(to device: DeviceID, generation: Int, pairing: ((Link) -> Void)? = nil) {
+    func runConnect(to device: DeviceID, generation: Int, pairing: ((LELink) -> Void)? = nil) {
         guard isCurrent(generation) else { return }
         // One active connection: the current one goes first (and says so).
         endCurrentLink(reportIdle: true)
@@ -109,24 +109,22 @@ extension HCIConnector {
         }
     }
 
-    func makeLink(_ device: DeviceID, address: DeviceID, handle: UInt16, setup: ControllerSetup) -> Link {
+    func makeLink(_ device: DeviceID, address: DeviceID, handle: UInt16, setup: ControllerSetup) -> LELink {
         let host = self.host
         let outbox = ACLOutbox(handle: handle, bufferSize: setup.bufferSize, bufferCount: setup.bufferCount) { bytes in
             try? host.sendACL(bytes)
         }
-        let bearer = ATTBearer(timeout: attTimeout) { pdu in
-            outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: pdu).bytes)
-        }
-        let link = Link(device: device, address: address, handle: handle, outbox: outbox, bearer: bearer,
-                        server: ATTServer(database: attributes.database, receiveMTU: Self.clientMTU))
+        let link = LELink(role: .central, handle: handle, address: address, device: device, outbox: outbox,
+                          attTimeout: attTimeout, server: ATTServer(database: attributes.database, receiveMTU: Self.clientMTU))
         lock.withLock { self.link = link }
+        host.links.open(link, for: self)
         return link
     }
 
     /// MTU, discovery and subscription, then `connected`, then the list of services.
     /// Exchanges ATT_MTU, once per link; false only when the device did not answer in time
     /// (any other failure is left to the requests that follow, which meet it again).
-    private func exchangeMTU(on link: Link, within: Double?) -> Bool {
+    private func exchangeMTU(on link: LELink, within: Double?) -> Bool {
         do {
             try GATTClient(bearer: link.bearer).exchangeMTU(Self.clientMTU, within: within)
             log("ATT_MTU \(link.bearer.mtu)")
@@ -136,7 +134,7 @@ extension HCIConnector {
         return true
     }
 
-    private func openChat(on link: Link, generation: Int) throws(ConnectionFailure) {
+    private func openChat(on link: LELink, generation: Int) throws(ConnectionFailure) {
         do {
             let gatt = GATTClient(bearer: link.bearer)
             let found = try gatt.findChat()
@@ -177,7 +175,7 @@ extension HCIConnector {
 
     /// An encrypted link refused for want of authentication: a bond made without a code is not
     /// enough for this device, so pairing again is offered (not encrypting and failing again).
-    func noteAuthenticationWanted(on link: Link) {
+    func noteAuthenticationWanted(on link: LELink) {
         guard lock.withLock({ link.encryption == 0 }) else { return }
         keyring?.noteAuthenticationWanted(by: lock.withLock { link.device })
     }
@@ -189,7 +187,7 @@ extension HCIConnector {
     /// Reads the link's RSSI (HCI Read RSSI) every `seconds` while it lasts: a connected device
     /// stops advertising, so this is the only signal there is. A controller that cannot answer
     /// is asked no more.
-    func readSignal(of link: Link, after seconds: Double) {
+    func readSignal(of link: LELink, after seconds: Double) {
         signal.asyncAfter(deadline: .now() + seconds) { [weak self] in
             guard let self, self.lock.withLock({ self.link === link && link.ready && !link.ending }) else { return }
             guard let answer = try? self.host.command(.readRSSI(handle: link.handle), timeout: 1) else {
@@ -295,7 +293,7 @@ extension ATTError: CustomStringConvertible {
 
 extension HCIConnector {
     /// Runs `body` on the worker with the current link once it is ready; nil when not connected.
-    private func onReadyLink<T: Sendable>(_ body: @escaping @Sendable (Link) throws(ATTError) -> T) async -> Result<T, ATTError>? {
+    private func onReadyLink<T: Sendable>(_ body: @escaping @Sendable (LELink) throws(ATTError) -> T) async -> Result<T, ATTError>? {
         await withCheckedContinuation { continuation in
             worker.async { [self] in
                 guard let link = lock.withLock({ self.link }), lock.withLock({ link.ready }) else {
@@ -312,7 +310,7 @@ extension HCIConnector {
     }
 
     /// Runs `body` on the ready link, with its failures in the port's words.
-    private func onLink<T: Sendable>(_ body: @escaping @Sendable (Link) throws(ATTError) -> T) async throws(GATTError) -> T {
+    private func onLink<T: Sendable>(_ body: @escaping @Sendable (LELink) throws(ATTError) -> T) async throws(GATTError) -> T {
         switch await onReadyLink(body) {
         case nil: throw .notConnected
         case .success(let value)?: return value

@@ -16,7 +16,7 @@ import Localization
 /// Neither ever runs on the main thread; both report through `events` (see `DeviceConnector`).
 ///
 /// The host holds its clients weakly: whoever makes the connector keeps it for as long as it is used.
-public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Sendable {
+public final class HCIConnector: DeviceConnector, HCIHostClient, LinkOwner, @unchecked Sendable {
     // MARK: Configuration
     let host: HCIHost
     let connectTimeout: Double
@@ -58,15 +58,13 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     /// The connection being made, while the worker waits for LE Connection Complete.
     var attempt: Attempt?
     /// The connection, from LE Connection Complete to Disconnection Complete.
-    var link: Link?
+    var link: LELink?
     /// The generation of a connection made to pair, while it is being made; nil once called off.
     var connectingToPair: Int?
     /// Why the host ended, once it has.
     var hostEnded: ScanFailure?
     /// What the controller offers, read once.
     var controller: ControllerSetup?
-    /// Only the read thread touches it.
-    var reassembler = ACLReassembler()
 
     /// A connection being made.
     struct Attempt {
@@ -85,45 +83,6 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         let ownRandom: Bool
         /// The address the controller connects from, as pairing names it.
         let ownAddress: SMPSession.Party?
-    }
-
-    /// One established connection.
-    final class Link: @unchecked Sendable {
-        /// The device as reported (its identity, which pairing may reveal; guarded by the
-        /// connector's lock), and the address the link was made to.
-        var device: DeviceID
-        let address: DeviceID
-        let handle: UInt16
-        let outbox: ACLOutbox
-        let bearer: ATTBearer
-        /// The server side of the same bearer: the device asks FavBlue's database (guarded by `serverLock`).
-        var server: ATTServer
-        let serverLock = NSLock()
-        /// Set once the chat characteristics are known; guarded by the connector's lock.
-        var chat: ChatChannel?
-        /// False until `connected` is reported; notifications wait in `early` meanwhile.
-        var ready = false
-        var early: [[UInt8]] = []
-        /// The user (or a newer request) is ending it, so its end is no failure.
-        var ending = false
-        /// The pairing under way on it, if any.
-        var pairing: PairingRun?
-        /// The last Encryption Change on it: nil until one came, else its status (0 when encrypted).
-        var encryption: UInt8?
-        /// The device asked to be paired on it, and the user was asked.
-        var pairingRequested = false
-        /// The primary services found while connecting, for the first full discovery to use
-        /// instead of asking again; taken once, so a rediscovery asks afresh.
-        var primaries: [ServiceRange]?
-
-        init(device: DeviceID, address: DeviceID, handle: UInt16, outbox: ACLOutbox, bearer: ATTBearer, server: ATTServer) {
-            self.server = server
-            self.device = device
-            self.address = address
-            self.handle = handle
-            self.outbox = outbox
-            self.bearer = bearer
-        }
     }
 
     /// The characteristics a chat uses.
@@ -239,32 +198,25 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
             }
         case .disconnectionComplete(_, let handle, let reason):
             linkEnded(handle: handle, reason: reason)
-        case .completedPackets(let list):
-            let current = lock.withLock { link }
-            for entry in list where entry.handle == current?.handle { current?.outbox.completed(Int(entry.count)) }
         case .remoteParameterRequest(let handle, let request):
             // The peripheral role answers for its own links.
             guard lock.withLock({ link?.handle == handle }) else { return }
             replies.async {
                 _ = try? host.command(.leRemoteConnectionParameterReply(handle: handle, request))
             }
-        case .connectionUpdateComplete, .longTermKeyRequest, .advertisingSetTerminated:
+        case .completedPackets, .connectionUpdateComplete, .longTermKeyRequest, .advertisingSetTerminated:
             break
         case .encryptionChange(let status, let handle, let enabled):
             encryptionChanged(handle: handle, status: status != 0 ? status : (enabled ? 0 : 0x1F))
         }
     }
 
-    public func host(_ host: HCIHost, didReceiveACL bytes: [UInt8]) {
+    func host(_ host: HCIHost, didReceive frame: L2CAPFrame, on link: LELink) {
         do {
-            let packet = try ACLPacket.decode(bytes[...])
-            guard let frameBytes = try reassembler.add(packet) else { return }
-            let frame = try L2CAPFrame.decode(frameBytes)
-            guard let current = lock.withLock({ link }), current.handle == packet.handle else { return }
             switch frame.channel {
-            case L2CAPFrame.attChannel: try receiveATT(frame.payload, on: current)
-            case L2CAPFrame.signallingChannel: try receiveSignalling(frame.payload, on: current)
-            case L2CAPFrame.smpChannel: receiveSMP(frame.payload, on: current)
+            case L2CAPFrame.attChannel: try receiveATT(frame.payload, on: link)
+            case L2CAPFrame.signallingChannel: try receiveSignalling(frame.payload, on: link)
+            case L2CAPFrame.smpChannel: receiveSMP(frame.payload, on: link)
             default:
                 log("ignored L2CAP channel 0x\(String(frame.channel, radix: 16))")
             }
@@ -286,7 +238,7 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         lock.unlock()
     }
 
-    private func receiveATT(_ payload: [UInt8], on link: Link) throws(DecodeError) {
+    private func receiveATT(_ payload: [UInt8], on link: LELink) throws(DecodeError) {
         guard let opcode = payload.first else { throw .truncated("ATT opcode") }
         // The device's own client asks FavBlue's server on the same bearer (Vol 3, Part F, §3.2.11).
         guard ATTPDU.serverOpcodes.contains(opcode) else { return serve(payload, on: link) }
@@ -296,7 +248,7 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         case .notification(let handle, let value):
             deliver(value, handle: handle, on: link)
         case .indication(let handle, let value):
-            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: ATTPDU.confirmation.bytes).bytes)
+            link.send(att: ATTPDU.confirmation.bytes)
             deliver(value, handle: handle, on: link)
         case .multipleHandleValueNotification(let list):
             for entry in list { deliver(entry.value, handle: entry.handle, on: link) }
@@ -305,16 +257,10 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         }
     }
 
-    /// Answers the device's request from FavBlue's database, with the bearer's MTU.
-    private func serve(_ payload: [UInt8], on link: Link) {
-        link.serverLock.lock()
-        link.server.follow(mtu: link.bearer.mtu)
-        let (answer, notes) = link.server.receive(payload)
-        link.serverLock.unlock()
-        if let answer { link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: answer).bytes) }
-        for note in notes {
+    /// Answers the device's request from FavBlue's database.
+    private func serve(_ payload: [UInt8], on link: LELink) {
+        for note in link.answer(payload).notes {
             switch note {
-            case .mtu(let mtu): link.bearer.mtu = mtu
             case .subscribed(_, let indicate): log("the device subscribed to FavBlue's \(indicate ? "indications" : "notifications")")
             case .refused(let request, let handle, let code):
                 log("refused the device's request 0x\(String(request, radix: 16)) on handle \(handle): \(code.raw)")
@@ -325,7 +271,7 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
 
     /// Delivers a chat notification in arrival order; before `connected` is reported it waits.
     /// Any other characteristic's goes to the browser, timed as it arrived.
-    private func deliver(_ value: [UInt8], handle: UInt16, on link: Link) {
+    private func deliver(_ value: [UInt8], handle: UInt16, on link: LELink) {
         lock.lock()
         defer { lock.unlock() }
         guard let chat = link.chat, chat.txValue == handle else {
@@ -339,11 +285,8 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
         }
     }
 
-    private func receiveSignalling(_ payload: [UInt8], on link: Link) throws(DecodeError) {
-        let command = try SignallingCommand.decode(payload)
-        if let answer = command.answer {
-            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.signallingChannel, payload: answer.bytes).bytes)
-        }
+    private func receiveSignalling(_ payload: [UInt8], on link: LELink) throws(DecodeError) {
+        let command = try link.answerSignalling(payload)
         if case .connectionParameterUpdateRequest(_, let request) = command, request.isValid {
             // Accepting obliges the central to apply them (Vol 3, Part A, §4.20).
             replies.async { [self] in _ = try? host.command(.leConnectionUpdate(handle: link.handle, request), expectStatus: true) }
@@ -354,14 +297,15 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, @unchecked Send
     private func linkEnded(handle: UInt16, reason: UInt8) {
         lock.lock()
         defer { lock.unlock() }
-        reassembler.reset(handle)
         guard let current = link, current.handle == handle else { return }
-        current.bearer.fail(.linkEnded)
         current.pairing?.end(.failure(.connectionLost))
         link = nil
         if !current.ending { streams.set(.failed(Self.failure(disconnectReason: reason))) }
         lock.broadcast()
     }
+
+    /// Seconds an ATT transaction may take (Vol 3, Part F, §3.3.3).
+    static let transactionTimeout: Double = 30
 
     /// The ATT_MTU FavBlue asks for: 247 fills one LE Data Length packet (251 bytes) with L2CAP.
     static let clientMTU = 247

@@ -12,20 +12,14 @@ public protocol HCIHostClient: AnyObject, Sendable {
     /// An event that no command was waiting for: reports, Inquiry Complete, Remote Name Request
     /// Complete, Disconnection Complete, Number of Completed Packets, and so on.
     func host(_ host: HCIHost, didReceive event: HCIEvent)
-    /// An ACL data packet: handle and flags, length, data (Core v5.4, Vol 4, Part E, §5.4.2).
-    func host(_ host: HCIHost, didReceiveACL packet: [UInt8])
     /// The link ended (EOF, a transport error, or `close()`); no callback follows.
     func hostDidClose(_ host: HCIHost, reason: ScanFailure)
 }
 
-extension HCIHostClient {
-    /// Clients that only scan have no use for data packets.
-    public func host(_ host: HCIHost, didReceiveACL packet: [UInt8]) {}
-}
-
 /// The host side of one HCI link: it owns the transport and reads it on a thread of its own,
 /// sends commands and matches their answers, records every packet, and hands everything else
-/// to its clients (the scanner and the LE connector).
+/// to its clients (the scanner and the LE connector). Data goes by handle to the client that
+/// made the link (`links`), reassembled once.
 ///
 /// Threading: the read loop runs on the host's thread and delivers to clients there.
 /// `command` blocks its caller on a condition until the read loop hands over the matching
@@ -36,6 +30,8 @@ public final class HCIHost: @unchecked Sendable {
     /// Turns the scanner's LE scanning off for a moment, for a client that must change what
     /// the controller may not change while it scans.
     public let scanPause = ScanPause()
+    /// The LE links on this controller, in either role.
+    let links = LinkTable()
     private let log: @Sendable (String) -> Void
 
     /// Guards everything below it and wakes whoever waits for an answer or for the end.
@@ -226,12 +222,28 @@ public final class HCIHost: @unchecked Sendable {
                 return
             }
             if answer(event) { return }
+            let linkEvent = Self.linkBookkeeping(event)
+            if case .completedPackets(let list)? = linkEvent { links.completed(list) }
             for client in currentClients() { client.host(self, didReceive: event) }
+            // After the clients, so the link's maker still finds it as it hears of the end.
+            if case .disconnectionComplete(_, let handle, _)? = linkEvent { links.ended(handle) }
         case .acl:
-            for client in currentClients() { client.host(self, didReceiveACL: bytes) }
+            do {
+                guard let (link, owner, frame) = try links.receive(bytes) else { return }
+                owner.host(self, didReceive: frame, on: link)
+            } catch {
+                // A peer's malformed data costs that frame, never the app.
+                log("skipped malformed ACL data: \(error)")
+            }
         case .command, .sco, .iso:
             break
         }
+    }
+
+    /// Disconnection Complete and Number of Completed Packets, which the link table keeps up with.
+    private static func linkBookkeeping(_ event: HCIEvent) -> LinkEvent? {
+        guard case .other(let code, _) = event, code == 0x05 || code == 0x13 else { return nil }
+        return try? LinkEvent.decode(event)
     }
 
     /// Hands `event` to the waiting command when it answers it, and says whether it did.
@@ -281,6 +293,7 @@ public final class HCIHost: @unchecked Sendable {
         state.broadcast()
         state.unlock()
         for client in listeners { client.hostDidClose(self, reason: told) }
+        links.endAll()
         closeTransport()
         state.lock()
         running = false

@@ -11,7 +11,7 @@ extension HCIPeripheral {
     static let smpTimeout: Double = 30
 
     /// An SMP PDU from a central (the read thread).
-    func receiveSMP(_ payload: [UInt8], on link: PeripheralLink) {
+    func receiveSMP(_ payload: [UInt8], on link: LELink) {
         link.lock.lock()
         defer { link.lock.unlock() }
         if let run = link.pairing, run.session.isRunning {
@@ -20,11 +20,11 @@ extension HCIPeripheral {
         }
         guard case .pairingRequest? = try? SMPPDU.decode(payload) else { return }
         guard let security, let own = lock.withLock({ controller?.address }) else {
-            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: SecurityManager.pairingNotSupported).bytes)
+            link.send(smp: SecurityManager.pairingNotSupported)
             return
         }
         let local = SMPSession.Party(type: 1, octets: own.reversed())
-        let responder = SMPSession(role: .responder, crypto: security.crypto, local: local, remote: SMPSession.Party(link.peer),
+        let responder = SMPSession(role: .responder, crypto: security.crypto, local: local, remote: SMPSession.Party(link.address),
                                    identity: .init(irk: security.keyring.local.irk, address: local))
         let run = PairingRun(session: responder)
         link.pairing = run
@@ -41,21 +41,21 @@ extension HCIPeripheral {
     }
 
     /// Carries out what the responder asks; called with the link's lock held.
-    private func perform(_ actions: [SMPAction], _ run: PairingRun, on link: PeripheralLink) {
+    private func perform(_ actions: [SMPAction], _ run: PairingRun, on link: LELink) {
         guard !actions.isEmpty else { return }
         run.activity += 1
         let mark = run.activity
         for action in actions {
             switch action {
             case .send(let pdu):
-                link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.smpChannel, payload: pdu.bytes).bytes)
+                link.send(smp: pdu.bytes)
             case .key(let key):
                 run.key = key
             case .encrypt:
                 break  // the central encrypts
             case .ask(let question):
                 run.promptID += 1
-                let prompt = PairingPrompt(id: Int(link.handle) << 16 | run.promptID, device: link.peer, question: question) { [weak self] answer in
+                let prompt = PairingPrompt(id: Int(link.handle) << 16 | run.promptID, device: link.address, question: question) { [weak self] answer in
                     self?.answerPairing(central: link.central, answer)
                 }
                 // Not under the link's lock: an answer given at once comes back through it.
@@ -63,14 +63,14 @@ extension HCIPeripheral {
                 replies.async { ask?(prompt) }
             case .finished(let identity, let bond):
                 run.end(.success((identity, bond)))
-                link.identity = identity
-                log("paired with central \(link.peer) as \(identity)\(bond == nil ? ", no bond" : "")")
+                link.device = identity
+                log("paired with central \(link.address) as \(identity)\(bond == nil ? ", no bond" : "")")
                 if let bond, let security {
                     Task { try? await security.keep(bond) }
                 }
             case .failed(let failure):
                 run.end(.failure(failure))
-                log("pairing with central \(link.peer) failed: \(failure.message)")
+                log("pairing with central \(link.address) failed: \(failure.message)")
             }
         }
         replies.asyncAfter(deadline: .now() + Self.smpTimeout) { [weak self] in
@@ -88,11 +88,11 @@ extension HCIPeripheral {
         var key = fresh
         var authenticated = link.lock.withLock { link.pairing?.session.method } != .justWorks && fresh != nil
         // A Secure Connections bond is asked for with EDIV and Rand 0; a legacy one with the pair FavBlue gave.
-        if key == nil, let bond = keyring?.bond(for: link.identity ?? link.peer), let ltk = bond.ltk,
+        if key == nil, let bond = keyring?.bond(for: link.lock.withLock { link.device }), let ltk = bond.ltk,
            bond.secureConnections ? ediv == 0 && rand == 0 : bond.ediv == ediv && bond.rand == rand {
             key = ltk.reversed()
             authenticated = bond.authenticated
-            link.lock.withLock { link.identity = bond.identity }
+            link.lock.withLock { link.device = bond.identity }
         }
         link.lock.withLock { link.pendingAuthenticated = authenticated }
         let found = key
@@ -100,7 +100,7 @@ extension HCIPeripheral {
             if let key = found {
                 _ = try? host.command(.leLongTermKeyRequestReply(handle: handle, ltk: key))
             } else {
-                log("no key for central \(link.peer): encryption refused")
+                log("no key for central \(link.address): encryption refused")
                 _ = try? host.command(.leLongTermKeyRequestNegativeReply(handle: handle))
             }
         }

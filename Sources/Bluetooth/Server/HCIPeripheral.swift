@@ -13,7 +13,7 @@ import Localization
 /// read thread takes each central's PDUs, answers them from the database at once (sending never
 /// blocks there), and reports through `events`; replies the controller waits for (a key,
 /// connection parameters) go out on `replies`.
-public final class HCIPeripheral: DevicePeripheral, HCIHostClient, @unchecked Sendable {
+public final class HCIPeripheral: DevicePeripheral, HCIHostClient, LinkOwner, @unchecked Sendable {
     // MARK: Configuration
     let link: HCILink
     let log: @Sendable (String) -> Void
@@ -36,9 +36,8 @@ public final class HCIPeripheral: DevicePeripheral, HCIHostClient, @unchecked Se
     var controller: Controller?
     /// The advertisements on, by id.
     var sets: [String: AdvertisingSet] = [:]
-    var links: [UInt16: PeripheralLink] = [:]
-    /// Only the read thread touches it.
-    var reassembler = ACLReassembler()
+    /// The centrals' links, by handle; the host's link table hands over their frames.
+    var links: [UInt16: LELink] = [:]
     let feed = Feed<PeripheralEvent>()
 
     /// What the controller offers, read once per host.
@@ -103,9 +102,6 @@ public final class HCIPeripheral: DevicePeripheral, HCIHostClient, @unchecked Se
             accepted(complete, on: host)
         case .disconnectionComplete(_, let handle, let reason):
             ended(handle: handle, reason: reason)
-        case .completedPackets(let list):
-            let current = lock.withLock { links }
-            for entry in list { current[entry.handle]?.outbox.completed(Int(entry.count)) }
         case .remoteParameterRequest(let handle, let request) where lock.withLock({ links[handle] != nil }):
             replies.async { _ = try? host.command(.leRemoteConnectionParameterReply(handle: handle, request)) }
         case .encryptionChange(let status, let handle, let enabled):
@@ -119,26 +115,18 @@ public final class HCIPeripheral: DevicePeripheral, HCIHostClient, @unchecked Se
         }
     }
 
-    public func host(_ host: HCIHost, didReceiveACL bytes: [UInt8]) {
-        do {
-            let packet = try ACLPacket.decode(bytes[...])
-            guard let current = lock.withLock({ links[packet.handle] }) else { return }
-            guard let frameBytes = try reassembler.add(packet) else { return }
-            let frame = try L2CAPFrame.decode(frameBytes)
-            switch frame.channel {
-            case L2CAPFrame.attChannel: receiveATT(frame.payload, on: current)
-            case L2CAPFrame.signallingChannel: receiveSignalling(frame.payload, on: current)
-            case L2CAPFrame.smpChannel: receiveSMP(frame.payload, on: current)
-            default: log("ignored L2CAP channel 0x\(String(frame.channel, radix: 16)) from a central")
-            }
-        } catch {
-            // A central's malformed data costs that frame, never the app.
-            log("skipped malformed ACL data from a central: \(error)")
+    func host(_ host: HCIHost, didReceive frame: L2CAPFrame, on link: LELink) {
+        switch frame.channel {
+        case L2CAPFrame.attChannel: receiveATT(frame.payload, on: link)
+        case L2CAPFrame.signallingChannel:
+            do { _ = try link.answerSignalling(frame.payload) } catch { log("skipped a malformed signalling command from a central: \(error)") }
+        case L2CAPFrame.smpChannel: receiveSMP(frame.payload, on: link)
+        default: log("ignored L2CAP channel 0x\(String(frame.channel, radix: 16)) from a central")
         }
     }
 
     public func hostDidClose(_ host: HCIHost, reason: ScanFailure) {
-        let (gone, wasOn) = lock.withLock { () -> ([PeripheralLink], [String]) in
+        let (gone, wasOn) = lock.withLock { () -> ([LELink], [String]) in
             guard self.host === host else { return ([], []) }
             defer {
                 links = [:]
@@ -156,84 +144,28 @@ public final class HCIPeripheral: DevicePeripheral, HCIHostClient, @unchecked Se
 
     private func accepted(_ complete: LEConnectionComplete, on host: HCIHost) {
         let address = DeviceID(wireBytes: complete.peerAddress, kind: complete.peerAddressType & 1 == 0 ? .lePublic : .leRandom)
-        let central = PeripheralCentral(id: String(complete.handle), address: address.address)
         let database = attributes.database
-        let made = lock.withLock { () -> PeripheralLink? in
+        let made = lock.withLock { () -> LELink? in
             guard let controller else { return nil }
             let outbox = ACLOutbox(handle: complete.handle, bufferSize: controller.bufferSize, bufferCount: controller.bufferCount) { bytes in
                 try? host.sendACL(bytes)
             }
-            let link = PeripheralLink(handle: complete.handle, central: central, peer: address, outbox: outbox,
-                                      server: ATTServer(database: database))
+            let link = LELink(role: .peripheral, handle: complete.handle, address: address, outbox: outbox,
+                              attTimeout: HCIConnector.transactionTimeout, server: ATTServer(database: database))
             links[complete.handle] = link
             return link
         }
-        guard made != nil else { return }
+        guard let made else { return }
+        host.links.open(made, for: self)
         log("central \(address) connected on handle \(complete.handle)")
-        feed.yield(.connected(central))
+        feed.yield(.connected(made.central))
         // A legacy set stops when a central connects; FavBlue keeps advertising for the next one.
         worker.async { [self] in resumeLegacyAdvertising() }
     }
 
     private func ended(handle: UInt16, reason: UInt8) {
-        let gone = lock.withLock { () -> PeripheralLink? in
-            reassembler.reset(handle)
-            return links.removeValue(forKey: handle)
-        }
-        guard let gone else { return }
-        gone.endPairing()
+        guard let gone = lock.withLock({ links.removeValue(forKey: handle) }) else { return }
+        gone.lock.withLock { gone.pairing }?.end(.failure(.connectionLost))
         feed.yield(.disconnected(gone.central, reason: HCIConnector.failure(disconnectReason: reason).message))
-    }
-
-    private func receiveSignalling(_ payload: [UInt8], on link: PeripheralLink) {
-        guard let command = try? SignallingCommand.decode(payload) else { return }
-        switch command {
-        case .connectionParameterUpdateRequest(let id, _):
-            // Only a peripheral sends this; a central that does is refused (Vol 3, Part A, §4.20).
-            link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.signallingChannel,
-                                               payload: SignallingCommand.commandReject(identifier: id, reason: 0).bytes).bytes)
-        default:
-            if let answer = command.answer {
-                link.outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.signallingChannel, payload: answer.bytes).bytes)
-            }
-        }
-    }
-}
-
-/// One central's link, from LE Connection Complete to Disconnection Complete.
-final class PeripheralLink: @unchecked Sendable {
-    let handle: UInt16
-    let central: PeripheralCentral
-    /// The address the central connected from.
-    let peer: DeviceID
-    let outbox: ACLOutbox
-    /// Guarded by `lock`, like everything after it.
-    let lock = NSLock()
-    var server: ATTServer
-    /// Indications waiting for the one before to be confirmed (§3.4.7.2), oldest first.
-    var indications: [(ServedCharacteristicID, [UInt8])] = []
-    /// The characteristic whose indication is awaited.
-    var indicating: ServedCharacteristicID?
-    /// The pairing under way with this central, if any.
-    var pairing: PairingRun?
-    /// The identity the central revealed while pairing, or its bond's.
-    var identity: DeviceID?
-    /// Whether the key handed to the controller was made with a code.
-    var pendingAuthenticated = false
-
-    init(handle: UInt16, central: PeripheralCentral, peer: DeviceID, outbox: ACLOutbox, server: ATTServer) {
-        self.handle = handle
-        self.central = central
-        self.peer = peer
-        self.outbox = outbox
-        self.server = server
-    }
-
-    func send(att pdu: [UInt8]) {
-        outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.attChannel, payload: pdu).bytes)
-    }
-
-    func endPairing() {
-        lock.withLock { pairing }?.end(.failure(.connectionLost))
     }
 }
