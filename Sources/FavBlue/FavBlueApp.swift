@@ -318,6 +318,7 @@ final class FavBlueApp {
         let pairingActions = PairingActionsViewModel(pairing: pairing, name: deviceName)
         let connection = ConnectionViewModel(sessions: sessions)
         let services = DeviceServicesViewModel(browser: browser!)
+        let deviceManager = DeviceManager(sessions: sessions, browser: browser!)
         let sound = TrackerSoundPlayer(sessions: sessions, browser: browser!)
         services.companyName = CompanyNames.name
         let nicknames = self.nicknames
@@ -368,7 +369,7 @@ final class FavBlueApp {
                                  favorites: favoritesPage, hidden: hidden, connection: connection,
                                  pairing: DevicePairingViewModel(device: device, pairing: pairing, name: deviceName),
                                  services: services, tracker: trackers.map { TrackerViewModel(device: device, trackers: $0, sound: sound) },
-                                 clone: clone)
+                                 clone: clone, manager: DeviceManagerViewModel(device: device, manager: deviceManager))
             },
             preferences: { parent, area in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                          nicknames: nicknames, services: services,

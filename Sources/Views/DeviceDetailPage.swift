@@ -45,6 +45,8 @@ public final class DeviceDetailPage: Page {
     private let connectionModel: ConnectionViewModel?
     /// The connected device's services, characteristics and values; nil when the app cannot connect.
     private let servicesSection: DeviceServicesSection?
+    /// The connected device's Device Manager (MCUmgr), where it has one.
+    private let managerSection: DeviceManagerSection?
 
     // MARK: Owned
     private var token: ObservationToken?
@@ -68,7 +70,7 @@ public final class DeviceDetailPage: Page {
     public init(navigator: Navigator, model: DeviceDetailViewModel, favorites: FavoritesViewModel,
                 hidden: HiddenDevicesViewModel? = nil, connection: ConnectionViewModel? = nil,
                 pairing: DevicePairingViewModel? = nil, services: DeviceServicesViewModel? = nil,
-                tracker: TrackerViewModel? = nil, clone: DeviceCloneViewModel? = nil) {
+                tracker: TrackerViewModel? = nil, clone: DeviceCloneViewModel? = nil, manager: DeviceManagerViewModel? = nil) {
         self.navigator = navigator
         self.model = model
         self.favorites = favorites
@@ -77,6 +79,7 @@ public final class DeviceDetailPage: Page {
         connectionModel = connection
         servicesSection = services.map { DeviceServicesSection(device: model.id, model: $0, connection: connection, navigator: navigator,
                                                                       clone: clone) }
+        managerSection = manager.map { DeviceManagerSection(model: $0, navigator: navigator) }
         keySection = DeviceKeySection(model: model)
         readingsSection = DeviceReadingsSection(page: model, navigator: navigator)
         alertsSection = DeviceAlertsSection(model: model)
@@ -132,6 +135,7 @@ public final class DeviceDetailPage: Page {
         if let pairingSection { column.append(pairingSection.root) }
         // Recognising a device on private addresses is pairing's business: its key follows Pairing.
         column.append(keySection.root)
+        if let managerSection { column.append(managerSection.root) }
         if let servicesSection { column.append(servicesSection.root) }
         column.append(properties)
         column.append(alertsSection.root)

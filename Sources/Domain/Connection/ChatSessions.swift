@@ -48,6 +48,9 @@ public final class ChatSessions {
     public var readsSignalWhileConnected: Bool { connector.readsSignalWhileConnected }
     /// A characteristic's notification or indication, for the GATT browser, which owns them.
     public var onNotified: ((_ handle: UInt16, _ value: [UInt8], _ time: Date) -> Void)?
+    /// Characteristics whose notifications go to one reader instead of the browser (the Device
+    /// Manager's SMP answers), by value handle.
+    var taps: [UInt16: @MainActor ([UInt8]) -> Void] = [:]
     /// Said when messages could not be written to the store.
     public var onStoreProblem: ((String) -> Void)?
     /// Why the attempt under way goes on elsewhere ("It changed its address; trying the new
@@ -314,8 +317,9 @@ public final class ChatSessions {
         case .services(let device, let found):
             if device == state.device { services = found }
         case .notified(let device, let handle, let value, let time):
-            // The browser owns these; nothing here changes.
-            if device == state.device { onNotified?(handle, value, time) }
+            // The browser owns these, but for a characteristic a reader taps; nothing here changes.
+            guard device == state.device else { return }
+            if let tap = taps[handle] { tap(value) } else { onNotified?(handle, value, time) }
             return
         case .servicesChanged(let device):
             if device == state.device { onServicesChanged?() }

@@ -24,6 +24,9 @@ public final class GATTSMPTransport: SMPTransport, @unchecked Sendable {
     private let writeLength: Int
     private var listening: Task<Void, Never>?
 
+    /// The SMP characteristic's value handle, whose notifications are the answers.
+    public var notifications: UInt16 { valueHandle }
+
     private init(connector: any DeviceConnector, device: DeviceID, valueHandle: UInt16, cccd: UInt16, writeLength: Int) {
         self.connector = connector
         self.device = device
@@ -34,8 +37,10 @@ public final class GATTSMPTransport: SMPTransport, @unchecked Sendable {
 
     /// The SMP characteristic in `services` of the connected `device`, subscribed to; nil where
     /// the device offers no Device Manager (a group it lacks is not an error).
-    public static func open(_ connector: any DeviceConnector, device: DeviceID,
-                            services: [GATTService]) async throws(SMPProblem) -> GATTSMPTransport? {
+    /// With `listening` false the caller hands each notification to `received` itself (the app,
+    /// whose connection's events one reader takes), and finishes it when the link ends.
+    public static func open(_ connector: any DeviceConnector, device: DeviceID, services: [GATTService],
+                            listening: Bool = true) async throws(SMPProblem) -> GATTSMPTransport? {
         guard let smp = services.first(where: { $0.uuid == service })?.characteristics.first(where: { $0.uuid == characteristic }) else {
             return nil
         }
@@ -44,7 +49,7 @@ public final class GATTSMPTransport: SMPTransport, @unchecked Sendable {
         }
         let transport = GATTSMPTransport(connector: connector, device: device, valueHandle: smp.valueHandle, cccd: cccd,
                                          writeLength: max(20, await connector.writeCommandLimit()))
-        transport.listen()
+        if listening { transport.listen() }
         do {
             try await connector.subscribe(to: smp.valueHandle, cccd: cccd, indicate: false, on: true)
         } catch {

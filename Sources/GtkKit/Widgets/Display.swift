@@ -42,3 +42,22 @@ public final class ShortcutLabel: Widget {
         align(.end, .center)
     }
 }
+
+/// A GtkProgressBar: how far something is, with its own words for screen readers.
+@MainActor
+public final class ProgressBar: Widget {
+    /// An empty bar named `accessibleName`.
+    public init(accessibleName: String) {
+        super.init(gtk_progress_bar_new())
+        accessibleLabel(accessibleName)
+    }
+
+    /// How far, from 0 to 1.
+    public var fraction: Double {
+        get { gtk_progress_bar_get_fraction(gcast(object)) }
+        set { gtk_progress_bar_set_fraction(gcast(object), min(max(newValue, 0), 1)) }
+    }
+
+    /// Moves the bar back and forth while there is no fraction to show.
+    public func pulse() { gtk_progress_bar_pulse(gcast(object)) }
+}

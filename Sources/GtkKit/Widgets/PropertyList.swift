@@ -25,6 +25,13 @@ public final class PropertyList: Widget {
         updateEntry()
     }
 
+    /// Takes every row out (a list whose rows come and go with what they show).
+    public func removeAll() {
+        for row in rows { gtk_list_box_remove(gcast(object), row.widget) }
+        rows = []
+        updateEntry()
+    }
+
     /// Rows are no Tab stops of their own, only their buttons are. GTK 4.8's list box tries
     /// one row when Tab enters it (the first going forward, the last going back, the selected
     /// one either way), so where read-only rows sit around a row with a button, that row is the

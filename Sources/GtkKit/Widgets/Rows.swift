@@ -199,6 +199,12 @@ public final class EntryRow: Widget {
     }
 
     /// Marks the row as holding what does not read (libadwaita's error style), or not.
+    /// Runs `handler` when Enter is pressed in the entry.
+    public func onSubmitted(_ handler: @escaping () -> Void) {
+        // AdwEntryRow says "entry-activated" only with activates-default off, its default.
+        connect("entry-activated") { _ in handler() }
+    }
+
     public func setInvalid(_ invalid: Bool) {
         if invalid { css("error") } else { removeCSS("error") }
     }

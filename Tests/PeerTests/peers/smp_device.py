@@ -19,7 +19,11 @@ An image arriving whole is checked as MCUboot would: its header's magic and its 
 against the header and image. --erase-delay waits before answering the first part (the slot is
 erased); --v1-errors answers {"rc": 6} (MCUmgr's common "bad state") as SMP version 1 firmware does, else
 {"err": {"group", "rc"}} with the group's own code.
-Lines: READY, CONNECTED, UPLOAD <off>, IMAGE <version> <hash>, REFUSED <why>, RESET, TEST <hash>, CONFIRM."""
+On reset it restarts as a board does: the link drops, MCUboot swaps in an image marked to run
+(test or permanent) or, after a test that was not confirmed, swaps the old one back, and it
+advertises again.
+Lines: READY, CONNECTED, UPLOAD <off>, IMAGE <version> <hash>, REFUSED <why>, RESET, TEST <hash>,
+PERMANENT <hash>, CONFIRM, RUNNING <version>."""
 
 import argparse
 import asyncio
@@ -42,7 +46,7 @@ from spec_controller import keep_to_the_spec
 
 SERVICE = '8D53DC1D-1DB7-4CD3-868B-8A527460AA84'
 CHARACTERISTIC = 'DA2E7828-FBCE-4E01-AE9E-261174997C48'
-RUNNING = {'version': '1.0.0', 'hash': hashlib.sha256(b'running').digest()}
+FACTORY = {'version': '1.0.0', 'hash': hashlib.sha256(b'running').digest()}
 
 
 def say(*words):
@@ -77,18 +81,33 @@ def check(image):
 class Zephyr:
     def __init__(self, args):
         self.args = args
+        self.running = dict(FACTORY, confirmed=True)
         self.slot1 = None
         self.pending = None
         self.upload = None
         self.erased = False
+        self.restarting = False
+
+    def restart(self):
+        """MCUboot at start-up: a marked image is swapped in; an unconfirmed test goes back."""
+        self.restarting = False
+        if self.pending is not None and self.slot1:
+            old = {'version': self.running['version'], 'hash': self.running['hash']}
+            self.running = dict(self.slot1, confirmed=bool(self.pending))
+            self.slot1, self.pending = old, None
+        elif not self.running['confirmed'] and self.slot1:
+            old = {'version': self.running['version'], 'hash': self.running['hash']}
+            self.running = dict(self.slot1, confirmed=True)
+            self.slot1 = old
+        say('RUNNING', self.running['version'])
 
     def error(self, group, rc):
         # Version 1 firmware has only MCUmgr's common codes: a group's refusal is "bad state" (6).
         return {'rc': 6} if self.args.v1_errors else {'err': {'group': group, 'rc': rc}}
 
     def slots(self):
-        out = [{'image': 0, 'slot': 0, 'version': RUNNING['version'], 'hash': RUNNING['hash'], 'bootable': True,
-                'pending': False, 'confirmed': True, 'active': True, 'permanent': False}]
+        out = [{'image': 0, 'slot': 0, 'version': self.running['version'], 'hash': self.running['hash'], 'bootable': True,
+                'pending': False, 'confirmed': self.running['confirmed'], 'active': True, 'permanent': False}]
         if self.slot1:
             out.append({'image': 0, 'slot': 1, 'version': self.slot1['version'], 'hash': self.slot1['hash'], 'bootable': True,
                         'pending': self.pending is not None, 'confirmed': False, 'active': False,
@@ -100,6 +119,7 @@ class Zephyr:
             return {'r': body.get('d', '')}
         if group == 0 and command == 5:
             say('RESET')
+            self.restarting = True
             return {}
         if group == 0 and command == 6:
             return {'buf_size': self.args.buf_size, 'buf_count': self.args.buf_count}
@@ -108,7 +128,8 @@ class Zephyr:
         if group == 1 and command == 0 and op == 0:
             return self.slots()
         if group == 1 and command == 0:
-            if body.get('confirm') and not body.get('hash'):
+            if body.get('confirm') and (not body.get('hash') or body.get('hash') == self.running['hash']):
+                self.running['confirmed'] = True
                 say('CONFIRM')
                 return self.slots()
             if not self.slot1 or body.get('hash') != self.slot1['hash']:
@@ -146,7 +167,7 @@ class Zephyr:
                 self.upload = None
                 return self.error(1, rc)
             version = version_of(image)
-            if self.upload['upgrade'] and tuple(map(int, version.split('.'))) <= tuple(map(int, RUNNING['version'].split('.'))):
+            if self.upload['upgrade'] and tuple(map(int, version.split('.'))) <= tuple(map(int, self.running['version'].split('.'))):
                 say('REFUSED', 27)
                 self.upload = None
                 return self.error(1, 27)
@@ -183,6 +204,16 @@ async def main(args):
         mtu = state['connection'].att_mtu if state['connection'] else 23
         for at in range(0, len(message), mtu - 3):
             await device.notify_subscribers(smp, message[at:at + mtu - 3])
+        if zephyr.restarting:
+            # Zephyr answers, then resets a moment later: the link drops, MCUboot runs, the app advertises.
+            await asyncio.sleep(0.25)
+            if state['connection']:
+                try:
+                    await state['connection'].disconnect()
+                except Exception:
+                    pass
+            await asyncio.sleep(0.5)
+            zephyr.restart()
 
     queue = asyncio.Queue()
 

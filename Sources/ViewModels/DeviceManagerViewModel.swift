@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import Localization
+
+/// The detail page's Device Manager (Domain's `DeviceManager`) in words: the image slots, what
+/// the device says of itself, the requests, and Update Firmware from the file's check to the
+/// version running after.
+@MainActor
+public final class DeviceManagerViewModel {
+    /// One image slot, as its row shows it.
+    public struct Slot: Equatable {
+        /// "Slot 0"; "Image 1, Slot 0" where the device has several images.
+        public let title: String
+        /// "1.0.0 · Running, confirmed".
+        public let value: String
+        /// The first eight hex digits of its hash ("1a2b3c4d").
+        public let shortHash: String
+        /// The whole hash, for Copy.
+        public let hash: String
+    }
+
+    /// A file chosen for Update Firmware, checked before any byte is sent.
+    public enum FileCheck: Equatable {
+        /// "Version 1.2.0 · 112 KiB · Hash 1a2b3c4d…", with the image to send.
+        case ready(summary: String, image: MCUbootImage, bytes: [UInt8])
+        /// Why it cannot be sent.
+        case refused(String)
+    }
+
+    public let device: DeviceID
+    private let manager: DeviceManager
+
+    public init(device: DeviceID, manager: DeviceManager) {
+        self.device = device
+        self.manager = manager
+    }
+
+    public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { manager.observe(handler) }
+
+    /// Whether the section shows: this device is connected and has a Device Manager.
+    public var isShown: Bool { manager.device == device && manager.phase != .absent }
+
+    /// A line while there is nothing else to show: asking, or why the device did not answer.
+    public var status: String? {
+        switch manager.phase {
+        case .opening where manager.slots.isEmpty: return L10n.tr("Asking the device…")
+        case .failed(let why): return L10n.format("The device’s Device Manager did not answer: {}", why)
+        default: return nil
+        }
+    }
+
+    public var isBusy: Bool { manager.action != nil || manager.update?.isRunning == true }
+
+    public var slots: [Slot] {
+        let images = Set(manager.slots.map(\.image)).count
+        return manager.slots.map { slot in
+            let hash = slot.hash.map { String(format: "%02x", $0) }.joined()
+            let title = images > 1 ? L10n.format("Image {}, Slot {}", Formats.number(slot.image), Formats.number(slot.slot))
+                                   : L10n.format("Slot {}", Formats.number(slot.slot))
+            return Slot(title: title, value: L10n.format("{} · {}", DeviceText.isolated(slot.version), Self.state(of: slot)),
+                        shortHash: String(hash.prefix(8)), hash: hash)
+        }
+    }
+
+    /// A slot's state in words: running, confirmed, will run once or from now on, bootable.
+    static func state(of slot: ImageSlot) -> String {
+        var words: [String] = []
+        if slot.active { words.append(L10n.tr("Running")) }
+        if slot.confirmed { words.append(L10n.tr("confirmed")) }
+        if slot.pending {
+            words.append(slot.permanent ? L10n.tr("will run from the next restart on") : L10n.tr("will run once after the next restart"))
+        }
+        if words.isEmpty { words.append(slot.bootable ? L10n.tr("Bootable") : L10n.tr("Not bootable")) }
+        let text = words.joined(separator: L10n.tr(", "))
+        return text.prefix(1).uppercased() + text.dropFirst()
+    }
+
+    /// "MCUboot"; nil where the device does not say.
+    public var bootloader: String? { manager.bootloader.map(DeviceText.isolated) }
+
+    /// "4 × 512 bytes": how many requests the device holds at once, and how big each may be.
+    public var buffers: String? {
+        manager.parameters.map { L10n.format("{} × {}", Formats.number($0.bufferCount), Formats.bytes($0.bufferSize)) }
+    }
+
+    /// What came of the last request.
+    public var note: (text: String, isProblem: Bool)? { manager.note }
+
+    public var canAct: Bool { manager.phase == .ready && !isBusy }
+    public var isEchoing: Bool { manager.action == .echo }
+
+    public func echo(_ text: String) { manager.echo(text) }
+    public func restart() { manager.restart() }
+    public func eraseSpare() { manager.eraseSpare() }
+    public func refresh() { manager.refresh() }
+
+    /// Whether there is a spare slot to erase: one that does not run.
+    public var hasSpare: Bool { manager.slots.contains { !$0.active } }
+
+    // MARK: Update Firmware
+
+    /// The modes, as the choice lists them, in `FirmwareUpdate.Mode.allCases` order.
+    public static var modeNames: [String] {
+        [L10n.tr("Test and Confirm"), L10n.tr("Confirm Only"), L10n.tr("Test Only")]
+    }
+
+    /// What each mode does, under the choice.
+    public static func explain(_ mode: FirmwareUpdate.Mode) -> String {
+        switch mode {
+        case .testAndConfirm: return L10n.tr("The device restarts into the new image, and FavBlue confirms it once it runs. If it does not come back, the device goes back to the old one.")
+        case .confirmOnly: return L10n.tr("The device restarts into the new image and keeps it, unchecked.")
+        case .testOnly: return L10n.tr("The new image runs once, at the device’s next restart, which is yours to make.")
+        }
+    }
+
+    /// Reads the chosen file and checks it as MCUboot will, before any byte goes out.
+    public func check(_ bytes: [UInt8]) -> FileCheck {
+        do {
+            let image = try MCUbootImage.read(bytes)
+            let hash = image.hash.map { $0.prefix(4).map { String(format: "%02x", $0) }.joined() }
+            var parts = [L10n.format("Version {}", image.version.description), Formats.bytes(bytes.count)]
+            if let hash { parts.append(L10n.format("Hash {}…", hash)) }
+            return .ready(summary: parts.joined(separator: " · "), image: image, bytes: bytes)
+        } catch {
+            return .refused(error.message)
+        }
+    }
+
+    public func startUpdate(_ bytes: [UInt8], image: MCUbootImage, fileName: String, mode: FirmwareUpdate.Mode) {
+        manager.startUpdate(bytes, image: image, fileName: fileName, mode: mode)
+    }
+
+    public func cancelUpdate() { manager.cancelUpdate() }
+    public func dismissUpdate() { manager.dismissUpdate() }
+
+    /// Update Firmware as the section shows it while it runs and after.
+    public struct Update: Equatable {
+        /// "Updating to 1.2.0" (the file's name in the description).
+        public let title: String
+        /// The step in words ("Sending the image…"); on failure, which step failed, why, and what next.
+        public let step: String
+        /// "40 KiB of 112 KiB · 12 KiB/s · 6 s left" while the image goes up.
+        public let progress: String?
+        /// 0…1 while the image goes up.
+        public let fraction: Double?
+        public let isRunning: Bool
+        public let failed: Bool
+    }
+
+    public var update: Update? {
+        guard let run = manager.update else { return nil }
+        let title = L10n.format("Updating to {}", run.image.version.description)
+        if run.cancelled {
+            return Update(title: title, step: L10n.tr("Stopped. The device keeps what it took, and the next update goes on from there."),
+                          progress: nil, fraction: nil, isRunning: false, failed: true)
+        }
+        if let failure = run.failure {
+            return Update(title: title, step: L10n.format("{} failed: {}", Self.stepName(failure.step), failure.message),
+                          progress: nil, fraction: nil, isRunning: false, failed: true)
+        }
+        guard case .uploading(let p) = run.step, !p.preparing else {
+            return Update(title: title, step: run.step.words, progress: nil, fraction: nil, isRunning: run.isRunning, failed: false)
+        }
+        var parts = [L10n.format("{} of {}", Formats.bytes(p.done), Formats.bytes(p.total))]
+        if let speed = run.bytesPerSecond, speed > 0 {
+            parts.append(L10n.format("{}/s", Formats.bytes(Int(speed))))
+            let left = Int((Double(p.total - p.done) / speed).rounded(.up))
+            parts.append(L10n.plural("{} second left", "{} seconds left", left, Formats.number(left)))
+        }
+        return Update(title: title, step: run.step.words, progress: parts.joined(separator: " · "),
+                      fraction: p.total > 0 ? Double(p.done) / Double(p.total) : nil, isRunning: true, failed: false)
+    }
+
+    /// A step's name, for the words of its failure.
+    static func stepName(_ step: FirmwareUpdate.Step) -> String {
+        switch step {
+        case .uploading: return L10n.tr("Sending the image")
+        case .marking: return L10n.tr("Marking the image")
+        case .restarting: return L10n.tr("Restarting the device")
+        case .waiting: return L10n.tr("Waiting for the device")
+        case .confirming: return L10n.tr("Confirming the image")
+        case .done: return L10n.tr("The update")
+        }
+    }
+}

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import Domain
+import Foundation
+import GtkKit
+import Localization
+import ViewModels
+
+/// The detail page's Device Manager, shown while the device is connected and has MCUmgr's
+/// SMP service: its image slots (version, state, hash to copy), what it says of itself, Update
+/// Firmware with its progress and Cancel, Restart, Erase Spare Slot and Echo.
+@MainActor
+final class DeviceManagerSection {
+    let root = Box(vertical: true, spacing: 12)
+    private let heading = Label(L10n.tr("Device Manager")).xalign(0)
+    private let status = Label()
+    private let images = PropertyList(accessibleName: L10n.tr("Images"))
+    private let facts = PropertyList(accessibleName: L10n.tr("About the Device Manager"))
+    private let bootloaderRow = PropertyRow(title: L10n.tr("Bootloader"))
+    private let buffersRow = PropertyRow(title: L10n.tr("Buffers"))
+
+    private let updateBox = Box(vertical: true, spacing: 6)
+    private let updateTitle = Label().xalign(0)
+    private let progress = ProgressBar(accessibleName: L10n.tr("Update progress"))
+    private let updateStep = Label()
+    private let updateFigures = Label()
+    private let updateButton = Button(label: L10n.tr("Cancel Update"))
+
+    private let updateFirmware = Button(label: L10n.tr("Update Firmware…"))
+    private let restart = Button(label: L10n.tr("Restart…"))
+    private let erase = Button(label: L10n.tr("Erase Spare Slot…"))
+    private let echoList = BoxedList(accessibleName: L10n.tr("Echo"))
+    private let echoEntry = EntryRow(title: L10n.tr("Echo"), text: "hello")
+    private let echoButton = Button(label: L10n.tr("Send"))
+    private let note = Label()
+
+    private let model: DeviceManagerViewModel
+    private weak var navigator: Navigator?
+    private var token: ObservationToken?
+    private var shownSlots: [DeviceManagerViewModel.Slot] = []
+
+    init(model: DeviceManagerViewModel, navigator: Navigator) {
+        self.model = model
+        self.navigator = navigator
+        heading.css("heading")
+        for label in [status, updateStep, updateFigures, note] { label.xalign(0).wrap() }
+        status.css("dim-text")
+        updateFigures.css("dim-text", "numeric")
+        updateTitle.css("heading")
+        facts.append(bootloaderRow)
+        facts.append(buffersRow)
+
+        updateButton.align(.end, .center)
+        updateBox.append(updateTitle, progress, updateStep, updateFigures, updateButton)
+        updateBox.css("card")
+        updateBox.margins(0)
+        let inner = updateBox
+        inner.margins(12)
+
+        updateFirmware.css("suggested-action")
+        erase.css("destructive-action")
+        let first = Box(vertical: false, spacing: 6).append(updateFirmware, restart)
+        let second = Box(vertical: false, spacing: 6).append(erase)
+        for button in [updateFirmware, restart, erase] { button.expand(horizontal: true, vertical: false) }
+        echoButton.css("flat")
+        echoButton.align(.center, .center)
+        echoButton.accessibleLabel(L10n.tr("Send Echo"))
+        echoEntry.addSuffix(echoButton)
+        echoList.append(echoEntry)
+
+        root.append(heading, status, images, facts, updateBox, first, second, echoList, note)
+        updateFirmware.onClicked { [weak self] in self?.chooseFile() }
+        restart.onClicked { [weak self] in self?.askRestart() }
+        erase.onClicked { [weak self] in self?.askErase() }
+        echoButton.onClicked { [weak self] in self?.sendEcho() }
+        echoEntry.onSubmitted { [weak self] in self?.sendEcho() }
+        updateButton.onClicked { [weak self] in
+            guard let self else { return }
+            if model.update?.isRunning == true { model.cancelUpdate() } else { model.dismissUpdate() }
+        }
+        token = model.observe { [weak self] in self?.render() }
+        render()
+    }
+
+    func render() {
+        root.isVisible = model.isShown
+        guard model.isShown else { return }
+        let statusText = model.status
+        status.text = statusText ?? ""
+        status.isVisible = statusText != nil
+
+        let slots = model.slots
+        if slots != shownSlots {
+            shownSlots = slots
+            images.removeAll()
+            for slot in slots {
+                let row = PropertyRow(title: slot.title)
+                row.value = slot.value
+                let copy = Button(label: slot.shortHash)
+                copy.css("flat", "monospace")
+                copy.align(.center, .center)
+                copy.accessibleLabel(L10n.format("Copy the hash of {}", slot.title))
+                copy.tooltip(L10n.tr("Copy Hash"))
+                let hash = slot.hash
+                copy.onClicked { [weak copy, weak navigator] in
+                    copy?.copyToClipboard(hash)
+                    navigator?.toast(L10n.tr("Hash copied"), button: nil, action: nil)
+                }
+                row.addSuffix(copy)
+                images.append(row)
+            }
+        }
+        images.isVisible = !slots.isEmpty
+        bootloaderRow.value = model.bootloader ?? ""
+        bootloaderRow.isVisible = model.bootloader != nil
+        buffersRow.value = model.buffers ?? ""
+        buffersRow.isVisible = model.buffers != nil
+        facts.isVisible = model.bootloader != nil || model.buffers != nil
+
+        if let update = model.update {
+            updateBox.isVisible = true
+            updateTitle.text = update.title
+            updateStep.text = update.step
+            if update.failed { updateStep.css("error") } else { updateStep.removeCSS("error") }
+            updateFigures.text = update.progress ?? ""
+            updateFigures.isVisible = update.progress != nil
+            progress.isVisible = update.isRunning
+            if let fraction = update.fraction { progress.fraction = fraction } else if update.isRunning { progress.pulse() }
+            updateButton.setLabel(update.isRunning ? L10n.tr("Cancel Update") : L10n.tr("Close"))
+            updateButton.accessibleLabel(update.isRunning ? L10n.tr("Cancel Update") : L10n.tr("Close the update’s summary"))
+        } else {
+            updateBox.isVisible = false
+        }
+
+        updateFirmware.isSensitive = model.canAct
+        restart.isSensitive = model.canAct
+        erase.isSensitive = model.canAct && model.hasSpare
+        echoButton.isSensitive = model.canAct
+        let said = model.note
+        note.text = said?.text ?? ""
+        note.isVisible = said != nil
+        if said?.isProblem == true { note.css("error") } else { note.removeCSS("error") }
+    }
+
+    // MARK: Requests
+
+    private func sendEcho() {
+        guard model.canAct else { return }
+        model.echo(echoEntry.text)
+    }
+
+    private func askRestart() {
+        guard let navigator else { return }
+        let dialog = MessageDialog(parent: navigator.parentWindow, heading: L10n.tr("Restart the Device?"),
+                                   body: L10n.tr("The connection ends while the device restarts. Connect again once it is back."))
+        dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
+        dialog.addResponse("restart", label: L10n.tr("_Restart"), appearance: .destructive) { [weak self] in self?.model.restart() }
+        dialog.setDefault("cancel", close: "cancel")
+        dialog.onClosed { [weak self] in self?.restart.grabFocus() }
+        dialog.present()
+    }
+
+    private func askErase() {
+        guard let navigator else { return }
+        let dialog = MessageDialog(parent: navigator.parentWindow, heading: L10n.tr("Erase the Spare Slot?"),
+                                   body: L10n.tr("The image that does not run is removed from the device. The running one stays."))
+        dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
+        dialog.addResponse("erase", label: L10n.tr("_Erase"), appearance: .destructive) { [weak self] in self?.model.eraseSpare() }
+        dialog.setDefault("cancel", close: "cancel")
+        dialog.onClosed { [weak self] in self?.erase.grabFocus() }
+        dialog.present()
+    }
+
+    // MARK: Update Firmware
+
+    private func chooseFile() {
+        guard let navigator else { return }
+        let dialog = SaveFileDialog(parent: navigator.parentWindow, title: L10n.tr("Choose a Firmware Image"),
+                                    acceptLabel: L10n.tr("_Open"), cancelLabel: L10n.tr("_Cancel"), suggestedName: "",
+                                    filters: [.init(name: L10n.tr("MCUboot images (*.bin)"), pattern: "*.bin")], opening: true)
+        dialog.present { [weak self] path, _ in
+            guard let self, let path else { self?.updateFirmware.grabFocus(); return }
+            self.offer(path)
+        }
+    }
+
+    /// Reads the file (refusing one larger than any image before reading it), checks it, and asks.
+    private func offer(_ path: String) {
+        guard let navigator else { return }
+        let name = (path as NSString).lastPathComponent
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let check: DeviceManagerViewModel.FileCheck
+        if let size, size > MCUbootImage.maximumFileSize {
+            check = .refused(L10n.format("It is {}, larger than any firmware image.", Formats.bytes(size)))
+        } else if let data = FileManager.default.contents(atPath: path) {
+            check = model.check([UInt8](data))
+        } else {
+            check = .refused(L10n.tr("It could not be read. Check that it is there and that you may read it."))
+        }
+        switch check {
+        case .refused(let why):
+            let dialog = MessageDialog(parent: navigator.parentWindow, heading: L10n.tr("This File Cannot Be Sent"),
+                                       body: L10n.format("{} — {}", DeviceText.isolated(name), why))
+            dialog.addResponse("close", label: L10n.tr("_Close"))
+            dialog.setDefault("close", close: "close")
+            dialog.onClosed { [weak self] in self?.updateFirmware.grabFocus() }
+            dialog.present()
+        case .ready(let summary, let image, let bytes):
+            let dialog = MessageDialog(parent: navigator.parentWindow,
+                                       heading: L10n.format("Update to {}?", image.version.description),
+                                       body: L10n.format("{}\n{}", DeviceText.isolated(name), summary))
+            let modes = DropDown(DeviceManagerViewModel.modeNames, accessibleName: L10n.tr("Mode"))
+            let explanation = Label(DeviceManagerViewModel.explain(.testAndConfirm)).xalign(0).wrap()
+            explanation.css("dim-text")
+            modes.onSelected { index in
+                explanation.text = DeviceManagerViewModel.explain(FirmwareUpdate.Mode.allCases[index])
+            }
+            dialog.setExtraChild(Box(vertical: true, spacing: 6).append(modes, explanation))
+            dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
+            dialog.addResponse("update", label: L10n.tr("_Update"), appearance: .suggested) { [weak self] in
+                self?.model.startUpdate(bytes, image: image, fileName: name, mode: FirmwareUpdate.Mode.allCases[modes.selected])
+            }
+            dialog.setDefault("update", close: "cancel")
+            dialog.onClosed { [weak self] in
+                guard let self else { return }
+                if model.update?.isRunning == true { updateButton.grabFocus() } else { updateFirmware.grabFocus() }
+            }
+            dialog.present()
+        }
+    }
+}

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""The Device Manager on the real app, over our own HCI host, against a Bumble board with
+MCUmgr's SMP service (smp_device.py): the slots in words, Echo with its round trip, a file
+that is no image refused before a byte goes out, and Update Firmware in Test and Confirm:
+the image goes up, the board restarts into it, comes back, is confirmed, and the page shows
+the new version running. Images are made with imgtool, as MCUboot's users sign them."""
+
+import os
+import subprocess
+import unittest
+
+from harness import App, iso, retry_gtk_atspi_crash, scratch
+from peers import ROOT, ChatPeer, bumble_python
+
+BOARD = "Zephyr SMP"
+SMP_DEVICE = os.path.join(ROOT, "Tests", "PeerTests", "peers", "smp_device.py")
+
+
+class SMPBoard(ChatPeer):
+    """smp_device.py on its own virtual air, FavBlue's controller at `source`."""
+
+    def __init__(self, *args):
+        import peers
+        saved = peers.CHAT_PEER
+        peers.CHAT_PEER = SMP_DEVICE
+        try:
+            super().__init__(*args)
+        finally:
+            peers.CHAT_PEER = saved
+
+
+def signed_image(folder, version, size=40_000):
+    """An MCUboot image of `size` bytes at `version`, signed by imgtool (hash TLV only)."""
+    raw, signed = os.path.join(folder, "app.bin"), os.path.join(folder, f"app-{version}.bin")
+    with open(raw, "wb") as f:
+        f.write(bytes((i * 13 + 5) % 256 for i in range(size)))
+    imgtool = os.path.join(os.path.dirname(bumble_python()), "imgtool")
+    subprocess.run([imgtool, "sign", "--header-size", "0x200", "--align", "4", "--version", version,
+                    "--slot-size", "0x80000", "--pad-header", raw, signed], check=True, capture_output=True, timeout=60)
+    return signed
+
+
+def open_device_manager(app):
+    app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+    app.press("Add New Devices")
+    app.wait_for(lambda: BOARD in app.names("label"), timeout=30, what="the board in the scanner")
+    app.press(f"Details for {BOARD}")
+    app.wait_for(lambda: f"Connect to {BOARD}" in app.names("button"), what="Connect on the detail page")
+    app.press(f"Connect to {BOARD}")
+    app.wait_for(lambda: "Slot 0" in app.names(), timeout=30, what="the Device Manager's slots")
+
+
+def choose_file(app, path):
+    """GTK's own chooser (no portal under Xvfb): a "/" typed into it opens its location entry,
+    where the rest of the path goes, and Enter opens the file."""
+    app.wait_for(lambda: "Choose a Firmware Image" in app.frames(), what="the file chooser")
+    found = subprocess.run(["xdotool", "search", "--sync", "--name", "Choose a Firmware Image"],
+                           capture_output=True, text=True, timeout=20).stdout.split()
+    window = found[-1]
+    subprocess.run(["xdotool", "windowfocus", "--sync", window], check=False, timeout=10)
+    subprocess.run(["xdotool", "type", "--window", window, "--delay", "5", path], check=True, timeout=30)
+    app.settle()
+    subprocess.run(["xdotool", "key", "--window", window, "Return"], check=True, timeout=10)
+
+
+@retry_gtk_atspi_crash
+class DeviceManagerTests(unittest.TestCase):
+    def test_slots_echo_and_a_refused_file(self):
+        folder = scratch("favblue-firmware-")
+        not_an_image = os.path.join(folder, "notes.bin")
+        with open(not_an_image, "wb") as f:
+            f.write(b"not firmware at all, only words" * 10)
+        with SMPBoard() as board, App("--source", board.source) as app:
+            open_device_manager(app)
+            self.assertIn(iso("1.0.0") + " · Running, confirmed", app.names(), "the slot's version and state in words")
+            self.assertIn("Copy the hash of Slot 0", app.names("button"))
+            self.assertIn(iso("MCUboot"), app.names(), "the bootloader the board names")
+            self.assertIn("4 × 512 bytes", app.names(), "MCUmgr's buffers")
+            app.press("Send Echo")
+            app.wait_for(lambda: any(n.startswith("“" + iso("hello") + "” came back in ") and n.endswith(" ms.") for n in app.names()),
+                         what="the echo and its round trip")
+            app.press("Update Firmware…")
+            choose_file(app, not_an_image)
+            app.wait_for(lambda: "This File Cannot Be Sent" in app.names(), what="the refusal")
+            self.assertTrue(any(n.startswith(iso("notes.bin") + " — ") for n in app.names()), app.names())
+            app.press("Close")
+            self.assertEqual(board.count("UPLOAD"), 0, "no byte of a file that is no image went out")
+
+    def test_update_in_test_and_confirm_runs_the_new_version(self):
+        folder = scratch("favblue-firmware-")
+        image = signed_image(folder, "1.2.0")
+        with SMPBoard("--erase-delay", "0.5") as board, App("--source", board.source) as app:
+            open_device_manager(app)
+            app.press("Update Firmware…")
+            choose_file(app, image)
+            app.wait_for(lambda: "Update to 1.2.0?" in app.names(), what="the question, with the file's version")
+            body = next(n for n in app.names() if n.startswith(iso("app-1.2.0.bin") + "\n"))
+            self.assertRegex(body, "^" + iso("app-1.2.0.bin") + r"\nVersion 1\.2\.0 · \d+(\.\d)? KiB · Hash [0-9a-f]{8}…$")
+            self.assertIn("Test and Confirm", app.names(), "the default mode")
+            app.press("Update")
+            app.wait_for(lambda: "Now running 1.2.0" in app.names(), timeout=90, what="the new version running")
+            board.wait_for("CONFIRM")
+            board.wait_for("RUNNING 1.2.0")
+            app.wait_for(lambda: iso("1.2.0") + " · Running, confirmed" in app.names(), timeout=30, what="the slots listed again")
+
+
+if __name__ == "__main__":
+    unittest.main()
