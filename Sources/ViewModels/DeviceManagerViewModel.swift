@@ -68,8 +68,8 @@ public final class DeviceManagerViewModel {
     /// A slot's state in words: running, confirmed, will run once or from now on, bootable.
     static func state(of slot: ImageSlot) -> String {
         var words: [String] = []
-        if slot.active { words.append(L10n.tr("Running")) }
-        if slot.confirmed { words.append(L10n.tr("confirmed")) }
+        if slot.active { words.append(L10n.ctx("firmware image", "Running")) }
+        if slot.confirmed { words.append(L10n.ctx("firmware image", "confirmed")) }
         if slot.pending {
             words.append(slot.permanent ? L10n.tr("will run from the next restart on") : L10n.tr("will run once after the next restart"))
         }
@@ -161,6 +161,11 @@ public final class DeviceManagerViewModel {
             return Update(title: title, step: L10n.format("{} failed: {}", Self.stepName(failure.step), failure.message),
                           progress: nil, fraction: nil, isRunning: false, failed: true)
         }
+        if case .reconnecting(let p) = run.step {
+            return Update(title: title, step: run.step.words,
+                          progress: L10n.format("{} of {}", Formats.bytes(p.done), Formats.bytes(p.total)),
+                          fraction: p.total > 0 ? Double(p.done) / Double(p.total) : nil, isRunning: true, failed: false)
+        }
         guard case .uploading(let p) = run.step, !p.preparing else {
             return Update(title: title, step: run.step.words, progress: nil, fraction: nil, isRunning: run.isRunning, failed: false)
         }
@@ -177,7 +182,7 @@ public final class DeviceManagerViewModel {
     /// A step's name, for the words of its failure.
     static func stepName(_ step: FirmwareUpdate.Step) -> String {
         switch step {
-        case .uploading: return L10n.tr("Sending the image")
+        case .uploading, .reconnecting: return L10n.tr("Sending the image")
         case .marking: return L10n.tr("Marking the image")
         case .restarting: return L10n.tr("Restarting the device")
         case .waiting: return L10n.tr("Waiting for the device")

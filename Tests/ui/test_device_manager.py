@@ -64,6 +64,31 @@ def choose_file(app, path):
     subprocess.run(["xdotool", "key", "--window", window, "Return"], check=True, timeout=10)
 
 
+def dialog_window(title_part=None):
+    """The X window of the dialog on top (the newest mapped window of the app)."""
+    found = subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "favblue"],
+                           capture_output=True, text=True, timeout=20).stdout.split()
+    return found[-1]
+
+
+def choose_mode(app, mode):
+    """Picks `mode` in the update question's Mode list with the keyboard: Shift+Tab back to the
+    list, Space opens it, Down to the mode, Enter takes it."""
+    modes = ["Test and Confirm", "Confirm Only", "Test Only"]
+    window = dialog_window()
+    for _ in range(6):
+        if app.focused_now()[1] == "Mode":
+            break
+        subprocess.run(["xdotool", "key", "--window", window, "shift+Tab"], check=True, timeout=10)
+        app.settle()
+    assert app.focused_now()[1] == "Mode", f"Shift+Tab never reached Mode: {app.focused_now()}"
+    keys = ["space"] + ["Down"] * modes.index(mode) + ["Return"]
+    for key in keys:
+        subprocess.run(["xdotool", "key", "--window", window, key], check=True, timeout=10)
+        app.settle()
+    app.wait_for(lambda: mode in app.names(), what=f"{mode} chosen")
+
+
 @retry_gtk_atspi_crash
 class DeviceManagerTests(unittest.TestCase):
     def test_slots_echo_and_a_refused_file(self):
@@ -103,6 +128,31 @@ class DeviceManagerTests(unittest.TestCase):
             board.wait_for("CONFIRM")
             board.wait_for("RUNNING 1.2.0")
             app.wait_for(lambda: iso("1.2.0") + " · Running, confirmed" in app.names(), timeout=30, what="the slots listed again")
+
+
+    def test_a_dropped_link_goes_on_where_the_board_stopped_in_confirm_only(self):
+        """The board goes out of reach half-way: the page says so and waits, FavBlue connects
+        again and goes on from the board's offset (not from the start), then Confirm Only
+        marks the image permanent and the board runs it after its restart."""
+        folder = scratch("favblue-firmware-")
+        image = signed_image(folder, "2.0.0", size=60_000)
+        with SMPBoard("--drop-at", "20000") as board, App("--source", board.source) as app:
+            open_device_manager(app)
+            app.press("Update Firmware…")
+            choose_file(app, image)
+            app.wait_for(lambda: "Update to 2.0.0?" in app.names(), what="the question")
+            choose_mode(app, "Confirm Only")
+            self.assertIn("The device restarts into the new image and keeps it, unchecked.", app.names())
+            app.press("Update")
+            board.wait_for("DROPPED", timeout=60)
+            app.wait_for(lambda: "Now running 2.0.0" in app.names(), timeout=120, what="the new version running")
+            uploads = [int(line.split()[1]) for line in board.lines if line.startswith("UPLOAD ")]
+            first_after_drop = board.lines.index("DROPPED")
+            self.assertTrue(any(line.startswith("PERMANENT ") for line in board.lines), board.lines)
+            self.assertNotIn("CONFIRM", board.lines, "Confirm Only confirms nothing after the restart")
+            self.assertEqual(uploads, sorted(uploads), "the board took every part once, in order: nothing started again")
+            self.assertEqual(uploads[-1], os.path.getsize(image))
+            self.assertGreater(len([l for l in board.lines[first_after_drop:] if l.startswith("UPLOAD ")]), 0)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ public struct FirmwareUpdate: Sendable {
     /// Where the update is, in words the page shows.
     public enum Step: Equatable, Sendable {
         case uploading(TransferProgress)
+        /// The link dropped during the upload: waiting for the device, to go on where it stopped.
+        case reconnecting(TransferProgress)
         case marking
         case restarting
         case waiting
@@ -33,6 +35,7 @@ public struct FirmwareUpdate: Sendable {
             switch self {
             case .uploading(let p) where p.preparing: return L10n.tr("Preparing the device…")
             case .uploading: return L10n.tr("Sending the image…")
+            case .reconnecting: return L10n.tr("The connection dropped. Waiting for the device, to go on where it stopped…")
             case .marking: return L10n.tr("Marking the image to run…")
             case .restarting: return L10n.tr("Restarting the device…")
             case .waiting: return L10n.tr("Waiting for the device to come back…")
@@ -68,19 +71,12 @@ public struct FirmwareUpdate: Sendable {
         func fail(_ at: Step, _ problem: SMPProblem, _ next: String) -> Failure {
             Failure(step: at, message: L10n.format("{} {}", problem.message, next))
         }
-        let client: SMPClient
-        do { client = try await connect() } catch {
+        let opened: SMPClient
+        do { opened = try await connect() } catch {
             throw fail(.uploading(TransferProgress(done: 0, total: bytes.count, preparing: true)), error,
                        L10n.tr("Nothing was sent: connect to the device, then try again."))
         }
-        do {
-            let parameters = try await client.parameters()
-            try await client.uploadImage(bytes, sha: nil, parameters: parameters) { step(.uploading($0)) }
-        } catch {
-            await client.close()
-            throw fail(.uploading(TransferProgress(done: 0, total: bytes.count, preparing: false)), error,
-                       L10n.tr("The image was not sent whole: try again, and the device goes on from where it stopped."))
-        }
+        let client = try await upload(bytes, on: opened, step: step)
         step(.marking)
         do { _ = try await client.setImage(image.hash, confirm: mode == .confirmOnly) } catch {
             await client.close()
@@ -105,6 +101,52 @@ public struct FirmwareUpdate: Sendable {
         }
         await back.close()
         step(.done(version: image.version.description, running: true))
+    }
+
+    /// Links that may drop during an upload before it gives up.
+    static let drops = 3
+
+    /// Sends the image; where the link drops, waits for the device and goes on from the offset it
+    /// took, a few times. Returns the client the upload ended on.
+    private func upload(_ bytes: [UInt8], on first: SMPClient, step: @escaping @Sendable (Step) -> Void) async throws(Failure) -> SMPClient {
+        let reached = Reached()
+        var client = first
+        var drops = 0
+        while true {
+            do {
+                let parameters = try await client.parameters()
+                try await client.uploadImage(bytes, sha: nil, parameters: parameters, resumingAt: reached.done) { progress in
+                    if !progress.preparing { reached.done = progress.done }
+                    step(.uploading(progress))
+                }
+                return client
+            } catch {
+                await client.close()
+                let at = TransferProgress(done: reached.done, total: bytes.count, preparing: false)
+                guard case .disconnected = error, drops < Self.drops else {
+                    throw Failure(step: .uploading(at), message: L10n.format("{} {}", error.message,
+                        L10n.tr("The image was not sent whole: try again, and the device goes on from where it stopped.")))
+                }
+                drops += 1
+                step(.reconnecting(at))
+                client = try await reconnect(at)
+            }
+        }
+    }
+
+    /// Reconnects to the device after a dropped link, a look a second for the restart time.
+    private func reconnect(_ at: TransferProgress) async throws(Failure) -> SMPClient {
+        var last: SMPProblem = .timedOut
+        for _ in 0..<max(1, Int(restartTime / .seconds(1))) {
+            do { try await clock.sleep(for: .seconds(1)) } catch { throw Failure(step: .reconnecting(at), message: SMPProblem.cancelled.message) }
+            do { return try await connect() } catch .cancelled {
+                throw Failure(step: .reconnecting(at), message: SMPProblem.cancelled.message)
+            } catch {
+                last = error
+            }
+        }
+        throw Failure(step: .reconnecting(at), message: L10n.format("{} {}", last.message,
+            L10n.tr("The device did not come back: check it is on and in reach, then update again; it goes on from where it stopped.")))
     }
 
     /// Reconnects until the device answers again, and checks it runs the new image.
@@ -133,5 +175,15 @@ public struct FirmwareUpdate: Sendable {
         }
         throw Failure(step: .waiting, message: L10n.format("{} {}", last.message,
                                                              L10n.tr("The device did not come back after its restart: check it is on and in reach, then list its images.")))
+    }
+}
+
+/// How far the device took the image, as its answers said (written by the progress callback).
+private final class Reached: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var done: Int {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
     }
 }

@@ -28,10 +28,13 @@ extension SMPClient {
     /// img, Upload (command 1): `image` to image number `index`. The first part goes alone and
     /// waits up to `firstTimeout` (the device erases its slot first); the rest are pipelined.
     /// `sha` is the SHA-256 of the whole file, which lets the device resume and check it.
+    /// `resumingAt` goes on from an offset the device took before (a link that dropped): the
+    /// device's answer says where it really is, and an upload it no longer holds starts afresh.
     public func uploadImage(_ image: [UInt8], index: Int = 0, sha: [UInt8]?, upgrade: Bool = false, parameters: SMPParameters,
-                            firstTimeout: Duration = .seconds(40), progress: @escaping @Sendable (TransferProgress) -> Void)
-        async throws(SMPProblem) {
-        try await upload(image, .image, 1, parameters: parameters, firstTimeout: firstTimeout, progress: progress) { off, data in
+                            firstTimeout: Duration = .seconds(40), resumingAt: Int = 0,
+                            progress: @escaping @Sendable (TransferProgress) -> Void) async throws(SMPProblem) {
+        try await upload(image, .image, 1, parameters: parameters, firstTimeout: firstTimeout, resumingAt: resumingAt,
+                         progress: progress) { off, data in
             var members: [CBORPair] = []
             if off == 0 {
                 members.append(CBORPair(key: .text("image"), value: .int(Int64(index))))
@@ -98,7 +101,7 @@ extension SMPClient {
     }
 
     private func upload(_ data: [UInt8], _ group: SMPGroup, _ command: UInt8, parameters: SMPParameters, firstTimeout: Duration,
-                        progress: @escaping @Sendable (TransferProgress) -> Void,
+                        resumingAt resume: Int = 0, progress: @escaping @Sendable (TransferProgress) -> Void,
                         body: @escaping @Sendable (Int, [UInt8]) -> CBOR) async throws(SMPProblem) {
         let first = partSize(at: 0, parameters, total: data.count, body: body)
         let later = partSize(at: 1, parameters, total: data.count, body: body)
@@ -111,9 +114,16 @@ extension SMPClient {
             }
             return Int(off)
         }
-        progress(TransferProgress(done: 0, total: data.count, preparing: true))
-        // The first part alone: the device erases before it answers.
-        var at = try offset(try await exchange(.write, group.rawValue, command, part(0), timeout: firstTimeout))
+        var at = 0
+        if resume > 0, resume < data.count {
+            // Where the device stopped, as far as FavBlue knows; its answer says where it is.
+            at = try offset(try await exchange(.write, group.rawValue, command, part(resume), timeout: timeout))
+        }
+        if at == 0 {
+            progress(TransferProgress(done: 0, total: data.count, preparing: true))
+            // The first part alone: the device erases before it answers.
+            at = try offset(try await exchange(.write, group.rawValue, command, part(0), timeout: firstTimeout))
+        }
         progress(TransferProgress(done: at, total: data.count, preparing: false))
         var restarts = 0, lastRestart = -1
         // One of the device's buffers carries the answer being made: Zephyr drops a request that

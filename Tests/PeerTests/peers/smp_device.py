@@ -5,7 +5,7 @@
 whose other controller FavBlue drives over H4: the Device Manager's test peer.
 
     smp_device.py --transport tcp-server:127.0.0.1:PORT [--buf-size N] [--buf-count N]
-                  [--erase-delay S] [--v1-errors]
+                  [--erase-delay S] [--v1-errors] [--drop-at BYTES]
 
 It advertises as "Zephyr SMP" (F0:F1:F2:F3:F4:F5) with service 8D53DC1D-1DB7-4CD3-868B-8A527460AA84,
 whose characteristic DA2E7828-FBCE-4E01-AE9E-261174997C48 takes requests as writes without
@@ -19,7 +19,9 @@ An image arriving whole is checked as MCUboot would: its header's magic and its 
 against the header and image. --erase-delay waits before answering the first part (the slot is
 erased); --v1-errors answers {"rc": 6} (MCUmgr's common "bad state") as SMP version 1 firmware does, else
 {"err": {"group", "rc"}} with the group's own code.
-On reset it restarts as a board does: the link drops, MCUboot swaps in an image marked to run
+--drop-at ends the link once, as a board going out of reach does, when an upload has reached
+BYTES; the upload it holds stays, and a part at its offset goes on with it (Zephyr's img_mgmt
+keeps its state across links). On reset it restarts as a board does: the link drops, MCUboot swaps in an image marked to run
 (test or permanent) or, after a test that was not confirmed, swaps the old one back, and it
 advertises again.
 Lines: READY, CONNECTED, UPLOAD <off>, IMAGE <version> <hash>, REFUSED <why>, RESET, TEST <hash>,
@@ -87,6 +89,7 @@ class Zephyr:
         self.upload = None
         self.erased = False
         self.restarting = False
+        self.dropping = False
 
     def restart(self):
         """MCUboot at start-up: a marked image is swapped in; an unconfirmed test goes back."""
@@ -158,6 +161,9 @@ class Zephyr:
             return {'off': len(self.upload['data']) if self.upload else 0}
         self.upload['data'] += data
         say('UPLOAD', len(self.upload['data']))
+        if self.args.drop_at and len(self.upload['data']) >= self.args.drop_at:
+            self.args.drop_at = 0
+            self.dropping = True
         answer = {'off': len(self.upload['data'])}
         if len(self.upload['data']) >= self.upload['len']:
             image = self.upload['data']
@@ -204,6 +210,14 @@ async def main(args):
         mtu = state['connection'].att_mtu if state['connection'] else 23
         for at in range(0, len(message), mtu - 3):
             await device.notify_subscribers(smp, message[at:at + mtu - 3])
+        if zephyr.dropping:
+            zephyr.dropping = False
+            if state['connection']:
+                say('DROPPED')
+                try:
+                    await state['connection'].disconnect()
+                except Exception:
+                    pass
         if zephyr.restarting:
             # Zephyr answers, then resets a moment later: the link drops, MCUboot runs, the app advertises.
             await asyncio.sleep(0.25)
@@ -262,4 +276,5 @@ if __name__ == '__main__':
     parser.add_argument('--buf-count', type=int, default=4)
     parser.add_argument('--erase-delay', type=float, default=0)
     parser.add_argument('--v1-errors', action='store_true')
+    parser.add_argument('--drop-at', type=int, default=0)
     asyncio.run(main(parser.parse_args()))
