@@ -61,7 +61,8 @@ let package = Package(
 
         // MARK: Executables
         .executableTarget(name: "FavBlue", dependencies: ["Views", "ViewModels", "Domain", "Localization", "Bluetooth",
-                                                                    "Persistence", "GtkKit", "SecurityToolbox", "ScanCommand"],
+                                                                    "Persistence", "GtkKit", "SecurityToolbox", "ScanCommand",
+                                                                    "DeviceLinks"],
                           swiftSettings: gtkSwift, linkerSettings: ownSymbolsOnly),
         .target(name: "ScanCommand", dependencies: ["Bluetooth", "Domain", "SecurityToolbox", "DeviceLinks",
                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")]),

@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import Bluetooth
+import DeviceLinks
 import Domain
 import Foundation
 import GtkKit
@@ -386,7 +387,12 @@ final class FavBlueApp {
                 AdvertisementPage(navigator: navigator, model: AdvertisementEditorViewModel(role: role, id: id, company: CompanyNames.name,
                                                                                            companies: CompanyNames.all))
             },
-            server: { navigator in ServerPage(navigator: navigator, model: ServerEditorViewModel(role: role, names: Self.attributeName)) })
+            server: { navigator in ServerPage(navigator: navigator, model: ServerEditorViewModel(role: role, names: Self.attributeName)) },
+            networkDevice: { navigator, target, typed in
+                NetworkDevicePage(navigator: navigator, model: DeviceManagerViewModel(device: nil, manager: DeviceManager(name: typed) { () throws(SMPProblem) -> SMPTransport in
+                    try UDPSMPTransport(host: target.host, port: target.port)
+                }))
+            })
     }
 
     /// The one name rule (nickname, advertised name, address) for the owners and models that name a device.

@@ -87,18 +87,11 @@ struct MCUmgrRun {
         guard target.hasPrefix("udp:") else {
             usage("“\(DeviceText.terminal(target))” is no target: use udp:HOST[:PORT]")
         }
-        var rest = String(target.dropFirst(4))
-        var port = UDPSMPTransport.defaultPort
-        // IPv6 in brackets, else the last colon parts a port off.
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-            let after = rest[rest.index(after: close)...]
-            if after.hasPrefix(":"), let p = UInt16(after.dropFirst()) { port = p }
-            rest = String(rest[rest.index(after: rest.startIndex)..<close])
-        } else if let colon = rest.lastIndex(of: ":"), rest.filter({ $0 == ":" }).count == 1 {
-            guard let p = UInt16(rest[rest.index(after: colon)...]) else { usage("“\(DeviceText.terminal(target))” has no port number") }
-            port = p
-            rest = String(rest[..<colon])
+        let parsed: NetworkTarget
+        do { parsed = try NetworkTarget(parsing: String(target.dropFirst(4))) } catch {
+            usage("“\(DeviceText.terminal(target))”: \(error.message)")
         }
+        let (rest, port) = (parsed.host, parsed.port)
         do { return try UDPSMPTransport(host: rest, port: port) } catch { FavBlueScan.exit(saying: error.message, code: 3) }
     }
 

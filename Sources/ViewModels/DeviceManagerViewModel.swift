@@ -30,10 +30,11 @@ public final class DeviceManagerViewModel {
         case refused(String)
     }
 
-    public let device: DeviceID
+    /// The device on whose page it is; nil for a device reached by network or line, whose page it is alone.
+    public let device: DeviceID?
     private let manager: DeviceManager
 
-    public init(device: DeviceID, manager: DeviceManager) {
+    public init(device: DeviceID?, manager: DeviceManager) {
         self.device = device
         self.manager = manager
     }
@@ -41,7 +42,12 @@ public final class DeviceManagerViewModel {
     public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { manager.observe(handler) }
 
     /// Whether the section shows: this device is connected and has a Device Manager.
-    public var isShown: Bool { manager.device == device && manager.phase != .absent }
+    public var isShown: Bool {
+        manager.networkName != nil || manager.device == device && manager.phase != .absent
+    }
+
+    /// The page's title for a device reached by network or line ("192.168.1.20").
+    public var networkName: String? { manager.networkName }
 
     /// A line while there is nothing else to show: asking, or why the device did not answer.
     public var status: String? {
@@ -81,15 +87,103 @@ public final class DeviceManagerViewModel {
     /// "MCUboot"; nil where the device does not say.
     public var bootloader: String? { manager.bootloader.map(DeviceText.isolated) }
 
-    /// "4 × 512 bytes": how many requests the device holds at once, and how big each may be.
+    /// "4 × 512 bytes": how many requests the device holds at once, and how big each may be,
+    /// in bytes as MCUmgr's settings give them.
     public var buffers: String? {
-        manager.parameters.map { L10n.format("{} × {}", Formats.number($0.bufferCount), Formats.bytes($0.bufferSize)) }
+        manager.parameters.map {
+            L10n.format("{} × {}", Formats.number($0.bufferCount),
+                        L10n.plural("{} byte", "{} bytes", $0.bufferSize, Formats.number($0.bufferSize)))
+        }
     }
 
     /// What came of the last request.
     public var note: (text: String, isProblem: Bool)? { manager.note }
 
     public var canAct: Bool { manager.phase == .ready && !isBusy }
+    public var canRetry: Bool { if case .failed = manager.phase { return !isBusy } else { return false } }
+
+    // MARK: Statistics, shell, files
+
+    /// One statistics group: its name and a line a counter ("ticks", "1,234").
+    public struct Statistics: Equatable {
+        public let title: String
+        public let counters: [(name: String, value: String)]
+
+        public static func == (a: Statistics, b: Statistics) -> Bool {
+            a.title == b.title && a.counters.map(\.name) == b.counters.map(\.name) && a.counters.map(\.value) == b.counters.map(\.value)
+        }
+    }
+
+    /// The statistics groups; nil where the device has none (then the section shows none).
+    public var statistics: [Statistics]? {
+        manager.statistics.map { groups in
+            groups.map { group in
+                Statistics(title: DeviceText.isolated(group.name),
+                           counters: group.counters.map { (DeviceText.isolated($0.name), Formats.number(Int(clamping: $0.value))) })
+            }
+        }
+    }
+
+    public var hasImages: Bool { manager.hasImages }
+    public var hasShell: Bool { manager.hasShell }
+    public var hasFiles: Bool { manager.hasFiles }
+
+    /// The shell's commands and what each printed, newest last, as plain text.
+    public var shellRuns: [(command: String, output: String)] {
+        manager.shellRuns.map { run in
+            let output: String
+            if let problem = run.problem {
+                output = problem
+            } else if let code = run.code, code != 0 {
+                output = run.output + (run.output.isEmpty || run.output.hasSuffix("\n") ? "" : "\n")
+                    + L10n.format("The command ended with code {}.", Formats.number(Int(clamping: code)))
+            } else {
+                output = run.output
+            }
+            return ("$ " + Self.plain(run.command), Self.plain(output))
+        }
+    }
+
+    /// A device's shell output as lines of text: its line ends made one kind, its terminal's
+    /// colour and cursor sequences (ESC [ … a letter) and other control characters dropped, the
+    /// blank lines around it trimmed.
+    static func plain(_ text: String) -> String {
+        var out = ""
+        var scalars = text.replacingOccurrences(of: "\r\n", with: "\n").unicodeScalars.makeIterator()
+        while let c = scalars.next() {
+            switch c.value {
+            case 0x1B:
+                // CSI: ESC [ parameters… final byte in @…~; any other escape takes one more character.
+                guard let next = scalars.next(), next == "[" else { continue }
+                while let p = scalars.next(), !(0x40...0x7E).contains(p.value) {}
+            case 0x0D: out.unicodeScalars.append("\n")
+            case 0x0A, 0x09: out.unicodeScalars.append(c)
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0: continue
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out.trimmingCharacters(in: .newlines)
+    }
+
+    public func runShell(_ line: String) { manager.runShell(line) }
+    public func refreshStatistics() { manager.refreshStatistics() }
+    public func downloadFile(_ path: String, save: @escaping @MainActor ([UInt8]) -> String?) { manager.downloadFile(path, save: save) }
+    public func uploadFile(_ data: [UInt8], to path: String) { manager.uploadFile(data, to: path) }
+
+    /// The file going to or from the device, in words: "12 KiB of 40 KiB", then done or why not.
+    public var transfer: (text: String, isProblem: Bool)? {
+        guard let t = manager.transfer else { return nil }
+        let path = DeviceText.isolated(t.path)
+        if t.over {
+            if let problem = t.problem { return (L10n.format("{}: {}", path, problem), true) }
+            return (t.upload ? L10n.format("{} is on the device ({}).", path, Formats.bytes(t.progress.total))
+                             : L10n.format("{} was saved ({}).", path, Formats.bytes(t.progress.done)), false)
+        }
+        if t.progress.preparing || t.progress.total == 0 {
+            return (t.upload ? L10n.format("Sending {}…", path) : L10n.format("Fetching {}…", path), false)
+        }
+        return (L10n.format("{}: {} of {}", path, Formats.bytes(t.progress.done), Formats.bytes(t.progress.total)), false)
+    }
     public var isEchoing: Bool { manager.action == .echo }
 
     public func echo(_ text: String) { manager.echo(text) }
@@ -167,7 +261,9 @@ public final class DeviceManagerViewModel {
                           fraction: p.total > 0 ? Double(p.done) / Double(p.total) : nil, isRunning: true, failed: false)
         }
         guard case .uploading(let p) = run.step, !p.preparing else {
-            return Update(title: title, step: run.step.words, progress: nil, fraction: nil, isRunning: run.isRunning, failed: false)
+            // Before the first part nothing is sent yet; after the upload the whole image is there.
+            let sent: Double? = if case .uploading = run.step { nil } else { 1 }
+            return Update(title: title, step: run.step.words, progress: nil, fraction: sent, isRunning: run.isRunning, failed: false)
         }
         var parts = [L10n.format("{} of {}", Formats.bytes(p.done), Formats.bytes(p.total))]
         if let speed = run.bytesPerSecond, speed > 0 {

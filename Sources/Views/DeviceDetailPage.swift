@@ -216,6 +216,8 @@ public final class DeviceDetailPage: Page {
 
     public func pageWillDisappear() { model.disappear() }
 
+    public func adapt(narrow: Bool) { managerSection?.adapt(narrow: narrow) }
+
     /// "loading" while the stored data is on its way, then "details" (for tests).
     public var visibleContent: String? { content.visibleName }
 

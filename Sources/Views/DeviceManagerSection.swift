@@ -7,9 +7,10 @@ import GtkKit
 import Localization
 import ViewModels
 
-/// The detail page's Device Manager, shown while the device is connected and has MCUmgr's
-/// SMP service: its image slots (version, state, hash to copy), what it says of itself, Update
-/// Firmware with its progress and Cancel, Restart, Erase Spare Slot and Echo.
+/// The Device Manager: on a device's page while it is connected and has MCUmgr's SMP service,
+/// or a network device's page alone. Its image slots (version, state, hash to copy), what it says
+/// of itself, Update Firmware with its progress and Cancel, Restart, Erase Spare Slot and Echo;
+/// Statistics, Shell and Files where the device answers those groups.
 @MainActor
 final class DeviceManagerSection {
     let root = Box(vertical: true, spacing: 12)
@@ -34,6 +35,29 @@ final class DeviceManagerSection {
     private let echoEntry = EntryRow(title: L10n.tr("Echo"), text: "hello")
     private let echoButton = Button(label: L10n.tr("Send"))
     private let note = Label()
+    /// Rows of buttons that stack when the window is narrow.
+    private let first = Box(vertical: false, spacing: 6)
+    private let fileButtons = Box(vertical: false, spacing: 6)
+    private let retry = Button(label: L10n.tr("Try Again"))
+
+    private let statisticsBox = Box(vertical: true, spacing: 6)
+    private let statisticsList = BoxedList(accessibleName: L10n.tr("Statistics"))
+    private let refreshStatistics = Button(label: L10n.tr("Refresh Statistics"))
+    private var shownStatistics: [DeviceManagerViewModel.Statistics]?
+
+    private let shellBox = Box(vertical: true, spacing: 6)
+    private let shellEntry = EntryRow(title: L10n.tr("Command"))
+    private let shellRun = Button(label: L10n.tr("Run"))
+    private let shellOutput = Label()
+
+    private let filesBox = Box(vertical: true, spacing: 6)
+    private let pathEntry = EntryRow(title: L10n.tr("Path on the Device"), text: "/lfs/")
+    private let download = Button(label: L10n.tr("Download…"))
+    private let upload = Button(label: L10n.tr("Upload…"))
+    private let transferNote = Label()
+
+    /// The largest file Upload… reads: a device's file system holds far less.
+    static let largestUpload = 16 << 20
 
     private let model: DeviceManagerViewModel
     private weak var navigator: Navigator?
@@ -52,15 +76,15 @@ final class DeviceManagerSection {
         facts.append(buffersRow)
 
         updateButton.align(.end, .center)
-        updateBox.append(updateTitle, progress, updateStep, updateFigures, updateButton)
+        // The card holds the update; its content keeps the card's own padding.
+        let updateContent = Box(vertical: true, spacing: 6).append(updateTitle, progress, updateStep, updateFigures, updateButton)
+        updateContent.margins(12)
+        updateBox.append(updateContent)
         updateBox.css("card")
-        updateBox.margins(0)
-        let inner = updateBox
-        inner.margins(12)
 
+        // Erase is destructive in its question; here it sits as any other button.
         updateFirmware.css("suggested-action")
-        erase.css("destructive-action")
-        let first = Box(vertical: false, spacing: 6).append(updateFirmware, restart)
+        first.append(updateFirmware, restart)
         let second = Box(vertical: false, spacing: 6).append(erase)
         for button in [updateFirmware, restart, erase] { button.expand(horizontal: true, vertical: false) }
         echoButton.css("flat")
@@ -69,7 +93,48 @@ final class DeviceManagerSection {
         echoEntry.addSuffix(echoButton)
         echoList.append(echoEntry)
 
-        root.append(heading, status, images, facts, updateBox, first, second, echoList, note)
+        retry.align(.start, .center)
+        retry.onClicked { [weak self] in self?.model.refresh() }
+
+        // Statistics, Shell and Files: each only where the device answers its group.
+        let statisticsHeading = Label(L10n.tr("Statistics")).xalign(0)
+        statisticsHeading.css("heading")
+        refreshStatistics.align(.start, .center)
+        refreshStatistics.onClicked { [weak self] in self?.model.refreshStatistics() }
+        statisticsBox.append(statisticsHeading, statisticsList, refreshStatistics)
+
+        let shellHeading = Label(L10n.tr("Shell")).xalign(0)
+        shellHeading.css("heading")
+        let shellList = BoxedList(accessibleName: L10n.tr("Shell"))
+        shellRun.css("flat")
+        shellRun.align(.center, .center)
+        shellRun.accessibleLabel(L10n.tr("Run the Command"))
+        shellEntry.addSuffix(shellRun)
+        shellList.append(shellEntry)
+        // What a device prints is text, never markup, and may be copied.
+        shellOutput.xalign(0).wrap()
+        shellOutput.isSelectable = true
+        shellOutput.css("monospace", "card")
+        shellOutput.margins(0)
+        shellOutput.accessibleLabel(L10n.tr("Shell output"))
+        shellBox.append(shellHeading, shellList, shellOutput)
+        shellRun.onClicked { [weak self] in self?.runShell() }
+        shellEntry.onSubmitted { [weak self] in self?.runShell() }
+
+        let filesHeading = Label(L10n.tr("Files")).xalign(0)
+        filesHeading.css("heading")
+        let filesList = BoxedList(accessibleName: L10n.tr("Files"))
+        filesList.append(pathEntry)
+        fileButtons.append(download, upload)
+        for button in [download, upload] { button.expand(horizontal: true, vertical: false) }
+        download.accessibleLabel(L10n.tr("Download the File…"))
+        upload.accessibleLabel(L10n.tr("Upload a File…"))
+        transferNote.xalign(0).wrap()
+        filesBox.append(filesHeading, filesList, fileButtons, transferNote)
+        download.onClicked { [weak self] in self?.downloadFile() }
+        upload.onClicked { [weak self] in self?.uploadFile() }
+
+        root.append(heading, status, retry, images, facts, updateBox, first, second, echoList, note, statisticsBox, shellBox, filesBox)
         updateFirmware.onClicked { [weak self] in self?.chooseFile() }
         restart.onClicked { [weak self] in self?.askRestart() }
         erase.onClicked { [weak self] in self?.askErase() }
@@ -83,12 +148,19 @@ final class DeviceManagerSection {
         render()
     }
 
+    /// Stacks the rows of buttons in a narrow window, where two side by side do not fit in German.
+    func adapt(narrow: Bool) {
+        first.isVertical = narrow
+        fileButtons.isVertical = narrow
+    }
+
     func render() {
         root.isVisible = model.isShown
         guard model.isShown else { return }
         let statusText = model.status
         status.text = statusText ?? ""
         status.isVisible = statusText != nil
+        retry.isVisible = model.canRetry
 
         let slots = model.slots
         if slots != shownSlots {
@@ -136,11 +208,98 @@ final class DeviceManagerSection {
         updateFirmware.isSensitive = model.canAct
         restart.isSensitive = model.canAct
         erase.isSensitive = model.canAct && model.hasSpare
+        // A build without the image group has no firmware to update here.
+        updateFirmware.isVisible = model.hasImages
+        erase.isVisible = model.hasImages
         echoButton.isSensitive = model.canAct
         let said = model.note
         note.text = said?.text ?? ""
         note.isVisible = said != nil
         if said?.isProblem == true { note.css("error") } else { note.removeCSS("error") }
+        renderGroups()
+    }
+
+    private func renderGroups() {
+        let statistics = model.statistics
+        statisticsBox.isVisible = statistics != nil
+        if let statistics, statistics != shownStatistics {
+            shownStatistics = statistics
+            statisticsList.removeAll()
+            for group in statistics {
+                let row = ExpanderRow(title: group.title,
+                                      subtitle: L10n.plural("{} counter", "{} counters", group.counters.count, Formats.number(group.counters.count)))
+                for counter in group.counters {
+                    let line = PropertyRow(title: counter.name)
+                    line.value = counter.value
+                    row.addRow(line)
+                }
+                statisticsList.append(row)
+            }
+        }
+        refreshStatistics.isSensitive = model.canAct
+
+        shellBox.isVisible = model.hasShell
+        let runs = model.shellRuns
+        shellOutput.text = runs.suffix(5).map { $0.command + "\n" + $0.output }.joined(separator: "\n")
+        shellOutput.isVisible = !runs.isEmpty
+        shellRun.isSensitive = model.canAct
+
+        filesBox.isVisible = model.hasFiles
+        download.isSensitive = model.canAct
+        upload.isSensitive = model.canAct
+        let transfer = model.transfer
+        transferNote.text = transfer?.text ?? ""
+        transferNote.isVisible = transfer != nil
+        if transfer?.isProblem == true { transferNote.css("error") } else { transferNote.removeCSS("error") }
+    }
+
+    private func runShell() {
+        guard model.canAct else { return }
+        model.runShell(shellEntry.text)
+    }
+
+    /// The path typed, or nil (with the field marked) where it names no file.
+    private func devicePath() -> String? {
+        let path = pathEntry.text.trimmingCharacters(in: .whitespaces)
+        let valid = path.hasPrefix("/") && !path.hasSuffix("/")
+        pathEntry.setInvalid(!valid)
+        if !valid { navigator?.toast(L10n.tr("Type the file’s whole path on the device, such as /lfs/settings.txt."), button: nil, action: nil) }
+        return valid ? path : nil
+    }
+
+    private func downloadFile() {
+        guard let navigator, let path = devicePath() else { return }
+        let name = (path as NSString).lastPathComponent
+        let dialog = SaveFileDialog(parent: navigator.parentWindow, title: L10n.tr("Save the Device’s File"),
+                                    acceptLabel: L10n.tr("_Save"), cancelLabel: L10n.tr("_Cancel"), suggestedName: name, filters: [])
+        dialog.present { [weak self] local, _ in
+            guard let self, let local else { self?.download.grabFocus(); return }
+            model.downloadFile(path) { data in
+                FileManager.default.createFile(atPath: local, contents: Data(data))
+                    ? nil : L10n.tr("The file could not be saved there. Choose another folder.")
+            }
+            download.grabFocus()
+        }
+    }
+
+    private func uploadFile() {
+        guard let navigator, let path = devicePath() else { return }
+        let dialog = SaveFileDialog(parent: navigator.parentWindow, title: L10n.tr("Choose a File to Upload"),
+                                    acceptLabel: L10n.tr("_Open"), cancelLabel: L10n.tr("_Cancel"), suggestedName: "",
+                                    filters: [], opening: true)
+        dialog.present { [weak self] local, _ in
+            guard let self, let local else { self?.upload.grabFocus(); return }
+            let size = (try? FileManager.default.attributesOfItem(atPath: local)[.size] as? Int) ?? 0
+            if size > Self.largestUpload {
+                navigator.toast(L10n.format("“{}” is {}; FavBlue sends files up to {}.", DeviceText.isolated(local), Formats.bytes(size),
+                                            Formats.bytes(Self.largestUpload)), button: nil, action: nil)
+            } else if let data = FileManager.default.contents(atPath: local) {
+                model.uploadFile([UInt8](data), to: path)
+            } else {
+                navigator.toast(L10n.format("“{}” could not be read.", DeviceText.isolated(local)), button: nil, action: nil)
+            }
+            upload.grabFocus()
+        }
     }
 
     // MARK: Requests

@@ -39,6 +39,7 @@ extension MainWindow {
         }
         window.addAction("undo") { [weak self] in self?.notices.undo() }
         window.addAction("peripheral") { [weak self] in self?.showPeripheral() }
+        window.addAction("network-device") { [weak self] in self?.showNetworkDevice() }
         window.addAction("help") { [weak self] in self?.showHelp() }
         window.addAction("about") { [weak self] in
             guard let self else { return }

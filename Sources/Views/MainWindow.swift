@@ -256,6 +256,15 @@ public final class MainWindow: Navigator {
         push(page)
     }
 
+    /// Asks for a network device's address, then opens its Device Manager.
+    func showNetworkDevice() {
+        guard let make = factory.networkDevice else { return }
+        NetworkDevicePage.ask(navigator: self) { [weak self] target, typed in
+            guard let self else { return }
+            push(make(self, target, typed))
+        }
+    }
+
     public func showServer() {
         guard let page = factory.server?(self) else { return }
         push(page)

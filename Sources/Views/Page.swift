@@ -88,6 +88,8 @@ public struct PageFactory {
     public var advertisement: ((Navigator, String) -> Page)?
     /// Makes the server editor.
     public var server: ((Navigator) -> Page)?
+    /// Makes the Device Manager of a device on the network, at the address typed (as typed, for its title).
+    public var networkDevice: ((Navigator, NetworkTarget, String) -> Page)?
 
     /// Creates a factory from the page builders.
     public init(favorites: @escaping (Navigator) -> Page,
@@ -99,7 +101,8 @@ public struct PageFactory {
                 connectionBar: ((Navigator) -> ConnectionBar)? = nil,
                 peripheral: ((Navigator) -> Page)? = nil,
                 advertisement: ((Navigator, String) -> Page)? = nil,
-                server: ((Navigator) -> Page)? = nil) {
+                server: ((Navigator) -> Page)? = nil,
+                networkDevice: ((Navigator, NetworkTarget, String) -> Page)? = nil) {
         self.favorites = favorites
         self.scanner = scanner
         self.detail = detail
@@ -110,6 +113,7 @@ public struct PageFactory {
         self.peripheral = peripheral
         self.advertisement = advertisement
         self.server = server
+        self.networkDevice = networkDevice
     }
 }
 

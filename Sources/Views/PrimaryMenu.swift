@@ -6,13 +6,14 @@ import GtkKit
 import Localization
 
 /// The header bar's main menu, on every page, so F10 always opens it: Act as a Device,
-/// Preferences, Keyboard Shortcuts, Help and About, after the page's own export where it has one (Favorites: "Export
+/// Connect to a Network Device…, Preferences, Keyboard Shortcuts, Help and About, after the page's own export where it has one (Favorites: "Export
 /// Favorites…"; the Scanner keeps Export Devices… in its View Options).
 @MainActor
 enum PrimaryMenu {
     /// Act as a Device, Preferences, Keyboard Shortcuts, Help and About: the part every page's menu ends with.
     static var common: [(String, String)] {
         [(L10n.tr("_Act as a Device"), "win.peripheral"),
+         (L10n.tr("Connect to a _Network Device…"), "win.network-device"),
          (L10n.tr("_Preferences"), "win.preferences"),
          (L10n.tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
          (L10n.tr("_Help"), "win.help"),

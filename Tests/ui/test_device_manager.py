@@ -6,8 +6,13 @@ that is no image refused before a byte goes out, and Update Firmware in Test and
 the image goes up, the board restarts into it, comes back, is confirmed, and the page shows
 the new version running. Images are made with imgtool, as MCUboot's users sign them."""
 
+import fcntl
 import os
+import shutil
+import signal
 import subprocess
+import tempfile
+import time
 import unittest
 
 from harness import App, iso, retry_gtk_atspi_crash, scratch
@@ -28,6 +33,47 @@ class SMPBoard(ChatPeer):
             super().__init__(*args)
         finally:
             peers.CHAT_PEER = saved
+
+
+class ZephyrServer:
+    """Zephyr's own SMP server (smp_svr for native_sim, from PyPI smpclient's source distribution,
+    fetched by meson-helpers/bootstrap) on UDP port 1337: one at a time, as the Swift tests share
+    the port (a lock file), in a folder of its own so its flash starts empty."""
+
+    def __init__(self):
+        venv = os.environ.get("FAVBLUE_VENV") or os.path.join(ROOT, ".venv-peers")
+        exe = os.path.join(venv, "smp-server", "zephyr_4.4.0_smp_server_0eae053d_native_sim_udp.exe")
+        if not os.access(exe, os.X_OK):
+            raise AssertionError(f"no Zephyr SMP server at {exe}: run meson-helpers/bootstrap")
+        self.lock = open("/tmp/favblue-smp-udp.lock", "a+")
+        fcntl.flock(self.lock, fcntl.LOCK_EX)
+        self.folder = tempfile.mkdtemp(prefix="smp-server-")
+        self.log = open(os.path.join(self.folder, "log"), "wb")
+        self.process = subprocess.Popen([exe], cwd=self.folder, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 10
+        while b"Started" not in self.output():
+            if time.time() > deadline:
+                raise AssertionError("smp_svr never started: " + self.output().decode(errors="replace"))
+            time.sleep(0.02)
+
+    def output(self):
+        with open(self.log.name, "rb") as f:
+            return f.read()
+
+    def stop(self):
+        # native_sim takes SIGTERM as a signal to its simulated board, and goes on.
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+        self.log.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+        fcntl.flock(self.lock, fcntl.LOCK_UN)
+        self.lock.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
 
 
 def signed_image(folder, version, size=40_000):
@@ -51,11 +97,11 @@ def open_device_manager(app):
     app.wait_for(lambda: "Slot 0" in app.names(), timeout=30, what="the Device Manager's slots")
 
 
-def choose_file(app, path):
+def choose_file(app, path, title="Choose a Firmware Image"):
     """GTK's own chooser (no portal under Xvfb): a "/" typed into it opens its location entry,
     where the rest of the path goes, and Enter opens the file."""
-    app.wait_for(lambda: "Choose a Firmware Image" in app.frames(), what="the file chooser")
-    found = subprocess.run(["xdotool", "search", "--sync", "--name", "Choose a Firmware Image"],
+    app.wait_for(lambda: title in app.frames(), what="the file chooser")
+    found = subprocess.run(["xdotool", "search", "--sync", "--name", title],
                            capture_output=True, text=True, timeout=20).stdout.split()
     window = found[-1]
     subprocess.run(["xdotool", "windowfocus", "--sync", window], check=False, timeout=10)
@@ -102,6 +148,8 @@ class DeviceManagerTests(unittest.TestCase):
             self.assertIn("Copy the hash of Slot 0", app.names("button"))
             self.assertIn(iso("MCUboot"), app.names(), "the bootloader the board names")
             self.assertIn("4 × 512 bytes", app.names(), "MCUmgr's buffers")
+            for absent in ("Statistics", "Shell", "Files"):
+                self.assertNotIn(absent, app.names(), "a group the board lacks is not shown, and is no error")
             app.press("Send Echo")
             app.wait_for(lambda: any(n.startswith("“" + iso("hello") + "” came back in ") and n.endswith(" ms.") for n in app.names()),
                          what="the echo and its round trip")
@@ -153,6 +201,58 @@ class DeviceManagerTests(unittest.TestCase):
             self.assertEqual(uploads, sorted(uploads), "the board took every part once, in order: nothing started again")
             self.assertEqual(uploads[-1], os.path.getsize(image))
             self.assertGreater(len([l for l in board.lines[first_after_drop:] if l.startswith("UPLOAD ")]), 0)
+
+
+    def test_a_network_device_shows_statistics_runs_the_shell_and_moves_files(self):
+        """Zephyr's own smp_svr over UDP, opened from the main menu: its statistics, a shell
+        command's output, a file uploaded and downloaded the same; a build without the image
+        group shows no slots and offers no firmware update, without calling that an error."""
+        folder = scratch("favblue-files-")
+        local = os.path.join(folder, "settings.txt")
+        with open(local, "w") as f:
+            f.write("<b>bold?</b> line one\n" * 200)
+        back = os.path.join(folder, "back.txt")
+        with ZephyrServer(), App("--source", "demo") as app:
+            app.wait_for(lambda: "Main Menu" in app.names("button"), what="the home page")
+            app.key("F10")
+            app.wait_for(lambda: "Connect to a Network Device…" in app.names("menu item"), what="the main menu")
+            app.click_menu_item("Connect to a Network Device…")
+            app.wait_for(lambda: "Connect to a Network Device" in app.names(), what="the question")
+            self.assertFalse(app.is_sensitive("Connect"), "nothing typed, nothing to connect to")
+            app.find("Address", "text").set_text_contents("127.0.0.1:99999")
+            app.wait_for(lambda: "The port after the colon must be a number from 1 to 65535, such as 1337." in app.names(),
+                         what="the port refused as it is typed")
+            self.assertFalse(app.is_sensitive("Connect"))
+            app.find("Address", "text").set_text_contents("127.0.0.1")
+            app.wait_for(lambda: app.is_sensitive("Connect"), what="Connect once the address reads")
+            app.press("Connect")
+            app.wait_for(lambda: "smp_svr_stats" in [n.strip("\u2068\u2069") for n in app.names()], timeout=20, what="the statistics")
+            names = app.names()
+            self.assertIn(iso("smp_svr_stats"), names)
+            self.assertNotIn("Slot 0", names, "this build has no image group")
+            self.assertNotIn("Update Firmware…", app.names("button"))
+            self.assertFalse(any(n.startswith("The device’s Device Manager did not answer") for n in names), names)
+            self.assertIn("2 × 2,048 bytes", names, "smp_svr's buffers, as its manifest says")
+
+            app.find("Command", "text").set_text_contents("kernel uptime")
+            app.press("Run the Command")
+            app.wait_for(lambda: any(n.startswith("$ kernel uptime\nUptime: ") for n in app.names()), what="the command's output")
+
+            app.find("Path on the Device", "text").set_text_contents("/lfs1/settings.txt")
+            app.press("Upload a File…")
+            choose_file(app, local, title="Choose a File to Upload")
+            app.wait_for(lambda: iso("/lfs1/settings.txt") + " is on the device (4.3 KiB)." in app.names(), timeout=30,
+                         what="the upload done")
+            app.press("Download the File…")
+            app.wait_for(lambda: "Save the Device’s File" in app.frames(), what="the save chooser")
+            entry = app.find("Name:", role="text")
+            entry.set_text_contents(back)
+            app.settle()
+            app.press("Save")
+            app.wait_for(lambda: iso("/lfs1/settings.txt") + " was saved (4.3 KiB)." in app.names(), timeout=30,
+                         what="the download done")
+        with open(local, "rb") as a, open(back, "rb") as b:
+            self.assertEqual(a.read(), b.read(), "the file came back as it went")
 
 
 if __name__ == "__main__":

@@ -145,7 +145,8 @@ class Zephyr:
             return {}
         if group == 1 and command == 1:
             return await self.part(body)
-        return self.error(group, 8) if not self.args.v1_errors else {'rc': 8}
+        # Zephyr's smp.c: a group or command it lacks is MCUmgr's common "not supported", in either version.
+        return {'rc': 8}
 
     async def part(self, body):
         off, data = body.get('off'), body.get('data', b'')
