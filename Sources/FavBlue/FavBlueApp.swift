@@ -370,7 +370,9 @@ final class FavBlueApp {
                                  favorites: favoritesPage, hidden: hidden, connection: connection,
                                  pairing: DevicePairingViewModel(device: device, pairing: pairing, name: deviceName),
                                  services: services, tracker: trackers.map { TrackerViewModel(device: device, trackers: $0, sound: sound) },
-                                 clone: clone, manager: DeviceManagerViewModel(device: device, manager: deviceManager))
+                                 clone: clone, manager: DeviceManagerViewModel(device: device, manager: deviceManager) { [weak self] in
+                                     self?.source == .demo ? DemoCapture.firmwareFolder() : nil
+                                 })
             },
             preferences: { parent, area in PreferencesWindow.present(parent: parent, scanSettings: scanning, scanner: scanner, hidden: hidden, chat: chatSetting,
                                                                          nicknames: nicknames, services: services,

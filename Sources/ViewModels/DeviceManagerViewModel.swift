@@ -34,9 +34,13 @@ public final class DeviceManagerViewModel {
     public let device: DeviceID?
     private let manager: DeviceManager
 
-    public init(device: DeviceID?, manager: DeviceManager) {
+    /// Where Update Firmware… opens its chooser: the demo's folder of images in the demo, else nil (Documents).
+    public let firmwareFolder: () -> String?
+
+    public init(device: DeviceID?, manager: DeviceManager, firmwareFolder: @escaping () -> String? = { nil }) {
         self.device = device
         self.manager = manager
+        self.firmwareFolder = firmwareFolder
     }
 
     public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { manager.observe(handler) }

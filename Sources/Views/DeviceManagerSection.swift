@@ -337,7 +337,8 @@ final class DeviceManagerSection {
         guard let navigator else { return }
         let dialog = SaveFileDialog(parent: navigator.parentWindow, title: L10n.tr("Choose a Firmware Image"),
                                     acceptLabel: L10n.tr("_Open"), cancelLabel: L10n.tr("_Cancel"), suggestedName: "",
-                                    filters: [.init(name: L10n.tr("MCUboot images (*.bin)"), pattern: "*.bin")], opening: true)
+                                    filters: [.init(name: L10n.tr("MCUboot images (*.bin)"), pattern: "*.bin")], opening: true,
+                                    folder: model.firmwareFolder())
         dialog.present { [weak self] path, _ in
             guard let self, let path else { self?.updateFirmware.grabFocus(); return }
             self.offer(path)

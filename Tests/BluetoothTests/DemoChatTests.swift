@@ -171,7 +171,7 @@ final class DemoChatTests: XCTestCase {
     func testConnectingToAnotherDeviceFailsAtOnceSayingWhy() async throws {
         let connector = DemoChatConnector()
         connector.connect(to: other)
-        let expected = "In the demo, only “FavBlue Demo Chat” can be connected."
+        let expected = "In the demo, only “FavBlue Demo Chat” and “FavBlue Demo Board” can be connected."
         XCTAssertEqual(connector.state, .failed(.notSupported(expected)))
         XCTAssertEqual(connector.state.summary, expected)
         do {
@@ -190,7 +190,7 @@ final class DemoChatTests: XCTestCase {
         connector.connect(to: other)
         await log.wait { if case .failed = $0.states.last { true } else { false } }
         XCTAssertEqual(Array(log.states.suffix(3)), [.disconnecting(DemoChatDevice.id), .idle,
-                                                     .failed(.notSupported("In the demo, only “FavBlue Demo Chat” can be connected."))])
+                                                     .failed(.notSupported("In the demo, only “FavBlue Demo Chat” and “FavBlue Demo Board” can be connected."))])
     }
 
     func testDisconnectGoesToIdleAndDropsRepliesStillOnTheWay() async throws {

@@ -278,7 +278,7 @@ class DemoChatTests(unittest.TestCase):
             app.press("Details for Kitchen Speaker")
             app.wait_for(lambda: "Connect to Kitchen Speaker" in app.names("button"), what="Connect")
             self.assertFalse(app.is_sensitive("Connect to Kitchen Speaker"), "Connect is offered only where it can work")
-            why = f"In the demo, only “{DEMO}” can be connected."
+            why = f"In the demo, only “{DEMO}” and “FavBlue Demo Board” can be connected."
             self.assertEqual(app.names("label").count(why), 1, "the reason is said once, on the page")
 
     def test_delivered_messages_stay_delivered_after_a_restart(self):

@@ -255,5 +255,32 @@ class DeviceManagerTests(unittest.TestCase):
             self.assertEqual(a.read(), b.read(), "the file came back as it went")
 
 
+    def test_the_demo_board_updates_in_german_with_every_control_named_once(self):
+        """The demo's board, in German: its Device Manager's controls each named once, and the
+        whole update with the image the demo ships, to the new version running and confirmed."""
+        image = os.path.join(ROOT, "data", "demo-board-1.1.0.bin")
+        with App("--source", "demo", lang="de") as app:
+            app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="the home page")
+            app.press("Neue Geräte hinzufügen")
+            app.wait_for(lambda: "FavBlue Demo Board" in app.names("label"), timeout=30, what="the demo board")
+            app.press("Details zu FavBlue Demo Board")
+            app.wait_for(lambda: "Mit FavBlue Demo Board verbinden" in app.names("button"), what="Connect")
+            app.press("Mit FavBlue Demo Board verbinden")
+            app.wait_for(lambda: "Slot 0" in app.names(), timeout=30, what="the board's slots")
+            self.assertIn(iso("1.0.0") + " · Läuft, bestätigt", app.names())
+            buttons = app.names("button")
+            for control in ("Firmware aktualisieren …", "Neu starten …", "Ersatz-Slot löschen …", "Echo senden",
+                            "Hash von Slot 0 kopieren"):
+                self.assertEqual(buttons.count(control), 1, f"{control} is named once: {buttons}")
+            app.press("Firmware aktualisieren …")
+            choose_file(app, image, title="Firmware-Abbild wählen")
+            app.wait_for(lambda: "Auf 1.1.0 aktualisieren?" in app.names(), what="the question")
+            self.assertIn("Testen und bestätigen", app.names())
+            app.press("Aktualisieren")
+            app.wait_for(lambda: "Jetzt läuft 1.1.0" in app.names(), timeout=90, what="the new version running")
+            app.wait_for(lambda: iso("1.1.0") + " · Läuft, bestätigt" in app.names(), timeout=30, what="the slots again")
+            self.assertIn(iso("1.0.0") + " · Startfähig", app.names(), "the old image waits in the spare slot")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -5,7 +5,7 @@ import Domain
 import Foundation
 
 /// The `demo` source: the shipped capture replayed as `ReplayScanner` does, joined by
-/// `DemoChatDevice`, `DemoTracker` and `DemoSensors`, which advertise about once a second while the replay scans.
+/// `DemoChatDevice`, `DemoBoard`, `DemoTracker` and `DemoSensors`, which advertise about once a second while the replay scans.
 ///
 /// Both write into one set of streams, so the state is the replay's own: the demo device is
 /// heard from `.scanning` on and falls silent when the scan is stopped (`.paused`), when the
@@ -85,7 +85,8 @@ public final class DemoScanner: DeviceScanner, @unchecked Sendable {
     /// One advertisement of each demo device, heard only while scanning.
     private func advertise() {
         let time = Date()
-        for event in [DemoChatDevice.advertisingEvent(rssi: DemoChatDevice.rssi()), DemoTracker.advertisingEvent()]
+        for event in [DemoChatDevice.advertisingEvent(rssi: DemoChatDevice.rssi()), DemoBoard.advertisingEvent(rssi: DemoBoard.rssi()),
+                      DemoTracker.advertisingEvent()]
             + DemoSensors.advertisingEvents(at: time, sealer: sealer) {
             guard let observations = try? ObservationDecoder.observations(inEvent: event[...], at: time) else { continue }
             for observation in observations where streams.emitWhileScanning(observation) {

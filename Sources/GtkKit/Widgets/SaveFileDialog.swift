@@ -29,8 +29,9 @@ public final class SaveFileDialog: GObjectRef {
     /// A modal dialog over `parent` titled `title` (also its accessible name), with `acceptLabel`
     /// on its button ("_Save"), `suggestedName` in the name entry, and `filters` to choose from.
     /// With `opening`, it chooses a file to read (Import…) instead, and `suggestedName` is unused.
+    /// It opens in `folder` where given, else in Documents.
     public init(parent: Window, title: String, acceptLabel: String, cancelLabel: String, suggestedName: String,
-                filters: [Filter], opening: Bool = false) {
+                filters: [Filter], opening: Bool = false, folder: String? = nil) {
         let native = gtk_file_chooser_native_new(title, parent.window, opening ? GTK_FILE_CHOOSER_ACTION_OPEN : GTK_FILE_CHOOSER_ACTION_SAVE,
                                                  acceptLabel, cancelLabel)!
         super.init(adopting: UnsafeMutableRawPointer(native))
@@ -43,10 +44,10 @@ public final class SaveFileDialog: GObjectRef {
             gtk_file_chooser_add_filter(chooser, f)
             self.filters.append(f)
         }
-        if let documents = g_get_user_special_dir(G_USER_DIRECTORY_DOCUMENTS) ?? g_get_home_dir() {
-            let folder = g_file_new_for_path(documents)
-            gtk_file_chooser_set_current_folder(chooser, folder, nil)
-            g_object_unref(UnsafeMutableRawPointer(folder))
+        if let start = folder ?? (g_get_user_special_dir(G_USER_DIRECTORY_DOCUMENTS) ?? g_get_home_dir()).map({ String(cString: $0) }) {
+            let file = g_file_new_for_path(start)
+            gtk_file_chooser_set_current_folder(chooser, file, nil)
+            g_object_unref(UnsafeMutableRawPointer(file))
         }
         if !opening { gtk_file_chooser_set_current_name(chooser, suggestedName) }
     }
