@@ -250,7 +250,15 @@ public final class DeviceManagerViewModel {
 
     public var update: Update? {
         guard let run = manager.update else { return nil }
-        let title = L10n.format("Updating to {}", run.image.version.description)
+        let version = run.image.version.description
+        let title: String
+        if case .done = run.step, run.failure == nil, !run.cancelled {
+            title = L10n.format("Updated to {}", version)
+        } else if run.isRunning {
+            title = L10n.format("Updating to {}", version)
+        } else {
+            title = L10n.format("Update to {}", version)
+        }
         if run.cancelled {
             return Update(title: title, step: L10n.tr("Stopped. The device keeps what it took, and the next update goes on from there."),
                           progress: nil, fraction: nil, isRunning: false, failed: true)
