@@ -250,7 +250,13 @@ struct MCUmgrRun {
         do { image = try MCUbootImage.read(bytes) } catch { Self.usage(error.message) }
         FileHandle.standardError.write(Data("favblue-scan: \(image.version), \(bytes.count) bytes, hash \(Hex.compact(image.hash ?? []).lowercased())\n".utf8))
         let parameters = try await client.parameters()
+        let clock = ContinuousClock()
+        let started = clock.now
         try await client.uploadImage(bytes, sha: nil, upgrade: false, parameters: parameters, progress: Self.progress)
+        let took = started.duration(to: clock.now)
+        let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+        FileHandle.standardError.write(Data(String(format: "favblue-scan: sent %d bytes in %.3f s (%.1f kB/s)\n",
+                                                   bytes.count, seconds, Double(bytes.count) / max(seconds, 1e-9) / 1000).utf8))
         let slots = try await client.setImage(image.hash, confirm: mode == "confirm-only")
         let next = mode == "test-and-confirm" ? "\nRestart the device (reset); once it runs the image, confirm it (image confirm)." : ""
         say(slots.map(ImageWords.line).joined(separator: "\n") + next, .array(slots.map { .init(ImageWords.json($0)) }))

@@ -5,7 +5,7 @@
 whose other controller FavBlue drives over H4: the Device Manager's test peer.
 
     smp_device.py --transport tcp-server:127.0.0.1:PORT [--buf-size N] [--buf-count N]
-                  [--erase-delay S] [--v1-errors] [--drop-at BYTES]
+                  [--erase-delay S] [--v1-errors] [--drop-at BYTES] [--answer-delay MS]
 
 It advertises as "Zephyr SMP" (F0:F1:F2:F3:F4:F5) with service 8D53DC1D-1DB7-4CD3-868B-8A527460AA84,
 whose characteristic DA2E7828-FBCE-4E01-AE9E-261174997C48 takes requests as writes without
@@ -19,6 +19,8 @@ An image arriving whole is checked as MCUboot would: its header's magic and its 
 against the header and image. --erase-delay waits before answering the first part (the slot is
 erased); --v1-errors answers {"rc": 6} (MCUmgr's common "bad state") as SMP version 1 firmware does, else
 {"err": {"group", "rc"}} with the group's own code.
+--answer-delay models a real link: each answer goes out that long after its request came (a
+connection interval), while later requests keep coming, so a client that pipelines gains.
 --drop-at ends the link once, as a board going out of reach does, when an upload has reached
 BYTES; the upload it holds stays, and a part at its offset goes on with it (Zephyr's img_mgmt
 keeps its state across links). On reset it restarts as a board does: the link drops, MCUboot swaps in an image marked to run
@@ -239,12 +241,16 @@ async def main(args):
             length = 8 + struct.unpack_from('>H', pending['bytes'], 2)[0]
             if len(pending['bytes']) < length:
                 break
-            queue.put_nowait(pending['bytes'][:length])
+            queue.put_nowait((pending['bytes'][:length], asyncio.get_running_loop().time()))
             pending['bytes'] = pending['bytes'][length:]
 
     async def work():
         while True:
-            await answer(await queue.get())
+            request, came = await queue.get()
+            if args.answer_delay:
+                # A latency, not a service time: the next request is already under way meanwhile.
+                await asyncio.sleep(max(0.0, came + args.answer_delay / 1000 - asyncio.get_running_loop().time()))
+            await answer(request)
 
     smp = Characteristic(CHARACTERISTIC, Characteristic.Properties.WRITE_WITHOUT_RESPONSE | Characteristic.Properties.NOTIFY,
                          Characteristic.WRITEABLE, CharacteristicValue(write=on_write))
@@ -278,4 +284,5 @@ if __name__ == '__main__':
     parser.add_argument('--erase-delay', type=float, default=0)
     parser.add_argument('--v1-errors', action='store_true')
     parser.add_argument('--drop-at', type=int, default=0)
+    parser.add_argument('--answer-delay', type=float, default=0)
     asyncio.run(main(parser.parse_args()))

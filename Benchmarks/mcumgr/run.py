@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Copyright The FavBlue authors
+"""Firmware upload through FavBlue's own host against the reference client: a fresh fake
+Zephyr board each run (Tests/PeerTests/peers/smp_device.py, Bumble, its controller over
+H4/TCP), the same image, link and buffers; `favblue-scan mcumgr … image upload` and
+smpclient's Bumble transport (smpclient_upload.py) alternating. Each times the upload alone,
+from its first request to the answer to its last part, and the board checks the image whole
+(its hash), so nothing lost goes unseen. Prints each one's median and their ratio, and the
+throughput against what the board allows.
+
+    python3 Benchmarks/mcumgr/run.py [FAVBLUE_SCAN] [--runs N] [--size KIB] [--buf-size N]
+                                     [--buf-count N] [--answer-delay MS] [--only favblue]
+
+--answer-delay models a real link (each answer that long after its request): pipelining with
+the window FavBlue keeps (buf_count − 1 requests in flight: one buffer carries the answer) allows
+(buf_count − 1) × part / delay; the figure printed is FavBlue's share of that.
+"""
+import argparse
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+PEER = os.path.join(ROOT, "Tests", "PeerTests", "peers", "smp_device.py")
+VENV = os.environ.get("FAVBLUE_VENV", os.path.join(ROOT, ".venv-peers"))
+PYTHON = os.path.join(VENV, "bin", "python")
+ADDRESS = "F0:F1:F2:F3:F4:F5"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def image(folder, kib):
+    raw, signed = os.path.join(folder, "app.bin"), os.path.join(folder, "app.signed.bin")
+    with open(raw, "wb") as f:
+        f.write(bytes((i * 13 + 5) % 256 for i in range(kib * 1024 - 0x200 - 64)))
+    subprocess.run([os.path.join(VENV, "bin", "imgtool"), "sign", "--header-size", "0x200", "--align", "4", "--version", "2.0.0",
+                    "--slot-size", "0x100000", "--pad-header", raw, signed], check=True, capture_output=True)
+    return signed
+
+
+def upload(command, args):
+    """A fresh board; `command(port)` uploads; returns the seconds it says the upload took."""
+    port = free_port()
+    peer = subprocess.Popen([PYTHON, PEER, "--transport", f"tcp-server:127.0.0.1:{port}", "--buf-size", str(args.buf_size),
+                             "--buf-count", str(args.buf_count), "--answer-delay", str(args.answer_delay)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        for line in peer.stdout:
+            if line.startswith("READY"):
+                break
+        run = subprocess.run(command(port), capture_output=True, text=True, timeout=600)
+        said = re.search(r"sent (\d+) bytes in ([0-9.]+) s", run.stderr)
+        if run.returncode != 0 or not said:
+            sys.exit(f"{command(port)[0]} failed: {run.stderr[-1500:]}")
+        peer.terminate()
+        out = peer.communicate(timeout=10)[0]
+        if not re.search(r"^IMAGE 2\.0\.0 ", out, re.M):
+            sys.exit(f"the board did not take the image whole: {out[-500:]}")
+        return float(said.group(2))
+    finally:
+        if peer.poll() is None:
+            peer.kill()
+            peer.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scan", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue-scan"))
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--size", type=int, default=512)
+    parser.add_argument("--buf-size", type=int, default=2048)
+    parser.add_argument("--buf-count", type=int, default=4)
+    parser.add_argument("--answer-delay", type=float, default=0)
+    parser.add_argument("--only", choices=["favblue"])
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="favblue-mcumgr-bench-")
+    path = image(folder, args.size)
+    size = os.path.getsize(path)
+    favblue = lambda port: [args.scan, "mcumgr", f"{ADDRESS}/le-random", "--source", f"h4-tcp:127.0.0.1:{port}",
+                            "image", "upload", path, "--mode", "test-only"]
+    reference = lambda port: [PYTHON, os.path.join(HERE, "smpclient_upload.py"), str(port), ADDRESS, path]
+    ours, theirs = [], []
+    for _ in range(args.runs):
+        ours.append(upload(favblue, args))
+        if not args.only:
+            theirs.append(upload(reference, args))
+    print(f"image: {size} bytes; board: buf_size {args.buf_size}, buf_count {args.buf_count}, answer delay {args.answer_delay} ms")
+    print(f"FavBlue   : median {statistics.median(ours):.3f} s  ({size / statistics.median(ours) / 1000:.1f} kB/s)  runs {[round(t, 3) for t in ours]}")
+    if theirs:
+        print(f"smpclient : median {statistics.median(theirs):.3f} s  ({size / statistics.median(theirs) / 1000:.1f} kB/s)  runs {[round(t, 3) for t in theirs]}")
+        print(f"ratio FavBlue / smpclient: {statistics.median(ours) / statistics.median(theirs):.3f} (goal ≤ 0.5)")
+    if args.answer_delay:
+        # Each part carries buf_size less its header and CBOR (about 30 bytes).
+        part = args.buf_size - 30
+        model = (args.buf_count - 1) * part / (args.answer_delay / 1000)
+        print(f"model with pipelining: {model / 1000:.1f} kB/s; FavBlue reaches {size / statistics.median(ours) / model * 100:.0f} %")
+
+
+main()
