@@ -103,6 +103,8 @@ final class BumbleDeviceManagerTests: XCTestCase {
         XCTAssertTrue(out.contains("image 0 slot 1: 2.0.0"), out)
         XCTAssertTrue(out.contains("will run once after a restart"), out)
         XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("TEST ") }), peer.output)
+        XCTAssertNotNil(peer.wait(for: { $0 == "LONGEST_WRITE 244" }), "writes fill ATT_MTU − 3 (247 − 3): \(peer.output)")
+        XCTAssertTrue(err.contains(" bytes in "), "the upload's time and rate: \(err)")
         let notAnImage = folder.appending(path: "notes.txt")
         try Data("not an image, but long enough to have a header of its own".utf8).write(to: notAnImage)
         let (refused, _, why) = try runTool(scanToolPath, ["mcumgr", "F0:F1:F2:F3:F4:F5/le-random", "--source", "h4-tcp:127.0.0.1:\(peer.port)",

@@ -81,6 +81,18 @@ extension BlueZConnector {
         }
     }
 
+    /// ATT_MTU − 3, as BlueZ gives each characteristic's link MTU ("MTU", BlueZ 5.62 and later);
+    /// 20, the least, where it does not say.
+    public func writeCommandLimit() async -> Int {
+        guard let session = readySession() else { return 20 }
+        let paths = lock.withLock { session.attributes.values.filter { $0.1 == BlueZObjects.Interface.gattCharacteristic }.map(\.0) }
+        let objects = bus.objects
+        for path in paths {
+            if case .uint16(let mtu)? = objects[path, BlueZObjects.Interface.gattCharacteristic]?["MTU"] { return max(Int(mtu) - 3, 20) }
+        }
+        return 20
+    }
+
     /// StartNotify or StopNotify; BlueZ writes the descriptor and confirms indications itself.
     public func subscribe(to handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool) async throws(GATTError) {
         let (path, _) = try attribute(at: handle)

@@ -128,6 +128,11 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
         try await inner.subscribe(to: handle, cccd: cccd, indicate: indicate, on: on)
     }
 
+    public func writeCommandLimit() async -> Int {
+        guard let inner = lock.withLock({ inner }) else { return 20 }
+        return await inner.writeCommandLimit()
+    }
+
     public var readsSignalWhileConnected: Bool { true }
 
     /// The connector on the link's current host, made (and listened to) when the host is new.

@@ -26,7 +26,7 @@ BYTES; the upload it holds stays, and a part at its offset goes on with it (Zeph
 keeps its state across links). On reset it restarts as a board does: the link drops, MCUboot swaps in an image marked to run
 (test or permanent) or, after a test that was not confirmed, swaps the old one back, and it
 advertises again.
-Lines: READY, CONNECTED, UPLOAD <off>, IMAGE <version> <hash>, REFUSED <why>, RESET, TEST <hash>,
+Lines: READY, CONNECTED, UPLOAD <off>, IMAGE <version> <hash>, LONGEST_WRITE <bytes>, REFUSED <why>, RESET, TEST <hash>,
 PERMANENT <hash>, CONFIRM, RUNNING <version>."""
 
 import argparse
@@ -92,6 +92,8 @@ class Zephyr:
         self.erased = False
         self.restarting = False
         self.dropping = False
+        # The longest write the client made: a client that fills ATT_MTU - 3 sends fewer.
+        self.longest_write = 0
 
     def restart(self):
         """MCUboot at start-up: a marked image is swapped in; an unconfirmed test goes back."""
@@ -184,6 +186,7 @@ class Zephyr:
                 answer['match'] = self.upload['sha'] == hashlib.sha256(image).digest()
             self.slot1 = {'version': version, 'hash': sha}
             say('IMAGE', version, sha.hex())
+            say('LONGEST_WRITE', self.longest_write)
             self.upload = None
         return answer
 
@@ -237,6 +240,7 @@ async def main(args):
     def on_write(connection, value):
         # Requests come in writes of ATT_MTU - 3 at most: whole ones go to the work queue, in order.
         pending['bytes'] += bytes(value)
+        zephyr.longest_write = max(zephyr.longest_write, len(value))
         while len(pending['bytes']) >= 8:
             length = 8 + struct.unpack_from('>H', pending['bytes'], 2)[0]
             if len(pending['bytes']) < length:
