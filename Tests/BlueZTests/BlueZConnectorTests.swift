@@ -376,3 +376,42 @@ extension BlueZConnectorTests {
         XCTAssertEqual(level, [87])
     }
 }
+
+/// The Device Manager over BlueZ, through WriteValue (type "command") and StartNotify, the
+/// fallback BlueZ keeps for every client: bluetoothd's stand-in answers an SMP echo as Zephyr's
+/// os group does, in a Value change.
+extension BlueZConnectorTests {
+    func testTheDeviceManagerEchoesThroughWriteValueAndStartNotify() async throws {
+        let connector = connector()
+        let service = path + "/service0030", smp = service + "/char0031"
+        try await mock.addObject(service, "org.bluez.GattService1", ["UUID": .string(GATTSMPTransport.service.lowercased()),
+                                                                     "Primary": .bool(true), "Device": .objectPath(path)])
+        let notifyCode = "self.UpdateProperties('org.bluez.GattCharacteristic1', {'Notifying': dbus.Boolean(True)})"
+        // Echo (os, command 0): {"d": text} comes back as {"r": text}, the header's operation a write response.
+        let echoCode = """
+        request = bytes(args[0]); body = request[8:]
+        answer = bytes([3]) + request[1:8] + bytes([0xA1, 0x61, 0x72]) + body[3:]
+        self.UpdateProperties('org.bluez.GattCharacteristic1', {'Value': dbus.Array(answer, signature='y')})
+        """
+        try await mock.addObject(smp, "org.bluez.GattCharacteristic1", [
+            "UUID": .string(GATTSMPTransport.characteristic.lowercased()), "Service": .objectPath(service), "Value": .bytes([]),
+            "Notifying": .bool(false), "MTU": .uint16(247),
+            "Flags": .array(elementType: "s", [.string("write-without-response"), .string("notify")]),
+        ], methods: [("StartNotify", "", "", notifyCode), ("StopNotify", "", "", ""), ("WriteValue", "aya{sv}", "", echoCode)])
+        connector.connect(to: device)
+        try await eventually("Connect called") { try await self.mock.calls(self.path).contains("Connect") }
+        try await mock.set(path, "org.bluez.Device1", "ServicesResolved", .bool(true))
+        try await eventually("connected") { connector.state == .connected(self.device, service: nil) }
+        let services = try await connector.discoverServices()
+        let limit = await connector.writeCommandLimit()
+        XCTAssertEqual(limit, 244, "a write fills the MTU BlueZ gives (247 − 3)")
+        let opened = try await GATTSMPTransport.open(connector, device: device, services: services)
+        let transport = try XCTUnwrap(opened, "the SMP characteristic: \(services.map(\.uuid))")
+        let client = SMPClient(transport: transport)
+        let (text, _) = try await client.echo("hello <b>")
+        XCTAssertEqual(text, "hello <b>")
+        let written = try await mock.arguments(smp, "WriteValue")
+        XCTAssertEqual(written.last?.last, .vardict(["type": .string("command")]), "written without response")
+        await client.close()
+    }
+}

@@ -44,7 +44,9 @@ public final class GATTSMPTransport: SMPTransport, @unchecked Sendable {
         guard let smp = services.first(where: { $0.uuid == service })?.characteristics.first(where: { $0.uuid == characteristic }) else {
             return nil
         }
-        guard let cccd = smp.descriptors.first(where: { $0.uuid == "2902" })?.handle else {
+        // BlueZ keeps the configuration descriptor to itself (StartNotify writes it): a
+        // characteristic that notifies is enough there.
+        guard let cccd = smp.descriptors.first(where: { $0.uuid == "2902" })?.handle ?? (smp.properties.contains(.notify) ? 0 : nil) else {
             throw .unexpected(L10n.tr("The device's Device Manager characteristic cannot notify, so its answers cannot come."))
         }
         let transport = GATTSMPTransport(connector: connector, device: device, valueHandle: smp.valueHandle, cccd: cccd,
