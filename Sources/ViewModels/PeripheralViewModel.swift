@@ -86,8 +86,17 @@ public final class PeripheralViewModel {
     /// Asks the adapter again.
     public func refreshAdapter() async { await role.refreshFacts() }
 
-    /// What the adapter allows, under the Advertisements heading.
+    /// Said at the top while the adapter that sent and served is gone: what stopped and why.
+    public var lost: String? {
+        role.lost.map { L10n.format("Advertising and serving stopped: {}", $0) }
+    }
+
+    /// Starts again what the adapter's loss stopped.
+    public func tryAgain() async { await role.tryAgain() }
+
+    /// What the adapter allows, under the Advertisements heading; nothing while it is gone.
     public var adapterSummary: String {
+        if role.lost != nil { return "" }
         if let problem = role.factsProblem { return problem }
         guard let facts = role.facts else { return L10n.tr("Asking the adapter what it can do…") }
         guard facts.canBePeripheral else { return L10n.tr("This adapter cannot be a peripheral: it can only look for other devices.") }
@@ -106,7 +115,9 @@ public final class PeripheralViewModel {
             let subtitle = L10n.format("{} · {}", Self.kindWords(ad.kind), L10n.plural("{} of {} byte", "{} of {} bytes", limit,
                                                                                        Formats.number(used), Formats.number(limit)))
             let problem = role.problems[ad.id] ?? role.problems(of: ad, company: company).first?.message
-            let lines = [problem ?? subtitle, missingServices(ad)].compactMap { $0 }
+            // A switch the adapter's loss turned off says so, not nothing.
+            let stopped = role.stoppedByLoss(ad.id) ? L10n.tr("Off: the adapter went away. Try Again starts it again.") : nil
+            let lines = [stopped, problem ?? subtitle, missingServices(ad)].compactMap { $0 }
             return AdvertisementRow(id: ad.id, title: ad.label.isEmpty ? L10n.tr("Advertisement") : ad.label,
                                     subtitle: lines.joined(separator: "\n"), isOn: role.on.contains(ad.id), problem: problem)
         }

@@ -21,6 +21,8 @@ public final class PeripheralPage: Page {
     private let advertisementList = BoxedList(accessibleName: L10n.tr("Advertisements"))
     private let emptyAdvertisements = Label(L10n.tr("No advertisement yet. Add one, or start from a preset.")).xalign(0).wrap()
     let addMenu: MenuButton
+    /// What the adapter's loss stopped, at the top, with Try Again.
+    private var lostBanner: Banner!
     private let server: PeripheralServerSection
     private let centrals: PeripheralCentralsSection
     private let menu: MenuButton
@@ -77,6 +79,11 @@ public final class PeripheralPage: Page {
         column.margins(18)
         content.add(unavailable, name: "unavailable")
         content.add(ScrolledWindow(child: Clamp(maximumSize: 640, child: column)), name: "page")
+        lostBanner = Banner(buttonLabel: L10n.tr("_Try Again")) { [weak self] in
+            guard let self else { return }
+            Task { await self.model.tryAgain() }
+        }
+        frame.root.append(lostBanner.root)
         frame.setContent(content)
 
         let actions = ActionGroup(on: frame.root, prefix: "peripheral")
@@ -96,6 +103,8 @@ public final class PeripheralPage: Page {
 
     public func pageDidAppear() { render() }
 
+    public func adapt(narrow: Bool) { lostBanner.adapt(narrow: narrow) }
+
     private func render() {
         if let reason = model.unavailable {
             unavailable.details = reason
@@ -107,7 +116,9 @@ public final class PeripheralPage: Page {
         content.show("page")
         addMenu.isVisible = true
         menu.isVisible = true
+        lostBanner.show(model.lost.map { [$0] } ?? [])
         summary.text = model.adapterSummary
+        summary.isVisible = !summary.text.isEmpty
         renderAdvertisements()
         server.render()
         centrals.render(model.centrals)

@@ -79,6 +79,30 @@ final class PeripheralRoleTests: XCTestCase {
         XCTAssertEqual(reached, 1)
     }
 
+    func testTheAdaptersLossKeepsWhatWasOnForTryAgain() async {
+        let port = FakePeripheral()
+        let role = PeripheralRole(port: port, store: nil)
+        let beacon = role.add(AdvertisingPreset.iBeacon.advertisement())
+        let battery = role.add(AdvertisingPreset.battery.advertisement(), server: AdvertisingPreset.battery.server())
+        await role.start(beacon)
+        await role.startServing()
+        XCTAssertTrue(role.serving)
+        // The route says the end first, then the sets it had going off.
+        port.feed.yield(.ended("The Bluetooth adapter stopped answering."))
+        port.feed.yield(.advertising(id: beacon, on: false))
+        await port.feed.applied()
+        XCTAssertEqual(role.lost, "The Bluetooth adapter stopped answering.")
+        XCTAssertTrue(role.stoppedByLoss(beacon))
+        XCTAssertFalse(role.stoppedByLoss(battery), "it was never on")
+        XCTAssertTrue(role.on.isEmpty)
+        XCTAssertFalse(role.serving)
+        await role.tryAgain()
+        XCTAssertNil(role.lost)
+        XCTAssertTrue(role.on.contains(beacon), "on again")
+        XCTAssertFalse(role.on.contains(battery))
+        XCTAssertTrue(role.serving, "serving again")
+    }
+
     func testAnImportWithAProblemBringsNothing() {
         let role = PeripheralRole(port: FakePeripheral(), store: nil)
         role.add(AdvertisingPreset.iBeacon.advertisement())

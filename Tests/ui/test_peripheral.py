@@ -9,6 +9,8 @@ import json
 import time
 import unittest
 
+from gi.repository import Atspi
+
 from harness import App, iso, retry_gtk_atspi_crash
 from random_walk import CONTROLS, said_twice
 
@@ -16,6 +18,7 @@ CHAT_SERVICE_BYTES = bytes.fromhex("7E57C0002C8F4F3C9F918577E1891234")[::-1].hex
 TO_CENTRAL = "7E57C001-2C8F-4F3C-9F91-8577E1891234"
 FROM_CENTRAL = "7E57C002-2C8F-4F3C-9F91-8577E1891234"
 SWITCH = "check box"  # how GTK 4.8 names a GtkSwitch to AT-SPI
+CHECKED = Atspi.StateType.CHECKED
 
 
 def open_act_as_a_device(app, menu="Main Menu", item="Act as a Device"):
@@ -91,6 +94,34 @@ class PeripheralTests(unittest.TestCase):
             app.press("Send Messages to the central to the connected devices that follow it")
             self.assertEqual(central.wait_for(f"NOTIFIED {TO_CENTRAL}").split()[2], b"hello".hex())
             app.wait_for(lambda: "Sent to 1 connected device." in app.names(), what="how many it reached")
+
+    def test_losing_the_adapter_is_said_at_the_top_and_each_switch_says_why_it_is_off(self):
+        """The controller goes away while an advertisement is on: a banner at the top says what
+        stopped and why, with Try Again; the advertisement's row says its switch is off because
+        the adapter went away. Try Again with no adapter says why on the row, and the banner goes."""
+        from peers import CentralPeer
+        central = CentralPeer()
+        try:
+            with App("--source", central.source) as app:
+                open_act_as_a_device(app)
+                add_preset(app, "FavBlue Chat")
+                app.wait_for(lambda: "Send FavBlue Chat" in app.names(SWITCH), what="the advertisement's switch")
+                app.press("Send FavBlue Chat", SWITCH)
+                app.wait_for(lambda: app.find("Send FavBlue Chat", SWITCH).get_state_set().contains(CHECKED), what="on air")
+                central.stop()
+                app.wait_for(lambda: any(n.startswith("Advertising and serving stopped: ") for n in app.names()),
+                             timeout=20, what="the banner at the top")
+                self.assertIn("Try Again", app.names("button"))
+                self.assertTrue(any(n.startswith("Off: the adapter went away. Try Again starts it again.") for n in app.names()),
+                                app.names())
+                self.assertFalse(app.find("Send FavBlue Chat", SWITCH).get_state_set().contains(CHECKED), "the switch is off")
+                self.assertFalse(any(n.startswith("This adapter sends ") for n in app.names()), "no summary of an adapter that is gone")
+                app.press("Try Again")
+                app.wait_for(lambda: not any(n.startswith("Advertising and serving stopped: ") for n in app.names()),
+                             what="the banner gone once tried")
+                self.assertFalse(any(n.startswith("Off: the adapter went away") for n in app.names()))
+        finally:
+            central.stop()
 
     def test_a_centrals_pairing_asks_for_the_number_in_favblues_dialog(self):
         """A central that pairs (numeric comparison) is asked about by its address in the same

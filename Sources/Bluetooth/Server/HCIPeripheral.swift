@@ -135,9 +135,10 @@ public final class HCIPeripheral: DevicePeripheral, HCIHostClient, LinkOwner, @u
             }
             return (Array(links.values), Array(sets.keys))
         }
+        // The end first, so the role keeps what was on for Try Again before the sets go off.
+        if !gone.isEmpty || !wasOn.isEmpty { feed.yield(.ended(reason.message)) }
         for link in gone { feed.yield(.disconnected(link.central, reason: reason.detail)) }
         for id in wasOn { feed.yield(.advertising(id: id, on: false)) }
-        if !gone.isEmpty || !wasOn.isEmpty { feed.yield(.ended(reason.message)) }
     }
 
     // MARK: Links

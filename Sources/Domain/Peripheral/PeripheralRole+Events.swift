@@ -29,10 +29,13 @@ extension PeripheralRole {
             on.remove(id)
             problems[id] = reason
         case .ended(let why):
+            // Kept for Try Again: what the user had on, not the announcement FavBlue adds itself.
+            let wasOn = on.filter { $0 != announcement?.id }
+            if !wasOn.isEmpty || serving { lostState = (lostState.on.union(wasOn), lostState.serving || serving) }
+            lost = why
             on = []
             serving = false
             announcement = nil
-            serverProblem = why
         case .wrote(_, let id, let value, _):
             values[id] = value
             log(event)

@@ -25,6 +25,10 @@ public final class PeripheralRole {
     public internal(set) var announcement: Advertisement?
     /// Why the server could not start.
     public internal(set) var serverProblem: String?
+    /// Why the adapter went away while something was on air or served, until Try Again.
+    public internal(set) var lost: String?
+    /// What was on when the adapter went away: the advertisements, and whether Serve was.
+    var lostState: (on: Set<String>, serving: Bool) = ([], false)
     /// What the adapter can do, once asked; nil before, or when it would not say.
     public private(set) var facts: AdapterFacts?
     public private(set) var factsProblem: String?
@@ -201,6 +205,9 @@ public final class PeripheralRole {
             try await port.startAdvertising(ad)
             on.insert(id)
             problems[id] = nil
+            // The adapter is back: what the loss stopped is the user's to switch on again.
+            lost = nil
+            lostState = ([], false)
         } catch {
             problems[id] = error.message
         }
@@ -268,6 +275,19 @@ public final class PeripheralRole {
         observers.notify()
         await keepFindable()
     }
+
+    /// Starts again what was on when the adapter went away; a failure is said where it belongs.
+    public func tryAgain() async {
+        let (wasOn, wasServing) = lostState
+        lost = nil
+        lostState = ([], false)
+        observers.notify()
+        if wasServing, let server { await serve(server) }
+        for id in wasOn where advertisements.contains(where: { $0.id == id }) { await start(id) }
+    }
+
+    /// Whether `id` was on when the adapter went away (its switch is off for that reason).
+    public func stoppedByLoss(_ id: String) -> Bool { lost != nil && lostState.on.contains(id) }
 
     public func stopServing() async {
         await port.stopServing()
