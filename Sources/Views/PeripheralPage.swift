@@ -38,6 +38,9 @@ public final class PeripheralPage: Page {
     private var shownOrder: [String] = []
     /// The switches follow the model; a change made here is not the user's.
     private var settingSwitches = false
+    /// The advertisement whose page was opened last, and where its row stood, so the focus has a
+    /// place to go back to when that advertisement was removed there.
+    private var opened: (id: String, index: Int)?
 
     /// The page over `model`; `openAdvertisement` opens one advertisement's own page.
     public init(navigator: Navigator, model: PeripheralViewModel, openAdvertisement: @escaping (String) -> Void) {
@@ -91,7 +94,7 @@ public final class PeripheralPage: Page {
             guard let self, let i = Int(index), PeripheralViewModel.presets.indices.contains(i) else { return }
             let id = self.model.add(PeripheralViewModel.presets[i])
             // A custom advertisement is made to be edited; a preset goes on the list, ready.
-            if PeripheralViewModel.presets[i] == nil { self.openAdvertisement(id) } else { self.focusRow(id) }
+            if PeripheralViewModel.presets[i] == nil { self.open(id) } else { self.focusRow(id) }
         }
         actions.add("import") { [weak self] in self?.importFile() }
         actions.add("export") { [weak self] in self?.exportFile() }
@@ -155,13 +158,34 @@ public final class PeripheralPage: Page {
         next.iconName = "go-next-symbolic"
         next.accessibleHidden()
         row.addSuffix(next)
-        row.onActivated { [weak self] in self?.openAdvertisement(id) }
+        row.onActivated { [weak self] in self?.open(id) }
         toggle.onToggled { [weak self] on in
             guard let self, !self.settingSwitches else { return }
             Task { await self.model.setOn(id, on) }
         }
         advertisementRows[id] = (row, toggle)
         return (row, toggle)
+    }
+
+    private func open(_ id: String) {
+        render()
+        opened = (id, shownOrder.firstIndex(of: id) ?? 0)
+        openAdvertisement(id)
+    }
+
+    /// Back from an advertisement's page: where it was removed there, the focus goes to the row
+    /// that took its place, else the one before, else Add Advertisement; never nowhere.
+    public func restoreFocus() -> Bool {
+        guard let (id, index) = opened else { return false }
+        opened = nil
+        render()
+        guard advertisementRows[id] == nil else { return false }
+        if !shownOrder.isEmpty, let row = advertisementRows[shownOrder[min(index, shownOrder.count - 1)]]?.row {
+            row.grabFocus()
+        } else {
+            addMenu.grabFocus()
+        }
+        return true
     }
 
     /// Puts the keyboard on an advertisement's row (one just added).

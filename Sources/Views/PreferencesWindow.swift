@@ -98,8 +98,17 @@ public enum PreferencesWindow {
             if let chat { connections.add(chatGroup(chat)) }
             window.add(connections)
         }
-        if let sources { window.add(SourcesPage.make(sources, parent: window.asParent)) }
-        if let adapter { window.add(AdapterPage.make(adapter)) }
+        var pages: [String: PreferencesPage] = [:]
+        if let sources {
+            let made = SourcesPage.make(sources, parent: window.asParent)
+            pages[Area.sources] = made
+            window.add(made)
+        }
+        if let adapter {
+            let made = AdapterPage.make(adapter)
+            pages[Area.adapter] = made
+            window.add(made)
+        }
         if let showing { window.showPage(named: showing) }
 
         autoScan.onToggled { [weak scanSettings] on in
@@ -121,8 +130,13 @@ public enum PreferencesWindow {
         remove.onChanged { [weak scanSettings] in scanSettings?.settings.removeAfterSeconds = $0 }
         // The dialog keeps its pages, rows and controls alive until GTK destroys it.
         window.present()
-        // The first setting of the page on show has the focus, not the page switcher above it.
-        ((showing == Area.trackers ? trackerRows : nil) ?? scanning).allRows.first?.grabFocus()
+        // The first setting of the page on show has the focus, not the page switcher above it
+        // (nor a row of a page that is not on show, where the focus was lost and Escape did nothing).
+        if let showing, let page = pages[showing] {
+            _ = page.focusFirst()
+        } else {
+            ((showing == Area.trackers ? trackerRows : nil) ?? scanning).allRows.first?.grabFocus()
+        }
     }
 
     /// Preferences → Favorites: nicknames shared with the rest of the desktop (BlueZ only).

@@ -6,12 +6,12 @@ it, connects, writes and follows a characteristic; what it wrote shows as text i
 reaches it, and its pairing asks through FavBlue's dialog."""
 
 import json
+import subprocess
 import time
 import unittest
 
-from gi.repository import Atspi
-
 from harness import App, iso, retry_gtk_atspi_crash
+from gi.repository import Atspi  # noqa: E402  (harness asks for its version first)
 from random_walk import CONTROLS, said_twice
 
 CHAT_SERVICE_BYTES = bytes.fromhex("7E57C0002C8F4F3C9F918577E1891234")[::-1].hex()
@@ -122,6 +122,36 @@ class PeripheralTests(unittest.TestCase):
                 self.assertFalse(any(n.startswith("Off: the adapter went away") for n in app.names()))
         finally:
             central.stop()
+
+    def test_focus_goes_to_the_next_row_after_a_removal_and_into_the_adapters_preferences(self):
+        """Remove Advertisement → Remove: back on the list, the focus is on the row that took its
+        place, so Tab and the shortcuts go on working. Adapter Details opens Preferences on the
+        adapter with the focus in it, and Escape closes it."""
+        from peers import CentralPeer
+        with CentralPeer() as central, App("--source", central.source) as app:
+            open_act_as_a_device(app)
+            for preset in ("iBeacon", "Battery"):
+                add_preset(app, preset)
+                app.wait_for(lambda: f"Send {preset}" in app.names(SWITCH), what=f"the {preset} row")
+            app.click_on_until("iBeacon", "label", lambda: "Remove Advertisement" in app.names("button"), what="its page")
+            app.press("Remove Advertisement")
+            app.wait_for(lambda: "Remove This Advertisement?" in app.names(), what="the question")
+            app.press("Remove")
+            app.wait_for(lambda: "Send iBeacon" not in app.names(SWITCH), what="the row gone")
+            role, name = app.focused()
+            self.assertIn("Battery", name, f"the focus on the row that took its place: {role} {name!r}")
+            app.key("Tab")
+            self.assertIsNotNone(app.focused_now(), "Tab moves on from there")
+
+            app.press("Adapter Details")
+            app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
+            time.sleep(0.5)
+            focused = app.focused_now()
+            self.assertIsNotNone(focused, "the focus is inside Preferences")
+            window = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", "^Preferences$"],
+                                    capture_output=True, text=True, timeout=10).stdout.split()[-1]
+            subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "Escape"], check=True, timeout=10)
+            app.wait_for(lambda: "Preferences" not in app.frames(), what="Preferences closed by Escape")
 
     def test_a_centrals_pairing_asks_for_the_number_in_favblues_dialog(self):
         """A central that pairs (numeric comparison) is asked about by its address in the same
