@@ -25,6 +25,27 @@ public struct AppResources: Sendable {
         return executable.deletingLastPathComponent()
     }
 
+    /// The guide for Yelp: `help:favblue` where it is installed where Yelp looks (the data
+    /// folders, or this program's own prefix); in a build tree, the guide in the source tree, as a
+    /// `ghelp:` folder Yelp reads as it is; nil where neither is there.
+    public static func guideURI(languages: [String]) -> String? {
+        let home = UserDirectories.data()
+        let dirs = (getenv("XDG_DATA_DIRS").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map(String.init)
+        let langs = languages + ["C"]
+        func guide(under share: String) -> String? {
+            langs.lazy.map { "\(share)/help/\($0)/favblue" }.first { FileManager.default.fileExists(atPath: "\($0)/index.page") }
+        }
+        if ([home] + dirs).contains(where: { guide(under: $0) != nil }) { return "help:favblue" }
+        // Installed under a prefix Yelp does not search (a --prefix of one's own): that folder.
+        if let own = guide(under: binDirectory.deletingLastPathComponent().appending(path: "share").path) { return "ghelp:" + own }
+        // A build tree: the program sits under .build/<configuration>, the guide beside Sources.
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appending(path: "help").path
+        return langs.lazy.map { "\(source)/\($0)" }.first { FileManager.default.fileExists(atPath: "\($0)/index.page") }
+            .map { "ghelp:" + $0 }
+    }
+
     /// The guide built as HTML (`<prefix>/share/favblue/help/<lang>/index.html`), in the first of
     /// `languages` it is written in, else the original; nil where it is not installed (a
     /// development build).

@@ -61,9 +61,11 @@ extension MainWindow {
     /// The user guide, in the desktop's help viewer (Yelp), in the user's language where it is
     /// translated; without Yelp, the same guide as HTML in the web browser.
     func showHelp() {
-        window.showURI("help:favblue") { [weak self] problem in
+        // An installed guide, or a build tree's own; else straight to the HTML guide.
+        let guide = AppResources.guideURI(languages: Languages.preferred) ?? "help:favblue"
+        window.showURI(guide) { [weak self] problem in
             guard let self, let problem else { return }
-            FileHandle.standardError.write(Data("favblue: help:favblue could not be opened: \(problem)\n".utf8))
+            FileHandle.standardError.write(Data("favblue: \(guide) could not be opened: \(problem)\n".utf8))
             guard let page = AppResources.guideHTML(languages: Languages.preferred) else {
                 return self.toast(L10n.tr("This computer has no help viewer for the guide. Install Yelp, GNOME’s help viewer, to read it."),
                                   button: nil, action: nil)

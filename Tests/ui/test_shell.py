@@ -399,6 +399,38 @@ class HelpTests(unittest.TestCase):
         os.symlink("/usr/share/mime", os.path.join(data, "mime"))
         return {"XDG_DATA_DIRS": data}
 
+    def test_f1_opens_the_guide_this_build_has_where_yelp_finds_it(self):
+        """F1 hands the help viewer the guide this very build has: an installed guide outside
+        the data folders Yelp searches (a prefix of one's own, the test's) or a build tree's own
+        is given as that folder, not as help:favblue, which Yelp would not find. A stand-in for
+        Yelp (a desktop file for help: and ghelp:) notes what it was given."""
+        home = scratch("favblue-ui-")
+        data = os.path.join(home, "data-dirs")
+        os.makedirs(os.path.join(data, "applications"))
+        os.symlink("/usr/share/mime", os.path.join(data, "mime"))
+        said = os.path.join(home, "yelp-was-given")
+        viewer = os.path.join(home, "yelp")
+        with open(viewer, "w") as f:
+            f.write(f"#!/bin/sh\nprintf '%s' \"$1\" > '{said}'\n")
+        os.chmod(viewer, 0o755)
+        with open(os.path.join(data, "applications", "yelp.desktop"), "w") as f:
+            f.write(f"[Desktop Entry]\nType=Application\nName=Help\nExec={viewer} %u\n"
+                    "MimeType=x-scheme-handler/help;x-scheme-handler/ghelp;\n")
+        with open(os.path.join(data, "applications", "mimeapps.list"), "w") as f:
+            f.write("[Default Applications]\nx-scheme-handler/help=yelp.desktop\nx-scheme-handler/ghelp=yelp.desktop\n")
+        with App(home=home, env={"XDG_DATA_DIRS": data}) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.key("F1")
+            deadline = time.monotonic() + 15
+            while not os.path.exists(said) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            with open(said) as f:
+                uri = f.read()
+        self.assertTrue(uri.startswith("ghelp:/"), f"a folder Yelp reads as it is, not help:favblue: {uri!r}")
+        index = os.path.join(uri[len("ghelp:"):], "index.page")
+        with open(index, encoding="utf-8") as f:
+            self.assertIn("FavBlue", f.read(), f"{index} is FavBlue's guide")
+
     def test_without_a_help_viewer_a_notice_says_what_to_install(self):
         home = scratch("favblue-ui-")
         with App(home=home, env=self.without_system_applications(home)) as app:
