@@ -12,8 +12,12 @@ public final class DeviceDetailViewModel {
     public let id: DeviceID
     /// Nickname, else name, else the address.
     public private(set) var title = ""
-    /// The last signal reading, dBm; nil when not heard in this session.
+    /// The last signal reading, dBm; nil when not heard in this session. Where several sources
+    /// hear the device, the reading of the source whose room it is in (the room rule: a clear lead
+    /// held 10 s), so the figure does not jump between them.
     public private(set) var rssi: Int?
+    /// Whose reading `rssi` is ("Kitchen"), where several sources hear the device; Heard By has the rest.
+    public private(set) var rssiSource: String?
     /// Tags decoded from the advertising data.
     public private(set) var keywords: [String] = []
     /// First and last sighting and their count, from the store.
@@ -302,6 +306,12 @@ public final class DeviceDetailViewModel {
         title = favorites.name(of: id)
         // The last reading, as the plot's "last"; the Scanner's list shows the smoothed figure.
         rssi = device?.rssi
+        rssiSource = nil
+        if let device, Set(device.heardBy.map(\.source)).count > 1, let room = device.room.room,
+           let hearing = device.heardBy.first(where: { $0.source == room }), let reading = hearing.rssi {
+            rssi = reading
+            rssiSource = live.roomName(room)
+        }
         lastHeard = device?.lastSeen
         isConnectable = id.kind.transport == .le ? device?.advertised.connectable : false
         // Opened once per refresh (an encrypted frame costs a decryption); the readings' other views read it.

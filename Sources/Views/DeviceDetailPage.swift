@@ -107,6 +107,7 @@ public final class DeviceDetailPage: Page {
         let caption = Label(L10n.tr("Signal"))
         caption.css("signal-caption", "dim-text")
         signalValue.css("signal-value", "numeric")
+        signalValue.wrap().justifyCenter()
         signalAge.css("caption", "dim-text")
         let signal = Box(vertical: true, spacing: 4).append(caption, signalValue, signalAge)
         signal.align(.center, .start)
@@ -252,7 +253,10 @@ public final class DeviceDetailPage: Page {
         let elsewhere = model.heardOnlyElsewhere
         connection?.update(name: model.title, connectable: model.isConnectable, heardOnlyElsewhere: elsewhere)
         pairingSection?.outOfReach = elsewhere != nil
-        signalValue.text = model.rssi.map { ScannerPage.dBm($0) } ?? L10n.tr("Not heard")
+        // Whose figure it is, where several sources hear the device ("−46 dBm · Kitchen").
+        signalValue.text = model.rssi.map { rssi in
+            model.rssiSource.map { L10n.format("{} · {}", ScannerPage.dBm(rssi), DeviceText.isolated($0)) } ?? ScannerPage.dBm(rssi)
+        } ?? L10n.tr("Not heard")
         plot.show(model.signalHistory())
         heardBy.show(model.heardBy())
         readingsSection.show(model.readings)

@@ -6,11 +6,13 @@ it; as a favorite it is "Kitchen · −45 dBm", then, once the office hears it c
 while, "Office · −42 dBm": a room's name is a name, never after "the"."""
 
 import os
+import re
+import time
 import unittest
 
 from flows import add_from_scanner, write_settings
 from gateways import Broker, Gateways
-from harness import App, retry_gtk_atspi_crash, scratch
+from harness import App, iso, retry_gtk_atspi_crash, scratch
 from peers import BumblePeers
 
 PEER = "C0:98:E5:49:00:00"  # le_peers.py's first peer
@@ -72,6 +74,14 @@ class GatewayTests(unittest.TestCase):
                 app.wait_for(lambda: words["heard"] in app.names("label") and words["own"] in app.names("label"),
                              timeout=20, what="the freezer's Heard By")
                 self.assertIn(words["room"].split(" ·")[0], app.names("label"), "the kitchen hears it")
+                # The big figure is the kitchen's, and says so, every second alike: it no longer
+                # jumps between the kitchen and this computer.
+                kitchen = iso(words["room"].split(" ·")[0])
+                seen = []
+                for _ in range(4):
+                    seen += [n for n in app.names("label") if re.fullmatch(r"−\d+ dBm · " + kitchen, n)]
+                    time.sleep(1)
+                self.assertGreaterEqual(len(seen), 4, f"the figure names the kitchen each time: {seen}")
                 app.press(words["back"])
                 app.wait_for(lambda: words["details"] in app.names("button"), what="the Scanner again")
                 app.press(words["back"])
