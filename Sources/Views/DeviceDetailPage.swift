@@ -83,6 +83,8 @@ public final class DeviceDetailPage: Page {
         keySection = DeviceKeySection(model: model)
         readingsSection = DeviceReadingsSection(page: model, navigator: navigator)
         alertsSection = DeviceAlertsSection(model: model)
+        // A reading's notifications belong with the other notifications.
+        alertsSection.root.append(readingsSection.notifications)
         trackerSection = tracker.map(DeviceTrackerSection.init)
         pairingSection = pairing.map { DevicePairingSection(model: $0, navigator: navigator) }
         self.pairing = pairing

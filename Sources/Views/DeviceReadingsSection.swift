@@ -27,6 +27,9 @@ final class DeviceReadingsSection {
     private var stateSwitches: [String: (line: Box, title: Label, toggle: Switch)] = [:]
     private var stateOrder: [String] = []
     private let message = Label()
+    /// Notify When Above or Below… and a switch per state: they sit in the page's Notifications
+    /// group, beside Notify When Nearby, which the page puts them in.
+    let notifications = Box(vertical: true, spacing: 6)
     private let historyLine = Box(vertical: false, spacing: 6)
     private let period = DropDown(DeviceDetailViewModel.ReadingsPeriod.allCases.map(\.title),
                                   accessibleName: L10n.tr("Period of the readings’ plots"))
@@ -71,7 +74,9 @@ final class DeviceReadingsSection {
         timelineHeading.css("caption", "dim-text")
         timeline.append(timelineHeading)
         timeline.accessibleLabel(L10n.tr("Timeline"))
-        root.append(heading, model, tiles, note, historyLine, plots, timeline, limitsNote, limitsButton, states, keyLine, message)
+        // Key… right under the sentence that asks for the key.
+        root.append(heading, model, tiles, note, keyLine, historyLine, plots, timeline, message)
+        notifications.append(limitsNote, limitsButton, states)
         limitsButton.onClicked { [weak self] in self?.askLimits() }
         root.isVisible = false
         keyButton.onClicked { [weak self] in self?.askKey(typed: "", problem: nil) }

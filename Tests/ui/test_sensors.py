@@ -88,6 +88,10 @@ class SensorTests(unittest.TestCase):
                          what="four rows with a temperature and a humidity")
             app.press("Details for Freezer")
             app.wait_for(lambda: "Key for Freezer" in app.names("button"), what="Key… on the freezer's page")
+            order = [n for _, _, n in app.nodes()]
+            asks = next(i for i, n in enumerate(order) if "key" in n.lower() and n.endswith(".") and "Key for" not in n)
+            self.assertEqual(order.index("Key for Freezer"), min(i for i, n in enumerate(order) if i > asks and n),
+                             f"Key… right under the sentence that asks for the key: {order[asks:asks + 4]}")
             app.press("Key for Freezer")
             app.wait_for(lambda: "Key" in app.names("text") + app.names("password text"), what="the key's entry")
             app.type_text(key)
@@ -225,6 +229,10 @@ class SensorTests(unittest.TestCase):
             app.press("Details for Garden door")
             app.wait_for(lambda: "Notify When It Opens" in app.names(SWITCH), what="the switch")
             self.assertNotIn("Notify When It Opens", app.names("label"), "said once, by the switch")
+            order = [n for _, _, n in app.nodes()]
+            group = order.index("Notifications")
+            self.assertLess(group, order.index("Notify When It Opens"), "the switch sits in the Notifications group")
+            self.assertLess(order.index("Notify When Nearby"), order.index("Notify When It Opens"), "beside the other notifications")
             app.find("Notify When It Opens", role=SWITCH).do_action(0)
             app.wait_for(lambda: "Notifies when it opens" in app.names("label"), what="the page saying so")
             title = "\u2068Garden door\u2069: Door open"
