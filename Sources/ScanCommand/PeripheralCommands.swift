@@ -74,7 +74,7 @@ enum PeripheralRun {
         guard !named.isEmpty else { return file.advertisementsOn }
         var out: [Advertisement] = []
         for name in named {
-            let matching = file.advertisements.filter { $0.label == name }
+            let matching = file.advertisements.filter { $0.title == name }
             if matching.isEmpty { FavBlueScan.exit(saying: "\(DeviceText.terminal(path)) holds no advertisement named “\(DeviceText.terminal(name))”") }
             out += matching.filter { ad in !out.contains { $0.id == ad.id } }
         }
@@ -85,7 +85,7 @@ enum PeripheralRun {
     static func start(_ advertisements: [Advertisement], on peripheral: DevicePeripheral) async {
         for ad in advertisements {
             do { try await peripheral.startAdvertising(ad) } catch {
-                FavBlueScan.exit(saying: "“\(DeviceText.terminal(ad.label))” cannot be sent: \(error.message)", code: 3)
+                FavBlueScan.exit(saying: "“\(DeviceText.terminal(ad.title))” cannot be sent: \(error.message)", code: 3)
             }
         }
     }

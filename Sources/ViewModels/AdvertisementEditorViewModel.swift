@@ -93,7 +93,13 @@ public final class AdvertisementEditorViewModel {
 
     struct EditProblem: Error { let message: String }
 
-    public func setLabel(_ text: String) { edit(nil) { $0.label = text } }
+    /// A name of the user's own: it no longer follows the language, as a preset's does.
+    public func setLabel(_ text: String) {
+        edit(nil) {
+            $0.label = text
+            $0.namedAfter = nil
+        }
+    }
     public func setKind(_ kind: Advertisement.Kind) { edit(nil) { $0.kind = kind } }
     public func setExtended(_ on: Bool) { edit(nil) { $0.extended = on } }
     public func setPHY(primary: Bool, _ phy: Advertisement.PHY) {

@@ -118,7 +118,7 @@ public final class PeripheralViewModel {
             // A switch the adapter's loss turned off says so, not nothing.
             let stopped = role.stoppedByLoss(ad.id) ? L10n.tr("Off: the adapter went away. Try Again starts it again.") : nil
             let lines = [stopped, problem ?? subtitle, missingServices(ad)].compactMap { $0 }
-            return AdvertisementRow(id: ad.id, title: ad.label.isEmpty ? L10n.tr("Advertisement") : ad.label,
+            return AdvertisementRow(id: ad.id, title: ad.title.isEmpty ? L10n.tr("Advertisement") : ad.title,
                                     subtitle: lines.joined(separator: "\n"), isOn: role.on.contains(ad.id), problem: problem)
         }
     }

@@ -48,10 +48,10 @@ public final class AdvertisementPage: Page {
         self.navigator = navigator
         self.model = model
         let ad = model.advertisement
-        frame = PageFrame(title: ad?.label ?? L10n.tr("Advertisement"), backButton: true)
+        frame = PageFrame(title: ad?.title ?? L10n.tr("Advertisement"), backButton: true)
         frame.header.packEnd(PrimaryMenu.make())
         sendRow = ActionRow(title: L10n.tr("Send"), subtitle: "", control: send, activates: true)
-        label = EntryRow(title: L10n.tr("Name in FavBlue"), text: ad?.label ?? "")
+        label = EntryRow(title: L10n.tr("Name in FavBlue"), text: ad?.title ?? "")
         kind = DropDown(Self.kinds.map(PeripheralViewModel.kindWords), accessibleName: L10n.tr("Kind"))
         extendedRow = ActionRow(title: L10n.tr("Extended Advertising"), subtitle: L10n.tr("Bluetooth 5: more data, other PHYs, several at once"),
                                 control: extended, activates: true)
@@ -142,7 +142,7 @@ public final class AdvertisementPage: Page {
     private func confirmRemove() {
         guard let navigator, let ad = model.advertisement else { return }
         let dialog = MessageDialog(parent: navigator.parentWindow, heading: L10n.tr("Remove This Advertisement?"),
-                                   body: L10n.format("{} stops and is removed.", DeviceText.isolated(ad.label)))
+                                   body: L10n.format("{} stops and is removed.", DeviceText.isolated(ad.title)))
         dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
         dialog.addResponse("remove", label: L10n.tr("_Remove"), appearance: .destructive) { [weak self] in
             guard let self else { return }

@@ -172,8 +172,11 @@ final class AdvertisingFieldsEditor {
         let caption = Label(title).xalign(0)
         caption.css("caption-heading")
         let line = Box(vertical: false, spacing: 6)
-        for control in controls {
-            control.expand(horizontal: true, vertical: false)
+        // The key (a UUID, a company, a type) takes what it needs; the bytes take the rest,
+        // so a narrow window still shows them.
+        for (i, control) in controls.enumerated() {
+            if i == 0, controls.count > 1, let key = control as? Entry { key.widthChars(6) }
+            control.expand(horizontal: i == controls.count - 1 || controls.count == 1, vertical: false)
             line.append(control)
         }
         let removeButton = Button(icon: "user-trash-symbolic", accessibleName: L10n.format("Remove {}", title))

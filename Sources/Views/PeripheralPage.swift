@@ -53,10 +53,9 @@ public final class PeripheralPage: Page {
             presets.append((PeripheralViewModel.presetTitle(preset), "peripheral.add::\(i)"))
         }
         addMenu = MenuButton(icon: "list-add-symbolic", accessibleName: L10n.tr("Add Advertisement"), titledSections: [(nil, presets)])
-        menu = MenuButton(icon: "view-more-symbolic", accessibleName: L10n.tr("Import and Export"),
-                          titledSections: [(nil, [(L10n.tr("_Import…"), "peripheral.import"), (L10n.tr("_Export…"), "peripheral.export")])])
+        // Import… and Export… in the main menu: a narrow window's title ("Als Gerät auftreten") then fits.
+        menu = PrimaryMenu.make(page: [(L10n.tr("_Import…"), "peripheral.import"), (L10n.tr("_Export…"), "peripheral.export")])
         frame.header.packStart(addMenu)
-        frame.header.packEnd(PrimaryMenu.make())
         frame.header.packEnd(menu)
         unavailable = StatusPage(icon: "bluetooth-disabled-symbolic", title: L10n.tr("This Source Cannot Act as a Device"))
         // The way out: a source with a radio, chosen where the sources are.
@@ -113,12 +112,10 @@ public final class PeripheralPage: Page {
             unavailable.details = reason
             content.show("unavailable")
             addMenu.isVisible = false
-            menu.isVisible = false
             return
         }
         content.show("page")
         addMenu.isVisible = true
-        menu.isVisible = true
         lostBanner.show(model.lost.map { [$0] } ?? [])
         summary.text = model.adapterSummary
         summary.isVisible = !summary.text.isEmpty

@@ -20,9 +20,12 @@ enum PrimaryMenu {
          (L10n.tr("_About FavBlue"), "win.about")]
     }
 
-    static func make(export: String? = nil) -> MenuButton {
+    /// `page` is the page's own section, first (Act as a Device's Import… and Export…): one
+    /// button fewer in the header bar, so a narrow window keeps the page's title whole.
+    static func make(export: String? = nil, page: [(String, String)] = []) -> MenuButton {
+        let own = (export.map { [($0, "win.export-devices")] } ?? []) + page
         let button = MenuButton(icon: "open-menu-symbolic", accessibleName: L10n.tr("Main Menu"),
-                                sections: (export.map { [[($0, "win.export-devices")]] } ?? []) + [Self.common])
+                                sections: (own.isEmpty ? [] : [own]) + [Self.common])
         button.makePrimary()
         return button
     }

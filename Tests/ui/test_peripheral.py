@@ -10,7 +10,7 @@ import subprocess
 import time
 import unittest
 
-from harness import App, iso, retry_gtk_atspi_crash
+from harness import App, iso, retry_gtk_atspi_crash, scratch
 from gi.repository import Atspi  # noqa: E402  (harness asks for its version first)
 from random_walk import CONTROLS, said_twice
 
@@ -302,6 +302,29 @@ class PeripheralTests(unittest.TestCase):
         controls = [(role, name) for _, role, name in app.nodes() if role in CONTROLS | {"text"}]
         self.assertEqual([c for c in controls if not c[1]], [], f"every control on {where} has a name")
         self.assertEqual([c for c in controls if said_twice(c[1])], [], f"no name on {where} is said twice")
+
+    def test_a_presets_name_follows_the_language_until_the_user_renames_it(self):
+        """Battery added in English reads "Batterie" when FavBlue next starts in German; once
+        renamed there, the user's name stays, in either language."""
+        from peers import CentralPeer
+        home = scratch("favblue-ui-")
+        with CentralPeer() as central:
+            with App("--source", central.source, storage="sqlite", home=home) as app:
+                open_act_as_a_device(app)
+                add_preset(app, "Battery")
+                app.wait_for(lambda: "Send Battery" in app.names(SWITCH), what="the Battery row")
+            with App("--source", central.source, storage="sqlite", home=home, lang="de") as app:
+                open_act_as_a_device(app, menu="Hauptmenü", item="Als Gerät auftreten")
+                app.wait_for(lambda: "Batterie senden" in app.names(SWITCH), what="the preset's name in German")
+                self.assertNotIn("Send Battery", app.names(SWITCH))
+                app.click_on_until("Batterie", "label", lambda: "Name in FavBlue" in app.names("text"), what="its page")
+                app.find("Name in FavBlue", "text").set_text_contents("Akku im Flur")
+                app.settle()
+                app.key("Escape")
+                app.wait_for(lambda: "Akku im Flur senden" in app.names(SWITCH), what="the user's name")
+            with App("--source", central.source, storage="sqlite", home=home) as app:
+                open_act_as_a_device(app)
+                app.wait_for(lambda: "Send Akku im Flur" in app.names(SWITCH), what="the user's name, kept in English")
 
     def test_in_german_the_page_the_server_and_the_editor_speak_german_each_name_said_once(self):
         """The page, the menu, the preset's switch, the server's values and the advertisement's

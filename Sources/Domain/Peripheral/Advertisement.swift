@@ -26,6 +26,12 @@ public struct Advertisement: Equatable, Sendable, Identifiable {
     public var id: String
     /// The user's name for it ("Kitchen beacon").
     public var label: String
+    /// The preset it came from while it still has that preset's name: the name then follows the
+    /// language FavBlue speaks (a German session names it in German), until the user renames it.
+    public var namedAfter: AdvertisingPreset?
+
+    /// The name shown: the preset's, in the language in use, else the user's.
+    public var title: String { namedAfter?.title ?? label }
     public var kind: Kind
     /// Extended advertising (Bluetooth 5): longer data, other PHYs, several sets at once.
     public var extended: Bool

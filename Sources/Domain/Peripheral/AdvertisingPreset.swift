@@ -85,6 +85,12 @@ public enum AdvertisingPreset: String, Equatable, Sendable, CaseIterable {
     /// The advertisement, with `name` where the kind carries one; BTHome's readings from `readings`.
     public func advertisement(name: String = "FavBlue", readings: BTHomeReadings = BTHomeReadings(),
                               address: [UInt8]? = nil, sealer: PayloadSealer? = nil) -> Advertisement {
+        var made = made(name: name, readings: readings, address: address, sealer: sealer)
+        made.namedAfter = self
+        return made
+    }
+
+    private func made(name: String, readings: BTHomeReadings, address: [UInt8]?, sealer: PayloadSealer?) -> Advertisement {
         switch self {
         case .iBeacon:
             // Apple's layout: type 0x02, length 0x15, UUID, major, minor (big-endian), power at 1 m.

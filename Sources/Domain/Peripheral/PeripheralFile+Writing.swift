@@ -19,9 +19,11 @@ extension PeripheralFile {
 
     private static func json(_ a: Advertisement, on: Bool) -> JSONValue {
         var m: [JSONMember] = [
-            JSONMember("id", .init(.string(a.id))), JSONMember("label", .init(.string(a.label))), JSONMember("on", .init(.bool(on))),
+            JSONMember("id", .init(.string(a.id))), JSONMember("label", .init(.string(a.title))), JSONMember("on", .init(.bool(on))),
             JSONMember("kind", .init(.string(a.kind.rawValue))), JSONMember("extended", .init(.bool(a.extended))),
         ]
+        // A preset's name follows the language until renamed; the label above is it as it reads now.
+        if let preset = a.namedAfter { m.append(JSONMember("namedAfterPreset", .init(.string(preset.rawValue)))) }
         if a.extended {
             m.append(JSONMember("primaryPHY", .init(.string(a.primaryPHY.rawValue))))
             m.append(JSONMember("secondaryPHY", .init(.string(a.secondaryPHY.rawValue))))

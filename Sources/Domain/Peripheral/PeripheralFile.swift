@@ -106,12 +106,14 @@ private final class Reader {
                                     key: key.isEmpty ? nil : key,
                                     counter: UInt32(try b["counter"].map { n throws(JSONFileProblem) in try integer(n, 0...Int(UInt32.max)) } ?? 1))
         }
-        return Advertisement(id: node["id"]?.string ?? UUID().uuidString, label: node["label"]?.string ?? "",
-                             kind: kind, extended: node["extended"]?.bool ?? false,
-                             primaryPHY: try phy("primaryPHY"), secondaryPHY: try phy("secondaryPHY"),
-                             data: try fields(node["data"]), scanResponse: try fields(node["scanResponse"]),
-                             intervalMilliseconds: node["intervalMs"]?.number ?? 100,
-                             durationSeconds: node["durationSeconds"]?.number, sensor: sensor)
+        var ad = Advertisement(id: node["id"]?.string ?? UUID().uuidString, label: node["label"]?.string ?? "",
+                               kind: kind, extended: node["extended"]?.bool ?? false,
+                               primaryPHY: try phy("primaryPHY"), secondaryPHY: try phy("secondaryPHY"),
+                               data: try fields(node["data"]), scanResponse: try fields(node["scanResponse"]),
+                               intervalMilliseconds: node["intervalMs"]?.number ?? 100,
+                               durationSeconds: node["durationSeconds"]?.number, sensor: sensor)
+        ad.namedAfter = node["namedAfterPreset"]?.string.flatMap(AdvertisingPreset.init(rawValue:))
+        return ad
     }
 
     func fields(_ node: JSONNode?) throws(JSONFileProblem) -> AdvertisingFields {

@@ -19,6 +19,12 @@ public final class Entry: Widget {
     }
 
     /// Grey hint text shown while empty.
+    /// Asks for room for `count` characters, no more: a short field (a UUID, a type) beside a long one.
+    public func widthChars(_ count: Int32) {
+        gtk_editable_set_width_chars(gcast(object), count)
+        gtk_editable_set_max_width_chars(gcast(object), count)
+    }
+
     public func placeholder(_ text: String) {
         gtk_entry_set_placeholder_text(gcast(object), text)
     }
