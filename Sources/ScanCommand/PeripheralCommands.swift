@@ -71,14 +71,14 @@ enum PeripheralRun {
     /// The advertisements to send: those named with --advertisement (by their label), else the
     /// ones the file says were on. A name no advertisement has ends the command.
     static func chosen(_ file: PeripheralFile, named: [String], path: String) -> [Advertisement] {
-        guard !named.isEmpty else { return file.advertisementsOn }
+        guard !named.isEmpty else { return file.advertisementsOn.map { $0.named(by: file.server) } }
         var out: [Advertisement] = []
         for name in named {
             let matching = file.advertisements.filter { $0.title == name }
             if matching.isEmpty { FavBlueScan.exit(saying: "\(DeviceText.terminal(path)) holds no advertisement named “\(DeviceText.terminal(name))”") }
             out += matching.filter { ad in !out.contains { $0.id == ad.id } }
         }
-        return out
+        return out.map { $0.named(by: file.server) }
     }
 
     /// Starts each advertisement, or ends the command saying which could not go out.

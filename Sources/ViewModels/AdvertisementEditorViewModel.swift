@@ -93,6 +93,38 @@ public final class AdvertisementEditorViewModel {
 
     struct EditProblem: Error { let message: String }
 
+    /// The name the entry shows for `part`: the server's where the name follows it.
+    public func name(_ part: Part) -> String {
+        guard let ad = advertisement else { return "" }
+        return ad.named(by: role.server)[keyPath: Self.fields(part)].localName ?? ""
+    }
+
+    /// What a phone sees, said once under the advertising data: the one name, or the two.
+    public var nameNote: String? {
+        guard let ad = advertisement, ad.kind == .connectable, let server = role.server, !server.name.isEmpty else { return nil }
+        let advertised = ad.named(by: server)
+        guard let name = advertised.data.localName ?? advertised.scanResponse.localName else { return nil }
+        if name == server.name {
+            return L10n.format("Phones see “{}”, the server’s name, before and after they connect.", DeviceText.isolated(name))
+        }
+        return L10n.format("Phones see “{}” here and “{}”, the server’s name, once they connect.",
+                           DeviceText.isolated(name), DeviceText.isolated(server.name))
+    }
+
+    /// Whether the name can follow the server's again (it was set apart, and there is a server).
+    public var canFollowServerName: Bool {
+        guard let ad = advertisement, let server = role.server, !server.name.isEmpty else { return false }
+        return !ad.nameFollowsServer && ad.kind == .connectable
+    }
+
+    /// Makes the advertised name the server's again.
+    public func followServerName() {
+        edit(nil) { ad in
+            ad.nameFollowsServer = true
+            if ad.data.localName == nil, ad.scanResponse.localName == nil { ad.data.localName = "" }
+        }
+    }
+
     /// A name of the user's own: it no longer follows the language, as a preset's does.
     public func setLabel(_ text: String) {
         edit(nil) {
@@ -137,7 +169,12 @@ public final class AdvertisementEditorViewModel {
     }
 
     public func setName(_ part: Part, _ text: String) {
-        edit(.name(part)) { ad in ad[keyPath: Self.fields(part)].localName = text.isEmpty ? nil : text }
+        // Typing the server's own name changes nothing: the name still follows the server.
+        if advertisement?.nameFollowsServer == true, text == role.server?.name { return }
+        edit(.name(part)) { ad in
+            ad[keyPath: Self.fields(part)].localName = text.isEmpty ? nil : text
+            ad.nameFollowsServer = false
+        }
     }
 
     /// The flags byte's General Discoverable, LE only (0x06), or none.

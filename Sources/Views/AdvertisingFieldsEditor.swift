@@ -36,7 +36,7 @@ final class AdvertisingFieldsEditor {
         list = BoxedList(accessibleName: title)
         extra = BoxedList(accessibleName: part == .data ? L10n.tr("More Advertising Data") : L10n.tr("More Scan Response Data"))
         let fields = part == .data ? model.advertisement?.data : model.advertisement?.scanResponse
-        name = EntryRow(title: L10n.tr("Name"), text: fields?.localName ?? "")
+        name = EntryRow(title: L10n.tr("Name"), text: model.name(part))
         txPower = EntryRow(title: L10n.tr("Transmit Power (dBm, empty for none)"), text: fields?.txPower.map { String($0) } ?? "")
         appearance = EntryRow(title: L10n.tr("Appearance (empty for none)"), text: fields?.appearance.map { String(format: "0x%04X", $0) } ?? "")
         uuids = EntryRow(title: L10n.tr("Service UUIDs"), text: fields?.serviceUUIDs.map(\.text).joined(separator: ", ") ?? "")
@@ -57,7 +57,15 @@ final class AdvertisingFieldsEditor {
             buttons.append(button)
         }
         add.append(buttons)
-        root.append(heading, usage, list, extra, add, problems)
+        // What a phone sees, said once, under the advertising data: one name, or which two.
+        nameNote.xalign(0).wrap()
+        nameNote.css("dim-text")
+        followServer.css("flat")
+        followServer.align(.start, .center)
+        followServer.onClicked { [weak self] in self?.model.followServerName() }
+        let nameLine = Box(vertical: true, spacing: 4).append(nameNote, followServer)
+        nameLine.isVisible = part == .data
+        root.append(heading, usage, list, nameLine, extra, add, problems)
         setting = true
         discoverable.isOn = fields?.flags != nil
         setting = false
@@ -75,10 +83,19 @@ final class AdvertisingFieldsEditor {
     }
 
     private var fields: AdvertisingFields? { part == .data ? model.advertisement?.data : model.advertisement?.scanResponse }
+    private let nameNote = Label()
+    private let followServer = Button(label: L10n.tr("Use the Server’s Name"))
 
     func render() {
         guard let fields else { return }
         usage.text = model.usage(part)
+        // A name that follows the server's changes with it; one the user is typing is left alone.
+        let shownName = model.name(part)
+        if model.advertisement?.nameFollowsServer == true, name.text != shownName, !name.hasFocus { name.text = shownName }
+        let note = part == .data ? model.nameNote : nil
+        nameNote.text = note ?? ""
+        nameNote.isVisible = note != nil
+        followServer.isVisible = part == .data && model.canFollowServerName
         for (row, field) in [(name, AdvertisementEditorViewModel.Field.name(part)), (txPower, .txPower(part)),
                              (appearance, .appearance(part)), (uuids, .uuids(part))] {
             row.setInvalid(model.errors[field] != nil)

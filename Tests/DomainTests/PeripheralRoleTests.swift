@@ -103,6 +103,26 @@ final class PeripheralRoleTests: XCTestCase {
         XCTAssertTrue(role.serving, "serving again")
     }
 
+    func testAPresetIsFoundUnderTheServersNameUntilGivenOneOfItsOwn() async {
+        let port = FakePeripheral()
+        let role = PeripheralRole(port: port, store: nil)
+        let id = role.add(AdvertisingPreset.heartRate.advertisement(), server: AdvertisingPreset.heartRate.server(name: "Lab Bench"))
+        await role.start(id)
+        XCTAssertEqual(port.advertising.first?.data.localName, "Lab Bench", "one name before and after connecting")
+        var renamed = role.server!
+        renamed.name = "UX Lab"
+        await role.setServer(renamed)
+        XCTAssertEqual(port.advertising.first?.data.localName, "UX Lab", "on air under the server's new name")
+        let file = role.file
+        XCTAssertEqual(file.advertisements.first?.nameFollowsServer, true, "kept in the file")
+        var own = role.advertisements[0]
+        own.data.localName = "Bench Monitor"
+        own.nameFollowsServer = false
+        await role.update(own)
+        await role.start(id)
+        XCTAssertEqual(port.advertising.first?.data.localName, "Bench Monitor", "a name of its own, set apart")
+    }
+
     func testAnImportWithAProblemBringsNothing() {
         let role = PeripheralRole(port: FakePeripheral(), store: nil)
         role.add(AdvertisingPreset.iBeacon.advertisement())

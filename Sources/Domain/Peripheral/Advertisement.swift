@@ -32,6 +32,22 @@ public struct Advertisement: Equatable, Sendable, Identifiable {
 
     /// The name shown: the preset's, in the language in use, else the user's.
     public var title: String { namedAfter?.title ?? label }
+    /// The name it advertises is the server's device name, so a phone sees one name before and
+    /// after it connects; false once the user gives it a name of its own.
+    public var nameFollowsServer = false
+
+    /// This advertisement as it goes out beside `server`: where its name follows the server's,
+    /// the server's name in place of its own (in the data, or the scan response that carries it).
+    public func named(by server: ServerSetup?) -> Advertisement {
+        guard nameFollowsServer, let name = server?.name, !name.isEmpty else { return self }
+        var copy = self
+        if copy.data.localName != nil {
+            copy.data.localName = name
+        } else if copy.scanResponse.localName != nil {
+            copy.scanResponse.localName = name
+        }
+        return copy
+    }
     public var kind: Kind
     /// Extended advertising (Bluetooth 5): longer data, other PHYs, several sets at once.
     public var extended: Bool

@@ -87,6 +87,8 @@ public enum AdvertisingPreset: String, Equatable, Sendable, CaseIterable {
                               address: [UInt8]? = nil, sealer: PayloadSealer? = nil) -> Advertisement {
         var made = made(name: name, readings: readings, address: address, sealer: sealer)
         made.namedAfter = self
+        // A preset that brings a server is found under that server's name.
+        made.nameFollowsServer = [.heartRate, .battery, .chat].contains(self)
         return made
     }
 

@@ -24,6 +24,7 @@ extension PeripheralFile {
         ]
         // A preset's name follows the language until renamed; the label above is it as it reads now.
         if let preset = a.namedAfter { m.append(JSONMember("namedAfterPreset", .init(.string(preset.rawValue)))) }
+        if a.nameFollowsServer { m.append(JSONMember("nameFollowsServer", .init(.bool(true)))) }
         if a.extended {
             m.append(JSONMember("primaryPHY", .init(.string(a.primaryPHY.rawValue))))
             m.append(JSONMember("secondaryPHY", .init(.string(a.secondaryPHY.rawValue))))

@@ -113,6 +113,7 @@ private final class Reader {
                                intervalMilliseconds: node["intervalMs"]?.number ?? 100,
                                durationSeconds: node["durationSeconds"]?.number, sensor: sensor)
         ad.namedAfter = node["namedAfterPreset"]?.string.flatMap(AdvertisingPreset.init(rawValue:))
+        ad.nameFollowsServer = node["nameFollowsServer"]?.bool ?? false
         return ad
     }
 

@@ -189,7 +189,7 @@ public final class PeripheralRole {
 
     /// What keeps `advertisement` from going out on this adapter, said before it refuses.
     public func problems(of advertisement: Advertisement, company: (UInt16) -> String) -> [AdvertisingProblem] {
-        advertisement.problems(limits: facts?.limits ?? AdvertisingLimits(), company: company)
+        advertisement.named(by: server).problems(limits: facts?.limits ?? AdvertisingLimits(), company: company)
     }
 
     public func start(_ id: String) async {
@@ -200,7 +200,7 @@ public final class PeripheralRole {
             changed()
         }
         let address = facts?.advertisingAddress.map { $0.split(separator: ":").compactMap { UInt8($0, radix: 16) } }
-        let ad = advertisements[i].withSensorData(address: address, sealer: sealer)
+        let ad = advertisements[i].named(by: server).withSensorData(address: address, sealer: sealer)
         do {
             try await port.startAdvertising(ad)
             on.insert(id)
@@ -250,9 +250,14 @@ public final class PeripheralRole {
 
     /// Sets up `setup` as the server; a running one serves it at once.
     public func setServer(_ setup: ServerSetup?) async {
+        let renamed = setup?.name != server?.name
         server = setup
         values = [:]
         changed()
+        // What is on air under the server's name goes on under its new one.
+        if renamed {
+            for ad in advertisements where ad.nameFollowsServer && on.contains(ad.id) { await start(ad.id) }
+        }
         if serving {
             if let setup { await serve(setup) } else { await stopServing() }
         }
