@@ -90,6 +90,30 @@ cgtk_accessible_set_description (GtkAccessible *accessible, const char *descript
   gtk_accessible_update_property (accessible, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
+void
+cgtk_accessible_set_invalid (GtkAccessible *accessible, gboolean invalid)
+{
+  g_return_if_fail (GTK_IS_ACCESSIBLE (accessible));
+  gtk_accessible_update_state (accessible, GTK_ACCESSIBLE_STATE_INVALID,
+                               invalid ? GTK_ACCESSIBLE_INVALID_TRUE : GTK_ACCESSIBLE_INVALID_FALSE, -1);
+}
+
+void
+cgtk_widget_set_invalid (GtkWidget *widget, gboolean invalid)
+{
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+  cgtk_accessible_set_invalid (GTK_ACCESSIBLE (widget), invalid);
+  /* An entry (a row's too) is read through the text inside it: that says so as well. */
+  while (GTK_IS_EDITABLE (widget))
+    {
+      GtkEditable *inner = gtk_editable_get_delegate (GTK_EDITABLE (widget));
+      if (inner == NULL || GTK_WIDGET (inner) == widget)
+        break;
+      widget = GTK_WIDGET (inner);
+      cgtk_accessible_set_invalid (GTK_ACCESSIBLE (widget), invalid);
+    }
+}
+
 /* gtk_accessible_update_state is variadic. */
 void
 cgtk_accessible_set_hidden (GtkAccessible *accessible, gboolean hidden)

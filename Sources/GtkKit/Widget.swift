@@ -37,6 +37,13 @@ open class Widget: GObjectRef {
         return self
     }
 
+    /// Marks the widget as holding what does not read, for screen readers and the eye alike
+    /// (the error style and the accessible invalid state).
+    public func markInvalid(_ invalid: Bool) {
+        if invalid { gtk_widget_add_css_class(widget, "error") } else { gtk_widget_remove_css_class(widget, "error") }
+        cgtk_widget_set_invalid(widget, invalid ? 1 : 0)
+    }
+
     /// Hides a purely visual widget from screen readers.
     @discardableResult
     public func accessibleHidden() -> Self {

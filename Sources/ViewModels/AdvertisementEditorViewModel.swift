@@ -29,6 +29,24 @@ public final class AdvertisementEditorViewModel {
 
     /// What the user typed that does not read, by field.
     public private(set) var errors: [Field: String] = [:]
+    /// Which controls of a row hold what does not read (0 the key, 1 the bytes), where a row has two.
+    public private(set) var badControls: [Field: Set<Int>] = [:]
+
+    /// The problems of `part` whose field `about` says yes to; with `andWhole`, those of the part
+    /// as a whole (no one field) too.
+    public func problemMessages(_ part: Part, about: (AdvertisingFields.Field) -> Bool, andWhole: Bool) -> [String] {
+        guard let ad = advertisement else { return [] }
+        let which: AdvertisingProblem.Part = part == .data ? .data : .scanResponse
+        let listed = role.problems(of: ad, company: company).filter { $0.part == which }
+        return listed.filter { problem in problem.field.map(about) ?? andWhole }.map(\.message)
+    }
+
+    /// The fields of `part` that a problem of the whole advertisement is about (a name too long).
+    public func problemFields(_ part: Part) -> [AdvertisingFields.Field] {
+        guard let ad = advertisement else { return [] }
+        let which: AdvertisingProblem.Part = part == .data ? .data : .scanResponse
+        return role.problems(of: ad, company: company).filter { $0.part == which }.compactMap(\.field)
+    }
     private let observers = ChangeObservers()
     private var token: ObservationToken?
     private var applying: Task<Void, Never>?
@@ -234,11 +252,17 @@ public final class AdvertisementEditorViewModel {
     }
 
     public func setServiceData(_ part: Part, _ index: Int, uuid text: String, hex: String) {
-        edit(.serviceData(part, index)) { ad throws(EditProblem) in
-            guard let uuid = BluetoothUUID(text) else {
-                throw EditProblem(message: L10n.format("“{}” is not a UUID (4, 8 or 32 hex digits).", DeviceText.shown(text)))
-            }
-            let data = try Self.hex(hex)
+        let field = Field.serviceData(part, index)
+        // Both halves are read, and each that does not read is said and marked, not the first alone.
+        let uuid = BluetoothUUID(text)
+        var bytes: [UInt8]?
+        var hexProblem: String?
+        do throws(EditProblem) { bytes = try Self.hex(hex) } catch { hexProblem = error.message }
+        badControls[field] = Set([uuid == nil ? 0 : nil, hexProblem != nil ? 1 : nil].compactMap { $0 })
+        edit(field) { ad throws(EditProblem) in
+            let problems = [uuid == nil ? L10n.format("“{}” is not a UUID (4, 8 or 32 hex digits).", DeviceText.shown(text)) : nil,
+                            hexProblem].compactMap { $0 }
+            guard problems.isEmpty, let uuid, let data = bytes else { throw EditProblem(message: problems.joined(separator: " ")) }
             let path = Self.fields(part)
             guard index < ad[keyPath: path].serviceData.count else { return }
             ad[keyPath: path].serviceData[index] = ServiceDataField(uuid: uuid, data: data)

@@ -65,7 +65,10 @@ final class AdvertisingFieldsEditor {
         followServer.onClicked { [weak self] in self?.model.followServerName() }
         let nameLine = Box(vertical: true, spacing: 4).append(nameNote, followServer)
         nameLine.isVisible = part == .data
-        root.append(heading, usage, list, nameLine, extra, add, problems)
+        listProblems.css("error")
+        listProblems.xalign(0).wrap()
+        // Each message sits under the fields it is about, above the Add buttons.
+        root.append(heading, usage, list, listProblems, nameLine, extra, problems, add)
         setting = true
         discoverable.isOn = fields?.flags != nil
         setting = false
@@ -84,6 +87,8 @@ final class AdvertisingFieldsEditor {
 
     private var fields: AdvertisingFields? { part == .data ? model.advertisement?.data : model.advertisement?.scanResponse }
     private let nameNote = Label()
+    /// What is wrong with the name, power, appearance or UUIDs, under their list.
+    private let listProblems = Label()
     private let followServer = Button(label: L10n.tr("Use the Server’s Name"))
 
     func render() {
@@ -96,9 +101,15 @@ final class AdvertisingFieldsEditor {
         nameNote.text = note ?? ""
         nameNote.isVisible = note != nil
         followServer.isVisible = part == .data && model.canFollowServerName
-        for (row, field) in [(name, AdvertisementEditorViewModel.Field.name(part)), (txPower, .txPower(part)),
-                             (appearance, .appearance(part)), (uuids, .uuids(part))] {
-            row.setInvalid(model.errors[field] != nil)
+        let flagged = model.problemFields(part)
+        let listFields: [(EntryRow, AdvertisementEditorViewModel.Field, (AdvertisingFields.Field) -> Bool)] = [
+            (name, .name(part), { $0 == .localName }), (txPower, .txPower(part), { $0 == .txPower }),
+            (appearance, .appearance(part), { $0 == .appearance }),
+            (uuids, .uuids(part), { if case .serviceUUIDs = $0 { return true } else { return false } }),
+        ]
+        for (row, field, concerns) in listFields {
+            // Marked where its own text does not read, or where it is what does not fit.
+            row.setInvalid(model.errors[field] != nil || flagged.contains(where: concerns))
         }
         let counts = [fields.manufacturerData.count, fields.serviceData.count, fields.raw.count]
         if counts != shownCounts {
@@ -108,13 +119,37 @@ final class AdvertisingFieldsEditor {
             rebuild(fields, focusLast: grew)
         }
         for (field, widgets) in extraRows {
-            for case let entry as Entry in widgets { entry.setInvalid(model.errors[field] != nil) }
+            let bad = model.badControls[field] ?? []
+            let tooLong = structure(of: field).map { flagged.contains($0) } ?? false
+            for (i, widget) in widgets.enumerated() {
+                guard let entry = widget as? Entry else { continue }
+                // Only the half that does not read is marked; the bytes where the field is what does not fit.
+                let wrong = bad.isEmpty ? model.errors[field] != nil : bad.contains(i)
+                entry.setInvalid(wrong || (tooLong && i == widgets.count - 1))
+            }
         }
-        let messages = model.errors.filter { AdvertisingFieldsEditor.belongs($0.key, to: part) }.sorted { "\($0.key)" < "\($1.key)" }.map(\.value)
-            + model.problems(part == .data ? .data : .scanResponse)
+        let errors = model.errors.filter { AdvertisingFieldsEditor.belongs($0.key, to: part) }
+        let listKeys = Set(listFields.map(\.1))
+        let listMessages = errors.filter { listKeys.contains($0.key) }.sorted { "\($0.key)" < "\($1.key)" }.map(\.value)
+            + model.problemMessages(part, about: { field in listFields.contains { $0.2(field) } }, andWhole: false)
+        listProblems.text = listMessages.joined(separator: "\n")
+        listProblems.isVisible = !listMessages.isEmpty
+        let messages = errors.filter { !listKeys.contains($0.key) }.sorted { "\($0.key)" < "\($1.key)" }.map(\.value)
+            + model.problemMessages(part, about: { field in !listFields.contains { $0.2(field) } }, andWhole: true)
         problems.text = messages.joined(separator: "\n")
         problems.isVisible = !messages.isEmpty
         extra.isVisible = counts.reduce(0, +) > 0
+    }
+
+    /// The AD structure a row of the extra list edits, to match a problem about it.
+    private func structure(of field: AdvertisementEditorViewModel.Field) -> AdvertisingFields.Field? {
+        guard let fields else { return nil }
+        switch field {
+        case .serviceData(_, let i): return fields.serviceData[safe: i].map { .serviceData($0.uuid) }
+        case .manufacturer(_, let i): return fields.manufacturerData[safe: i].map { .manufacturerData($0.companyID) }
+        case .raw(_, let i): return fields.raw[safe: i].map { .raw($0.type) }
+        default: return nil
+        }
     }
 
     static func belongs(_ field: AdvertisementEditorViewModel.Field, to part: Part) -> Bool {
@@ -211,7 +246,5 @@ final class AdvertisingFieldsEditor {
 
 extension Entry {
     /// Marks the entry as holding what does not read (the error style), or not.
-    func setInvalid(_ invalid: Bool) {
-        if invalid { css("error") } else { removeCSS("error") }
-    }
+    func setInvalid(_ invalid: Bool) { markInvalid(invalid) }
 }

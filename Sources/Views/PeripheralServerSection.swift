@@ -159,10 +159,13 @@ private final class CharacteristicEditor {
         Task { if let problem = await applied() { say(problem, error: true) } else { say(L10n.tr("Connected devices read this value from now on."), error: false) } }
     }
 
+    /// Sets the value typed; one that does not read is marked in its field, and what centrals
+    /// read is said to be the last good value, until it is put right.
     private func applied() async -> String? {
         let problem = await model.setValue(entry.text, of: id, as: format)
+        entry.setInvalid(problem != nil)
         if problem == nil { shownValue = entry.text }
-        return problem
+        return problem.map { L10n.format("{} Connected devices still read {}.", $0, shownValue.map { "“\(DeviceText.isolated($0))”" } ?? L10n.tr("the value before")) }
     }
 
     private func say(_ text: String, error: Bool) {

@@ -159,7 +159,9 @@ private final class ServiceEditor {
     }
 
     func render(_ service: ServedService) {
-        let title = model.title(service.uuid)
+        // The header follows what the field holds: a UUID that does not read is shown as typed, not the last good one's name.
+        let typed = uuid.text.trimmingCharacters(in: .whitespaces)
+        let title = model.errors[.service(index)] != nil && !typed.isEmpty ? DeviceText.shown(typed) : model.title(service.uuid)
         heading.text = title
         list.accessibleLabel(title)
         add.accessibleLabel(L10n.format("Add a Characteristic to {}", title))
@@ -257,7 +259,8 @@ private final class CharacteristicEditor {
     }
 
     func render(_ c: ServedCharacteristic) {
-        let title = model.title(c.uuid)
+        let typed = uuid.text.trimmingCharacters(in: .whitespaces)
+        let title = model.errors[.characteristic(service, index)] != nil && !typed.isEmpty ? DeviceText.shown(typed) : model.title(c.uuid)
         if row.title != title { row.title = title }
         row.subtitle = c.properties.words.joined(separator: L10n.tr(", "))
         uuid.setInvalid(model.errors[.characteristic(service, index)] != nil)

@@ -153,6 +153,41 @@ class PeripheralTests(unittest.TestCase):
             subprocess.run(["xdotool", "windowfocus", "--sync", window, "key", "Escape"], check=True, timeout=10)
             app.wait_for(lambda: "Preferences" not in app.frames(), what="Preferences closed by Escape")
 
+    def test_errors_sit_on_the_field_that_caused_them(self):
+        """A name too long marks the Name field, and says so under it, not under the Add
+        buttons; a service data row with a bad UUID and bad hex explains and marks both."""
+        from peers import CentralPeer
+        # GTK 4.8 says an entry's invalid state to AT-SPI as "invalid" (later ones as "invalid-entry").
+        def marked(node):
+            states = node.get_state_set()
+            return states.contains(Atspi.StateType.INVALID_ENTRY) or states.contains(Atspi.StateType.INVALID)
+        with CentralPeer() as central, App("--source", central.source) as app:
+            open_act_as_a_device(app)
+            add_preset(app, "Custom Advertisement")
+            app.wait_for(lambda: "Name in FavBlue" in app.names("text"), what="the new advertisement's page")
+            name = next(node for node, role, n in app.nodes() if role == "text" and n == "Name")
+            name.set_text_contents("A name far too long for thirty-one bytes of data")
+            app.settle()
+            app.wait_for(lambda: any(n.startswith("The name does not fit: ") for n in app.names()), what="the name's problem")
+            name = next(node for node, role, n in app.nodes() if role == "text" and n == "Name")
+            self.assertTrue(marked(name), "the Name field is marked")
+            order = [n for _, _, n in app.nodes()]
+            said = next(i for i, n in enumerate(order) if n.startswith("The name does not fit: "))
+            self.assertLess(said, order.index("Add Manufacturer Data"), "said under the field, above the Add buttons")
+            name.set_text_contents("Lab")
+            app.settle()
+            app.press("Add Service Data")
+            app.wait_for(lambda: "Service data UUID" in app.names("text"), what="a service data row")
+            app.find("Service data UUID", "text").set_text_contents("zz")
+            app.settle()
+            hex_entry = next(node for node, role, n in app.nodes() if role == "text" and n.startswith("Service data for "))
+            hex_entry.set_text_contents("GG")
+            app.settle()
+            app.wait_for(lambda: any("is not a UUID" in n and "Hex needs two digits" in n for n in app.names()), what="both halves explained")
+            for node, role, n in app.nodes():
+                if role == "text" and (n == "Service data UUID" or n.startswith("Service data for ")):
+                    self.assertTrue(marked(node), f"{n} is marked")
+
     def test_a_centrals_pairing_asks_for_the_number_in_favblues_dialog(self):
         """A central that pairs (numeric comparison) is asked about by its address in the same
         dialog as a device's pairing; Confirm pairs, and its log says the link is encrypted."""

@@ -33,6 +33,9 @@ long cgtk_page_out_program(void);
 void cgtk_accessible_set_label(GtkAccessible *accessible, const char *label);
 void cgtk_accessible_set_description(GtkAccessible *accessible, const char *description);
 void cgtk_accessible_set_hidden(GtkAccessible *accessible, gboolean hidden);
+/* Says a field holds what does not read (ARIA invalid), beside its error style. */
+void cgtk_accessible_set_invalid(GtkAccessible *accessible, gboolean invalid);
+void cgtk_widget_set_invalid(GtkWidget *widget, gboolean invalid);
 void cgtk_accessible_set_expanded(GtkAccessible *accessible, gboolean expanded);
 GtkWidget *cgtk_first_descendant(GtkWidget *widget, GType type);
 void cgtk_accessible_set_labelled_by(GtkAccessible *accessible, GtkWidget *label);

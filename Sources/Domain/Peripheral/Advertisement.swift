@@ -130,6 +130,14 @@ public struct AdvertisingProblem: Equatable, Sendable {
 
     public let part: Part
     public let message: String
+    /// The field it is about, where it is one field's (a name too long), so that field is marked.
+    public var field: AdvertisingFields.Field?
+
+    public init(part: Part, message: String, field: AdvertisingFields.Field? = nil) {
+        self.part = part
+        self.message = message
+        self.field = field
+    }
 }
 
 extension Advertisement {
@@ -160,12 +168,12 @@ extension Advertisement {
                 out.append(AdvertisingProblem(part: part, message: L10n.plural(
                     "{} is {} byte longer than one AD structure holds (254).", "{} is {} bytes longer than one AD structure holds (254).",
                     bytes.count - 1 - AdvertisingLimits.structureLength, field.name(company: company),
-                    Formats.number(bytes.count - 1 - AdvertisingLimits.structureLength))))
+                    Formats.number(bytes.count - 1 - AdvertisingLimits.structureLength)), field: field))
             }
             if let (field, over) = fields.overflow(limit: maximum) {
                 out.append(AdvertisingProblem(part: part, message: L10n.plural(
                     "{} does not fit: {} byte over the {} bytes of {}.", "{} does not fit: {} bytes over the {} bytes of {}.",
-                    over, field.name(company: company), Formats.number(over), Formats.number(maximum), noun)))
+                    over, field.name(company: company), Formats.number(over), Formats.number(maximum), noun), field: field))
             }
         }
         if !scanResponse.isEmpty && kind == .nonConnectable {

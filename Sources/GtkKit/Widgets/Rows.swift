@@ -205,9 +205,7 @@ public final class EntryRow: Widget {
         connect("entry-activated") { _ in handler() }
     }
 
-    public func setInvalid(_ invalid: Bool) {
-        if invalid { css("error") } else { removeCSS("error") }
-    }
+    public func setInvalid(_ invalid: Bool) { markInvalid(invalid) }
 
     /// Adds `widget` at the row's end (a unit, a Copy button).
     public func addSuffix(_ widget: Widget) {
