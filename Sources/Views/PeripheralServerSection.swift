@@ -165,7 +165,10 @@ private final class CharacteristicEditor {
         let problem = await model.setValue(entry.text, of: id, as: format)
         entry.setInvalid(problem != nil)
         if problem == nil { shownValue = entry.text }
-        return problem.map { L10n.format("{} Connected devices still read {}.", $0, shownValue.map { "“\(DeviceText.isolated($0))”" } ?? L10n.tr("the value before")) }
+        guard let problem else { return nil }
+        // Where there was a good value, what centrals read meanwhile is said too.
+        guard let last = shownValue, !last.isEmpty else { return problem }
+        return L10n.format("{} Connected devices still read {}.", problem, "“\(DeviceText.isolated(last))”")
     }
 
     private func say(_ text: String, error: Bool) {

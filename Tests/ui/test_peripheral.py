@@ -341,14 +341,34 @@ class PeripheralTests(unittest.TestCase):
             start = dump.index(next(row for row in dump if row[1:] == ["2800", "180D"]))
             self.assertEqual([row[1:] for row in dump[start + 1:start + 4]], [["2803", 16], ["2A37", None], ["2902", None]])
 
-    def test_the_demo_says_why_it_cannot_act_as_a_device(self):
-        """The demo has no radio: the page says so and what to do, with no Add menu to mislead."""
+    def test_the_demo_can_be_a_device_and_its_phone_comes_on_its_own(self):
+        """In the demo, Act as a Device works whole: FavBlue Chat goes on air, Serve runs it, and
+        the demo's phone finds it, connects, reads, writes "hello" and follows the messages to
+        it, each in its log; Send reaches it. Clone This Device is on the demo chat device's page."""
+        phone = "5E:A1:10:DE:ED:01"
         with App("--source", "demo") as app:
             open_act_as_a_device(app)
-            app.wait_for(lambda: "This Source Cannot Act as a Device" in app.names(), what="the reason")
-            self.assertIn("The demo has no radio to advertise with. Connect an adapter, or use the system’s Bluetooth service.",
-                          app.names())
-            self.assertNotIn("Add Advertisement", app.names("button"))
+            self.assertNotIn("This Source Cannot Act as a Device", app.names())
+            add_preset(app, "FavBlue Chat")
+            app.wait_for(lambda: "Send FavBlue Chat" in app.names(SWITCH), what="the advertisement's switch")
+            app.press("Send FavBlue Chat", SWITCH)
+            app.press("Serve", SWITCH)
+            app.wait_for(lambda: phone in app.names(), timeout=20, what="the demo's phone, connected")
+            app.press(phone, "button") if phone in app.names("button") else app.click_on(phone)
+            app.wait_for(lambda: any(f"Wrote “{iso('hello')}”" in n for n in app.names()), timeout=20, what="its write, in its log")
+            app.wait_for(lambda: any(f"Asked for notifications of {iso('Messages to the central')}" in n for n in app.names()),
+                         timeout=20, what="it follows the messages to it")
+            type_into(app, "Value of Messages to the central", "pong")
+            app.press("Set Value")
+            app.press("Send Messages to the central to the connected devices that follow it")
+            app.wait_for(lambda: "Sent to 1 connected device." in app.names(), what="Send reaches the phone")
+            app.key("Escape")
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "Details for FavBlue Demo Chat" in app.names("button"), timeout=30, what="the demo chat device")
+            app.press("Details for FavBlue Demo Chat")
+            app.press("Connect to FavBlue Demo Chat")
+            app.wait_for(lambda: "Clone This Device" in app.names("button"), timeout=30, what="Clone This Device in the demo")
 
     def assert_every_control_named_once(self, app, where):
         controls = [(role, name) for _, role, name in app.nodes() if role in CONTROLS | {"text"}]

@@ -26,7 +26,8 @@ public enum PeripheralFactory {
         case .mqtt:
             return UnavailablePeripheral(reason: L10n.tr("Gateways only listen: advertise through this computer’s adapter."))
         case .demo:
-            return UnavailablePeripheral(reason: L10n.tr("The demo has no radio to advertise with. Connect an adapter, or use the system’s Bluetooth service."))
+            // An adapter and a phone of the demo's own: Act as a Device works whole without a radio.
+            return DemoPeripheral()
         }
     }
 }
