@@ -112,8 +112,8 @@ final class PeripheralViewModelTests: XCTestCase {
     }
 
     func testASourceThatCannotAdvertiseSaysWhy() async {
-        let (model, _) = await model(FakePeripheral(unavailable: "The demo has no radio to advertise with."))
-        XCTAssertEqual(model.unavailable, "The demo has no radio to advertise with.")
+        let (model, _) = await model(FakePeripheral(unavailable: "A replayed capture cannot advertise or serve."))
+        XCTAssertEqual(model.unavailable, "A replayed capture cannot advertise or serve.")
     }
 
     func testAnAdapterWithoutThePeripheralRoleSaysSoInPlainWords() async {
