@@ -6,7 +6,7 @@
 // signalling, SMP (the pairing state machine in both roles) and ATT (the client's parsing and
 // FavBlue's GATT server, request by request) to the GATT parsing, and the
 // characteristic value decoders, gateways' BTtoMQTT messages, every sensor decoder, and the Device
-// Manager's CBOR, SMP messages and MCUboot images. Built by meson-helpers/test.d/50-fuzz.sh
+// Manager's CBOR, SMP messages, the serial line's framing and MCUboot images. Built by meson-helpers/test.d/50-fuzz.sh
 // together with the Domain and Bluetooth sources in one module.
 
 import Foundation
@@ -44,6 +44,9 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         if let item = try? CBOR.decode(body) { precondition((try? CBOR.decode(item.encoded)) != nil, "CBOR that does not read back") }
         _ = try? SMPMessage.decode(body)
         _ = try? MCUbootImage.read(body)
+        // The same bytes as what a serial line brings: whole messages out, bounded, whatever came.
+        var line = SMPSerialFraming.Decoder(limit: 512)
+        for message in line.add(body).messages { precondition(message.count <= 512, "a serial frame past its limit") }
         // The same bytes as a gateway's MQTT message and topic: read or refused, never a trap.
         _ = try? BTtoMQTT.observation(body, at: Date(timeIntervalSince1970: 0), source: "fuzz")
         _ = try? BTtoMQTT.gateway(inTopic: body, prefix: "home")

@@ -392,7 +392,8 @@ final class FavBlueApp {
             server: { navigator in ServerPage(navigator: navigator, model: ServerEditorViewModel(role: role, names: Self.attributeName)) },
             networkDevice: { navigator, target, typed in
                 NetworkDevicePage(navigator: navigator, model: DeviceManagerViewModel(device: nil, manager: DeviceManager(name: typed) { () throws(SMPProblem) -> SMPTransport in
-                    try UDPSMPTransport(host: target.host, port: target.port)
+                    if let baud = target.baud { return try SerialSMPTransport(path: target.host, baud: baud) }
+                    return try UDPSMPTransport(host: target.host, port: target.port)
                 }))
             })
     }

@@ -17,14 +17,14 @@ struct MCUmgrCommand: AsyncParsableCommand {
         abstract: "Manage a Zephyr or MCUboot device over MCUmgr (SMP): images, restart, statistics, files and its shell.",
         discussion: """
             TARGET is a device's address (AA:BB:CC:DD:EE:FF, or …/le-random) reached over --source, or
-            udp:HOST[:PORT] (port 1337 by default). Commands:
+            udp:HOST[:PORT] (port 1337 by default), or serial:DEV[@BAUD] (115200 by default). Commands:
               image list | image upload FILE [--mode test-and-confirm|confirm-only|test-only] | image test HASH |
               image confirm [HASH] | image erase | echo TEXT | reset | params | stat [GROUP] |
               fs download REMOTE LOCAL | fs upload LOCAL REMOTE | shell CMD…
             Exit codes: 0 done, 1 the device refused, 2 the command or a file was wrong, 3 the device could not be reached or did not answer.
             """)
 
-    @Argument(help: ArgumentHelp("udp:HOST[:PORT], or a device's Bluetooth address with --source", valueName: "target"))
+    @Argument(help: ArgumentHelp("udp:HOST[:PORT], serial:DEV[@BAUD], or a device's Bluetooth address with --source", valueName: "target"))
     var target: String
 
     @Option(help: "Over Bluetooth: bluez, bluez:hciN, h4-unix:PATH, h4-tcp:HOST:PORT or h4-serial:DEV[@BAUD] (auto: BlueZ).")
@@ -58,7 +58,7 @@ struct MCUmgrCommand: AsyncParsableCommand {
         guard let verb = words.first else { MCUmgrRun.usage("name a command, for example: favblue-scan mcumgr \(target) image list") }
         let transport: SMPTransport
         var connector: DeviceConnector?
-        if target.hasPrefix("udp:") {
+        if target.hasPrefix("udp:") || target.hasPrefix("serial:") {
             transport = MCUmgrRun.open(target)
         } else {
             (transport, connector) = await MCUmgrRun.openBluetooth(target, source: source, within: max(timeout, 10))
@@ -84,8 +84,16 @@ struct MCUmgrRun {
 
     /// The link a target names.
     static func open(_ target: String) -> SMPTransport {
+        if target.hasPrefix("serial:") {
+            let parsed: NetworkTarget
+            do { parsed = try NetworkTarget(parsing: String(target.dropFirst(7))) } catch {
+                usage("“\(DeviceText.terminal(target))”: \(error.message)")
+            }
+            guard let baud = parsed.baud else { usage("“\(DeviceText.terminal(target))” is no serial device: use serial:/dev/ttyACM0[@115200]") }
+            do { return try SerialSMPTransport(path: parsed.host, baud: baud) } catch { FavBlueScan.exit(saying: error.message, code: 3) }
+        }
         guard target.hasPrefix("udp:") else {
-            usage("“\(DeviceText.terminal(target))” is no target: use udp:HOST[:PORT]")
+            usage("“\(DeviceText.terminal(target))” is no target: use udp:HOST[:PORT] or serial:DEV[@BAUD]")
         }
         let parsed: NetworkTarget
         do { parsed = try NetworkTarget(parsing: String(target.dropFirst(4))) } catch {

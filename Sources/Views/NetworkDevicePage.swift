@@ -29,7 +29,7 @@ public final class NetworkDevicePage: Page {
     /// Asks for a device's address and opens its page; the address is checked as it is typed.
     static func ask(navigator: Navigator, open: @escaping (NetworkTarget, String) -> Void) {
         let dialog = MessageDialog(parent: navigator.parentWindow, heading: L10n.tr("Connect to a Network Device"),
-                                   body: L10n.tr("A device whose MCUmgr listens on UDP, as Zephyr’s SMP server does on port 1337."))
+                                   body: L10n.tr("A device whose MCUmgr listens on UDP, as Zephyr’s SMP server does on port 1337, or a board on a serial line: type its device, such as /dev/ttyACM0."))
         let entry = Entry(accessibleName: L10n.tr("Address"))
         entry.placeholder("192.168.1.20")
         let problem = Label().xalign(0).wrap()

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+import DeviceLinks
+import Domain
+import Foundation
+import TestSupport
+import XCTest
+
+/// The Device Manager over a serial line: a pseudo-terminal whose far end frames and unframes
+/// with PyPI's smp (peers/serial_smp_device.py), the reference implementation, and mixes console
+/// output in between frames.
+final class SerialDeviceManagerTests: XCTestCase {
+    private func board() throws -> (ChatPeer, String) {
+        let peer = try ChatPeer([], script: "serial_smp_device.py")
+        let line = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("PTY ") }), peer.output)
+        return (peer, String(line.dropFirst(4)))
+    }
+
+    func testEchoAndParametersGoThroughTheConsoleFramingBothWays() async throws {
+        let (peer, path) = try board()
+        let client = SMPClient(transport: try SerialSMPTransport(path: path))
+        // Long enough to take two lines each way.
+        let text = "Grüße <b> " + String(repeating: "line ", count: 30)
+        let (back, _) = try await client.echo(text)
+        XCTAssertEqual(back, text)
+        let parameters = try await client.parameters()
+        XCTAssertEqual(parameters, SMPParameters(bufferSize: 512, bufferCount: 4))
+        XCTAssertFalse(peer.output.contains("BAD"), "the reference decoder read every frame: \(peer.output)")
+        await client.close()
+        peer.stop()
+    }
+
+    func testTheCommandLineTakesASerialTarget() throws {
+        let (peer, path) = try board()
+        let (status, out, err) = try runTool(scanToolPath, ["mcumgr", "serial:\(path)@115200", "echo", "hello", "there"])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertTrue(out.hasPrefix("hello there\n"), out)
+        let (refused, _, why) = try runTool(scanToolPath, ["mcumgr", "serial:\(path)@fast", "echo", "hi"])
+        XCTAssertEqual(refused, 2)
+        XCTAssertEqual(why, "favblue-scan: “serial:\(path)@fast”: The speed after the @ must be a number of bits a second, such as 115200.\n")
+        let (missing, _, gone) = try runTool(scanToolPath, ["mcumgr", "serial:/dev/favblue-no-such-tty", "echo", "hi"])
+        XCTAssertEqual(missing, 3)
+        XCTAssertEqual(gone, "favblue-scan: /dev/favblue-no-such-tty could not be opened: No such file or directory\n")
+        peer.stop()
+    }
+}
