@@ -242,6 +242,37 @@ public final class ServerEditorViewModel {
 
     public func format(_ c: ServedCharacteristic) -> ValueFormat { ValueFormat(c.presentation) }
 
+    /// The units the Presentation Format offers (Assigned Numbers §3.5), none first.
+    public static let units: [UInt16] = [0x2700, 0x272F, 0x27AC, 0x2705, 0x27AD, 0x2726, 0x2704, 0x2724, 0x2723,
+                                         0x2722, 0x2720, 0x2701, 0x2712, 0x2702, 0x2703]
+
+    /// A unit as the choice lists it: "No unit", else its symbol.
+    public static func unitWords(_ unit: UInt16) -> String {
+        guard unit != 0x2700, let symbol = PresentationFormat.symbol(unit) else { return L10n.tr("No unit") }
+        return symbol
+    }
+
+    /// The unit and the power of ten of a characteristic's Presentation Format (none and 0 without one).
+    public func unit(_ c: ServedCharacteristic) -> UInt16 { c.presentation?.unit ?? 0x2700 }
+    public func exponent(_ c: ServedCharacteristic) -> Int { Int(c.presentation?.exponent ?? 0) }
+
+    /// Sets the unit connected devices are told the value is in.
+    public func setUnit(_ s: Int, _ c: Int, _ unit: UInt16) {
+        edit(nil) { setup in
+            guard let kept = setup.services[safe: s]?.characteristics[safe: c]?.presentation else { return }
+            setup.services[s].characteristics[c].presentation = PresentationFormat(format: kept.format, exponent: kept.exponent, unit: unit)
+        }
+    }
+
+    /// Sets the power of ten the value is multiplied by (−2: hundredths).
+    public func setExponent(_ s: Int, _ c: Int, _ exponent: Int) {
+        edit(nil) { setup in
+            guard let kept = setup.services[safe: s]?.characteristics[safe: c]?.presentation else { return }
+            setup.services[s].characteristics[c].presentation = PresentationFormat(format: kept.format, exponent: Int8(clamping: exponent),
+                                                                                   unit: kept.unit)
+        }
+    }
+
     /// Leaves the server out: it stops, and its setup goes.
     public func removeServer() async {
         await applying?.value

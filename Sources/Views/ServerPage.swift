@@ -190,6 +190,11 @@ private final class CharacteristicEditor {
     private let writingRow: ActionRow
     private let description: EntryRow
     private let format: DropDown
+    /// The Presentation Format's unit and power of ten, shown while it has a format.
+    private let unit: DropDown
+    private let exponent = SpinButton(min: -10, max: 10, step: 1, accessibleName: L10n.tr("Exponent"))
+    private let unitRow: ActionRow
+    private let exponentRow: ActionRow
     private let remove = Button(label: L10n.tr("Remove C_haracteristic"), mnemonic: true)
     private let service: Int
     private let index: Int
@@ -220,6 +225,12 @@ private final class CharacteristicEditor {
         row.addRow(description)
         row.addRow(ActionRow(title: L10n.tr("Value Format"), subtitle: L10n.tr("How the value is typed, and what connected devices are told it is"),
                              control: format))
+        unit = DropDown(ServerEditorViewModel.units.map(ServerEditorViewModel.unitWords), accessibleName: L10n.tr("Unit"))
+        unitRow = ActionRow(title: L10n.tr("Unit"), subtitle: L10n.tr("What connected devices are told the value measures"), control: unit)
+        exponentRow = ActionRow(title: L10n.tr("Exponent"), subtitle: L10n.tr("The value is multiplied by ten to this power: −2 sends hundredths"),
+                                control: exponent)
+        row.addRow(unitRow)
+        row.addRow(exponentRow)
         // Solid: a flat destructive button in libadwaita 1.2 draws white text on the row (under 2:1).
         remove.css("destructive-action")
         remove.align(.end, .center)
@@ -245,6 +256,14 @@ private final class CharacteristicEditor {
         format.onSelected { [weak self] i in
             guard let self, !self.setting else { return }
             self.model.setFormat(service, index, Self.formats[i])
+        }
+        unit.onSelected { [weak self] i in
+            guard let self, !self.setting, ServerEditorViewModel.units.indices.contains(i) else { return }
+            self.model.setUnit(service, index, ServerEditorViewModel.units[i])
+        }
+        exponent.onChanged { [weak self] value in
+            guard let self, !self.setting else { return }
+            self.model.setExponent(service, index, value)
         }
         remove.onClicked { [weak model, weak page] in
             model?.removeCharacteristic(service, index)
@@ -282,6 +301,13 @@ private final class CharacteristicEditor {
         writing.accessibleLabel(L10n.format("What writing {} needs", title))
         format.selected = Self.formats.firstIndex(of: model.format(c)) ?? 0
         format.accessibleLabel(L10n.format("Format of {}", title))
+        // A unit and a power of ten mean something only beside a format.
+        unitRow.isVisible = c.presentation != nil
+        exponentRow.isVisible = c.presentation != nil
+        unit.selected = ServerEditorViewModel.units.firstIndex(of: model.unit(c)) ?? 0
+        exponent.value = model.exponent(c)
+        unit.accessibleLabel(L10n.format("Unit of {}", title))
+        exponent.accessibleLabel(L10n.format("Exponent of {}", title))
         remove.accessibleLabel(L10n.format("Remove {}", title))
     }
 }

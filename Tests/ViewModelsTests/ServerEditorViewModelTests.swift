@@ -29,6 +29,9 @@ final class ServerEditorViewModelTests: XCTestCase {
         editor.setProperty(s, c, .notify, true)
         editor.setDescription(s, c, "Pulse")
         editor.setFormat(s, c, .uint16)
+        // Hundredths of a degree Celsius: the unit and the power of ten, not the format alone.
+        editor.setUnit(s, c, 0x272F)
+        editor.setExponent(s, c, -2)
         editor.setSecurity(s, c, reading: true, .encrypted)
         await editor.settled()
         let served = port.serving?.services.first?.characteristics.first
@@ -38,6 +41,10 @@ final class ServerEditorViewModelTests: XCTestCase {
         XCTAssertEqual(served?.hasConfiguration, true, "FavBlue adds the configuration descriptor")
         XCTAssertEqual(served?.userDescription, "Pulse")
         XCTAssertEqual(served?.presentation?.format, 0x06)
+        XCTAssertEqual(served?.presentation?.unit, 0x272F)
+        XCTAssertEqual(served?.presentation?.exponent, -2)
+        XCTAssertEqual(ServerEditorViewModel.unitWords(0x272F), "°C")
+        XCTAssertEqual(ServerEditorViewModel.unitWords(0x2700), "No unit")
         XCTAssertEqual(served?.readSecurity, .encrypted)
         XCTAssertEqual(editor.title(served!.uuid), "Heart Rate Measurement")
     }

@@ -90,7 +90,7 @@ public struct PresentationFormat: Equatable, Sendable {
     }
 
     /// Unit symbols (Assigned Numbers §3.5); nil for a unit the table does not know.
-    static func symbol(_ unit: UInt16) -> String? {
+    public static func symbol(_ unit: UInt16) -> String? {
         switch unit {
         case 0x2700: return ""
         case 0x2701: return "m"
