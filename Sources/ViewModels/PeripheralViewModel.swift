@@ -43,9 +43,14 @@ public final class PeripheralViewModel {
         public let title: String
         /// "Connected" or "Disconnected".
         public let subtitle: String
-        /// One line an event, oldest first: "12:00:01 Wrote “hi” to Greeting".
+        /// One line an event, oldest first: "12:00:01 Wrote “hi” to Greeting"; the newest
+        /// `shownLines` of them, with "…" before where there were more.
         public let lines: [String]
     }
+
+    /// The events a central's log shows: a central that follows a value sent a thousand times a
+    /// second would else have the page lay out a thousand lines ten times a second.
+    public static let shownLines = 50
 
     // MARK: Borrowed
     public let role: PeripheralRole
@@ -202,7 +207,9 @@ public final class PeripheralViewModel {
         role.centrals.map { log in
             CentralRow(id: log.central.id, title: log.central.address ?? DeviceText.shown(log.central.id),
                        subtitle: log.connected ? L10n.tr("Connected") : L10n.tr("Disconnected"),
-                       lines: log.entries.map { Formats.preciseTime($0.time) + "  " + words($0.event) })
+                       lines: (log.entries.count > Self.shownLines
+                                   ? [L10n.format("… the newest {} of {} events", Formats.number(Self.shownLines), Formats.number(log.entries.count))]
+                                   : []) + log.entries.suffix(Self.shownLines).map { Formats.preciseTime($0.time) + "  " + words($0.event) })
         }
     }
 

@@ -16,6 +16,8 @@ final class PeripheralCentralsSection {
     private let list = BoxedList(accessibleName: L10n.tr("Connected Devices"))
     private var rows: [String: (expander: ExpanderRow, log: Label)] = [:]
     private var order: [String] = []
+    /// Each central's log lines as last given, shown when its row is open.
+    private var shown: [String: [String]] = [:]
 
     init() {
         heading.css("heading")
@@ -32,13 +34,20 @@ final class PeripheralCentralsSection {
             let row = rows[central.id] ?? make(central.id)
             row.expander.title = central.title
             row.expander.subtitle = central.subtitle
-            let text = central.lines.joined(separator: "\n")
-            if row.log.text != text { row.log.text = text }
+            shown[central.id] = central.lines
+            // A closed row's log is laid out when it opens, not with every event.
+            if row.expander.isExpanded { show(central.id) }
         }
         for central in centrals where !order.contains(central.id) {
             list.append(rows[central.id]!.expander)
             order.append(central.id)
         }
+    }
+
+    private func show(_ id: String) {
+        guard let row = rows[id] else { return }
+        let text = (shown[id] ?? []).joined(separator: "\n")
+        if row.log.text != text { row.log.text = text }
     }
 
     private func make(_ id: String) -> (ExpanderRow, Label) {
@@ -49,6 +58,7 @@ final class PeripheralCentralsSection {
         log.margins(12)
         expander.addRow(ContentRow(log, accessibleName: L10n.tr("What it did")))
         rows[id] = (expander, log)
+        expander.onExpanded { [weak self] open in if open { self?.show(id) } }
         return (expander, log)
     }
 }

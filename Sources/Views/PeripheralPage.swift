@@ -97,8 +97,27 @@ public final class PeripheralPage: Page {
         }
         actions.add("import") { [weak self] in self?.importFile() }
         actions.add("export") { [weak self] in self?.exportFile() }
-        token = model.observe { [weak self] in self?.render() }
+        token = model.observe { [weak self] in self?.renderSoon() }
         render()
+    }
+
+    /// When the page last drew, and whether a drawing waits: a Send pressed thousands of times a
+    /// second logs each one, and the page draws at most ten times a second, not once a press.
+    private var lastRender = ContinuousClock.now
+    private var renderPending = false
+    private static let renderInterval: Duration = .milliseconds(100)
+
+    private func renderSoon() {
+        guard !renderPending else { return }
+        let since = lastRender.duration(to: .now)
+        guard since < Self.renderInterval else { return render() }
+        renderPending = true
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: Self.renderInterval - since)
+            guard let self else { return }
+            renderPending = false
+            render()
+        }
     }
 
     public var root: Widget { frame.root }
@@ -108,6 +127,7 @@ public final class PeripheralPage: Page {
     public func adapt(narrow: Bool) { lostBanner.adapt(narrow: narrow) }
 
     private func render() {
+        lastRender = .now
         if let reason = model.unavailable {
             unavailable.details = reason
             content.show("unavailable")
