@@ -13,7 +13,7 @@ from shot import Shot
 
 from harness import App  # noqa: E402  (Tests/ui, on the path through shot)
 from test_gatt import reveal  # noqa: E402
-from test_peripheral import SWITCH, add_preset, open_act_as_a_device  # noqa: E402
+from test_peripheral import SWITCH, add_preset, open_act_as_a_device, open_log  # noqa: E402
 
 shot = Shot(sys.argv)
 words = shot.words(menu=("Main Menu", "Hauptmenü"), item=("Act as a Device", "Als Gerät auftreten"),
@@ -29,7 +29,7 @@ with App("--source", "demo", lang=shot.lang, home=shot.home, env=shot.env) as ap
     app.press(words["serve"], SWITCH)
     app.wait_for(lambda: phone in app.names(), timeout=20, what="the phone")
     time.sleep(3.5)
-    app.press(phone, "button") if phone in app.names("button") else app.click_on(phone)
+    open_log(app, phone)
     time.sleep(0.5)
     reveal(app, words["devices"], "label")
     shot.take(app)

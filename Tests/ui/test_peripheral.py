@@ -43,6 +43,12 @@ def connect_to_first_heard(central):
     return address
 
 
+def open_log(app, central):
+    """Opens a connected device's row onto its log, as Enter on the row does."""
+    app.find(central, "list item").do_action(0)
+    app.settle()
+
+
 def type_into(app, name, text):
     app.click_on(name, "text")
     app.wait_for(lambda: app.focused_name() == name, what=f"the focus in {name}")
@@ -82,8 +88,7 @@ class PeripheralTests(unittest.TestCase):
 
             central.send(f"WRITE {FROM_CENTRAL} {b'<b>hi'.hex()}")
             central.wait_for(f"WROTE {FROM_CENTRAL}")
-            app.press("F0:F1:F2:F3:F4:F9", "button") if "F0:F1:F2:F3:F4:F9" in app.names("button") else \
-                app.click_on("F0:F1:F2:F3:F4:F9")
+            open_log(app, "F0:F1:F2:F3:F4:F9")
             app.wait_for(lambda: any(f"Wrote “{iso('<b>hi')}” (3C 62 3E 68 69) to {iso('Messages from the central')}" in n
                                      for n in app.names()), what="the write in the central's log, as text")
 
@@ -354,7 +359,7 @@ class PeripheralTests(unittest.TestCase):
             app.press("Send FavBlue Chat", SWITCH)
             app.press("Serve", SWITCH)
             app.wait_for(lambda: phone in app.names(), timeout=20, what="the demo's phone, connected")
-            app.press(phone, "button") if phone in app.names("button") else app.click_on(phone)
+            open_log(app, phone)
             app.wait_for(lambda: any(f"Wrote “{iso('hello')}”" in n for n in app.names()), timeout=20, what="its write, in its log")
             app.wait_for(lambda: any(f"Asked for notifications of {iso('Messages to the central')}" in n for n in app.names()),
                          timeout=20, what="it follows the messages to it")
