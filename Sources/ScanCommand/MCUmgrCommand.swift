@@ -58,19 +58,35 @@ struct MCUmgrCommand: AsyncParsableCommand {
         guard let verb = words.first else { MCUmgrRun.usage("name a command, for example: favblue-scan mcumgr \(target) image list") }
         let transport: SMPTransport
         var connector: DeviceConnector?
+        let pump = EventPump()
         if target.hasPrefix("udp:") || target.hasPrefix("serial:") {
             transport = MCUmgrRun.open(target)
         } else {
-            (transport, connector) = await MCUmgrRun.openBluetooth(target, source: source, within: max(timeout, 10))
+            (transport, connector) = await MCUmgrRun.openBluetooth(target, source: source, within: max(timeout, 10), pump: pump)
         }
         let client = SMPClient(transport: transport, timeout: .milliseconds(Int(timeout * 1000)))
-        let run = MCUmgrRun(client: client, json: json)
+        var run = MCUmgrRun(client: client, json: json)
+        let target = self.target, wait = timeout
+        if let connector, let device = MCUmgrRun.device(target) {
+            run.reconnect = { () async throws(SMPProblem) -> SMPClient in
+                SMPClient(transport: try await MCUmgrRun.reconnect(connector, to: device, within: max(wait, 10), pump: pump),
+                          timeout: .milliseconds(Int(wait * 1000)))
+            }
+        } else {
+            run.reconnect = { () throws(SMPProblem) -> SMPClient in
+                SMPClient(transport: try MCUmgrRun.reopen(target), timeout: .milliseconds(Int(wait * 1000)))
+            }
+        }
         await run.perform(verb, Array(words.dropFirst()))
         await client.close()
         if let connector {
-            let ending = connector.events
             connector.disconnect()
-            await GATTCommand.idle(ending, within: 2)
+            // The pump reads the events: the end is watched in the state (the link must be down before the host goes).
+            let deadline = Date().addingTimeInterval(2)
+            while Date() < deadline {
+                if case .idle = connector.state { break }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
         }
     }
 }
@@ -79,8 +95,56 @@ struct MCUmgrCommand: AsyncParsableCommand {
 struct MCUmgrRun {
     let client: SMPClient
     let json: Bool
+    /// A fresh client to the same device, once it is back after a restart.
+    var reconnect: (@Sendable () async throws(SMPProblem) -> SMPClient)?
 
     static func usage(_ message: String) -> Never { FavBlueScan.exit(saying: message, code: 2) }
+
+    /// The link a target names, made again after the device restarts; throws while it cannot be made.
+    static func reopen(_ target: String) throws(SMPProblem) -> SMPTransport {
+        let parsed: NetworkTarget
+        do { parsed = try NetworkTarget(parsing: String(target.drop { $0 != ":" }.dropFirst())) } catch { throw .disconnected(error.message) }
+        if let baud = parsed.baud { return try SerialSMPTransport(path: parsed.host, baud: baud) }
+        return try UDPSMPTransport(host: parsed.host, port: parsed.port)
+    }
+
+    /// Connects again to `device` through `connector` (after its restart) and opens its SMP
+    /// characteristic; throws while the device is not back.
+    static func reconnect(_ connector: DeviceConnector, to device: DeviceID, within seconds: Double,
+                          pump: EventPump) async throws(SMPProblem) -> SMPTransport {
+        if case .connected(let current, _) = connector.state, current == device {
+        } else {
+            // The pump reads the events; the state is watched here, a tenth of a second at a time.
+            connector.connect(to: device)
+            let deadline = Date().addingTimeInterval(seconds)
+            var tried = false
+            waiting: while true {
+                switch connector.state {
+                case .connecting: tried = true
+                case .connected(let current, _) where current == device: break waiting
+                case .failed(let why) where tried: throw .disconnected(why.message)
+                default: break
+                }
+                guard Date() < deadline else {
+                    connector.cancel()
+                    throw .disconnected("the device is not back yet")
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        do {
+            let services = try await connector.discoverServices()
+            guard let transport = try await GATTSMPTransport.open(connector, device: device, services: services, listening: false) else {
+                throw SMPProblem.unexpected("\(device.address) offers no Device Manager (MCUmgr's SMP service)")
+            }
+            pump.follow(transport)
+            return transport
+        } catch let problem as SMPProblem {
+            throw problem
+        } catch {
+            throw .disconnected((error as? GATTError)?.message ?? "\(error)")
+        }
+    }
 
     /// The link a target names.
     static func open(_ target: String) -> SMPTransport {
@@ -103,8 +167,13 @@ struct MCUmgrRun {
         do { return try UDPSMPTransport(host: rest, port: port) } catch { FavBlueScan.exit(saying: error.message, code: 3) }
     }
 
+    /// The device a Bluetooth target names.
+    static func device(_ address: String) -> DeviceID? {
+        address.contains("/") ? try? DeviceID(storageKey: address) : try? DeviceID(parsing: address, kind: .lePublic)
+    }
+
     /// Connects to the device at `address` over `source` and opens its SMP characteristic.
-    static func openBluetooth(_ address: String, source: String, within seconds: Double) async -> (SMPTransport, DeviceConnector) {
+    static func openBluetooth(_ address: String, source: String, within seconds: Double, pump: EventPump) async -> (SMPTransport, DeviceConnector) {
         let parsed: ScanSource
         do { parsed = try ScanSource(parsing: source) } catch { FavBlueScan.exit(saying: FavBlueScan.explain(error)) }
         let device: DeviceID
@@ -123,9 +192,10 @@ struct MCUmgrRun {
         }
         do {
             let services = try await connector.discoverServices()
-            guard let transport = try await GATTSMPTransport.open(connector, device: device, services: services) else {
+            guard let transport = try await GATTSMPTransport.open(connector, device: device, services: services, listening: false) else {
                 FavBlueScan.exit(saying: "\(device.address) offers no Device Manager (MCUmgr's SMP service)", code: 1)
             }
+            pump.start(connector, device: device, transport: transport)
             return (transport, connector)
         } catch let error as GATTError {
             FavBlueScan.exit(saying: "could not list the services: \(error.message)", code: 3)
@@ -135,9 +205,9 @@ struct MCUmgrRun {
     }
 
     /// Ends with the device's refusal (1) or the link's failure (3), in words.
-    static func fail(_ problem: SMPProblem) -> Never {
+    static func fail(_ problem: SMPProblem, refused: Bool = false) -> Never {
         if case .device = problem { FavBlueScan.exit(saying: problem.message, code: 1) }
-        FavBlueScan.exit(saying: problem.message, code: 3)
+        FavBlueScan.exit(saying: problem.message, code: refused ? 1 : 3)
     }
 
     func say(_ text: String, _ document: JSONValue) {
@@ -257,17 +327,44 @@ struct MCUmgrRun {
         let image: MCUbootImage
         do { image = try MCUbootImage.read(bytes) } catch { Self.usage(error.message) }
         FileHandle.standardError.write(Data("favblue-scan: \(image.version), \(bytes.count) bytes, hash \(Hex.compact(image.hash ?? []).lowercased())\n".utf8))
-        let parameters = try await client.parameters()
+        // The whole update, as the app runs it: upload, mark, and in the two modes that restart
+        // the device, restart, wait for it, confirm (Test and Confirm), and say what runs.
+        let first = Once(client)
+        let again = reconnect
+        let update = FirmwareUpdate(restartTime: .seconds(60)) { () async throws(SMPProblem) -> SMPClient in
+            if let client = first.take() { return client }
+            guard let again else { throw .disconnected("the device cannot be reached again") }
+            return try await again()
+        }
         let clock = ContinuousClock()
         let started = clock.now
-        try await client.uploadImage(bytes, sha: nil, upgrade: false, parameters: parameters, progress: Self.progress)
-        let took = started.duration(to: clock.now)
-        let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
-        FileHandle.standardError.write(Data(String(format: "favblue-scan: sent %d bytes in %.3f s (%.1f kB/s)\n",
-                                                   bytes.count, seconds, Double(bytes.count) / max(seconds, 1e-9) / 1000).utf8))
-        let slots = try await client.setImage(image.hash, confirm: mode == "confirm-only")
-        let next = mode == "test-and-confirm" ? "\nRestart the device (reset); once it runs the image, confirm it (image confirm)." : ""
-        say(slots.map(ImageWords.line).joined(separator: "\n") + next, .array(slots.map { .init(ImageWords.json($0)) }))
+        let timing = Timing()
+        do {
+            try await update.run(bytes, image: image, mode: FirmwareUpdate.Mode(rawValue: mode) ?? .testAndConfirm) { step in
+                switch step {
+                case .uploading(let p): Self.progress(p)
+                case .marking:
+                    let took = started.duration(to: clock.now)
+                    let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+                    timing.seconds = seconds
+                    FileHandle.standardError.write(Data(String(format: "favblue-scan: sent %d bytes in %.3f s (%.1f kB/s)\n",
+                                                               bytes.count, seconds, Double(bytes.count) / max(seconds, 1e-9) / 1000).utf8))
+                    FileHandle.standardError.write(Data("favblue-scan: \(step.words)\n".utf8))
+                default:
+                    FileHandle.standardError.write(Data("favblue-scan: \(step.words)\n".utf8))
+                }
+            }
+        } catch {
+            Self.fail(error.step == .marking || error.step == .confirming ? .unexpected(error.message) : .disconnected(error.message),
+                      refused: error.message.hasPrefix("The device refused"))
+        }
+        // What the device holds now, from the client the update ended on or a new one.
+        let now: SMPClient
+        do { now = try await (again?() ?? client) } catch { Self.fail(error) }
+        let slots = try await now.images()
+        let done = mode == "test-only" ? "\(image.version) runs after the next restart (reset)." : "Now running \(image.version)."
+        say(done + "\n" + slots.map(ImageWords.line).joined(separator: "\n"), .array(slots.map { .init(ImageWords.json($0)) }))
+        await now.close()
     }
 
     /// Progress on standard error, one line a tenth of the way.
@@ -336,5 +433,56 @@ struct ImageInfoCommand: ParsableCommand {
             print("version: \(image.version)\nsize: \(image.fileSize) bytes (image \(image.imageSize), header \(image.headerSize))\nhash: \(hash)")
             for t in image.tlvs { print("TLV \(t.name): \(t.value.count) bytes\(t.protected ? ", protected" : "")") }
         }
+    }
+}
+
+/// A value handed out once (the first client of an update), then nil.
+private final class Once<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: T?
+    init(_ value: T) { self.value = value }
+    func take() -> T? { lock.withLock { defer { value = nil }; return value } }
+}
+
+/// How long the upload took, written by the update's step callback.
+private final class Timing: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Double?
+    var seconds: Double? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}
+
+/// The one reader of a Bluetooth connector's events for the whole command: the SMP answers go
+/// to the transport open now, and the end of a connection ends that transport. A new transport,
+/// after the device's restart, takes over without a second reader of the same events.
+final class EventPump: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: GATTSMPTransport?
+    private var reading: Task<Void, Never>?
+
+    func start(_ connector: DeviceConnector, device: DeviceID, transport: GATTSMPTransport) {
+        follow(transport)
+        let events = connector.events
+        reading = Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                switch event {
+                case .notified(let from, let handle, let value, _) where from == device:
+                    if let now = self.lock.withLock({ self.current }), now.notifications == handle { now.received.yield(value) }
+                case .state(let state):
+                    if case .connected = state { continue }
+                    if case .connecting = state { continue }
+                    self.lock.withLock { self.current }?.received.finish()
+                default:
+                    continue
+                }
+            }
+        }
+    }
+
+    func follow(_ transport: GATTSMPTransport) {
+        lock.withLock { current = transport }
     }
 }

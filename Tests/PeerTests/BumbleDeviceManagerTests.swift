@@ -88,6 +88,26 @@ final class BumbleDeviceManagerTests: XCTestCase {
         }
     }
 
+    /// The command line's whole update over Bluetooth in Test and Confirm: the board restarts into
+    /// the image, FavBlue connects again, confirms it, and says what runs now.
+    func testTheCommandLineUpdatesABoardThroughItsRestart() throws {
+        let peer = try ChatPeer([], script: "smp_device.py")
+        let folder = FileManager.default.temporaryDirectory.appending(path: "cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appending(path: "app.signed.bin")
+        try Data(try image(version: "3.1.0", size: 8_000)).write(to: file)
+        let (status, out, err) = try runTool(scanToolPath, ["mcumgr", "F0:F1:F2:F3:F4:F5/le-random", "--source", "h4-tcp:127.0.0.1:\(peer.port)",
+                                                             "image", "upload", file.path])
+        XCTAssertEqual(status, 0, err + peer.output)
+        XCTAssertTrue(out.hasPrefix("Now running 3.1.0.\n"), out)
+        XCTAssertTrue(out.contains("image 0 slot 0: 3.1.0"), out)
+        XCTAssertTrue(err.contains("favblue-scan: Restarting the device…\n"), err)
+        XCTAssertTrue(err.contains("favblue-scan: Confirming the image…\n"), err)
+        XCTAssertNotNil(peer.wait(for: { $0 == "CONFIRM" }), peer.output)
+        XCTAssertNotNil(peer.wait(for: { $0 == "RUNNING 3.1.0" }), peer.output)
+    }
+
     /// The command line over Bluetooth: image-checked before any byte is sent, uploaded, then marked.
     func testTheCommandLineUploadsAnImageOverBluetoothAndMarksItForATest() throws {
         let peer = try ChatPeer([], script: "smp_device.py")
@@ -100,6 +120,7 @@ final class BumbleDeviceManagerTests: XCTestCase {
                                                              "image", "upload", file.path, "--mode", "test-only"])
         XCTAssertEqual(status, 0, err)
         XCTAssertTrue(err.hasPrefix("favblue-scan: 2.0.0, "), err)
+        XCTAssertTrue(out.hasPrefix("2.0.0 runs after the next restart (reset).\n"), out)
         XCTAssertTrue(out.contains("image 0 slot 1: 2.0.0"), out)
         XCTAssertTrue(out.contains("will run once after a restart"), out)
         XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("TEST ") }), peer.output)
