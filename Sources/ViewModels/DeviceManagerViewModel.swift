@@ -214,8 +214,13 @@ public final class DeviceManagerViewModel {
         }
     }
 
-    /// Reads the chosen file and checks it as MCUboot will, before any byte goes out.
-    public func check(_ bytes: [UInt8]) -> FileCheck {
+    /// Reads the chosen file (an image, or a package whose manifest names one) and checks the
+    /// image as MCUboot will, before any byte goes out; `inflate` unpacks a package's member.
+    public func check(_ file: [UInt8], inflate: ([UInt8], Int) -> [UInt8]? = { _, _ in nil }) -> FileCheck {
+        let bytes: [UInt8]
+        do throws(FirmwarePackageProblem) { bytes = try FirmwarePackage.image(in: file, inflate: inflate) } catch {
+            return .refused(error.message)
+        }
         do {
             let image = try MCUbootImage.read(bytes)
             let hash = image.hash.map { $0.prefix(4).map { String(format: "%02x", $0) }.joined() }

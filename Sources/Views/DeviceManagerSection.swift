@@ -337,7 +337,8 @@ final class DeviceManagerSection {
         guard let navigator else { return }
         let dialog = SaveFileDialog(parent: navigator.parentWindow, title: L10n.tr("Choose a Firmware Image"),
                                     acceptLabel: L10n.tr("_Open"), cancelLabel: L10n.tr("_Cancel"), suggestedName: "",
-                                    filters: [.init(name: L10n.tr("MCUboot images (*.bin)"), pattern: "*.bin")], opening: true,
+                                    filters: [.init(name: L10n.tr("MCUboot images and nRF Connect SDK packages (*.bin, *.zip)"),
+                                                    patterns: ["*.bin", "*.zip"])], opening: true,
                                     folder: model.firmwareFolder())
         dialog.present { [weak self] path, _ in
             guard let self, let path else { self?.updateFirmware.grabFocus(); return }
@@ -354,7 +355,7 @@ final class DeviceManagerSection {
         if let size, size > MCUbootImage.maximumFileSize {
             check = .refused(L10n.format("It is {}, larger than any firmware image.", Formats.bytes(size)))
         } else if let data = FileManager.default.contents(atPath: path) {
-            check = model.check([UInt8](data))
+            check = model.check([UInt8](data)) { Inflate.raw($0, size: $1) }
         } else {
             check = .refused(L10n.tr("It could not be read. Check that it is there and that you may read it."))
         }

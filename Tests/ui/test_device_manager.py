@@ -282,5 +282,42 @@ class DeviceManagerTests(unittest.TestCase):
             self.assertIn(iso("1.0.0") + " · Startfähig", app.names(), "the old image waits in the spare slot")
 
 
+    def test_an_nrf_connect_package_is_read_and_one_for_two_cores_is_refused(self):
+        """The nRF Connect SDK's dfu_application.zip (deflated, its manifest naming the image)
+        asks as its image does; a package for two cores is refused in words before any byte."""
+        import json
+        import zipfile
+        folder = scratch("favblue-dfu-")
+        with open(os.path.join(ROOT, "data", "demo-board-1.1.0.bin"), "rb") as f:
+            image = f.read()
+        one, two = os.path.join(folder, "dfu_application.zip"), os.path.join(folder, "two_cores.zip")
+        with zipfile.ZipFile(one, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("manifest.json", json.dumps({"format-version": 0, "files": [
+                {"type": "application", "image_index": "0", "file": "app_update.bin", "version_MCUBOOT": "1.1.0"}]}))
+            z.writestr("app_update.bin", image)
+        with zipfile.ZipFile(two, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("manifest.json", json.dumps({"files": [{"image_index": "0", "file": "app.bin"},
+                                                              {"image_index": "1", "file": "net.bin"}]}))
+            z.writestr("app.bin", image)
+            z.writestr("net.bin", image)
+        with App("--source", "demo") as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: "FavBlue Demo Board" in app.names("label"), timeout=30, what="the demo board")
+            app.press("Details for FavBlue Demo Board")
+            app.press("Connect to FavBlue Demo Board")
+            app.wait_for(lambda: "Slot 0" in app.names(), timeout=30, what="the board's slots")
+            app.press("Update Firmware…")
+            choose_file(app, one)
+            app.wait_for(lambda: "Update to 1.1.0?" in app.names(), what="the package's image, asked about")
+            self.assertTrue(any(n.startswith(iso("dfu_application.zip") + "\nVersion 1.1.0 · ") for n in app.names()), app.names())
+            app.press("Cancel")
+            app.press("Update Firmware…")
+            choose_file(app, two)
+            app.wait_for(lambda: "This File Cannot Be Sent" in app.names(), what="the refusal")
+            self.assertIn(iso("two_cores.zip") + " — The package updates 2 cores at once, which FavBlue does not do yet: "
+                          "update each core with its own .bin.", app.names())
+
+
 if __name__ == "__main__":
     unittest.main()

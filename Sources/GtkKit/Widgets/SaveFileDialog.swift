@@ -12,12 +12,18 @@ public final class SaveFileDialog: GObjectRef {
     /// One entry of the file type list: its label ("CSV (*.csv)") and a glob ("*.csv").
     public struct Filter: Sendable {
         public let name: String
-        public let pattern: String
+        public let patterns: [String]
 
         /// Creates a filter.
         public init(name: String, pattern: String) {
             self.name = name
-            self.pattern = pattern
+            patterns = [pattern]
+        }
+
+        /// A filter for several kinds of file at once ("*.bin", "*.zip").
+        public init(name: String, patterns: [String]) {
+            self.name = name
+            self.patterns = patterns
         }
     }
 
@@ -39,7 +45,7 @@ public final class SaveFileDialog: GObjectRef {
         for filter in filters {
             let f = gtk_file_filter_new()!
             gtk_file_filter_set_name(f, filter.name)
-            gtk_file_filter_add_pattern(f, filter.pattern)
+            for pattern in filter.patterns { gtk_file_filter_add_pattern(f, pattern) }
             // The chooser takes its own reference; ours keeps the pointer comparable in `present`.
             gtk_file_chooser_add_filter(chooser, f)
             self.filters.append(f)
