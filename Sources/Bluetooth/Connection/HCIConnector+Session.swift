@@ -111,7 +111,8 @@ extension HCIConnector {
 
     func makeLink(_ device: DeviceID, address: DeviceID, handle: UInt16, setup: ControllerSetup) -> LELink {
         let host = self.host
-        let outbox = ACLOutbox(handle: handle, bufferSize: setup.bufferSize, bufferCount: setup.bufferCount) { bytes in
+        let outbox = ACLOutbox(handle: handle, bufferSize: setup.bufferSize, bufferCount: setup.bufferCount,
+                               credits: host.links.credits(count: setup.bufferCount)) { bytes in
             try? host.sendACL(bytes)
         }
         let link = LELink(role: .central, handle: handle, address: address, device: device, outbox: outbox,

@@ -85,8 +85,11 @@ final class LELink: @unchecked Sendable {
         outbox.send(frame: L2CAPFrame(channel: L2CAPFrame.signallingChannel, payload: command.bytes).bytes)
     }
 
-    /// The link ended: FavBlue's waiting request fails.
-    func closed() { bearer.fail(.linkEnded) }
+    /// The link ended: FavBlue's waiting request fails, and its buffers go back to the controller's pool.
+    func closed() {
+        bearer.fail(.linkEnded)
+        outbox.close()
+    }
 
     // MARK: The server side
 

@@ -20,6 +20,8 @@ final class LinkTable: @unchecked Sendable {
 
     private let lock = NSLock()
     private var entries: [UInt16: Entry] = [:]
+    /// The controller's LE buffers, which its links share; made with the count it gives.
+    private var shared: ACLCredits?
     /// Only the host's read thread touches it.
     private var reassembler = ACLReassembler()
 
@@ -29,6 +31,16 @@ final class LinkTable: @unchecked Sendable {
     }
 
     func link(_ handle: UInt16) -> LELink? { lock.withLock { entries[handle]?.link } }
+
+    /// The controller's buffers (`count`, as LE Read Buffer Size gave it), one pool for every link.
+    func credits(count: Int) -> ACLCredits {
+        lock.withLock {
+            if let shared { return shared }
+            let made = ACLCredits(count: count)
+            shared = made
+            return made
+        }
+    }
 
     /// Every link, whatever FavBlue's role on it.
     var all: [LELink] { lock.withLock { entries.values.map(\.link) } }

@@ -148,7 +148,8 @@ public final class HCIPeripheral: DevicePeripheral, HCIHostClient, LinkOwner, @u
         let database = attributes.database
         let made = lock.withLock { () -> LELink? in
             guard let controller else { return nil }
-            let outbox = ACLOutbox(handle: complete.handle, bufferSize: controller.bufferSize, bufferCount: controller.bufferCount) { bytes in
+            let outbox = ACLOutbox(handle: complete.handle, bufferSize: controller.bufferSize, bufferCount: controller.bufferCount,
+                                   credits: host.links.credits(count: controller.bufferCount)) { bytes in
                 try? host.sendACL(bytes)
             }
             let link = LELink(role: .peripheral, handle: complete.handle, address: address, outbox: outbox,
