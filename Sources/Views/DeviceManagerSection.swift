@@ -44,6 +44,8 @@ final class DeviceManagerSection {
     private let statisticsList = BoxedList(accessibleName: L10n.tr("Statistics"))
     private let refreshStatistics = Button(label: L10n.tr("Refresh Statistics"))
     private var shownStatistics: [DeviceManagerViewModel.Statistics]?
+    /// Each group's counter rows, in order, so a Refresh sets their figures in place.
+    private var statisticsLines: [[PropertyRow]] = []
 
     private let shellBox = Box(vertical: true, spacing: 6)
     private let shellEntry = EntryRow(title: L10n.tr("Command"))
@@ -223,17 +225,31 @@ final class DeviceManagerSection {
         let statistics = model.statistics
         statisticsBox.isVisible = statistics != nil
         if let statistics, statistics != shownStatistics {
+            // The same groups and counters again (a Refresh): new figures in place, so an open group stays open.
+            let sameShape = shownStatistics.map { shown in
+                shown.map { [$0.title] + $0.counters.map(\.name) } == statistics.map { [$0.title] + $0.counters.map(\.name) }
+            } ?? false
             shownStatistics = statistics
-            statisticsList.removeAll()
-            for group in statistics {
-                let row = ExpanderRow(title: group.title,
-                                      subtitle: L10n.plural("{} counter", "{} counters", group.counters.count, Formats.number(group.counters.count)))
-                for counter in group.counters {
-                    let line = PropertyRow(title: counter.name)
-                    line.value = counter.value
-                    row.addRow(line)
+            if sameShape {
+                for (group, lines) in zip(statistics, statisticsLines) {
+                    for (counter, line) in zip(group.counters, lines) where line.value != counter.value { line.value = counter.value }
                 }
-                statisticsList.append(row)
+            } else {
+                statisticsList.removeAll()
+                statisticsLines = []
+                for group in statistics {
+                    let row = ExpanderRow(title: group.title,
+                                          subtitle: L10n.plural("{} counter", "{} counters", group.counters.count, Formats.number(group.counters.count)))
+                    var lines: [PropertyRow] = []
+                    for counter in group.counters {
+                        let line = PropertyRow(title: counter.name)
+                        line.value = counter.value
+                        row.addRow(line)
+                        lines.append(line)
+                    }
+                    statisticsList.append(row)
+                    statisticsLines.append(lines)
+                }
             }
         }
         refreshStatistics.isSensitive = model.canAct

@@ -4,6 +4,7 @@
 @testable import Bluetooth
 import Domain
 import Foundation
+import TestSupport
 import XCTest
 
 /// The host against a scripted controller on the other end of a socket pair: real H4 framing.
@@ -118,7 +119,7 @@ final class HCIHostTests: XCTestCase {
         XCTAssertEqual(connections.events.count, 3, "a removed client hears nothing more")
     }
 
-    func testDataIsReassembledOnceAndGoesToTheLinksMakerByHandle() throws {
+    func testDataIsReassembledOnceAndGoesToTheLinksMakerByHandle() async throws {
         let maker = RecordingOwner(), other = RecordingOwner()
         let host = self.host!
         func link(_ handle: UInt16, role: LELink.Role) -> LELink {
@@ -135,8 +136,7 @@ final class HCIHostTests: XCTestCase {
         try controller.send(.acl, [0x09, 0x20, 0x05, 0x00, 0x01, 0x00, 0x04, 0x00, 0x1B])
         // Disconnection Complete for handle 1: its link leaves the table after the clients hear it.
         try controller.send(.event, [0x05, 4, 0, 0x01, 0x00, 0x13])
-        let deadline = Date().addingTimeInterval(3)
-        while host.links.link(1) != nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        await eventually(timeout: 3) { host.links.link(1) == nil }
         XCTAssertEqual(maker.frames.map(\.channel), [L2CAPFrame.attChannel])
         XCTAssertEqual(maker.frames.first?.payload, [0x1B, 0x03, 0x00, 0x68, 0x69, 0x21], "a notification of “hi!” on handle 3")
         XCTAssertEqual(maker.handles, [1])
