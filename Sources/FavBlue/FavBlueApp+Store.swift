@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Bluetooth
 import Domain
 import Foundation
 import Persistence
@@ -67,6 +68,11 @@ extension FavBlueApp {
         storeOpening = nil
         _ = opening.wait()
         StoreFactory.releaseLock(directory: StoreFactory.defaultDirectory())
+    }
+
+    /// The demo's favorites, in a store of their own that lasts for this session only.
+    static func demoFavorites() -> FavoritesUseCases {
+        FavoritesUseCases(repository: InMemoryFavoritesRepository(DemoFavorites.all()))
     }
 
     func loadChatRetention() -> ChatRetention {

@@ -149,7 +149,10 @@ final class FavBlueApp {
         }, sightings: store.sightings, recorder: recorder)
         AppSources.listen(live, to: { [weak self] in (self?.listeners ?? [], self?.sourceName, self?.source == .demo) },
                           demoCapture: demo, log: log)
-        let favorites = Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live, sightings: store.sightings)
+        // The demo shows its own favorites, kept in memory: the user's stay as they were.
+        let favorites = source == .demo
+            ? Favorites(useCases: Self.demoFavorites(), demo: true, live: live, sightings: store.sightings)
+            : Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live, sightings: store.sightings)
         self.favorites = favorites
         favoritesPage = FavoritesViewModel(favorites: favorites, notices: store.notices)
         // Favorites' readings are kept, so their detail plot and history outlive the session.
@@ -263,6 +266,9 @@ final class FavBlueApp {
         }
         window.present()
         StartupTrace.mark("presented")
+        // The demo's home shows its favorites heard, with their readings, as the README's first
+        // picture does; elsewhere the Scanner starts the scan.
+        if source == .demo { window.window.onAfterPaint { [weak scanner] in scanner?.start(); return false } }
         // Once start-up has settled (the first frame, the store, the first scan results).
         MainLoop.after(seconds: 3) {
             SliceAllocator.giveBackFreedMemory()
@@ -357,6 +363,7 @@ final class FavBlueApp {
                     // Preferences → Sources says what runs now, not what was tried first.
                     sources.setPrimary(.demo)
                     self?.trackerGuard?.recall(DemoTracker.story(before: Date()))
+                    Task { [weak self] in await self?.favorites?.showDemo(Self.demoFavorites()) }
                     // The demo's kitchen gateway listens from now on, as a broker's gateway would.
                     live.listen()
                     scanner.start()

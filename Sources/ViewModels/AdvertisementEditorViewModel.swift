@@ -236,7 +236,8 @@ public final class AdvertisementEditorViewModel {
     }
 
     static func hex(_ text: String) throws(EditProblem) -> [UInt8] {
-        let digits = text.filter { !" :-".contains($0) }
+        // Pasted bytes may come in lines.
+        let digits = text.filter { !($0.isWhitespace || ":-".contains($0)) }
         if digits.isEmpty { return [] }
         guard let bytes = Hex.bytes(digits) else { throw EditProblem(message: L10n.tr("Hex needs two digits, 0–9 and A–F, for each byte.")) }
         return bytes

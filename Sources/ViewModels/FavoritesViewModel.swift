@@ -48,6 +48,11 @@ public final class FavoritesViewModel {
     public private(set) var rows: [Row] = []
     /// Whether the first load is still under way.
     public var isLoading: Bool { favorites.isLoading }
+    /// In the demo: that these are the demo's favorites, and where the user's own went.
+    public var demoNote: String? {
+        favorites.isDemo ? L10n.tr("These are the demo’s favorites. Yours are kept as they were, and are back when FavBlue starts without the demo.") : nil
+    }
+
     /// Store notices and failures the user must see (a banner), newest last.
     public var messages: [String] { notices + favorites.problems }
     /// True when changes will not be saved (memory-only session).

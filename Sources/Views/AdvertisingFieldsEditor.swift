@@ -122,10 +122,10 @@ final class AdvertisingFieldsEditor {
             let bad = model.badControls[field] ?? []
             let tooLong = structure(of: field).map { flagged.contains($0) } ?? false
             for (i, widget) in widgets.enumerated() {
-                guard let entry = widget as? Entry else { continue }
+                guard widget is Entry || widget is TextArea else { continue }
                 // Only the half that does not read is marked; the bytes where the field is what does not fit.
                 let wrong = bad.isEmpty ? model.errors[field] != nil : bad.contains(i)
-                entry.setInvalid(wrong || (tooLong && i == widgets.count - 1))
+                widget.markInvalid(wrong || (tooLong && i == widgets.count - 1))
             }
         }
         let errors = model.errors.filter { AdvertisingFieldsEditor.belongs($0.key, to: part) }
@@ -171,9 +171,7 @@ final class AdvertisingFieldsEditor {
                                    accessibleName: L10n.tr("Company"))
             company.searchable()
             company.selected = companies.firstIndex { $0.id == m.companyID } ?? 0
-            let hex = Entry(accessibleName: L10n.format("Manufacturer data of {}", model.company(m.companyID)))
-            hex.text = Hex.spaced(m.data)
-            hex.placeholder(L10n.tr("Bytes in hex"))
+            let hex = Self.hexField(L10n.format("Manufacturer data of {}", model.company(m.companyID)), m.data)
             let apply = { [weak self, weak company, weak hex] in
                 guard let self, let company, let hex, companies.indices.contains(company.selected) else { return }
                 self.model.setManufacturer(self.part, i, company: companies[company.selected].id, hex: hex.text)
@@ -187,9 +185,7 @@ final class AdvertisingFieldsEditor {
         for (i, s) in fields.serviceData.enumerated() {
             let uuid = Entry(accessibleName: L10n.tr("Service data UUID"))
             uuid.text = s.uuid.text
-            let hex = Entry(accessibleName: L10n.format("Service data for {}", s.uuid.text))
-            hex.text = Hex.spaced(s.data)
-            hex.placeholder(L10n.tr("Bytes in hex"))
+            let hex = Self.hexField(L10n.format("Service data for {}", s.uuid.text), s.data)
             let apply = { [weak self, weak uuid, weak hex] in
                 guard let self, let uuid, let hex else { return }
                 self.model.setServiceData(self.part, i, uuid: uuid.text, hex: hex.text)
@@ -203,8 +199,7 @@ final class AdvertisingFieldsEditor {
         for (i, r) in fields.raw.enumerated() {
             let type = Entry(accessibleName: L10n.tr("AD type"))
             type.text = String(format: "0x%02X", r.type)
-            let hex = Entry(accessibleName: L10n.format("Bytes of the AD structure of type 0x{}", Hex.compact([r.type])))
-            hex.text = Hex.spaced(r.data)
+            let hex = Self.hexField(L10n.format("Bytes of the AD structure of type 0x{}", Hex.compact([r.type])), r.data)
             let apply = { [weak self, weak type, weak hex] in
                 guard let self, let type, let hex else { return }
                 self.model.setRaw(self.part, i, type: type.text, hex: hex.text)
@@ -218,6 +213,15 @@ final class AdvertisingFieldsEditor {
         if focusLast { last?.grabFocus() }
     }
 
+    /// The bytes of a field, whose lines wrap: a narrow window shows them whole, not cut.
+    private static func hexField(_ name: String, _ bytes: [UInt8]) -> TextArea {
+        let hex = TextArea(accessibleName: name)
+        hex.text = Hex.spaced(bytes)
+        hex.css("favblue-hex")
+        hex.tooltip(L10n.tr("Bytes in hex"))
+        return hex
+    }
+
     /// A row of an entry list: its caption, the controls, and Remove. Returns the first control.
     private func add(row controls: [Widget], title: String, field: AdvertisementEditorViewModel.Field,
                      remove: @escaping () -> Void) -> Widget {
@@ -229,12 +233,15 @@ final class AdvertisingFieldsEditor {
         for (i, control) in controls.enumerated() {
             if i == 0, controls.count > 1, let key = control as? Entry { key.widthChars(6) }
             control.expand(horizontal: i == controls.count - 1 || controls.count == 1, vertical: false)
+            // The bytes may wrap over lines; the key beside them keeps one line's height.
+            control.align(.fill, .start)
             line.append(control)
         }
         let removeButton = Button(icon: "user-trash-symbolic", accessibleName: L10n.format("Remove {}", title))
         removeButton.css("flat")
         removeButton.tooltip(L10n.format("Remove {}", title))
         removeButton.onClicked(remove)
+        removeButton.align(.center, .start)
         line.append(removeButton)
         let box = Box(vertical: true, spacing: 4).append(caption, line)
         box.margins(12)

@@ -15,6 +15,7 @@ public final class FavoritesPage: Page {
     private let empty: StatusPage
     private let emptyAdd = Button(label: L10n.tr("Add New Devices"))
     private let banner: Banner
+    private let demoNote = Label()
     private var list: KeyedListView<DeviceRowView>!
     private var controls: DeviceListControls!
     private var presenceTicker: Task<Void, Never>?
@@ -86,7 +87,8 @@ public final class FavoritesPage: Page {
         content.add(loading, name: "loading")
         content.add(empty, name: "empty")
         content.add(list.root, name: "list")
-        let column = Box(vertical: true).append(banner.root, content)
+        demoNote.xalign(0).wrap().margins(12)
+        let column = Box(vertical: true).append(banner.root, demoNote, content)
         content.expand()
         frame.setContent(column)
 
@@ -143,6 +145,8 @@ public final class FavoritesPage: Page {
 
     private func render() {
         banner.show(model.messages)
+        demoNote.text = model.demoNote ?? ""
+        demoNote.isVisible = model.demoNote != nil
         if model.isLoading {
             content.show("loading")
             return

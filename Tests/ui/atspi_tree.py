@@ -90,6 +90,10 @@ class Node:
         x, y, width, height = self._call("org.a11y.atspi.Component", "GetExtents", GLib.Variant("(u)", (int(coords),)))[0]
         return Extents(x, y, width, height)
 
+    def text(self):
+        """What a text field holds, as a screen reader reads it."""
+        return self._call("org.a11y.atspi.Text", "GetText", GLib.Variant("(ii)", (0, -1)))[0]
+
     def set_text_contents(self, text):
         return self._call("org.a11y.atspi.EditableText", "SetTextContents", GLib.Variant("(s)", (text,)))[0]
 

@@ -171,6 +171,56 @@ class FavoritesTests(unittest.TestCase):
             app.press("Dismiss")
             app.wait_for(lambda: not any("could not be read" in n for n in app.names("label")), what="the banner to go")
 
+    def stored(self):
+        db = sqlite3.connect(os.path.join(self.home, "xdg_data_home", "favblue", "favblue.sqlite"))
+        with db:
+            rows = sorted(db.execute("SELECT device_id, nickname, last_name FROM favorites"))
+        db.close()
+        return rows
+
+    def test_the_demo_shows_its_own_favorites_and_leaves_the_users_as_they_were(self):
+        seed(self.home)
+        before = self.stored()
+        demo_note = "These are the demo’s favorites. Yours are kept as they were, and are back when FavBlue starts without the demo."
+        with App("--source", "demo", storage="sqlite", home=self.home) as app:
+            # The five the README's first picture shows, some under nicknames.
+            for name in ("Greenhouse", "Chest freezer", "Ear Pods 🎧", "Balcony", "Heart Strap"):
+                app.wait_for(lambda: f"Remove {name} from favorites" in app.names("button"), what=name)
+            self.assertIn(demo_note, app.names("label"))
+            self.assertNotIn("Remove Buds from favorites", app.names("button"), "the user's own are not mixed in")
+            # What the user does in the demo stays in the demo.
+            app.press("Remove Balcony from favorites")
+            app.wait_for(lambda: f"Remove “{iso('Balcony')}” from favorites?" in app.names(), what="the confirmation")
+            app.press("Remove")
+            app.wait_for(lambda: "Remove Balcony from favorites" not in app.names("button"), what="Balcony gone")
+            app.key("ctrl+q")
+            app.proc.wait(timeout=10)
+        self.assertEqual(before, self.stored(), "the demo wrote nothing into the user's favorites")
+        with App(storage="sqlite", home=self.home) as app:
+            app.wait_for(lambda: "Remove Buds from favorites" in app.names("button"), what="the user's favorites")
+            buttons = app.names("button")
+            for name in ("Kitchen", "00:1A:7D:DA:71:13"):
+                self.assertIn(f"Remove {name} from favorites", buttons)
+            for name in ("Greenhouse", "Chest freezer"):
+                self.assertNotIn(f"Remove {name} from favorites", buttons)
+            self.assertNotIn(demo_note, app.names("label"))
+
+    def test_try_the_demo_shows_the_demos_favorites_in_german(self):
+        seed(self.home)
+        before = self.stored()
+        with App("--source", "h4-unix:/nonexistent/favblue.sock", storage="sqlite", home=self.home, lang="de") as app:
+            app.wait_for(lambda: "Buds aus den Favoriten entfernen" in app.names("button"), what="the user's favorites")
+            app.press("Neue Geräte hinzufügen")
+            app.wait_for(lambda: "Demo ausprobieren" in app.names("button"), what="Try the Demo")
+            app.press("Demo ausprobieren")
+            app.press("Zurück")
+            app.wait_for(lambda: "Truhe aus den Favoriten entfernen" in app.names("button"), what="the demo's favorites")
+            self.assertIn("Balkon aus den Favoriten entfernen", app.names("button"))
+            self.assertNotIn("Buds aus den Favoriten entfernen", app.names("button"))
+            self.assertIn("Das sind die Favoriten der Demo. Ihre eigenen bleiben, wie sie waren, und sind wieder da, "
+                          "wenn FavBlue ohne die Demo startet.", app.names("label"))
+        self.assertEqual(before, self.stored())
+
 
 if __name__ == "__main__":
     unittest.main()

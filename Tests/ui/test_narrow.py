@@ -139,19 +139,42 @@ class NarrowWindowTests(unittest.TestCase):
         """At 360 px "Dieser Computer · −58 dBm · 24,46 °C · 63,…" was cut: a narrow favorite says
         where it is on one line and its readings on the next; widened, one line again."""
         with App("--source", "demo", home=home_with(360), lang="de") as app:
-            app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="the home page")
-            app.press("Neue Geräte hinzufügen")
-            app.wait_for(lambda: "Greenhouse zu den Favoriten hinzufügen" in app.names("button"), timeout=30, what="the greenhouse")
-            app.press("Greenhouse zu den Favoriten hinzufügen")
-            app.wait_for(lambda: "Hinzufügen" in app.names("button"), what="the dialog")
-            app.press("Hinzufügen")
-            app.wait_for(lambda: "Greenhouse aus den Favoriten entfernen" in app.names("button"), what="a favorite")
-            app.press("Zurück")
+            # The greenhouse is one of the favorites the demo starts with.
+            app.wait_for(lambda: "Greenhouse aus den Favoriten entfernen" in app.names("button"), timeout=30, what="the greenhouse")
             lines = re.compile(r"^Dieser Computer · −\d+ dBm\n\d+,\d+ °C · \d+,\d+ %$")
             app.wait_for(lambda: any(lines.match(l) for l in app.names("label")), timeout=20, what="two lines")
             subprocess.run(["xdotool", "windowsize", app.window_id(), "1000", "700"], check=True, timeout=10)
             line = re.compile(r"^Dieser Computer · −\d+ dBm · \d+,\d+ °C · \d+,\d+ %$")
             app.wait_for(lambda: any(line.match(l) for l in app.names("label")), timeout=20, what="one line when wide")
+
+    def test_service_data_bytes_wrap_in_their_field_at_360_px_in_german(self):
+        """At 360 px the Service Data's bytes were cut off at the field's edge: its lines wrap,
+        so every byte shows inside the window, and they read back as typed."""
+        data = " ".join(f"{b:02X}" for b in range(24))
+        with App("--source", "demo", home=home_with(360), lang="de") as app:
+            app.wait_for(lambda: "Hauptmenü" in app.names("button"), what="the home page")
+            app.click_on_until("Hauptmenü", None, lambda: "Als Gerät auftreten" in app.names("menu item"), what="the main menu")
+            app.click_menu_item("Als Gerät auftreten")
+            app.click_on_until("Anzeige hinzufügen", None, lambda: "Eigene Anzeige" in app.names("menu item"), what="the Add menu")
+            app.click_menu_item("Eigene Anzeige")
+            app.wait_for(lambda: "Name in FavBlue" in app.names("text"), what="the new advertisement's page")
+            app.press("Dienstdaten hinzufügen")
+            app.wait_for(lambda: "UUID der Dienstdaten" in app.names("text"), what="a service data row")
+            uuid = app.find("UUID der Dienstdaten", "text")
+            uuid.set_text_contents("FCD2")
+            app.settle()
+            field = lambda: next(n for n, r, name in app.nodes() if r == "text" and name.startswith("Dienstdaten für "))
+            field().set_text_contents("01")
+            app.settle()
+            one_line = extents(field()).height
+            field().set_text_contents(data)
+            app.settle()
+            self.assertEqual(window_width(app), 360, "the window keeps its 360 px")
+            hex_box = extents(field())
+            self.assertLessEqual(hex_box.x + hex_box.width, 360, "the field ends inside the window")
+            self.assertGreater(hex_box.height, 1.8 * one_line, "the bytes go on over more than one line")
+            text = field().text()
+            self.assertEqual(text, data, "every byte, as typed")
 
     def test_search_and_view_options_fold_into_one_menu_and_ctrl_f_still_searches(self):
         with App("--source", DEMO_CAPTURE, home=home_with(360)) as app:

@@ -31,9 +31,11 @@ public final class Favorites {
     public private(set) var problems: [String] = []
     /// The favorite removed last, for Undo.
     public private(set) var lastRemoved: Favorite?
+    /// Whether the list is the demo's own favorites, kept beside the user's, which stay as they were.
+    public private(set) var isDemo: Bool
 
     // MARK: Owned
-    private let useCases: FavoritesUseCases
+    private var useCases: FavoritesUseCases
     private let observers = ChangeObservers()
     private let presenceObservers = ChangeObservers()
     private var byID: [DeviceID: Favorite] = [:]
@@ -48,9 +50,11 @@ public final class Favorites {
 
     /// Owns the favorites in `useCases`' store. With `live`, presence follows the running scan;
     /// `sightings` tell when a favorite was last seen in an earlier session.
-    public init(useCases: FavoritesUseCases, live: LiveDevices? = nil, sightings: SightingsRepository? = nil,
+    /// `demo` says the store is the demo's own.
+    public init(useCases: FavoritesUseCases, demo: Bool = false, live: LiveDevices? = nil, sightings: SightingsRepository? = nil,
                 now: @escaping () -> Date = { Date() }) {
         self.useCases = useCases
+        self.isDemo = demo
         self.live = live
         self.sightings = sightings
         self.now = now
@@ -148,6 +152,17 @@ public final class Favorites {
         }
         isLoading = false
         observers.notify()
+    }
+
+    /// Shows the demo's favorites from `useCases` from now on (Try the Demo). The user's own
+    /// store is not written, so their favorites are as they were when FavBlue next starts.
+    public func showDemo(_ useCases: FavoritesUseCases) async {
+        guard !isDemo else { return }
+        self.useCases = useCases
+        isDemo = true
+        lastRemoved = nil
+        storedLastSeen = [:]
+        await load()
     }
 
     /// Adds `id` with an optional nickname; nil (and a problem) on failure.
