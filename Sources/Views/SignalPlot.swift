@@ -34,12 +34,13 @@ final class SignalPlot {
         let heading = Label(L10n.tr("Signal History")).xalign(0)
         heading.css("heading")
         heading.expand(horizontal: true, vertical: false)
-        // The plot's own menu; its page adds the "plot" actions.
-        let menu = MenuButton(icon: "view-more-symbolic", accessibleName: L10n.tr("Signal History Menu"), sections: [
-            [(L10n.tr("_Export Signal History…"), "plot.export-history")],
-        ])
-        menu.css("flat")
-        let headingRow = Box(vertical: false, spacing: 6).append(heading, menu)
+        // One action needs no menu (a menu's popover, opened by a screen reader while the plot is
+        // scrolled out of the window, was placed on no monitor). Its page adds the "plot" actions.
+        let export = Button(icon: "document-save-as-symbolic", accessibleName: L10n.tr("Export Signal History…"))
+        export.tooltip(L10n.tr("Export Signal History…"))
+        export.css("flat")
+        export.action("plot.export-history")
+        let headingRow = Box(vertical: false, spacing: 6).append(heading, export)
         area = DrawingArea { [weak self] canvas in self?.draw(on: canvas) }
         area.sizeRequest(width: 120, height: 120)
         area.expand(horizontal: true, vertical: false)

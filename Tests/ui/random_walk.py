@@ -6,6 +6,7 @@ that failed can be walked again step by step. Now and then it takes the way to a
 has not reached yet (Preferences, a dialog, a device's page, the chat, View Options), then goes
 on at random from there. The test runs it for 3 minutes; Benchmarks/walk runs it longer."""
 
+import os
 import random
 import subprocess
 import time
@@ -105,6 +106,9 @@ class Walk:
             key = self.rng.choice(KEYS)
             self.key(key)
             what = f"key {key}"
+        if os.environ.get("FAVBLUE_WALK_TRACE"):
+            # Each step with the time of day, to set beside the app's own timestamped warnings.
+            self.log(f"  {time.strftime('%H:%M:%S')}.{int(time.time() * 1000) % 1000:03d} step {self.steps}: {what}")
         time.sleep(0.25)
         self.alive()
         return what

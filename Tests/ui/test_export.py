@@ -87,12 +87,12 @@ class ExportTests(unittest.TestCase):
             self.assertEqual(r["favorite"], "false")
 
     def test_export_from_favorites_writes_the_favorites_not_the_scanners_list(self):
-        """With no favorites, Export from the home page's main menu writes none, although the
-        Scanner hears the whole demo room."""
+        """Export from the home page's main menu writes the demo's five favorites, under their
+        nicknames, although the Scanner hears the whole demo room."""
         folder = scratch("favblue-export-")
         path = os.path.join(folder, "mine.csv")
         with App("--source", "demo") as app:
-            app.wait_for(lambda: "No Favorites Yet" in app.names(), what="the empty home page")
+            app.wait_for(lambda: "Remove Chest freezer from favorites" in app.names("button"), what="the demo's favorites")
             app.key("F10")
             app.wait_for(lambda: any(n.startswith("Export Favorites") for n in app.names("menu item")), what="the main menu")
             node = next(node for node, _, name in app.nodes() if name.startswith("Export Favorites"))
@@ -100,11 +100,16 @@ class ExportTests(unittest.TestCase):
             app.settle()
             self.save_through_chooser(app, "Export Favorites", path)
             app.wait_for(lambda: os.path.exists(path), what="the exported file")
-            app.wait_for(lambda: any(n.startswith("Exported 0 favorites to ") for n in app.names()),
+            app.wait_for(lambda: any(n.startswith("Exported 5 favorites to ") for n in app.names()),
                          what="the notice naming favorites")
         with open(path, newline="", encoding="utf-8") as f:
             rows = list(csv.reader(f))
-        self.assertEqual(rows, [HEADER], "the header and no device: there are no favorites")
+        self.assertEqual(rows[0], HEADER)
+        column = {name: i for i, name in enumerate(HEADER)}
+        self.assertEqual(sorted(row[column["address"]] for row in rows[1:]),
+                         ["C0:98:E5:49:00:00", "C0:98:E5:49:00:02", "C4:7C:8D:6A:3E:01", "C4:7C:8D:6A:3E:02", "C4:7C:8D:6A:3E:04"],
+                         "the five favorites and no other device")
+        self.assertEqual(sorted(row[column["nickname"]] for row in rows[1:]), ["", "", "Balcony", "Chest freezer", "Ear Pods 🎧"])
 
     def test_a_full_disk_says_so_and_leaves_the_older_file_whole(self):
         """A write past `ulimit -f` fails as a full disk does: the dialog says what happened and

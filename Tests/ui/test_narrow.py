@@ -11,6 +11,7 @@ that, the longer one is cut with an ellipsis."""
 
 import re
 import subprocess
+import time
 import unittest
 
 from atspi_tree import Node
@@ -134,6 +135,42 @@ class NarrowWindowTests(unittest.TestCase):
             subprocess.run(["xdotool", "windowsize", wid, "1000", "700"], check=True, timeout=10)
             three = re.compile(r"^\d+,\d+ °C · \d+,\d+ % · Batterie \d+ %$")
             app.wait_for(lambda: any(three.match(l) for l in app.names("label")), timeout=20, what="the wide row's three readings")
+
+    def test_each_scanner_row_keeps_one_height_at_360_px_while_its_readings_change(self):
+        """A narrow row says fewer readings rather than wrapping them: over several seconds of
+        changing figures, each row keeps the height it had, and every row with a line of
+        readings is as tall as every other such row."""
+        def labels(node, depth=0):
+            found = []
+            for i in range(node.get_child_count()):
+                child = node.get_child_at_index(i)
+                if child.get_role_name() == "label" and child.get_name() not in ("", "GtkLabel"):
+                    found.append(child.get_name())
+                if depth < 6:
+                    found += labels(child, depth + 1)
+            return found
+
+        reading = re.compile(r"^\d+,\d+ °C")
+        with App("--source", "demo", home=home_with(360), lang="de") as app:
+            app.wait_for(lambda: "Neue Geräte hinzufügen" in app.names("button"), what="the home page")
+            app.press("Neue Geräte hinzufügen")
+            app.wait_for(lambda: any(reading.match(l) for l in app.names("label")), timeout=30, what="a row with readings")
+            heights, with_readings = {}, set()
+            for _ in range(6):
+                for node, role, _ in app.nodes():
+                    if role != "list item":
+                        continue
+                    box = node.extents(Atspi.CoordType.WINDOW)
+                    texts = labels(node)
+                    if box.height == 0 or not texts:
+                        continue
+                    heights.setdefault(texts[0], set()).add(box.height)
+                    if any(reading.match(t) for t in texts):
+                        self.assertFalse([t for t in texts if reading.match(t) and "\n" in t], f"{texts[0]}: readings on one line")
+                        with_readings.add(box.height)
+                time.sleep(1.5)
+            self.assertEqual({name: h for name, h in heights.items() if len(h) > 1}, {}, "each row keeps one height")
+            self.assertEqual(len(with_readings), 1, f"rows with readings share one height: {with_readings}")
 
     def test_a_narrow_favorite_says_where_it_is_and_its_readings_each_on_a_line(self):
         """At 360 px "Dieser Computer · −58 dBm · 24,46 °C · 63,…" was cut: a narrow favorite says

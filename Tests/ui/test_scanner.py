@@ -300,12 +300,14 @@ class ScannerTests(unittest.TestCase):
             self.open_scanner(app)
             app.click_on_until("View Options", None, lambda: "Favorites Only" in app.names(), what="the view menu")
             app.press("Favorites Only", role=None)
-            app.wait_for(lambda: "No Matching Devices" in app.names(), what="the filtered-out explanation")
+            # The demo's five favorites, and nothing else.
+            app.wait_for(lambda: "5 devices" in app.names() and "Chest freezer" in app.names("label"), what="the favorites alone")
             self.assertNotIn(NAME, app.names("label"))
         with App("--source", "demo", home=home) as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.press("Add New Devices")
-            app.wait_for(lambda: "No Matching Devices" in app.names(), timeout=20, what="the filter kept after a restart")
+            app.wait_for(lambda: "5 devices" in app.names(), timeout=20, what="the filter kept after a restart")
+            self.assertNotIn(NAME, app.names("label"))
 
     def test_preferences_speak_plainly(self):
         """No magic numbers and no source names: switches say "show every device" and "keep
@@ -401,12 +403,12 @@ class DetailPageTests(unittest.TestCase):
         stops = tab_cycle(self, app)
         names = [n for _, n in stops]
         for control in ("Back", f"Hide {name}", f"Add {name} to favorites", "Main Menu", "Copy Address",
-                        "Signal History Menu"):
+                        "Export Signal History…"):
             self.assertIn(control, names, f"Tab reaches {control}: {stops}")
         self.assertTrue(all(n for n in names), f"every stop is named: {stops}")
         # Reading order: the header, then the page from top to bottom.
         self.assertLess(names.index("Main Menu"), names.index("Copy Address"))
-        self.assertLess(names.index("Copy Address"), names.index("Signal History Menu"))
+        self.assertLess(names.index("Copy Address"), names.index("Export Signal History…"))
 
     def test_tab_visits_every_control_of_the_detail_page_once_in_a_quiet_room(self):
         with App("--source", "demo") as app:
