@@ -39,7 +39,10 @@
 //                   the radio's threads read them), HCIResolvingList (the controller's list, kept
 //                   in step with the bonds)
 //       Demo/       the `demo` source: DemoScanner (the shipped capture plus DemoChatDevice's
-//                   advertisements), DemoChatConnector (connects to that device alone; it answers)
+//                   advertisements), DemoChatConnector (connects to the chat device and DemoBoard,
+//                   an MCUmgr board; they answer), DemoSensors, DemoGateway (the kitchen),
+//                   DemoTracker, DemoPeripheral (an adapter and a phone for Act as a Device),
+//                   DemoFavorites (the favorites the demo starts with, never the user's)
 //       Codec/ also  ACL, L2CAP (signalling, SMP answers), ATT (every PDU of the Core, both ways,
 //                    ATTPDU and ATTErrorCode), GATT declarations, LinkEvent
 //       BlueZ/      the D-Bus route (CGio, no GTK): DBusConnection (a private connection whose

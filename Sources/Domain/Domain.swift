@@ -34,6 +34,11 @@
 //                                        notifications), value decoders and PresentationFormat
 //       Identity/                        bonds, identity resolving keys, private-address resolution,
 //                                        pairing's questions and answers (Identities owns them)
+//       DeviceManager/                   MCUmgr: DeviceManager (a board's images, restart, echo,
+//                                        statistics, shell, files) over SMPClient (header, CBOR,
+//                                        pipelined uploads) on GATT, UDP or a serial line
+//                                        (SMPSerialFraming); FirmwareUpdate (upload, mark, restart,
+//                                        confirm), MCUbootImage and FirmwarePackage (.bin, .zip)
 //       Peripheral/                      Act as a Device: ServerSetup, Advertisement and its fields,
 //                                        presets, PeripheralRole (owns what is served and advertised),
 //                                        the JSON file, nRF Connect's setups, Clone This Device
@@ -42,6 +47,7 @@
 //       Trackers/                        TrackerTable (one entry per family), the "moving with you"
 //                                        rule (TrackerWatch, TrackerGuard), sounds
 //       Text/                            DeviceText (the device-text rule), Hex, Blanks, user folders
+//                                        (from variables the caller reads: Domain reads none)
 //       Export/                          DeviceRecord (the keys favblue-scan and Export Devices share),
 //                                        CSV (RFC 4180) and JSON writers, ExportFormat
 //       Ports/                           one protocol a file: repositories, DeviceScanner,

@@ -29,7 +29,7 @@ public struct AppResources: Sendable {
     /// folders, or this program's own prefix); in a build tree, the guide in the source tree, as a
     /// `ghelp:` folder Yelp reads as it is; nil where neither is there.
     public static func guideURI(languages: [String]) -> String? {
-        let home = UserDirectories.data()
+        let home = UserDirectories.data(Self.variable)
         let dirs = (getenv("XDG_DATA_DIRS").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init)
         let langs = languages + ["C"]
@@ -55,6 +55,9 @@ public struct AppResources: Sendable {
     }
 
     /// Locates everything relative to the running executable.
+    /// One environment variable, read without building the whole environment (start-up's path).
+    static func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
     public static func locate() -> AppResources {
         let fm = FileManager.default
         let binDirectory = Self.binDirectory
@@ -72,7 +75,7 @@ public struct AppResources: Sendable {
         let override = getenv("FAVBLUE_RESOURCES").map { String(cString: $0) }
         let bundle = override ?? binDirectory.appending(path: "FavBlue_Views.resources").path
         let gresource = bundle + "/favblue.gresource"
-        let cacheHome = UserDirectories.cache()
+        let cacheHome = UserDirectories.cache(Self.variable)
         return AppResources(gresource: fm.fileExists(atPath: gresource) ? gresource : nil,
                             schemaDirectories: [bundle],
                             localeDirectory: materializeCatalogs(from: bundle, into: cacheHome + "/favblue/locale"))
