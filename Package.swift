@@ -20,6 +20,7 @@ let package = Package(
     products: [
         .executable(name: "favblue", targets: ["FavBlue"]),
         .executable(name: "favblue-scan", targets: ["FavBlueScan"]),
+        .executable(name: "favblue-bench", targets: ["AppBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -60,10 +61,15 @@ let package = Package(
                 plugins: ["CompileResources"]),
 
         // MARK: Executables
-        .executableTarget(name: "FavBlue", dependencies: ["Views", "ViewModels", "Domain", "Localization", "Bluetooth",
-                                                                    "Persistence", "GtkKit", "SecurityToolbox", "ScanCommand",
-                                                                    "DeviceLinks"],
+        // The composition root: options, settings, the store, the sources, window and page wiring.
+        .target(name: "AppShell", dependencies: ["Views", "ViewModels", "Domain", "Localization", "Bluetooth",
+                                                 "Persistence", "GtkKit", "SecurityToolbox", "DeviceLinks"],
+                swiftSettings: gtkSwift),
+        .executableTarget(name: "FavBlue", dependencies: ["AppShell", "ScanCommand"],
                           swiftSettings: gtkSwift, linkerSettings: ownSymbolsOnly),
+        // The app with the benchmarks' drivers (favblue-bench): built by the benchmarks alone, never installed.
+        .executableTarget(name: "AppBench", dependencies: ["AppShell", "Views", "ViewModels", "Domain", "GtkKit"],
+                          path: "Benchmarks/AppBench", swiftSettings: gtkSwift, linkerSettings: ownSymbolsOnly),
         .target(name: "ScanCommand", dependencies: ["Bluetooth", "Domain", "SecurityToolbox", "DeviceLinks",
                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // favblue-scan on its own, for a build tree; the package installs it as a second name of favblue.

@@ -18,8 +18,9 @@ app's discovery runs, so the first moments of the window are quiet.
 
     meson-helpers/on-display python3 Benchmarks/bluez/run.py [FAVBLUE_BINARY] [--seconds N] [--devices 1000] [--hz 2]
 
-FAVBLUE_BINARY defaults to .build/release/favblue; a build with
---scratch-path .build-bench is at .build-bench/release/favblue.
+FAVBLUE_BINARY defaults to .build/release/favblue-bench (the app with the benchmarks' drivers:
+swift build -c release --product favblue-bench); a build with
+--scratch-path .build-bench is at .build-bench/release/favblue-bench.
 """
 import argparse
 import ast
@@ -164,7 +165,7 @@ def measure(binary, devices, hz, seconds, tmp, label):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue"))
+    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue-bench"))
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--devices", type=int, default=1000)
     parser.add_argument("--hz", type=float, default=2)

@@ -86,7 +86,7 @@ def result(proc, seconds):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue"))
+    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue-bench"))
     parser.add_argument("--seconds", type=int, default=60)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

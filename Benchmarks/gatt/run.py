@@ -34,7 +34,7 @@ def free_port():
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue"))
+    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue-bench"))
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--rate", type=float, default=100)
     args = parser.parse_args()

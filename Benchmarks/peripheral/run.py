@@ -69,7 +69,7 @@ class Lines:
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue"))
+    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue-bench"))
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--rate", type=int, default=4000)
     parser.add_argument("--runs", type=int, default=11)

@@ -111,7 +111,7 @@ def minimal_window_rss(tmp):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue"))
+    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build", "release", "favblue-bench"))
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--sensors", type=int, default=0, help="how many of the busy room's devices are BTHome sensors")
     parser.add_argument("--renderer", help="GTK's renderer (GSK_RENDERER) for FavBlue and the C window alike, "

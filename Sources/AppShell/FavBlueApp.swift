@@ -14,11 +14,11 @@ import Views
 
 /// Wires the application together: options, settings, window and pages.
 @MainActor
-final class FavBlueApp {
+public final class FavBlueApp {
     // MARK: Owned
     /// Where no session bus exists (a bare X server, a kiosk), FavBlue runs as an instance of
     /// its own rather than have GLib start a bus only to learn that it is the only one.
-    static let hasSessionBus = SessionBus.exists()
+    public static let hasSessionBus = SessionBus.exists()
     let application = Application(id: AppInfo.id, unique: hasSessionBus)
     var settings: Settings?
     var window: MainWindow?
@@ -41,10 +41,9 @@ final class FavBlueApp {
     /// What this computer's adapter is called beside the other sources, and those sources.
     private var sourceName: String?
     private var listeners: [NamedSource] = []
-    private var benchmark: ScannerBenchmark?
-    private var gattBenchmark: GATTBenchmark?
-    private var peripheralBenchmark: PeripheralBenchmark?
-    private var chatBenchmark: ChatBenchmark?
+    /// For the benchmarks' own build of the app (favblue-bench), which the installed program
+    /// lacks: called once, with the parts they drive, when the first window is shown.
+    public var onShown: ((Shown) -> Void)?
     /// The H4 link the scanner and the connector share; nil for other sources.
     var link: HCILink?
     /// The BlueZ connection the scanner, the connector and the alias writer share (`bluez`, `auto`).
@@ -281,22 +280,8 @@ final class FavBlueApp {
             window?.window.setIconName(AppInfo.id)
             return false
         }
-        benchmark = ScannerBenchmark(environment: ProcessInfo.processInfo.environment, window: window, scanner: scanner) { [weak self] in
-            self?.quit()
-        }
-        benchmark?.sourceMessages = { AppSources.brokerMessages }
-        benchmark?.start()
-        chatBenchmark = ChatBenchmark(environment: ProcessInfo.processInfo.environment, window: window, chats: store.chats) { [weak self] in
-            self?.quit()
-        }
-        chatBenchmark?.start()
-        gattBenchmark = GATTBenchmark(environment: ProcessInfo.processInfo.environment, window: window, sessions: sessions,
-                                      browser: browser) { [weak self] in self?.quit() }
-        gattBenchmark?.start()
-        peripheralBenchmark = PeripheralBenchmark(environment: ProcessInfo.processInfo.environment, window: window, role: peripheral) { [weak self] in
-            self?.quit()
-        }
-        peripheralBenchmark?.start()
+        onShown?(Shown(window: window, scanner: scanner, chats: store.chats, sessions: sessions, browser: browser,
+                       peripheral: peripheral, brokerMessages: { AppSources.brokerMessages }, quit: { [weak self] in self?.quit() }))
     }
 
     /// For the start-up benchmark: prints the monotonic time (µs) of the first presented frame.
