@@ -47,7 +47,10 @@ let package = Package(
         // MARK: Core
         .target(name: "Localization", dependencies: ["CIntl"]),
         .target(name: "Domain", dependencies: ["Localization"], plugins: ["SensorFamilyList"]),
-        .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ", "CGio", "CMosquitto", "CSecret"], plugins: ["ServiceNameTable"]),
+        .target(name: "Bluetooth", dependencies: ["Domain", "Localization", "CBlueZ", "CGio"], plugins: ["ServiceNameTable"]),
+        // What FavBlue shares with the home around it: MQTT gateways and Home Assistant, the
+        // desktop's keyring for a broker's password, NetworkManager's places.
+        .target(name: "HomeServices", dependencies: ["Bluetooth", "Domain", "Localization", "CGio", "CMosquitto", "CSecret"]),
         .target(name: "Persistence", dependencies: ["Domain", "Localization", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "ViewModels", dependencies: ["Domain", "Localization"]),
         // The Device Manager's links that are not Bluetooth: SMP over UDP.
@@ -62,7 +65,7 @@ let package = Package(
 
         // MARK: Executables
         // The composition root: options, settings, the store, the sources, window and page wiring.
-        .target(name: "AppShell", dependencies: ["Views", "ViewModels", "Domain", "Localization", "Bluetooth",
+        .target(name: "AppShell", dependencies: ["Views", "ViewModels", "Domain", "Localization", "Bluetooth", "HomeServices",
                                                  "Persistence", "GtkKit", "SecurityToolbox", "DeviceLinks"],
                 swiftSettings: gtkSwift),
         .executableTarget(name: "FavBlue", dependencies: ["AppShell", "ScanCommand"],
@@ -70,7 +73,7 @@ let package = Package(
         // The app with the benchmarks' drivers (favblue-bench): built by the benchmarks alone, never installed.
         .executableTarget(name: "AppBench", dependencies: ["AppShell", "Views", "ViewModels", "Domain", "GtkKit"],
                           path: "Benchmarks/AppBench", swiftSettings: gtkSwift, linkerSettings: ownSymbolsOnly),
-        .target(name: "ScanCommand", dependencies: ["Bluetooth", "Domain", "SecurityToolbox", "DeviceLinks",
+        .target(name: "ScanCommand", dependencies: ["Bluetooth", "HomeServices", "Domain", "SecurityToolbox", "DeviceLinks",
                                                     .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // favblue-scan on its own, for a build tree; the package installs it as a second name of favblue.
         .executableTarget(name: "FavBlueScan", dependencies: ["ScanCommand"], linkerSettings: ownSymbolsOnly),
@@ -95,7 +98,7 @@ let package = Package(
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "SecurityToolboxTests", dependencies: ["SecurityToolbox", "Domain",
                                                                 .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "BluetoothTests", dependencies: ["Bluetooth", "Domain", "TestSupport", "SecurityToolbox"]),
+        .testTarget(name: "BluetoothTests", dependencies: ["Bluetooth", "HomeServices", "Domain", "TestSupport", "SecurityToolbox"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Domain", "TestSupport"]),
         .testTarget(name: "ViewModelsTests", dependencies: ["ViewModels", "Domain", "TestSupport",
                                                            .product(name: "Clocks", package: "swift-clocks")]),
@@ -103,9 +106,9 @@ let package = Package(
         .testTarget(name: "ViewsTests", dependencies: ["Views", "ViewModels", "GtkKit", "Domain", "Localization", "TestSupport"],
                     swiftSettings: gtkSwift),
         // End-to-end tests against real Bluetooth peers (btvirt, Bumble), kept apart to run alone.
-        .testTarget(name: "PeerTests", dependencies: ["Bluetooth", "Domain", "SecurityToolbox", "TestSupport", "DeviceLinks",
+        .testTarget(name: "PeerTests", dependencies: ["Bluetooth", "HomeServices", "Domain", "SecurityToolbox", "TestSupport", "DeviceLinks",
                                                      .product(name: "Crypto", package: "swift-crypto")]),
         // The BlueZ route end to end, against python-dbusmock's bluez5 template on a private bus.
-        .testTarget(name: "BlueZTests", dependencies: ["Bluetooth", "Domain", "Persistence", "ViewModels", "TestSupport"]),
+        .testTarget(name: "BlueZTests", dependencies: ["Bluetooth", "HomeServices", "Domain", "Persistence", "ViewModels", "TestSupport"]),
     ]
 )

@@ -3,6 +3,7 @@
 
 import Domain
 import Foundation
+import HomeServices
 import GtkKit
 import Localization
 import SecurityToolbox
@@ -27,6 +28,7 @@ public enum AppMain {
             L10n.bind(localeDirectory: resources.localeDirectory)
             StartupTrace.mark("translations")
             SensorCiphers.install(SensorAESBlock())
+            Brokers.install()
             if let gresource = resources.gresource, !Style.registerResources(at: gresource) {
                 FileHandle.standardError.write(Data("favblue: could not load \(gresource); styling and icons are missing\n".utf8))
             }

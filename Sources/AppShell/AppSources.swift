@@ -4,6 +4,7 @@
 import Bluetooth
 import Domain
 import Foundation
+import HomeServices
 import GtkKit
 import Localization
 import SecurityToolbox

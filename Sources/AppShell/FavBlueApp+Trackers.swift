@@ -4,6 +4,7 @@
 import Bluetooth
 import Domain
 import Foundation
+import HomeServices
 import GtkKit
 import Persistence
 import SecurityToolbox

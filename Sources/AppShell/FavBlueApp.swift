@@ -5,6 +5,7 @@ import Bluetooth
 import DeviceLinks
 import Domain
 import Foundation
+import HomeServices
 import GtkKit
 import Localization
 import Persistence

@@ -52,10 +52,11 @@
 //                   BlueZConnector (Device1.Connect, GattCharacteristic1 chat), BlueZAliasWriter
 //       Routes/     ScannerFactory, ConnectorFactory, PairerFactory and PeripheralFactory (source →
 //                   scanner, connector, pairer, peripheral; raw hciN and replays refuse to connect),
-//                   AutoScanner (`auto`: BlueZ, else raw sockets), MultiScanner (several sources),
-//                   MQTTScanner and MQTTClient (gateways over libmosquitto), BrokerKeyring, BusSharing
-//       Gateways/   BTtoMQTT (OpenMQTTGateway and Theengs messages), HomeAssistant (discovery)
-//       Places/     NetworkManagerPlaces (the network a computer is on, hashed, for trackers)
+//                   AutoScanner (`auto`: BlueZ, else raw sockets), MultiScanner (several sources);
+//                   `mqtt://` sources are HomeServices' (its Brokers.install() tells ScannerFactory)
+//
+// MQTT gateways, Home Assistant, the keyrings and NetworkManager's places are not Bluetooth:
+// they are the HomeServices target's.
 //
 // Threads: the host reads on its own thread and calls its clients there; the scanner runs its
 // session on another and blocks there on commands until the host hands over the answer; the

@@ -11,6 +11,7 @@ import ArgumentParser
 import Bluetooth
 import Domain
 import Foundation
+import HomeServices
 import SecurityToolbox
 
 /// `favblue-scan`: its own small executable in a build tree, and a second name of `favblue` in
@@ -19,6 +20,7 @@ public enum ScanProgram {
     /// Parses `arguments` (without the program's name) and runs the command; an error exits.
     public static func main(_ arguments: [String]) async {
         SensorCiphers.install(SensorAESBlock())
+        Brokers.install()
         // The decoding-cost benchmark (Benchmarks/sensors) times a run without decoding.
         if ProcessInfo.processInfo.environment["FAVBLUE_SENSORS"] == "off" { SensorDecoders.isEnabled = false }
         await FavBlueScanCommand.main(arguments)

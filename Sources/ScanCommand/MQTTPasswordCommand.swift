@@ -5,6 +5,7 @@ import ArgumentParser
 import Bluetooth
 import Domain
 import Foundation
+import HomeServices
 
 /// Keeps a broker's password in the desktop's keyring, read from standard input (never from
 /// the command line, where other users and the shell's history would see it).

@@ -4,6 +4,7 @@
 import Bluetooth
 import Domain
 import Foundation
+import HomeServices
 import TestSupport
 import XCTest
 

@@ -4,6 +4,7 @@
 import Bluetooth
 import Domain
 import Foundation
+import HomeServices
 import XCTest
 
 /// A gateway's BTtoMQTT message read back into the advertisement it came from, so a tracker,

@@ -4,6 +4,7 @@
 @testable import Bluetooth
 import Domain
 import Foundation
+@testable import HomeServices
 import TestSupport
 import XCTest
 

@@ -66,6 +66,16 @@ public struct AdvertisingReport: Equatable, Sendable {
     public let txPower: Int?
     /// The advertising data.
     public let data: [UInt8]
+
+    /// A report as a gateway relays it (MQTT), not read from an HCI event.
+    public init(eventType: AdvertisingEventType, addressType: UInt8, address: [UInt8], rssi: Int?, txPower: Int?, data: [UInt8]) {
+        self.eventType = eventType
+        self.addressType = addressType
+        self.address = address
+        self.rssi = rssi
+        self.txPower = txPower
+        self.data = data
+    }
 }
 
 /// An HCI event this host understands (§7.7).

@@ -4,9 +4,18 @@
 import Domain
 import Foundation
 import Localization
+import Synchronization
 
 /// Makes the scanner a source names.
 public enum ScannerFactory {
+    /// Makes an MQTT source's scanner. Brokers are HomeServices' (`Brokers.install()`, which each
+    /// program calls first), so that this target holds Bluetooth alone.
+    public typealias BrokerScanner = @Sendable (MQTTAddress, @escaping @Sendable (String) -> Void) -> DeviceScanner
+    private static let brokers = Mutex<BrokerScanner?>(nil)
+
+    /// Sets who makes MQTT sources' scanners.
+    public static func useBrokers(_ make: @escaping BrokerScanner) { brokers.withLock { $0 = make } }
+
     /// A scanner for `source`. `demoCapture` is the path of the shipped demo capture, which the
     /// `demo` source replays with `DemoChatDevice` advertising alongside;
     /// `fast` replays captures without pacing; `record` writes what the session saw (a replay's
@@ -22,7 +31,10 @@ public enum ScannerFactory {
         case .btsnoop(let path):
             return ReplayScanner(path: path, realTime: !fast, record: record)
         case .mqtt(let address):
-            return MQTTScanner(address: address, log: log)
+            guard let make = brokers.withLock({ $0 }) else {
+                return RefusedScanner(.badSource(L10n.tr("This program cannot listen to an MQTT broker.")))
+            }
+            return make(address, log)
         case .demo:
             return DemoScanner(capture: demoCapture ?? "/nonexistent/demo.btsnoop", realTime: !fast, record: record,
                                loops: loopDemo && !fast, sealer: sealer)
@@ -84,4 +96,16 @@ extension ScanSource {
         if case .bluez(let adapter) = self { return adapter }
         return nil
     }
+}
+
+/// A scanner that fails as it starts, saying why: a source this program cannot open.
+final class RefusedScanner: DeviceScanner, @unchecked Sendable {
+    let observations = Feed<Observation>.finished
+    let states = Feed<ScannerState>()
+    private let failure: ScanFailure
+
+    init(_ failure: ScanFailure) { self.failure = failure }
+
+    func start() { states.yield(.failed(failure)) }
+    func stop() {}
 }

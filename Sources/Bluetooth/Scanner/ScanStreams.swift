@@ -5,17 +5,18 @@ import Domain
 import Foundation
 
 /// Fans observations and states out to every subscriber; safe from any thread.
-final class ScanStreams: @unchecked Sendable {
+public final class ScanStreams: @unchecked Sendable {
+    public init() {}
     private let lock = NSLock()
     private var observers: [UUID: Feed<Observation>] = [:]
     private var stateObservers: [UUID: Feed<ScannerState>] = [:]
-    private(set) var state: ScannerState = .idle
+    public private(set) var state: ScannerState = .idle
     private var ended = false
     /// Called on the setting thread after each change of state has been told; set before scanning starts.
-    var didChange: (@Sendable (ScannerState) -> Void)?
+    public var didChange: (@Sendable (ScannerState) -> Void)?
 
     /// A new stream of observations. Unbounded, so nothing is dropped; consumers coalesce.
-    var observations: Feed<Observation> {
+    public var observations: Feed<Observation> {
         let feed = Feed<Observation>()
         let id = UUID()
         lock.lock()
@@ -27,7 +28,7 @@ final class ScanStreams: @unchecked Sendable {
     }
 
     /// A new stream of states, starting with the current one.
-    var states: Feed<ScannerState> {
+    public var states: Feed<ScannerState> {
         let feed = Feed<ScannerState>()
         let id = UUID()
         lock.lock()
@@ -42,7 +43,7 @@ final class ScanStreams: @unchecked Sendable {
     private func forget(observer id: UUID) { lock.withLock { observers[id] = nil } }
     private func forget(stateObserver id: UUID) { lock.withLock { stateObservers[id] = nil } }
 
-    func emit(_ observation: Observation) {
+    public func emit(_ observation: Observation) {
         lock.lock()
         let targets = observers.values
         lock.unlock()
@@ -52,7 +53,7 @@ final class ScanStreams: @unchecked Sendable {
     /// Emits `observation` only while the state is `.scanning`, checked and told in one step,
     /// so a source of its own (the demo device) says nothing once the scan has stopped.
     @discardableResult
-    func emitWhileScanning(_ observation: Observation) -> Bool {
+    public func emitWhileScanning(_ observation: Observation) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard state == .scanning else { return false }
@@ -60,7 +61,7 @@ final class ScanStreams: @unchecked Sendable {
         return true
     }
 
-    func set(_ newState: ScannerState) {
+    public func set(_ newState: ScannerState) {
         lock.lock()
         guard newState != state else { lock.unlock(); return }
         state = newState
@@ -71,7 +72,7 @@ final class ScanStreams: @unchecked Sendable {
     }
 
     /// Ends every stream (a replay that ran out).
-    func finish() {
+    public func finish() {
         lock.lock()
         ended = true
         let a = observers.values

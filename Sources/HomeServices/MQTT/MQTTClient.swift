@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 import CMosquitto
+import Bluetooth
 import Domain
 import Foundation
 import Localization
