@@ -363,7 +363,9 @@ public final class FavBlueApp {
                                  favorites: favoritesPage, hidden: hidden, connection: connection,
                                  pairing: DevicePairingViewModel(device: device, pairing: pairing, name: deviceName),
                                  services: services, tracker: trackers.map { TrackerViewModel(device: device, trackers: $0, sound: sound) },
-                                 clone: clone, manager: DeviceManagerViewModel(device: device, manager: deviceManager) { [weak self] in
+                                 clone: clone, manager: DeviceManagerViewModel(device: device, manager: deviceManager, pair: { device in
+                                     if case .success = await pairing.pair(device) { return true } else { return false }
+                                 }) { [weak self] in
                                      self?.source == .demo ? DemoCapture.firmwareFolder() : nil
                                  })
             },

@@ -37,9 +37,14 @@ public final class DeviceManagerViewModel {
     /// Where Update Firmware… opens its chooser: the demo's folder of images in the demo, else nil (Documents).
     public let firmwareFolder: () -> String?
 
-    public init(device: DeviceID?, manager: DeviceManager, firmwareFolder: @escaping () -> String? = { nil }) {
+    /// Pairs with the device, asking the user what it asks; true once paired.
+    private let pair: ((DeviceID) async -> Bool)?
+
+    public init(device: DeviceID?, manager: DeviceManager, pair: ((DeviceID) async -> Bool)? = nil,
+                firmwareFolder: @escaping () -> String? = { nil }) {
         self.device = device
         self.manager = manager
+        self.pair = pair
         self.firmwareFolder = firmwareFolder
     }
 
@@ -58,8 +63,19 @@ public final class DeviceManagerViewModel {
         switch manager.phase {
         case .opening where manager.slots.isEmpty: return L10n.tr("Asking the device…")
         case .failed(let why): return L10n.format("The device’s Device Manager did not answer: {}", why)
+        case .needsPairing:
+            return manager.isPairing ? L10n.tr("Pairing…") : SMPProblem.needsPairing.message
         default: return nil
         }
+    }
+
+    /// Whether Pair and Open is offered: the device answers on a paired link only.
+    public var canPairAndOpen: Bool { manager.phase == .needsPairing && pair != nil && device != nil && !manager.isPairing }
+
+    /// Pairs, then opens the Device Manager again; a failed pairing is said by the pairing's own notice.
+    public func pairAndOpen() {
+        guard let device, let pair else { return }
+        manager.pairThenOpen { await pair(device) }
     }
 
     public var isBusy: Bool { manager.action != nil || manager.update?.isRunning == true }

@@ -39,6 +39,7 @@ final class DeviceManagerSection {
     private let first = Box(vertical: false, spacing: 6)
     private let fileButtons = Box(vertical: false, spacing: 6)
     private let retry = Button(label: L10n.tr("Try Again"))
+    private let pairAndOpen = Button(label: L10n.tr("_Pair and Open"), mnemonic: true)
 
     private let statisticsBox = Box(vertical: true, spacing: 6)
     private let statisticsList = BoxedList(accessibleName: L10n.tr("Statistics"))
@@ -97,6 +98,9 @@ final class DeviceManagerSection {
 
         retry.align(.start, .center)
         retry.onClicked { [weak self] in self?.model.refresh() }
+        pairAndOpen.align(.start, .center)
+        pairAndOpen.css("suggested-action")
+        pairAndOpen.onClicked { [weak self] in self?.model.pairAndOpen() }
 
         // Statistics, Shell and Files: each only where the device answers its group.
         let statisticsHeading = Label(L10n.tr("Statistics")).xalign(0)
@@ -136,7 +140,7 @@ final class DeviceManagerSection {
         download.onClicked { [weak self] in self?.downloadFile() }
         upload.onClicked { [weak self] in self?.uploadFile() }
 
-        root.append(heading, status, retry, images, facts, updateBox, first, second, echoList, note, statisticsBox, shellBox, filesBox)
+        root.append(heading, status, retry, pairAndOpen, images, facts, updateBox, first, second, echoList, note, statisticsBox, shellBox, filesBox)
         updateFirmware.onClicked { [weak self] in self?.chooseFile() }
         restart.onClicked { [weak self] in self?.askRestart() }
         erase.onClicked { [weak self] in self?.askErase() }
@@ -163,6 +167,7 @@ final class DeviceManagerSection {
         status.text = statusText ?? ""
         status.isVisible = statusText != nil
         retry.isVisible = model.canRetry
+        pairAndOpen.isVisible = model.canPairAndOpen
 
         let slots = model.slots
         if slots != shownSlots {

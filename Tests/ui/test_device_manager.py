@@ -160,6 +160,25 @@ class DeviceManagerTests(unittest.TestCase):
             app.press("Close")
             self.assertEqual(board.count("UPLOAD"), 0, "no byte of a file that is no image went out")
 
+    def test_a_board_that_answers_on_a_paired_link_only_is_paired_first_then_opens(self):
+        """nRF Desktop's setting: the SMP characteristic needs an encrypted link. The section
+        says pairing comes first, in words, and Pair and Open pairs, then shows the slots."""
+        with SMPBoard("--encrypted") as board, App("--source", board.source) as app:
+            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+            app.press("Add New Devices")
+            app.wait_for(lambda: BOARD in app.names("label"), timeout=30, what="the board in the scanner")
+            app.press(f"Details for {BOARD}")
+            app.wait_for(lambda: f"Connect to {BOARD}" in app.names("button"), what="Connect on the detail page")
+            app.press(f"Connect to {BOARD}")
+            said = "This device opens its Device Manager on a paired link only. Pair it, and the Device Manager opens."
+            app.wait_for(lambda: said in app.names("label"), timeout=30, what="why the Device Manager waits")
+            self.assertNotIn("Slot 0", app.names())
+            self.assertEqual(board.count("UPLOAD"), 0)
+            app.press("Pair and Open")
+            app.wait_for(lambda: "Slot 0" in app.names(), timeout=40, what="the slots, once paired")
+            self.assertNotIn(said, app.names("label"))
+            self.assertIn(iso("1.0.0") + " · Running, confirmed", app.names())
+
     def test_update_in_test_and_confirm_runs_the_new_version(self):
         folder = scratch("favblue-firmware-")
         image = signed_image(folder, "1.2.0")

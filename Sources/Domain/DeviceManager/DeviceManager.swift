@@ -21,6 +21,8 @@ public final class DeviceManager {
         case opening
         case ready
         case failed(String)
+        /// The device answers on a paired link only: pairing comes first.
+        case needsPairing
     }
 
     /// A request the user made, under way.
@@ -168,6 +170,21 @@ public final class DeviceManager {
 
     // MARK: Requests
 
+    /// Pairing under way before the Device Manager opens again (`pairThenOpen`).
+    public private(set) var isPairing = false
+
+    /// For a device that answers on a paired link only: runs `pair`, then asks the device again.
+    public func pairThenOpen(_ pair: @escaping @MainActor () async -> Bool) {
+        guard !isPairing else { return }
+        isPairing = true
+        observers.notify()
+        Task {
+            let paired = await pair()
+            isPairing = false
+            if paired { refresh() } else { observers.notify() }
+        }
+    }
+
     /// Asks the device for its slots, buffers and bootloader again.
     public func refresh() {
         if case .bluetooth = route, device == nil { return }
@@ -198,7 +215,7 @@ public final class DeviceManager {
                 phase = .ready
             } catch {
                 guard generation == self.generation else { return }
-                phase = .failed(error.message)
+                phase = error == .needsPairing ? .needsPairing : .failed(error.message)
             }
             action = nil
             observers.notify()

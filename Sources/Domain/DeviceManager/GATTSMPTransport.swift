@@ -56,6 +56,7 @@ public final class GATTSMPTransport: SMPTransport, @unchecked Sendable {
             try await connector.subscribe(to: smp.valueHandle, cccd: cccd, indicate: false, on: true)
         } catch {
             await transport.close()
+            if case .device(_, wantsPairing: true) = error { throw .needsPairing }
             throw .disconnected(error.message)
         }
         return transport

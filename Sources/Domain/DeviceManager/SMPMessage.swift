@@ -92,6 +92,9 @@ public enum SMPProblem: Error, Equatable, Sendable {
     case unexpected(String)
     /// The user stopped it.
     case cancelled
+    /// The device answers its Device Manager on a paired link only (Insufficient Encryption or
+    /// Authentication when FavBlue subscribed), as Nordic's nRF Desktop sets it.
+    case needsPairing
 
     /// In words, ending in what to do where there is something.
     public var message: String {
@@ -102,6 +105,7 @@ public enum SMPProblem: Error, Equatable, Sendable {
         case .disconnected(let why): return why
         case .unexpected(let why): return why
         case .cancelled: return L10n.tr("Stopped.")
+        case .needsPairing: return L10n.tr("This device opens its Device Manager on a paired link only. Pair it, and the Device Manager opens.")
         }
     }
 }

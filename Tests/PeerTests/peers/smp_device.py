@@ -5,7 +5,7 @@
 whose other controller FavBlue drives over H4: the Device Manager's test peer.
 
     smp_device.py --transport tcp-server:127.0.0.1:PORT [--buf-size N] [--buf-count N]
-                  [--erase-delay S] [--v1-errors] [--drop-at BYTES] [--answer-delay MS]
+                  [--erase-delay S] [--v1-errors] [--drop-at BYTES] [--answer-delay MS] [--encrypted]
 
 It advertises as "Zephyr SMP" (F0:F1:F2:F3:F4:F5) with service 8D53DC1D-1DB7-4CD3-868B-8A527460AA84,
 whose characteristic DA2E7828-FBCE-4E01-AE9E-261174997C48 takes requests as writes without
@@ -21,6 +21,9 @@ erased); --v1-errors answers {"rc": 6} (MCUmgr's common "bad state") as SMP vers
 {"err": {"group", "rc"}} with the group's own code.
 --answer-delay models a real link: each answer goes out that long after its request came (a
 connection interval), while later requests keep coming, so a client that pipelines gains.
+--encrypted makes the characteristic and its configuration descriptor need an encrypted link,
+as Nordic's nRF Desktop sets them: subscribing first answers Insufficient Encryption, so a
+client pairs first (Just Works, which Bumble's default pairing takes).
 --drop-at ends the link once, as a board going out of reach does, when an upload has reached
 BYTES; the upload it holds stays, and a part at its offset goes on with it (Zephyr's img_mgmt
 keeps its state across links). On reset it restarts as a board does: the link drops, MCUboot swaps in an image marked to run
@@ -41,7 +44,8 @@ from bumble import hci
 from bumble.controller import Controller
 from bumble.core import AdvertisingData, UUID
 from bumble.device import Device, DeviceConfiguration
-from bumble.gatt import Characteristic, CharacteristicValue, Service
+from bumble.gatt import (GATT_CLIENT_CHARACTERISTIC_CONFIGURATION_DESCRIPTOR, Characteristic, CharacteristicValue,
+                         Descriptor, Service)
 from bumble.host import Host
 from bumble.link import LocalLink
 from bumble.transport import open_transport
@@ -256,8 +260,15 @@ async def main(args):
                 await asyncio.sleep(max(0.0, came + args.answer_delay / 1000 - asyncio.get_running_loop().time()))
             await answer(request)
 
+    permissions = Characteristic.WRITEABLE | (Characteristic.WRITE_REQUIRES_ENCRYPTION if args.encrypted else 0)
     smp = Characteristic(CHARACTERISTIC, Characteristic.Properties.WRITE_WITHOUT_RESPONSE | Characteristic.Properties.NOTIFY,
-                         Characteristic.WRITEABLE, CharacteristicValue(write=on_write))
+                         permissions, CharacteristicValue(write=on_write))
+    if args.encrypted:
+        # Bumble adds an open descriptor of its own unless the characteristic has one.
+        smp.descriptors = [Descriptor(GATT_CLIENT_CHARACTERISTIC_CONFIGURATION_DESCRIPTOR,
+                                      Descriptor.READABLE | Descriptor.WRITEABLE | Descriptor.READ_REQUIRES_ENCRYPTION
+                                      | Descriptor.WRITE_REQUIRES_ENCRYPTION,
+                                      device.gatt_server.make_descriptor_value(smp))]
     device.add_services([Service(SERVICE, [smp])])
 
     def on_connection(connection):
@@ -289,4 +300,5 @@ if __name__ == '__main__':
     parser.add_argument('--v1-errors', action='store_true')
     parser.add_argument('--drop-at', type=int, default=0)
     parser.add_argument('--answer-delay', type=float, default=0)
+    parser.add_argument('--encrypted', action='store_true')
     asyncio.run(main(parser.parse_args()))
