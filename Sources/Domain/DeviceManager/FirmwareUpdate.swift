@@ -78,9 +78,16 @@ public struct FirmwareUpdate: Sendable {
         }
         let client = try await upload(bytes, on: opened, step: step)
         step(.marking)
+        // MCUboot's serial recovery takes no marks (MCUmgr's "not supported"): its bootloader
+        // chooses what runs when it restarts (the newer image, in RAM-load or direct-XIP
+        // modes), which the restart below then checks.
+        var marked = true
         do { _ = try await client.setImage(image.hash, confirm: mode == .confirmOnly) } catch {
-            await client.close()
-            throw fail(.marking, error, L10n.tr("The image is on the device but will not run: try the update again."))
+            guard case .device(let refusal) = error, !refusal.groupCode, refusal.code == 8 else {
+                await client.close()
+                throw fail(.marking, error, L10n.tr("The image is on the device but will not run: try the update again."))
+            }
+            marked = false
         }
         guard mode != .testOnly else {
             await client.close()
@@ -92,7 +99,7 @@ public struct FirmwareUpdate: Sendable {
         await client.close()
         step(.waiting)
         let back = try await comeBack(image: image)
-        if mode == .testAndConfirm {
+        if mode == .testAndConfirm, marked {
             step(.confirming)
             do { _ = try await back.setImage(nil, confirm: true) } catch {
                 await back.close()
