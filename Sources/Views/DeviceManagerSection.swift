@@ -65,6 +65,7 @@ final class DeviceManagerSection {
     private let model: DeviceManagerViewModel
     private weak var navigator: Navigator?
     private var token: ObservationToken?
+    private var slotRows: [SlotRow] = []
     private var shownSlots: [DeviceManagerViewModel.Slot] = []
 
     init(model: DeviceManagerViewModel, navigator: Navigator) {
@@ -172,23 +173,21 @@ final class DeviceManagerSection {
         let slots = model.slots
         if slots != shownSlots {
             shownSlots = slots
-            images.removeAll()
-            for slot in slots {
-                let row = PropertyRow(title: slot.title)
-                row.value = slot.value
-                let copy = Button(label: slot.shortHash)
-                copy.css("flat", "monospace")
-                copy.align(.center, .center)
-                copy.accessibleLabel(L10n.format("Copy the hash of {}", slot.title))
-                copy.tooltip(L10n.tr("Copy Hash"))
-                let hash = slot.hash
-                copy.onClicked { [weak copy, weak navigator] in
-                    copy?.copyToClipboard(hash)
-                    navigator?.toast(L10n.tr("Hash copied"), button: nil, action: nil)
+            // The same slots with new states are set in place: a rebuilt row would take the
+            // keyboard from a Copy button under it (a refresh after Copy Hash).
+            if slots.map(\.title) != slotRows.map(\.title) {
+                // A slot came or went (Erase Spare Slot): the keyboard stays on the slot it was on,
+                // else goes to the first.
+                let focused = slotRows.first(where: \.hasFocus)?.title
+                images.removeAll()
+                slotRows = slots.map { slot in
+                    let row = SlotRow(title: slot.title, navigator: navigator)
+                    images.append(row.row)
+                    return row
                 }
-                row.addSuffix(copy)
-                images.append(row)
+                if let focused { (slotRows.first { $0.title == focused } ?? slotRows.first)?.focus() }
             }
+            for (row, slot) in zip(slotRows, slots) { row.show(slot) }
         }
         images.isVisible = !slots.isEmpty
         bootloaderRow.value = model.bootloader ?? ""
@@ -410,5 +409,41 @@ final class DeviceManagerSection {
             }
             dialog.present()
         }
+    }
+}
+
+/// One image slot's row: its version and state, and its hash to copy.
+@MainActor
+private final class SlotRow {
+    let title: String
+    let row: PropertyRow
+    private let copy: Button
+    private var hash = ""
+
+    init(title: String, navigator: Navigator?) {
+        self.title = title
+        row = PropertyRow(title: title)
+        copy = Button(label: "")
+        copy.css("flat", "monospace")
+        copy.align(.center, .center)
+        copy.accessibleLabel(L10n.format("Copy the hash of {}", title))
+        copy.tooltip(L10n.tr("Copy Hash"))
+        copy.onClicked { [weak self, weak navigator] in
+            guard let self else { return }
+            self.copy.copyToClipboard(self.hash)
+            navigator?.toast(L10n.tr("Hash copied"), button: nil, action: nil)
+        }
+        row.addSuffix(copy)
+    }
+
+    var hasFocus: Bool { copy.hasFocus }
+    func focus() { copy.grabFocus() }
+
+    func show(_ slot: DeviceManagerViewModel.Slot) {
+        row.value = slot.value
+        hash = slot.hash
+        copy.setLabel(slot.shortHash)
+        // Setting the label names the button again.
+        copy.accessibleLabel(L10n.format("Copy the hash of {}", title))
     }
 }
