@@ -262,7 +262,7 @@ public final class FavBlueApp {
         pairingDialogs = PairingDialogs(model: PairingPromptViewModel(pairing: pairing, name: deviceName), navigator: window)
         StartupTrace.mark("window-built")
         if StartupTrace.enabled {
-            reportFirstFrame(of: window.window)
+            StartupTrace.reportFirstFrame(of: window.window)
         }
         window.present()
         StartupTrace.mark("presented")
@@ -283,14 +283,6 @@ public final class FavBlueApp {
         }
         onShown?(Shown(window: window, scanner: scanner, chats: store.chats, sessions: sessions, browser: browser,
                        peripheral: peripheral, brokerMessages: { AppSources.brokerMessages }, quit: { [weak self] in self?.quit() }))
-    }
-
-    /// For the start-up benchmark: prints the monotonic time (µs) of the first presented frame.
-    private func reportFirstFrame(of window: Window) {
-        window.onAfterPaint {
-            FileHandle.standardError.write(Data("first-frame \(MainLoop.monotonicMicroseconds)\n".utf8))
-            return false
-        }
     }
 
     private func makePages() -> PageFactory {

@@ -16,4 +16,13 @@ enum StartupTrace {
         // GLib's monotonic clock is CLOCK_MONOTONIC, the one the benchmark reads too.
         FileHandle.standardError.write(Data("startup-phase \(phase) \(MainLoop.monotonicMicroseconds)\n".utf8))
     }
+
+    /// Prints the monotonic time (µs) of `window`'s first presented frame.
+    @MainActor
+    static func reportFirstFrame(of window: Window) {
+        window.onAfterPaint {
+            FileHandle.standardError.write(Data("first-frame \(MainLoop.monotonicMicroseconds)\n".utf8))
+            return false
+        }
+    }
 }

@@ -29,8 +29,8 @@ final class DeviceManagerSection {
     private let updateButton = Button(label: L10n.tr("Cancel Update"))
 
     private let updateFirmware = Button(label: L10n.tr("Update Firmware…"))
-    private let restart = Button(label: L10n.tr("Restart…"))
-    private let erase = Button(label: L10n.tr("Erase Spare Slot…"))
+    let restart = Button(label: L10n.tr("Restart…"))
+    let erase = Button(label: L10n.tr("Erase Spare Slot…"))
     private let echoList = BoxedList(accessibleName: L10n.tr("Echo"))
     private let echoEntry = EntryRow(title: L10n.tr("Echo"), text: "hello")
     private let echoButton = Button(label: L10n.tr("Send"))
@@ -62,8 +62,8 @@ final class DeviceManagerSection {
     /// The largest file Upload… reads: a device's file system holds far less.
     static let largestUpload = 16 << 20
 
-    private let model: DeviceManagerViewModel
-    private weak var navigator: Navigator?
+    let model: DeviceManagerViewModel
+    private(set) weak var navigator: Navigator?
     private var token: ObservationToken?
     private var slotRows: [SlotRow] = []
     private var shownSlots: [DeviceManagerViewModel.Slot] = []
@@ -329,28 +329,6 @@ final class DeviceManagerSection {
         model.echo(echoEntry.text)
     }
 
-    private func askRestart() {
-        guard let navigator else { return }
-        let dialog = MessageDialog(parent: navigator.parentWindow, heading: L10n.tr("Restart the Device?"),
-                                   body: L10n.tr("The connection ends while the device restarts. Connect again once it is back."))
-        dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
-        dialog.addResponse("restart", label: L10n.tr("_Restart"), appearance: .destructive) { [weak self] in self?.model.restart() }
-        dialog.setDefault("cancel", close: "cancel")
-        dialog.onClosed { [weak self] in self?.restart.grabFocus() }
-        dialog.present()
-    }
-
-    private func askErase() {
-        guard let navigator else { return }
-        let dialog = MessageDialog(parent: navigator.parentWindow, heading: L10n.tr("Erase the Spare Slot?"),
-                                   body: L10n.tr("The image that does not run is removed from the device. The running one stays."))
-        dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
-        dialog.addResponse("erase", label: L10n.tr("_Erase"), appearance: .destructive) { [weak self] in self?.model.eraseSpare() }
-        dialog.setDefault("cancel", close: "cancel")
-        dialog.onClosed { [weak self] in self?.erase.grabFocus() }
-        dialog.present()
-    }
-
     // MARK: Update Firmware
 
     private func chooseFile() {
@@ -409,41 +387,5 @@ final class DeviceManagerSection {
             }
             dialog.present()
         }
-    }
-}
-
-/// One image slot's row: its version and state, and its hash to copy.
-@MainActor
-private final class SlotRow {
-    let title: String
-    let row: PropertyRow
-    private let copy: Button
-    private var hash = ""
-
-    init(title: String, navigator: Navigator?) {
-        self.title = title
-        row = PropertyRow(title: title)
-        copy = Button(label: "")
-        copy.css("flat", "monospace")
-        copy.align(.center, .center)
-        copy.accessibleLabel(L10n.format("Copy the hash of {}", title))
-        copy.tooltip(L10n.tr("Copy Hash"))
-        copy.onClicked { [weak self, weak navigator] in
-            guard let self else { return }
-            self.copy.copyToClipboard(self.hash)
-            navigator?.toast(L10n.tr("Hash copied"), button: nil, action: nil)
-        }
-        row.addSuffix(copy)
-    }
-
-    var hasFocus: Bool { copy.hasFocus }
-    func focus() { copy.grabFocus() }
-
-    func show(_ slot: DeviceManagerViewModel.Slot) {
-        row.value = slot.value
-        hash = slot.hash
-        copy.setLabel(slot.shortHash)
-        // Setting the label names the button again.
-        copy.accessibleLabel(L10n.format("Copy the hash of {}", title))
     }
 }

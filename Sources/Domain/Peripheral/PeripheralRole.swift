@@ -335,18 +335,6 @@ public final class PeripheralRole {
 
     // MARK: Files
 
-    /// FavBlue's file of everything set up.
-    public var file: PeripheralFile {
-        PeripheralFile(advertisements: advertisements, server: server, on: on.intersection(advertisements.map(\.id)))
-    }
-
-    /// Adds a file's advertisements, and takes its server in place of the one set up. A file with a
-    /// problem says it with its line and brings nothing. Whoever calls it asks the user first
-    /// where `replaced(by:)` says a server would go.
-    public func importFile(_ text: String) throws(JSONFileProblem) {
-        take(try PeripheralFile.read(text))
-    }
-
     /// Adds `file`'s advertisements (each under an id of its own), and takes its server in place
     /// of the one set up; a running server serves the new one at once.
     public func take(_ file: PeripheralFile) {
