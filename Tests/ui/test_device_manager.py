@@ -160,6 +160,24 @@ class DeviceManagerTests(unittest.TestCase):
             app.press("Close")
             self.assertEqual(board.count("UPLOAD"), 0, "no byte of a file that is no image went out")
 
+    def test_erase_asks_first_and_cancel_changes_nothing(self):
+        """Erase Spare Slot… names what goes; Cancel leaves the board as it was and gives the
+        keyboard back to the button; Erase erases."""
+        with SMPBoard("--spare") as board, App("--source", board.source) as app:
+            open_device_manager(app)
+            app.wait_for(lambda: app.is_sensitive("Erase Spare Slot…"), what="the board's answers in")
+            app.press("Erase Spare Slot…")
+            app.wait_for(lambda: "Erase the Spare Slot?" in app.names(), what="the question")
+            self.assertIn("The image that does not run is removed from the device. The running one stays.", app.names())
+            app.press("Cancel")
+            app.wait_for(lambda: app.focused() == ("push button", "Erase Spare Slot…"), what="the keyboard back on the button")
+            self.assertEqual(board.count("ERASE"), 0, "Cancel erased nothing")
+            app.press("Erase Spare Slot…")
+            app.wait_for(lambda: "Erase the Spare Slot?" in app.names(), what="the question again")
+            app.press("Erase")
+            board.wait_for("ERASE", timeout=15)
+            app.wait_for(lambda: "Slot 1" not in app.names(), what="the spare slot gone from the list")
+
     def test_a_board_that_answers_on_a_paired_link_only_is_paired_first_then_opens(self):
         """nRF Desktop's setting: the SMP characteristic needs an encrypted link. The section
         says pairing comes first, in words, and Pair and Open pairs, then shows the slots."""

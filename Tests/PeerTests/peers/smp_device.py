@@ -5,7 +5,7 @@
 whose other controller FavBlue drives over H4: the Device Manager's test peer.
 
     smp_device.py --transport tcp-server:127.0.0.1:PORT [--buf-size N] [--buf-count N]
-                  [--erase-delay S] [--v1-errors] [--drop-at BYTES] [--answer-delay MS] [--encrypted]
+                  [--erase-delay S] [--v1-errors] [--drop-at BYTES] [--answer-delay MS] [--encrypted] [--spare]
 
 It advertises as "Zephyr SMP" (F0:F1:F2:F3:F4:F5) with service 8D53DC1D-1DB7-4CD3-868B-8A527460AA84,
 whose characteristic DA2E7828-FBCE-4E01-AE9E-261174997C48 takes requests as writes without
@@ -21,6 +21,7 @@ erased); --v1-errors answers {"rc": 6} (MCUmgr's common "bad state") as SMP vers
 {"err": {"group", "rc"}} with the group's own code.
 --answer-delay models a real link: each answer goes out that long after its request came (a
 connection interval), while later requests keep coming, so a client that pipelines gains.
+--spare starts with an older image (0.9.0) in slot 1, for Erase Spare Slot.
 --encrypted makes the characteristic and its configuration descriptor need an encrypted link,
 as Nordic's nRF Desktop sets them: subscribing first answers Insufficient Encryption, so a
 client pairs first (Just Works, which Bumble's default pairing takes).
@@ -29,7 +30,7 @@ BYTES; the upload it holds stays, and a part at its offset goes on with it (Zeph
 keeps its state across links). On reset it restarts as a board does: the link drops, MCUboot swaps in an image marked to run
 (test or permanent) or, after a test that was not confirmed, swaps the old one back, and it
 advertises again.
-Lines: READY, CONNECTED, UPLOAD <off>, IMAGE <version> <hash>, LONGEST_WRITE <bytes>, REFUSED <why>, RESET, TEST <hash>,
+Lines: READY, CONNECTED, UPLOAD <off>, IMAGE <version> <hash>, LONGEST_WRITE <bytes>, REFUSED <why>, RESET, ERASE, TEST <hash>,
 PERMANENT <hash>, CONFIRM, RUNNING <version>."""
 
 import argparse
@@ -90,7 +91,8 @@ class Zephyr:
     def __init__(self, args):
         self.args = args
         self.running = dict(FACTORY, confirmed=True)
-        self.slot1 = None
+        # --spare: an older image left in slot 1, as after an update that was reverted.
+        self.slot1 = {'version': '0.9.0', 'hash': hashlib.sha256(b'spare').digest()} if args.spare else None
         self.pending = None
         self.upload = None
         self.erased = False
@@ -150,6 +152,7 @@ class Zephyr:
             return self.slots()
         if group == 1 and command == 5:
             self.slot1, self.pending = None, None
+            say('ERASE')
             return {}
         if group == 1 and command == 1:
             return await self.part(body)
@@ -301,4 +304,5 @@ if __name__ == '__main__':
     parser.add_argument('--drop-at', type=int, default=0)
     parser.add_argument('--answer-delay', type=float, default=0)
     parser.add_argument('--encrypted', action='store_true')
+    parser.add_argument('--spare', action='store_true')
     asyncio.run(main(parser.parse_args()))
