@@ -133,6 +133,8 @@ final class DeviceConnectionSection {
         } else if refused, !mine {
             text = device.kind.transport == .le ? L10n.tr("This device does not accept connections.")
                 : L10n.tr("Only Bluetooth LE devices can be connected.")
+        } else if connected, !state.canChat, model.hasDeviceManager {
+            text = L10n.tr("Connected")
         } else if connected, !state.canChat {
             text = L10n.tr("Connected. This device has no chat.")
             reason = L10n.tr("It offers neither the FavBlue chat service nor the Nordic UART Service.")

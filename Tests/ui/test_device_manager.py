@@ -147,6 +147,8 @@ class DeviceManagerTests(unittest.TestCase):
             self.assertIn(iso("1.0.0") + " · Running, confirmed", app.names(), "the slot's version and state in words")
             self.assertIn("Copy the hash of Slot 0", app.names("button"))
             self.assertIn(iso("MCUboot"), app.names(), "the bootloader the board names")
+            self.assertIn("Connected", app.names("label"))
+            self.assertNotIn("Connected. This device has no chat.", app.names(), "a board's page points out no missing chat")
             self.assertIn("4 × 512 bytes", app.names(), "MCUmgr's buffers")
             for absent in ("Statistics", "Shell", "Files"):
                 self.assertNotIn(absent, app.names(), "a group the board lacks is not shown, and is no error")
