@@ -18,6 +18,8 @@ public final class UDPSMPTransport: SMPTransport, @unchecked Sendable {
     private let socket: Int32
     private let lock = NSLock()
     private var closed = false
+    /// Signalled by the reading thread as it ends, once it closed the socket.
+    private let ended = DispatchSemaphore(value: 0)
 
     /// Opens a socket to `host`:`port` (a name or an address, IPv4 or IPv6); says why it could not.
     public init(host: String, port: UInt16 = defaultPort) throws(SMPProblem) {
@@ -60,7 +62,11 @@ public final class UDPSMPTransport: SMPTransport, @unchecked Sendable {
                 break
             }
         }
+        // Closed here, by the only thread that reads it: a socket opened meanwhile could else
+        // get its number, and this thread its datagrams.
+        Glibc.close(socket)
         received.finish()
+        ended.signal()
     }
 
     public func send(_ message: [UInt8]) async throws(SMPProblem) {
@@ -72,17 +78,26 @@ public final class UDPSMPTransport: SMPTransport, @unchecked Sendable {
         }
     }
 
-    public func close() async { shut() }
+    /// Ends the link, and returns once the socket is closed.
+    public func close() async {
+        guard shut() else { return }
+        let ended = self.ended
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                ended.wait()
+                done.resume()
+            }
+        }
+    }
 
-    private func shut() {
+    @discardableResult
+    private func shut() -> Bool {
         let first = lock.withLock { () -> Bool in
             defer { closed = true }
             return !closed
         }
-        // Shutting the socket down wakes the reading thread, which then ends the feed.
-        if first {
-            shutdown(socket, Int32(SHUT_RDWR))
-            Glibc.close(socket)
-        }
+        // Shutting the socket down wakes the reading thread, which then closes it and ends the feed.
+        if first { shutdown(socket, Int32(SHUT_RDWR)) }
+        return first
     }
 }
