@@ -18,8 +18,8 @@ public final class SerialSMPTransport: SMPTransport, @unchecked Sendable {
     private let fd: Int32
     private let lock = NSLock()
     private var closed = false
-    /// Signalled by the reading thread as it ends, once it closed the line.
-    private let ended = DispatchSemaphore(value: 0)
+    /// The reading thread's end, once it closed the line.
+    private let ended = ReaderEnd()
 
     /// Opens the serial device at `path` at `baud`; says why it could not, and what to do.
     public init(path: String, baud: Int = defaultBaud) throws(SMPProblem) {
@@ -76,8 +76,7 @@ public final class SerialSMPTransport: SMPTransport, @unchecked Sendable {
             guard count > 0 else { break }
             for message in decoder.add(Array(buffer[0..<count])).messages { received.yield(message) }
         }
-        // Closed here, by the only thread that reads it: closed under a poll, the descriptor's
-        // number could go to the next link opened, whose answers this thread would then take.
+        // Closed here, by the only thread that reads it (see ReaderEnd).
         Glibc.close(fd)
         received.finish()
         ended.signal()
@@ -101,15 +100,8 @@ public final class SerialSMPTransport: SMPTransport, @unchecked Sendable {
     /// Ends the link, and returns once the line is closed (within the reader's 200 ms poll), so
     /// that a link opened next has the line to itself.
     public func close() async {
-        let first = shut()
-        guard first else { return }
-        let ended = self.ended
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                ended.wait()
-                done.resume()
-            }
-        }
+        guard shut() else { return }
+        await ended.wait()
     }
 
     @discardableResult

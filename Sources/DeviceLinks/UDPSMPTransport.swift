@@ -18,8 +18,8 @@ public final class UDPSMPTransport: SMPTransport, @unchecked Sendable {
     private let socket: Int32
     private let lock = NSLock()
     private var closed = false
-    /// Signalled by the reading thread as it ends, once it closed the socket.
-    private let ended = DispatchSemaphore(value: 0)
+    /// The reading thread's end, once it closed the socket.
+    private let ended = ReaderEnd()
 
     /// Opens a socket to `host`:`port` (a name or an address, IPv4 or IPv6); says why it could not.
     public init(host: String, port: UInt16 = defaultPort) throws(SMPProblem) {
@@ -62,8 +62,7 @@ public final class UDPSMPTransport: SMPTransport, @unchecked Sendable {
                 break
             }
         }
-        // Closed here, by the only thread that reads it: a socket opened meanwhile could else
-        // get its number, and this thread its datagrams.
+        // Closed here, by the only thread that reads it (see ReaderEnd).
         Glibc.close(socket)
         received.finish()
         ended.signal()
@@ -81,13 +80,7 @@ public final class UDPSMPTransport: SMPTransport, @unchecked Sendable {
     /// Ends the link, and returns once the socket is closed.
     public func close() async {
         guard shut() else { return }
-        let ended = self.ended
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                ended.wait()
-                done.resume()
-            }
-        }
+        await ended.wait()
     }
 
     @discardableResult

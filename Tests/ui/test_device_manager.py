@@ -87,13 +87,18 @@ def signed_image(folder, version, size=40_000):
     return signed
 
 
-def open_device_manager(app):
+def connect_to_board(app):
+    """From the home page to the board's page, connected."""
     app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
     app.press("Add New Devices")
     app.wait_for(lambda: BOARD in app.names("label"), timeout=30, what="the board in the scanner")
     app.press(f"Details for {BOARD}")
     app.wait_for(lambda: f"Connect to {BOARD}" in app.names("button"), what="Connect on the detail page")
     app.press(f"Connect to {BOARD}")
+
+
+def open_device_manager(app):
+    connect_to_board(app)
     app.wait_for(lambda: "Slot 0" in app.names(), timeout=30, what="the Device Manager's slots")
 
 
@@ -184,12 +189,7 @@ class DeviceManagerTests(unittest.TestCase):
         """nRF Desktop's setting: the SMP characteristic needs an encrypted link. The section
         says pairing comes first, in words, and Pair and Open pairs, then shows the slots."""
         with SMPBoard("--encrypted") as board, App("--source", board.source) as app:
-            app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
-            app.press("Add New Devices")
-            app.wait_for(lambda: BOARD in app.names("label"), timeout=30, what="the board in the scanner")
-            app.press(f"Details for {BOARD}")
-            app.wait_for(lambda: f"Connect to {BOARD}" in app.names("button"), what="Connect on the detail page")
-            app.press(f"Connect to {BOARD}")
+            connect_to_board(app)
             said = "This device opens its Device Manager on a paired link only. Pair it, and the Device Manager opens."
             app.wait_for(lambda: said in app.names("label"), timeout=30, what="why the Device Manager waits")
             self.assertNotIn("Slot 0", app.names())
