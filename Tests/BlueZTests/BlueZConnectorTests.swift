@@ -11,10 +11,10 @@ import XCTest
 /// GattService1 and GattCharacteristic1 objects (added by the test, as bluetoothd adds them),
 /// StartNotify, WriteValue and Value changes, against the dbusmock bluez5 template.
 final class BlueZConnectorTests: XCTestCase {
-    private var mock: MockBlueZ!
+    var mock: MockBlueZ!
     private let address = "C0:98:E5:49:00:07"
-    private var device: DeviceID { try! DeviceID(parsing: address, kind: .lePublic) }
-    private let path = "/org/bluez/hci0/dev_C0_98_E5_49_00_07"
+    var device: DeviceID { try! DeviceID(parsing: address, kind: .lePublic) }
+    let path = "/org/bluez/hci0/dev_C0_98_E5_49_00_07"
 
     override func setUp() async throws {
         mock = try MockBlueZ()
@@ -27,7 +27,7 @@ final class BlueZConnectorTests: XCTestCase {
         mock?.stop()
     }
 
-    private func eventually(_ what: String, _ seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line,
+    func eventually(_ what: String, _ seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line,
                             _ condition: () async throws -> Bool) async throws {
         try await MockBlueZ.eventually(seconds, what, file: file, line: line, condition)
     }
@@ -56,7 +56,7 @@ final class BlueZConnectorTests: XCTestCase {
     private let nordic = (service: "6e400001-b5a3-f393-e0a9-e50e24dcca9e", tx: "6e400003-b5a3-f393-e0a9-e50e24dcca9e",
                           rx: "6e400002-b5a3-f393-e0a9-e50e24dcca9e")
 
-    private func connector() -> BlueZConnector {
+    func connector() -> BlueZConnector {
         BlueZConnector(bus: BlueZBus(address: mock.address), connectTimeout: 5, resolveTimeout: 5)
     }
 
@@ -374,44 +374,5 @@ extension BlueZConnectorTests {
         XCTAssertTrue(again.contains { $0.uuid == "180D" })
         let level = try await connector.readValue(at: 0x12)
         XCTAssertEqual(level, [87])
-    }
-}
-
-/// The Device Manager over BlueZ, through WriteValue (type "command") and StartNotify, the
-/// fallback BlueZ keeps for every client: bluetoothd's stand-in answers an SMP echo as Zephyr's
-/// os group does, in a Value change.
-extension BlueZConnectorTests {
-    func testTheDeviceManagerEchoesThroughWriteValueAndStartNotify() async throws {
-        let connector = connector()
-        let service = path + "/service0030", smp = service + "/char0031"
-        try await mock.addObject(service, "org.bluez.GattService1", ["UUID": .string(GATTSMPTransport.service.lowercased()),
-                                                                     "Primary": .bool(true), "Device": .objectPath(path)])
-        let notifyCode = "self.UpdateProperties('org.bluez.GattCharacteristic1', {'Notifying': dbus.Boolean(True)})"
-        // Echo (os, command 0): {"d": text} comes back as {"r": text}, the header's operation a write response.
-        let echoCode = """
-        request = bytes(args[0]); body = request[8:]
-        answer = bytes([3]) + request[1:8] + bytes([0xA1, 0x61, 0x72]) + body[3:]
-        self.UpdateProperties('org.bluez.GattCharacteristic1', {'Value': dbus.Array(answer, signature='y')})
-        """
-        try await mock.addObject(smp, "org.bluez.GattCharacteristic1", [
-            "UUID": .string(GATTSMPTransport.characteristic.lowercased()), "Service": .objectPath(service), "Value": .bytes([]),
-            "Notifying": .bool(false), "MTU": .uint16(247),
-            "Flags": .array(elementType: "s", [.string("write-without-response"), .string("notify")]),
-        ], methods: [("StartNotify", "", "", notifyCode), ("StopNotify", "", "", ""), ("WriteValue", "aya{sv}", "", echoCode)])
-        connector.connect(to: device)
-        try await eventually("Connect called") { try await self.mock.calls(self.path).contains("Connect") }
-        try await mock.set(path, "org.bluez.Device1", "ServicesResolved", .bool(true))
-        try await eventually("connected") { connector.state == .connected(self.device, service: nil) }
-        let services = try await connector.discoverServices()
-        let limit = await connector.writeCommandLimit()
-        XCTAssertEqual(limit, 244, "a write fills the MTU BlueZ gives (247 − 3)")
-        let opened = try await GATTSMPTransport.open(connector, device: device, services: services)
-        let transport = try XCTUnwrap(opened, "the SMP characteristic: \(services.map(\.uuid))")
-        let client = SMPClient(transport: transport)
-        let (text, _) = try await client.echo("hello <b>")
-        XCTAssertEqual(text, "hello <b>")
-        let written = try await mock.arguments(smp, "WriteValue")
-        XCTAssertEqual(written.last?.last, .vardict(["type": .string("command")]), "written without response")
-        await client.close()
     }
 }

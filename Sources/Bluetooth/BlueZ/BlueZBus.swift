@@ -194,6 +194,14 @@ public final class BlueZBus: @unchecked Sendable {
                                          args: args, timeout: timeout)
     }
 
+    /// Calls a method of BlueZ's that answers with file descriptors, which are the caller's to close.
+    public func callTakingDescriptors(_ path: String, _ interface: String, _ method: String, _ args: [DBusValue] = [],
+                                      timeout: Duration = .seconds(25)) async throws(DBusError) -> (reply: DBusValue, descriptors: [Int32]) {
+        let connection = try await connect()
+        return try await connection.callTakingDescriptors(service: Self.service, path: path, interface: interface,
+                                                          method: method, args: args, timeout: timeout)
+    }
+
     /// Sets a property through org.freedesktop.DBus.Properties.Set.
     public func set(_ path: String, _ interface: String, _ name: String, _ value: DBusValue,
                     timeout: Duration = .seconds(25)) async throws(DBusError) {

@@ -69,9 +69,14 @@ extension BlueZConnector {
         return bytes
     }
 
-    /// BlueZ writes long values in parts (Prepare/Execute) itself where they need it.
+    /// BlueZ writes long values in parts (Prepare/Execute) itself where they need it. A command
+    /// goes through AcquireWrite's socket where BlueZ offers one.
     public func writeValue(_ value: [UInt8], at handle: UInt16, withResponse: Bool) async throws(GATTError) {
         let (path, interface) = try attribute(at: handle)
+        if !withResponse, interface == BlueZObjects.Interface.gattCharacteristic,
+           try await writeCommandThroughSocket(value, path: path) {
+            return
+        }
         let options: [String: DBusValue] = interface == BlueZObjects.Interface.gattCharacteristic
             ? ["type": .string(withResponse ? "request" : "command")] : [:]
         do {
@@ -93,13 +98,25 @@ extension BlueZConnector {
         return 20
     }
 
-    /// StartNotify or StopNotify; BlueZ writes the descriptor and confirms indications itself.
+    /// AcquireNotify's socket where BlueZ offers one for notifications, else StartNotify; BlueZ
+    /// writes the descriptor and confirms indications itself.
     public func subscribe(to handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool) async throws(GATTError) {
         let (path, _) = try attribute(at: handle)
         guard let session = readySession() else { throw .notConnected }
+        if on {
+            lock.withLock { session.subscribed[path] = handle }
+            do {
+                if !indicate, try await notifyThroughSocket(path: path) { return }
+            } catch {
+                lock.withLock { session.subscribed[path] = nil }
+                throw error
+            }
+        } else if stopNotifyThroughSocket(path: path) {
+            lock.withLock { session.subscribed[path] = nil }
+            return
+        }
         do {
             if on {
-                lock.withLock { session.subscribed[path] = handle }
                 try await bus.call(path, BlueZObjects.Interface.gattCharacteristic, "StartNotify", timeout: callTimeout)
             } else {
                 try await bus.call(path, BlueZObjects.Interface.gattCharacteristic, "StopNotify", timeout: callTimeout)

@@ -50,10 +50,21 @@ public final class BlueZConnector: DeviceConnector, BlueZClient, @unchecked Send
         var attributes: BlueZObjects.AttributePaths = [:]
         /// The characteristics the browser subscribed to: object path → value handle.
         var subscribed: [String: UInt16] = [:]
+        /// The sockets BlueZ handed over (AcquireWrite, AcquireNotify), by object path.
+        var writers: [String: Task<AcquiredSocket?, Never>] = [:]
+        var notifiers: [String: AcquiredSocket] = [:]
+        /// Characteristics whose notification socket BlueZ refused: StartNotify serves them.
+        var refused: Set<String> = []
 
         init(device: DeviceID, path: String) {
             self.device = device
             self.path = path
+        }
+
+        /// The connection's sockets close with it.
+        deinit {
+            for socket in notifiers.values { socket.close() }
+            for task in writers.values { Task { await task.value?.close() } }
         }
     }
 

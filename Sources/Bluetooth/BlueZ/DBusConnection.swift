@@ -109,6 +109,21 @@ public final class DBusConnection: @unchecked Sendable {
     /// Calls a method and returns its reply tuple.
     public func call(service: String, path: String, interface: String, method: String,
                      args: [DBusValue] = [], timeout: Duration = .seconds(25)) async throws(DBusError) -> DBusValue {
+        try await exchange(service: service, path: path, interface: interface, method: method, args: args,
+                           timeout: timeout, takingDescriptors: false).reply
+    }
+
+    /// Calls a method whose reply carries file descriptors (`h` values index them): the
+    /// descriptors are the caller's to close.
+    public func callTakingDescriptors(service: String, path: String, interface: String, method: String,
+                                      args: [DBusValue] = [], timeout: Duration = .seconds(25))
+        async throws(DBusError) -> (reply: DBusValue, descriptors: [Int32]) {
+        try await exchange(service: service, path: path, interface: interface, method: method, args: args,
+                           timeout: timeout, takingDescriptors: true)
+    }
+
+    private func exchange(service: String, path: String, interface: String, method: String, args: [DBusValue],
+                          timeout: Duration, takingDescriptors: Bool) async throws(DBusError) -> Answer {
         guard g_variant_is_object_path(path) != 0 else {
             throw .invalidValue(L10n.format("“{}” is not a valid D-Bus object path.", path))
         }
@@ -119,14 +134,22 @@ public final class DBusConnection: @unchecked Sendable {
         let parameters = try DBusValue.tuple(args).makeGVariant()
         let millis = Int32(clamping: timeout.components.seconds * 1000
                            + timeout.components.attoseconds / 1_000_000_000_000_000)
-        let result: Result<DBusValue, DBusError> = await withCheckedContinuation { continuation in
-            let reply = Reply(connection: connection, continuation: continuation)
+        let result: Result<Answer, DBusError> = await withCheckedContinuation { continuation in
+            let reply = Reply(connection: connection, takingDescriptors: takingDescriptors, continuation: continuation)
             let started = perform { [connection] in
-                // g_dbus_connection_call takes the floating parameters.
-                g_dbus_connection_call(connection, service, path, interface, method, parameters, nil,
-                                       G_DBUS_CALL_FLAGS_NONE, max(1, millis), nil, { _, result, data in
+                let callback: GAsyncReadyCallback = { _, result, data in
                     Unmanaged<Reply>.fromOpaque(data!).takeRetainedValue().finish(result)
-                }, Unmanaged.passRetained(reply).toOpaque())
+                }
+                // Both take the floating parameters.
+                if takingDescriptors {
+                    g_dbus_connection_call_with_unix_fd_list(connection, service, path, interface, method, parameters, nil,
+                                                             G_DBUS_CALL_FLAGS_NONE, max(1, millis), nil, nil, callback,
+                                                             Unmanaged.passRetained(reply).toOpaque())
+                } else {
+                    g_dbus_connection_call(connection, service, path, interface, method, parameters, nil,
+                                           G_DBUS_CALL_FLAGS_NONE, max(1, millis), nil, callback,
+                                           Unmanaged.passRetained(reply).toOpaque())
+                }
             }
             if !started {
                 g_variant_unref(g_variant_ref_sink(parameters))
@@ -161,24 +184,43 @@ public final class DBusConnection: @unchecked Sendable {
         let loop: OpaquePointer
     }
 
+    private typealias Answer = (reply: DBusValue, descriptors: [Int32])
+
     private final class Reply {
         let connection: OpaquePointer
-        let continuation: CheckedContinuation<Result<DBusValue, DBusError>, Never>
-        init(connection: OpaquePointer, continuation: CheckedContinuation<Result<DBusValue, DBusError>, Never>) {
+        let takingDescriptors: Bool
+        let continuation: CheckedContinuation<Result<Answer, DBusError>, Never>
+        init(connection: OpaquePointer, takingDescriptors: Bool, continuation: CheckedContinuation<Result<Answer, DBusError>, Never>) {
             self.connection = connection
+            self.takingDescriptors = takingDescriptors
             self.continuation = continuation
         }
 
         func finish(_ result: OpaquePointer?) {
             var error: UnsafeMutablePointer<GError>?
-            guard let reply = g_dbus_connection_call_finish(connection, result, &error) else {
+            var list: UnsafeMutablePointer<GUnixFDList>?
+            let made = takingDescriptors
+                ? g_dbus_connection_call_with_unix_fd_list_finish(connection, &list, result, &error)
+                : g_dbus_connection_call_finish(connection, result, &error)
+            // Taken out of the list at once, so none is left open if the reply does not read.
+            var descriptors: [Int32] = []
+            if let list {
+                var count: Int32 = 0
+                if let taken = g_unix_fd_list_steal_fds(list, &count) {
+                    descriptors = Array(UnsafeBufferPointer(start: taken, count: Int(count)))
+                    g_free(taken)
+                }
+                g_object_unref(list)
+            }
+            guard let reply = made else {
                 continuation.resume(returning: .failure(DBusConnection.mapped(error)))
                 return
             }
             defer { g_variant_unref(reply) }
             do {
-                continuation.resume(returning: .success(try DBusValue(gvariant: reply)))
+                continuation.resume(returning: .success((try DBusValue(gvariant: reply), descriptors)))
             } catch {
+                for descriptor in descriptors { Glibc.close(descriptor) }
                 continuation.resume(returning: .failure(error))
             }
         }

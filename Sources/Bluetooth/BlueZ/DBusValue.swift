@@ -21,6 +21,9 @@ public indirect enum DBusValue: Equatable, Sendable {
     case string(String)
     case objectPath(String)
     case signature(String)
+    /// `h`: the index of a file descriptor in the message's list (BlueZ's AcquireWrite and
+    /// AcquireNotify answer with a socket).
+    case fileDescriptor(Int32)
     /// `ay`, kept apart from `array` because BlueZ uses it for every payload.
     case bytes([UInt8])
     /// `a<elementType>`; every item must have that signature.
@@ -60,6 +63,7 @@ public indirect enum DBusValue: Equatable, Sendable {
         case .string: "s"
         case .objectPath: "o"
         case .signature: "g"
+        case .fileDescriptor: "h"
         case .bytes: "ay"
         case .array(let element, _): "a" + element
         case .dictionary(let key, let value, _): "a{" + key + value + "}"
@@ -114,6 +118,7 @@ extension DBusValue {
         case .int16(let v): return g_variant_new_int16(v)
         case .uint16(let v): return g_variant_new_uint16(v)
         case .int32(let v): return g_variant_new_int32(v)
+        case .fileDescriptor(let v): return g_variant_new_handle(v)
         case .uint32(let v): return g_variant_new_uint32(v)
         case .int64(let v): return g_variant_new_int64(gint64(v))
         case .uint64(let v): return g_variant_new_uint64(guint64(v))
@@ -186,6 +191,7 @@ extension DBusValue {
         case "n": self = .int16(g_variant_get_int16(value))
         case "q": self = .uint16(g_variant_get_uint16(value))
         case "i": self = .int32(g_variant_get_int32(value))
+        case "h": self = .fileDescriptor(g_variant_get_handle(value))
         case "u": self = .uint32(g_variant_get_uint32(value))
         case "x": self = .int64(Int64(g_variant_get_int64(value)))
         case "t": self = .uint64(UInt64(g_variant_get_uint64(value)))
