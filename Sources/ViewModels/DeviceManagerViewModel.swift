@@ -24,8 +24,9 @@ public final class DeviceManagerViewModel {
 
     /// A file chosen for Update Firmware, checked before any byte is sent.
     public enum FileCheck: Equatable {
-        /// "Version 1.2.0 · 112 KiB · Hash 1a2b3c4d…", with the image to send.
-        case ready(summary: String, image: MCUbootImage, bytes: [UInt8])
+        /// "Version 1.2.0 · 112 KiB · Hash 1a2b3c4d…" (a line for each image of a package for
+        /// several cores), with the images to send, image 0 first.
+        case ready(summary: String, images: [UpdateImage])
         /// Why it cannot be sent.
         case refused(String)
     }
@@ -230,26 +231,32 @@ public final class DeviceManagerViewModel {
         }
     }
 
-    /// Reads the chosen file (an image, or a package whose manifest names one) and checks the
-    /// image as MCUboot will, before any byte goes out; `inflate` unpacks a package's member.
+    /// Reads the chosen file (an image, or a package whose manifest names one for each core)
+    /// and checks each image as MCUboot will, before any byte goes out; `inflate` unpacks a
+    /// package's member.
     public func check(_ file: [UInt8], inflate: ([UInt8], Int) -> [UInt8]? = { _, _ in nil }) -> FileCheck {
-        let bytes: [UInt8]
-        do throws(FirmwarePackageProblem) { bytes = try FirmwarePackage.image(in: file, inflate: inflate) } catch {
+        let members: [FirmwarePackage.Member]
+        do throws(FirmwarePackageProblem) { members = try FirmwarePackage.images(in: file, inflate: inflate) } catch {
             return .refused(error.message)
         }
-        do {
-            let image = try MCUbootImage.read(bytes)
-            let hash = image.hash.map { $0.prefix(4).map { String(format: "%02x", $0) }.joined() }
-            var parts = [L10n.format("Version {}", image.version.description), Formats.bytes(bytes.count)]
-            if let hash { parts.append(L10n.format("Hash {}…", hash)) }
-            return .ready(summary: parts.joined(separator: " · "), image: image, bytes: bytes)
-        } catch {
-            return .refused(error.message)
+        var images: [UpdateImage] = []
+        var lines: [String] = []
+        for member in members {
+            let image: MCUbootImage
+            do { image = try MCUbootImage.read(member.bytes) } catch {
+                return .refused(members.count > 1 ? L10n.format("{}: {}", DeviceText.isolated(member.name), error.message) : error.message)
+            }
+            var parts = [L10n.format("Version {}", image.version.description), Formats.bytes(member.bytes.count)]
+            if let hash = image.hash { parts.append(L10n.format("Hash {}…", hash.prefix(4).map { String(format: "%02x", $0) }.joined())) }
+            let summary = parts.joined(separator: " · ")
+            lines.append(members.count > 1 ? L10n.format("Image {}: {}", Formats.number(member.number), summary) : summary)
+            images.append(UpdateImage(number: member.number, bytes: member.bytes, image: image))
         }
+        return .ready(summary: lines.joined(separator: "\n"), images: images)
     }
 
-    public func startUpdate(_ bytes: [UInt8], image: MCUbootImage, fileName: String, mode: FirmwareUpdate.Mode) {
-        manager.startUpdate(bytes, image: image, fileName: fileName, mode: mode)
+    public func startUpdate(_ images: [UpdateImage], fileName: String, mode: FirmwareUpdate.Mode) {
+        manager.startUpdate(images, fileName: fileName, mode: mode)
     }
 
     public func cancelUpdate() { manager.cancelUpdate() }

@@ -365,9 +365,10 @@ final class DeviceManagerSection {
             dialog.setDefault("close", close: "close")
             dialog.onClosed { [weak self] in self?.updateFirmware.grabFocus() }
             dialog.present()
-        case .ready(let summary, let image, let bytes):
+        case .ready(let summary, let images):
+            let version = (images.first { $0.number == 0 } ?? images[0]).image.version.description
             let dialog = MessageDialog(parent: navigator.parentWindow,
-                                       heading: L10n.format("Update to {}?", image.version.description),
+                                       heading: L10n.format("Update to {}?", version),
                                        body: L10n.format("{}\n{}", DeviceText.isolated(name), summary))
             let modes = DropDown(DeviceManagerViewModel.modeNames, accessibleName: L10n.tr("Mode"))
             let explanation = Label(DeviceManagerViewModel.explain(.testAndConfirm)).xalign(0).wrap()
@@ -378,7 +379,7 @@ final class DeviceManagerSection {
             dialog.setExtraChild(Box(vertical: true, spacing: 6).append(modes, explanation))
             dialog.addResponse("cancel", label: L10n.tr("_Cancel"))
             dialog.addResponse("update", label: L10n.tr("_Update"), appearance: .suggested) { [weak self] in
-                self?.model.startUpdate(bytes, image: image, fileName: name, mode: FirmwareUpdate.Mode.allCases[modes.selected])
+                self?.model.startUpdate(images, fileName: name, mode: FirmwareUpdate.Mode.allCases[modes.selected])
             }
             dialog.setDefault("update", close: "cancel")
             dialog.onClosed { [weak self] in

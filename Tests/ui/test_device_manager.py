@@ -7,6 +7,7 @@ the image goes up, the board restarts into it, comes back, is confirmed, and the
 the new version running. Images are made with imgtool, as MCUboot's users sign them."""
 
 import fcntl
+import json
 import os
 import shutil
 import signal
@@ -14,6 +15,7 @@ import subprocess
 import tempfile
 import time
 import unittest
+import zipfile
 
 from harness import App, iso, retry_gtk_atspi_crash, scratch
 from peers import ROOT, ChatPeer, bumble_python
@@ -85,6 +87,16 @@ def signed_image(folder, version, size=40_000):
     subprocess.run([imgtool, "sign", "--header-size", "0x200", "--align", "4", "--version", version,
                     "--slot-size", "0x80000", "--pad-header", raw, signed], check=True, capture_output=True, timeout=60)
     return signed
+
+
+def dfu_package(path, images):
+    """A dfu_application.zip as the nRF Connect SDK writes it: deflated members, and a manifest
+    naming each (image_index as text, file name, bytes)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("manifest.json", json.dumps({"format-version": 1, "files": [
+            {"type": "application", "image_index": index, "file": name, "size": len(data)} for index, name, data in images]}))
+        for _, name, data in images:
+            z.writestr(name, data)
 
 
 def connect_to_board(app):
@@ -321,24 +333,16 @@ class DeviceManagerTests(unittest.TestCase):
             self.assertIn(iso("1.0.0") + " · Startfähig", app.names(), "the old image waits in the spare slot")
 
 
-    def test_an_nrf_connect_package_is_read_and_one_for_two_cores_is_refused(self):
+    def test_an_nrf_connect_package_is_read_and_one_with_images_numbered_twice_is_refused(self):
         """The nRF Connect SDK's dfu_application.zip (deflated, its manifest naming the image)
-        asks as its image does; a package for two cores is refused in words before any byte."""
-        import json
-        import zipfile
+        asks as its image does; a package whose manifest gives two images one number is refused
+        in words before any byte."""
         folder = scratch("favblue-dfu-")
         with open(os.path.join(ROOT, "data", "demo-board-1.1.0.bin"), "rb") as f:
             image = f.read()
-        one, two = os.path.join(folder, "dfu_application.zip"), os.path.join(folder, "two_cores.zip")
-        with zipfile.ZipFile(one, "w", zipfile.ZIP_DEFLATED) as z:
-            z.writestr("manifest.json", json.dumps({"format-version": 0, "files": [
-                {"type": "application", "image_index": "0", "file": "app_update.bin", "version_MCUBOOT": "1.1.0"}]}))
-            z.writestr("app_update.bin", image)
-        with zipfile.ZipFile(two, "w", zipfile.ZIP_DEFLATED) as z:
-            z.writestr("manifest.json", json.dumps({"files": [{"image_index": "0", "file": "app.bin"},
-                                                              {"image_index": "1", "file": "net.bin"}]}))
-            z.writestr("app.bin", image)
-            z.writestr("net.bin", image)
+        one, twice = os.path.join(folder, "dfu_application.zip"), os.path.join(folder, "twice.zip")
+        dfu_package(one, [("0", "app_update.bin", image)])
+        dfu_package(twice, [("0", "app.bin", image), ("0", "net.bin", image)])
         with App("--source", "demo") as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
             app.press("Add New Devices")
@@ -352,10 +356,42 @@ class DeviceManagerTests(unittest.TestCase):
             self.assertTrue(any(n.startswith(iso("dfu_application.zip") + "\nVersion 1.1.0 · ") for n in app.names()), app.names())
             app.press("Cancel")
             app.press("Update Firmware…")
-            choose_file(app, two)
+            choose_file(app, twice)
             app.wait_for(lambda: "This File Cannot Be Sent" in app.names(), what="the refusal")
-            self.assertIn(iso("two_cores.zip") + " — The package updates 2 cores at once, which FavBlue does not do yet: "
-                          "update each core with its own .bin.", app.names())
+            self.assertIn(iso("twice.zip") + " — The package's manifest gives its images numbers no MCUboot device has: "
+                          "each image needs its own number, from 0 to 3.", app.names())
+
+    def test_a_package_for_two_cores_updates_each_core_in_one_restart(self):
+        """An nRF5340's dfu_application.zip, as the nRF Connect SDK lists it (the network core's
+        image first): the question lists both images, each goes up to its own image number,
+        both are tested, one restart runs both, and both are confirmed."""
+        folder = scratch("favblue-dfu-")
+        app_image, net_image = signed_image(folder, "2.0.0"), signed_image(folder, "1.5.0", size=20_000)
+        package = os.path.join(folder, "dfu_application.zip")
+        with open(app_image, "rb") as a, open(net_image, "rb") as n:
+            dfu_package(package, [("1", "net_core_app_update.bin", n.read()), ("0", "app_update.bin", a.read())])
+        with SMPBoard("--cores", "2") as board, App("--source", board.source) as app:
+            connect_to_board(app)
+            app.wait_for(lambda: "Image 0, Slot 0" in app.names() and "Image 1, Slot 0" in app.names(), timeout=30,
+                         what="each core's slot")
+            app.press("Update Firmware…")
+            choose_file(app, package)
+            app.wait_for(lambda: "Update to 2.0.0?" in app.names(), what="the question, with the application's version")
+            body = next(n for n in app.names() if n.startswith(iso("dfu_application.zip") + "\n"))
+            self.assertRegex(body, "^" + iso("dfu_application.zip") + r"\nImage 0: Version 2\.0\.0 · \d+(\.\d)? KiB · Hash [0-9a-f]{8}…"
+                             r"\nImage 1: Version 1\.5\.0 · \d+(\.\d)? KiB · Hash [0-9a-f]{8}…$")
+            app.press("Update")
+            app.wait_for(lambda: "Now running 2.0.0" in app.names(), timeout=120, what="the new version running")
+            for line in ("RUNNING 2.0.0", "RUNNING 1.5.0 image 1", "CONFIRM image 1"):
+                board.wait_for(line)
+            self.assertIn("CONFIRM", board.lines, "the application's image confirmed too")
+            self.assertEqual([l.split()[0] for l in board.lines if l.startswith(("TEST ", "IMAGE "))], ["IMAGE", "IMAGE", "TEST", "TEST"],
+                             "both images up, then both marked")
+            self.assertTrue(any(l.startswith("IMAGE 2.0.0 ") and not l.endswith("image 1") for l in board.lines), board.lines)
+            self.assertTrue(any(l.startswith("IMAGE 1.5.0 ") and l.endswith(" image 1") for l in board.lines), board.lines)
+            self.assertEqual(board.count("RESET"), 1, "one restart runs both")
+            app.wait_for(lambda: app.names().count(iso("2.0.0") + " · Running, confirmed") == 1
+                         and app.names().count(iso("1.5.0") + " · Running, confirmed") == 1, timeout=30, what="both cores' slots")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,8 @@ public final class DeviceManager {
     /// Update Firmware, from the file chosen to its end.
     public struct UpdateRun: Equatable, Sendable {
         public let fileName: String
-        public let image: MCUbootImage
+        /// Each image the file holds, image 0 (the application) first.
+        public let images: [UpdateImage]
         public let mode: FirmwareUpdate.Mode
         public internal(set) var step: FirmwareUpdate.Step
         /// The step that failed, why and what to do next; nil while it runs or once it is done.
@@ -43,6 +44,9 @@ public final class DeviceManager {
         /// When the device took its first part, and how much it held then (a resumed upload starts further on).
         var sendingSince: Date?
         var sentBefore = 0
+
+        /// The application's image, whose version the update is named by.
+        public var image: MCUbootImage { (images.first { $0.number == 0 } ?? images[0]).image }
 
         public var isRunning: Bool {
             guard failure == nil, !cancelled else { return false }
@@ -270,14 +274,15 @@ public final class DeviceManager {
 
     // MARK: Update Firmware
 
-    /// Starts Update Firmware with the file's bytes, read and checked as `image`.
-    public func startUpdate(_ bytes: [UInt8], image: MCUbootImage, fileName: String, mode: FirmwareUpdate.Mode) {
-        guard update?.isRunning != true, action == nil, phase == .ready else { return }
+    /// Starts Update Firmware with the file's images, each read and checked.
+    public func startUpdate(_ images: [UpdateImage], fileName: String, mode: FirmwareUpdate.Mode) {
+        guard !images.isEmpty, update?.isRunning != true, action == nil, phase == .ready else { return }
         let device = self.device
         note = nil
         restartedAt = nil
-        update = UpdateRun(fileName: fileName, image: image, mode: mode,
-                           step: .uploading(TransferProgress(done: 0, total: bytes.count, preparing: true)))
+        let total = images.reduce(0) { $0 + $1.bytes.count }
+        update = UpdateRun(fileName: fileName, images: images, mode: mode,
+                           step: .uploading(TransferProgress(done: 0, total: total, preparing: true)))
         observers.notify()
         let (steps, stepped) = AsyncStream.makeStream(of: FirmwareUpdate.Step.self)
         let run = FirmwareUpdate(clock: clock, restartTime: restartTime) { [weak self] () async throws(SMPProblem) -> SMPClient in
@@ -288,7 +293,7 @@ public final class DeviceManager {
             let following = Task { for await step in steps { self.took(step) } }
             var failure: FirmwareUpdate.Failure?
             do throws(FirmwareUpdate.Failure) {
-                try await run.run(bytes, image: image, mode: mode) { stepped.yield($0) }
+                try await run.run(images, mode: mode) { stepped.yield($0) }
             } catch {
                 failure = error
             }

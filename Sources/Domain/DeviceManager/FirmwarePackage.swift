@@ -8,20 +8,47 @@ import Localization
 /// `dfu_application.zip`, whose `manifest.json` names the image for each core. A file is a
 /// stranger's: every length and offset is checked, and what does not read is refused in words.
 public enum FirmwarePackage {
-    /// The image to send from `bytes`: the file itself, or the one image a package names.
+    /// One image a file holds: the image number it goes to (0, the application; an nRF5340's
+    /// network core is 1), its name in the package, and its bytes.
+    public struct Member: Equatable, Sendable {
+        public let number: Int
+        public let name: String
+        public let bytes: [UInt8]
+
+        public init(number: Int, name: String, bytes: [UInt8]) {
+            self.number = number
+            self.name = name
+            self.bytes = bytes
+        }
+    }
+
+    /// MCUboot builds hold a few images at most (an nRF5340 has two cores).
+    static let mostImages = 4
+
+    /// The images to send from `bytes`: the file itself (image 0), or each one a package's
+    /// manifest names, with the image number its `image_index` gives (else its place).
     /// `inflate` unpacks a deflated member (raw deflate) to `size` bytes, nil where it cannot.
-    public static func image(in bytes: [UInt8], inflate: ([UInt8], Int) -> [UInt8]?) throws(FirmwarePackageProblem) -> [UInt8] {
-        guard bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) else { return bytes }
+    public static func images(in bytes: [UInt8], inflate: ([UInt8], Int) -> [UInt8]?) throws(FirmwarePackageProblem) -> [Member] {
+        guard bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) else { return [Member(number: 0, name: "", bytes: bytes)] }
         let zip = try ZipEntries(bytes)
         guard let manifest = zip.entries.first(where: { $0.name == "manifest.json" }) else { throw .noManifest }
         let text = String(decoding: try zip.contents(of: manifest, inflate: inflate), as: UTF8.self)
         guard let root = try? JSONDocument.parse(text), let files = root["files"]?.array else { throw .badManifest }
-        let named = files.compactMap { $0["file"]?.string }
+        var named: [(number: Int, name: String)] = []
+        for (place, file) in files.enumerated() {
+            guard let name = file["file"]?.string else { continue }
+            // nRF Connect SDK writes the index as text ("1"); a number is taken too.
+            let index = file["image_index"]?.string.flatMap { Int($0) } ?? file["image_index"]?.number.flatMap { Int(exactly: $0) }
+            if file["image_index"] != nil, index == nil { throw .imageNumbers }
+            named.append((index ?? place, name))
+        }
         guard !named.isEmpty else { throw .badManifest }
-        // Several cores (an nRF5340's application and network cores) go up one image at a time.
-        guard named.count == 1, let name = named.first else { throw .severalCores(named.count) }
-        guard let entry = zip.entries.first(where: { $0.name == name }) else { throw .missing(name) }
-        return try zip.contents(of: entry, inflate: inflate)
+        guard named.count <= Self.mostImages, named.allSatisfy({ (0..<Self.mostImages).contains($0.number) }),
+              Set(named.map(\.number)).count == named.count else { throw .imageNumbers }
+        return try named.sorted { $0.number < $1.number }.map { (number, name) throws(FirmwarePackageProblem) in
+            guard let entry = zip.entries.first(where: { $0.name == name }) else { throw .missing(name) }
+            return Member(number: number, name: name, bytes: try zip.contents(of: entry, inflate: inflate))
+        }
     }
 }
 
@@ -31,8 +58,10 @@ public enum FirmwarePackageProblem: Error, Equatable, Sendable {
     case noManifest
     case badManifest
     case missing(String)
-    case severalCores(Int)
+    case imageNumbers
     case compression
+
+    static let highestImage = FirmwarePackage.mostImages - 1
 
     public var message: String {
         switch self {
@@ -40,10 +69,9 @@ public enum FirmwarePackageProblem: Error, Equatable, Sendable {
         case .noManifest: return L10n.tr("This ZIP file has no manifest.json, so it names no image: use the dfu_application.zip of an nRF Connect SDK build, or its .bin.")
         case .badManifest: return L10n.tr("The package's manifest.json names no image file.")
         case .missing(let name): return L10n.format("The package's manifest names {}, which the package does not hold.", DeviceText.isolated(name))
-        case .severalCores(let count):
-            return L10n.plural("The package updates {} core at once, which FavBlue does not do yet: update it with its own .bin.",
-                               "The package updates {} cores at once, which FavBlue does not do yet: update each core with its own .bin.",
-                               count, Formats.number(count))
+        case .imageNumbers:
+            return L10n.format("The package's manifest gives its images numbers no MCUboot device has: each image needs its own number, from 0 to {}.",
+                               Formats.number(Self.highestImage))
         case .compression: return L10n.tr("A file in the package is packed in a way FavBlue cannot unpack.")
         }
     }

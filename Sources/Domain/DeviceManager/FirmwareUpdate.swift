@@ -68,68 +68,89 @@ public struct FirmwareUpdate: Sendable {
     /// Runs the update of `image` (the file's bytes) in `mode`; each step is told to `step` as it begins.
     public func run(_ bytes: [UInt8], image: MCUbootImage, mode: Mode = .testAndConfirm,
                     step: @escaping @Sendable (Step) -> Void) async throws(Failure) {
+        try await run([UpdateImage(number: 0, bytes: bytes, image: image)], mode: mode, step: step)
+    }
+
+    /// Runs the update of each of `images` (an nRF5340's two cores, say) in `mode`: each goes up
+    /// to its image number, each is marked, one restart runs them all.
+    public func run(_ images: [UpdateImage], mode: Mode = .testAndConfirm,
+                    step: @escaping @Sendable (Step) -> Void) async throws(Failure) {
         func fail(_ at: Step, _ problem: SMPProblem, _ next: String) -> Failure {
             Failure(step: at, message: L10n.format("{} {}", problem.message, next))
         }
-        let opened: SMPClient
-        do { opened = try await connect() } catch {
-            throw fail(.uploading(TransferProgress(done: 0, total: bytes.count, preparing: true)), error,
+        guard let main = images.first(where: { $0.number == 0 }) ?? images.first else { return }
+        let total = images.reduce(0) { $0 + $1.bytes.count }
+        var client: SMPClient
+        do { client = try await connect() } catch {
+            throw fail(.uploading(TransferProgress(done: 0, total: total, preparing: true)), error,
                        L10n.tr("Nothing was sent: connect to the device, then try again."))
         }
-        let client = try await upload(bytes, on: opened, step: step)
+        var sent = 0
+        for image in images {
+            client = try await upload(image, on: client, before: sent, total: total, step: step)
+            sent += image.bytes.count
+        }
         step(.marking)
         // MCUboot's serial recovery takes no marks (MCUmgr's "not supported"): its bootloader
         // chooses what runs when it restarts (the newer image, in RAM-load or direct-XIP
         // modes), which the restart below then checks.
         var marked = true
-        do { _ = try await client.setImage(image.hash, confirm: mode == .confirmOnly) } catch {
-            guard case .device(let refusal) = error, !refusal.groupCode, refusal.code == 8 else {
-                await client.close()
-                throw fail(.marking, error, L10n.tr("The image is on the device but will not run: try the update again."))
+        for image in images {
+            do { _ = try await client.setImage(image.image.hash, confirm: mode == .confirmOnly) } catch {
+                guard case .device(let refusal) = error, !refusal.groupCode, refusal.code == 8 else {
+                    await client.close()
+                    throw fail(.marking, error, L10n.tr("The image is on the device but will not run: try the update again."))
+                }
+                marked = false
             }
-            marked = false
         }
         guard mode != .testOnly else {
             await client.close()
-            return step(.done(version: image.version.description, running: false))
+            return step(.done(version: main.image.version.description, running: false))
         }
         step(.restarting)
         // The device restarts as it answers; an answer lost with the link is no failure.
         _ = try? await client.reset()
         await client.close()
         step(.waiting)
-        let back = try await comeBack(image: image)
+        let back = try await comeBack(images)
         if mode == .testAndConfirm, marked {
             step(.confirming)
-            do { _ = try await back.setImage(nil, confirm: true) } catch {
-                await back.close()
-                throw fail(.confirming, error, L10n.tr("The new image runs but is not confirmed: confirm it before the device restarts, or it goes back."))
+            for image in images {
+                // Image 0 is the one running; another is named by its hash.
+                do { _ = try await back.setImage(image.number == 0 ? nil : image.image.hash, confirm: true) } catch {
+                    await back.close()
+                    throw fail(.confirming, error, L10n.tr("The new image runs but is not confirmed: confirm it before the device restarts, or it goes back."))
+                }
             }
         }
         await back.close()
-        step(.done(version: image.version.description, running: true))
+        step(.done(version: main.image.version.description, running: true))
     }
 
     /// Links that may drop during an upload before it gives up.
     static let drops = 3
 
-    /// Sends the image; where the link drops, waits for the device and goes on from the offset it
-    /// took, a few times. Returns the client the upload ended on.
-    private func upload(_ bytes: [UInt8], on first: SMPClient, step: @escaping @Sendable (Step) -> Void) async throws(Failure) -> SMPClient {
+    /// Sends one image; where the link drops, waits for the device and goes on from the offset
+    /// it took, a few times. Progress counts the `before` bytes of the images sent already.
+    /// Returns the client the upload ended on.
+    private func upload(_ image: UpdateImage, on first: SMPClient, before: Int, total: Int,
+                        step: @escaping @Sendable (Step) -> Void) async throws(Failure) -> SMPClient {
         let reached = Reached()
         var client = first
         var drops = 0
         while true {
             do {
                 let parameters = try await client.parameters()
-                try await client.uploadImage(bytes, sha: nil, parameters: parameters, resumingAt: reached.done) { progress in
+                try await client.uploadImage(image.bytes, index: image.number, sha: nil, parameters: parameters,
+                                             resumingAt: reached.done) { progress in
                     if !progress.preparing { reached.done = progress.done }
-                    step(.uploading(progress))
+                    step(.uploading(TransferProgress(done: before + progress.done, total: total, preparing: progress.preparing)))
                 }
                 return client
             } catch {
                 await client.close()
-                let at = TransferProgress(done: reached.done, total: bytes.count, preparing: false)
+                let at = TransferProgress(done: before + reached.done, total: total, preparing: false)
                 guard case .disconnected = error, drops < Self.drops else {
                     throw Failure(step: .uploading(at), message: L10n.format("{} {}", error.message,
                         L10n.tr("The image was not sent whole: try again, and the device goes on from where it stopped.")))
@@ -156,8 +177,8 @@ public struct FirmwareUpdate: Sendable {
             L10n.tr("The device did not come back: check it is on and in reach, then update again; it goes on from where it stopped.")))
     }
 
-    /// Reconnects until the device answers again, and checks it runs the new image.
-    private func comeBack(image: MCUbootImage) async throws(Failure) -> SMPClient {
+    /// Reconnects until the device answers again, and checks it runs each new image.
+    private func comeBack(_ images: [UpdateImage]) async throws(Failure) -> SMPClient {
         var last: SMPProblem = .timedOut
         // A look a second, until the restart time has passed.
         for _ in 0..<max(1, Int(restartTime / .seconds(1))) {
@@ -166,12 +187,15 @@ public struct FirmwareUpdate: Sendable {
             do {
                 let client = try await connect()
                 let slots = try await client.images()
-                guard let running = slots.first(where: \.active) else { return client }
-                if running.hash == image.hash { return client }
-                await client.close()
-                throw Failure(step: .waiting, message: L10n.format(
-                    "The device came back running {}, not the new image: its bootloader did not take it. Check that the image was signed for this device.",
-                    running.version))
+                for image in images {
+                    guard let running = slots.first(where: { $0.active && $0.image == image.number }),
+                          running.hash != image.image.hash else { continue }
+                    await client.close()
+                    throw Failure(step: .waiting, message: L10n.format(
+                        "The device came back running {}, not the new image: its bootloader did not take it. Check that the image was signed for this device.",
+                        running.version))
+                }
+                return client
             } catch let failure as Failure {
                 throw failure
             } catch let problem as SMPProblem {
@@ -182,6 +206,20 @@ public struct FirmwareUpdate: Sendable {
         }
         throw Failure(step: .waiting, message: L10n.format("{} {}", last.message,
                                                              L10n.tr("The device did not come back after its restart: check it is on and in reach, then list its images.")))
+    }
+}
+
+/// One image of an update, read and checked: the image number it goes to (0, the application;
+/// an nRF5340's network core is 1), its bytes, and what its header says.
+public struct UpdateImage: Equatable, Sendable {
+    public let number: Int
+    public let bytes: [UInt8]
+    public let image: MCUbootImage
+
+    public init(number: Int, bytes: [UInt8], image: MCUbootImage) {
+        self.number = number
+        self.bytes = bytes
+        self.image = image
     }
 }
 

@@ -6,6 +6,7 @@ whose other controller FavBlue drives over H4: the Device Manager's test peer.
 
     smp_device.py --transport tcp-server:127.0.0.1:PORT [--buf-size N] [--buf-count N]
                   [--erase-delay S] [--v1-errors] [--drop-at BYTES] [--answer-delay MS] [--encrypted] [--spare]
+                  [--cores 2]
 
 It advertises as "Zephyr SMP" (F0:F1:F2:F3:F4:F5) with service 8D53DC1D-1DB7-4CD3-868B-8A527460AA84,
 whose characteristic DA2E7828-FBCE-4E01-AE9E-261174997C48 takes requests as writes without
@@ -22,6 +23,8 @@ erased); --v1-errors answers {"rc": 6} (MCUmgr's common "bad state") as SMP vers
 --answer-delay models a real link: each answer goes out that long after its request came (a
 connection interval), while later requests keep coming, so a client that pipelines gains.
 --spare starts with an older image (0.9.0) in slot 1, for Erase Spare Slot.
+--cores 2 adds image 1, an nRF5340's network core (running 1.0.0, two slots of its own): an
+upload's first part names its image ("image": 1), and set state finds an image by its hash.
 --encrypted makes the characteristic and its configuration descriptor need an encrypted link,
 as Nordic's nRF Desktop sets them: subscribing first answers Insufficient Encryption, so a
 client pairs first (Just Works, which Bumble's default pairing takes).
@@ -31,7 +34,7 @@ keeps its state across links). On reset it restarts as a board does: the link dr
 (test or permanent) or, after a test that was not confirmed, swaps the old one back, and it
 advertises again.
 Lines: READY, CONNECTED, UPLOAD <off>, IMAGE <version> <hash>, LONGEST_WRITE <bytes>, REFUSED <why>, RESET, ERASE, TEST <hash>,
-PERMANENT <hash>, CONFIRM, RUNNING <version>."""
+PERMANENT <hash>, CONFIRM, RUNNING <version>; those of image 1 end in "image 1"."""
 
 import argparse
 import asyncio
@@ -56,6 +59,7 @@ from spec_controller import keep_to_the_spec
 SERVICE = '8D53DC1D-1DB7-4CD3-868B-8A527460AA84'
 CHARACTERISTIC = 'DA2E7828-FBCE-4E01-AE9E-261174997C48'
 FACTORY = {'version': '1.0.0', 'hash': hashlib.sha256(b'running').digest()}
+NETWORK = {'version': '1.0.0', 'hash': hashlib.sha256(b'network core').digest()}
 
 
 def say(*words):
@@ -87,23 +91,22 @@ def check(image):
     return None, 8
 
 
-class Zephyr:
-    def __init__(self, args):
-        self.args = args
-        self.running = dict(FACTORY, confirmed=True)
-        # --spare: an older image left in slot 1, as after an update that was reverted.
-        self.slot1 = {'version': '0.9.0', 'hash': hashlib.sha256(b'spare').digest()} if args.spare else None
+class Image:
+    """One image's two slots as MCUboot keeps them: the running one, and the spare."""
+
+    def __init__(self, number, running, spare=None):
+        self.number = number
+        self.running = dict(running, confirmed=True)
+        self.slot1 = spare
+        # None, or True (permanent) or False (test): what runs after the next restart.
         self.pending = None
-        self.upload = None
-        self.erased = False
-        self.restarting = False
-        self.dropping = False
-        # The longest write the client made: a client that fills ATT_MTU - 3 sends fewer.
-        self.longest_write = 0
+
+    def said(self, *words):
+        # Image 0's lines as they always were; another image's name its number.
+        say(*words, *(('image', self.number) if self.number else ()))
 
     def restart(self):
         """MCUboot at start-up: a marked image is swapped in; an unconfirmed test goes back."""
-        self.restarting = False
         if self.pending is not None and self.slot1:
             old = {'version': self.running['version'], 'hash': self.running['hash']}
             self.running = dict(self.slot1, confirmed=bool(self.pending))
@@ -112,20 +115,44 @@ class Zephyr:
             old = {'version': self.running['version'], 'hash': self.running['hash']}
             self.running = dict(self.slot1, confirmed=True)
             self.slot1 = old
-        say('RUNNING', self.running['version'])
+        self.said('RUNNING', self.running['version'])
+
+    def slots(self):
+        out = [{'image': self.number, 'slot': 0, 'version': self.running['version'], 'hash': self.running['hash'],
+                'bootable': True, 'pending': False, 'confirmed': self.running['confirmed'], 'active': True, 'permanent': False}]
+        if self.slot1:
+            out.append({'image': self.number, 'slot': 1, 'version': self.slot1['version'], 'hash': self.slot1['hash'],
+                        'bootable': True, 'pending': self.pending is not None, 'confirmed': False, 'active': False,
+                        'permanent': bool(self.pending)})
+        return out
+
+
+class Zephyr:
+    def __init__(self, args):
+        self.args = args
+        # --spare: an older image left in slot 1, as after an update that was reverted.
+        spare = {'version': '0.9.0', 'hash': hashlib.sha256(b'spare').digest()} if args.spare else None
+        self.images = [Image(0, FACTORY, spare)]
+        if args.cores == 2:
+            self.images.append(Image(1, NETWORK))
+        self.upload = None
+        self.erased = False
+        self.restarting = False
+        self.dropping = False
+        # The longest write the client made: a client that fills ATT_MTU - 3 sends fewer.
+        self.longest_write = 0
+
+    def restart(self):
+        self.restarting = False
+        for image in self.images:
+            image.restart()
 
     def error(self, group, rc):
         # Version 1 firmware has only MCUmgr's common codes: a group's refusal is "bad state" (6).
         return {'rc': 6} if self.args.v1_errors else {'err': {'group': group, 'rc': rc}}
 
     def slots(self):
-        out = [{'image': 0, 'slot': 0, 'version': self.running['version'], 'hash': self.running['hash'], 'bootable': True,
-                'pending': False, 'confirmed': self.running['confirmed'], 'active': True, 'permanent': False}]
-        if self.slot1:
-            out.append({'image': 0, 'slot': 1, 'version': self.slot1['version'], 'hash': self.slot1['hash'], 'bootable': True,
-                        'pending': self.pending is not None, 'confirmed': False, 'active': False,
-                        'permanent': bool(self.pending)})
-        return {'images': out}
+        return {'images': [slot for image in self.images for slot in image.slots()]}
 
     async def handle(self, op, group, command, body):
         if group == 0 and command == 0:
@@ -141,17 +168,20 @@ class Zephyr:
         if group == 1 and command == 0 and op == 0:
             return self.slots()
         if group == 1 and command == 0:
-            if body.get('confirm') and (not body.get('hash') or body.get('hash') == self.running['hash']):
-                self.running['confirmed'] = True
-                say('CONFIRM')
+            # img_mgmt finds the slot by its hash, in whichever image holds it; without one, image 0 runs.
+            running = [i for i in self.images if body.get('hash') == i.running['hash'] or (not body.get('hash') and i.number == 0)]
+            if body.get('confirm') and running:
+                running[0].running['confirmed'] = True
+                running[0].said('CONFIRM')
                 return self.slots()
-            if not self.slot1 or body.get('hash') != self.slot1['hash']:
+            spare = [i for i in self.images if i.slot1 and body.get('hash') == i.slot1['hash']]
+            if not spare:
                 return self.error(1, 8)
-            self.pending = bool(body.get('confirm'))
-            say('TEST' if not self.pending else 'PERMANENT', body['hash'].hex())
+            spare[0].pending = bool(body.get('confirm'))
+            spare[0].said('TEST' if not spare[0].pending else 'PERMANENT', body['hash'].hex())
             return self.slots()
         if group == 1 and command == 5:
-            self.slot1, self.pending = None, None
+            self.images[0].slot1, self.images[0].pending = None, None
             say('ERASE')
             return {}
         if group == 1 and command == 1:
@@ -167,7 +197,11 @@ class Zephyr:
             if self.args.erase_delay and not self.erased:
                 await asyncio.sleep(self.args.erase_delay)
                 self.erased = True
-            self.upload = {'len': body['len'], 'data': b'', 'sha': body.get('sha'), 'upgrade': body.get('upgrade', False)}
+            number = body.get('image', 0)
+            if not isinstance(number, int) or not 0 <= number < len(self.images):
+                return {'rc': 3}
+            self.upload = {'len': body['len'], 'data': b'', 'sha': body.get('sha'), 'upgrade': body.get('upgrade', False),
+                           'image': self.images[number]}
         if self.upload is None or off != len(self.upload['data']):
             # Zephyr's img_mgmt: a part at another offset changes nothing; the answer says where it is.
             return {'off': len(self.upload['data']) if self.upload else 0}
@@ -185,14 +219,15 @@ class Zephyr:
                 self.upload = None
                 return self.error(1, rc)
             version = version_of(image)
-            if self.upload['upgrade'] and tuple(map(int, version.split('.'))) <= tuple(map(int, self.running['version'].split('.'))):
+            target = self.upload['image']
+            if self.upload['upgrade'] and tuple(map(int, version.split('.'))) <= tuple(map(int, target.running['version'].split('.'))):
                 say('REFUSED', 27)
                 self.upload = None
                 return self.error(1, 27)
             if self.upload['sha'] is not None:
                 answer['match'] = self.upload['sha'] == hashlib.sha256(image).digest()
-            self.slot1 = {'version': version, 'hash': sha}
-            say('IMAGE', version, sha.hex())
+            target.slot1, target.pending = {'version': version, 'hash': sha}, None
+            target.said('IMAGE', version, sha.hex())
             say('LONGEST_WRITE', self.longest_write)
             self.upload = None
         return answer
@@ -305,4 +340,5 @@ if __name__ == '__main__':
     parser.add_argument('--answer-delay', type=float, default=0)
     parser.add_argument('--encrypted', action='store_true')
     parser.add_argument('--spare', action='store_true')
+    parser.add_argument('--cores', type=int, choices=(1, 2), default=1)
     asyncio.run(main(parser.parse_args()))
