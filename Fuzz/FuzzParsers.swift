@@ -161,7 +161,7 @@ private let fuzzDatabase: AttributeDatabase = {
             ServedCharacteristic(uuid: BluetoothUUID(0x2A40), properties: [.read], value: (0..<300).map { UInt8($0 % 256) }),
         ]),
     ])
-    return try! AttributeDatabase(setup)
+    return try! AttributeDatabase(setup, crypto: FuzzCrypto())
 }()
 
 /// One PDU to the server, on an open link and then an encrypted one: every request is answered
@@ -195,6 +195,7 @@ private struct FuzzCrypto: PairingCrypto {
     func f5(w: [UInt8], n1: [UInt8], n2: [UInt8], a1: [UInt8], a2: [UInt8]) throws -> (macKey: [UInt8], ltk: [UInt8]) { (n1, n2) }
     func f6(w: [UInt8], n1: [UInt8], n2: [UInt8], r: [UInt8], ioCap: [UInt8], a1: [UInt8], a2: [UInt8]) throws -> [UInt8] { n1 }
     func g2(u: [UInt8], v: [UInt8], x: [UInt8], y: [UInt8]) throws -> UInt32 { 42 }
+    func aesCMAC(key: [UInt8], message: [UInt8]) throws -> [UInt8] { [UInt8](repeating: 5, count: 16) }
 }
 
 /// Opens every "encrypted" frame as its own plaintext, so what follows decryption is fuzzed too.

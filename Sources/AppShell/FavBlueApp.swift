@@ -138,7 +138,7 @@ public final class FavBlueApp {
         let demo = DemoCapture.path()
         let recorder = self.recorder
         let log = Self.log
-        link = ScannerFactory.link(for: source, record: recorder, log: log)
+        link = ScannerFactory.link(for: source, record: recorder, crypto: ToolboxPairingCrypto(), log: log)
         bus = ScannerFactory.bus(for: source)
         let live = LiveDevices(makeScanner: { [weak self] mode in
             // The demo goes on until the user leaves it: "Replay finished" meant nothing to someone trying it.

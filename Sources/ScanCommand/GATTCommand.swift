@@ -48,7 +48,7 @@ struct GATTCommand: AsyncParsableCommand {
         }
         let verbose = self.verbose
         let log: @Sendable (String) -> Void = { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } }
-        let link = ScannerFactory.link(for: parsed, log: log)
+        let link = ScannerFactory.link(for: parsed, crypto: ToolboxPairingCrypto(), log: log)
         let addresses = HeardAddresses()
         let connector = ConnectorFactory.make(parsed, link: link, bus: ScannerFactory.bus(for: parsed), addresses: addresses, log: log)
         if let reason = connector.unavailableReason { FavBlueScan.exit(saying: reason) }

@@ -6,6 +6,7 @@ import Bluetooth
 import DeviceLinks
 import Domain
 import Foundation
+import SecurityToolbox
 
 /// `favblue-scan mcumgr TARGET …`: the Device Manager on the command line. Plain words on
 /// standard output, or one JSON document with --json; progress on standard error. Exit codes:
@@ -182,7 +183,7 @@ struct MCUmgrRun {
         } catch {
             usage("“\(DeviceText.terminal(address))” is no target: use a device's address (AA:BB:CC:DD:EE:FF) or udp:HOST[:PORT]")
         }
-        let link = ScannerFactory.link(for: parsed, log: { _ in })
+        let link = ScannerFactory.link(for: parsed, crypto: ToolboxPairingCrypto(), log: { _ in })
         let connector = ConnectorFactory.make(parsed, link: link, bus: ScannerFactory.bus(for: parsed), addresses: HeardAddresses(), log: { _ in })
         if let reason = connector.unavailableReason { FavBlueScan.exit(saying: reason, code: 3) }
         let events = connector.events

@@ -5,6 +5,7 @@ import ArgumentParser
 import Bluetooth
 import Domain
 import Foundation
+import SecurityToolbox
 
 /// What the peripheral commands share: the source, the file, the events as JSON lines, and the
 /// wait until Ctrl+C.
@@ -14,7 +15,7 @@ enum PeripheralRun {
         let parsed: ScanSource
         do { parsed = try ScanSource(parsing: source) } catch { FavBlueScan.exit(saying: FavBlueScan.explain(error)) }
         let log: @Sendable (String) -> Void = { if verbose { FileHandle.standardError.write(Data("favblue-scan: \($0)\n".utf8)) } }
-        let peripheral = PeripheralFactory.make(parsed, link: ScannerFactory.link(for: parsed, log: log), bus: ScannerFactory.bus(for: parsed),
+        let peripheral = PeripheralFactory.make(parsed, link: ScannerFactory.link(for: parsed, crypto: ToolboxPairingCrypto(), log: log), bus: ScannerFactory.bus(for: parsed),
                                                 security: pairing ? TerminalPairing.security() : nil, log: log)
         if let reason = peripheral.unavailableReason { FavBlueScan.exit(saying: reason) }
         // On BlueZ the system's agent asks; on FavBlue's own host, the terminal.

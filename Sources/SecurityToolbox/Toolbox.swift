@@ -197,6 +197,8 @@ public struct ToolboxPairingCrypto: PairingCrypto {
 
     public func s1(k: [UInt8], r1: [UInt8], r2: [UInt8]) throws -> [UInt8] { try Toolbox.s1(k: k, r1: r1, r2: r2) }
 
+    public func aesCMAC(key: [UInt8], message: [UInt8]) throws -> [UInt8] { try Toolbox.aesCMAC(key: key, message) }
+
     public func f4(u: [UInt8], v: [UInt8], x: [UInt8], z: UInt8) throws -> [UInt8] { try Toolbox.f4(u: u, v: v, x: x, z: z) }
 
     public func f5(w: [UInt8], n1: [UInt8], n2: [UInt8], a1: [UInt8], a2: [UInt8]) throws -> (macKey: [UInt8], ltk: [UInt8]) {

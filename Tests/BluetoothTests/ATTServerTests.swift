@@ -3,6 +3,7 @@
 
 @testable import Bluetooth
 import Domain
+import SecurityToolbox
 import XCTest
 
 /// FavBlue's ATT server, request by request, against the Core's rules (Vol 3, Part F, §3.4):
@@ -34,6 +35,37 @@ final class ATTServerTests: XCTestCase {
         XCTAssertEqual(tree.map { "\($0.uuid) \($0.start)–\($0.end)" },
                        ["1800 1–5", "1801 6–9", "180F 10–13", "5E7F1000-1C2B-4A5D-8E9F-0A1B2C3D4E5F 14–24"])
         XCTAssertEqual(tree[3].characteristics.first?.descriptors.map { "\($0.handle) \($0.uuid)" }, ["17 2902", "18 2901"])
+    }
+
+    /// With a CMAC, Generic Attribute also has Client Supported Features (6–9 become 6–13): each
+    /// link's own value, which a client sets bit by bit and never clears, and a new link starts
+    /// from nothing; and the Database Hash, which follows the database.
+    func testClientSupportedFeaturesAreEachLinksOwnAndTheHashFollowsTheDatabase() throws {
+        let setup = ServerSetup(name: "Bench", appearance: 0x0340, services: [
+            ServedService(uuid: BluetoothUUID(0x180F), characteristics: [ServedCharacteristic(uuid: BluetoothUUID(0x2A19), properties: [.read], value: [87])]),
+        ])
+        let database = try AttributeDatabase(setup, crypto: ToolboxPairingCrypto())
+        XCTAssertEqual(database.tree.map { "\($0.uuid) \($0.start)–\($0.end)" }, ["1800 1–5", "1801 6–13", "180F 14–16"])
+        XCTAssertEqual(database.tree[1].characteristics.map { "\($0.uuid) \($0.valueHandle)" }, ["2A05 8", "2B29 11", "2B2A 13"])
+        var first = ATTServer(database: database), second = ATTServer(database: database)
+        XCTAssertEqual(first.receive([0x0A, 11, 0]).answer, [0x0B, 0])
+        XCTAssertEqual(first.receive([0x12, 11, 0, 0x05]).answer, [0x13], "robust caching and multiple notifications")
+        XCTAssertEqual(first.receive([0x0A, 11, 0]).answer, [0x0B, 0x05])
+        XCTAssertEqual(second.receive([0x0A, 11, 0]).answer, [0x0B, 0], "the other link's own")
+        XCTAssertEqual(first.receive([0x12, 11, 0, 0x01]).answer, [0x01, 0x12, 11, 0, 0x13], "a bit cleared: Value Not Allowed")
+        XCTAssertEqual(first.receive([0x12, 11, 0]).answer, [0x01, 0x12, 11, 0, 0x0D], "no byte")
+        first.reset()
+        XCTAssertEqual(first.receive([0x0A, 11, 0]).answer, [0x0B, 0], "a new link starts afresh")
+        guard let hash = first.receive([0x0A, 13, 0]).answer else { return XCTFail("no hash") }
+        XCTAssertEqual(hash.count, 17)
+        XCTAssertEqual(first.receive([0x12, 13, 0, 1]).answer, [0x01, 0x12, 13, 0, 0x03], "read only")
+        let other = try AttributeDatabase(ServerSetup(name: "Bench", appearance: 0x0340, services: []), crypto: ToolboxPairingCrypto())
+        var otherServer = ATTServer(database: other)
+        XCTAssertNotEqual(otherServer.receive([0x0A, 13, 0]).answer, hash, "another database, another hash")
+        let renamed = try AttributeDatabase(ServerSetup(name: "Other name", appearance: 0x0340, services: setup.services),
+                                            crypto: ToolboxPairingCrypto())
+        var renamedServer = ATTServer(database: renamed)
+        XCTAssertEqual(renamedServer.receive([0x0A, 13, 0]).answer, hash, "values are not hashed, only the layout")
     }
 
     func testDiscoveryRequestsAreAnsweredAsTheCoreLaysThemOut() throws {

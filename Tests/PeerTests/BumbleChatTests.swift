@@ -4,6 +4,7 @@
 @testable import Bluetooth
 import Domain
 import Foundation
+import SecurityToolbox
 import TestSupport
 import XCTest
 
@@ -63,6 +64,27 @@ final class BumbleChatTests: XCTestCase {
         XCTAssertFalse(peer.output.contains("CENTRAL_ERROR"), peer.output)
         try await connector.send("still chatting")
         XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("RX chat ") && $0.hasSuffix("still chatting") }), peer.output)
+    }
+
+    /// Generic Attribute as the app and the command line serve it (with a CMAC to hash the
+    /// database): the Database Hash Bumble reads is the one Bumble computes over the attributes
+    /// it discovered, and Client Supported Features is the link's own, which a client may set
+    /// but never clear.
+    func testTheCentralsDatabaseHashIsTheOneBumbleComputesAndItsClientFeaturesAreTheLinks() async throws {
+        let peer = try ChatPeer(["--service", "chat", "--ask-central"])
+        let attributes = LocalAttributes(adapterName: "Lab Bench", crypto: ToolboxPairingCrypto())
+        let (host, connector, _) = try await connected(peer, attributes: attributes)
+        defer { host.close() }
+        XCTAssertEqual(peer.wait(for: { $0.hasPrefix("CENTRAL_SERVICES") }), "CENTRAL_SERVICES 1800 1801", peer.output)
+        let hash = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("CENTRAL_HASH ") }), peer.output)
+        let expected = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("CENTRAL_HASH_EXPECTED ") }), peer.output)
+        XCTAssertEqual(hash.dropFirst("CENTRAL_HASH ".count).count, 32, "16 bytes: \(hash)")
+        XCTAssertEqual(String(hash.dropFirst("CENTRAL_HASH ".count)), String(expected.dropFirst("CENTRAL_HASH_EXPECTED ".count)))
+        XCTAssertEqual(peer.wait(for: { $0.hasPrefix("CENTRAL_FEATURES ") }), "CENTRAL_FEATURES 01", "robust caching set")
+        XCTAssertEqual(peer.wait(for: { $0.hasPrefix("CENTRAL_FEATURES_") }), "CENTRAL_FEATURES_REFUSED 13",
+                       "clearing a bit is Value Not Allowed (Vol 3, Part G, §7.2)")
+        XCTAssertFalse(peer.output.contains("CENTRAL_ERROR"), peer.output)
+        withExtendedLifetime(connector) {}
     }
 
     func testTheNordicUARTServiceIsTheFallback() async throws {

@@ -56,17 +56,21 @@ public enum ScannerFactory {
         }
     }
 
-    /// The link an H4 source's scanner and connector share; nil for other sources.
-    public static func link(for source: ScanSource, record: PacketRecorder? = nil,
+    /// The link an H4 source's scanner and connector share; nil for other sources. `crypto`
+    /// hashes the link's own GATT database.
+    public static func link(for source: ScanSource, record: PacketRecorder? = nil, crypto: (any PairingCrypto)? = nil,
                             log: @escaping @Sendable (String) -> Void = { _ in }) -> HCILink? {
+        let attributes = LocalAttributes(crypto: crypto)
         switch source {
         case .h4Unix(let path):
-            return HCILink(open: { () throws(ScanFailure) in try TransportOpener.unix(path: path) }, record: record, log: log)
+            return HCILink(open: { () throws(ScanFailure) in try TransportOpener.unix(path: path) }, record: record,
+                           attributes: attributes, log: log)
         case .h4TCP(let host, let port):
-            return HCILink(open: { () throws(ScanFailure) in try TransportOpener.tcp(host: host, port: port) }, record: record, log: log)
+            return HCILink(open: { () throws(ScanFailure) in try TransportOpener.tcp(host: host, port: port) }, record: record,
+                           attributes: attributes, log: log)
         case .h4Serial(let device, let baud):
             return HCILink(open: { () throws(ScanFailure) in try TransportOpener.serial(device: device, baud: baud) },
-                           record: record, log: log)
+                           record: record, attributes: attributes, log: log)
         case .hci, .auto, .bluez, .btsnoop, .demo, .mqtt:
             return nil
         }

@@ -49,6 +49,9 @@ struct ATTServer {
     var security = LinkSecurity()
     /// The link's Client Characteristic Configuration values, by descriptor handle.
     private(set) var configurations: [UInt16: UInt16] = [:]
+    /// What the client said it supports (Client Supported Features, Vol 3, Part G, §7.2): robust
+    /// caching, EATT, multiple handle value notifications.
+    private(set) var clientFeatures: UInt8 = 0
     private var prepared: [(handle: UInt16, offset: Int, value: [UInt8])] = []
     /// An indication awaits its confirmation (one at a time, §3.3.2).
     var awaitingConfirmation = false
@@ -241,6 +244,7 @@ struct ATTServer {
     /// A configuration's value is the link's own; every other attribute's is the database's.
     private func readValue(_ a: ServedAttribute) -> [UInt8] {
         if case .configuration = a.role { return HCICommand.le16(configurations[a.handle] ?? 0) }
+        if case .clientFeatures = a.role { return [clientFeatures] }
         return a.value
     }
 
@@ -279,6 +283,12 @@ struct ATTServer {
             if let id, bits != before {
                 notes.append(bits == 0 ? .unsubscribed(id) : .subscribed(id, indicate: bits & 2 != 0))
             }
+        case .clientFeatures:
+            guard let first = value.first else { return .invalidAttributeValueLength }
+            // Bits the Core defines so far; a client may set more, but never clear one (§7.2).
+            let bits = first & 0x07
+            if clientFeatures & ~bits != 0 { return .valueNotAllowed }
+            clientFeatures = bits
         case .value(let id):
             database.setValue(value, at: a.handle)
             if let id { notes.append(.wrote(id, value, withResponse: withResponse)) }
@@ -291,6 +301,7 @@ struct ATTServer {
     /// Drops what a link ends with: a new link to the same central starts afresh.
     mutating func reset() {
         configurations = [:]
+        clientFeatures = 0
         prepared = []
         awaitingConfirmation = false
     }

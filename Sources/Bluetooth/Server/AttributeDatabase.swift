@@ -14,6 +14,8 @@ struct ServedAttribute: Sendable {
         case value(ServedCharacteristicID?)
         case configuration(ServedCharacteristicID?, valueHandle: UInt16, properties: GATTProperties)
         case descriptor(ServedCharacteristicID?)
+        /// Client Supported Features: each link's own value (Vol 3, Part G, §7.2).
+        case clientFeatures
     }
 
     let handle: UInt16
@@ -31,7 +33,8 @@ struct ServedAttribute: Sendable {
 }
 
 /// The attributes FavBlue serves, in handle order, made from a `ServerSetup`: Generic Access
-/// and Generic Attribute first (unless the setup brings its own), then each service with its
+/// and Generic Attribute first (unless the setup brings its own: Service Changed, and with a
+/// CMAC to hash the database, Client Supported Features and Database Hash), then each service with its
 /// declarations, values and descriptors, the Client Characteristic Configuration added for
 /// every characteristic that notifies or indicates (Vol 3, Part G, §3). Handles a setup keeps
 /// (a clone) are used as they are; the rest follow on.
@@ -52,7 +55,8 @@ final class AttributeDatabase: @unchecked Sendable {
         let message: String
     }
 
-    init(_ setup: ServerSetup) throws(Problem) {
+    /// `crypto` computes the Database Hash; without it, Generic Attribute has Service Changed alone.
+    init(_ setup: ServerSetup, crypto: (any PairingCrypto)? = nil) throws(Problem) {
         var list: [ServedAttribute] = []
         var next: UInt16 = 1
         var values: [ServedCharacteristicID: UInt16] = [:], configurations: [ServedCharacteristicID: UInt16] = [:]
@@ -71,6 +75,7 @@ final class AttributeDatabase: @unchecked Sendable {
         }
         var services = setup.services
         var serviceChanged: UInt16?
+        var hashHandle: UInt16?
         if !setup.hasOwnGenericAccess {
             let name = Array(setup.name.utf8.prefix(248))
             let appearance = setup.appearance ?? 0
@@ -79,9 +84,12 @@ final class AttributeDatabase: @unchecked Sendable {
                 ServedCharacteristic(uuid: BluetoothUUID(0x2A01), properties: [.read], value: [UInt8(appearance & 0xFF), UInt8(appearance >> 8)]),
             ]), at: 0)
             if !setup.services.contains(where: { $0.uuid == ServerSetup.genericAttribute }) {
-                services.insert(ServedService(uuid: ServerSetup.genericAttribute, characteristics: [
-                    ServedCharacteristic(uuid: BluetoothUUID(0x2A05), properties: [.indicate], value: [0x01, 0x00, 0xFF, 0xFF]),
-                ]), at: 1)
+                var gatt = [ServedCharacteristic(uuid: BluetoothUUID(0x2A05), properties: [.indicate], value: [0x01, 0x00, 0xFF, 0xFF])]
+                if crypto != nil {
+                    gatt.append(ServedCharacteristic(uuid: Self.clientSupportedFeatures, properties: [.read, .write], value: [0]))
+                    gatt.append(ServedCharacteristic(uuid: Self.databaseHash, properties: [.read], value: []))
+                }
+                services.insert(ServedService(uuid: ServerSetup.genericAttribute, characteristics: gatt), at: 1)
             }
         }
         // Services FavBlue adds carry no index: their events are nobody's.
@@ -102,8 +110,10 @@ final class AttributeDatabase: @unchecked Sendable {
                                             readable: properties.contains(.read), writable: properties.contains(.write),
                                             writableWithoutResponse: properties.contains(.writeWithoutResponse),
                                             readSecurity: characteristic.readSecurity, writeSecurity: characteristic.writeSecurity,
-                                            maximumLength: min(characteristic.maximumLength, 512), role: .value(id)))
+                                            maximumLength: min(characteristic.maximumLength, 512),
+                                            role: index < 0 && characteristic.uuid == Self.clientSupportedFeatures ? .clientFeatures : .value(id)))
                 if let id { values[id] = valueHandle }
+                if characteristic.uuid == Self.databaseHash, index < 0 { hashHandle = valueHandle }
                 if characteristic.uuid == BluetoothUUID(0x2A05), index < 0 { serviceChanged = valueHandle }
                 // Descriptors in handle order where the setup keeps them, the configuration where its handle says.
                 var descriptors: [(UInt16?, ServedAttribute.Role, AttributeUUID, [UInt8], ServedDescriptor?)] = []
@@ -142,10 +152,37 @@ final class AttributeDatabase: @unchecked Sendable {
             }
             list[serviceIndex] = read(list[serviceIndex].type, list[serviceIndex].value, at: start, .service(end: next - 1))
         }
+        if let hashHandle, let crypto, let at = list.firstIndex(where: { $0.handle == hashHandle }) {
+            list[at].value = try Self.hash(list, crypto)
+        }
         attributes = list
         valueHandles = values
         configurationHandles = configurations
         serviceChangedHandle = serviceChanged
+    }
+
+    static let clientSupportedFeatures = BluetoothUUID(0x2B29)
+    static let databaseHash = BluetoothUUID(0x2B2A)
+
+    /// The Database Hash (Vol 3, Part G, §7.3.1): AES-CMAC with a zero key over each service,
+    /// include and characteristic declaration and extended properties (handle, type and
+    /// value), and each of the GATT-defined descriptors (handle and type), in handle order;
+    /// sent least significant octet first.
+    private static func hash(_ list: [ServedAttribute], _ crypto: any PairingCrypto) throws(Problem) -> [UInt8] {
+        let whole: Set<AttributeUUID> = [AttributeUUID(0x2800), AttributeUUID(0x2801), AttributeUUID(0x2802),
+                                         AttributeUUID.characteristic, AttributeUUID(0x2900)]
+        let named: Set<AttributeUUID> = [AttributeUUID(0x2901), AttributeUUID.clientCharacteristicConfiguration,
+                                         AttributeUUID(0x2903), AttributeUUID(0x2904), AttributeUUID(0x2905)]
+        var message: [UInt8] = []
+        for a in list where whole.contains(a.type) || named.contains(a.type) {
+            message += HCICommand.le16(a.handle) + a.type.wire
+            if whole.contains(a.type) { message += a.value }
+        }
+        do {
+            return Array(try crypto.aesCMAC(key: [UInt8](repeating: 0, count: 16), message: message).reversed())
+        } catch {
+            throw Problem(message: L10n.tr("the database hash could not be computed."))
+        }
     }
 
     /// Every attribute, in handle order (a copy).
@@ -204,7 +241,7 @@ final class AttributeDatabase: @unchecked Sendable {
                 guard !services.isEmpty, !services[services.count - 1].characteristics.isEmpty else { continue }
                 let count = services[services.count - 1].characteristics.count
                 services[services.count - 1].characteristics[count - 1].descriptors.append(GATTDescriptor(uuid: a.type.description, handle: a.handle))
-            case .value:
+            case .value, .clientFeatures:
                 break
             }
         }

@@ -18,13 +18,17 @@ public final class LocalAttributes: @unchecked Sendable {
     private var served: ServerSetup?
     /// The Device Name of the GAP service while nothing is served.
     private let adapterName: String
+    /// Hashes the database (Generic Attribute's Database Hash), where given.
+    private let crypto: (any PairingCrypto)?
 
     /// `adapterName` is what centrals and peripherals read as this computer's Device Name;
-    /// by default the host name, as bluetoothd names an adapter.
-    public init(adapterName: String = LocalAttributes.hostName) {
+    /// by default the host name, as bluetoothd names an adapter. With `crypto`, Generic
+    /// Attribute also has Client Supported Features and the Database Hash.
+    public init(adapterName: String = LocalAttributes.hostName, crypto: (any PairingCrypto)? = nil) {
         let name = adapterName.isEmpty ? "FavBlue" : adapterName
         self.adapterName = name
-        current = Self.idle(name: name)
+        self.crypto = crypto
+        current = Self.idle(name: name, crypto: crypto)
     }
 
     /// The kernel's host name. gethostname(2), not ProcessInfo.hostName, which may ask the
@@ -43,7 +47,7 @@ public final class LocalAttributes: @unchecked Sendable {
 
     /// Serves `setup` on the links made from now on.
     func serve(_ setup: ServerSetup) throws(AttributeDatabase.Problem) {
-        let database = try AttributeDatabase(setup)
+        let database = try AttributeDatabase(setup, crypto: crypto)
         lock.withLock {
             current = database
             served = setup
@@ -53,13 +57,15 @@ public final class LocalAttributes: @unchecked Sendable {
     /// Back to GAP and GATT alone, under the name last served (a central that read it keeps seeing it).
     func stopServing() {
         lock.withLock {
-            current = Self.idle(name: served?.name ?? adapterName)
+            current = Self.idle(name: served?.name ?? adapterName, crypto: crypto)
             served = nil
         }
     }
 
-    private static func idle(name: String) -> AttributeDatabase {
-        // GAP and GATT alone always fit: a name is cut to the 248 bytes Device Name holds.
-        (try? AttributeDatabase(ServerSetup(name: name, appearance: computer)))!
+    private static func idle(name: String, crypto: (any PairingCrypto)?) -> AttributeDatabase {
+        // GAP and GATT alone always fit: a name is cut to the 248 bytes Device Name holds. A
+        // hash that cannot be computed leaves it out.
+        (try? AttributeDatabase(ServerSetup(name: name, appearance: computer), crypto: crypto))
+            ?? (try? AttributeDatabase(ServerSetup(name: name, appearance: computer)))!
     }
 }

@@ -21,6 +21,8 @@ public protocol PairingCrypto: Sendable {
     func f6(w: [UInt8], n1: [UInt8], n2: [UInt8], r: [UInt8], ioCap: [UInt8], a1: [UInt8], a2: [UInt8]) throws -> [UInt8]
     /// The number Numeric Comparison shows, before `% 1_000_000`.
     func g2(u: [UInt8], v: [UInt8], x: [UInt8], y: [UInt8]) throws -> UInt32
+    /// AES-CMAC (RFC 4493), most significant octet first: GATT's Database Hash is one (Vol 3, Part G, §7.3).
+    func aesCMAC(key: [UInt8], message: [UInt8]) throws -> [UInt8]
 }
 
 /// One side's P-256 key pair; the private half never leaves it.

@@ -58,7 +58,10 @@ Pairing (the peer is the responder; keys live in memory for the peer's lifetime)
   * --request-pairing sends a Security Request half a second into every connection (REQUESTED).
   * --ask-central has the peer ask the central's own GATT server, a second into every
     connection: CENTRAL_SERVICES <uuids>, CENTRAL_NAME <Device Name>, CENTRAL_APPEARANCE <hex>,
-    CENTRAL_SUBSCRIBED 2A05 once it subscribed to Service Changed, or CENTRAL_ERROR <why>.
+    CENTRAL_SUBSCRIBED 2A05 once it subscribed to Service Changed, CENTRAL_HASH <hex> (Database
+    Hash, or "-") with CENTRAL_HASH_EXPECTED <hex> (Bumble's own computation over the attributes it
+    discovered), CENTRAL_FEATURES <hex> after setting robust caching in Client Supported Features,
+    CENTRAL_FEATURES_REFUSED <code> when clearing it is refused, or CENTRAL_ERROR <why>.
   * --claim-resolving-list leaves the controller FavBlue drives claiming a resolving list it never
     resolves with, as Bumble ships; --unanswered-encryptions N leaves every other LE Enable
     Encryption after pairing's without an answer, N times (UNANSWERED_ENCRYPTION), the link up
@@ -79,9 +82,12 @@ virtual controller refuses the next Create Connection (start a fresh peer per te
 import argparse
 import asyncio
 import logging
+import struct
 import sys
 
+from bumble import crypto as bumble_crypto
 from bumble import hci
+from bumble.att import ATT_Error
 from bumble.controller import Controller
 from bumble.core import AdvertisingData
 from bumble.core import UUID
@@ -337,8 +343,35 @@ async def main(args):
                         changed = peer.get_characteristics_by_uuid(UUID.from_16_bits(0x2A05))
                         await peer.subscribe(changed[0], lambda value: say('SERVICE_CHANGED', value.hex()), prefer_notify=False)
                         say('CENTRAL_SUBSCRIBED', '2A05')
+                        await ask_hash(peer)
                     except Exception as error:
                         say('CENTRAL_ERROR', repr(error))
+                async def ask_hash(peer):
+                    # Database Hash as FavBlue serves it, and as Bumble's own GATT service computes one
+                    # over the attributes it discovered (Vol 3, Part G, §7.3.1); Client Supported Features.
+                    hashes = await peer.read_characteristics_by_uuid(UUID.from_16_bits(0x2B2A))
+                    if not hashes:
+                        say('CENTRAL_HASH', '-')
+                        return
+                    say('CENTRAL_HASH', hashes[0].hex())
+                    whole = {0x2800, 0x2801, 0x2802, 0x2803, 0x2900}
+                    named = {0x2901, 0x2902, 0x2903, 0x2904, 0x2905}
+                    m = b''
+                    for attribute in await peer.discover_attributes():
+                        kind = int.from_bytes(attribute.type.to_bytes(), 'little') if len(attribute.type.to_bytes()) == 2 else None
+                        if kind in whole:
+                            m += struct.pack('<H', attribute.handle) + attribute.type.to_bytes() + bytes(await peer.read_value(attribute.handle))
+                        elif kind in named:
+                            m += struct.pack('<H', attribute.handle) + attribute.type.to_bytes()
+                    say('CENTRAL_HASH_EXPECTED', bumble_crypto.aes_cmac(m=m, k=bytes(16))[::-1].hex())
+                    features = peer.get_characteristics_by_uuid(UUID.from_16_bits(0x2B29))[0]
+                    await peer.write_value(features, bytes([0x01]), with_response=True)
+                    say('CENTRAL_FEATURES', bytes(await peer.read_value(features)).hex())
+                    try:
+                        await peer.write_value(features, bytes([0x00]), with_response=True)
+                        say('CENTRAL_FEATURES_CLEARED')
+                    except ATT_Error as refusal:
+                        say('CENTRAL_FEATURES_REFUSED', f'{refusal.error_code:02x}')
                 asyncio.get_running_loop().create_task(ask())
             if args.disconnect_after > 0:
                 async def drop():
