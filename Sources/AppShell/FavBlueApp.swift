@@ -24,6 +24,8 @@ public final class FavBlueApp {
     var settings: Settings?
     var window: MainWindow?
     private var store: Store?
+    /// Where favorites' signal and sensor history go this session (in memory in the demo).
+    private var history: SessionHistory?
     private var awaitingStore = false
     /// The store, being opened while GTK starts.
     var storeOpening: StoreOpening?
@@ -140,24 +142,26 @@ public final class FavBlueApp {
         let log = Self.log
         link = ScannerFactory.link(for: source, record: recorder, crypto: ToolboxPairingCrypto(), log: log)
         bus = ScannerFactory.bus(for: source)
+        let history = SessionHistory(store: store, demo: source == .demo)
+        self.history = history
         let live = LiveDevices(makeScanner: { [weak self] mode in
             // The demo goes on until the user leaves it: "Replay finished" meant nothing to someone trying it.
             AppSources.scanner(primary: ScannerFactory.make(self?.source ?? .auto, demoCapture: demo, mode: mode, record: recorder,
                                                             link: self?.link, bus: self?.bus, loopDemo: true,
                                                             sealer: SensorKeyring(), log: log),
                                name: self?.sourceName, listeners: self?.listeners ?? [], demo: self?.source == .demo, log: log)
-        }, sightings: store.sightings, recorder: recorder)
+        }, sightings: history.sightings, recorder: recorder)
         AppSources.listen(live, to: { [weak self] in (self?.listeners ?? [], self?.sourceName, self?.source == .demo) },
                           demoCapture: demo, log: log)
         // The demo shows its own favorites, kept in memory: the user's stay as they were.
         let favorites = source == .demo
-            ? Favorites(useCases: Self.demoFavorites(), demo: true, live: live, sightings: store.sightings)
-            : Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live, sightings: store.sightings)
+            ? Favorites(useCases: Self.demoFavorites(), demo: true, live: live, sightings: history.sightings)
+            : Favorites(useCases: FavoritesUseCases(repository: store.favorites), live: live, sightings: history.sightings)
         self.favorites = favorites
         favoritesPage = FavoritesViewModel(favorites: favorites, notices: store.notices)
         // Favorites' readings are kept, so their detail plot and history outlive the session.
         live.keepsSightings = { [weak favorites] id in favorites?.isFavorite(id) ?? false }
-        live.readingsStore = store.readings
+        live.readingsStore = history.readings
         self.live = live
         // Who each private address belongs to, from the keys kept: resolved as reports come in.
         let identities = Identities(hashing: AESAddressHashing(), repository: store.bonds)
@@ -295,7 +299,7 @@ public final class FavBlueApp {
         let hidden = HiddenDevicesViewModel(devices: self.hidden!)
         let policy = self.policy!
         let scanning = ScanSettingsViewModel(policy: policy)
-        let sightings = store?.sightings
+        let sightings = history?.sightings
         let sessions = self.sessions!
         let pairing = self.pairing!
         let deviceName = self.deviceName
@@ -341,6 +345,8 @@ public final class FavBlueApp {
                     // Preferences → Sources says what runs now, not what was tried first.
                     sources.setPrimary(.demo)
                     self?.trackerGuard?.recall(DemoTracker.story(before: Date()))
+                    // The demo's favorites, and what FavBlue hears of them, stay in memory.
+                    self?.history?.keepInMemory()
                     Task { [weak self] in await self?.favorites?.showDemo(Self.demoFavorites()) }
                     // The demo's kitchen gateway listens from now on, as a broker's gateway would.
                     live.listen()

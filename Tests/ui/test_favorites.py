@@ -171,6 +171,15 @@ class FavoritesTests(unittest.TestCase):
             app.press("Dismiss")
             app.wait_for(lambda: not any("could not be read" in n for n in app.names("label")), what="the banner to go")
 
+    def history_rows(self):
+        """Signal and sensor history rows in the user's store (the seed has none)."""
+        db = sqlite3.connect(os.path.join(self.home, "xdg_data_home", "favblue", "favblue.sqlite"))
+        with db:
+            counts = (db.execute("SELECT COUNT(*) FROM sightings").fetchone()[0],
+                      db.execute("SELECT COUNT(*) FROM sensor_readings").fetchone()[0])
+        db.close()
+        return counts
+
     def stored(self):
         db = sqlite3.connect(os.path.join(self.home, "xdg_data_home", "favblue", "favblue.sqlite"))
         with db:
@@ -193,9 +202,12 @@ class FavoritesTests(unittest.TestCase):
             app.wait_for(lambda: f"Remove “{iso('Balcony')}” from favorites?" in app.names(), what="the confirmation")
             app.press("Remove")
             app.wait_for(lambda: "Remove Balcony from favorites" not in app.names("button"), what="Balcony gone")
+            # The demo's favorites are heard (their signal plot would fill) for a while.
+            time.sleep(4)
             app.key("ctrl+q")
             app.proc.wait(timeout=10)
         self.assertEqual(before, self.stored(), "the demo wrote nothing into the user's favorites")
+        self.assertEqual(self.history_rows(), (0, 0), "nor what FavBlue heard of the demo's favorites")
         with App(storage="sqlite", home=self.home) as app:
             app.wait_for(lambda: "Remove Buds from favorites" in app.names("button"), what="the user's favorites")
             buttons = app.names("button")
@@ -215,11 +227,13 @@ class FavoritesTests(unittest.TestCase):
             app.press("Demo ausprobieren")
             app.press("Zurück")
             app.wait_for(lambda: "Truhe aus den Favoriten entfernen" in app.names("button"), what="the demo's favorites")
+            time.sleep(4)
             self.assertIn("Balkon aus den Favoriten entfernen", app.names("button"))
             self.assertNotIn("Buds aus den Favoriten entfernen", app.names("button"))
             self.assertIn("Das sind die Favoriten der Demo. Ihre eigenen bleiben, wie sie waren, und sind wieder da, "
                           "wenn FavBlue ohne die Demo startet.", app.names("label"))
         self.assertEqual(before, self.stored())
+        self.assertEqual(self.history_rows(), (0, 0), "the demo's signal and sensor history stayed in memory")
 
 
 if __name__ == "__main__":
