@@ -188,7 +188,7 @@ public final class FavBlueApp {
         limits.describeLimit = { ReadingText.limit($0, of: $1) }
         limits.name = { ReadingText.name($0) }
         readingLimits = limits
-        let trackerGuard = Self.makeTrackerGuard(live: live, favorites: favorites, store: store.trackers, application: application, settings: settings)
+        let trackerGuard = Self.makeTrackerGuard(live: live, favorites: favorites, store: history.trackers, application: application, settings: settings)
         self.trackerGuard = trackerGuard
         // The demo's AirTag has been with the user for two hours before the demo starts.
         if source == .demo { trackerGuard.recall(DemoTracker.story(before: Date())) }

@@ -6,16 +6,20 @@ import Foundation
 import Persistence
 import Synchronization
 
-/// Where this session keeps its favorites' signal and sensor history: the user's store, until
-/// the demo runs. The demo's favorites are kept in memory, and so is what FavBlue hears of them,
-/// so the user's store holds nothing of the demo when FavBlue next starts.
+/// Where this session keeps what it hears: its favorites' signal and sensor history and the
+/// tracker guard's sightings go to the user's store, until the demo runs. The demo's favorites
+/// and its AirTag are kept in memory, and so is what FavBlue hears of them, so the user's store
+/// holds nothing of the demo when FavBlue next starts.
 final class SessionHistory: Sendable {
     let sightings: SessionKept<any SightingsRepository>
     let readings: SessionKept<any SensorReadingsRepository>
+    /// Nil where the store keeps no trackers (the memory store).
+    let trackers: SessionKept<any TrackerSightingsRepository>?
 
     init(store: Store, demo: Bool) {
         sightings = SessionKept(store.sightings) { InMemorySightingsRepository() }
         readings = SessionKept(store.readings) { InMemorySensorReadingsRepository() }
+        trackers = store.trackers.map { SessionKept($0) { InMemoryTrackerSightingsRepository() } }
         if demo { keepInMemory() }
     }
 
@@ -23,6 +27,7 @@ final class SessionHistory: Sendable {
     func keepInMemory() {
         sightings.keepInMemory()
         readings.keepInMemory()
+        trackers?.keepInMemory()
     }
 }
 
@@ -51,6 +56,16 @@ extension SessionKept: SightingsRepository where Repository == any SightingsRepo
     func summary(for id: DeviceID) async throws -> SightingSummary? { try await current.summary(for: id) }
     func history(for id: DeviceID, since: Date) async throws -> [Sighting] { try await current.history(for: id, since: since) }
     func prune(_ retention: SightingRetention, now: Date) async throws -> Int { try await current.prune(retention, now: now) }
+}
+
+extension SessionKept: TrackerSightingsRepository where Repository == any TrackerSightingsRepository {
+    func record(_ sightings: [TrackerSighting]) async throws { try await current.record(sightings) }
+    func sightings(since: Date) async throws -> [TrackerSighting] { try await current.sightings(since: since) }
+    func recordAlert(_ alert: TrackerAlert) async throws { try await current.recordAlert(alert) }
+    func alerts(since: Date) async throws -> [TrackerAlert] { try await current.alerts(since: since) }
+    func silence(_ tracker: String, until: Date) async throws { try await current.silence(tracker, until: until) }
+    func silences(at now: Date) async throws -> [String: Date] { try await current.silences(at: now) }
+    func prune(before cutoff: Date) async throws -> Int { try await current.prune(before: cutoff) }
 }
 
 extension SessionKept: SensorReadingsRepository where Repository == any SensorReadingsRepository {

@@ -11,6 +11,8 @@ import unittest
 
 from harness import App, retry_gtk_atspi_crash, iso, scratch
 
+SWITCH = "check box"  # how GTK 4.8 names a GtkSwitch to AT-SPI
+
 DEVICES = [
     ("AA:BB:CC:DD:EE:01/le-public", None, "Buds"),
     ("AA:BB:CC:DD:EE:02/le-random", "Kitchen", "Speaker"),
@@ -172,11 +174,11 @@ class FavoritesTests(unittest.TestCase):
             app.wait_for(lambda: not any("could not be read" in n for n in app.names("label")), what="the banner to go")
 
     def history_rows(self):
-        """Signal and sensor history rows in the user's store (the seed has none)."""
+        """Signal, sensor and tracker history rows in the user's store (the seed has none)."""
         db = sqlite3.connect(os.path.join(self.home, "xdg_data_home", "favblue", "favblue.sqlite"))
         with db:
-            counts = (db.execute("SELECT COUNT(*) FROM sightings").fetchone()[0],
-                      db.execute("SELECT COUNT(*) FROM sensor_readings").fetchone()[0])
+            counts = tuple(db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+                           for table in ("sightings", "sensor_readings", "tracker_sightings"))
         db.close()
         return counts
 
@@ -202,12 +204,20 @@ class FavoritesTests(unittest.TestCase):
             app.wait_for(lambda: f"Remove “{iso('Balcony')}” from favorites?" in app.names(), what="the confirmation")
             app.press("Remove")
             app.wait_for(lambda: "Remove Balcony from favorites" not in app.names("button"), what="Balcony gone")
-            # The demo's favorites are heard (their signal plot would fill) for a while.
+            # Tracker Alerts on, so the demo's AirTag is watched; the demo's favorites are heard
+            # (their signal plot would fill) for a while.
+            app.key("ctrl+comma")
+            app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
+            app.press("Trackers", role="page tab")
+            app.wait_for(lambda: app.page_on_show() == "Trackers", what="the Trackers page")
+            app.find("Tracker Alerts", role=SWITCH).do_action(0)
+            app.wait_for(lambda: "Scan in the Background Too" in app.names("button"), what="the alerts on")
+            app.key("Escape")
             time.sleep(4)
             app.key("ctrl+q")
             app.proc.wait(timeout=10)
         self.assertEqual(before, self.stored(), "the demo wrote nothing into the user's favorites")
-        self.assertEqual(self.history_rows(), (0, 0), "nor what FavBlue heard of the demo's favorites")
+        self.assertEqual(self.history_rows(), (0, 0, 0), "nor what FavBlue heard of the demo's favorites and its AirTag")
         with App(storage="sqlite", home=self.home) as app:
             app.wait_for(lambda: "Remove Buds from favorites" in app.names("button"), what="the user's favorites")
             buttons = app.names("button")
@@ -233,7 +243,7 @@ class FavoritesTests(unittest.TestCase):
             self.assertIn("Das sind die Favoriten der Demo. Ihre eigenen bleiben, wie sie waren, und sind wieder da, "
                           "wenn FavBlue ohne die Demo startet.", app.names("label"))
         self.assertEqual(before, self.stored())
-        self.assertEqual(self.history_rows(), (0, 0), "the demo's signal and sensor history stayed in memory")
+        self.assertEqual(self.history_rows(), (0, 0, 0), "the demo's signal, sensor and tracker history stayed in memory")
 
 
 if __name__ == "__main__":
