@@ -42,3 +42,15 @@ def write_settings(home, **values):
     lines = ["[io/github/favblue/FavBlue]"] + [f"{k.replace('_', '-')}={v}" for k, v in values.items()]
     with open(os.path.join(folder, "keyfile"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
+
+
+def turn_on_tracker_alerts(app):
+    """Preferences → Trackers → Tracker Alerts on, then Preferences closed with Escape."""
+    app.key("ctrl+comma")
+    app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
+    app.press("Trackers", role="page tab")
+    app.wait_for(lambda: app.page_on_show() == "Trackers", what="the Trackers page")
+    app.find("Tracker Alerts", role="check box").do_action(0)  # how GTK 4.8 names a GtkSwitch
+    app.wait_for(lambda: "Scan in the Background Too" in app.names("button"), what="the alerts on")
+    app.key("Escape")
+    app.wait_for(lambda: "Preferences" not in app.frames(), what="Preferences closed")

@@ -9,9 +9,8 @@ import sqlite3
 import time
 import unittest
 
+from flows import turn_on_tracker_alerts
 from harness import App, retry_gtk_atspi_crash, iso, scratch
-
-SWITCH = "check box"  # how GTK 4.8 names a GtkSwitch to AT-SPI
 
 DEVICES = [
     ("AA:BB:CC:DD:EE:01/le-public", None, "Buds"),
@@ -206,13 +205,7 @@ class FavoritesTests(unittest.TestCase):
             app.wait_for(lambda: "Remove Balcony from favorites" not in app.names("button"), what="Balcony gone")
             # Tracker Alerts on, so the demo's AirTag is watched; the demo's favorites are heard
             # (their signal plot would fill) for a while.
-            app.key("ctrl+comma")
-            app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
-            app.press("Trackers", role="page tab")
-            app.wait_for(lambda: app.page_on_show() == "Trackers", what="the Trackers page")
-            app.find("Tracker Alerts", role=SWITCH).do_action(0)
-            app.wait_for(lambda: "Scan in the Background Too" in app.names("button"), what="the alerts on")
-            app.key("Escape")
+            turn_on_tracker_alerts(app)
             time.sleep(4)
             app.key("ctrl+q")
             app.proc.wait(timeout=10)

@@ -9,6 +9,7 @@ can be told here, so time alone decides, across two scan sessions."""
 import time
 import unittest
 
+from flows import turn_on_tracker_alerts
 from harness import App, Atspi, retry_gtk_atspi_crash, scratch
 from peers import BumblePeers, ChatPeer
 from test_notifications import SWITCH, MockNotifications
@@ -100,14 +101,7 @@ class TrackerTests(unittest.TestCase):
         self.addCleanup(notifications.stop)
         with App("--source", "demo") as app:
             app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
-            app.key("ctrl+comma")
-            app.wait_for(lambda: "Preferences" in app.frames(), what="Preferences")
-            app.press("Trackers", role="page tab")
-            app.wait_for(lambda: app.page_on_show() == "Trackers", what="the Trackers page")
-            app.find("Tracker Alerts", role=SWITCH).do_action(0)
-            app.wait_for(lambda: "Scan in the Background Too" in app.names("button"), what="the alerts on")
-            app.key("Escape")
-            app.wait_for(lambda: "Preferences" not in app.frames(), what="Preferences closed")
+            turn_on_tracker_alerts(app)
             app.press("Add New Devices")
             app.wait_for(lambda: notifications.sent(), timeout=30, what="the AirTag's alert")
             titles = [s for _, s, _ in notifications.sent()]
