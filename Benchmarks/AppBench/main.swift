@@ -5,7 +5,7 @@
 //
 // FavBlue as users get it, with the benchmarks' drivers added: each starts when its
 // variable is set (FAVBLUE_BENCHMARK_SECONDS, FAVBLUE_CHAT_BENCHMARK, FAVBLUE_GATT_BENCHMARK,
-// FAVBLUE_PERIPHERAL_BENCHMARK), drives the shown window and quits. Built only by the
+// FAVBLUE_PERIPHERAL_BENCHMARK, FAVBLUE_DM_BENCHMARK), drives the shown window and quits. Built only by the
 // benchmarks (swift build -c release --product favblue-bench), never installed.
 
 import AppShell
@@ -30,6 +30,11 @@ exit(AppMain.run { app in
                                     browser: shown.browser, quit: shown.quit) {
             gatt.start()
             drivers.append(gatt)
+        }
+        if let manager = DeviceManagerBenchmark(environment: environment, window: shown.window, sessions: shown.sessions,
+                                                manager: shown.deviceManager, quit: shown.quit) {
+            manager.start()
+            drivers.append(manager)
         }
         if let peripheral = PeripheralBenchmark(environment: environment, window: shown.window, role: shown.peripheral,
                                                 quit: shown.quit) {

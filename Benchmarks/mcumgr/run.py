@@ -11,12 +11,17 @@ throughput against what the board allows.
 
     python3 Benchmarks/mcumgr/run.py [FAVBLUE_SCAN] [--runs N] [--size KIB] [--buf-size N]
                                      [--buf-count N] [--answer-delay MS] [--only favblue]
+    meson-helpers/on-display python3 Benchmarks/mcumgr/run.py --app .build/release/favblue-bench [--runs N]
+
+--app runs Update Firmware in the app instead (favblue-bench, the board's page on screen), and
+prints the main thread's share of the upload's time (goal ≤ 20 %) and the frame intervals.
 
 --answer-delay models a real link (each answer that long after its request): pipelining with
 the window FavBlue keeps (buf_count − 1 requests in flight: one buffer carries the answer) allows
 (buf_count − 1) × part / delay; the figure printed is FavBlue's share of that.
 """
 import argparse
+import json
 import os
 import re
 import socket
@@ -48,8 +53,9 @@ def image(folder, kib):
     return signed
 
 
-def upload(command, args):
-    """A fresh board; `command(port)` uploads; returns the seconds it says the upload took."""
+def on_board(args, run):
+    """A fresh board; `run(port)` uploads and returns what it measured; the board must then
+    hold the image whole (its hash checked)."""
     port = free_port()
     peer = subprocess.Popen([PYTHON, PEER, "--transport", f"tcp-server:127.0.0.1:{port}", "--buf-size", str(args.buf_size),
                              "--buf-count", str(args.buf_count), "--answer-delay", str(args.answer_delay)],
@@ -58,19 +64,44 @@ def upload(command, args):
         for line in peer.stdout:
             if line.startswith("READY"):
                 break
-        run = subprocess.run(command(port), capture_output=True, text=True, timeout=600)
-        said = re.search(r"sent (\d+) bytes in ([0-9.]+) s", run.stderr)
-        if run.returncode != 0 or not said:
-            sys.exit(f"{command(port)[0]} failed: {run.stderr[-1500:]}")
+        result = run(port)
         peer.terminate()
         out = peer.communicate(timeout=10)[0]
         if not re.search(r"^IMAGE 2\.0\.0 ", out, re.M):
             sys.exit(f"the board did not take the image whole: {out[-500:]}")
-        return float(said.group(2))
+        return result
     finally:
         if peer.poll() is None:
             peer.kill()
             peer.wait()
+
+
+def upload(command, args):
+    """`command(port)` uploads; returns the seconds it says the upload took."""
+    def run(port):
+        done = subprocess.run(command(port), capture_output=True, text=True, timeout=600)
+        said = re.search(r"sent (\d+) bytes in ([0-9.]+) s", done.stderr)
+        if done.returncode != 0 or not said:
+            sys.exit(f"{command(port)[0]} failed: {done.stderr[-1500:]}")
+        return float(said.group(2))
+    return on_board(args, run)
+
+
+def in_the_app(bench, path, args):
+    """favblue-bench's Update Firmware (Test Only) from the board's page, on screen: its seconds,
+    main thread share and frames, as the app measured them."""
+    def run(port):
+        with tempfile.TemporaryDirectory() as home:
+            env = dict(os.environ, GSETTINGS_BACKEND="memory", FAVBLUE_DM_BENCHMARK=path,
+                       FAVBLUE_DM_BENCHMARK_DEVICE=f"{ADDRESS}/le-random",
+                       XDG_DATA_HOME=os.path.join(home, "data"), XDG_CACHE_HOME=os.path.join(home, "cache"))
+            done = subprocess.run([bench, "--splash-ms", "0", "--storage", "memory", "--source", f"h4-tcp:127.0.0.1:{port}"],
+                                  env=env, capture_output=True, text=True, timeout=600)
+        said = re.search(r"^devicemanager-benchmark (\{.*\})$", done.stderr, re.M)
+        if not said or "error" in json.loads(said.group(1)):
+            sys.exit(f"favblue-bench failed: {done.stderr[-1500:]}")
+        return json.loads(said.group(1))
+    return on_board(args, run)
 
 
 def main():
@@ -82,10 +113,22 @@ def main():
     parser.add_argument("--buf-count", type=int, default=4)
     parser.add_argument("--answer-delay", type=float, default=0)
     parser.add_argument("--only", choices=["favblue"])
+    parser.add_argument("--app", metavar="FAVBLUE_BENCH",
+                        help="the app's Update Firmware instead (under a display), with its main thread's share")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="favblue-mcumgr-bench-")
     path = image(folder, args.size)
     size = os.path.getsize(path)
+    if args.app:
+        runs = [in_the_app(args.app, path, args) for _ in range(args.runs)]
+        print(f"image: {size} bytes; board: buf_size {args.buf_size}, buf_count {args.buf_count}, answer delay {args.answer_delay} ms")
+        for key, label in (("seconds", "seconds"), ("kB_per_second", "kB/s"), ("main_thread_busy", "main thread share"),
+                           ("process_cpu_share", "process CPU share"), ("frame_interval_p95_ms", "frame interval p95 (ms)"),
+                           ("frame_interval_max_ms", "frame interval max (ms)")):
+            values = [r[key] for r in runs]
+            print(f"app {label}: median {statistics.median(values):.3f}  runs {[round(v, 3) for v in values]}")
+        print("goal: main thread share ≤ 0.20")
+        return
     favblue = lambda port: [args.scan, "mcumgr", f"{ADDRESS}/le-random", "--source", f"h4-tcp:127.0.0.1:{port}",
                             "image", "upload", path, "--mode", "test-only"]
     reference = lambda port: [PYTHON, os.path.join(HERE, "smpclient_upload.py"), str(port), ADDRESS, path]

@@ -13,6 +13,7 @@ extension FavBlueApp {
         public let chats: ChatRepository
         public let sessions: ChatSessions
         public let browser: GATTBrowser
+        public let deviceManager: DeviceManager
         public let peripheral: PeripheralRole
         /// Messages every MQTT source has taken so far.
         public let brokerMessages: () -> Int

@@ -54,6 +54,8 @@ public final class FavBlueApp {
     var sessions: ChatSessions?
     /// The connected device's GATT tree and values.
     private var browser: GATTBrowser?
+    /// The Device Manager of the connected device's page.
+    private var deviceManager: DeviceManager?
     private var pairing: Pairing?
     private var pairingDialogs: PairingDialogs?
     private var presenceAlerts: PresenceAlertsWatch?
@@ -286,7 +288,7 @@ public final class FavBlueApp {
             return false
         }
         onShown?(Shown(window: window, scanner: scanner, chats: store.chats, sessions: sessions, browser: browser,
-                       peripheral: peripheral, brokerMessages: { AppSources.brokerMessages }, quit: { [weak self] in self?.quit() }))
+                       deviceManager: deviceManager!, peripheral: peripheral, brokerMessages: { AppSources.brokerMessages }, quit: { [weak self] in self?.quit() }))
     }
 
     private func makePages() -> PageFactory {
@@ -308,6 +310,7 @@ public final class FavBlueApp {
         let connection = ConnectionViewModel(sessions: sessions)
         let services = DeviceServicesViewModel(browser: browser!)
         let deviceManager = DeviceManager(sessions: sessions, browser: browser!)
+        self.deviceManager = deviceManager
         let sound = TrackerSoundPlayer(sessions: sessions, browser: browser!)
         services.companyName = CompanyNames.name
         let nicknames = self.nicknames
