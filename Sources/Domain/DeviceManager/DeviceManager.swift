@@ -103,6 +103,12 @@ public final class DeviceManager {
     /// The count when the update restarted the device: only a later connection is the device back.
     private var restartedAt: Int?
     private var updating: Task<Void, Never>?
+    /// When the page was last told of the upload's progress, and the telling put off till later.
+    private var progressShown: Date?
+    private var progressPending: Task<Void, Never>?
+    /// Progress is told at most this often: an answer comes every few milliseconds, and each
+    /// telling lays out the section.
+    static let progressInterval: TimeInterval = 0.1
     /// Bumped on every new client, so work for an older one drops its results.
     private var generation = 0
 
@@ -341,6 +347,21 @@ public final class DeviceManager {
         if step == .restarting { restartedAt = connections }
         run.step = step
         update = run
+        if case .uploading(let progress) = step, !progress.preparing, let shown = progressShown,
+           now().timeIntervalSince(shown) < Self.progressInterval {
+            // The latest progress is told when the interval ends; another step is told at once.
+            progressPending = progressPending ?? Task { [weak self] in
+                try? await Task.sleep(for: .seconds(Self.progressInterval))
+                guard let self else { return }
+                progressPending = nil
+                progressShown = now()
+                observers.notify()
+            }
+            return
+        }
+        progressPending?.cancel()
+        progressPending = nil
+        progressShown = now()
         observers.notify()
     }
 
