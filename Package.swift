@@ -53,8 +53,9 @@ let package = Package(
         .target(name: "HomeServices", dependencies: ["Bluetooth", "Domain", "Localization", "CGio", "CMosquitto", "CSecret"]),
         .target(name: "Persistence", dependencies: ["Domain", "Localization", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "ViewModels", dependencies: ["Domain", "Localization"]),
-        // The Device Manager's links that are not Bluetooth: SMP over UDP.
-        .target(name: "DeviceLinks", dependencies: ["Domain", "Localization"]),
+        // The Device Manager's links that are not Bluetooth (SMP over UDP and a serial line), and
+        // GIO's inflate for a firmware package's members.
+        .target(name: "DeviceLinks", dependencies: ["Domain", "Localization", "CGio"]),
         .target(name: "SecurityToolbox", dependencies: ["Domain", "CNettle", .product(name: "Crypto", package: "swift-crypto"),
                                                         .product(name: "_CryptoExtras", package: "swift-crypto")]),
 

@@ -366,7 +366,7 @@ public final class FavBlueApp {
                                  services: services, tracker: trackers.map { TrackerViewModel(device: device, trackers: $0, sound: sound) },
                                  clone: clone, manager: DeviceManagerViewModel(device: device, manager: deviceManager, pair: { device in
                                      if case .success = await pairing.pair(device) { return true } else { return false }
-                                 }) { [weak self] in
+                                 }, inflate: Inflate.raw) { [weak self] in
                                      self?.source == .demo ? DemoCapture.firmwareFolder() : nil
                                  })
             },
@@ -390,7 +390,7 @@ public final class FavBlueApp {
                 NetworkDevicePage(navigator: navigator, model: DeviceManagerViewModel(device: nil, manager: DeviceManager(name: typed) { () throws(SMPProblem) -> SMPTransport in
                     if let baud = target.baud { return try SerialSMPTransport(path: target.host, baud: baud) }
                     return try UDPSMPTransport(host: target.host, port: target.port)
-                }))
+                }, inflate: Inflate.raw))
             })
     }
 

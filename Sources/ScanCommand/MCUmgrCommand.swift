@@ -311,10 +311,11 @@ struct MCUmgrRun {
         }
     }
 
-    /// image upload FILE [--mode test-and-confirm|confirm-only|test-only]: read and checked before any
-    /// byte is sent, then sent; the image is then marked to run once (test) or from now on (confirm).
+    /// image upload FILE [--mode test-and-confirm|confirm-only|test-only]: an MCUboot image, or a
+    /// dfu_application.zip with an image for each core, read and checked before any byte is sent,
+    /// then sent; each image is then marked to run once (test) or from now on (confirm).
     private func upload(_ arguments: [String]) async throws(SMPProblem) {
-        guard let path = arguments.first else { Self.usage("image upload needs an MCUboot image file") }
+        guard let path = arguments.first else { Self.usage("image upload needs an MCUboot image file or a dfu_application.zip") }
         var mode = "test-and-confirm"
         if let i = arguments.firstIndex(of: "--mode"), i + 1 < arguments.count { mode = arguments[i + 1] }
         guard ["test-and-confirm", "confirm-only", "test-only"].contains(mode) else {
@@ -324,10 +325,21 @@ struct MCUmgrRun {
         guard let size else { Self.usage("“\(DeviceText.terminal(path))” could not be read") }
         if size > MCUbootImage.maximumFileSize { Self.usage(MCUbootImageProblem.tooLarge(size).message) }
         guard let data = FileManager.default.contents(atPath: path) else { Self.usage("“\(DeviceText.terminal(path))” could not be read") }
-        let bytes = Array(data)
-        let image: MCUbootImage
-        do { image = try MCUbootImage.read(bytes) } catch { Self.usage(error.message) }
-        FileHandle.standardError.write(Data("favblue-scan: \(image.version), \(bytes.count) bytes, hash \(Hex.compact(image.hash ?? []).lowercased())\n".utf8))
+        let members: [FirmwarePackage.Member]
+        do throws(FirmwarePackageProblem) { members = try FirmwarePackage.images(in: Array(data), inflate: Inflate.raw) } catch {
+            Self.usage(error.message)
+        }
+        var images: [UpdateImage] = []
+        for member in members {
+            let image: MCUbootImage
+            do { image = try MCUbootImage.read(member.bytes) } catch {
+                Self.usage(members.count > 1 ? "\(DeviceText.terminal(member.name)): \(error.message)" : error.message)
+            }
+            let number = members.count > 1 ? "image \(member.number): " : ""
+            FileHandle.standardError.write(Data("favblue-scan: \(number)\(image.version), \(member.bytes.count) bytes, hash \(Hex.compact(image.hash ?? []).lowercased())\n".utf8))
+            images.append(UpdateImage(number: member.number, bytes: member.bytes, image: image))
+        }
+        let bytes = images.reduce(0) { $0 + $1.bytes.count }
         // The whole update, as the app runs it: upload, mark, and in the two modes that restart
         // the device, restart, wait for it, confirm (Test and Confirm), and say what runs.
         let first = Once(client)
@@ -341,7 +353,7 @@ struct MCUmgrRun {
         let started = clock.now
         let timing = Timing()
         do {
-            try await update.run(bytes, image: image, mode: FirmwareUpdate.Mode(rawValue: mode) ?? .testAndConfirm) { step in
+            try await update.run(images, mode: FirmwareUpdate.Mode(rawValue: mode) ?? .testAndConfirm) { step in
                 switch step {
                 case .uploading(let p): Self.progress(p)
                 case .marking:
@@ -349,7 +361,7 @@ struct MCUmgrRun {
                     let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
                     timing.seconds = seconds
                     FileHandle.standardError.write(Data(String(format: "favblue-scan: sent %d bytes in %.3f s (%.1f kB/s)\n",
-                                                               bytes.count, seconds, Double(bytes.count) / max(seconds, 1e-9) / 1000).utf8))
+                                                               bytes, seconds, Double(bytes) / max(seconds, 1e-9) / 1000).utf8))
                     FileHandle.standardError.write(Data("favblue-scan: \(step.words)\n".utf8))
                 default:
                     FileHandle.standardError.write(Data("favblue-scan: \(step.words)\n".utf8))
@@ -363,7 +375,8 @@ struct MCUmgrRun {
         let now: SMPClient
         do { now = try await (again?() ?? client) } catch { Self.fail(error) }
         let slots = try await now.images()
-        let done = mode == "test-only" ? "\(image.version) runs after the next restart (reset)." : "Now running \(image.version)."
+        let version = (images.first { $0.number == 0 } ?? images[0]).image.version
+        let done = mode == "test-only" ? "\(version) runs after the next restart (reset)." : "Now running \(version)."
         say(done + "\n" + slots.map(ImageWords.line).joined(separator: "\n"), .array(slots.map { .init(ImageWords.json($0)) }))
         await now.close()
     }

@@ -41,11 +41,15 @@ public final class DeviceManagerViewModel {
     /// Pairs with the device, asking the user what it asks; true once paired.
     private let pair: ((DeviceID) async -> Bool)?
 
+    /// Unpacks a package's deflated member (raw deflate) to its size; nil where it cannot.
+    private let inflate: ([UInt8], Int) -> [UInt8]?
+
     public init(device: DeviceID?, manager: DeviceManager, pair: ((DeviceID) async -> Bool)? = nil,
-                firmwareFolder: @escaping () -> String? = { nil }) {
+                inflate: @escaping ([UInt8], Int) -> [UInt8]? = { _, _ in nil }, firmwareFolder: @escaping () -> String? = { nil }) {
         self.device = device
         self.manager = manager
         self.pair = pair
+        self.inflate = inflate
         self.firmwareFolder = firmwareFolder
     }
 
@@ -232,9 +236,8 @@ public final class DeviceManagerViewModel {
     }
 
     /// Reads the chosen file (an image, or a package whose manifest names one for each core)
-    /// and checks each image as MCUboot will, before any byte goes out; `inflate` unpacks a
-    /// package's member.
-    public func check(_ file: [UInt8], inflate: ([UInt8], Int) -> [UInt8]? = { _, _ in nil }) -> FileCheck {
+    /// and checks each image as MCUboot will, before any byte goes out.
+    public func check(_ file: [UInt8]) -> FileCheck {
         let members: [FirmwarePackage.Member]
         do throws(FirmwarePackageProblem) { members = try FirmwarePackage.images(in: file, inflate: inflate) } catch {
             return .refused(error.message)

@@ -353,7 +353,7 @@ final class DeviceManagerSection {
         if let size, size > MCUbootImage.maximumFileSize {
             check = .refused(L10n.format("It is {}, larger than any firmware image.", Formats.bytes(size)))
         } else if let data = FileManager.default.contents(atPath: path) {
-            check = model.check([UInt8](data)) { Inflate.raw($0, size: $1) }
+            check = model.check([UInt8](data))
         } else {
             check = .refused(L10n.tr("It could not be read. Check that it is there and that you may read it."))
         }

@@ -44,6 +44,19 @@ final class BumbleDeviceManagerTests: XCTestCase {
         return Array(try Data(contentsOf: signed))
     }
 
+    /// A folder of the test's own, removed when it ends.
+    private func scratch() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return folder
+    }
+
+    /// favblue-scan mcumgr on the peer's board, through FavBlue's own host.
+    private func mcumgr(_ peer: ChatPeer, _ arguments: String...) throws -> (status: Int32, out: String, err: String) {
+        try runTool(scanToolPath, ["mcumgr", "F0:F1:F2:F3:F4:F5/le-random", "--source", "h4-tcp:127.0.0.1:\(peer.port)"] + arguments)
+    }
+
     func testAnImageGoesUpInPartsAndTheDeviceHoldsItInItsSpareSlot() async throws {
         let peer = try ChatPeer(["--buf-size", "512", "--buf-count", "4"], script: "smp_device.py")
         let (host, connector, client) = try await manager(peer)
@@ -92,13 +105,10 @@ final class BumbleDeviceManagerTests: XCTestCase {
     /// the image, FavBlue connects again, confirms it, and says what runs now.
     func testTheCommandLineUpdatesABoardThroughItsRestart() throws {
         let peer = try ChatPeer([], script: "smp_device.py")
-        let folder = FileManager.default.temporaryDirectory.appending(path: "cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try scratch()
         let file = folder.appending(path: "app.signed.bin")
         try Data(try image(version: "3.1.0", size: 8_000)).write(to: file)
-        let (status, out, err) = try runTool(scanToolPath, ["mcumgr", "F0:F1:F2:F3:F4:F5/le-random", "--source", "h4-tcp:127.0.0.1:\(peer.port)",
-                                                             "image", "upload", file.path])
+        let (status, out, err) = try mcumgr(peer, "image", "upload", file.path)
         XCTAssertEqual(status, 0, err + peer.output)
         XCTAssertTrue(out.hasPrefix("Now running 3.1.0.\n"), out)
         XCTAssertTrue(out.contains("image 0 slot 0: 3.1.0"), out)
@@ -108,16 +118,43 @@ final class BumbleDeviceManagerTests: XCTestCase {
         XCTAssertNotNil(peer.wait(for: { $0 == "RUNNING 3.1.0" }), peer.output)
     }
 
+    /// An nRF5340's dfu_application.zip on the command line, deflated as the nRF Connect SDK
+    /// writes it: each core's image goes to its own number, one restart runs both, both are confirmed.
+    func testTheCommandLineUpdatesBothCoresFromAnNRFConnectPackage() throws {
+        let peer = try ChatPeer(["--cores", "2"], script: "smp_device.py")
+        let folder = try scratch()
+        let app = folder.appending(path: "app_update.bin"), net = folder.appending(path: "net_core_app_update.bin")
+        try Data(try image(version: "3.2.0", size: 8_000)).write(to: app)
+        try Data(try image(version: "1.7.0", size: 5_000)).write(to: net)
+        let package = folder.appending(path: "dfu_application.zip")
+        let (zipped, _, zipError) = try runTool("/usr/bin/python3", ["-c", """
+            import json, sys, zipfile
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("manifest.json", json.dumps({"format-version": 1, "files": [
+                    {"image_index": "1", "file": "net_core_app_update.bin"}, {"image_index": "0", "file": "app_update.bin"}]}))
+                z.write(sys.argv[2], "net_core_app_update.bin")
+                z.write(sys.argv[3], "app_update.bin")
+            """, package.path, net.path, app.path])
+        XCTAssertEqual(zipped, 0, zipError)
+        let (status, out, err) = try mcumgr(peer, "image", "upload", package.path)
+        XCTAssertEqual(status, 0, err + peer.output)
+        XCTAssertTrue(out.hasPrefix("Now running 3.2.0.\n"), out)
+        XCTAssertTrue(out.contains("image 0 slot 0: 3.2.0"), out)
+        XCTAssertTrue(out.contains("image 1 slot 0: 1.7.0"), out)
+        XCTAssertTrue(err.contains("favblue-scan: image 0: 3.2.0, "), err)
+        XCTAssertTrue(err.contains("favblue-scan: image 1: 1.7.0, "), err)
+        XCTAssertNotNil(peer.wait(for: { $0 == "RUNNING 1.7.0 image 1" }), peer.output)
+        XCTAssertNotNil(peer.wait(for: { $0 == "CONFIRM image 1" }), peer.output)
+        XCTAssertTrue(peer.output.contains("CONFIRM\n"), peer.output)
+    }
+
     /// The command line over Bluetooth: image-checked before any byte is sent, uploaded, then marked.
     func testTheCommandLineUploadsAnImageOverBluetoothAndMarksItForATest() throws {
         let peer = try ChatPeer([], script: "smp_device.py")
-        let folder = FileManager.default.temporaryDirectory.appending(path: "cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try scratch()
         let file = folder.appending(path: "app.signed.bin")
         try Data(try image(version: "2.0.0", size: 8_000)).write(to: file)
-        let (status, out, err) = try runTool(scanToolPath, ["mcumgr", "F0:F1:F2:F3:F4:F5/le-random", "--source", "h4-tcp:127.0.0.1:\(peer.port)",
-                                                             "image", "upload", file.path, "--mode", "test-only"])
+        let (status, out, err) = try mcumgr(peer, "image", "upload", file.path, "--mode", "test-only")
         XCTAssertEqual(status, 0, err)
         XCTAssertTrue(err.hasPrefix("favblue-scan: 2.0.0, "), err)
         XCTAssertTrue(out.hasPrefix("2.0.0 runs after the next restart (reset).\n"), out)
@@ -128,8 +165,7 @@ final class BumbleDeviceManagerTests: XCTestCase {
         XCTAssertTrue(err.contains(" bytes in "), "the upload's time and rate: \(err)")
         let notAnImage = folder.appending(path: "notes.txt")
         try Data("not an image, but long enough to have a header of its own".utf8).write(to: notAnImage)
-        let (refused, _, why) = try runTool(scanToolPath, ["mcumgr", "F0:F1:F2:F3:F4:F5/le-random", "--source", "h4-tcp:127.0.0.1:\(peer.port)",
-                                                            "image", "upload", notAnImage.path])
+        let (refused, _, why) = try mcumgr(peer, "image", "upload", notAnImage.path)
         XCTAssertEqual(refused, 2)
         XCTAssertEqual(why, "favblue-scan: This is not an MCUboot image: it does not start with MCUboot's magic number.\n")
     }

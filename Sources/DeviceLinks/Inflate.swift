@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-internal import CGtkShim
+import CGio
 
 /// Raw deflate (a ZIP member's), unpacked by GIO's zlib converter.
 public enum Inflate {

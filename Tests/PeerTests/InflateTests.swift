@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-@testable import GtkKit
+import DeviceLinks
 import XCTest
 
 /// A ZIP member's raw deflate, unpacked by GIO: whole, or not at all.
