@@ -45,7 +45,7 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         _ = try? SMPMessage.decode(body)
         _ = try? MCUbootImage.read(body)
         // The same bytes as a firmware package (a ZIP file): an image out, or words.
-        _ = try? FirmwarePackage.image(in: body) { packed, size in size <= 1 << 16 ? packed : nil }
+        _ = try? FirmwarePackage.images(in: body) { packed, size in size <= 1 << 16 ? packed : nil }
         // The same bytes as what a serial line brings: whole messages out, bounded, whatever came.
         var line = SMPSerialFraming.Decoder(limit: 512)
         for message in line.add(body).messages { precondition(message.count <= 512, "a serial frame past its limit") }
