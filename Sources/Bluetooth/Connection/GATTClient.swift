@@ -81,12 +81,18 @@ struct GATTClient {
 
     /// Discover All Characteristics of a Service (§4.6.1).
     func characteristics(in service: ServiceRange) throws(ATTError) -> [CharacteristicDeclaration] {
+        try characteristics(from: service.start, to: service.end)
+    }
+
+    /// Every characteristic declaration from `start` to `end`: Read By Type over the range, as
+    /// many declarations an answer as the MTU holds.
+    private func characteristics(from start: UInt16, to end: UInt16) throws(ATTError) -> [CharacteristicDeclaration] {
         var declarations: [CharacteristicDeclaration] = []
-        var start = service.start
-        while start <= service.end {
+        var start = start
+        while start <= end {
             let answer: ATTPDU
             do {
-                answer = try bearer.request(.readByTypeRequest(start: start, end: service.end, type: .characteristic))
+                answer = try bearer.request(.readByTypeRequest(start: start, end: end, type: .characteristic))
             } catch .error(.attributeNotFound, _, _) {
                 break
             }
@@ -97,7 +103,7 @@ struct GATTClient {
                 try entries.map { e throws(DecodeError) in try CharacteristicDeclaration(e) }
             }
             declarations += found
-            guard let last = found.last?.handle, last >= start, last < service.end else { break }
+            guard let last = found.last?.handle, last >= start, last < end else { break }
             start = last + 1
         }
         return declarations
@@ -111,14 +117,19 @@ struct GATTClient {
     /// The whole tree (§4.4.1, §4.5.1, §4.6.1, §4.7.1): every primary service, what it includes,
     /// every characteristic and every descriptor, with their handles.
     /// With `primaries` (found while connecting), the services are not asked for again.
+    /// Includes and characteristics are asked for across all the services at once, each answer
+    /// as full as the MTU allows, then shared out by handle: a round trip for each service saved.
     func discoverAll(primaries: [ServiceRange]? = nil) throws(ATTError) -> [GATTService] {
         var tree: [GATTService] = []
         let ranges: [ServiceRange]
         if let primaries { ranges = primaries } else { ranges = try primaryServices() }
+        guard let first = ranges.map(\.start).min(), let last = ranges.map(\.end).max() else { return [] }
+        let allIncludes = try includes(from: first, to: last)
+        let allDeclarations = try characteristics(from: first, to: last)
         for range in ranges {
             var service = GATTService(uuid: range.uuid.serviceID.uuid, name: range.uuid.serviceID.name, start: range.start, end: range.end)
-            service.includes = try includes(in: range)
-            let declarations = try characteristics(in: range)
+            service.includes = allIncludes.filter { range.start <= $0.handle && $0.handle <= range.end }.map(\.include)
+            let declarations = allDeclarations.filter { range.start <= $0.handle && $0.handle <= range.end }
             for (index, declaration) in declarations.enumerated() {
                 // A characteristic's descriptors lie between its value and the next declaration (or the service end).
                 let end = index + 1 < declarations.count ? declarations[index + 1].handle - 1 : range.end
@@ -136,15 +147,15 @@ struct GATTClient {
         return tree
     }
 
-    /// Find Included Services (§4.5.1). A 128-bit UUID is not in the answer: it is read from
-    /// the included service's declaration.
-    func includes(in service: ServiceRange) throws(ATTError) -> [GATTInclude] {
-        var found: [GATTInclude] = []
-        var start = service.start
-        while start <= service.end {
+    /// Find Included Services (§4.5.1) from `start` to `end`, each with its declaration's handle.
+    /// A 128-bit UUID is not in the answer: it is read from the included service's declaration.
+    private func includes(from start: UInt16, to end: UInt16) throws(ATTError) -> [(handle: UInt16, include: GATTInclude)] {
+        var found: [(handle: UInt16, include: GATTInclude)] = []
+        var start = start
+        while start <= end {
             let answer: ATTPDU
             do {
-                answer = try bearer.request(.readByTypeRequest(start: start, end: service.end, type: AttributeUUID(0x2802)))
+                answer = try bearer.request(.readByTypeRequest(start: start, end: end, type: AttributeUUID(0x2802)))
             } catch .error(.attributeNotFound, _, _) {
                 break
             }
@@ -156,9 +167,9 @@ struct GATTClient {
                 if uuid == nil, case .readResponse(let value)? = try? bearer.request(.readRequest(handle: first)) {
                     uuid = AttributeUUID(wire: value)
                 }
-                found.append(GATTInclude(uuid: uuid?.serviceID.uuid, start: first, end: last))
+                found.append((entry.handle, GATTInclude(uuid: uuid?.serviceID.uuid, start: first, end: last)))
             }
-            guard let last = entries.last?.handle, last >= start, last < service.end else { break }
+            guard let last = entries.last?.handle, last >= start, last < end else { break }
             start = last + 1
         }
         return found
