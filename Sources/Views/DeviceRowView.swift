@@ -163,6 +163,15 @@ final class DeviceRowView {
         layout.register(self)
     }
 
+    /// A row the list tore down lets go of its device's buttons: another row may take them in the
+    /// same pass, while this row's widgets are not yet gone, and a button has one parent.
+    isolated deinit {
+        if let pair {
+            buttons.remove(pair.heart)
+            buttons.remove(pair.details)
+        }
+    }
+
     /// Shows the identifier on one line, or in a narrow row the address on one and its kind on
     /// the next; a narrow row's note is the brief one, so it is not cut off mid-word.
     func applyLayout() {
@@ -195,7 +204,7 @@ final class DeviceRowView {
                 pool.give(pair, from: self)
             }
             let mine = pool.take(key, for: self)
-            buttons.append(mine.heart, mine.details)
+            buttons.appendMoving(mine.heart, mine.details)
             pair = mine
         }
         self.key = key

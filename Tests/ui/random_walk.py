@@ -108,7 +108,12 @@ class Walk:
             what = f"key {key}"
         if os.environ.get("FAVBLUE_WALK_TRACE"):
             # Each step with the time of day, to set beside the app's own timestamped warnings.
-            self.log(f"  {time.strftime('%H:%M:%S')}.{int(time.time() * 1000) % 1000:03d} step {self.steps}: {what}")
+            # With where the keyboard is, to tell the page a key acted on.
+            try:
+                focus = self.app.focused()
+            except Exception as error:  # a window closing under the question
+                focus = repr(error)
+            self.log(f"  {time.strftime('%H:%M:%S')}.{int(time.time() * 1000) % 1000:03d} step {self.steps}: {what}; focus {focus}")
         time.sleep(0.25)
         self.alive()
         return what
