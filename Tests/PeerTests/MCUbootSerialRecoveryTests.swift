@@ -46,6 +46,25 @@ final class QEMUBoard {
         terminal = String(said[range])
     }
 
+    /// Waits until MCUboot answers on its console: QEMU names the terminal before the emulated
+    /// board has booted, and on a loaded machine a first request can come before it listens.
+    func waitUntilItAnswers(within seconds: Double = 60) async throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            let client = SMPClient(transport: try SerialSMPTransport(path: terminal), timeout: .seconds(2))
+            do {
+                _ = try await client.images()
+                await client.close()
+                return
+            } catch {
+                last = error.message
+                await client.close()
+            }
+        }
+        throw PeerError.notReady("MCUboot's serial recovery", last)
+    }
+
     deinit {
         if process.isRunning {
             // Killed: with its console unread, QEMU may wait on the terminal and never see a SIGTERM.
@@ -86,6 +105,7 @@ final class MCUbootSerialRecoveryTests: XCTestCase {
         let bytes = try QEMUBoard.newerImage(version: "1.2.3")
         let image = try MCUbootImage.read(bytes)
         let terminal = board.terminal
+        try await board.waitUntilItAnswers()
         let update = FirmwareUpdate(restartTime: .seconds(30)) { () throws(SMPProblem) -> SMPClient in
             SMPClient(transport: try SerialSMPTransport(path: terminal))
         }
