@@ -7,6 +7,7 @@ import DeviceLinks
 import Domain
 import Foundation
 import SecurityToolbox
+import Synchronization
 
 /// `favblue-scan mcumgr TARGET …`: the Device Manager on the command line. Plain words on
 /// standard output, or one JSON document with --json; progress on standard error. Exit codes:
@@ -353,9 +354,10 @@ struct MCUmgrRun {
         let started = clock.now
         let timing = Timing()
         do {
+            let progress = Self.progress
             try await update.run(images, mode: FirmwareUpdate.Mode(rawValue: mode) ?? .testAndConfirm) { step in
                 switch step {
-                case .uploading(let p): Self.progress(p)
+                case .uploading(let p): progress(p)
                 case .marking:
                     let took = started.duration(to: clock.now)
                     let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
@@ -381,12 +383,21 @@ struct MCUmgrRun {
         await now.close()
     }
 
-    /// Progress on standard error, one line a tenth of the way.
-    static let progress: @Sendable (TransferProgress) -> Void = { p in
-        guard p.total > 0 else { return }
-        let tenth = p.done * 10 / p.total
-        let line = p.preparing ? "preparing the device…" : "\(p.done) of \(p.total) bytes (\(tenth * 10) %)"
-        FileHandle.standardError.write(Data("favblue-scan: \(line)\n".utf8))
+    /// Progress on standard error for one transfer: a line as the device prepares, then one
+    /// each tenth of the way (an answer comes for every part, hundreds of them).
+    static var progress: @Sendable (TransferProgress) -> Void {
+        let said = Mutex<Int?>(nil)
+        return { p in
+            guard p.total > 0 else { return }
+            let tenth = p.preparing ? -1 : p.done * 10 / p.total
+            let new = said.withLock { last in
+                defer { last = tenth }
+                return last != tenth
+            }
+            guard new else { return }
+            let line = p.preparing ? "preparing the device…" : "\(p.done) of \(p.total) bytes (\(tenth * 10) %)"
+            FileHandle.standardError.write(Data("favblue-scan: \(line)\n".utf8))
+        }
     }
 }
 

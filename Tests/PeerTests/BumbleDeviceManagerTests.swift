@@ -113,6 +113,10 @@ final class BumbleDeviceManagerTests: XCTestCase {
         XCTAssertTrue(out.hasPrefix("Now running 3.1.0.\n"), out)
         XCTAssertTrue(out.contains("image 0 slot 0: 3.1.0"), out)
         XCTAssertTrue(err.contains("favblue-scan: Restarting the device…\n"), err)
+        // Some twenty parts of 512 bytes: a progress line each tenth of the way, not each part.
+        let progress = err.split(separator: "\n").filter { $0.hasSuffix("%)") }
+        XCTAssertLessThanOrEqual(progress.count, 11, err)
+        XCTAssertEqual(progress.last.map(String.init), "favblue-scan: \(try Data(contentsOf: file).count) of \(try Data(contentsOf: file).count) bytes (100 %)")
         XCTAssertTrue(err.contains("favblue-scan: Confirming the image…\n"), err)
         XCTAssertNotNil(peer.wait(for: { $0 == "CONFIRM" }), peer.output)
         XCTAssertNotNil(peer.wait(for: { $0 == "RUNNING 3.1.0" }), peer.output)
