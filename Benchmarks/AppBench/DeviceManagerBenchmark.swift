@@ -19,7 +19,7 @@ final class DeviceManagerBenchmark {
     private let sessions: ChatSessions
     private let manager: DeviceManager
     private let quit: () -> Void
-    private var paints: [Int64] = []
+    private let paints = PaintLog()
 
     init?(environment: [String: String], window: MainWindow, sessions: ChatSessions, manager: DeviceManager,
           quit: @escaping () -> Void) {
@@ -34,10 +34,7 @@ final class DeviceManagerBenchmark {
     }
 
     func start() {
-        window.window.onAfterPaint { [weak self] in
-            self?.paints.append(MainLoop.monotonicMicroseconds)
-            return self != nil
-        }
+        paints.follow(window.window)
         Task { @MainActor in
             guard let data = FileManager.default.contents(atPath: file), let image = try? MCUbootImage.read(Array(data)) else {
                 return finish(["error": "\(file) is no MCUboot image"])
@@ -49,20 +46,18 @@ final class DeviceManagerBenchmark {
                 try? await Task.sleep(for: .milliseconds(50))
             }
             try? await Task.sleep(for: .milliseconds(500))
-            paints = []
+            paints.restart()
             let cpu = FrameStats.threadCPUSeconds(), process = FrameStats.processCPUSeconds(), wall = FrameStats.monotonicSeconds()
             manager.startUpdate([UpdateImage(number: 0, bytes: Array(data), image: image)], fileName: (file as NSString).lastPathComponent,
                                 mode: .testOnly)
             while manager.update?.isRunning == true { try? await Task.sleep(for: .milliseconds(20)) }
             let elapsed = FrameStats.monotonicSeconds() - wall
-            let frames = FrameStats.intervalPercentiles(paints, [0.5, 0.95, 1.0])
             var result: [String: Any] = [
                 "bytes": data.count, "seconds": elapsed, "kB_per_second": Double(data.count) / elapsed / 1000,
                 "main_thread_busy": (FrameStats.threadCPUSeconds() - cpu) / elapsed,
                 "process_cpu_share": (FrameStats.processCPUSeconds() - process) / elapsed,
-                "frames": paints.count, "frame_interval_p50_ms": frames[0], "frame_interval_p95_ms": frames[1],
-                "frame_interval_max_ms": frames[2],
             ]
+            result.merge(paints.figures) { mine, _ in mine }
             if let failure = manager.update?.failure { result["error"] = failure.message }
             finish(result)
         }

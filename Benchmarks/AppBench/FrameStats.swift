@@ -34,3 +34,25 @@ enum FrameStats {
         FileHandle.standardError.write(Data("\(label) \(json)\n".utf8))
     }
 }
+
+/// The window's paint times, in µs of the main loop's clock, kept from `follow(_:)` on.
+@MainActor
+final class PaintLog {
+    private(set) var times: [Int64] = []
+
+    func follow(_ window: Window) {
+        window.onAfterPaint { [weak self] in
+            self?.times.append(MainLoop.monotonicMicroseconds)
+            return self != nil
+        }
+    }
+
+    func restart() { times = [] }
+
+    /// How many frames since the restart, and their intervals' median, 95th percentile and longest (ms).
+    var figures: [String: Double] {
+        let frames = FrameStats.intervalPercentiles(times, [0.5, 0.95, 1.0])
+        return ["frames": Double(times.count), "frame_interval_p50_ms": frames[0], "frame_interval_p95_ms": frames[1],
+                "frame_interval_max_ms": frames[2]]
+    }
+}

@@ -20,7 +20,7 @@ final class GATTBenchmark {
     private let sessions: ChatSessions
     private let browser: GATTBrowser
     private let quit: () -> Void
-    private var paints: [Int64] = []
+    private let paints = PaintLog()
 
     init?(environment: [String: String], window: MainWindow, sessions: ChatSessions, browser: GATTBrowser,
           quit: @escaping () -> Void) {
@@ -35,10 +35,7 @@ final class GATTBenchmark {
     }
 
     func start() {
-        window.window.onAfterPaint { [weak self] in
-            self?.paints.append(MainLoop.monotonicMicroseconds)
-            return self != nil
-        }
+        paints.follow(window.window)
         Task { @MainActor in
             window.showDetail(of: device)
             sessions.connect(to: device)
@@ -74,13 +71,12 @@ final class GATTBenchmark {
 
     /// The main thread's CPU share and the frame intervals over `seconds`.
     private func measure() async -> [String: Double] {
-        paints = []
+        paints.restart()
         let cpu = FrameStats.threadCPUSeconds(), wall = FrameStats.monotonicSeconds()
         try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-        let frames = FrameStats.intervalPercentiles(paints, [0.5, 0.95, 1.0])
-        return ["main_thread_busy": (FrameStats.threadCPUSeconds() - cpu) / (FrameStats.monotonicSeconds() - wall),
-                "frames": Double(paints.count), "frame_interval_p50_ms": frames[0], "frame_interval_p95_ms": frames[1],
-                "frame_interval_max_ms": frames[2]]
+        var figures = paints.figures
+        figures["main_thread_busy"] = (FrameStats.threadCPUSeconds() - cpu) / (FrameStats.monotonicSeconds() - wall)
+        return figures
     }
 
     private func finish(_ result: [String: Any]) {

@@ -142,7 +142,9 @@ public final class FavBlueApp {
         let demo = DemoCapture.path()
         let recorder = self.recorder
         let log = Self.log
-        link = ScannerFactory.link(for: source, record: recorder, crypto: ToolboxPairingCrypto(), log: log)
+        // One toolbox for the link's database hash and the Security Manager.
+        let crypto = ToolboxPairingCrypto()
+        link = ScannerFactory.link(for: source, record: recorder, crypto: crypto, log: log)
         bus = ScannerFactory.bus(for: source)
         let history = SessionHistory(store: store, demo: source == .demo)
         self.history = history
@@ -228,7 +230,6 @@ public final class FavBlueApp {
         self.browser = browser
         live.keepsListed = { [weak sessions] id in sessions?.state.device == id }
         // The HCI route's Security Manager reads the bonds Identities owns, and keeps new ones there.
-        let crypto = ToolboxPairingCrypto()
         let keyring = HCIKeyring(hashing: AESAddressHashing(), local: LocalIdentity(random: crypto.random(22)))
         Task {
             // FavBlue's identity on the HCI route is made once, so bonded devices know it after a restart.

@@ -326,19 +326,17 @@ struct MCUmgrRun {
         guard let size else { Self.usage("“\(DeviceText.terminal(path))” could not be read") }
         if size > MCUbootImage.maximumFileSize { Self.usage(MCUbootImageProblem.tooLarge(size).message) }
         guard let data = FileManager.default.contents(atPath: path) else { Self.usage("“\(DeviceText.terminal(path))” could not be read") }
-        let members: [FirmwarePackage.Member]
-        do throws(FirmwarePackageProblem) { members = try FirmwarePackage.images(in: Array(data), inflate: Inflate.raw) } catch {
-            Self.usage(error.message)
-        }
-        var images: [UpdateImage] = []
-        for member in members {
-            let image: MCUbootImage
-            do { image = try MCUbootImage.read(member.bytes) } catch {
-                Self.usage(members.count > 1 ? "\(DeviceText.terminal(member.name)): \(error.message)" : error.message)
+        let images: [UpdateImage]
+        do throws(FirmwareFileProblem) { images = try UpdateImage.read(Array(data), inflate: Inflate.raw) } catch {
+            switch error {
+            case .package(let problem): Self.usage(problem.message)
+            case .image(let member?, let problem): Self.usage("\(DeviceText.terminal(member)): \(problem.message)")
+            case .image(nil, let problem): Self.usage(problem.message)
             }
-            let number = members.count > 1 ? "image \(member.number): " : ""
-            FileHandle.standardError.write(Data("favblue-scan: \(number)\(image.version), \(member.bytes.count) bytes, hash \(Hex.compact(image.hash ?? []).lowercased())\n".utf8))
-            images.append(UpdateImage(number: member.number, bytes: member.bytes, image: image))
+        }
+        for update in images {
+            let number = images.count > 1 ? "image \(update.number): " : ""
+            FileHandle.standardError.write(Data("favblue-scan: \(number)\(update.image.version), \(update.bytes.count) bytes, hash \(Hex.lower(update.image.hash ?? []))\n".utf8))
         }
         let bytes = images.reduce(0) { $0 + $1.bytes.count }
         // The whole update, as the app runs it: upload, mark, and in the two modes that restart

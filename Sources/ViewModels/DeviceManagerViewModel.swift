@@ -238,22 +238,19 @@ public final class DeviceManagerViewModel {
     /// Reads the chosen file (an image, or a package whose manifest names one for each core)
     /// and checks each image as MCUboot will, before any byte goes out.
     public func check(_ file: [UInt8]) -> FileCheck {
-        let members: [FirmwarePackage.Member]
-        do throws(FirmwarePackageProblem) { members = try FirmwarePackage.images(in: file, inflate: inflate) } catch {
-            return .refused(error.message)
-        }
-        var images: [UpdateImage] = []
-        var lines: [String] = []
-        for member in members {
-            let image: MCUbootImage
-            do { image = try MCUbootImage.read(member.bytes) } catch {
-                return .refused(members.count > 1 ? L10n.format("{}: {}", DeviceText.isolated(member.name), error.message) : error.message)
+        let images: [UpdateImage]
+        do throws(FirmwareFileProblem) { images = try UpdateImage.read(file, inflate: inflate) } catch {
+            switch error {
+            case .package(let problem): return .refused(problem.message)
+            case .image(let member?, let problem): return .refused(L10n.format("{}: {}", DeviceText.isolated(member), problem.message))
+            case .image(nil, let problem): return .refused(problem.message)
             }
-            var parts = [L10n.format("Version {}", image.version.description), Formats.bytes(member.bytes.count)]
-            if let hash = image.hash { parts.append(L10n.format("Hash {}…", hash.prefix(4).map { String(format: "%02x", $0) }.joined())) }
+        }
+        let lines = images.map { update in
+            var parts = [L10n.format("Version {}", update.image.version.description), Formats.bytes(update.bytes.count)]
+            if let hash = update.image.hash { parts.append(L10n.format("Hash {}…", Hex.lower(hash.prefix(4)))) }
             let summary = parts.joined(separator: " · ")
-            lines.append(members.count > 1 ? L10n.format("Image {}: {}", Formats.number(member.number), summary) : summary)
-            images.append(UpdateImage(number: member.number, bytes: member.bytes, image: image))
+            return images.count > 1 ? L10n.format("Image {}: {}", Formats.number(update.number), summary) : summary
         }
         return .ready(summary: lines.joined(separator: "\n"), images: images)
     }

@@ -204,7 +204,7 @@ final class DeviceRowView {
                 pool.give(pair, from: self)
             }
             let mine = pool.take(key, for: self)
-            buttons.appendMoving(mine.heart, mine.details)
+            buttons.append(mine.heart, mine.details)
             pair = mine
         }
         self.key = key

@@ -221,6 +221,30 @@ public struct UpdateImage: Equatable, Sendable {
         self.bytes = bytes
         self.image = image
     }
+
+    /// Each image `file` holds, checked as MCUboot will before any byte is sent: the file
+    /// itself, or each image a package's manifest names, image 0 first. `inflate` unpacks a
+    /// package's deflated member.
+    public static func read(_ file: [UInt8], inflate: ([UInt8], Int) -> [UInt8]?) throws(FirmwareFileProblem) -> [UpdateImage] {
+        let members: [FirmwarePackage.Member]
+        do throws(FirmwarePackageProblem) { members = try FirmwarePackage.images(in: file, inflate: inflate) } catch {
+            throw .package(error)
+        }
+        return try members.map { member throws(FirmwareFileProblem) in
+            do throws(MCUbootImageProblem) {
+                return UpdateImage(number: member.number, bytes: member.bytes, image: try MCUbootImage.read(member.bytes))
+            } catch {
+                throw .image(member: members.count > 1 ? member.name : nil, error)
+            }
+        }
+    }
+}
+
+/// Why a firmware file cannot be sent: the package, or one of its images.
+public enum FirmwareFileProblem: Error, Sendable {
+    case package(FirmwarePackageProblem)
+    /// An image that does not read; `member` names it in a package of several.
+    case image(member: String?, MCUbootImageProblem)
 }
 
 /// How far the device took the image, as its answers said (written by the progress callback).

@@ -24,20 +24,6 @@ public final class Box: Widget {
         return self
     }
 
-    /// Appends children in order, each taken out of the box that holds it first, if one does:
-    /// a widget has one parent, and GTK refuses a second.
-    @discardableResult
-    public func appendMoving(_ children: Widget...) -> Self {
-        for child in children {
-            if let parent = gtk_widget_get_parent(child.widget),
-               g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(parent)), gtk_box_get_type()) != 0 {
-                gtk_box_remove(gcast(UnsafeMutableRawPointer(parent)), child.widget)
-            }
-            gtk_box_append(gcast(object), child.widget)
-        }
-        return self
-    }
-
     /// Appends a raw child widget.
     func append(raw child: UnsafeMutablePointer<GtkWidget>) {
         gtk_box_append(gcast(object), child)
