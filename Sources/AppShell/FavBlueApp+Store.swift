@@ -70,11 +70,6 @@ extension FavBlueApp {
         StoreFactory.releaseLock(directory: StoreFactory.defaultDirectory())
     }
 
-    /// The demo's favorites, in a store of their own that lasts for this session only.
-    static func demoFavorites() -> FavoritesUseCases {
-        FavoritesUseCases(repository: InMemoryFavoritesRepository(DemoFavorites.all()))
-    }
-
     func loadChatRetention() -> ChatRetention {
         let days = Int(settings?.uint("chat-retention-days") ?? 0)
         return ChatRetention(days: days == 0 ? nil : days,

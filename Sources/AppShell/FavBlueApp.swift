@@ -25,13 +25,13 @@ public final class FavBlueApp {
     var window: MainWindow?
     private var store: Store?
     /// Where favorites' signal and sensor history go this session (in memory in the demo).
-    private var history: SessionHistory?
+    var history: SessionHistory?
     private var awaitingStore = false
     /// The store, being opened while GTK starts.
     var storeOpening: StoreOpening?
-    private var favorites: Favorites?
+    var favorites: Favorites?
     private var favoritesPage: FavoritesViewModel?
-    private var scanner: ScannerViewModel?
+    var scanner: ScannerViewModel?
     var live: LiveDevices?
     private var hidden: HiddenDevices?
     private var identities: Identities?
@@ -40,7 +40,7 @@ public final class FavBlueApp {
     /// Keeps the HCI route's keyring in step with the bonds.
     private var identityWatch: ObservationToken?
     private var policy: ScanPolicy?
-    private var source: ScanSource = .auto
+    var source: ScanSource = .auto
     /// What this computer's adapter is called beside the other sources, and those sources.
     private var sourceName: String?
     private var listeners: [NamedSource] = []
@@ -56,11 +56,11 @@ public final class FavBlueApp {
     private var browser: GATTBrowser?
     /// The Device Manager of the connected device's page.
     private var deviceManager: DeviceManager?
-    private var pairing: Pairing?
+    var pairing: Pairing?
     private var pairingDialogs: PairingDialogs?
     private var presenceAlerts: PresenceAlertsWatch?
     private var readingLimits: ReadingLimitsWatch?
-    private var trackerGuard: TrackerGuard?
+    var trackerGuard: TrackerGuard?
     private var nicknames: NicknameSharing?
     /// Act as a Device: what FavBlue advertises and serves.
     var peripheral: PeripheralRole?
@@ -338,24 +338,7 @@ public final class FavBlueApp {
             scanner: { [weak self] navigator in
                 ScannerPage(navigator: navigator, model: scanner, favorites: favoritesPage, hidden: hidden, pairing: pairingActions,
                             trackerAlerts: trackerAlerts,
-                            tryDemo: { [weak self] in
-                    self?.source = .demo
-                    self?.link = nil
-                    self?.bus?.close()
-                    self?.bus = nil
-                    sessions.replace(connector: ConnectorFactory.make(.demo, link: nil))
-                    pairing.replace(pairer: PairerFactory.make(.demo))
-                    role.replace(port: PeripheralFactory.make(.demo, link: nil))
-                    // Preferences → Sources says what runs now, not what was tried first.
-                    sources.setPrimary(.demo)
-                    self?.trackerGuard?.recall(DemoTracker.story(before: Date()))
-                    // The demo's favorites, and what FavBlue hears of them, stay in memory.
-                    self?.history?.keepInMemory()
-                    Task { [weak self] in await self?.favorites?.showDemo(Self.demoFavorites()) }
-                    // The demo's kitchen gateway listens from now on, as a broker's gateway would.
-                    live.listen()
-                    scanner.start()
-                })
+                            tryDemo: { [weak self] in self?.tryTheDemo(sources: sources) })
             },
             detail: { navigator, device in
                 DeviceDetailPage(navigator: navigator,
