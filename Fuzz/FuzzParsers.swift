@@ -218,9 +218,9 @@ func fuzzSensors(_ body: [UInt8]) {
     let companies = SensorDecoders.byCompany.keys.sorted() + [0x0757]
     // Families told by a listed service (Mopeka, Govee H5055, Jaalee, SensorPush) see them all.
     let listed = ["FEE5", "5550", "F525", "EF090000-11D6-42BA-93B8-9DD7EC090AB0", "EF090000-11D6-42BA-93B8-9DD7EC090AA9"]
-        .map { ServiceID(uuid: $0, name: nil) }
+        .map { ServiceID(BluetoothUUID($0)!, name: nil) }
     var frames = services.map { SensorFrame(address: "A4:C1:38:00:11:22", name: nil, manufacturerData: [],
-                                           serviceData: [ServiceID(uuid: $0, name: nil): body]) }
+                                           serviceData: [ServiceID(BluetoothUUID($0)!, name: nil): body]) }
     for name in ["GVH5101", "GVH5106_1234", "sps", "TP357 (2142)", "iBBQ", "SensorPush HTP.xw", "Aranet2 1A2B", "P T EN 888444", "P RHT 1", "s"] {
         frames += companies.map { SensorFrame(address: "A4:C1:38:00:11:22", name: name,
                                               manufacturerData: [ManufacturerData(companyID: $0, companyName: "", data: body)],
@@ -229,10 +229,10 @@ func fuzzSensors(_ body: [UInt8]) {
     // SwitchBot's outdoor meter: its type in the service data, its readings in the company block.
     for head: UInt8 in [0x77, 0x73, 0x64] {
         frames.append(SensorFrame(address: "", name: nil, manufacturerData: [ManufacturerData(companyID: 0x0969, companyName: "", data: body)],
-                                  serviceData: [ServiceID(uuid: "FD3D", name: nil): [head] + body.prefix(8)]))
+                                  serviceData: [ServiceID(BluetoothUUID(0xFD3D), name: nil): [head] + body.prefix(8)]))
     }
     // The app decodes before it knows the address: MiBeacon then trusts the one the frame carries.
-    frames.append(SensorFrame(address: "", name: nil, manufacturerData: [], serviceData: [ServiceID(uuid: "FE95", name: nil): body]))
+    frames.append(SensorFrame(address: "", name: nil, manufacturerData: [], serviceData: [ServiceID(BluetoothUUID(0xFE95), name: nil): body]))
     for frame in frames {
         for keys in [nil, FuzzSensorKeys() as SensorKeys?] {
             guard let data = SensorDecoders.decode(frame, keys: keys) else { continue }

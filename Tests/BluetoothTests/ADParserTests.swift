@@ -31,7 +31,7 @@ final class ADParserTests: XCTestCase {
         XCTAssertEqual(ad.txPower, -8)
         XCTAssertEqual(ad.appearance, 0x03C1)
         XCTAssertEqual(ad.classOfDevice, 0x240404)
-        XCTAssertEqual(ad.serviceData[ServiceID(uuid: "FEF3", name: "Google")], [0xAA, 0xBB])
+        XCTAssertEqual(ad.serviceData[ServiceID(BluetoothUUID(0xFEF3), name: "Google")], [0xAA, 0xBB])
         XCTAssertEqual(ad.manufacturerData.first?.companyID, 0x0059)
         XCTAssertEqual(ad.manufacturerData.first?.companyName, "Nordic Semiconductor ASA")
         XCTAssertEqual(ad.manufacturerData.first?.data, [1, 2, 3, 4])

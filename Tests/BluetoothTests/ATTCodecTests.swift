@@ -2,6 +2,7 @@
 // Copyright The FavBlue authors
 
 @testable import Bluetooth
+import Domain
 import XCTest
 
 /// Every ATT PDU the client uses, byte for byte (Core v5.4, Vol 3, Part F, §3.4), and the
@@ -137,11 +138,28 @@ final class ATTCodecTests: XCTestCase {
     }
 
     func testSixteenBitAndBaseUUIDFormsAreTheSame() {
-        XCTAssertEqual(AttributeUUID(0x2902), AttributeUUID("00002902-0000-1000-8000-00805F9B34FB"))
-        XCTAssertEqual(AttributeUUID("00002902-0000-1000-8000-00805F9B34FB")?.short, 0x2902)
+        XCTAssertEqual(BluetoothUUID(0x2902), BluetoothUUID("00002902-0000-1000-8000-00805F9B34FB"))
+        XCTAssertEqual(BluetoothUUID("00002902-0000-1000-8000-00805F9B34FB")?.short, 0x2902)
         XCTAssertNil(chat.service.short)
-        XCTAssertNil(AttributeUUID("7E57C000"))
-        XCTAssertNil(AttributeUUID("ZZZZ"))
+        XCTAssertNil(BluetoothUUID("ZZZZ"))
+        // ATT has no 32-bit form: four bytes in a PDU are refused, and a 32-bit UUID goes out in 128 bits.
+        XCTAssertNil(BluetoothUUID(attWire: [0x00, 0xC0, 0x57, 0x7E]))
+        XCTAssertEqual(BluetoothUUID("7E57C000")?.attAsGiven.count, 16)
+        XCTAssertEqual(ATTPDU.readByTypeRequest(start: 1, end: 0xFFFF, type: BluetoothUUID("0000180F")!).bytes,
+                       [0x08, 0x01, 0x00, 0xFF, 0xFF, 0x0F, 0x18])
+    }
+
+    func testAServiceKeepsTheFormItWasHeardInAndIsComparedByValue() {
+        let short = ADParser.parse([0x03, 0x03, 0x0F, 0x18]).services
+        let long = ADParser.parse([0x11, 0x07] + BluetoothUUID("0000180F-0000-1000-8000-00805F9B34FB")!.wire).services
+        let thirtyTwo = ADParser.parse([0x05, 0x05, 0x95, 0xFE, 0x00, 0x00]).services
+        XCTAssertEqual(short.map(\.uuid), ["180F"])
+        XCTAssertEqual(long.map(\.uuid), ["0000180F-0000-1000-8000-00805F9B34FB"])
+        XCTAssertEqual(thirtyTwo.map(\.uuid), ["0000FE95"])
+        XCTAssertEqual(short.map(\.name), ["Battery"])
+        XCTAssertEqual(long.map(\.name), ["Battery"])
+        XCTAssertEqual(short, long)
+        XCTAssertEqual(thirtyTwo.first?.id, BluetoothUUID(0xFE95))
     }
 
     // MARK: Splitting outgoing text

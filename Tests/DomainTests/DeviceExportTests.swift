@@ -54,9 +54,9 @@ final class DeviceExportTests: XCTestCase {
         var advertised = AdvertisedData()
         let id = DeviceID(octets: [0xC0, 0x98, 0xE5, 0x49, 0x00, 0x01], kind: .leRandom)
         advertised.merge(Observation(id: id, timestamp: Date(timeIntervalSince1970: 0), rssi: -50, name: name,
-                                     services: [ServiceID(uuid: "FEAA", name: nil), ServiceID(uuid: "180F", name: "Battery")],
+                                     services: [ServiceID(BluetoothUUID(0xFEAA), name: nil), ServiceID(BluetoothUUID(0x180F), name: "Battery")],
                                      manufacturerData: [ManufacturerData(companyID: 0x004C, companyName: "Apple, Inc.", data: [0x02, 0x15, 0xAB])],
-                                     serviceData: [ServiceID(uuid: "FEAA", name: nil): [0x10, 0x00, 0x03]]))
+                                     serviceData: [ServiceID(BluetoothUUID(0xFEAA), name: nil): [0x10, 0x00, 0x03]]))
         return DeviceRecord(id: id, advertised: advertised, rssi: -50, rssiMax: -41, reports: 3,
                             firstSeen: Date(timeIntervalSince1970: 1_700_000_000.25),
                             lastSeen: Date(timeIntervalSince1970: 1_700_000_061.999_6), nickname: nickname, favorite: favorite)
@@ -66,7 +66,7 @@ final class DeviceExportTests: XCTestCase {
         var advertised = AdvertisedData()
         let id = DeviceID(octets: [0xA4, 0xC1, 0x38, 0x00, 0x11, 0x22], kind: .lePublic)
         advertised.merge(Observation(id: id, timestamp: Date(timeIntervalSince1970: 0), rssi: -60, name: "Living Room",
-                                     serviceData: [ServiceID(uuid: "FCD2", name: nil): Hex.bytes("4002ca0903bf13")!]))
+                                     serviceData: [ServiceID(BluetoothUUID(0xFCD2), name: nil): Hex.bytes("4002ca0903bf13")!]))
         let record = DeviceRecord(id: id, advertised: advertised, rssi: -60, rssiMax: -60, reports: 1,
                                   firstSeen: Date(timeIntervalSince1970: 0), lastSeen: Date(timeIntervalSince1970: 0))
         let line = DeviceExport.jsonLine(record)

@@ -13,10 +13,10 @@ final class LiveDeviceTests: XCTestCase {
 
     func testAScanResponseAddsToTheAdvertisementWithoutUndoingConnectable() {
         let advertisement = Observation(id: id, timestamp: at(1), rssi: -60, name: "Speaker",
-                                        flags: 0x06, connectable: true, services: [ServiceID(uuid: "110B", name: "Audio Sink")])
+                                        flags: 0x06, connectable: true, services: [ServiceID(BluetoothUUID(0x110B), name: "Audio Sink")])
         let response = Observation(id: id, timestamp: at(2), rssi: -58, connectable: false, isScanResponse: true,
                                    manufacturerData: [ManufacturerData(companyID: 0x0059, companyName: "Nordic Semiconductor ASA", data: [1])],
-                                   serviceData: [ServiceID(uuid: "FEAA", name: nil): [0x10]], appearance: 0x0841)
+                                   serviceData: [ServiceID(BluetoothUUID(0xFEAA), name: nil): [0x10]], appearance: 0x0841)
         var device = LiveDevice(advertisement)
         device.fold(response)
         let merged = device.advertised
@@ -44,7 +44,7 @@ final class LiveDeviceTests: XCTestCase {
         var device = LiveDevice(Observation(id: id, timestamp: at(1), rssi: -60, manufacturerData: [block]))
         XCTAssertNil(device.advertised.sensor, "without FEE5 it is some other device of that company")
         device.fold(Observation(id: id, timestamp: at(2), rssi: -60, isScanResponse: true,
-                                services: [ServiceID(uuid: "FEE5", name: nil)], manufacturerData: [block]))
+                                services: [ServiceID(BluetoothUUID(0xFEE5), name: nil)], manufacturerData: [block]))
         XCTAssertEqual(device.advertised.sensor?.model, SensorModel(maker: "Mopeka", model: "Pro Plus"))
     }
 

@@ -13,8 +13,8 @@ final class MoreSensorFamilyTests: XCTestCase {
         SensorDecoders.decode(SensorFrame(
             address: "C4:7C:8D:00:01:02", name: name,
             manufacturerData: company.map { [ManufacturerData(companyID: $0, companyName: "", data: Hex.bytes(hex)!)] } ?? [],
-            serviceData: service.map { [ServiceID(uuid: $0, name: nil): Hex.bytes(serviceHex)!] } ?? [:],
-            services: lists.map { ServiceID(uuid: $0, name: nil) }))
+            serviceData: service.map { [ServiceID(BluetoothUUID($0)!, name: nil): Hex.bytes(serviceHex)!] } ?? [:],
+            services: lists.map { ServiceID(BluetoothUUID($0)!, name: nil) }))
     }
 
     private func values(_ data: SensorData?) -> [String: Double] {
@@ -41,7 +41,7 @@ final class MoreSensorFamilyTests: XCTestCase {
             body.append(0)
             for value in [second, 0, 300] { body += withUnsafeBytes(of: value.littleEndian, Array.init) }
             body += [0, 0]
-            return Observation(id: id, timestamp: Date(), rssi: -60, services: [ServiceID(uuid: "5550", name: nil)],
+            return Observation(id: id, timestamp: Date(), rssi: -60, services: [ServiceID(BluetoothUUID(0x5550), name: nil)],
                                manufacturerData: [ManufacturerData(companyID: 0x04CF, companyName: "", data: body)])
         }
         var advertised = AdvertisedData(frame(0x00, 21, 22))
@@ -170,7 +170,7 @@ final class MoreSensorFamilyTests: XCTestCase {
         // Theengs' LYWSD02 frames from AA:BB:CC:DD:EE:FF: 25.6 °C, then 69 %, then the battery at 8 %.
         let id = DeviceID(octets: [0xAA, 0xBB, 0xCC, 0xDD, 0xEE, 0xFF], kind: .lePublic)
         func frame(_ hex: String) -> Observation {
-            Observation(id: id, timestamp: Date(), rssi: -60, serviceData: [ServiceID(uuid: "FE95", name: nil): Hex.bytes(hex)!])
+            Observation(id: id, timestamp: Date(), rssi: -60, serviceData: [ServiceID(BluetoothUUID(0xFE95), name: nil): Hex.bytes(hex)!])
         }
         var advertised = AdvertisedData(frame("70205b0475ffeeddccbbaa090410020001"))
         advertised.merge(frame("70205b04dcffeeddccbbaa09061002b202"))
@@ -212,7 +212,7 @@ final class MoreSensorFamilyTests: XCTestCase {
             body.append(0)
             for value: Int16 in [22, 0, 300] { body += withUnsafeBytes(of: value.littleEndian, Array.init) }
             body += [0, 0]
-            return Observation(id: id, timestamp: Date(), rssi: -60, services: [ServiceID(uuid: "5550", name: nil)],
+            return Observation(id: id, timestamp: Date(), rssi: -60, services: [ServiceID(BluetoothUUID(0x5550), name: nil)],
                                manufacturerData: [ManufacturerData(companyID: 0x04CF, companyName: "", data: body)])
         }
         var advertised = AdvertisedData(frame(0x03))

@@ -10,7 +10,7 @@ import XCTest
 final class SensorDecoderTests: XCTestCase {
     private func service(_ uuid: String, _ hex: String, name: String? = nil, address: String = "A4:C1:38:00:11:22") -> SensorData? {
         SensorDecoders.decode(SensorFrame(address: address, name: name, manufacturerData: [],
-                                          serviceData: [ServiceID(uuid: uuid, name: nil): Hex.bytes(hex)!]))
+                                          serviceData: [ServiceID(BluetoothUUID(uuid)!, name: nil): Hex.bytes(hex)!]))
     }
 
     private func company(_ id: UInt16, _ hex: String, name: String? = nil) -> SensorData? {

@@ -13,7 +13,7 @@ final class TheengsFamilyTests: XCTestCase {
         SensorDecoders.decode(SensorFrame(
             address: address, name: name,
             manufacturerData: company.map { [ManufacturerData(companyID: $0, companyName: "", data: Hex.bytes(hex)!)] } ?? [],
-            serviceData: service.map { [ServiceID(uuid: $0, name: nil): Hex.bytes(serviceHex)!] } ?? [:]))
+            serviceData: service.map { [ServiceID(BluetoothUUID($0)!, name: nil): Hex.bytes(serviceHex)!] } ?? [:]))
     }
 
     private func values(_ data: SensorData?) -> [String: Double] {

@@ -12,7 +12,7 @@ final class TrackerTableTests: XCTestCase {
     }
 
     private func service(_ uuid: String, _ data: [UInt8]) -> TrackerReading? {
-        TrackerTable.read(manufacturerData: [], serviceData: [ServiceID(uuid: uuid, name: nil): data])
+        TrackerTable.read(manufacturerData: [], serviceData: [ServiceID(BluetoothUUID(uuid)!, name: nil): data])
     }
 
     /// A full-key Find My payload: type 0x12, length 0x19, the status byte, 22 key bytes, key bits, hint.
@@ -71,9 +71,9 @@ final class TrackerTableTests: XCTestCase {
         XCTAssertEqual(service("FEED", [0x02, 0x00, 0x11]), TrackerReading(family: .tile, kind: .tile, state: .unknown))
         XCTAssertEqual(service("FEED", [0x02])?.mayBeFollowing, true, "a Tile does not say, so it may be counted")
         // A Tile that lists its service UUID and sends no service data is a Tile all the same.
-        XCTAssertEqual(TrackerTable.read(manufacturerData: [], serviceData: [:], services: [ServiceID(uuid: "FEED", name: nil)]),
+        XCTAssertEqual(TrackerTable.read(manufacturerData: [], serviceData: [:], services: [ServiceID(BluetoothUUID(0xFEED), name: nil)]),
                        TrackerReading(family: .tile, kind: .tile, state: .unknown))
-        XCTAssertNil(TrackerTable.read(manufacturerData: [], serviceData: [:], services: [ServiceID(uuid: "FEEE", name: nil)]))
+        XCTAssertNil(TrackerTable.read(manufacturerData: [], serviceData: [:], services: [ServiceID(BluetoothUUID(0xFEEE), name: nil)]))
         XCTAssertEqual(service("FA25", [0x01])?.family, .pebblebee)
     }
 

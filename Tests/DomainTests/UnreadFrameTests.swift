@@ -17,7 +17,7 @@ final class UnreadFrameTests: XCTestCase {
     private func mi(_ n: UInt8, _ object: String) -> Observation {
         let id = DeviceID(octets: [0xA4, 0xC1, 0x38, 0x00, 0x00, 0x01], kind: .lePublic)
         let hex = "4050" + "5b05" + String(format: "%02x", n) + object
-        return Observation(id: id, timestamp: Date(), rssi: -60, serviceData: [ServiceID(uuid: "FE95", name: nil): Hex.bytes(hex)!])
+        return Observation(id: id, timestamp: Date(), rssi: -60, serviceData: [ServiceID(BluetoothUUID(0xFE95), name: nil): Hex.bytes(hex)!])
     }
 
     func testMiBeaconFramesFoldedUnreadGiveTheNewestOfEachReading() {

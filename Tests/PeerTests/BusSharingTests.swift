@@ -130,7 +130,7 @@ final class BusSharingTests: XCTestCase {
         // BTHome v2: 25.06 °C and 50.55 % (bthome.io/format's example).
         let heard = Date()
         scanner.feed(Observation(id: sensor, timestamp: heard, rssi: -60, name: "Living Room",
-                                 serviceData: [ServiceID(uuid: "FCD2", name: nil): Hex.bytes("4002ca0903bf13")!]))
+                                 serviceData: [ServiceID(BluetoothUUID(0xFCD2), name: nil): Hex.bytes("4002ca0903bf13")!]))
         await live.drain()
         var documents: [String: [String: Any]] = [:]
         for line in await configs.lines() {
@@ -179,7 +179,7 @@ final class BusSharingTests: XCTestCase {
         // BTHome v2 (bthome.io/format): packet 5, door open (0x1A), button: press (0x3A).
         func frame(_ hex: String) async {
             scanner.feed(Observation(id: sensor, timestamp: Date(), rssi: -60, name: "Door sensor",
-                                     serviceData: [ServiceID(uuid: "FCD2", name: nil): Hex.bytes(hex)!]))
+                                     serviceData: [ServiceID(BluetoothUUID(0xFCD2), name: nil): Hex.bytes(hex)!]))
             await live.drain()
         }
         await frame("40" + "0005" + "1a01" + "3a01")

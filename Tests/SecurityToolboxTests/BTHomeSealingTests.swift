@@ -13,7 +13,7 @@ final class BTHomeSealingTests: XCTestCase {
         let data = try XCTUnwrap(ad.data.serviceData.first { $0.uuid == BluetoothUUID(0xFCD2) }?.data)
         let id = try DeviceID(parsing: address, kind: .leRandom)
         let heard = AdvertisedData(Observation(id: id, timestamp: Date(), rssi: -50, name: ad.data.localName,
-                                               serviceData: [ServiceID(uuid: "FCD2", name: nil): data]))
+                                               serviceData: [ServiceID(BluetoothUUID(0xFCD2), name: nil): data]))
         return SensorDecoders.decode(heard, address: address, keys: SensorKeyring([address: key]))
     }
 

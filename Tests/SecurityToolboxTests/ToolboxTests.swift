@@ -185,7 +185,7 @@ final class IdentityResolvingKeyTests: XCTestCase {
 final class SensorKeyringTests: XCTestCase {
     private func frame(_ address: String) -> SensorFrame {
         SensorFrame(address: address, name: nil, manufacturerData: [],
-                    serviceData: [ServiceID(uuid: "FCD2", name: nil): Hex.bytes("41a47266c95f730011223378237214")!])
+                    serviceData: [ServiceID(BluetoothUUID(0xFCD2), name: nil): Hex.bytes("41a47266c95f730011223378237214")!])
     }
 
     func testTheRightKeyOpensTheReadingsAndAWrongOneShowsNone() {
@@ -217,7 +217,7 @@ final class MiBeaconCounterTests: XCTestCase {
         let sealed = try XCTUnwrap(SensorKeyring().ccmSeal(key: key, nonce: Array(address.reversed()) + [0x5B, 0x05, 0x2A] + ext,
                                                            plaintext: objects, associated: [0x11], tagLength: 4))
         let frame = SensorFrame(address: "A4:C1:38:01:02:03", name: nil, manufacturerData: [],
-                                serviceData: [ServiceID(uuid: "FE95", name: nil): head + sealed.ciphertext + ext + sealed.tag])
+                                serviceData: [ServiceID(BluetoothUUID(0xFE95), name: nil): head + sealed.ciphertext + ext + sealed.tag])
         let opened = try XCTUnwrap(SensorDecoders.decode(frame, keys: SensorKeyring(["A4:C1:38:01:02:03": key])))
         XCTAssertEqual(opened.readings.map(\.value), [21])
         XCTAssertTrue(opened.sealed)

@@ -19,7 +19,7 @@ final class DeviceKeywordsTests: XCTestCase {
     func testATrackerSaysWhatItIsAndWhereItsOwnerIs() async throws {
         let id = try DeviceID(parsing: "C0:98:E5:49:00:08", kind: .leRandom)
         let seen = Observation(id: id, timestamp: Date(), rssi: -50,
-                               serviceData: [ServiceID(uuid: "FE33", name: nil): [0x00, 0x01]])
+                               serviceData: [ServiceID(BluetoothUUID(0xFE33), name: nil): [0x00, 0x01]])
         let tags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen))
         XCTAssertTrue(tags.contains("Chipolo · away from its owner"), "\(tags)")
     }
@@ -40,7 +40,7 @@ final class DeviceKeywordsTests: XCTestCase {
 
     func testAServiceThatTheAppearanceNamesMoreExactlyIsNotRepeated() async throws {
         let id = try DeviceID(parsing: "C0:98:E5:49:00:07", kind: .leRandom)
-        let seen = Observation(id: id, timestamp: Date(), rssi: -50, services: [ServiceID(uuid: "1812", name: "Human Interface Device")],
+        let seen = Observation(id: id, timestamp: Date(), rssi: -50, services: [ServiceID(BluetoothUUID(0x1812), name: "Human Interface Device")],
                                appearance: 0x03C1)
         let tags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen))
         XCTAssertTrue(tags.contains("Human interface device: Keyboard"), "\(tags)")
@@ -49,9 +49,9 @@ final class DeviceKeywordsTests: XCTestCase {
 
     func testKeywordsHoldWhatNoOtherSectionSaysAndAKnownFormatSaysItsName() async throws {
         let id = try DeviceID(parsing: "C4:7C:8D:6A:3E:03", kind: .leRandom)
-        let seen = Observation(id: id, timestamp: Date(), rssi: -50, txPower: -8, services: [ServiceID(uuid: "180F", name: "Battery")],
+        let seen = Observation(id: id, timestamp: Date(), rssi: -50, txPower: -8, services: [ServiceID(BluetoothUUID(0x180F), name: "Battery")],
                                manufacturerData: [ManufacturerData(companyID: 0xEC88, companyName: ManufacturerData.unknownMaker(0xEC88), data: [])],
-                               serviceData: [ServiceID(uuid: "FCD2", name: nil): [0x40]])
+                               serviceData: [ServiceID(BluetoothUUID(0xFCD2), name: nil): [0x40]])
         let tags = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen), format: "BTHome")
         XCTAssertEqual(tags, ["Bluetooth LE", "BTHome data"], "the address type, maker, services and TX power are properties")
         let plain = await DeviceDetailViewModel.keywords(id: id, advertised: AdvertisedData(seen))
@@ -65,7 +65,7 @@ final class DeviceKeywordsTests: XCTestCase {
     func testThePropertiesNameTheAddressCompaniesServicesAndTheNameAsSent() async throws {
         let id = try DeviceID(parsing: "C0:98:E5:49:00:08", kind: .leRandom)
         let seen = Observation(id: id, timestamp: Date(), rssi: -50, name: "Polar H10", txPower: -8,
-                               services: [ServiceID(uuid: "180D", name: "Heart Rate"), ServiceID(uuid: "FFF0", name: nil)],
+                               services: [ServiceID(BluetoothUUID(0x180D), name: "Heart Rate"), ServiceID(BluetoothUUID(0xFFF0), name: nil)],
                                manufacturerData: [ManufacturerData(companyID: 0x006B, companyName: "Polar Electro OY", data: [])])
         let named = await DeviceDetailViewModel.properties(id: id, advertised: AdvertisedData(seen))
         XCTAssertEqual(named.address, "C0:98:E5:49:00:08")

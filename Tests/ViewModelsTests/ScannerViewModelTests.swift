@@ -181,7 +181,7 @@ final class ScannerViewModelTests: XCTestCase {
         var phone = Self.seen(2, "Phone", -40)
         phone.manufacturerData = [ManufacturerData(companyID: 0x004C, companyName: "Apple, Inc.", data: [0x12, 0x02, 0x00, 0x00])]
         var smartTag = Self.seen(3, nil, -60)
-        smartTag.serviceData = [ServiceID(uuid: "FD5A", name: nil): [0x15] + Array(repeating: 0, count: 12)]
+        smartTag.serviceData = [ServiceID(BluetoothUUID(0xFD5A), name: nil): [0x15] + Array(repeating: 0, count: 12)]
         for o in [airTag, phone, smartTag] { scanner.feed(o) }
         await Self.settle(model)
         var rows = await model.rows
@@ -198,7 +198,7 @@ final class ScannerViewModelTests: XCTestCase {
         let (model, scanner, _, clock) = await Self.make()
         await MainActor.run { model.start() }
         var tile = Self.seen(4, nil, -55, at: clock.now)
-        tile.serviceData = [ServiceID(uuid: "FEED", name: nil): [0x01, 0x02]]
+        tile.serviceData = [ServiceID(BluetoothUUID(0xFEED), name: nil): [0x01, 0x02]]
         scanner.feed(tile)
         await Self.settle(model)
         var rows = await model.rows
@@ -431,7 +431,7 @@ extension ScannerViewModelTests {
             // BTHome v2: a temperature, in hundredths of a degree.
             let t = UInt16(bitPattern: hundredths)
             return Observation(id: TestDevices.id(7, kind: .leRandom), timestamp: time, rssi: -50, name: "Fridge",
-                               serviceData: [ServiceID(uuid: "FCD2", name: nil): [0x40, 0x02, UInt8(t & 0xFF), UInt8(t >> 8)]])
+                               serviceData: [ServiceID(BluetoothUUID(0xFCD2), name: nil): [0x40, 0x02, UInt8(t & 0xFF), UInt8(t >> 8)]])
         }
         // In the unit the test's locale reads (°F where LC_MEASUREMENT is American).
         let first = ReadingText.value(SensorReading(.temperature, 4.5, decimals: 2))

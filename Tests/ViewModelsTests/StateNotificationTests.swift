@@ -45,7 +45,7 @@ final class StateNotificationTests: XCTestCase {
         // BTHome v2: packet number, then the door (0x1A) open or closed.
         func hear(_ packet: UInt8, open: Bool) async {
             scanner.feed(Observation(id: door, timestamp: Date(), rssi: -60, name: "Back Door",
-                                     serviceData: [ServiceID(uuid: "FCD2", name: nil): [0x40, 0x00, packet, 0x1A, open ? 1 : 0]]))
+                                     serviceData: [ServiceID(BluetoothUUID(0xFCD2), name: nil): [0x40, 0x00, packet, 0x1A, open ? 1 : 0]]))
             await live.drain()
         }
         await hear(1, open: false)
@@ -81,7 +81,7 @@ final class StateNotificationTests: XCTestCase {
         live.start(mode: .continuous)
         func hear(_ packet: UInt8, _ event: UInt8) async {
             scanner.feed(Observation(id: button, timestamp: Date(), rssi: -60, name: "Switch",
-                                     serviceData: [ServiceID(uuid: "FCD2", name: nil): [0x40, 0x00, packet, 0x3A, event]]))
+                                     serviceData: [ServiceID(BluetoothUUID(0xFCD2), name: nil): [0x40, 0x00, packet, 0x3A, event]]))
             await live.drain()
         }
         await hear(1, 1)
@@ -106,7 +106,7 @@ final class StateNotificationTests: XCTestCase {
         // Xiaomi's MUE4094RT: MiBeacon with its frame counter at byte 4, then "motion seen" (0x0003).
         for counter: UInt8 in [0x1D, 0x1D, 0x1E, 0x1E, 0x1F] {
             scanner.feed(Observation(id: light, timestamp: Date(), rssi: -60, name: "Night light",
-                                     serviceData: [ServiceID(uuid: "FE95", name: nil): [0x40, 0x30, 0xDD, 0x03, counter, 0x03, 0x00, 0x01, 0x01, 0x00]]))
+                                     serviceData: [ServiceID(BluetoothUUID(0xFE95), name: nil): [0x40, 0x30, 0xDD, 0x03, counter, 0x03, 0x00, 0x01, 0x01, 0x00]]))
             await live.drain()
         }
         let changes = live.recentStateChanges(of: light)
@@ -124,7 +124,7 @@ final class StateNotificationTests: XCTestCase {
         // BTHome v2: packet number, then the button's event (0x3A): 1 a press, 2 a double press, 0 none.
         func hear(_ packet: UInt8, _ event: UInt8) async {
             scanner.feed(Observation(id: button, timestamp: Date(), rssi: -60, name: "Switch",
-                                     serviceData: [ServiceID(uuid: "FCD2", name: nil): [0x40, 0x00, packet, 0x3A, event]]))
+                                     serviceData: [ServiceID(BluetoothUUID(0xFCD2), name: nil): [0x40, 0x00, packet, 0x3A, event]]))
             await live.drain()
         }
         for (packet, event) in [(1, 1), (1, 1), (1, 1), (2, 1), (3, 0), (4, 2), (4, 2)] as [(UInt8, UInt8)] { await hear(packet, event) }

@@ -53,15 +53,15 @@ public enum BlueZDevice {
         // BlueZ leaves TxPower out when the device did not say; 127 means "not available" (Vol 4, Part E, §7.7.65.2).
         if case .int16(let tx)? = properties["TxPower"], tx != 127 { o.txPower = Int(tx) }
         if case .bytes(let flags)? = properties["AdvertisingFlags"], let first = flags.first { o.flags = first }
-        o.services = (properties["UUIDs"]?.items ?? []).compactMap { $0.stringValue.flatMap(AttributeUUID.init)?.serviceID }
+        o.services = (properties["UUIDs"]?.items ?? []).compactMap { $0.stringValue.flatMap(BluetoothUUID.init)?.compact.serviceID }
         for entry in dictionaryEntries(properties["ManufacturerData"]) {
             guard case .uint16(let company) = entry.key, case .bytes(let data) = entry.value.unwrapped else { continue }
             o.manufacturerData.append(ManufacturerData(companyID: company, companyName: CompanyNames.name(company), data: data))
         }
         for entry in dictionaryEntries(properties["ServiceData"]) {
-            guard let uuid = entry.key.stringValue.flatMap(AttributeUUID.init),
+            guard let uuid = entry.key.stringValue.flatMap(BluetoothUUID.init),
                   case .bytes(let data) = entry.value.unwrapped else { continue }
-            o.serviceData[uuid.serviceID] = data
+            o.serviceData[uuid.compact.serviceID] = data
         }
         if case .uint16(let appearance)? = properties["Appearance"], appearance != 0 { o.appearance = appearance }
         if case .uint32(let cod)? = properties["Class"], cod != 0 { o.classOfDevice = cod & 0xFF_FFFF }

@@ -88,15 +88,15 @@ public struct BlueZObjects: Sendable {
     /// A characteristic's path, UUID and flags ("write", "notify" …).
     public struct Characteristic: Equatable, Sendable {
         public let path: String
-        public let uuid: AttributeUUID
+        public let uuid: BluetoothUUID
         public let flags: Set<String>
     }
 
     /// The GATT services BlueZ resolved on `device`: path and UUID, in path (handle) order.
-    public func services(of device: String) -> [(path: String, uuid: AttributeUUID)] {
+    public func services(of device: String) -> [(path: String, uuid: BluetoothUUID)] {
         objects.compactMap { path, interfaces in
             guard let service = interfaces[Interface.gattService], service["Device"]?.stringValue == device,
-                  let uuid = service["UUID"]?.stringValue.flatMap(AttributeUUID.init) else { return nil }
+                  let uuid = service["UUID"]?.stringValue.flatMap(BluetoothUUID.init) else { return nil }
             return (path, uuid)
         }.sorted { $0.path < $1.path }
     }
@@ -106,7 +106,7 @@ public struct BlueZObjects: Sendable {
         objects.compactMap { path, interfaces in
             guard let characteristic = interfaces[Interface.gattCharacteristic],
                   characteristic["Service"]?.stringValue == service,
-                  let uuid = characteristic["UUID"]?.stringValue.flatMap(AttributeUUID.init) else { return nil }
+                  let uuid = characteristic["UUID"]?.stringValue.flatMap(BluetoothUUID.init) else { return nil }
             let flags = Set(characteristic["Flags"]?.items?.compactMap(\.stringValue) ?? [])
             return Characteristic(path: path, uuid: uuid, flags: flags)
         }.sorted { $0.path < $1.path }
@@ -122,7 +122,7 @@ public struct BlueZObjects: Sendable {
     public func gattTree(of device: String) -> (services: [GATTService], paths: AttributePaths) {
         var paths: AttributePaths = [:]
         var tree: [GATTService] = []
-        func uuid(_ properties: [String: DBusValue]) -> AttributeUUID? { properties["UUID"]?.stringValue.flatMap(AttributeUUID.init) }
+        func uuid(_ properties: [String: DBusValue]) -> BluetoothUUID? { properties["UUID"]?.stringValue.flatMap(BluetoothUUID.init) }
         func handle(_ path: String) -> UInt16? {
             path.split(separator: "/").last.flatMap { UInt16($0.suffix(4), radix: 16) }
         }
@@ -142,7 +142,7 @@ public struct BlueZObjects: Sendable {
                 var descriptors: [GATTDescriptor] = []
                 for (descPath, interfaces) in objects where interfaces[Interface.gattDescriptor]?["Characteristic"]?.stringValue == charPath {
                     guard let d = interfaces[Interface.gattDescriptor], let type = uuid(d), let at = handle(descPath) else { continue }
-                    descriptors.append(GATTDescriptor(uuid: type.serviceID.uuid, name: AttributeNames.descriptor(type.serviceID.uuid), handle: at))
+                    descriptors.append(GATTDescriptor(uuid: type.text, name: AttributeNames.descriptor(type.text), handle: at))
                     paths[at] = (descPath, Interface.gattDescriptor)
                     last = max(last, at)
                 }
@@ -150,15 +150,15 @@ public struct BlueZObjects: Sendable {
                 paths[value] = (charPath, Interface.gattCharacteristic)
                 last = max(last, value)
                 characteristics.append(GATTCharacteristic(
-                    uuid: type.serviceID.uuid, name: AttributeNames.characteristic(type.serviceID.uuid), handle: declaration, valueHandle: value, properties: Self.properties(flags),
+                    uuid: type.text, name: AttributeNames.characteristic(type.text), handle: declaration, valueHandle: value, properties: Self.properties(flags),
                     descriptors: descriptors.sorted { $0.handle < $1.handle }))
             }
             let includes = (properties["Includes"]?.items ?? []).compactMap { item -> GATTInclude? in
                 guard let included = item.stringValue, let first = handle(included) else { return nil }
                 let type = objects[included]?[Interface.gattService].flatMap(uuid)
-                return GATTInclude(uuid: type?.serviceID.uuid, start: first, end: first)
+                return GATTInclude(uuid: type?.text, start: first, end: first)
             }
-            tree.append(GATTService(uuid: type.serviceID.uuid, name: type.serviceID.name, start: start, end: last,
+            tree.append(GATTService(uuid: type.text, name: type.serviceID.name, start: start, end: last,
                                     includes: includes, characteristics: characteristics.sorted { $0.handle < $1.handle }))
         }
         // An included service ends where that service does.

@@ -40,17 +40,16 @@ enum BlueZRecording {
             structures.append([UInt8(body.count + 1), type] + body)
         }
         if let flags = o.flags { add(0x01, [flags]) }
-        let uuids = o.services.compactMap { AttributeUUID($0.uuid) }
-        let short = uuids.filter { $0.wire.count == 2 }.flatMap(\.wire)
-        let long = uuids.filter { $0.wire.count == 16 }.flatMap(\.wire)
-        if !short.isEmpty { add(0x03, short) }
-        if !long.isEmpty { add(0x07, long) }
+        // Complete lists of 16-, 32- and 128-bit UUIDs (Core Supplement, Part A, §1.1).
+        for (width, type) in [(2, UInt8(0x03)), (4, 0x05), (16, 0x07)] {
+            let list = o.services.map(\.id.wire).filter { $0.count == width }.flatMap { $0 }
+            if !list.isEmpty { add(type, list) }
+        }
         if let name = o.name { add(0x09, Array(name.utf8.prefix(200))) }
         if let tx = o.txPower { add(0x0A, [UInt8(bitPattern: Int8(clamping: tx))]) }
         if let appearance = o.appearance { add(0x19, [UInt8(appearance & 0xFF), UInt8(appearance >> 8)]) }
         for (service, data) in o.serviceData.sorted(by: { $0.key.uuid < $1.key.uuid }) {
-            guard let uuid = AttributeUUID(service.uuid) else { continue }
-            add(uuid.wire.count == 2 ? 0x16 : 0x21, uuid.wire + data)
+            add(BluetoothUUID.serviceDataType(service.id), service.id.wire + data)
         }
         for maker in o.manufacturerData { add(0xFF, [UInt8(maker.companyID & 0xFF), UInt8(maker.companyID >> 8)] + maker.data) }
         var data: [UInt8] = []

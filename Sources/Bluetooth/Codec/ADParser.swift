@@ -112,25 +112,10 @@ public enum ADParser {
         return stride(from: 0, to: data.count - data.count % width, by: width).map { service(Array(data[$0..<($0 + width)])) }
     }
 
-    /// A UUID from wire bytes (little-endian) in canonical text, with its well-known name.
+    /// A UUID from wire bytes (2, 4 or 16, little-endian) with its well-known name.
     /// Made when a report is decoded in full; a repeated report never comes here, so no table
     /// of every 16-bit UUID is built up front (that took a whole capture's start).
     static func service(_ wire: [UInt8]) -> ServiceID {
-        let hex = wire.count == 2 ? Hex.word(UInt16(wire[0]) | UInt16(wire[1]) << 8) : Hex.compact(wire.reversed())
-        let uuid: String
-        if wire.count == 16 {
-            var text: [UInt8] = []
-            text.reserveCapacity(36)
-            for (i, digit) in hex.utf8.enumerated() {
-                if i == 8 || i == 12 || i == 16 || i == 20 { text.append(UInt8(ascii: "-")) }
-                text.append(digit)
-            }
-            uuid = String(decoding: text, as: UTF8.self)
-        } else {
-            uuid = hex
-        }
-        let short16: UInt16? = wire.count == 2 ? UInt16(wire[0]) | UInt16(wire[1]) << 8 : nil
-        let name = short16.flatMap { ServiceNames.name($0) } ?? (wire.count == 16 ? ServiceNames.name(uuid128: uuid) : nil)
-        return ServiceID(uuid: uuid, name: name)
+        BluetoothUUID(wire: wire)!.serviceID
     }
 }

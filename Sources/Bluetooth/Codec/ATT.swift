@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Domain
+
 /// A handle and a value, as Read By Type, notifications and Multiple Handle Value
 /// Notification carry them.
 public struct HandleValue: Equatable, Sendable {
@@ -18,7 +20,7 @@ public struct GroupValue: Equatable, Sendable {
 /// A handle and its type, as Find Information answers.
 public struct HandleUUID: Equatable, Sendable {
     public let handle: UInt16
-    public let uuid: AttributeUUID
+    public let uuid: BluetoothUUID
 }
 
 /// One value of a Read Multiple Variable response: `length` is the attribute's whole length in
@@ -40,7 +42,7 @@ public enum ATTPDU: Equatable, Sendable {
     case findByTypeValueRequest(start: UInt16, end: UInt16, type: UInt16, value: [UInt8])
     /// Found handle and group end handle pairs.
     case findByTypeValueResponse([GroupValue])
-    case readByTypeRequest(start: UInt16, end: UInt16, type: AttributeUUID)
+    case readByTypeRequest(start: UInt16, end: UInt16, type: BluetoothUUID)
     case readByTypeResponse([HandleValue])
     case readRequest(handle: UInt16)
     case readResponse(value: [UInt8])
@@ -50,7 +52,7 @@ public enum ATTPDU: Equatable, Sendable {
     case readMultipleRequest(handles: [UInt16])
     /// The values one after another, as the server has no way to say where each ends.
     case readMultipleResponse(values: [UInt8])
-    case readByGroupTypeRequest(start: UInt16, end: UInt16, type: AttributeUUID)
+    case readByGroupTypeRequest(start: UInt16, end: UInt16, type: BluetoothUUID)
     case readByGroupTypeResponse([GroupValue])
     case writeRequest(handle: UInt16, value: [UInt8])
     case writeResponse
@@ -128,13 +130,13 @@ public enum ATTPDU: Equatable, Sendable {
         case .exchangeMTURequest(let mtu), .exchangeMTUResponse(let mtu): return [opcode] + le16(mtu)
         case .findInformationRequest(let start, let end): return [0x04] + le16(start) + le16(end)
         case .findInformationResponse(let list):
-            let format: UInt8 = list.first?.uuid.wire.count == 16 ? 2 : 1
-            return [0x05, format] + list.flatMap { le16($0.handle) + $0.uuid.wire }
+            let format: UInt8 = list.first?.uuid.attAsGiven.count == 16 ? 2 : 1
+            return [0x05, format] + list.flatMap { le16($0.handle) + $0.uuid.attAsGiven }
         case .findByTypeValueRequest(let start, let end, let type, let value):
             return [0x06] + le16(start) + le16(end) + le16(type) + value
         case .findByTypeValueResponse(let list): return [0x07] + list.flatMap { le16($0.start) + le16($0.end) }
         case .readByTypeRequest(let start, let end, let type), .readByGroupTypeRequest(let start, let end, let type):
-            return [opcode] + le16(start) + le16(end) + type.wire
+            return [opcode] + le16(start) + le16(end) + type.attAsGiven
         case .readByTypeResponse(let list):
             return [0x09, UInt8(2 + (list.first?.value.count ?? 0))] + list.flatMap { le16($0.handle) + $0.value }
         case .readRequest(let handle): return [0x0A] + le16(handle)
@@ -175,7 +177,7 @@ public enum ATTPDU: Equatable, Sendable {
             guard format == 1 || format == 2 else { throw .malformed("find information format \(format)") }
             let width = format == 1 ? 2 : 16
             decoded = .findInformationResponse(try entries(&r, size: 2 + width) { e throws(DecodeError) in
-                HandleUUID(handle: try e.u16("handle"), uuid: AttributeUUID(wire: try e.take(width, "UUID"))!)
+                HandleUUID(handle: try e.u16("handle"), uuid: BluetoothUUID(attWire: try e.take(width, "UUID"))!)
             })
         case 0x06:
             decoded = .findByTypeValueRequest(start: try r.u16("start handle"), end: try r.u16("end handle"),
@@ -187,7 +189,7 @@ public enum ATTPDU: Equatable, Sendable {
         case 0x08, 0x10:
             let start = try r.u16("start handle")
             let end = try r.u16("end handle")
-            guard let type = AttributeUUID(wire: r.rest()) else { throw .malformed("attribute type of bad length") }
+            guard let type = BluetoothUUID(attWire: r.rest()) else { throw .malformed("attribute type of bad length") }
             decoded = opcode == 0x08 ? .readByTypeRequest(start: start, end: end, type: type)
                 : .readByGroupTypeRequest(start: start, end: end, type: type)
         case 0x09:

@@ -1,37 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Domain
+
 /// A characteristic declaration (Core v5.4, Vol 3, Part G, §3.3.1).
 public struct CharacteristicDeclaration: Equatable, Sendable {
-    /// Property bits (§3.3.1.1).
-    public struct Properties: OptionSet, Sendable {
-        public let rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
-        public static let read = Properties(rawValue: 0x02)
-        public static let writeWithoutResponse = Properties(rawValue: 0x04)
-        public static let write = Properties(rawValue: 0x08)
-        public static let notify = Properties(rawValue: 0x10)
-        public static let indicate = Properties(rawValue: 0x20)
-    }
-
     /// The handle of the declaration itself.
     public let handle: UInt16
     /// What the characteristic allows.
-    public let properties: Properties
+    public let properties: GATTProperties
     /// The handle of its value.
     public let valueHandle: UInt16
     /// Its type.
-    public let uuid: AttributeUUID
+    public let uuid: BluetoothUUID
 
     /// Reads one entry of a Read By Type response for 0x2803: properties, value handle, UUID.
     public init(_ entry: HandleValue) throws(DecodeError) {
         var r = ByteReader(entry.value)
         let properties = try r.u8("characteristic properties")
         let valueHandle = try r.u16("characteristic value handle")
-        guard let uuid = AttributeUUID(wire: r.rest()) else { throw .malformed("characteristic UUID of bad length") }
+        guard let uuid = BluetoothUUID(attWire: r.rest()) else { throw .malformed("characteristic UUID of bad length") }
         guard valueHandle > entry.handle else { throw .malformed("characteristic value before its declaration") }
         self.handle = entry.handle
-        self.properties = Properties(rawValue: properties)
+        self.properties = GATTProperties(rawValue: properties)
         self.valueHandle = valueHandle
         self.uuid = uuid
     }
@@ -40,19 +31,19 @@ public struct CharacteristicDeclaration: Equatable, Sendable {
 /// A primary service found by Read By Group Type or Find By Type Value.
 public struct ServiceRange: Equatable, Sendable {
     /// The service's UUID.
-    public let uuid: AttributeUUID
+    public let uuid: BluetoothUUID
     /// Its handle range.
     public let start: UInt16
     public let end: UInt16
 
     /// Reads one entry of a Read By Group Type response for 0x2800; the value is the UUID.
     public init(_ group: GroupValue) throws(DecodeError) {
-        guard let uuid = AttributeUUID(wire: group.value) else { throw .malformed("service UUID of bad length") }
+        guard let uuid = BluetoothUUID(attWire: group.value) else { throw .malformed("service UUID of bad length") }
         try self.init(uuid: uuid, start: group.start, end: group.end)
     }
 
     /// A service whose UUID is known (Find By Type Value answers with handles only).
-    public init(uuid: AttributeUUID, start: UInt16, end: UInt16) throws(DecodeError) {
+    public init(uuid: BluetoothUUID, start: UInt16, end: UInt16) throws(DecodeError) {
         guard start > 0, start <= end else { throw .malformed("service handles \(start)–\(end)") }
         self.uuid = uuid
         self.start = start
@@ -63,20 +54,20 @@ public struct ServiceRange: Equatable, Sendable {
 /// The two chat services and their characteristics.
 public struct ChatProfile: Equatable, Sendable {
     /// The service.
-    public let service: AttributeUUID
+    public let service: BluetoothUUID
     /// Device → app, notify.
-    public let tx: AttributeUUID
+    public let tx: BluetoothUUID
     /// App → device, write.
-    public let rx: AttributeUUID
+    public let rx: BluetoothUUID
 
     /// FavBlue's chat service.
-    public static let chat = ChatProfile(service: AttributeUUID("7E57C000-2C8F-4F3C-9F91-8577E1891234")!,
-                                         tx: AttributeUUID("7E57C001-2C8F-4F3C-9F91-8577E1891234")!,
-                                         rx: AttributeUUID("7E57C002-2C8F-4F3C-9F91-8577E1891234")!)
+    public static let chat = ChatProfile(service: BluetoothUUID("7E57C000-2C8F-4F3C-9F91-8577E1891234")!,
+                                         tx: BluetoothUUID("7E57C001-2C8F-4F3C-9F91-8577E1891234")!,
+                                         rx: BluetoothUUID("7E57C002-2C8F-4F3C-9F91-8577E1891234")!)
     /// The Nordic UART Service.
-    public static let nordicUART = ChatProfile(service: AttributeUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")!,
-                                               tx: AttributeUUID("6E400003-B5A3-F393-E0A9-E50E24DCCA9E")!,
-                                               rx: AttributeUUID("6E400002-B5A3-F393-E0A9-E50E24DCCA9E")!)
+    public static let nordicUART = ChatProfile(service: BluetoothUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")!,
+                                               tx: BluetoothUUID("6E400003-B5A3-F393-E0A9-E50E24DCCA9E")!,
+                                               rx: BluetoothUUID("6E400002-B5A3-F393-E0A9-E50E24DCCA9E")!)
     /// In order of preference.
     public static let preferred: [ChatProfile] = [.chat, .nordicUART]
 }

@@ -44,9 +44,9 @@ struct GATTClient {
     }
 
     /// Discover Primary Service by Service UUID (§4.4.2): the first match, or nil.
-    func findService(_ uuid: AttributeUUID) throws(ATTError) -> ServiceRange? {
+    func findService(_ uuid: BluetoothUUID) throws(ATTError) -> ServiceRange? {
         do throws(ATTError) {
-            let answer = try bearer.request(.findByTypeValueRequest(start: 0x0001, end: 0xFFFF, type: 0x2800, value: uuid.wire))
+            let answer = try bearer.request(.findByTypeValueRequest(start: 0x0001, end: 0xFFFF, type: 0x2800, value: uuid.attAsGiven))
             guard case .findByTypeValueResponse(let list) = answer, let first = list.first else {
                 throw ATTError.unexpected(L10n.tr("a bad answer to Find By Type Value"))
             }
@@ -127,19 +127,19 @@ struct GATTClient {
         let allIncludes = try includes(from: first, to: last)
         let allDeclarations = try characteristics(from: first, to: last)
         for range in ranges {
-            var service = GATTService(uuid: range.uuid.serviceID.uuid, name: range.uuid.serviceID.name, start: range.start, end: range.end)
+            var service = GATTService(uuid: range.uuid.text, name: range.uuid.serviceID.name, start: range.start, end: range.end)
             service.includes = allIncludes.filter { range.start <= $0.handle && $0.handle <= range.end }.map(\.include)
             let declarations = allDeclarations.filter { range.start <= $0.handle && $0.handle <= range.end }
             for (index, declaration) in declarations.enumerated() {
                 // A characteristic's descriptors lie between its value and the next declaration (or the service end).
                 let end = index + 1 < declarations.count ? declarations[index + 1].handle - 1 : range.end
                 let descriptors = declaration.valueHandle < end ? try descriptors(from: declaration.valueHandle + 1, to: end) : []
-                let uuid = declaration.uuid.serviceID.uuid
+                let uuid = declaration.uuid.text
                 service.characteristics.append(GATTCharacteristic(
                     uuid: uuid, name: AttributeNames.characteristic(uuid), handle: declaration.handle,
-                    valueHandle: declaration.valueHandle, properties: GATTProperties(rawValue: declaration.properties.rawValue),
+                    valueHandle: declaration.valueHandle, properties: declaration.properties,
                     descriptors: descriptors.map {
-                        GATTDescriptor(uuid: $0.uuid.serviceID.uuid, name: AttributeNames.descriptor($0.uuid.serviceID.uuid), handle: $0.handle)
+                        GATTDescriptor(uuid: $0.uuid.text, name: AttributeNames.descriptor($0.uuid.text), handle: $0.handle)
                     }))
             }
             tree.append(service)
@@ -155,7 +155,7 @@ struct GATTClient {
         while start <= end {
             let answer: ATTPDU
             do {
-                answer = try bearer.request(.readByTypeRequest(start: start, end: end, type: AttributeUUID(0x2802)))
+                answer = try bearer.request(.readByTypeRequest(start: start, end: end, type: BluetoothUUID.include))
             } catch .error(.attributeNotFound, _, _) {
                 break
             }
@@ -163,11 +163,11 @@ struct GATTClient {
             for entry in entries where entry.value.count >= 4 {
                 let first = UInt16(entry.value[0]) | UInt16(entry.value[1]) << 8
                 let last = UInt16(entry.value[2]) | UInt16(entry.value[3]) << 8
-                var uuid = AttributeUUID(wire: entry.value.dropFirst(4))
+                var uuid = BluetoothUUID(attWire: entry.value.dropFirst(4))
                 if uuid == nil, case .readResponse(let value)? = try? bearer.request(.readRequest(handle: first)) {
-                    uuid = AttributeUUID(wire: value)
+                    uuid = BluetoothUUID(attWire: value)
                 }
-                found.append((entry.handle, GATTInclude(uuid: uuid?.serviceID.uuid, start: first, end: last)))
+                found.append((entry.handle, GATTInclude(uuid: uuid?.text, start: first, end: last)))
             }
             guard let last = entries.last?.handle, last >= start, last < end else { break }
             start = last + 1

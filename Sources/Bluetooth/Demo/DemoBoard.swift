@@ -20,7 +20,7 @@ public enum DemoBoard {
     static let smpConfiguration: UInt16 = 9
 
     static var services: [ServiceID] {
-        [AttributeUUID(0x1800).serviceID, ServiceID(uuid: GATTSMPTransport.service, name: nil)]
+        [BluetoothUUID(0x1800).serviceID, ServiceID(BluetoothUUID(GATTSMPTransport.service)!, name: nil)]
     }
 
     /// Its GATT tree: GAP and MCUmgr's SMP service.
@@ -52,7 +52,7 @@ public enum DemoBoard {
 
     /// An LE Extended Advertising Report: flags, the SMP service's UUID and the name.
     static func advertisingEvent(rssi: Int) -> [UInt8] {
-        let uuid = AttributeUUID(GATTSMPTransport.service)?.wire ?? []
+        let uuid = BluetoothUUID(GATTSMPTransport.service)?.wire ?? []
         let text = Array(name.utf8)
         let data: [UInt8] = [0x02, 0x01, 0x06] + [UInt8(uuid.count + 1), 0x07] + uuid + [UInt8(text.count + 1), 0x09] + text
         var report: [UInt8] = [0x0D, 1, 0x01, 0x00, 0x01] + id.wireBytes

@@ -17,7 +17,7 @@ public enum DemoChatDevice {
 
     /// Its GATT services in handle order, as a discovery on a real device lists them.
     public static var services: [ServiceID] {
-        [AttributeUUID(0x1800), AttributeUUID(0x180A), ChatProfile.chat.service].map(\.serviceID)
+        [BluetoothUUID(0x1800), BluetoothUUID(0x180A), ChatProfile.chat.service].map(\.serviceID)
     }
 
     /// The chat's RX value handle in `tree`.
@@ -35,10 +35,10 @@ public enum DemoChatDevice {
             GATTService(uuid: "180A", name: ServiceNames.name(0x180A), start: 6, end: 9, characteristics: [
                 GATTCharacteristic(uuid: "2A29", name: named("2A29"), handle: 7, valueHandle: 8, properties: [.read]),
             ]),
-            GATTService(uuid: chat.service.serviceID.uuid, name: chat.service.serviceID.name, start: 10, end: rxHandle, characteristics: [
-                GATTCharacteristic(uuid: chat.tx.serviceID.uuid, name: named(chat.tx.serviceID.uuid), handle: 11, valueHandle: 12,
+            GATTService(uuid: chat.service.text, name: chat.service.serviceID.name, start: 10, end: rxHandle, characteristics: [
+                GATTCharacteristic(uuid: chat.tx.text, name: named(chat.tx.text), handle: 11, valueHandle: 12,
                                    properties: [.notify], descriptors: [GATTDescriptor(uuid: "2902", name: AttributeNames.descriptor("2902"), handle: 13)]),
-                GATTCharacteristic(uuid: chat.rx.serviceID.uuid, name: named(chat.rx.serviceID.uuid), handle: 14, valueHandle: rxHandle,
+                GATTCharacteristic(uuid: chat.rx.text, name: named(chat.rx.text), handle: 14, valueHandle: rxHandle,
                                    properties: [.write, .writeWithoutResponse]),
             ]),
         ]

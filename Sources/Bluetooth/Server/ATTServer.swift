@@ -109,9 +109,9 @@ struct ATTServer {
         case .findInformationRequest(let start, let end):  // §3.4.3.1
             guard start != 0, start <= end else { return refuse(start, .invalidHandle) }
             let attributes = database.range(start, end)
-            guard let width = attributes.first?.type.wire.count else { return found(start) }
+            guard let width = attributes.first?.type.attAsGiven.count else { return found(start) }
             var list: [HandleUUID] = []
-            for a in attributes where a.type.wire.count == width {
+            for a in attributes where a.type.attAsGiven.count == width {
                 guard 2 + (list.count + 1) * (2 + width) <= mtu else { break }
                 list.append(HandleUUID(handle: a.handle, uuid: a.type))
             }
@@ -119,7 +119,7 @@ struct ATTServer {
         case .findByTypeValueRequest(let start, let end, let type, let value):  // §3.4.3.3
             guard start != 0, start <= end else { return refuse(start, .invalidHandle) }
             var list: [GroupValue] = []
-            for a in database.range(start, end) where a.type == AttributeUUID(type) && a.value == value {
+            for a in database.range(start, end) where a.type == BluetoothUUID(type) && a.value == value {
                 guard 1 + (list.count + 1) * 4 <= mtu else { break }
                 let groupEnd: UInt16
                 if case .service(let end) = a.role { groupEnd = end } else { groupEnd = a.handle }
@@ -174,7 +174,7 @@ struct ATTServer {
             return .readMultipleVariableResponse(list)
         case .readByGroupTypeRequest(let start, let end, let type):  // §3.4.4.9
             guard start != 0, start <= end else { return refuse(start, .invalidHandle) }
-            guard type == AttributeUUID(0x2800) || type == AttributeUUID(0x2801) else { return refuse(start, .unsupportedGroupType) }
+            guard type == BluetoothUUID.primaryService || type == BluetoothUUID.secondaryService else { return refuse(start, .unsupportedGroupType) }
             var list: [GroupValue] = []
             for a in database.range(start, end) where a.type == type {
                 guard case .service(let groupEnd) = a.role else { continue }

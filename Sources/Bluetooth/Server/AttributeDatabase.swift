@@ -19,7 +19,7 @@ struct ServedAttribute: Sendable {
     }
 
     let handle: UInt16
-    let type: AttributeUUID
+    let type: BluetoothUUID
     var value: [UInt8]
     let readable: Bool
     /// Write Request and Prepare Write.
@@ -69,7 +69,7 @@ final class AttributeDatabase: @unchecked Sendable {
             next = handle + 1
             return handle
         }
-        func read(_ type: AttributeUUID, _ value: [UInt8], at handle: UInt16, _ role: ServedAttribute.Role) -> ServedAttribute {
+        func read(_ type: BluetoothUUID, _ value: [UInt8], at handle: UInt16, _ role: ServedAttribute.Role) -> ServedAttribute {
             ServedAttribute(handle: handle, type: type, value: value, readable: true, writable: false, writableWithoutResponse: false,
                             readSecurity: .none, writeSecurity: .none, maximumLength: 512, role: role)
         }
@@ -98,15 +98,15 @@ final class AttributeDatabase: @unchecked Sendable {
             let index = s - added
             let start = try take(service.handle)
             let serviceIndex = list.count
-            list.append(read(service.primary ? AttributeUUID(0x2800) : AttributeUUID(0x2801), service.uuid.attWire, at: start, .service(end: start)))
+            list.append(read(service.primary ? BluetoothUUID.primaryService : BluetoothUUID.secondaryService, service.uuid.attWire, at: start, .service(end: start)))
             for (c, characteristic) in service.characteristics.enumerated() {
                 let id = index >= 0 ? ServedCharacteristicID(service: index, characteristic: c) : nil
                 let declaration = try take(characteristic.handle)
                 let valueHandle = try take(nil)
                 let properties = characteristic.properties
-                list.append(read(AttributeUUID.characteristic, [properties.rawValue] + HCICommand.le16(valueHandle) + characteristic.uuid.attWire,
+                list.append(read(BluetoothUUID.characteristic, [properties.rawValue] + HCICommand.le16(valueHandle) + characteristic.uuid.attWire,
                                  at: declaration, .declaration(id)))
-                list.append(ServedAttribute(handle: valueHandle, type: AttributeUUID(wire: characteristic.uuid.attWire)!, value: characteristic.value,
+                list.append(ServedAttribute(handle: valueHandle, type: BluetoothUUID(attWire: characteristic.uuid.attWire)!, value: characteristic.value,
                                             readable: properties.contains(.read), writable: properties.contains(.write),
                                             writableWithoutResponse: properties.contains(.writeWithoutResponse),
                                             readSecurity: characteristic.readSecurity, writeSecurity: characteristic.writeSecurity,
@@ -116,19 +116,19 @@ final class AttributeDatabase: @unchecked Sendable {
                 if characteristic.uuid == Self.databaseHash, index < 0 { hashHandle = valueHandle }
                 if characteristic.uuid == BluetoothUUID(0x2A05), index < 0 { serviceChanged = valueHandle }
                 // Descriptors in handle order where the setup keeps them, the configuration where its handle says.
-                var descriptors: [(UInt16?, ServedAttribute.Role, AttributeUUID, [UInt8], ServedDescriptor?)] = []
+                var descriptors: [(UInt16?, ServedAttribute.Role, BluetoothUUID, [UInt8], ServedDescriptor?)] = []
                 if characteristic.hasConfiguration {
                     descriptors.append((characteristic.cccdHandle, .configuration(id, valueHandle: valueHandle, properties: properties),
-                                        AttributeUUID.clientCharacteristicConfiguration, [0, 0], nil))
+                                        BluetoothUUID.clientCharacteristicConfiguration, [0, 0], nil))
                 }
                 if let text = characteristic.userDescription {
-                    descriptors.append((nil, .descriptor(id), AttributeUUID(0x2901), Array(text.utf8.prefix(512)), nil))
+                    descriptors.append((nil, .descriptor(id), BluetoothUUID.userDescription, Array(text.utf8.prefix(512)), nil))
                 }
                 if let format = characteristic.presentation {
-                    descriptors.append((nil, .descriptor(id), AttributeUUID(0x2904), format.bytes, nil))
+                    descriptors.append((nil, .descriptor(id), BluetoothUUID.presentationFormat, format.bytes, nil))
                 }
                 for d in characteristic.descriptors {
-                    descriptors.append((d.handle, .descriptor(id), AttributeUUID(wire: d.uuid.attWire)!, d.value, d))
+                    descriptors.append((d.handle, .descriptor(id), BluetoothUUID(attWire: d.uuid.attWire)!, d.value, d))
                 }
                 if descriptors.contains(where: { $0.0 != nil }) {
                     // Kept handles first in their order, then the ones FavBlue numbers.
@@ -169,13 +169,13 @@ final class AttributeDatabase: @unchecked Sendable {
     /// value), and each of the GATT-defined descriptors (handle and type), in handle order;
     /// sent least significant octet first.
     private static func hash(_ list: [ServedAttribute], _ crypto: any PairingCrypto) throws(Problem) -> [UInt8] {
-        let whole: Set<AttributeUUID> = [AttributeUUID(0x2800), AttributeUUID(0x2801), AttributeUUID(0x2802),
-                                         AttributeUUID.characteristic, AttributeUUID(0x2900)]
-        let named: Set<AttributeUUID> = [AttributeUUID(0x2901), AttributeUUID.clientCharacteristicConfiguration,
-                                         AttributeUUID(0x2903), AttributeUUID(0x2904), AttributeUUID(0x2905)]
+        let whole: Set<BluetoothUUID> = [BluetoothUUID.primaryService, BluetoothUUID.secondaryService, BluetoothUUID.include,
+                                         BluetoothUUID.characteristic, BluetoothUUID.extendedProperties]
+        let named: Set<BluetoothUUID> = [BluetoothUUID.userDescription, BluetoothUUID.clientCharacteristicConfiguration,
+                                         BluetoothUUID.serverCharacteristicConfiguration, BluetoothUUID.presentationFormat, BluetoothUUID.aggregateFormat]
         var message: [UInt8] = []
         for a in list where whole.contains(a.type) || named.contains(a.type) {
-            message += HCICommand.le16(a.handle) + a.type.wire
+            message += HCICommand.le16(a.handle) + a.type.attAsGiven
             if whole.contains(a.type) { message += a.value }
         }
         do {
@@ -230,10 +230,10 @@ final class AttributeDatabase: @unchecked Sendable {
         for a in all {
             switch a.role {
             case .service(let end):
-                guard let uuid = AttributeUUID(wire: a.value) else { continue }
-                services.append(GATTService(uuid: uuid.serviceID.uuid, name: uuid.serviceID.name, start: a.handle, end: end))
+                guard let uuid = BluetoothUUID(attWire: a.value) else { continue }
+                services.append(GATTService(uuid: uuid.text, name: uuid.serviceID.name, start: a.handle, end: end))
             case .declaration:
-                guard a.value.count >= 5, let uuid = AttributeUUID(wire: a.value.dropFirst(3)) else { continue }
+                guard a.value.count >= 5, let uuid = BluetoothUUID(attWire: a.value.dropFirst(3)) else { continue }
                 let valueHandle = UInt16(a.value[1]) | UInt16(a.value[2]) << 8
                 services[services.count - 1].characteristics.append(GATTCharacteristic(
                     uuid: uuid.description, handle: a.handle, valueHandle: valueHandle, properties: GATTProperties(rawValue: a.value[0])))

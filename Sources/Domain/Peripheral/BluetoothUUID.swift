@@ -28,9 +28,15 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
     public init(_ short: UInt16) { wire = [UInt8(short & 0xFF), UInt8(short >> 8)] }
 
     /// Wire bytes: 2, 4 or 16.
-    public init?(wire: [UInt8]) {
+    public init?(wire: some Collection<UInt8>) {
         guard [2, 4, 16].contains(wire.count) else { return nil }
-        self.wire = wire
+        self.wire = Array(wire)
+    }
+
+    /// Bytes from an ATT PDU: 2 or 16, as ATT has no 32-bit form (Vol 3, Part F, §3.2.1).
+    public init?(attWire: some Collection<UInt8>) {
+        guard attWire.count == 2 || attWire.count == 16 else { return nil }
+        self.wire = Array(attWire)
     }
 
     /// The 128-bit form, least significant first.
@@ -52,6 +58,12 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
     /// The bytes ATT carries: 2 for a SIG UUID, else 16 (ATT has no 32-bit form, Vol 3, Part F, §3.2.1).
     public var attWire: [UInt8] { short.map { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } ?? full }
 
+    /// The bytes as they came, where ATT can carry them (2 or 16), so a PDU encodes as it decoded.
+    public var attAsGiven: [UInt8] { wire.count == 4 ? attWire : wire }
+
+    /// The same UUID in its shortest form: what BlueZ writes out in 128 bits is shown as "180F".
+    public var compact: BluetoothUUID { BluetoothUUID(wire: shortest)! }
+
     /// The shortest form, for an advertisement's lists: 2, 4 or 16 bytes.
     public var shortest: [UInt8] {
         if let short { return [UInt8(short & 0xFF), UInt8(short >> 8)] }
@@ -63,19 +75,49 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
     /// "180F" for a SIG UUID, the dashed upper-case form otherwise, as FavBlue shows every UUID.
     public var text: String {
         if let short { return Hex.compact([UInt8(short >> 8), UInt8(short & 0xFF)]) }
-        let f = Hex.compact(full.reversed())
-        let c = Array(f)
-        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+        return Self.dashed(Hex.compact(full.reversed()))
     }
 
     /// The dashed 128-bit form in lower case, as D-Bus services (BlueZ) write every UUID.
     public var longText: String {
-        let c = Array(Hex.lower(full.reversed()))
-        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+        return Self.dashed(Hex.lower(full.reversed()))
+    }
+
+    /// The form it came in: 4 hex digits, 8, or the dashed 128-bit form, upper case. An advertisement's
+    /// 128-bit list may hold a SIG UUID, and the Keywords show what the device sent.
+    public var heardText: String {
+        switch wire.count {
+        case 2: return text
+        case 4: return Hex.compact(wire.reversed())
+        default: return Self.dashed(Hex.compact(wire.reversed()))
+        }
+    }
+
+    /// 32 hex digits in the 8-4-4-4-12 form.
+    private static func dashed(_ hex: String) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (i, digit) in hex.utf8.enumerated() {
+            if i == 8 || i == 12 || i == 16 || i == 20 { text.append(UInt8(ascii: "-")) }
+            text.append(digit)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     public var description: String { text }
 
     public static func == (lhs: BluetoothUUID, rhs: BluetoothUUID) -> Bool { lhs.full == rhs.full }
     public func hash(into hasher: inout Hasher) { hasher.combine(full) }
+
+    // MARK: GATT declarations and descriptors (Assigned Numbers §3.5, §3.7)
+    public static let primaryService = BluetoothUUID(0x2800)
+    public static let secondaryService = BluetoothUUID(0x2801)
+    public static let include = BluetoothUUID(0x2802)
+    public static let characteristic = BluetoothUUID(0x2803)
+    public static let extendedProperties = BluetoothUUID(0x2900)
+    public static let userDescription = BluetoothUUID(0x2901)
+    public static let clientCharacteristicConfiguration = BluetoothUUID(0x2902)
+    public static let serverCharacteristicConfiguration = BluetoothUUID(0x2903)
+    public static let presentationFormat = BluetoothUUID(0x2904)
+    public static let aggregateFormat = BluetoothUUID(0x2905)
 }

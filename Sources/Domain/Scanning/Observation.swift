@@ -32,16 +32,23 @@ public struct ManufacturerData: Equatable, Sendable {
 
 /// A service UUID with its well-known name, if it has one.
 public struct ServiceID: Equatable, Hashable, Sendable {
-    /// The UUID in canonical text ("180F" for 16-bit, full form otherwise).
-    public let uuid: String
+    /// The UUID, compared by value.
+    public let id: BluetoothUUID
     /// "Battery", say; nil when not well known.
     public let name: String?
 
+    /// The UUID as the device sent it: "180F" for 16-bit, "0000FE95" for 32-bit, the dashed form for 128-bit.
+    public let uuid: String
+
     /// Creates a service id.
-    public init(uuid: String, name: String?) {
-        self.uuid = uuid
+    public init(_ id: BluetoothUUID, name: String?) {
+        self.id = id
         self.name = name
+        uuid = id.heardText
     }
+
+    public static func == (lhs: ServiceID, rhs: ServiceID) -> Bool { lhs.id == rhs.id && lhs.name == rhs.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 /// One report of a device: what it advertised (or answered to an inquiry) at one moment.

@@ -74,8 +74,8 @@ public enum BTtoMQTT {
         }
         if let hex = object["servicedata"] as? String, let uuidText = object["servicedatauuid"] as? String {
             let digits = uuidText.lowercased().hasPrefix("0x") ? String(uuidText.dropFirst(2)) : uuidText
-            guard let bytes = Hex.bytes(hex), let uuid = AttributeUUID(digits) else { throw .badField("servicedata") }
-            try add(uuid.wire.count == 2 ? 0x16 : 0x21, uuid.wire + bytes)
+            guard let bytes = Hex.bytes(hex), let uuid = BluetoothUUID(digits) else { throw .badField("servicedata") }
+            try add(BluetoothUUID.serviceDataType(uuid), uuid.wire + bytes)
         }
         let txPower = object["txpower"] as? Int
         if let txPower { try add(0x0A, [UInt8(bitPattern: Int8(clamping: txPower))]) }
