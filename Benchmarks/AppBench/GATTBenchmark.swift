@@ -40,7 +40,7 @@ final class GATTBenchmark {
             window.showDetail(of: device)
             sessions.connect(to: device)
             while browser.phase != .ready { try? await Task.sleep(nanoseconds: 50_000_000) }
-            guard let measurement = browser.services.flatMap(\.characteristics).first(where: { $0.uuid == "2A37" }) else {
+            guard let measurement = browser.services.flatMap(\.characteristics).first(where: { $0.uuid == BluetoothUUID(0x2A37) }) else {
                 return finish(["error": "the device has no Heart Rate Measurement"])
             }
             (window.visiblePage as? DeviceDetailPage)?.revealCharacteristic(measurement.valueHandle)

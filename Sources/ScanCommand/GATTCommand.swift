@@ -174,8 +174,8 @@ struct GATTPrint {
     ]
     private static func properties(_ p: GATTProperties) -> [String] { words.filter { p.contains($0.0) }.map(\.1) }
 
-    private static func decoded(_ uuid: String, _ bytes: [UInt8]) -> String? {
-        guard uuid.count == 4, let short = UInt16(uuid, radix: 16) else { return nil }
+    private static func decoded(_ uuid: BluetoothUUID, _ bytes: [UInt8]) -> String? {
+        guard let short = uuid.short else { return nil }
         return CharacteristicValues.decode(short, bytes, company: CompanyNames.name).text
     }
 
@@ -184,7 +184,7 @@ struct GATTPrint {
         for service in tree {
             out += "service \(service.uuid) \(service.name ?? "(unknown)")  \(Self.handle(service.start))–\(Self.handle(service.end))\n"
             for include in service.includes {
-                out += "  includes \(include.uuid ?? "?")  \(Self.handle(include.start))–\(Self.handle(include.end))\n"
+                out += "  includes \(include.uuid?.text ?? "?")  \(Self.handle(include.start))–\(Self.handle(include.end))\n"
             }
             for c in service.characteristics {
                 out += "  characteristic \(c.uuid) \(c.name ?? "(unknown)")  \(Self.handle(c.valueHandle))  "
@@ -208,9 +208,9 @@ struct GATTPrint {
     var json: String {
         func object(_ c: GATTCharacteristic) -> [String: Any] {
             var o: [String: Any] = [
-                "uuid": c.uuid, "name": c.name ?? NSNull(), "handle": Int(c.handle), "valueHandle": Int(c.valueHandle),
+                "uuid": c.uuid.text, "name": c.name ?? NSNull(), "handle": Int(c.handle), "valueHandle": Int(c.valueHandle),
                 "properties": Self.properties(c.properties),
-                "descriptors": c.descriptors.map { ["uuid": $0.uuid, "name": $0.name ?? NSNull(), "handle": Int($0.handle)] as [String: Any] },
+                "descriptors": c.descriptors.map { ["uuid": $0.uuid.text, "name": $0.name ?? NSNull(), "handle": Int($0.handle)] as [String: Any] },
             ]
             switch values[c.valueHandle] {
             case .success(let bytes)?:
@@ -225,8 +225,8 @@ struct GATTPrint {
             "address": device.address, "addressType": device.kind.rawValue,
             "services": tree.map { s in
                 [
-                    "uuid": s.uuid, "name": s.name ?? NSNull(), "start": Int(s.start), "end": Int(s.end),
-                    "includes": s.includes.map { ["uuid": $0.uuid ?? NSNull(), "start": Int($0.start), "end": Int($0.end)] as [String: Any] },
+                    "uuid": s.uuid.text, "name": s.name ?? NSNull(), "start": Int(s.start), "end": Int(s.end),
+                    "includes": s.includes.map { ["uuid": $0.uuid?.text ?? NSNull(), "start": Int($0.start), "end": Int($0.end)] as [String: Any] },
                     "characteristics": s.characteristics.map(object),
                 ] as [String: Any]
             },

@@ -35,7 +35,7 @@ public final class ConnectionViewModel {
     public var connectingNote: String? { sessions.connectingNote }
     /// Whether the connected device has a Device Manager: its page has that to show, and a
     /// missing chat is nothing to point out there.
-    public var hasDeviceManager: Bool { sessions.services.contains { $0.uuid == GATTSMPTransport.service } }
+    public var hasDeviceManager: Bool { sessions.services.contains { $0.id == GATTSMPTransport.service } }
     /// Whether `device`'s last attempt failed because it wants to be paired first.
     public func wantsPairing(_ device: DeviceID) -> Bool { sessions.wantsPairing == device }
     /// The badge on Open Chat: nil, "1"–"99" or "...".

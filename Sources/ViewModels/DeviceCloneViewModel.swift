@@ -51,13 +51,13 @@ public final class DeviceCloneViewModel {
         await browser.readAll()
         // Descriptors other than the configuration: their values too (a name, a format, a range).
         for c in browser.services.flatMap(\.characteristics) {
-            for d in c.descriptors where d.uuid != "2902" && browser.values[d.handle] == nil { await browser.read(d.handle) }
+            for d in c.descriptors where d.uuid != BluetoothUUID(0x2902) && browser.values[d.handle] == nil { await browser.read(d.handle) }
         }
         var values = browser.values.mapValues(\.bytes)
         for c in browser.services.flatMap(\.characteristics) {
             for d in c.descriptors {
-                if d.uuid == "2901", let text = browser.userDescriptions[c.valueHandle], values[d.handle] == nil { values[d.handle] = Array(text.utf8) }
-                if d.uuid == "2904", let format = browser.formats[c.valueHandle], values[d.handle] == nil { values[d.handle] = format.bytes }
+                if d.uuid == BluetoothUUID(0x2901), let text = browser.userDescriptions[c.valueHandle], values[d.handle] == nil { values[d.handle] = Array(text.utf8) }
+                if d.uuid == BluetoothUUID(0x2904), let format = browser.formats[c.valueHandle], values[d.handle] == nil { values[d.handle] = format.bytes }
             }
         }
         let heard = live.all[device]?.advertised

@@ -74,7 +74,7 @@ extension DeviceServicesViewModel {
     /// A file name for the log of `handle`: "Battery Level 2026-11-26 14-09".
     public func logFileName(_ handle: UInt16) -> String {
         let title = browser.characteristic(at: handle).map {
-            Self.name(of: $0, label: browser.labels[$0.uuid], description: browser.userDescriptions[handle])
+            Self.name(of: $0, label: browser.labels[$0.uuid.text], description: browser.userDescriptions[handle])
         } ?? ""
         return DeviceText.shown(title).replacingOccurrences(of: "/", with: "-")
     }
@@ -84,7 +84,7 @@ extension DeviceServicesViewModel {
     /// The label the user gave the characteristic at `handle`: its name (empty for none) and its
     /// format as an index into `labelFormatNames` (0: as FavBlue reads it).
     public func label(of handle: UInt16) -> (name: String, formatIndex: Int) {
-        guard let c = browser.characteristic(at: handle), let label = browser.labels[c.uuid] else { return ("", 0) }
+        guard let c = browser.characteristic(at: handle), let label = browser.labels[c.uuid.text] else { return ("", 0) }
         return (label.name, label.format.flatMap { Self.writeFormats.firstIndex(of: $0) }.map { $0 + 1 } ?? 0)
     }
 
@@ -95,7 +95,7 @@ extension DeviceServicesViewModel {
     public func setLabel(of handle: UInt16, name: String, formatIndex: Int) {
         guard let c = browser.characteristic(at: handle) else { return }
         let format = formatIndex > 0 && formatIndex <= Self.writeFormats.count ? Self.writeFormats[formatIndex - 1] : nil
-        Task { await browser.setLabel(c.uuid, name: name, format: format) }
+        Task { await browser.setLabel(c.uuid.text, name: name, format: format) }
     }
 
     /// Why the last name could not be kept.

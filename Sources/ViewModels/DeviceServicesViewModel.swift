@@ -183,7 +183,7 @@ public final class DeviceServicesViewModel {
                 subtitle: subtitle(of: service),
                 includes: service.includes.map { include in
                     let included = browser.services.first { $0.start == include.start }
-                    let name = included?.name.map { L10n.ctx("Bluetooth service", $0) } ?? include.uuid ?? L10n.tr("Unknown Service")
+                    let name = included?.name.map { L10n.ctx("Bluetooth service", $0) } ?? include.uuid?.text ?? L10n.tr("Unknown Service")
                     return showsIdentifiers
                         ? L10n.format("Includes {} (handles {}–{})", name, Self.handle(include.start), Self.handle(include.end))
                         : L10n.format("Includes {}", name)
@@ -217,12 +217,12 @@ public final class DeviceServicesViewModel {
         let readProblem = browser.readProblems[handle]
         return Characteristic(
             handle: handle,
-            title: Self.name(of: c, label: browser.labels[c.uuid], description: browser.userDescriptions[handle]),
-            uuid: c.uuid,
-            canBeNamed: c.name == nil || browser.labels[c.uuid] != nil,
-            details: !showsIdentifiers ? words : words.isEmpty ? c.uuid : L10n.format("{} · {}", c.uuid, words),
+            title: Self.name(of: c, label: browser.labels[c.uuid.text], description: browser.userDescriptions[handle]),
+            uuid: c.uuid.text,
+            canBeNamed: c.name == nil || browser.labels[c.uuid.text] != nil,
+            details: !showsIdentifiers ? words : words.isEmpty ? c.uuid.text : L10n.format("{} · {}", c.uuid.text, words),
             descriptors: !showsIdentifiers ? [] : c.descriptors.map { d in
-                d.name.map { L10n.format("{} ({})", L10n.ctx("Bluetooth descriptor", $0), d.uuid) } ?? d.uuid
+                d.name.map { L10n.format("{} ({})", L10n.ctx("Bluetooth descriptor", $0), d.uuid.text) } ?? d.uuid.text
             },
             canRead: c.properties.contains(.read),
             canWrite: c.properties.contains(.write),
@@ -245,7 +245,7 @@ public final class DeviceServicesViewModel {
 
     /// The format a value should be written in: the user's, else the device's 0x2904; nil when neither says.
     private func expectedFormat(of c: GATTCharacteristic) -> (format: ValueInputFormat, fromUser: Bool)? {
-        if let format = browser.labels[c.uuid]?.format { return (format, true) }
+        if let format = browser.labels[c.uuid.text]?.format { return (format, true) }
         guard let presentation = browser.formats[c.valueHandle] else { return nil }
         return (ValueInputFormat(presentation: presentation), false)
     }
@@ -315,9 +315,9 @@ public final class DeviceServicesViewModel {
 
     func decode(_ bytes: [UInt8], of c: GATTCharacteristic) -> DecodedValue {
         // The format the user chose comes first: they know their device.
-        if let format = browser.labels[c.uuid]?.format { return format.decode(bytes) }
+        if let format = browser.labels[c.uuid.text]?.format { return format.decode(bytes) }
         var decoded = DecodedValue.unknown
-        if c.uuid.count == 4, let short = UInt16(c.uuid, radix: 16) {
+        if let short = c.uuid.short {
             decoded = CharacteristicValues.decode(short, bytes, company: companyName)
         }
         if case .unknown = decoded, let format = browser.formats[c.valueHandle] { decoded = format.decode(bytes) }

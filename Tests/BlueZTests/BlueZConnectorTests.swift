@@ -281,22 +281,22 @@ extension BlueZConnectorTests {
         let whole = try await connector.discoverServices()
         // BlueZ keeps Generic Access to itself: it is rebuilt from Device1, marked as the system's.
         let access = try XCTUnwrap(whole.first)
-        XCTAssertEqual(access.uuid, "1800")
+        XCTAssertEqual(access.uuid.text, "1800")
         XCTAssertTrue(access.fromSystem)
         XCTAssertEqual(access.characteristics.map(\.name), ["Device Name", "Appearance"])
         let name = try await connector.readValue(at: access.characteristics[0].valueHandle)
         XCTAssertEqual(String(decoding: name, as: UTF8.self), "Chat Peer")
         let tree = Array(whole.dropFirst())
-        XCTAssertEqual(tree.map(\.uuid), ["180F", "12345678-1234-1234-1234-123456789ABC"])
+        XCTAssertEqual(tree.map(\.uuid.text), ["180F", "12345678-1234-1234-1234-123456789ABC"])
         XCTAssertEqual(tree.map(\.name), ["Battery", nil])
         XCTAssertFalse(tree[0].fromSystem)
         XCTAssertEqual(tree[0].start, 0x10)
         let level = try XCTUnwrap(tree[0].characteristics.first)
-        XCTAssertEqual(level.uuid, "2A19")
+        XCTAssertEqual(level.uuid.text, "2A19")
         XCTAssertEqual(level.name, "Battery Level")
         XCTAssertEqual([level.handle, level.valueHandle], [0x11, 0x12], "the value follows its declaration")
         XCTAssertEqual(level.properties.words, ["Read", "Notify"])
-        XCTAssertEqual(level.descriptors, [GATTDescriptor(uuid: "2901", name: "Characteristic User Description", handle: 0x13)])
+        XCTAssertEqual(level.descriptors, [GATTDescriptor(uuid: BluetoothUUID(0x2901), name: "Characteristic User Description", handle: 0x13)])
         XCTAssertEqual(tree[1].characteristics.map(\.properties.words), [["Write Without Response", "Write"], ["Read"]])
     }
 
@@ -371,7 +371,7 @@ extension BlueZConnectorTests {
             XCTAssertEqual(error, .vanished, "stale until discovered again")
         }
         let again = try await connector.discoverServices()
-        XCTAssertTrue(again.contains { $0.uuid == "180D" })
+        XCTAssertTrue(again.contains { $0.uuid == BluetoothUUID(0x180D) })
         let level = try await connector.readValue(at: 0x12)
         XCTAssertEqual(level, [87])
     }

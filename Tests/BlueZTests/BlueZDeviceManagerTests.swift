@@ -20,7 +20,7 @@ extension BlueZConnectorTests {
     /// The SMP characteristic as bluetoothd shows it. With `sockets`, it has WriteAcquired and
     /// NotifyAcquired, and its AcquireWrite and AcquireNotify run `acquireWrite` and `acquireNotify`.
     private func addSMPCharacteristic(sockets: Bool, acquireWrite: String = "", acquireNotify: String = "") async throws {
-        try await mock.addObject(smpService, "org.bluez.GattService1", ["UUID": .string(GATTSMPTransport.service.lowercased()),
+        try await mock.addObject(smpService, "org.bluez.GattService1", ["UUID": .string(GATTSMPTransport.service.longText),
                                                                         "Primary": .bool(true), "Device": .objectPath(path)])
         let notifyCode = "self.UpdateProperties('org.bluez.GattCharacteristic1', {'Notifying': dbus.Boolean(True)})"
         let writeValueCode = """
@@ -29,7 +29,7 @@ extension BlueZConnectorTests {
         self.UpdateProperties('org.bluez.GattCharacteristic1', {'Value': dbus.Array(answer, signature='y')})
         """
         var properties: [String: DBusValue] = [
-            "UUID": .string(GATTSMPTransport.characteristic.lowercased()), "Service": .objectPath(smpService), "Value": .bytes([]),
+            "UUID": .string(GATTSMPTransport.characteristic.longText), "Service": .objectPath(smpService), "Value": .bytes([]),
             "Notifying": .bool(false), "MTU": .uint16(247),
             "Flags": .array(elementType: "s", [.string("write-without-response"), .string("notify")]),
         ]

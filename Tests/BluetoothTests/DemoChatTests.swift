@@ -143,7 +143,7 @@ final class DemoChatTests: XCTestCase {
         XCTAssertTrue(connector.state.canChat)
         // The browser finds the same services, with values to read.
         let tree = try? await connector.discoverServices()
-        XCTAssertEqual(tree?.map(\.uuid), log.services?.map(\.uuid))
+        XCTAssertEqual(tree?.map(\.uuid), log.services?.map(\.id))
         XCTAssertEqual(tree?.last?.characteristics.map(\.name), ["FavBlue Chat TX", "FavBlue Chat RX"])
         let name = try? await connector.readValue(at: 3)
         XCTAssertEqual(name.map { String(decoding: $0, as: UTF8.self) }, DemoChatDevice.name)

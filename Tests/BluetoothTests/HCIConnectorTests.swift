@@ -101,7 +101,7 @@ final class HCIConnectorTests: XCTestCase {
         let whileConnecting = groupRequests()
         XCTAssertGreaterThan(whileConnecting, 0)
         let tree = try await connector.discoverServices()
-        XCTAssertEqual(tree.map(\.uuid), ["1800", ChatService.chat.uuid])
+        XCTAssertEqual(tree.map(\.uuid.text), ["1800", ChatService.chat.uuid])
         XCTAssertEqual(groupRequests(), whileConnecting, "Read By Group Type is sent once")
         _ = try await connector.discoverServices()
         XCTAssertEqual(groupRequests(), 2 * whileConnecting, "a rediscovery (the services changed) asks again")

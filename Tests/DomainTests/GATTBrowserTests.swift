@@ -18,13 +18,13 @@ final class GATTBrowserTests: XCTestCase {
         let connector = FakeConnector()
         connector.service = nil
         connector.tree = [
-            GATTService(uuid: "180F", name: "Battery", start: 1, end: 4, characteristics: [
-                GATTCharacteristic(uuid: "2A19", name: "Battery Level", handle: 2, valueHandle: 3, properties: [.read, .notify],
-                                   descriptors: [GATTDescriptor(uuid: "2902", handle: 4)]),
+            GATTService(uuid: BluetoothUUID(0x180F), name: "Battery", start: 1, end: 4, characteristics: [
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A19), name: "Battery Level", handle: 2, valueHandle: 3, properties: [.read, .notify],
+                                   descriptors: [GATTDescriptor(uuid: BluetoothUUID(0x2902), handle: 4)]),
             ]),
-            GATTService(uuid: "12345678-1234-1234-1234-123456789ABC", name: nil, start: 5, end: 9, characteristics: [
-                GATTCharacteristic(uuid: "12345678-1234-1234-1234-123456789ABD", handle: 6, valueHandle: 7, properties: [.read, .write],
-                                   descriptors: [GATTDescriptor(uuid: "2901", handle: 8), GATTDescriptor(uuid: "2904", handle: 9)]),
+            GATTService(uuid: BluetoothUUID("12345678-1234-1234-1234-123456789ABC")!, name: nil, start: 5, end: 9, characteristics: [
+                GATTCharacteristic(uuid: BluetoothUUID("12345678-1234-1234-1234-123456789ABD")!, handle: 6, valueHandle: 7, properties: [.read, .write],
+                                   descriptors: [GATTDescriptor(uuid: BluetoothUUID(0x2901), handle: 8), GATTDescriptor(uuid: BluetoothUUID(0x2904), handle: 9)]),
             ]),
         ]
         connector.values = [3: [87], 7: [0x34, 0x12], 8: Array("Set point".utf8), 9: [0x06, 0, 0x2F, 0x27, 1, 0, 0]]
@@ -67,7 +67,7 @@ final class GATTBrowserTests: XCTestCase {
         let connector = connector()
         let (_, browser) = await connected(connector)
         XCTAssertEqual(browser.device, device)
-        XCTAssertEqual(browser.services.map(\.uuid), ["180F", "12345678-1234-1234-1234-123456789ABC"])
+        XCTAssertEqual(browser.services.map(\.uuid.text), ["180F", "12345678-1234-1234-1234-123456789ABC"])
         XCTAssertEqual(browser.userDescriptions, [7: "Set point"], "0x2901 names the characteristic")
         XCTAssertEqual(browser.formats[7], PresentationFormat(format: 0x06, exponent: 0, unit: 0x272F), "0x2904 says how to read it")
         XCTAssertEqual(Set(browser.values.keys), [3], "only the battery is read on its own (Favorites shows it); the rest when asked")
@@ -123,9 +123,9 @@ final class GATTBrowserTests: XCTestCase {
 
     func testServiceChangedLeadsToANewDiscoveryAndDropsWhatWasReadOfTheOldTree() async {
         let connector = connector()
-        connector.tree.insert(GATTService(uuid: "1801", name: "Generic Attribute", start: 20, end: 23, characteristics: [
-            GATTCharacteristic(uuid: "2A05", handle: 21, valueHandle: 22, properties: [.indicate],
-                               descriptors: [GATTDescriptor(uuid: "2902", handle: 23)]),
+        connector.tree.insert(GATTService(uuid: BluetoothUUID(0x1801), name: "Generic Attribute", start: 20, end: 23, characteristics: [
+            GATTCharacteristic(uuid: BluetoothUUID(0x2A05), handle: 21, valueHandle: 22, properties: [.indicate],
+                               descriptors: [GATTDescriptor(uuid: BluetoothUUID(0x2902), handle: 23)]),
         ]), at: 0)
         let (sessions, browser) = await connected(connector)
         _ = await untilTrue { browser.subscribed == [3, 22] && browser.busy.isEmpty }
@@ -136,7 +136,7 @@ final class GATTBrowserTests: XCTestCase {
         connector.tree.removeLast()
         connector.notify(22, [0x01, 0x00, 0xFF, 0xFF])
         _ = await untilTrue { connector.discoveries == 2 && browser.phase == .ready }
-        XCTAssertEqual(browser.services.map(\.uuid), ["1801", "180F"])
+        XCTAssertEqual(browser.services.map(\.uuid.text), ["1801", "180F"])
         XCTAssertNil(browser.values[7], "a value of the old tree is gone with it")
         withExtendedLifetime(sessions) {}
     }
@@ -251,10 +251,10 @@ final class GATTBrowserTests: XCTestCase {
 
     func testACharacteristicThatOnlyIndicatesIsSubscribedForIndicationsAndOneWithoutACCCDSaysWhy() async {
         let connector = connector()
-        connector.tree.append(GATTService(uuid: "1809", name: "Health Thermometer", start: 10, end: 14, characteristics: [
-            GATTCharacteristic(uuid: "2A1C", handle: 11, valueHandle: 12, properties: [.indicate],
-                               descriptors: [GATTDescriptor(uuid: "2902", handle: 13)]),
-            GATTCharacteristic(uuid: "2A1E", handle: 14, valueHandle: 15, properties: [.notify]),
+        connector.tree.append(GATTService(uuid: BluetoothUUID(0x1809), name: "Health Thermometer", start: 10, end: 14, characteristics: [
+            GATTCharacteristic(uuid: BluetoothUUID(0x2A1C), handle: 11, valueHandle: 12, properties: [.indicate],
+                               descriptors: [GATTDescriptor(uuid: BluetoothUUID(0x2902), handle: 13)]),
+            GATTCharacteristic(uuid: BluetoothUUID(0x2A1E), handle: 14, valueHandle: 15, properties: [.notify]),
         ]))
         let (_, browser) = await connected(connector)
         await browser.setSubscribed(12, true)

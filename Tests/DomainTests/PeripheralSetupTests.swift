@@ -123,11 +123,11 @@ final class PeripheralSetupTests: XCTestCase {
 
     func testACloneKeepsHandlesValuesAndTheDevicesOwnName() throws {
         let tree = [
-            GATTService(uuid: "1800", name: nil, start: 1, end: 3, characteristics: [
-                GATTCharacteristic(uuid: "2A00", handle: 2, valueHandle: 3, properties: [.read])]),
-            GATTService(uuid: "180F", name: nil, start: 20, end: 24, characteristics: [
-                GATTCharacteristic(uuid: "2A19", handle: 21, valueHandle: 22, properties: [.read, .notify],
-                                   descriptors: [GATTDescriptor(uuid: "2902", handle: 23), GATTDescriptor(uuid: "2901", handle: 24)])]),
+            GATTService(uuid: BluetoothUUID(0x1800), name: nil, start: 1, end: 3, characteristics: [
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A00), handle: 2, valueHandle: 3, properties: [.read])]),
+            GATTService(uuid: BluetoothUUID(0x180F), name: nil, start: 20, end: 24, characteristics: [
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A19), handle: 21, valueHandle: 22, properties: [.read, .notify],
+                                   descriptors: [GATTDescriptor(uuid: BluetoothUUID(0x2902), handle: 23), GATTDescriptor(uuid: BluetoothUUID(0x2901), handle: 24)])]),
         ]
         let file = PeripheralClone.make(name: "Heard", services: tree, values: [3: Array("Own".utf8), 22: [55], 24: Array("Level".utf8)],
                                         advertising: [0x02, 0x01, 0x06], scanResponse: [], connectable: true)

@@ -34,7 +34,7 @@ final class BumbleGATTServerTests: XCTestCase {
     }
 
     private func handle(_ uuid: String) throws -> UInt16 {
-        try XCTUnwrap(tree.flatMap(\.characteristics).first { $0.uuid == uuid }?.valueHandle, uuid)
+        try XCTUnwrap(tree.flatMap(\.characteristics).first { $0.uuid.text == uuid }?.valueHandle, uuid)
     }
 
     private func vendor(_ n: Int) -> String { String(format: "5E7F%04X-1C2B-4A5D-8E9F-0A1B2C3D4E5F", 0x1000 + n) }
@@ -54,7 +54,7 @@ final class BumbleGATTServerTests: XCTestCase {
             }
         }
         XCTAssertEqual(ours, theirs)
-        XCTAssertEqual(tree.map(\.uuid), ["1800", "1801", "180F", "180A", "180D", "1809", "181A", "5E7F1000-1C2B-4A5D-8E9F-0A1B2C3D4E5F"])
+        XCTAssertEqual(tree.map(\.uuid.text), ["1800", "1801", "180F", "180A", "180D", "1809", "181A", "5E7F1000-1C2B-4A5D-8E9F-0A1B2C3D4E5F"])
         let properties = try XCTUnwrap(tree.last?.characteristics.prefix(5).map(\.properties.words))
         XCTAssertEqual(properties, [["Read"], ["Write"], ["Write Without Response"], ["Notify"], ["Indicate"]], "one a property")
     }

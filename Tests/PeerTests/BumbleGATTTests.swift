@@ -23,15 +23,15 @@ final class BumbleGATTTests: XCTestCase {
         let (host, connector, _) = try await connected(peer)
         defer { host.close() }
         let tree = try await connector.discoverServices()
-        XCTAssertEqual(tree.map(\.uuid), ["1800", "1801", "7E57C000-2C8F-4F3C-9F91-8577E1891234", "6E400001-B5A3-F393-E0A9-E50E24DCCA9E"])
+        XCTAssertEqual(tree.map(\.uuid.text), ["1800", "1801", "7E57C000-2C8F-4F3C-9F91-8577E1891234", "6E400001-B5A3-F393-E0A9-E50E24DCCA9E"])
         XCTAssertEqual(tree.first?.name, "Generic Access")
-        XCTAssertTrue(tree[0].characteristics.contains { $0.uuid == "2A00" && $0.properties.contains(.read) }, "Device Name")
+        XCTAssertTrue(tree[0].characteristics.contains { $0.uuid == BluetoothUUID(0x2A00) && $0.properties.contains(.read) }, "Device Name")
         let chat = tree[2]
-        let tx = try XCTUnwrap(chat.characteristics.first { $0.uuid == "7E57C001-2C8F-4F3C-9F91-8577E1891234" })
+        let tx = try XCTUnwrap(chat.characteristics.first { $0.uuid.text == "7E57C001-2C8F-4F3C-9F91-8577E1891234" })
         XCTAssertEqual(tx.properties.words, ["Notify"])
-        XCTAssertEqual(tx.descriptors.map(\.uuid), ["2902"], "the CCCD, with its handle")
+        XCTAssertEqual(tx.descriptors.map(\.uuid.text), ["2902"], "the CCCD, with its handle")
         XCTAssertGreaterThan(tx.descriptors[0].handle, tx.valueHandle)
-        let rx = try XCTUnwrap(chat.characteristics.first { $0.uuid == "7E57C002-2C8F-4F3C-9F91-8577E1891234" })
+        let rx = try XCTUnwrap(chat.characteristics.first { $0.uuid.text == "7E57C002-2C8F-4F3C-9F91-8577E1891234" })
         XCTAssertEqual(rx.properties.words, ["Write Without Response", "Write"])
         XCTAssertEqual(rx.descriptors, [])
         // Handles rise through the tree and stay inside each service.
@@ -50,7 +50,7 @@ final class BumbleGATTTests: XCTestCase {
         defer { host.close() }
         let tree = try await connector.discoverServices()
         func handle(_ uuid: String) throws -> UInt16 {
-            try XCTUnwrap(tree.flatMap(\.characteristics).first { $0.uuid == uuid }?.valueHandle, uuid)
+            try XCTUnwrap(tree.flatMap(\.characteristics).first { $0.uuid.text == uuid }?.valueHandle, uuid)
         }
         let battery = try await connector.readValue(at: try handle("2A19"))
         XCTAssertEqual(CharacteristicValues.decode(0x2A19, battery).text, "87 %")
@@ -74,7 +74,7 @@ final class BumbleGATTTests: XCTestCase {
         let (host, connector, _) = try await connected(peer)
         defer { host.close() }
         let tree = try await connector.discoverServices()
-        let rx = try XCTUnwrap(tree.flatMap(\.characteristics).first { $0.uuid.hasPrefix("7E57C002") })
+        let rx = try XCTUnwrap(tree.flatMap(\.characteristics).first { $0.uuid.text.hasPrefix("7E57C002") })
         try await connector.writeValue(Array("short".utf8), at: rx.valueHandle, withResponse: true)
         XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("RX chat ") && $0.hasSuffix(" short") }), peer.output)
         // 300 bytes: more than ATT_MTU−3, so Prepare Write in parts, then Execute Write.
@@ -96,10 +96,10 @@ final class BumbleGATTTests: XCTestCase {
         defer { host.close() }
         let tree = try await connector.discoverServices()
         func characteristic(_ uuid: String) throws -> GATTCharacteristic {
-            try XCTUnwrap(tree.flatMap(\.characteristics).first { $0.uuid == uuid }, uuid)
+            try XCTUnwrap(tree.flatMap(\.characteristics).first { $0.uuid.text == uuid }, uuid)
         }
         let measurement = try characteristic("2A37")
-        let cccd = try XCTUnwrap(measurement.descriptors.first { $0.uuid == "2902" })
+        let cccd = try XCTUnwrap(measurement.descriptors.first { $0.uuid == BluetoothUUID(0x2902) })
         try await connector.subscribe(to: measurement.valueHandle, cccd: cccd.handle, indicate: false, on: true)
         let all = await log.wait(timeout: 30) { $0.notified(measurement.valueHandle).count >= 1_000 }
         XCTAssertTrue(all, "\(log.notified(measurement.valueHandle).count) notifications")
@@ -112,7 +112,7 @@ final class BumbleGATTTests: XCTestCase {
 
         // Indications: each one is confirmed, or the device would send no next one.
         let temperature = try characteristic("2A1C")
-        let thermometerCCCD = try XCTUnwrap(temperature.descriptors.first { $0.uuid == "2902" })
+        let thermometerCCCD = try XCTUnwrap(temperature.descriptors.first { $0.uuid == BluetoothUUID(0x2902) })
         try await connector.subscribe(to: temperature.valueHandle, cccd: thermometerCCCD.handle, indicate: true, on: true)
         XCTAssertNotNil(peer.wait(for: { $0 == "CONFIRMED 2" }), "the second indication followed the confirmed first: \(peer.output)")
         let indicated = await log.wait { $0.notified(temperature.valueHandle).count >= 2 }

@@ -318,7 +318,7 @@ final class BumblePeripheralTests: XCTestCase {
         var values: [UInt16: [UInt8]] = [:]
         for c in tree.flatMap(\.characteristics) {
             if c.properties.contains(.read) { values[c.valueHandle] = try? await connector.readValue(at: c.valueHandle) }
-            for d in c.descriptors where d.uuid != "2902" { values[d.handle] = try? await connector.readValue(at: d.handle) }
+            for d in c.descriptors where d.uuid != BluetoothUUID(0x2902) { values[d.handle] = try? await connector.readValue(at: d.handle) }
         }
         // The original advertises again once FavBlue lets go of it, for the central to dump it too.
         connector.disconnect()

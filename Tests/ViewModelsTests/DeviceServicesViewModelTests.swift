@@ -11,18 +11,18 @@ import XCTest
 @MainActor
 final class DeviceServicesViewModelTests: XCTestCase {
     private let device = TestDevices.id(5, kind: .leRandom)
-    private let vendor = "12345678-1234-1234-1234-123456789ABD"
+    private let vendor = BluetoothUUID("12345678-1234-1234-1234-123456789ABD")!
 
     private func connected(_ connector: FakeConnector) async -> (ChatSessions, GATTBrowser, DeviceServicesViewModel) {
         connector.service = nil
         connector.tree = [
-            GATTService(uuid: "180D", name: "Heart Rate", start: 1, end: 4, characteristics: [
-                GATTCharacteristic(uuid: "2A37", name: "Heart Rate Measurement", handle: 2, valueHandle: 3, properties: [.notify],
-                                   descriptors: [GATTDescriptor(uuid: "2902", name: "Client Characteristic Configuration", handle: 4)]),
+            GATTService(uuid: BluetoothUUID(0x180D), name: "Heart Rate", start: 1, end: 4, characteristics: [
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A37), name: "Heart Rate Measurement", handle: 2, valueHandle: 3, properties: [.notify],
+                                   descriptors: [GATTDescriptor(uuid: BluetoothUUID(0x2902), name: "Client Characteristic Configuration", handle: 4)]),
             ]),
-            GATTService(uuid: "12345678-1234-1234-1234-123456789ABC", name: nil, start: 5, end: 10, characteristics: [
-                GATTCharacteristic(uuid: vendor, handle: 6, valueHandle: 7, properties: [.read, .write], descriptors: [GATTDescriptor(uuid: "2901", handle: 8)]),
-                GATTCharacteristic(uuid: "12345678-1234-1234-1234-123456789ABE", handle: 9, valueHandle: 10, properties: [.read]),
+            GATTService(uuid: BluetoothUUID("12345678-1234-1234-1234-123456789ABC")!, name: nil, start: 5, end: 10, characteristics: [
+                GATTCharacteristic(uuid: vendor, handle: 6, valueHandle: 7, properties: [.read, .write], descriptors: [GATTDescriptor(uuid: BluetoothUUID(0x2901), handle: 8)]),
+                GATTCharacteristic(uuid: BluetoothUUID("12345678-1234-1234-1234-123456789ABE")!, handle: 9, valueHandle: 10, properties: [.read]),
             ]),
         ]
         connector.values = [7: [0x2C, 0x01], 8: Array("Set point".utf8), 10: Array("hello".utf8)]
@@ -65,7 +65,7 @@ final class DeviceServicesViewModelTests: XCTestCase {
         // The user's own name and format come first.
         model.setLabel(of: 7, name: "Target", formatIndex: DeviceServicesViewModel.writeFormats.firstIndex(of:
             .number(bytes: 2, signed: false, bigEndian: false))! + 1)
-        _ = await untilTrue { browser.labels[self.vendor] != nil }
+        _ = await untilTrue { browser.labels[self.vendor.text] != nil }
         await browser.read(7)
         services = model.services
         XCTAssertEqual(services[1].characteristics[0].title, "Target")
@@ -78,9 +78,9 @@ final class DeviceServicesViewModelTests: XCTestCase {
         let connector = FakeConnector()
         connector.service = nil
         connector.tree = [
-            GATTService(uuid: "1801", name: "Generic Attribute", start: 1, end: 4, characteristics: [
-                GATTCharacteristic(uuid: "2A05", name: "Service Changed", handle: 2, valueHandle: 3, properties: [.indicate],
-                                   descriptors: [GATTDescriptor(uuid: "2902", name: "Client Characteristic Configuration", handle: 4)]),
+            GATTService(uuid: BluetoothUUID(0x1801), name: "Generic Attribute", start: 1, end: 4, characteristics: [
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A05), name: "Service Changed", handle: 2, valueHandle: 3, properties: [.indicate],
+                                   descriptors: [GATTDescriptor(uuid: BluetoothUUID(0x2902), name: "Client Characteristic Configuration", handle: 4)]),
             ]),
         ]
         let sessions = ChatSessions(connector: connector, chats: nil)

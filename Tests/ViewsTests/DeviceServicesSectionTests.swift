@@ -18,12 +18,12 @@ final class DeviceServicesSectionTests: XCTestCase {
             let connector = FakeConnector()
             connector.service = nil
             connector.tree = [
-                GATTService(uuid: "1800", name: "Generic Access", start: 1, end: 3, characteristics: [
-                    GATTCharacteristic(uuid: "2A00", name: "Device Name", handle: 2, valueHandle: 3, properties: [.read]),
+                GATTService(uuid: BluetoothUUID(0x1800), name: "Generic Access", start: 1, end: 3, characteristics: [
+                    GATTCharacteristic(uuid: BluetoothUUID(0x2A00), name: "Device Name", handle: 2, valueHandle: 3, properties: [.read]),
                 ]),
-                GATTService(uuid: "180D", name: "Heart Rate", start: 4, end: 7, characteristics: [
-                    GATTCharacteristic(uuid: "2A37", name: "Heart Rate Measurement", handle: 5, valueHandle: 6, properties: [.notify],
-                                       descriptors: [GATTDescriptor(uuid: "2902", handle: 7)]),
+                GATTService(uuid: BluetoothUUID(0x180D), name: "Heart Rate", start: 4, end: 7, characteristics: [
+                    GATTCharacteristic(uuid: BluetoothUUID(0x2A37), name: "Heart Rate Measurement", handle: 5, valueHandle: 6, properties: [.notify],
+                                       descriptors: [GATTDescriptor(uuid: BluetoothUUID(0x2902), handle: 7)]),
                 ]),
             ]
             let sessions = ChatSessions(connector: connector, chats: nil)

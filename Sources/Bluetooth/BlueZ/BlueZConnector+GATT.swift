@@ -13,11 +13,11 @@ extension BlueZConnector {
     public func discoverServices() async throws(GATTError) -> [GATTService] {
         guard let session = readySession() else { throw .notConnected }
         var (tree, paths) = bus.objects.gattTree(of: session.path)
-        if !tree.contains(where: { $0.uuid == "1800" }) {
-            tree.insert(Self.systemService("1800", [("2A00", SystemHandle.name), ("2A01", SystemHandle.appearance)]), at: 0)
+        if !tree.contains(where: { $0.uuid == BluetoothUUID(0x1800) }) {
+            tree.insert(Self.systemService(0x1800, [(0x2A00, SystemHandle.name), (0x2A01, SystemHandle.appearance)]), at: 0)
         }
-        if !tree.contains(where: { $0.uuid == "180F" }), bus.objects[session.path, BlueZObjects.Interface.battery] != nil {
-            tree.append(Self.systemService("180F", [("2A19", SystemHandle.battery)]))
+        if !tree.contains(where: { $0.uuid == BluetoothUUID(0x180F) }), bus.objects[session.path, BlueZObjects.Interface.battery] != nil {
+            tree.append(Self.systemService(0x180F, [(0x2A19, SystemHandle.battery)]))
         }
         lock.withLock { session.attributes = paths }
         return tree
@@ -30,11 +30,10 @@ extension BlueZConnector {
         static let battery: UInt16 = 0xFFF3
     }
 
-    private static func systemService(_ uuid: String, _ values: [(String, UInt16)]) -> GATTService {
-        let short = UInt16(uuid, radix: 16)!
-        return GATTService(uuid: uuid, name: ServiceNames.name(short), start: values[0].1 - 1, end: values.last!.1,
+    private static func systemService(_ uuid: UInt16, _ values: [(UInt16, UInt16)]) -> GATTService {
+        GATTService(uuid: BluetoothUUID(uuid), name: ServiceNames.name(uuid), start: values[0].1 - 1, end: values.last!.1,
                            characteristics: values.map { uuid, handle in
-                               GATTCharacteristic(uuid: uuid, name: AttributeNames.characteristic(uuid), handle: handle - 1,
+                               GATTCharacteristic(uuid: BluetoothUUID(uuid), name: AttributeNames.characteristic(BluetoothUUID(uuid)), handle: handle - 1,
                                                   valueHandle: handle, properties: [.read])
                            }, fromSystem: true)
     }

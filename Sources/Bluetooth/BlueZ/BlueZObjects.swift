@@ -142,7 +142,7 @@ public struct BlueZObjects: Sendable {
                 var descriptors: [GATTDescriptor] = []
                 for (descPath, interfaces) in objects where interfaces[Interface.gattDescriptor]?["Characteristic"]?.stringValue == charPath {
                     guard let d = interfaces[Interface.gattDescriptor], let type = uuid(d), let at = handle(descPath) else { continue }
-                    descriptors.append(GATTDescriptor(uuid: type.text, name: AttributeNames.descriptor(type.text), handle: at))
+                    descriptors.append(GATTDescriptor(uuid: type, name: AttributeNames.descriptor(type), handle: at))
                     paths[at] = (descPath, Interface.gattDescriptor)
                     last = max(last, at)
                 }
@@ -150,15 +150,15 @@ public struct BlueZObjects: Sendable {
                 paths[value] = (charPath, Interface.gattCharacteristic)
                 last = max(last, value)
                 characteristics.append(GATTCharacteristic(
-                    uuid: type.text, name: AttributeNames.characteristic(type.text), handle: declaration, valueHandle: value, properties: Self.properties(flags),
+                    uuid: type, name: AttributeNames.characteristic(type), handle: declaration, valueHandle: value, properties: Self.properties(flags),
                     descriptors: descriptors.sorted { $0.handle < $1.handle }))
             }
             let includes = (properties["Includes"]?.items ?? []).compactMap { item -> GATTInclude? in
                 guard let included = item.stringValue, let first = handle(included) else { return nil }
                 let type = objects[included]?[Interface.gattService].flatMap(uuid)
-                return GATTInclude(uuid: type?.text, start: first, end: first)
+                return GATTInclude(uuid: type, start: first, end: first)
             }
-            tree.append(GATTService(uuid: type.text, name: type.serviceID.name, start: start, end: last,
+            tree.append(GATTService(uuid: type, name: type.serviceID.name, start: start, end: last,
                                     includes: includes, characteristics: characteristics.sorted { $0.handle < $1.handle }))
         }
         // An included service ends where that service does.

@@ -127,19 +127,19 @@ struct GATTClient {
         let allIncludes = try includes(from: first, to: last)
         let allDeclarations = try characteristics(from: first, to: last)
         for range in ranges {
-            var service = GATTService(uuid: range.uuid.text, name: range.uuid.serviceID.name, start: range.start, end: range.end)
+            var service = GATTService(uuid: range.uuid, name: range.uuid.serviceID.name, start: range.start, end: range.end)
             service.includes = allIncludes.filter { range.start <= $0.handle && $0.handle <= range.end }.map(\.include)
             let declarations = allDeclarations.filter { range.start <= $0.handle && $0.handle <= range.end }
             for (index, declaration) in declarations.enumerated() {
                 // A characteristic's descriptors lie between its value and the next declaration (or the service end).
                 let end = index + 1 < declarations.count ? declarations[index + 1].handle - 1 : range.end
                 let descriptors = declaration.valueHandle < end ? try descriptors(from: declaration.valueHandle + 1, to: end) : []
-                let uuid = declaration.uuid.text
+                let uuid = declaration.uuid
                 service.characteristics.append(GATTCharacteristic(
                     uuid: uuid, name: AttributeNames.characteristic(uuid), handle: declaration.handle,
                     valueHandle: declaration.valueHandle, properties: declaration.properties,
                     descriptors: descriptors.map {
-                        GATTDescriptor(uuid: $0.uuid.text, name: AttributeNames.descriptor($0.uuid.text), handle: $0.handle)
+                        GATTDescriptor(uuid: $0.uuid, name: AttributeNames.descriptor($0.uuid), handle: $0.handle)
                     }))
             }
             tree.append(service)
@@ -167,7 +167,7 @@ struct GATTClient {
                 if uuid == nil, case .readResponse(let value)? = try? bearer.request(.readRequest(handle: first)) {
                     uuid = BluetoothUUID(attWire: value)
                 }
-                found.append((entry.handle, GATTInclude(uuid: uuid?.text, start: first, end: last)))
+                found.append((entry.handle, GATTInclude(uuid: uuid, start: first, end: last)))
             }
             guard let last = entries.last?.handle, last >= start, last < end else { break }
             start = last + 1

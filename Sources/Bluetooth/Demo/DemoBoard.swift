@@ -20,21 +20,21 @@ public enum DemoBoard {
     static let smpConfiguration: UInt16 = 9
 
     static var services: [ServiceID] {
-        [BluetoothUUID(0x1800).serviceID, ServiceID(BluetoothUUID(GATTSMPTransport.service)!, name: nil)]
+        [BluetoothUUID(0x1800).serviceID, ServiceID(GATTSMPTransport.service, name: nil)]
     }
 
     /// Its GATT tree: GAP and MCUmgr's SMP service.
     static var tree: [GATTService] {
-        func named(_ uuid: String) -> String? { AttributeNames.characteristic(uuid) }
+        func named(_ uuid: BluetoothUUID) -> String? { AttributeNames.characteristic(uuid) }
         return [
-            GATTService(uuid: "1800", name: ServiceNames.name(0x1800), start: 1, end: 5, characteristics: [
-                GATTCharacteristic(uuid: "2A00", name: named("2A00"), handle: 2, valueHandle: 3, properties: [.read]),
-                GATTCharacteristic(uuid: "2A01", name: named("2A01"), handle: 4, valueHandle: 5, properties: [.read]),
+            GATTService(uuid: BluetoothUUID(0x1800), name: ServiceNames.name(0x1800), start: 1, end: 5, characteristics: [
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A00), name: named(BluetoothUUID(0x2A00)), handle: 2, valueHandle: 3, properties: [.read]),
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A01), name: named(BluetoothUUID(0x2A01)), handle: 4, valueHandle: 5, properties: [.read]),
             ]),
             GATTService(uuid: GATTSMPTransport.service, name: nil, start: 6, end: smpConfiguration, characteristics: [
                 GATTCharacteristic(uuid: GATTSMPTransport.characteristic, name: nil, handle: 7, valueHandle: smpHandle,
                                    properties: [.writeWithoutResponse, .notify],
-                                   descriptors: [GATTDescriptor(uuid: "2902", name: AttributeNames.descriptor("2902"), handle: smpConfiguration)]),
+                                   descriptors: [GATTDescriptor(uuid: BluetoothUUID(0x2902), name: AttributeNames.descriptor(BluetoothUUID.clientCharacteristicConfiguration), handle: smpConfiguration)]),
             ]),
         ]
     }
@@ -52,7 +52,7 @@ public enum DemoBoard {
 
     /// An LE Extended Advertising Report: flags, the SMP service's UUID and the name.
     static func advertisingEvent(rssi: Int) -> [UInt8] {
-        let uuid = BluetoothUUID(GATTSMPTransport.service)?.wire ?? []
+        let uuid = GATTSMPTransport.service.wire
         let text = Array(name.utf8)
         let data: [UInt8] = [0x02, 0x01, 0x06] + [UInt8(uuid.count + 1), 0x07] + uuid + [UInt8(text.count + 1), 0x09] + text
         var report: [UInt8] = [0x0D, 1, 0x01, 0x00, 0x01] + id.wireBytes

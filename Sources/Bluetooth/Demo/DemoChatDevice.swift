@@ -26,19 +26,19 @@ public enum DemoChatDevice {
     /// Its whole GATT tree, handle for handle, as the browser shows it.
     static var tree: [GATTService] {
         let chat = ChatProfile.chat
-        func named(_ uuid: String) -> String? { AttributeNames.characteristic(uuid) }
+        func named(_ uuid: BluetoothUUID) -> String? { AttributeNames.characteristic(uuid) }
         return [
-            GATTService(uuid: "1800", name: ServiceNames.name(0x1800), start: 1, end: 5, characteristics: [
-                GATTCharacteristic(uuid: "2A00", name: named("2A00"), handle: 2, valueHandle: 3, properties: [.read]),
-                GATTCharacteristic(uuid: "2A01", name: named("2A01"), handle: 4, valueHandle: 5, properties: [.read]),
+            GATTService(uuid: BluetoothUUID(0x1800), name: ServiceNames.name(0x1800), start: 1, end: 5, characteristics: [
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A00), name: named(BluetoothUUID(0x2A00)), handle: 2, valueHandle: 3, properties: [.read]),
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A01), name: named(BluetoothUUID(0x2A01)), handle: 4, valueHandle: 5, properties: [.read]),
             ]),
-            GATTService(uuid: "180A", name: ServiceNames.name(0x180A), start: 6, end: 9, characteristics: [
-                GATTCharacteristic(uuid: "2A29", name: named("2A29"), handle: 7, valueHandle: 8, properties: [.read]),
+            GATTService(uuid: BluetoothUUID(0x180A), name: ServiceNames.name(0x180A), start: 6, end: 9, characteristics: [
+                GATTCharacteristic(uuid: BluetoothUUID(0x2A29), name: named(BluetoothUUID(0x2A29)), handle: 7, valueHandle: 8, properties: [.read]),
             ]),
-            GATTService(uuid: chat.service.text, name: chat.service.serviceID.name, start: 10, end: rxHandle, characteristics: [
-                GATTCharacteristic(uuid: chat.tx.text, name: named(chat.tx.text), handle: 11, valueHandle: 12,
-                                   properties: [.notify], descriptors: [GATTDescriptor(uuid: "2902", name: AttributeNames.descriptor("2902"), handle: 13)]),
-                GATTCharacteristic(uuid: chat.rx.text, name: named(chat.rx.text), handle: 14, valueHandle: rxHandle,
+            GATTService(uuid: chat.service, name: chat.service.serviceID.name, start: 10, end: rxHandle, characteristics: [
+                GATTCharacteristic(uuid: chat.tx, name: named(chat.tx), handle: 11, valueHandle: 12,
+                                   properties: [.notify], descriptors: [GATTDescriptor(uuid: BluetoothUUID(0x2902), name: AttributeNames.descriptor(BluetoothUUID.clientCharacteristicConfiguration), handle: 13)]),
+                GATTCharacteristic(uuid: chat.rx, name: named(chat.rx), handle: 14, valueHandle: rxHandle,
                                    properties: [.write, .writeWithoutResponse]),
             ]),
         ]

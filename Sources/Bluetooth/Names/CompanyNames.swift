@@ -46,6 +46,9 @@ public enum AttributeNames {
     /// "Client Characteristic Configuration" for 2902, say; nil when not in the table.
     public static func descriptor(_ uuid: String) -> String? { name(uuid, descriptorNameTable, longDescriptorNameTable) }
 
+    public static func characteristic(_ uuid: BluetoothUUID) -> String? { characteristic(uuid.text) }
+    public static func descriptor(_ uuid: BluetoothUUID) -> String? { descriptor(uuid.text) }
+
     /// A 16-bit UUID by number, also when written out on the base UUID; a 128-bit one by its text.
     static func name(_ uuid: String, _ short: [UInt16: String], _ long: [String: String]) -> String? {
         let uuid = uuid.uppercased()

@@ -231,16 +231,16 @@ final class AttributeDatabase: @unchecked Sendable {
             switch a.role {
             case .service(let end):
                 guard let uuid = BluetoothUUID(attWire: a.value) else { continue }
-                services.append(GATTService(uuid: uuid.text, name: uuid.serviceID.name, start: a.handle, end: end))
+                services.append(GATTService(uuid: uuid, name: uuid.serviceID.name, start: a.handle, end: end))
             case .declaration:
                 guard a.value.count >= 5, let uuid = BluetoothUUID(attWire: a.value.dropFirst(3)) else { continue }
                 let valueHandle = UInt16(a.value[1]) | UInt16(a.value[2]) << 8
                 services[services.count - 1].characteristics.append(GATTCharacteristic(
-                    uuid: uuid.description, handle: a.handle, valueHandle: valueHandle, properties: GATTProperties(rawValue: a.value[0])))
+                    uuid: uuid, handle: a.handle, valueHandle: valueHandle, properties: GATTProperties(rawValue: a.value[0])))
             case .configuration, .descriptor:
                 guard !services.isEmpty, !services[services.count - 1].characteristics.isEmpty else { continue }
                 let count = services[services.count - 1].characteristics.count
-                services[services.count - 1].characteristics[count - 1].descriptors.append(GATTDescriptor(uuid: a.type.description, handle: a.handle))
+                services[services.count - 1].characteristics[count - 1].descriptors.append(GATTDescriptor(uuid: a.type, handle: a.handle))
             case .value, .clientFeatures:
                 break
             }

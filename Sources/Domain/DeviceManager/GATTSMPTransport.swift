@@ -11,8 +11,8 @@ import Localization
 /// commands on its ATT bearer; BlueZ's WriteValue and StartNotify.
 public final class GATTSMPTransport: SMPTransport, @unchecked Sendable {
     /// MCUmgr's service and its one characteristic.
-    public static let service = "8D53DC1D-1DB7-4CD3-868B-8A527460AA84"
-    public static let characteristic = "DA2E7828-FBCE-4E01-AE9E-261174997C48"
+    public static let service = BluetoothUUID("8D53DC1D-1DB7-4CD3-868B-8A527460AA84")!
+    public static let characteristic = BluetoothUUID("DA2E7828-FBCE-4E01-AE9E-261174997C48")!
 
     public let received = Feed<[UInt8]>()
     /// A message's own limit: the link cuts it into writes.
@@ -46,7 +46,7 @@ public final class GATTSMPTransport: SMPTransport, @unchecked Sendable {
         }
         // BlueZ keeps the configuration descriptor to itself (StartNotify writes it): a
         // characteristic that notifies is enough there.
-        guard let cccd = smp.descriptors.first(where: { $0.uuid == "2902" })?.handle ?? (smp.properties.contains(.notify) ? 0 : nil) else {
+        guard let cccd = smp.descriptors.first(where: { $0.uuid == BluetoothUUID(0x2902) })?.handle ?? (smp.properties.contains(.notify) ? 0 : nil) else {
             throw .unexpected(L10n.tr("The device's Device Manager characteristic cannot notify, so its answers cannot come."))
         }
         let transport = GATTSMPTransport(connector: connector, device: device, valueHandle: smp.valueHandle, cccd: cccd,

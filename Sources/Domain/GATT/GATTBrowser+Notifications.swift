@@ -12,7 +12,7 @@ extension GATTBrowser {
     public func setSubscribed(_ handle: UInt16, _ on: Bool) async {
         guard device != nil, let characteristic = characteristic(at: handle), on != subscribed.contains(handle),
               !busy.contains(handle) else { return }
-        guard let cccd = characteristic.descriptors.first(where: { $0.uuid == "2902" }) else {
+        guard let cccd = characteristic.descriptors.first(where: { $0.uuid == BluetoothUUID(0x2902) }) else {
             subscribeProblems[handle] = .refused(L10n.tr("This characteristic has no configuration descriptor, so it cannot be subscribed to."))
             observers.notify()
             return

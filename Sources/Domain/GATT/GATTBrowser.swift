@@ -247,13 +247,13 @@ public final class GATTBrowser {
             observers.notify()
             return
         }
-        batteryHandle = services.first { $0.uuid == "180F" }?.characteristics.first { $0.uuid == "2A19" }?.valueHandle
-        serviceChangedHandle = services.first { $0.uuid == "1801" }?.characteristics.first { $0.uuid == "2A05" }?.valueHandle
+        batteryHandle = services.first { $0.uuid == BluetoothUUID(0x180F) }?.characteristics.first { $0.uuid == BluetoothUUID(0x2A19) }?.valueHandle
+        serviceChangedHandle = services.first { $0.uuid == BluetoothUUID(0x1801) }?.characteristics.first { $0.uuid == BluetoothUUID(0x2A05) }?.valueHandle
         // The descriptors that name and decode a characteristic; small, and read once.
         for characteristic in services.flatMap(\.characteristics) {
-            for descriptor in characteristic.descriptors where descriptor.uuid == "2901" || descriptor.uuid == "2904" {
+            for descriptor in characteristic.descriptors where descriptor.uuid == BluetoothUUID(0x2901) || descriptor.uuid == BluetoothUUID(0x2904) {
                 guard let bytes = try? await connector.readValue(at: descriptor.handle), generation == self.generation else { continue }
-                if descriptor.uuid == "2901" {
+                if descriptor.uuid == BluetoothUUID(0x2901) {
                     let text = DeviceText.shown(bytes: bytes).trimmingCharacters(in: .whitespaces)
                     if !text.isEmpty { userDescriptions[characteristic.valueHandle] = text }
                 } else if let format = PresentationFormat(descriptor: bytes) {

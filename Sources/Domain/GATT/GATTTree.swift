@@ -32,13 +32,12 @@ public struct GATTProperties: OptionSet, Equatable, Sendable {
 
 /// One descriptor of a characteristic, with its handle.
 public struct GATTDescriptor: Equatable, Sendable {
-    /// The UUID in canonical text ("2902", or the full form).
-    public let uuid: String
+    public let uuid: BluetoothUUID
     /// "Client Characteristic Configuration", say; nil when not well known.
     public let name: String?
     public let handle: UInt16
 
-    public init(uuid: String, name: String? = nil, handle: UInt16) {
+    public init(uuid: BluetoothUUID, name: String? = nil, handle: UInt16) {
         self.uuid = uuid
         self.name = name
         self.handle = handle
@@ -47,7 +46,7 @@ public struct GATTDescriptor: Equatable, Sendable {
 
 /// One characteristic, with its declaration and value handles and its descriptors.
 public struct GATTCharacteristic: Equatable, Sendable {
-    public let uuid: String
+    public let uuid: BluetoothUUID
     /// "Battery Level", say; nil when not well known.
     public let name: String?
     public let handle: UInt16
@@ -55,7 +54,7 @@ public struct GATTCharacteristic: Equatable, Sendable {
     public let properties: GATTProperties
     public var descriptors: [GATTDescriptor]
 
-    public init(uuid: String, name: String? = nil, handle: UInt16, valueHandle: UInt16, properties: GATTProperties,
+    public init(uuid: BluetoothUUID, name: String? = nil, handle: UInt16, valueHandle: UInt16, properties: GATTProperties,
                 descriptors: [GATTDescriptor] = []) {
         self.uuid = uuid
         self.name = name
@@ -69,11 +68,11 @@ public struct GATTCharacteristic: Equatable, Sendable {
 /// A service included by another (Core spec Vol 3 Part G §3.2).
 public struct GATTInclude: Equatable, Sendable {
     /// Nil when the device would not say (a 128-bit UUID that could not be read).
-    public let uuid: String?
+    public let uuid: BluetoothUUID?
     public let start: UInt16
     public let end: UInt16
 
-    public init(uuid: String?, start: UInt16, end: UInt16) {
+    public init(uuid: BluetoothUUID?, start: UInt16, end: UInt16) {
         self.uuid = uuid
         self.start = start
         self.end = end
@@ -82,7 +81,7 @@ public struct GATTInclude: Equatable, Sendable {
 
 /// One primary service: its handle range, the services it includes and its characteristics.
 public struct GATTService: Equatable, Sendable {
-    public let uuid: String
+    public let uuid: BluetoothUUID
     /// "Battery", say; nil when not well known.
     public let name: String?
     public let start: UInt16
@@ -93,7 +92,7 @@ public struct GATTService: Equatable, Sendable {
     /// Access and, with its battery plugin, Battery): its handles are not the device's.
     public var fromSystem: Bool
 
-    public init(uuid: String, name: String?, start: UInt16, end: UInt16, includes: [GATTInclude] = [],
+    public init(uuid: BluetoothUUID, name: String?, start: UInt16, end: UInt16, includes: [GATTInclude] = [],
                 characteristics: [GATTCharacteristic] = [], fromSystem: Bool = false) {
         self.uuid = uuid
         self.name = name

@@ -58,13 +58,13 @@ public enum PeripheralClone {
                             scanResponse: [UInt8], connectable: Bool) -> PeripheralFile {
         var setup = ServerSetup(name: name)
         for service in services {
-            guard let uuid = BluetoothUUID(service.uuid) else { continue }
+            let uuid = service.uuid
             var served = ServedService(uuid: uuid, handle: service.start)
             for c in service.characteristics {
-                guard let cu = BluetoothUUID(c.uuid) else { continue }
+                let cu = c.uuid
                 var copy = ServedCharacteristic(uuid: cu, properties: c.properties, value: values[c.valueHandle] ?? [], handle: c.handle)
                 for d in c.descriptors {
-                    guard let du = BluetoothUUID(d.uuid) else { continue }
+                    let du = d.uuid
                     let value = values[d.handle] ?? []
                     if du == ServerSetup.configuration {
                         copy.cccdHandle = d.handle

@@ -12,9 +12,9 @@ import Localization
 /// "Non-owner controls"). Google's Find My Device network requires that service of its tags.
 @MainActor
 public final class TrackerSoundPlayer {
-    static let airTagSound = "7DFC9001-7D1C-4951-86AA-8D9728F8D66C"
+    static let airTagSound = BluetoothUUID("7DFC9001-7D1C-4951-86AA-8D9728F8D66C")!
     static let airTagStart: [UInt8] = [0xAF]
-    static let dultControlPoint = "8E0C0001-1D68-FB92-BF61-48377421680E"
+    static let dultControlPoint = BluetoothUUID("8E0C0001-1D68-FB92-BF61-48377421680E")!
     static let dultSoundStart: [UInt8] = [0x00, 0x03]
 
     private let sessions: ChatSessions
@@ -42,9 +42,9 @@ public final class TrackerSoundPlayer {
         }
         let characteristics = browser.services.flatMap(\.characteristics)
         let command: (handle: UInt16, bytes: [UInt8])
-        if let sound = characteristics.first(where: { $0.uuid.uppercased() == Self.airTagSound }) {
+        if let sound = characteristics.first(where: { $0.uuid == Self.airTagSound }) {
             command = (sound.valueHandle, Self.airTagStart)
-        } else if let control = characteristics.first(where: { $0.uuid.uppercased() == Self.dultControlPoint }) {
+        } else if let control = characteristics.first(where: { $0.uuid == Self.dultControlPoint }) {
             command = (control.valueHandle, Self.dultSoundStart)
         } else {
             return L10n.tr("It offers no sound to strangers.")
