@@ -14,8 +14,6 @@ struct PairingContext: Sendable {
 
 /// The Security Manager on the HCI route: pairing on request, and encryption of every link to a bonded device.
 extension HCIConnector {
-    /// The SMP timeout (§3.4).
-    static let smpTimeout: Double = 30
 
     /// Connects to `device` if it is not the current link, then pairs on the worker.
     func pair(_ device: DeviceID, _ context: PairingContext) async -> Result<(DeviceID, Bond?), PairingFailure> {
@@ -171,8 +169,6 @@ extension HCIConnector {
     /// Hands `actions` to the replies queue in order; called with the lock held.
     private func schedule(_ actions: [SMPAction], _ run: PairingRun, on link: LELink) {
         guard !actions.isEmpty else { return }
-        run.activity += 1
-        let mark = run.activity
         for action in actions {
             switch action {
             case .finished(let identity, let bond):
@@ -204,11 +200,8 @@ extension HCIConnector {
                 }
             }
         }
-        replies.asyncAfter(deadline: .now() + Self.smpTimeout) { [self] in
-            lock.lock()
-            defer { lock.unlock() }
-            guard link.pairing === run, run.activity == mark else { return }
-            schedule(run.session.timedOut(), run, on: link)
+        run.restartTimer(on: replies, lock: lock, current: { [weak link, weak run] in link?.pairing === run }) { [weak self] actions in
+            self?.schedule(actions, run, on: link)
         }
     }
 

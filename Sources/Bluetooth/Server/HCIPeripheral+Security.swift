@@ -8,8 +8,6 @@ import Localization
 /// The Security Manager as the responder: a central's Pairing Request, its encryption with the
 /// key made or kept, and the bond (Core v5.4, Vol 3, Part H; Vol 4, Part E, §7.7.65.5).
 extension HCIPeripheral {
-    static let smpTimeout: Double = 30
-
     /// An SMP PDU from a central (the read thread).
     func receiveSMP(_ payload: [UInt8], on link: LELink) {
         link.lock.lock()
@@ -43,8 +41,6 @@ extension HCIPeripheral {
     /// Carries out what the responder asks; called with the link's lock held.
     private func perform(_ actions: [SMPAction], _ run: PairingRun, on link: LELink) {
         guard !actions.isEmpty else { return }
-        run.activity += 1
-        let mark = run.activity
         for action in actions {
             switch action {
             case .send(let pdu):
@@ -73,11 +69,8 @@ extension HCIPeripheral {
                 log("pairing with central \(link.address) failed: \(failure.message)")
             }
         }
-        replies.asyncAfter(deadline: .now() + Self.smpTimeout) { [weak self] in
-            link.lock.lock()
-            defer { link.lock.unlock() }
-            guard link.pairing === run, run.activity == mark, run.session.isRunning else { return }
-            self?.perform(run.session.timedOut(), run, on: link)
+        run.restartTimer(on: replies, lock: link.lock, current: { [weak link, weak run] in link?.pairing === run }) { [weak self] actions in
+            self?.perform(actions, run, on: link)
         }
     }
 

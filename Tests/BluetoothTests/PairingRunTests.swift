@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Copyright The FavBlue authors
+
+@testable import Bluetooth
+import Domain
+import Foundation
+import SecurityToolbox
+import XCTest
+
+/// The SMP timer both roles share (Vol 3, Part H, §3.4): a run that stays still for the
+/// timeout fails as timed out; every step starts the timeout again; a run its link has let go
+/// of is not failed.
+final class PairingRunTests: XCTestCase {
+    private let local = SMPSession.Party(type: 1, octets: [0xC1, 0x02, 0x03, 0x04, 0x05, 0x06])
+    private let remote = SMPSession.Party(type: 1, octets: [0xF9, 0xF4, 0xF3, 0xF2, 0xF1, 0xF0])
+    private let queue = DispatchQueue(label: "replies")
+
+    private func run(_ role: SMPSession.Role) -> PairingRun {
+        let session = SMPSession(role: role, crypto: ToolboxPairingCrypto(), local: local, remote: remote,
+                                 identity: .init(irk: [UInt8](repeating: 0x42, count: 16), address: local))
+        if role == .initiator {
+            _ = session.start()
+        } else {
+            // A central's Pairing Request: the responder is under way.
+            _ = session.receive([0x01, 0x03, 0x00, 0x01, 0x10, 0x03, 0x03])
+        }
+        return PairingRun(session: session)
+    }
+
+    private final class Outcomes: @unchecked Sendable {
+        let lock = NSLock()
+        var failures: [PairingFailure] = []
+        func add(_ actions: [SMPAction]) {
+            for case .failed(let failure) in actions { lock.withLock { failures.append(failure) } }
+        }
+        var count: Int { lock.withLock { failures.count } }
+    }
+
+    func testAStillRunTimesOutInEitherRoleOnceAndNotBeforeItsLastStep() {
+        for role in [SMPSession.Role.initiator, .responder] {
+            let run = run(role), lock = NSLock(), outcomes = Outcomes()
+            XCTAssertTrue(run.session.isRunning, "\(role)")
+            lock.withLock { run.restartTimer(on: queue, lock: lock, timeout: 0.2, current: { true }, expire: outcomes.add) }
+            Thread.sleep(forTimeInterval: 0.1)
+            // A step half-way: the first timer is stale, the second counts from here.
+            lock.withLock { run.restartTimer(on: queue, lock: lock, timeout: 0.2, current: { true }, expire: outcomes.add) }
+            Thread.sleep(forTimeInterval: 0.15)
+            XCTAssertEqual(outcomes.count, 0, "\(role): 0.25 s after the start, but only 0.15 s after the last step")
+            Thread.sleep(forTimeInterval: 0.2)
+            XCTAssertEqual(outcomes.lock.withLock { outcomes.failures }, [.timedOut], "\(role)")
+            XCTAssertFalse(run.session.isRunning, "\(role): the session is over")
+        }
+    }
+
+    func testARunItsLinkLetGoOfIsNotFailed() {
+        let run = run(.responder), lock = NSLock(), outcomes = Outcomes()
+        lock.withLock { run.restartTimer(on: queue, lock: lock, timeout: 0.05, current: { false }, expire: outcomes.add) }
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertEqual(outcomes.count, 0)
+        XCTAssertTrue(run.session.isRunning)
+    }
+}
