@@ -16,6 +16,14 @@ struct ServedAttribute: Sendable {
         case descriptor(ServedCharacteristicID?)
         /// Client Supported Features: each link's own value (Vol 3, Part G, §7.2).
         case clientFeatures
+
+        /// The setup's characteristic it belongs to.
+        var characteristic: ServedCharacteristicID? {
+            switch self {
+            case .declaration(let id), .value(let id), .configuration(let id, _, _), .descriptor(let id): return id
+            case .service, .clientFeatures: return nil
+            }
+        }
     }
 
     let handle: UInt16
@@ -32,7 +40,10 @@ struct ServedAttribute: Sendable {
     let role: Role
 }
 
-/// The attributes FavBlue serves, in handle order, made from a `ServerSetup`: Generic Access
+/// FavBlue's GATT server's database, made from a `ServerSetup`. Its layout is the same tree of
+/// services, characteristics and descriptors with handles that the GATT client fills from a
+/// device's discovery (`layout`); each handle's value and permissions sit beside it, and the
+/// attributes ATT reads are laid out from the two. Generic Access
 /// and Generic Attribute first (unless the setup brings its own: Service Changed, and with a
 /// CMAC to hash the database, Client Supported Features and Database Hash), then each service with its
 /// declarations, values and descriptors, the Client Characteristic Configuration added for
@@ -43,6 +54,8 @@ struct ServedAttribute: Sendable {
 final class AttributeDatabase: @unchecked Sendable {
     private let lock = NSLock()
     private var attributes: [ServedAttribute]
+    /// The services, characteristics and descriptors, with their handles.
+    let layout: [GATTService]
     /// The value handle of each characteristic of the setup.
     let valueHandles: [ServedCharacteristicID: UInt16]
     /// The configuration handle of each characteristic that has one.
@@ -57,7 +70,6 @@ final class AttributeDatabase: @unchecked Sendable {
 
     /// `crypto` computes the Database Hash; without it, Generic Attribute has Service Changed alone.
     init(_ setup: ServerSetup, crypto: (any PairingCrypto)? = nil) throws(Problem) {
-        var list: [ServedAttribute] = []
         var next: UInt16 = 1
         var values: [ServedCharacteristicID: UInt16] = [:], configurations: [ServedCharacteristicID: UInt16] = [:]
         func take(_ wanted: UInt16?) throws(Problem) -> UInt16 {
@@ -68,10 +80,6 @@ final class AttributeDatabase: @unchecked Sendable {
             guard handle < 0xFFFF else { throw Problem(message: L10n.tr("the setup needs more than 65,534 handles.")) }
             next = handle + 1
             return handle
-        }
-        func read(_ type: BluetoothUUID, _ value: [UInt8], at handle: UInt16, _ role: ServedAttribute.Role) -> ServedAttribute {
-            ServedAttribute(handle: handle, type: type, value: value, readable: true, writable: false, writableWithoutResponse: false,
-                            readSecurity: .none, writeSecurity: .none, maximumLength: 512, role: role)
         }
         var services = setup.services
         var serviceChanged: UInt16?
@@ -92,26 +100,27 @@ final class AttributeDatabase: @unchecked Sendable {
                 services.insert(ServedService(uuid: ServerSetup.genericAttribute, characteristics: gatt), at: 1)
             }
         }
+        // The layout first, with handles; beside it, each value's and descriptor's attribute.
+        var layout: [GATTService] = []
+        var held: [UInt16: ServedAttribute] = [:]
         // Services FavBlue adds carry no index: their events are nobody's.
         let added = services.count - setup.services.count
         for (s, service) in services.enumerated() {
             let index = s - added
             let start = try take(service.handle)
-            let serviceIndex = list.count
-            list.append(read(service.primary ? BluetoothUUID.primaryService : BluetoothUUID.secondaryService, service.uuid.attWire, at: start, .service(end: start)))
+            var characteristics: [GATTCharacteristic] = []
             for (c, characteristic) in service.characteristics.enumerated() {
                 let id = index >= 0 ? ServedCharacteristicID(service: index, characteristic: c) : nil
                 let declaration = try take(characteristic.handle)
                 let valueHandle = try take(nil)
                 let properties = characteristic.properties
-                list.append(read(BluetoothUUID.characteristic, [properties.rawValue] + HCICommand.le16(valueHandle) + characteristic.uuid.attWire,
-                                 at: declaration, .declaration(id)))
-                list.append(ServedAttribute(handle: valueHandle, type: BluetoothUUID(attWire: characteristic.uuid.attWire)!, value: characteristic.value,
-                                            readable: properties.contains(.read), writable: properties.contains(.write),
-                                            writableWithoutResponse: properties.contains(.writeWithoutResponse),
-                                            readSecurity: characteristic.readSecurity, writeSecurity: characteristic.writeSecurity,
-                                            maximumLength: min(characteristic.maximumLength, 512),
-                                            role: index < 0 && characteristic.uuid == Self.clientSupportedFeatures ? .clientFeatures : .value(id)))
+                var node = GATTCharacteristic(uuid: characteristic.uuid, handle: declaration, valueHandle: valueHandle, properties: properties)
+                held[valueHandle] = ServedAttribute(handle: valueHandle, type: characteristic.uuid.attForm, value: characteristic.value,
+                                                    readable: properties.contains(.read), writable: properties.contains(.write),
+                                                    writableWithoutResponse: properties.contains(.writeWithoutResponse),
+                                                    readSecurity: characteristic.readSecurity, writeSecurity: characteristic.writeSecurity,
+                                                    maximumLength: min(characteristic.maximumLength, 512),
+                                                    role: index < 0 && characteristic.uuid == Self.clientSupportedFeatures ? .clientFeatures : .value(id))
                 if let id { values[id] = valueHandle }
                 if characteristic.uuid == Self.databaseHash, index < 0 { hashHandle = valueHandle }
                 if characteristic.uuid == BluetoothUUID(0x2A05), index < 0 { serviceChanged = valueHandle }
@@ -128,7 +137,7 @@ final class AttributeDatabase: @unchecked Sendable {
                     descriptors.append((nil, .descriptor(id), BluetoothUUID.presentationFormat, format.bytes, nil))
                 }
                 for d in characteristic.descriptors {
-                    descriptors.append((d.handle, .descriptor(id), BluetoothUUID(attWire: d.uuid.attWire)!, d.value, d))
+                    descriptors.append((d.handle, .descriptor(id), d.uuid.attForm, d.value, d))
                 }
                 if descriptors.contains(where: { $0.0 != nil }) {
                     // Kept handles first in their order, then the ones FavBlue numbers.
@@ -136,29 +145,57 @@ final class AttributeDatabase: @unchecked Sendable {
                 }
                 for (wanted, role, type, value, served) in descriptors {
                     let handle = try take(wanted)
+                    node.descriptors.append(GATTDescriptor(uuid: type, handle: handle))
                     if case .configuration = role {
                         if let id { configurations[id] = handle }
-                        list.append(ServedAttribute(handle: handle, type: type, value: value, readable: true, writable: true,
-                                                    writableWithoutResponse: false, readSecurity: .none, writeSecurity: .none,
-                                                    maximumLength: 2, role: role))
+                        held[handle] = ServedAttribute(handle: handle, type: type, value: value, readable: true, writable: true,
+                                                       writableWithoutResponse: false, readSecurity: .none, writeSecurity: .none,
+                                                       maximumLength: 2, role: role)
                     } else if let served {
-                        list.append(ServedAttribute(handle: handle, type: type, value: value, readable: served.readable, writable: served.writable,
-                                                    writableWithoutResponse: false, readSecurity: served.readSecurity,
-                                                    writeSecurity: served.writeSecurity, maximumLength: 512, role: role))
+                        held[handle] = ServedAttribute(handle: handle, type: type, value: value, readable: served.readable, writable: served.writable,
+                                                       writableWithoutResponse: false, readSecurity: served.readSecurity,
+                                                       writeSecurity: served.writeSecurity, maximumLength: 512, role: role)
                     } else {
-                        list.append(read(type, value, at: handle, role))
+                        held[handle] = Self.readOnly(type, value, at: handle, role)
                     }
                 }
+                characteristics.append(node)
             }
-            list[serviceIndex] = read(list[serviceIndex].type, list[serviceIndex].value, at: start, .service(end: next - 1))
+            layout.append(GATTService(uuid: service.uuid, name: service.uuid.serviceID.name, start: start, end: next - 1,
+                                      characteristics: characteristics, primary: service.primary))
         }
+        var list = Self.attributes(of: layout, held)
         if let hashHandle, let crypto, let at = list.firstIndex(where: { $0.handle == hashHandle }) {
             list[at].value = try Self.hash(list, crypto)
         }
         attributes = list
+        self.layout = layout
         valueHandles = values
         configurationHandles = configurations
         serviceChangedHandle = serviceChanged
+    }
+
+    private static func readOnly(_ type: BluetoothUUID, _ value: [UInt8], at handle: UInt16, _ role: ServedAttribute.Role) -> ServedAttribute {
+        ServedAttribute(handle: handle, type: type, value: value, readable: true, writable: false, writableWithoutResponse: false,
+                        readSecurity: .none, writeSecurity: .none, maximumLength: 512, role: role)
+    }
+
+    /// The attributes in handle order: each service's and characteristic's declaration laid out
+    /// from `layout` (Vol 3, Part G, §3.1, §3.3.1), then the value and descriptors `held` has.
+    private static func attributes(of layout: [GATTService], _ held: [UInt16: ServedAttribute]) -> [ServedAttribute] {
+        var list: [ServedAttribute] = []
+        for service in layout {
+            list.append(readOnly(service.primary ? .primaryService : .secondaryService, service.uuid.attWire, at: service.start,
+                                 .service(end: service.end)))
+            for c in service.characteristics {
+                guard let value = held[c.valueHandle] else { continue }
+                list.append(readOnly(.characteristic, [c.properties.rawValue] + HCICommand.le16(c.valueHandle) + c.uuid.attWire,
+                                     at: c.handle, .declaration(value.role.characteristic)))
+                list.append(value)
+                list += c.descriptors.compactMap { held[$0.handle] }
+            }
+        }
+        return list
     }
 
     static let clientSupportedFeatures = BluetoothUUID(0x2B29)
@@ -225,26 +262,5 @@ final class AttributeDatabase: @unchecked Sendable {
     }
 
     /// The served tree as FavBlue's GATT browser shows a device's, handle for handle.
-    var tree: [GATTService] {
-        var services: [GATTService] = []
-        for a in all {
-            switch a.role {
-            case .service(let end):
-                guard let uuid = BluetoothUUID(attWire: a.value) else { continue }
-                services.append(GATTService(uuid: uuid, name: uuid.serviceID.name, start: a.handle, end: end))
-            case .declaration:
-                guard a.value.count >= 5, let uuid = BluetoothUUID(attWire: a.value.dropFirst(3)) else { continue }
-                let valueHandle = UInt16(a.value[1]) | UInt16(a.value[2]) << 8
-                services[services.count - 1].characteristics.append(GATTCharacteristic(
-                    uuid: uuid, handle: a.handle, valueHandle: valueHandle, properties: GATTProperties(rawValue: a.value[0])))
-            case .configuration, .descriptor:
-                guard !services.isEmpty, !services[services.count - 1].characteristics.isEmpty else { continue }
-                let count = services[services.count - 1].characteristics.count
-                services[services.count - 1].characteristics[count - 1].descriptors.append(GATTDescriptor(uuid: a.type, handle: a.handle))
-            case .value, .clientFeatures:
-                break
-            }
-        }
-        return services
-    }
+    var tree: [GATTService] { layout }
 }

@@ -79,7 +79,8 @@ public struct GATTInclude: Equatable, Sendable {
     }
 }
 
-/// One primary service: its handle range, the services it includes and its characteristics.
+/// One service: its handle range, the services it includes and its characteristics. The GATT
+/// client fills a tree of these from a device's discovery, and FavBlue's server from its setup.
 public struct GATTService: Equatable, Sendable {
     public let uuid: BluetoothUUID
     /// "Battery", say; nil when not well known.
@@ -91,9 +92,11 @@ public struct GATTService: Equatable, Sendable {
     /// Rebuilt by the system's Bluetooth service from what it read itself (BlueZ hides Generic
     /// Access and, with its battery plugin, Battery): its handles are not the device's.
     public var fromSystem: Bool
+    /// False for a secondary service, which only another's include reaches (Vol 3, Part G, §3.1).
+    public var primary: Bool
 
     public init(uuid: BluetoothUUID, name: String?, start: UInt16, end: UInt16, includes: [GATTInclude] = [],
-                characteristics: [GATTCharacteristic] = [], fromSystem: Bool = false) {
+                characteristics: [GATTCharacteristic] = [], fromSystem: Bool = false, primary: Bool = true) {
         self.uuid = uuid
         self.name = name
         self.start = start
@@ -101,5 +104,6 @@ public struct GATTService: Equatable, Sendable {
         self.includes = includes
         self.characteristics = characteristics
         self.fromSystem = fromSystem
+        self.primary = primary
     }
 }

@@ -58,6 +58,9 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
     /// The bytes ATT carries: 2 for a SIG UUID, else 16 (ATT has no 32-bit form, Vol 3, Part F, §3.2.1).
     public var attWire: [UInt8] { short.map { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } ?? full }
 
+    /// The same UUID in the form ATT carries: 16 bits for a SIG UUID, else 128.
+    public var attForm: BluetoothUUID { BluetoothUUID(attWire: attWire)! }
+
     /// The bytes as they came, where ATT can carry them (2 or 16), so a PDU encodes as it decoded.
     public var attAsGiven: [UInt8] { wire.count == 4 ? attWire : wire }
 
