@@ -325,9 +325,12 @@ public final class PeripheralRole {
         let value = value(of: id)
         let count = await port.send(value, of: id)
         if count > 0 {
-            for log in centrals where log.connected {
-                if let indicate = following[log.central]?[id] { self.log(.sent(log.central, id, value, indicate: indicate)) }
+            // Who is told first, then the logs: a log looped over is a second hold on its entries,
+            // and appending to them would copy all of them, at every Send.
+            let told = centrals.compactMap { log in
+                log.connected ? following[log.central]?[id].map { (log.central, $0) } : nil
             }
+            for (central, indicate) in told { log(.sent(central, id, value, indicate: indicate)) }
             observers.notify()
         }
         return count
