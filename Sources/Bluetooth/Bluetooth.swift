@@ -6,7 +6,8 @@
 // Two routes to the radio: FavBlue's own HCI host, and BlueZ over D-Bus.
 //
 //     Bluetooth/
-//       Codec/      ByteReader, HCICommand, HCIEvent, reports, AD/EIR parser   (pure, never trap)
+//       Codec/      ByteReader, HCICommand, HCIEvent, reports, AD/EIR parser   (pure, never trap);
+//                   BluetoothUUID's names and the GATT declaration types
 //       Names/      company names (libbluetooth), service names (data/)
 //       Btsnoop/    capture reader (streams files in chunks) and writer (datalinks 1001, 1002, 2001);
 //                   BtsnoopRecorder, the app's switchable ScanRecorder every scanner writes into
@@ -31,11 +32,12 @@
 //       Server/     HCIPeripheral (the host's third client; Domain's DevicePeripheral): makes links
 //                   by advertising (advertising sets), pairing as the responder; LocalAttributes (FavBlue's own
 //                   attribute database per controller: GAP, GATT and the setup served, which every
-//                   link answers from, whatever its role), AttributeDatabase, ATTServer (one
+//                   link answers from, whatever its role), AttributeDatabase (the setup laid out as
+//                   the GATTTree the client fills, and the attributes laid out from it), ATTServer (one
 //                   bearer's server side: every request checked, answered in ATTPDU types)
 //       Security/   HCIPairer; the Security Manager: SMPSession (one pairing in either role, the
 //                   initiator's and the responder's steps written once) and PairingRun (what its
-//                   driver keeps beside it); HCIKeyring (the bonds as
+//                   driver keeps beside it, and the SMP timer both roles share); HCIKeyring (the bonds as
 //                   the radio's threads read them), HCIResolvingList (the controller's list, kept
 //                   in step with the bonds)
 //       Demo/       the `demo` source: DemoScanner (the shipped capture plus DemoChatDevice's

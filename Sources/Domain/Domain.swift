@@ -30,8 +30,10 @@
 //         ConnectionEvent                     what a DeviceConnector reports (state, services, messages)
 //         ChatMessage, ChatBody, ChatRetention one message (text or raw bytes) and how long they are kept
 //         UnreadBadge                         the badge rule (0 → none, 1–99, 100+ → "...")
-//       GATT/                            the browser's model: GATTTree, GATTBrowser (reads, writes,
-//                                        notifications), value decoders and PresentationFormat
+//       GATT/                            GATTTree (services, characteristics and descriptors with
+//                                        handles: the GATT client fills it from discovery, FavBlue's
+//                                        server from its setup), GATTProperties, GATTBrowser (reads,
+//                                        writes, notifications), value decoders and PresentationFormat
 //       Identity/                        bonds, identity resolving keys, private-address resolution,
 //                                        pairing's questions and answers (Identities owns them)
 //       DeviceManager/                   MCUmgr: DeviceManager (a board's images, restart, echo,
@@ -39,7 +41,8 @@
 //                                        pipelined uploads) on GATT, UDP or a serial line
 //                                        (SMPSerialFraming); FirmwareUpdate (upload, mark, restart,
 //                                        confirm), MCUbootImage and FirmwarePackage (.bin, .zip)
-//       Peripheral/                      Act as a Device: ServerSetup, Advertisement and its fields,
+//       Peripheral/                      BluetoothUUID (the one UUID type, down to the ATT codec);
+//                                        Act as a Device: ServerSetup, Advertisement and its fields,
 //                                        presets, PeripheralRole (owns what is served and advertised),
 //                                        the JSON file, nRF Connect's setups, Clone This Device
 //       Sensors/                         one file per sensor family, each a pure decoder citing its
