@@ -126,14 +126,22 @@ struct GATTClient {
         guard let first = ranges.map(\.start).min(), let last = ranges.map(\.end).max() else { return [] }
         let allIncludes = try includes(from: first, to: last)
         let allDeclarations = try characteristics(from: first, to: last)
+        // A characteristic's descriptors lie between its value and the next declaration (or the service end).
+        var spans: [[ClosedRange<UInt16>?]] = []
         for range in ranges {
+            let declarations = allDeclarations.filter { range.start <= $0.handle && $0.handle <= range.end }
+            spans.append(declarations.enumerated().map { index, declaration in
+                let end = index + 1 < declarations.count ? declarations[index + 1].handle - 1 : range.end
+                return declaration.valueHandle < end ? declaration.valueHandle + 1...end : nil
+            })
+        }
+        let allDescriptors = try descriptors(in: spans.flatMap { $0.compactMap { $0 } }.sorted { $0.lowerBound < $1.lowerBound })
+        for (r, range) in ranges.enumerated() {
             var service = GATTService(uuid: range.uuid, name: range.uuid.serviceID.name, start: range.start, end: range.end)
             service.includes = allIncludes.filter { range.start <= $0.handle && $0.handle <= range.end }.map(\.include)
             let declarations = allDeclarations.filter { range.start <= $0.handle && $0.handle <= range.end }
             for (index, declaration) in declarations.enumerated() {
-                // A characteristic's descriptors lie between its value and the next declaration (or the service end).
-                let end = index + 1 < declarations.count ? declarations[index + 1].handle - 1 : range.end
-                let descriptors = declaration.valueHandle < end ? try descriptors(from: declaration.valueHandle + 1, to: end) : []
+                let descriptors = spans[r][index].map { span in allDescriptors.filter { span.contains($0.handle) } } ?? []
                 let uuid = declaration.uuid
                 service.characteristics.append(GATTCharacteristic(
                     uuid: uuid, name: AttributeNames.characteristic(uuid), handle: declaration.handle,
@@ -171,6 +179,38 @@ struct GATTClient {
             }
             guard let last = entries.last?.handle, last >= start, last < end else { break }
             start = last + 1
+        }
+        return found
+    }
+
+    /// Discover All Characteristic Descriptors (§4.7.1) in each of `spans` (in handle order, apart).
+    /// Each Find Information runs on to the last span's end, so an answer that reaches past one
+    /// span into the next (the attributes between them of the same UUID width) saves a round
+    /// trip; what lies outside every span is left out. Each request starts inside a span, so it
+    /// never takes more round trips than asking span by span.
+    private func descriptors(in spans: [ClosedRange<UInt16>]) throws(ATTError) -> [HandleUUID] {
+        guard let end = spans.last?.upperBound else { return [] }
+        var found: [HandleUUID] = []
+        var index = 0
+        var next = spans[0].lowerBound
+        while index < spans.count {
+            let from = max(next, spans[index].lowerBound)
+            guard from <= spans[index].upperBound else {
+                index += 1
+                continue
+            }
+            let answer: ATTPDU
+            do {
+                answer = try bearer.request(.findInformationRequest(start: from, end: end))
+            } catch .error(.attributeNotFound, _, _) {
+                break
+            }
+            guard case .findInformationResponse(let list) = answer else {
+                throw .unexpected(L10n.tr("a bad answer to Find Information"))
+            }
+            found += list.filter { entry in spans.contains { $0.contains(entry.handle) } }
+            guard let last = list.last?.handle, last >= from, last < end else { break }
+            next = last + 1
         }
         return found
     }
