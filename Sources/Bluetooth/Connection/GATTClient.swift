@@ -217,23 +217,7 @@ struct GATTClient {
 
     /// Discover All Characteristic Descriptors (§4.7.1) in a range.
     func descriptors(from start: UInt16, to end: UInt16) throws(ATTError) -> [HandleUUID] {
-        var found: [HandleUUID] = []
-        var next = start
-        while next <= end {
-            let answer: ATTPDU
-            do {
-                answer = try bearer.request(.findInformationRequest(start: next, end: end))
-            } catch .error(.attributeNotFound, _, _) {
-                break
-            }
-            guard case .findInformationResponse(let list) = answer else {
-                throw .unexpected(L10n.tr("a bad answer to Find Information"))
-            }
-            found += list
-            guard let last = list.last?.handle, last >= next, last < end else { break }
-            next = last + 1
-        }
-        return found
+        start <= end ? try descriptors(in: [start...end]) : []
     }
 
     /// Read Characteristic Value (§4.8.1), then Read Long Characteristic Values (§4.8.3) while
