@@ -113,6 +113,36 @@ final class ChatSessionsTests: XCTestCase {
         XCTAssertEqual(model.unread(of: device), 0, "reading the chat reads them")
     }
 
+    func testAnEndFavBlueAskedForIsNoFailureButTheNextOneIsAndALateOneIsToo() async {
+        let connector = FakeConnector()
+        var time = Date(timeIntervalSince1970: 1_000_000)
+        let model = ChatSessions(connector: connector, chats: nil, now: { time })
+        var said: [String] = []
+        model.onEnded = { text, _ in said.append(text) }
+        model.connect(to: device)
+        await model.drain()
+        model.expectEnd(of: device)
+        connector.drop(.endedByDevice)
+        await model.drain()
+        XCTAssertEqual(said, [], "the device restarts as it was told to")
+        XCTAssertNil(model.lastEnded, "the page's note is the Device Manager's")
+        // Once only: the next end is told.
+        model.connect(to: device)
+        await model.drain()
+        connector.drop(.endedByDevice)
+        await model.drain()
+        XCTAssertEqual(said, [ConnectionFailure.endedByDevice.message])
+        XCTAssertEqual(model.lastEnded?.reason, "Disconnected: " + ConnectionFailure.endedByDevice.message)
+        // An end that comes after the time allowed is told too.
+        model.connect(to: device)
+        await model.drain()
+        model.expectEnd(of: device, within: 30)
+        time += 31
+        connector.drop(.endedByDevice)
+        await model.drain()
+        XCTAssertEqual(said.count, 2)
+    }
+
     func testDisconnectingWithAnUnreadReplySaysSoAndNothingOtherwise() async {
         let connector = FakeConnector()
         let model = ChatSessions(connector: connector, chats: nil)

@@ -223,6 +223,10 @@ class DeviceManagerTests(unittest.TestCase):
             self.assertRegex(body, "^" + iso("app-1.2.0.bin") + r"\nVersion 1\.2\.0 · \d+(\.\d)? KiB · Hash [0-9a-f]{8}…$")
             self.assertIn("Test and Confirm", app.names(), "the default mode")
             app.press("Update")
+            # While the board restarts, the update says so, and the connection tells no failure beside it.
+            app.wait_for(lambda: "Waiting for the device to come back…" in app.names(), timeout=90, what="the wait for the board")
+            during = app.names("label")
+            self.assertEqual([n for n in during if n.startswith("Disconnected")], [], "the restart asked for is no failure")
             app.wait_for(lambda: "Now running 1.2.0" in app.names(), timeout=90, what="the new version running")
             board.wait_for("CONFIRM")
             board.wait_for("RUNNING 1.2.0")

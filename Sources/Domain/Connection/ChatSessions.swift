@@ -33,6 +33,8 @@ public final class ChatSessions {
     /// The device of the last connection that failed or ended, and what to say about it
     /// ("Disconnected: The device ended the connection.").
     public private(set) var lastEnded: (device: DeviceID, reason: String)?
+    /// A connection whose end was asked for, and until when (`expectEnd`).
+    private var endExpected: (device: DeviceID, until: Date)?
     /// The device whose last attempt failed because it wants to be paired first, so its page can offer Pair.
     public private(set) var wantsPairing: DeviceID?
     /// Why messages were not sent, by message id, to show next to "Not sent".
@@ -205,6 +207,13 @@ public final class ChatSessions {
     /// Ends the connection.
     public func disconnect() { connector.disconnect() }
 
+    /// The connection to `device` is about to end on purpose (FavBlue told the device to
+    /// restart): if it ends within `within` seconds, it is not told as a failure, and the
+    /// page's note stays with whoever asked for it (the Device Manager's "Waiting…").
+    public func expectEnd(of device: DeviceID, within: TimeInterval = 30) {
+        endExpected = (device, now().addingTimeInterval(within))
+    }
+
     /// Ends the connection as the app quits; `told` runs off the main thread once the device
     /// was told (at most `timeout` seconds later), after which the transport may close.
     public func disconnectBeforeQuitting(within timeout: TimeInterval, told: @escaping @Sendable () -> Void) {
@@ -295,7 +304,11 @@ public final class ChatSessions {
                 services = []
                 unread = 0
                 var said: String?
-                if case .failed(let failure) = new {
+                let expected = endExpected.map { $0.device == previous && now() <= $0.until } ?? false
+                endExpected = nil
+                if expected {
+                    // Nothing failed: the device restarts as it was told to.
+                } else if case .failed(let failure) = new {
                     said = failure.message
                     if failure == .needsPairing { wantsPairing = previous }
                     if let previous {

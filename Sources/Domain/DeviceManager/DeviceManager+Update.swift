@@ -71,7 +71,10 @@ extension DeviceManager {
                 run.sentBefore = progress.done
             }
         }
-        if step == .restarting { restartedAt = connections }
+        if step == .restarting {
+            restartedAt = connections
+            expectRestart()
+        }
         run.step = step
         update = run
         if case .uploading(let progress) = step, !progress.preparing, let shown = progressShown,

@@ -243,6 +243,7 @@ public final class DeviceManager {
 
     /// os, Reset: the device restarts, and the link with it.
     public func restart() {
+        expectRestart()
         perform(.restart) { client throws(SMPProblem) in
             try await client.reset()
             return L10n.tr("The device is restarting. Connect again once it is back.")
@@ -298,6 +299,12 @@ public final class DeviceManager {
         let received = transport.received
         sessions.taps[transport.notifications] = { value in received.yield(value) }
         return SMPClient(transport: transport, clock: clock)
+    }
+
+    /// The device is told to restart: its link's end is no failure for the connection to tell.
+    func expectRestart() {
+        guard case .bluetooth(let sessions, let browser) = route, let device = browser.device else { return }
+        sessions.expectEnd(of: device)
     }
 
     func closeTransports() {
