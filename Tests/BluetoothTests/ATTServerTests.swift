@@ -68,6 +68,70 @@ final class ATTServerTests: XCTestCase {
         XCTAssertEqual(renamedServer.receive([0x0A, 13, 0]).answer, hash, "values are not hashed, only the layout")
     }
 
+    /// Robust caching (Vol 3, Part G, §2.5.2.1): a bonded client that set it and comes back to a
+    /// changed database is change-unaware. Its first request on a handle is answered Database
+    /// Out Of Sync, a command it sends meanwhile is dropped, and its next request is served;
+    /// reading the Database Hash makes it aware at once. A client without robust caching, or
+    /// one that comes back to the database it knew, is served as ever.
+    func testABondedClientBackToAChangedDatabaseIsToldItIsOutOfSyncOnce() throws {
+        let crypto = ToolboxPairingCrypto()
+        let battery = ServedService(uuid: BluetoothUUID(0x180F), characteristics: [
+            ServedCharacteristic(uuid: BluetoothUUID(0x2A19), properties: [.read, .writeWithoutResponse], value: [87]),
+        ])
+        let before = try AttributeDatabase(ServerSetup(name: "Bench", services: [battery]), crypto: crypto)
+        let after = try AttributeDatabase(ServerSetup(name: "Bench", services: [ServedService(uuid: vendor), battery]), crypto: crypto)
+        XCTAssertNotEqual(before.hash, after.hash)
+        // The first link: the client sets robust caching; its side is kept as the link ends.
+        var first = ATTServer(database: before)
+        XCTAssertEqual(first.receive([0x12, 11, 0, 0x01]).answer, [0x13])
+        let kept = first.memory
+        XCTAssertEqual(kept, ATTServer.Memory(features: 1, knownHash: before.hash))
+
+        // Back to the same database: aware.
+        var same = ATTServer(database: before)
+        same.recall(kept)
+        XCTAssertTrue(same.changeAware)
+        XCTAssertEqual(same.receive([0x0A, 16, 0]).answer, [0x0B, 87])
+
+        // Back to a changed one: the vendor service before Battery moved the level.
+        let level = try XCTUnwrap(after.tree.first { $0.uuid == BluetoothUUID(0x180F) }?.characteristics.first?.valueHandle)
+        var changed = ATTServer(database: after)
+        changed.recall(kept)
+        XCTAssertFalse(changed.changeAware)
+        let (answer, notes) = changed.receive([0x0A] + HCICommand.le16(level))
+        XCTAssertEqual(answer, [0x01, 0x0A] + HCICommand.le16(level) + [0x12], "Database Out Of Sync")
+        XCTAssertEqual(notes, [.refused(request: 0x0A, handle: level, .databaseOutOfSync)])
+        XCTAssertNil(changed.receive([0x52] + HCICommand.le16(level) + [1]).answer, "a command is dropped")
+        XCTAssertEqual(changed.receive([0x0A] + HCICommand.le16(level)).answer, [0x0B, 87], "the next request is served")
+        XCTAssertTrue(changed.changeAware)
+        XCTAssertEqual(changed.memory.knownHash, after.hash, "and kept as aware")
+
+        // Reading the Database Hash by its type makes it aware at once.
+        var reading = ATTServer(database: after)
+        reading.recall(kept)
+        let hash = reading.receive([0x08, 1, 0, 0xFF, 0xFF, 0x2A, 0x2B]).answer
+        XCTAssertEqual(hash.map { Array($0.dropFirst(4)) }, after.hash)
+        XCTAssertTrue(reading.changeAware)
+        XCTAssertEqual(reading.receive([0x0A] + HCICommand.le16(level)).answer, [0x0B, 87])
+
+        // Without robust caching, a changed database is served as ever.
+        var plain = ATTServer(database: after)
+        plain.recall(ATTServer.Memory(features: 0, knownHash: before.hash))
+        XCTAssertTrue(plain.changeAware)
+        XCTAssertEqual(plain.receive([0x0A] + HCICommand.le16(level)).answer, [0x0B, 87])
+    }
+
+    /// What a bonded client kept is found again by its identity, on any controller's links.
+    func testTheServerRemembersEachBondedClientByIdentity() throws {
+        let attributes = LocalAttributes(adapterName: "Bench", crypto: ToolboxPairingCrypto())
+        let phone = try XCTUnwrap(DeviceID(parsing: "C0:11:22:33:44:55", kind: .leRandom))
+        XCTAssertNil(attributes.recall(phone))
+        let memory = ATTServer.Memory(features: 1, knownHash: attributes.database.hash)
+        attributes.keep(memory, of: phone)
+        XCTAssertEqual(attributes.recall(phone), memory)
+        XCTAssertNil(attributes.recall(try XCTUnwrap(DeviceID(parsing: "C0:11:22:33:44:56", kind: .leRandom))))
+    }
+
     func testDiscoveryRequestsAreAnsweredAsTheCoreLaysThemOut() throws {
         var s = try server()
         XCTAssertEqual(s.receive([0x10, 0x01, 0x00, 0xFF, 0xFF, 0x00, 0x28]).answer,

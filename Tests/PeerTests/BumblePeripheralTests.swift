@@ -18,13 +18,15 @@ final class BumblePeripheralTests: XCTestCase {
     private var events: PeripheralEventLog!
     private let bonds = BumblePairingTests.Bonds()
 
-    private func start(_ arguments: [String] = []) throws {
+    /// With `hashing`, Generic Attribute has Client Supported Features and the Database Hash, as in the app.
+    private func start(_ arguments: [String] = [], hashing: Bool = false) throws {
         peer = try ChatPeer(arguments, script: "central_peer.py")
         let port = peer.port
         let debug: @Sendable (String) -> Void = { line in
             if ProcessInfo.processInfo.environment["FAVBLUE_DEBUG"] != nil { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
-        link = HCILink(open: { () throws(ScanFailure) -> HCITransport in try TransportOpener.tcp(host: "127.0.0.1", port: port) }, log: debug)
+        link = HCILink(open: { () throws(ScanFailure) -> HCITransport in try TransportOpener.tcp(host: "127.0.0.1", port: port) },
+                       attributes: LocalAttributes(crypto: hashing ? ToolboxPairingCrypto() : nil), log: debug)
         let bonds = bonds
         let security = HCISecurity(crypto: ToolboxPairingCrypto(), keyring: bonds.keyring, keep: { bonds.keep($0) }, forget: { bonds.forget($0) })
         peripheral = HCIPeripheral(link: link, security: security, log: debug)
@@ -196,6 +198,46 @@ final class BumblePeripheralTests: XCTestCase {
         peer.type("READ 5E7F3003-1C2B-4A5D-8E9F-0A1B2C3D4E5F")
         XCTAssertNotNil(peer.wait(for: { $0 == "VALUE 5E7F3003-1C2B-4A5D-8E9F-0A1B2C3D4E5F \(Hex.lower(Array("secret".utf8)))" }),
                         "the value that needs encryption, on the encrypted link: \(peer.output)")
+    }
+
+    /// Robust caching (Vol 3, Part G, §2.5.2.1), as a phone uses it: a bonded central sets it, and
+    /// comes back after the user changed what is served. Its first read on a handle it kept is
+    /// answered Database Out Of Sync, so it does not take another attribute's value for the one it
+    /// knew; its next read is served.
+    func testABondedCentralBackAfterTheServerChangedIsToldOnceItIsOutOfSync() async throws {
+        try start(hashing: true)
+        try await peripheral.serve(Self.heart)
+        peripheral.ask = { prompt in if case .confirm = prompt.question { prompt.answer(.confirmed) } }
+        let address = try await advertiseConnectAndPair()
+        XCTAssertNotNil(peer.wait(for: { $0 == "PAIRED" }, timeout: 15), peer.output)
+        peer.type("WRITE 2B29 01")
+        XCTAssertNotNil(peer.wait(for: { $0 == "WROTE 2B29" }, timeout: 15), "robust caching set: \(peer.output)")
+
+        var changed = Self.heart
+        changed.services.insert(ServedService(uuid: BluetoothUUID(0x180F), characteristics: [
+            ServedCharacteristic(uuid: BluetoothUUID(0x2A19), properties: [.read], value: [87]),
+        ]), at: 0)
+        try await peripheral.serve(changed)
+        let location = try XCTUnwrap(peripheral.servedTree.flatMap(\.characteristics).first { $0.uuid == BluetoothUUID(0x2A38) }?.valueHandle)
+        connectAgainAndEncrypt(address)
+        XCTAssertNotNil(peer.wait(for: { $0 == "ENCRYPTED" }, timeout: 15), peer.output)
+        let handle = Hex.lower(HCICommand.le16(location))
+        peer.type("RAWREAD \(location)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "RESPONSE 010a\(handle)12" }, timeout: 15), "Database Out Of Sync: \(peer.output)")
+        await events.wait {
+            if case .refused(_, "What is served changed since it last connected, so it was told to find the services again.") = $0 { true } else { false }
+        }
+        peer.type("RAWREAD \(location)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "RESPONSE 0b01" }, timeout: 15), "then the Body Sensor Location: \(peer.output)")
+
+        // A central that comes back to the database it knew is served at once.
+        let peer = try XCTUnwrap(self.peer)
+        func count(_ line: String) -> Int { peer.lines.filter { $0 == line }.count }
+        connectAgainAndEncrypt(address)
+        XCTAssertNotNil(peer.wait(for: { _ in count("ENCRYPTED") == 2 }, timeout: 15), peer.output)
+        peer.type("RAWREAD \(location)")
+        XCTAssertNotNil(peer.wait(for: { _ in count("RESPONSE 0b01") == 2 }, timeout: 15), "aware since its last link: \(peer.output)")
+        XCTAssertEqual(count("RESPONSE 010a\(handle)12"), 1, "told once")
     }
 
     /// A central from before Secure Connections pairs the legacy way (Vol 3, Part H, §2.3.5.5),

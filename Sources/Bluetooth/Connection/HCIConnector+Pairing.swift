@@ -162,7 +162,12 @@ extension HCIConnector {
         link.encryption = status
         let bond = status == 0 ? keyring?.bond(for: link.device) : nil
         link.lock.withLock { link.server.security = LinkSecurity(encrypted: status == 0, authenticated: bond?.authenticated ?? false) }
-        if let run = link.pairing { schedule(run.session.encrypted(status: status), run, on: link) }
+        if let run = link.pairing {
+            schedule(run.session.encrypted(status: status), run, on: link)
+        } else if let bond {
+            // Encrypted with a bond's key: the bonded peripheral's client side comes back.
+            link.bonded(as: bond.identity, recalling: true, in: attributes)
+        }
         lock.broadcast()
     }
 
@@ -173,6 +178,7 @@ extension HCIConnector {
             switch action {
             case .finished(let identity, let bond):
                 run.end(.success((identity, bond)))
+                if bond != nil { link.bonded(as: identity, recalling: false, in: attributes) }
                 lock.broadcast()
             case .failed(let failure):
                 run.end(.failure(failure))

@@ -299,6 +299,7 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, LinkOwner, @unc
         defer { lock.unlock() }
         guard let current = link, current.handle == handle else { return }
         current.pairing?.end(.failure(.connectionLost))
+        current.keepClient(in: attributes)
         link = nil
         if !current.ending { streams.set(.failed(Self.failure(disconnectReason: reason))) }
         lock.broadcast()

@@ -26,6 +26,8 @@ final class LELink: @unchecked Sendable {
     /// Guards the server side: `server`, the indications.
     let lock = NSLock()
     var server: ATTServer
+    /// The peer's identity once it is known to be bonded: its client side is kept when the link ends.
+    private var bondedClient: DeviceID?
     /// Indications waiting for the one before to be confirmed (§3.4.7.2), oldest first.
     private var indications: [Pending] = []
     /// The characteristic whose indication is awaited.
@@ -143,6 +145,27 @@ final class LELink: @unchecked Sendable {
         let mtu = server.mtu
         lock.unlock()
         send(att: ATTPDU.indication(handle: pending.handle, value: Array(pending.value.prefix(mtu - 3))).bytes)
+    }
+
+    /// The peer is bonded as `identity`: with `recalling`, its client side comes back as its last
+    /// link left it (a database changed since makes a robust-caching client change-unaware);
+    /// either way it is kept when this link ends.
+    func bonded(as identity: DeviceID, recalling: Bool, in attributes: LocalAttributes) {
+        lock.withLock { bondedLocked(as: identity, recalling: recalling, in: attributes) }
+    }
+
+    /// `bonded`, for a caller that holds `lock`.
+    func bondedLocked(as identity: DeviceID, recalling: Bool, in attributes: LocalAttributes) {
+        guard bondedClient == nil else { return }
+        bondedClient = identity
+        if recalling, let memory = attributes.recall(identity) { server.recall(memory) }
+    }
+
+    /// The link ended: a bonded peer's client side is kept for its next link.
+    func keepClient(in attributes: LocalAttributes) {
+        lock.withLock {
+            if let bondedClient { attributes.keep(server.memory, of: bondedClient) }
+        }
     }
 
     // MARK: Signalling

@@ -52,6 +52,11 @@ struct ATTServer {
     /// What the client said it supports (Client Supported Features, Vol 3, Part G, §7.2): robust
     /// caching, EATT, multiple handle value notifications.
     private(set) var clientFeatures: UInt8 = 0
+    /// The Database Hash of the database the client last knew: this one at the start, a bonded
+    /// client's from its last connection (robust caching, Vol 3, Part G, §2.5.2.1).
+    private var knownHash: [UInt8]?
+    /// A change-unaware client was answered Database Out Of Sync; its next request makes it aware.
+    private var outOfSyncTold = false
     private var prepared: [(handle: UInt16, offset: Int, value: [UInt8])] = []
     /// An indication awaits its confirmation (one at a time, §3.3.2).
     var awaitingConfirmation = false
@@ -59,6 +64,31 @@ struct ATTServer {
     init(database: AttributeDatabase, receiveMTU: Int = serverMTU) {
         self.database = database
         self.receiveMTU = receiveMTU
+        knownHash = database.hash
+    }
+
+    /// What a bonded client's side of the server keeps between its connections (§2.5.2.1, §7.2).
+    struct Memory: Equatable, Sendable {
+        let features: UInt8
+        let knownHash: [UInt8]?
+    }
+
+    var memory: Memory { Memory(features: clientFeatures, knownHash: knownHash) }
+
+    /// A bonded client is back: its features as it set them, and the database it knew. Where
+    /// that database is not this one and it caches robustly, it is change-unaware.
+    mutating func recall(_ memory: Memory) {
+        clientFeatures = memory.features
+        knownHash = memory.knownHash
+        outOfSyncTold = false
+    }
+
+    /// Whether the client knows the database as it is; one that does not cache robustly always does.
+    var changeAware: Bool { clientFeatures & 1 == 0 || knownHash == database.hash }
+
+    private mutating func becomeAware() {
+        knownHash = database.hash
+        outOfSyncTold = false
     }
 
     /// The answer to one PDU from the central (nil for commands and confirmations), and what to tell.
@@ -97,6 +127,32 @@ struct ATTServer {
         }
         // Discovery ends with Attribute Not Found past the last handle: an answer, not a refusal (Vol 3, Part G, §4).
         func found(_ start: UInt16) -> ATTPDU { .errorResponse(request: pdu.opcode, handle: start, code: .attributeNotFound) }
+        if !changeAware {
+            // A handle the client kept may name another attribute now: the first request on a
+            // handle is told so, and the client is aware from its next request; discovery and a
+            // read of the Database Hash go on; a command is dropped (§2.5.2.1).
+            switch pdu {
+            case .readRequest(let handle), .readBlobRequest(let handle, _), .writeRequest(let handle, _),
+                 .prepareWriteRequest(let handle, _, _):
+                if !outOfSyncTold {
+                    outOfSyncTold = true
+                    return refuse(handle, .databaseOutOfSync)
+                }
+                becomeAware()
+            case .readMultipleRequest(let handles), .readMultipleVariableRequest(let handles):
+                if !outOfSyncTold {
+                    outOfSyncTold = true
+                    return refuse(handles.first ?? 0, .databaseOutOfSync)
+                }
+                becomeAware()
+            case .writeCommand, .signedWriteCommand:
+                return nil
+            case .readByTypeRequest(_, _, let type) where type == AttributeDatabase.databaseHash:
+                becomeAware()
+            default:
+                if outOfSyncTold, ATTPDU.requestOpcodes.contains(pdu.opcode) { becomeAware() }
+            }
+        }
         switch pdu {
         case .exchangeMTURequest(let theirs):  // §3.4.2.1
             // A client MTU below the default means the default (§3.4.2.2); a second exchange changes nothing.
@@ -302,6 +358,8 @@ struct ATTServer {
     mutating func reset() {
         configurations = [:]
         clientFeatures = 0
+        knownHash = database.hash
+        outOfSyncTold = false
         prepared = []
         awaitingConfirmation = false
     }

@@ -62,6 +62,8 @@ final class AttributeDatabase: @unchecked Sendable {
     let configurationHandles: [ServedCharacteristicID: UInt16]
     /// The Service Changed characteristic's value handle, when FavBlue serves Generic Attribute.
     let serviceChangedHandle: UInt16?
+    /// The Database Hash (§7.3), where there is one: a client compares it with the one it knew.
+    let hash: [UInt8]?
 
     /// Why a setup cannot be served: two attributes on one handle, or handles past 0xFFFF.
     struct Problem: Error, Equatable {
@@ -165,9 +167,12 @@ final class AttributeDatabase: @unchecked Sendable {
                                       characteristics: characteristics, primary: service.primary))
         }
         var list = Self.attributes(of: layout, held)
+        var hash: [UInt8]?
         if let hashHandle, let crypto, let at = list.firstIndex(where: { $0.handle == hashHandle }) {
-            list[at].value = try Self.hash(list, crypto)
+            hash = try Self.hash(list, crypto)
+            list[at].value = hash ?? []
         }
+        self.hash = hash
         attributes = list
         self.layout = layout
         valueHandles = values

@@ -60,6 +60,7 @@ extension HCIPeripheral {
             case .finished(let identity, let bond):
                 run.end(.success((identity, bond)))
                 link.device = identity
+                if bond != nil { link.bondedLocked(as: identity, recalling: false, in: attributes) }
                 log("paired with central \(link.address) as \(identity)\(bond == nil ? ", no bond" : "")")
                 if let bond, let security {
                     Task { try? await security.keep(bond) }
@@ -106,7 +107,13 @@ extension HCIPeripheral {
         let on = status == 0 && enabled
         link.server.security = LinkSecurity(encrypted: on, authenticated: on && link.pendingAuthenticated)
         let authenticated = link.server.security.authenticated
-        if let run = link.pairing { perform(run.session.encrypted(status: status), run, on: link) }
+        let identity = link.device
+        if let run = link.pairing {
+            perform(run.session.encrypted(status: status), run, on: link)
+        } else if on, keyring?.bond(for: identity) != nil {
+            // Encrypted with a bond's key: the bonded central's client side comes back.
+            link.bondedLocked(as: identity, recalling: true, in: attributes)
+        }
         link.lock.unlock()
         if on { feed.yield(.encrypted(link.central, authenticated: authenticated)) }
     }

@@ -18,6 +18,9 @@ extension HCIPeripheral {
             case .subscribed(let id, let indicate): feed.yield(.subscribed(link.central, id, indicate: indicate))
             case .unsubscribed(let id): feed.yield(.unsubscribed(link.central, id))
             case .confirmed: if let confirmed { feed.yield(.confirmed(link.central, confirmed)) }
+            case .refused(_, _, .databaseOutOfSync):
+                // The words of 0x12 speak to a client; here FavBlue is the server that said it.
+                feed.yield(.refused(link.central, L10n.tr("What is served changed since it last connected, so it was told to find the services again.")))
             case .refused(_, _, let code): feed.yield(.refused(link.central, code.message))
             }
         }

@@ -168,6 +168,7 @@ public final class HCIPeripheral: DevicePeripheral, HCIHostClient, LinkOwner, @u
     private func ended(handle: UInt16, reason: UInt8) {
         guard let gone = lock.withLock({ links.removeValue(forKey: handle) }) else { return }
         gone.lock.withLock { gone.pairing }?.end(.failure(.connectionLost))
+        gone.keepClient(in: attributes)
         feed.yield(.disconnected(gone.central, reason: HCIConnector.failure(disconnectReason: reason).message))
     }
 }

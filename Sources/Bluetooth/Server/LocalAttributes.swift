@@ -20,6 +20,10 @@ public final class LocalAttributes: @unchecked Sendable {
     private let adapterName: String
     /// Hashes the database (Generic Attribute's Database Hash), where given.
     private let crypto: (any PairingCrypto)?
+    /// What each bonded client's side of the server kept when its last link ended, by identity:
+    /// a bonded client's change-aware state and features last across connections (Vol 3,
+    /// Part G, §2.5.2.1, §7.2), for as long as FavBlue runs, as bluetoothd keeps them.
+    private var bondedClients: [DeviceID: ATTServer.Memory] = [:]
 
     /// `adapterName` is what centrals and peripherals read as this computer's Device Name;
     /// by default the host name, as bluetoothd names an adapter. With `crypto`, Generic
@@ -41,6 +45,11 @@ public final class LocalAttributes: @unchecked Sendable {
 
     /// The database a new link answers from.
     var database: AttributeDatabase { lock.withLock { current } }
+
+    /// What the bonded client `identity` kept when its last link ended, if it connected before.
+    func recall(_ identity: DeviceID) -> ATTServer.Memory? { lock.withLock { bondedClients[identity] } }
+
+    func keep(_ memory: ATTServer.Memory, of identity: DeviceID) { lock.withLock { bondedClients[identity] = memory } }
 
     /// The setup served, if one is.
     var setup: ServerSetup? { lock.withLock { served } }
