@@ -41,13 +41,13 @@ extension BumblePairingTests {
         let addresses: HeardAddresses
     }
 
-    func rig(_ peer: ChatPeer, bonds: Bonds = Bonds()) -> Rig {
+    func rig(_ peer: ChatPeer, bonds: Bonds = Bonds(), attributes: LocalAttributes = LocalAttributes()) -> Rig {
         let port = peer.port
         let debug: @Sendable (String) -> Void = { line in
             if ProcessInfo.processInfo.environment["FAVBLUE_DEBUG"] != nil { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
         let link = HCILink(open: { () throws(ScanFailure) -> HCITransport in try TransportOpener.tcp(host: "127.0.0.1", port: port) },
-                           log: debug)
+                           attributes: attributes, log: debug)
         let connector = HCILinkConnector(link: link, log: debug)
         let addresses = HeardAddresses()
         connector.addresses = addresses

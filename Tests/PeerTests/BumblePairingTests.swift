@@ -67,6 +67,35 @@ final class BumblePairingTests: XCTestCase {
         withExtendedLifetime(questions) {}
     }
 
+    /// Robust caching where FavBlue is the central (Vol 3, Part G, §2.5.2.1): a bonded peripheral
+    /// caches FavBlue's own server as a phone does and sets robust caching. FavBlue then serves a
+    /// setup, so its database changes. On the next link, encrypted with the bond, the
+    /// peripheral's read of the handle it kept is answered Database Out Of Sync once, and the
+    /// next read gets the value.
+    func testABondedPeripheralThatCachedThisServerIsToldOnceItChanged() async throws {
+        let peer = try ChatPeer(["--pairing", "none", "--cache-central"])
+        let attributes = LocalAttributes(adapterName: "Bench", crypto: ToolboxPairingCrypto())
+        let rig = rig(peer, attributes: attributes)
+        let questions = Questions(rig.pairer) { _ in nil }
+        let paired = await pair(rig)
+        XCTAssertEqual(try paired.get(), ChatPeer.first, peer.output)
+        let kept = try XCTUnwrap(peer.wait(for: { $0.hasPrefix("CENTRAL_CACHED ") }, timeout: 15), peer.output)
+        let handle = try XCTUnwrap(UInt16(kept.dropFirst("CENTRAL_CACHED ".count)))
+        rig.connector.disconnect()
+        await rig.log.wait(for: { $0 == .idle && peer.output.contains("DISCONNECTED") })
+
+        try attributes.serve(ServerSetup(name: "Bench", services: [
+            ServedService(uuid: BluetoothUUID(0x180F), characteristics: [ServedCharacteristic(uuid: BluetoothUUID(0x2A19), properties: [.read], value: [87])]),
+        ]))
+        rig.connector.connect(to: ChatPeer.first)
+        let reads = { peer.lines.filter { $0.hasPrefix("CENTRAL_READ ") } }
+        XCTAssertNotNil(peer.wait(for: { _ in reads().count == 2 }, timeout: 15), peer.output)
+        XCTAssertEqual(reads(), ["CENTRAL_READ 010a" + Hex.lower(HCICommand.le16(handle)) + "12",
+                                 "CENTRAL_READ 0b" + Hex.lower(Array("Bench".utf8))],
+                       "Database Out Of Sync, then the Device Name")
+        withExtendedLifetime(questions) {}
+    }
+
     func testLegacyPasskeyTypedHereGivesAnLTKWithEDIVAndRand() async throws {
         let peer = try ChatPeer(["--pairing", "display", "--legacy"])
         let rig = rig(peer)

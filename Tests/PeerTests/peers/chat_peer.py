@@ -62,6 +62,10 @@ Pairing (the peer is the responder; keys live in memory for the peer's lifetime)
     Hash, or "-") with CENTRAL_HASH_EXPECTED <hex> (Bumble's own computation over the attributes it
     discovered), CENTRAL_FEATURES <hex> after setting robust caching in Client Supported Features,
     CENTRAL_FEATURES_REFUSED <code> when clearing it is refused, or CENTRAL_ERROR <why>.
+  * --cache-central has the peer cache the central's GATT server as a bonded phone does: once a
+    link is encrypted, the first time it sets robust caching in Client Supported Features and keeps
+    the Device Name's handle (CENTRAL_CACHED <handle>); every later time it reads that handle at
+    once, twice, without discovering (CENTRAL_READ <the answer's PDU in hex>).
   * --claim-resolving-list leaves the controller FavBlue drives claiming a resolving list it never
     resolves with, as Bumble ships; --unanswered-encryptions N leaves every other LE Enable
     Encryption after pairing's without an answer, N times (UNANSWERED_ENCRYPTION), the link up
@@ -85,6 +89,7 @@ import logging
 import struct
 import sys
 
+from bumble import att
 from bumble import crypto as bumble_crypto
 from bumble import hci
 from bumble.att import ATT_Error
@@ -177,6 +182,8 @@ async def main(args):
         services = []
         streams = {}
         running = {}
+        # What --cache-central keeps of the central's server between links, as a bonded phone does.
+        cached = {}
 
         async def stream_heart_rate(characteristic):
             n = 0
@@ -321,6 +328,24 @@ async def main(args):
             connection.on('pairing_failure', lambda reason: say('PAIRING_FAILED', reason))
             connection.on('connection_encryption_change',
                           lambda *_: say('ENCRYPTED', 1 if connection.is_encrypted else 0))
+            if args.cache_central:
+                async def cache():
+                    peer = Peer(connection)
+                    if 'handle' not in cached:
+                        await peer.discover_all()
+                        features = peer.get_characteristics_by_uuid(UUID.from_16_bits(0x2B29))[0]
+                        await peer.write_value(features, bytes([0x01]), with_response=True)
+                        cached['handle'] = peer.get_characteristics_by_uuid(UUID.from_16_bits(0x2A00))[0].handle
+                        say('CENTRAL_CACHED', cached['handle'])
+                        return
+                    for _ in range(2):
+                        answer = await connection.gatt_client.send_request(att.ATT_Read_Request(attribute_handle=cached['handle']))
+                        say('CENTRAL_READ', bytes(answer).hex())
+
+                def on_encrypted(*_):
+                    if connection.is_encrypted:
+                        asyncio.get_running_loop().create_task(cache())
+                connection.on('connection_encryption_change', on_encrypted)
             if args.request_pairing:
                 async def request():
                     # Once the central has the link in hand: a PDU before that would be lost.
@@ -442,6 +467,7 @@ if __name__ == '__main__':
     parser.add_argument('--request-pairing', action='store_true')
     parser.add_argument('--airtag', action='store_true')
     parser.add_argument('--ask-central', action='store_true')
+    parser.add_argument('--cache-central', action='store_true')
     parser.add_argument('--dult', action='store_true')
     parser.add_argument('--claim-resolving-list', action='store_true',
                         help="the controller FavBlue drives claims a resolving list and never resolves (Bumble as it ships)")
