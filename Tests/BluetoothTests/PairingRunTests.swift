@@ -13,7 +13,14 @@ import XCTest
 final class PairingRunTests: XCTestCase {
     private let local = SMPSession.Party(type: 1, octets: [0xC1, 0x02, 0x03, 0x04, 0x05, 0x06])
     private let remote = SMPSession.Party(type: 1, octets: [0xF9, 0xF4, 0xF3, 0xF2, 0xF1, 0xF0])
-    private let queue = DispatchQueue(label: "replies")
+    /// Timers the test fires by hand, in the order they were set, with the delays asked for.
+    private final class Timers: @unchecked Sendable {
+        private let lock = NSLock()
+        private var set: [(seconds: Double, fire: @Sendable () -> Void)] = []
+        var after: PairingRun.After { { seconds, fire in self.lock.withLock { self.set.append((seconds, fire)) } } }
+        var delays: [Double] { lock.withLock { set.map(\.seconds) } }
+        func fire(_ index: Int) { lock.withLock { set[index].fire }() }
+    }
 
     private func run(_ role: SMPSession.Role) -> PairingRun {
         let session = SMPSession(role: role, crypto: ToolboxPairingCrypto(), local: local, remote: remote,
@@ -38,24 +45,30 @@ final class PairingRunTests: XCTestCase {
 
     func testAStillRunTimesOutInEitherRoleOnceAndNotBeforeItsLastStep() {
         for role in [SMPSession.Role.initiator, .responder] {
-            let run = run(role), lock = NSLock(), outcomes = Outcomes()
+            let run = run(role), lock = NSLock(), outcomes = Outcomes(), timers = Timers()
             XCTAssertTrue(run.session.isRunning, "\(role)")
-            lock.withLock { run.restartTimer(on: queue, lock: lock, timeout: 0.2, current: { true }, expire: outcomes.add) }
-            Thread.sleep(forTimeInterval: 0.1)
-            // A step half-way: the first timer is stale, the second counts from here.
-            lock.withLock { run.restartTimer(on: queue, lock: lock, timeout: 0.2, current: { true }, expire: outcomes.add) }
-            Thread.sleep(forTimeInterval: 0.15)
-            XCTAssertEqual(outcomes.count, 0, "\(role): 0.25 s after the start, but only 0.15 s after the last step")
-            Thread.sleep(forTimeInterval: 0.2)
+            lock.withLock { run.restartTimer(after: timers.after, lock: lock, timeout: 0.2, current: { true }, expire: outcomes.add) }
+            // A step before it fires: the first timer is stale, the second counts from here.
+            lock.withLock { run.restartTimer(after: timers.after, lock: lock, timeout: 0.2, current: { true }, expire: outcomes.add) }
+            XCTAssertEqual(timers.delays, [0.2, 0.2], "\(role)")
+            timers.fire(0)
+            XCTAssertEqual(outcomes.count, 0, "\(role): the first timer's time is up, but not the last step's")
+            timers.fire(1)
             XCTAssertEqual(outcomes.lock.withLock { outcomes.failures }, [.timedOut], "\(role)")
             XCTAssertFalse(run.session.isRunning, "\(role): the session is over")
         }
     }
 
+    func testTheTimeoutTheMakersGetIsTheSpecs30Seconds() {
+        let run = run(.initiator), lock = NSLock(), timers = Timers()
+        lock.withLock { run.restartTimer(after: timers.after, lock: lock, current: { true }, expire: { _ in }) }
+        XCTAssertEqual(timers.delays, [30])
+    }
+
     func testARunItsLinkLetGoOfIsNotFailed() {
-        let run = run(.responder), lock = NSLock(), outcomes = Outcomes()
-        lock.withLock { run.restartTimer(on: queue, lock: lock, timeout: 0.05, current: { false }, expire: outcomes.add) }
-        Thread.sleep(forTimeInterval: 0.2)
+        let run = run(.responder), lock = NSLock(), outcomes = Outcomes(), timers = Timers()
+        lock.withLock { run.restartTimer(after: timers.after, lock: lock, timeout: 0.05, current: { false }, expire: outcomes.add) }
+        timers.fire(0)
         XCTAssertEqual(outcomes.count, 0)
         XCTAssertTrue(run.session.isRunning)
     }

@@ -206,7 +206,7 @@ extension HCIConnector {
                 }
             }
         }
-        run.restartTimer(on: replies, lock: lock, current: { [weak link, weak run] in link?.pairing === run }) { [weak self] actions in
+        run.restartTimer(after: PairingRun.after(on: replies), lock: lock, current: { [weak link, weak run] in link?.pairing === run }) { [weak self] actions in
             self?.schedule(actions, run, on: link)
         }
     }

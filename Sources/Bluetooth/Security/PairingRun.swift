@@ -26,14 +26,21 @@ final class PairingRun: @unchecked Sendable {
         self.ask = ask
     }
 
+    /// Runs `fire` once `seconds` have passed: a queue's `asyncAfter` (`after(on:)`), or a test's hand.
+    typealias After = @Sendable (_ seconds: Double, _ fire: @escaping @Sendable () -> Void) -> Void
+
+    static func after(on queue: DispatchQueue) -> After {
+        { seconds, fire in queue.asyncAfter(deadline: .now() + seconds, execute: fire) }
+    }
+
     /// A step was taken: the timeout starts again. Should the run stay still for `timeout`
     /// seconds and still be `current()`, `expire` carries out the session's timeout, under `lock`
     /// (the lock that guards the run). Called with that lock held.
-    func restartTimer(on queue: DispatchQueue, lock: any NSLocking & Sendable, timeout: Double = PairingRun.timeout,
+    func restartTimer(after: After, lock: any NSLocking & Sendable, timeout: Double = PairingRun.timeout,
                       current: @escaping @Sendable () -> Bool, expire: @escaping @Sendable ([SMPAction]) -> Void) {
         activity += 1
         let mark = activity
-        queue.asyncAfter(deadline: .now() + timeout) { [weak self] in
+        after(timeout) { [weak self] in
             lock.lock()
             defer { lock.unlock() }
             guard let self, self.activity == mark, current() else { return }

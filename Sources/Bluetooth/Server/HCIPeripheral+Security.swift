@@ -70,7 +70,7 @@ extension HCIPeripheral {
                 log("pairing with central \(link.address) failed: \(failure.message)")
             }
         }
-        run.restartTimer(on: replies, lock: link.lock, current: { [weak link, weak run] in link?.pairing === run }) { [weak self] actions in
+        run.restartTimer(after: PairingRun.after(on: replies), lock: link.lock, current: { [weak link, weak run] in link?.pairing === run }) { [weak self] actions in
             self?.perform(actions, run, on: link)
         }
     }
