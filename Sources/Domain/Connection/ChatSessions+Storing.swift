@@ -6,6 +6,7 @@ import Localization
 
 /// Writing behind: messages wait a moment to be stored together, one write after another off
 /// the main thread, and a batch the store refuses (a full disk) waits and is offered again.
+/// Once stored, old messages leave the session's memory; the store counts them.
 extension ChatSessions {
     /// Queues messages for the store; a burst of notifications becomes one transaction.
     func store(_ messages: [ChatMessage], after delay: Duration = ChatSessions.batchDelay) {
@@ -61,5 +62,23 @@ extension ChatSessions {
         flushTask?.cancel()
         flushTask = nil
         store([], after: Self.retryDelay)
+    }
+
+    /// How many messages of `device` are stored.
+    public func storedCount(of device: DeviceID) async throws -> Int {
+        guard let chats else { return 0 }
+        return try await chats.count(for: device)
+    }
+
+    /// Lets go of `device`'s oldest messages beyond `sessionTail` that the store already has and
+    /// whose delivery is settled; without a store the session is all there is, so all stay.
+    func trim(_ device: DeviceID) {
+        guard chats != nil, let messages = session[device], messages.count > Self.sessionTail + 50 else { return }
+        let queued = Set(pendingWrites.map(\.id))
+        let old = messages.count - Self.sessionTail
+        // One still sending (or unwritten) stays, without holding back those after it.
+        let kept = messages.prefix(old).filter { $0.delivery == .sending || queued.contains($0.id) }
+        guard kept.count < old else { return }
+        session[device] = kept + messages.suffix(Self.sessionTail)
     }
 }

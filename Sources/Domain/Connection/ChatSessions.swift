@@ -172,12 +172,6 @@ public final class ChatSessions {
     /// written (the store has the rest, and the stored history comes before them).
     public func messages(of device: DeviceID) -> [ChatMessage] { session[device] ?? [] }
 
-    /// How many messages of `device` are stored.
-    public func storedCount(of device: DeviceID) async throws -> Int {
-        guard let chats else { return 0 }
-        return try await chats.count(for: device)
-    }
-
     /// Up to `limit` stored messages of `device` from position `offset` (0 = oldest), oldest first.
     /// A message stored as still sending was cut off by a quit: it reads as not sent, so it can be retried.
     public func stored(of device: DeviceID, offset: Int, limit: Int) async throws -> [ChatMessage] {
@@ -375,18 +369,6 @@ public final class ChatSessions {
             }
             self?.deliveries[message.id] = nil
         }
-    }
-
-    /// Lets go of `device`'s oldest messages beyond `sessionTail` that the store already has and
-    /// whose delivery is settled; without a store the session is all there is, so all stay.
-    private func trim(_ device: DeviceID) {
-        guard chats != nil, let messages = session[device], messages.count > Self.sessionTail + 50 else { return }
-        let queued = Set(pendingWrites.map(\.id))
-        let old = messages.count - Self.sessionTail
-        // One still sending (or unwritten) stays, without holding back those after it.
-        let kept = messages.prefix(old).filter { $0.delivery == .sending || queued.contains($0.id) }
-        guard kept.count < old else { return }
-        session[device] = kept + messages.suffix(Self.sessionTail)
     }
 
     private func update(_ id: UUID, of device: DeviceID, to delivery: ChatDelivery) {
