@@ -49,7 +49,7 @@ enum BlueZRecording {
         if let tx = o.txPower { add(0x0A, [UInt8(bitPattern: Int8(clamping: tx))]) }
         if let appearance = o.appearance { add(0x19, [UInt8(appearance & 0xFF), UInt8(appearance >> 8)]) }
         for (service, data) in o.serviceData.sorted(by: { $0.key.uuid < $1.key.uuid }) {
-            add(BluetoothUUID.serviceDataType(service.id), service.id.wire + data)
+            add(service.id.serviceDataType, service.id.wire + data)
         }
         for maker in o.manufacturerData { add(0xFF, [UInt8(maker.companyID & 0xFF), UInt8(maker.companyID >> 8)] + maker.data) }
         var data: [UInt8] = []

@@ -11,8 +11,8 @@ extension BluetoothUUID {
     }
 
     /// The AD type of service data under this UUID's width: 0x16, 0x20 or 0x21 (Core Supplement, Part A, §1.11).
-    public static func serviceDataType(_ uuid: BluetoothUUID) -> UInt8 {
-        switch uuid.wire.count {
+    public var serviceDataType: UInt8 {
+        switch wire.count {
         case 2: return 0x16
         case 4: return 0x20
         default: return 0x21

@@ -131,20 +131,20 @@ struct ATTServer {
             // A handle the client kept may name another attribute now: the first request on a
             // handle is told so, and the client is aware from its next request; discovery and a
             // read of the Database Hash go on; a command is dropped (§2.5.2.1).
-            switch pdu {
-            case .readRequest(let handle), .readBlobRequest(let handle, _), .writeRequest(let handle, _),
-                 .prepareWriteRequest(let handle, _, _):
-                if !outOfSyncTold {
+            func told(_ handle: UInt16) -> ATTPDU? {
+                guard outOfSyncTold else {
                     outOfSyncTold = true
                     return refuse(handle, .databaseOutOfSync)
                 }
                 becomeAware()
+                return nil
+            }
+            switch pdu {
+            case .readRequest(let handle), .readBlobRequest(let handle, _), .writeRequest(let handle, _),
+                 .prepareWriteRequest(let handle, _, _):
+                if let answer = told(handle) { return answer }
             case .readMultipleRequest(let handles), .readMultipleVariableRequest(let handles):
-                if !outOfSyncTold {
-                    outOfSyncTold = true
-                    return refuse(handles.first ?? 0, .databaseOutOfSync)
-                }
-                becomeAware()
+                if let answer = told(handles.first ?? 0) { return answer }
             case .writeCommand, .signedWriteCommand:
                 return nil
             case .readByTypeRequest(_, _, let type) where type == AttributeDatabase.databaseHash:

@@ -50,6 +50,7 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
 
     /// The 16-bit value of a Bluetooth SIG UUID; nil otherwise.
     public var short: UInt16? {
+        if wire.count == 2 { return UInt16(wire[0]) | UInt16(wire[1]) << 8 }
         let f = full
         guard Array(f[0..<12]) == Self.base, f[14] == 0, f[15] == 0 else { return nil }
         return UInt16(f[12]) | UInt16(f[13]) << 8

@@ -75,7 +75,7 @@ public enum BTtoMQTT {
         if let hex = object["servicedata"] as? String, let uuidText = object["servicedatauuid"] as? String {
             let digits = uuidText.lowercased().hasPrefix("0x") ? String(uuidText.dropFirst(2)) : uuidText
             guard let bytes = Hex.bytes(hex), let uuid = BluetoothUUID(digits) else { throw .badField("servicedata") }
-            try add(BluetoothUUID.serviceDataType(uuid), uuid.wire + bytes)
+            try add(uuid.serviceDataType, uuid.wire + bytes)
         }
         let txPower = object["txpower"] as? Int
         if let txPower { try add(0x0A, [UInt8(bitPattern: Int8(clamping: txPower))]) }
