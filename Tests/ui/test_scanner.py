@@ -137,13 +137,23 @@ class ScannerTests(unittest.TestCase):
                              what="the room's devices")
                 rng = random.Random(7)
                 offered = sorted_again = 0
+                window = None
                 for click in range(50):
+                    if window is None:
+                        # What shows of the list: its scrolled window, not the list's whole height.
+                        listed = app.find("Devices nearby", "list", skip=("Devices nearby",))
+                        window = listed.get_parent().extents(Atspi.CoordType.SCREEN)
+                    # The hand comes from the window's corner and rests over the list while the eyes
+                    # read the rows: Sort Again appears only while the pointer is elsewhere, so what is
+                    # read below is what the click lands on (a pill that came up while the pointer
+                    # passed the corner is read with the rest).
+                    subprocess.run(["xdotool", "mousemove", "0", "0", "sleep", "0.05", "mousemove",
+                                    str(window.x + window.width // 2), str(window.y + 8), "sleep", "0.3"],
+                                   check=True, timeout=10)
                     # The window without the list's rows, then the rows to the panel that names each
                     # device (a whole walk of 200 rows is some 2,600 nodes; this is some 400).
                     nodes = app.nodes(skip=("Devices nearby",))
                     listed = next(node for node, role, name in nodes if role == "list" and name == "Devices nearby")
-                    # What shows of the list: its scrolled window, not the list's whole height.
-                    window = listed.get_parent().extents(Atspi.CoordType.SCREEN)
                     pill = next((node for node, role, name in nodes if name == "Sort Again" and role in app.BUTTONS), None)
                     if pill is not None:
                         offered += 1
@@ -172,8 +182,9 @@ class ScannerTests(unittest.TestCase):
                     rows = [(name, e) for name, e in rows if e.y >= window.y and not under_pill(e)]
                     self.assertTrue(rows, "rows on screen")
                     name, e = rng.choice(rows)
-                    # The pointer comes from the window's corner, as a hand does, past the list.
-                    app.click(e.x + e.width // 2, e.y + e.height // 2)
+                    # From where it rests over the list, without leaving it.
+                    subprocess.run(["xdotool", "mousemove", str(e.x + e.width // 2), str(e.y + e.height // 2),
+                                    "sleep", "0.1", "click", "1"], check=True, timeout=10)
                     app.wait_for(lambda: "Signal" in app.names("label", skip=("Devices nearby",)), timeout=10,
                                  what=f"a device's page after click {click + 1} on {name}")
                     shown = [n for n in app.names("label", skip=("Devices nearby",)) if n.startswith("Busy Sensor ")]
