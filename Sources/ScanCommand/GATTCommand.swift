@@ -75,11 +75,8 @@ struct GATTCommand: AsyncParsableCommand {
         do { tree = try await connector.discoverServices() } catch { FavBlueScan.exit(saying: "could not list the services: \(error.message)") }
         var values: [UInt16: Result<[UInt8], GATTError>] = [:]
         if read {
-            for characteristic in tree.flatMap(\.characteristics) where characteristic.properties.contains(.read) {
-                do { values[characteristic.valueHandle] = .success(try await connector.readValue(at: characteristic.valueHandle)) } catch {
-                    values[characteristic.valueHandle] = .failure(error)
-                }
-            }
+            let handles = tree.flatMap(\.characteristics).filter { $0.properties.contains(.read) }.map(\.valueHandle)
+            for (handle, value) in zip(handles, await connector.readValues(at: handles)) { values[handle] = value }
         }
         log("discovered \(tree.count) services and read \(values.count) values")
         let printed = GATTPrint(device: device, tree: tree, values: values)

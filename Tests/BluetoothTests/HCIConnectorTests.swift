@@ -82,14 +82,36 @@ final class HCIConnectorTests: XCTestCase {
         withExtendedLifetime(connector) {}
     }
 
-    func testWithoutFindByTypeValueTheServiceIsFoundByListingAll() async throws {
+    func testTheChatIsFoundInTheListOfServicesWithoutAskingForItByUUID() async throws {
+        // A server need not answer Find By Type Value; the list asked for while connecting holds the chat.
         let controller = ScriptedController(findByTypeValue: false)
         let (host, connector, log) = try await connect(controller)
         defer { host.close() }
         await log.wait { $0.services != nil }
         XCTAssertEqual(log.services?.map(\.uuid), ["1800", ChatService.chat.uuid])
         XCTAssertTrue(controller.frames(on: 4).contains { $0.first == 0x10 }, "found through Read By Group Type")
+        XCTAssertFalse(controller.frames(on: 4).contains { $0.first == 0x06 }, "no Find By Type Value: a round trip saved")
         withExtendedLifetime(connector) {}
+    }
+
+    func testReadingSeveralValuesGivesEachItsOwnOutcome() async throws {
+        let controller = ScriptedController()
+        let (host, connector, _) = try await connect(controller)
+        defer { host.close() }
+        let device = self.device
+        let results = await connector.readValues(at: [0x03, 0x12, 0x05])
+        XCTAssertEqual(try results[0].get(), Array("Scripted".utf8), "the device's name")
+        XCTAssertThrowsError(try results[1].get(), "the chat's TX value is not readable") { error in
+            XCTAssertEqual((error as? GATTError)?.message, ATTErrorCode.readNotPermitted.message)
+        }
+        XCTAssertEqual(try results[2].get(), [0x00, 0x00], "the one after a refusal is read")
+        let reads = controller.frames(on: 4).filter { $0.first == 0x0A }.map { Int($0[1]) | Int($0[2]) << 8 }
+        XCTAssertEqual(reads, [0x03, 0x12, 0x05], "one Read each, in order")
+        controller.disconnect()
+        await eventually { connector.state != .connected(device, service: .chat) }
+        let after = await connector.readValues(at: [0x03, 0x05])
+        XCTAssertEqual(after.map { result in if case .failure = result { return true } else { return false } }, [true, true],
+                       "once the link has ended, each says so")
     }
 
     func testTheServicesFoundWhileConnectingAreNotAskedForAgainButARediscoveryAsks() async throws {

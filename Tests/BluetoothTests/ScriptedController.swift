@@ -73,6 +73,9 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
     func deliver(channel: UInt16, _ payload: [UInt8]) { deliverACL(L2CAPFrame(channel: channel, payload: payload).bytes) }
 
     /// A notification of the chat TX value.
+    /// The device ends the link: Disconnection Complete, "Remote User Terminated Connection".
+    func disconnect() { push(.event, [0x05, 4, 0x00, UInt8(Self.handle & 0xFF), UInt8(Self.handle >> 8), 0x13]) }
+
     func notify(_ text: String) { deliver(channel: 4, ATTPDU.notification(handle: 0x12, value: Array(text.utf8)).bytes) }
 
     /// Releases held completions.
@@ -257,6 +260,12 @@ final class ScriptedController: HCITransport, @unchecked Sendable {
             guard start <= 0x14 else { return .errorResponse(request: 0x08, handle: start, code: .attributeNotFound) }
             return .readByTypeResponse([HandleValue(handle: 0x11, value: [0x10, 0x12, 0x00] + chat.tx.wire),
                                         HandleValue(handle: 0x14, value: [0x04, 0x15, 0x00] + chat.rx.wire)])
+        case .readRequest(let handle):
+            switch handle {
+            case 0x03: return .readResponse(value: Array("Scripted".utf8))
+            case 0x05: return .readResponse(value: [0x00, 0x00])
+            default: return .errorResponse(request: 0x0A, handle: handle, code: .readNotPermitted)
+            }
         case .findInformationRequest(let start, _):
             return .findInformationResponse([HandleUUID(handle: start, uuid: .clientCharacteristicConfiguration)])
         case .writeRequest(let handle, _):

@@ -122,7 +122,7 @@ final class BumbleChatTests: XCTestCase {
             XCTAssertTrue(btmon.contains(expected), "btmon shows \(expected)")
         }
         let tshark = try Self.run("/usr/bin/tshark", ["-r", path, "-Y", "btatt"])
-        for expected in ["Find By Type Value Request", "Read By Type Request", "Find Information Request",
+        for expected in ["Read By Group Type Request", "Read By Type Request", "Find Information Request",
                          "Write Request, Handle: 0x0011", "Write Request, Handle: 0x0013", "Handle Value Notification"] {
             XCTAssertTrue(tshark.contains(expected), "the recording holds \(expected)")
         }

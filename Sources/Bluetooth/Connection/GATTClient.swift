@@ -25,35 +25,16 @@ struct GATTClient {
         }
     }
 
-    /// The preferred chat service the device offers with usable characteristics, or nil.
-    func findChat() throws(ATTError) -> FoundChat? {
-        var all: [ServiceRange]?
+    /// The preferred chat service among `services` (every primary service, listed while
+    /// connecting) with usable characteristics, or nil. Taken from the list the connection asks
+    /// for anyway, not asked for by UUID: a device without a chat costs no round trip more.
+    func findChat(in services: [ServiceRange]) throws(ATTError) -> FoundChat? {
         for profile in ChatProfile.preferred {
-            let range: ServiceRange?
-            do {
-                range = try findService(profile.service)
-            } catch .error(.requestNotSupported, _, _) {
-                // Find By Type Value is optional for a server: list every service instead.
-                if all == nil { all = try primaryServices() }
-                range = all?.first { $0.uuid == profile.service }
-            }
-            guard let range, let found = try chat(profile, in: range) else { continue }
+            guard let range = services.first(where: { $0.uuid == profile.service }),
+                  let found = try chat(profile, in: range) else { continue }
             return found
         }
         return nil
-    }
-
-    /// Discover Primary Service by Service UUID (§4.4.2): the first match, or nil.
-    func findService(_ uuid: BluetoothUUID) throws(ATTError) -> ServiceRange? {
-        do throws(ATTError) {
-            let answer = try bearer.request(.findByTypeValueRequest(start: 0x0001, end: 0xFFFF, type: 0x2800, value: uuid.attAsGiven))
-            guard case .findByTypeValueResponse(let list) = answer, let first = list.first else {
-                throw ATTError.unexpected(L10n.tr("a bad answer to Find By Type Value"))
-            }
-            return try decoded { () throws(DecodeError) in try ServiceRange(uuid: uuid, start: first.start, end: first.end) }
-        } catch .error(.attributeNotFound, _, _) {
-            return nil
-        }
     }
 
     /// Discover All Primary Services (§4.4.1), in handle order.
@@ -103,8 +84,11 @@ struct GATTClient {
                 try entries.map { e throws(DecodeError) in try CharacteristicDeclaration(e) }
             }
             declarations += found
-            guard let last = found.last?.handle, last >= start, last < end else { break }
-            start = last + 1
+            guard let last = found.last, last.handle >= start, last.handle < end else { break }
+            // A value lies right after its declaration (§3.3.2): the next declaration can come no
+            // sooner, so a last value at the range's end needs no request that finds nothing.
+            start = last.valueHandle == last.handle + 1 ? last.valueHandle &+ 1 : last.handle + 1
+            if start == 0 { break }
         }
         return declarations
     }

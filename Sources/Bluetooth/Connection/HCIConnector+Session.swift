@@ -138,7 +138,10 @@ extension HCIConnector {
     private func openChat(on link: LELink, generation: Int) throws(ConnectionFailure) {
         do {
             let gatt = GATTClient(bearer: link.bearer)
-            let found = try gatt.findChat()
+            // Before "connected": the browser's discovery, which follows at once, takes this list.
+            let services = try gatt.primaryServices()
+            lock.withLock { link.primaries = services }
+            let found = try gatt.findChat(in: services)
             log("chat: \(found.map { "\($0.channel)" } ?? "none")")
             var service: ChatService?
             if let found {
@@ -146,9 +149,6 @@ extension HCIConnector {
                 try gatt.subscribe(found.cccd, indicate: found.indicate)
                 service = found.channel.service
             }
-            // Before "connected": the browser's discovery, which follows at once, takes this list.
-            let services = try gatt.primaryServices()
-            lock.withLock { link.primaries = services }
             lock.lock()
             guard self.generation == generation, self.link === link else { lock.unlock(); return }
             streams.set(.connected(link.device, service: service))
@@ -337,6 +337,38 @@ extension HCIConnector {
 
     public func readValue(at handle: UInt16) async throws(GATTError) -> [UInt8] {
         try await onLink { link throws(ATTError) in try GATTClient(bearer: link.bearer).read(handle) }
+    }
+
+    /// All on the worker in one go: each answer leads straight to the next request, with no
+    /// hop through the caller's thread between them.
+    public func readValues(at handles: [UInt16]) async -> [Result<[UInt8], GATTError>] {
+        let outcome = await onReadyLink { link throws(ATTError) -> [Result<[UInt8], ATTError>] in
+            let gatt = GATTClient(bearer: link.bearer)
+            var results: [Result<[UInt8], ATTError>] = []
+            for handle in handles {
+                do throws(ATTError) {
+                    results.append(.success(try gatt.read(handle)))
+                } catch {
+                    results.append(.failure(error))
+                    switch error {
+                    case .linkEnded, .aborted, .timeout:
+                        // A link that ended or stopped answering: what is left would meet the same.
+                        return results + handles[results.count...].map { _ in .failure(error) }
+                    case .error, .unexpected: continue
+                    }
+                }
+            }
+            return results
+        }
+        guard case .success(let results)? = outcome else { return handles.map { _ in .failure(.notConnected) } }
+        return results.map { result in
+            result.mapError { error in
+                if case .error(.insufficientAuthentication, _, _) = error, let link = lock.withLock({ self.link }) {
+                    noteAuthenticationWanted(on: link)
+                }
+                return GATTError(error)
+            }
+        }
     }
 
     public func writeCommandLimit() async -> Int {

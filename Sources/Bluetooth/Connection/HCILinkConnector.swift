@@ -118,6 +118,11 @@ public final class HCILinkConnector: DeviceConnector, @unchecked Sendable {
         return try await inner.readValue(at: handle)
     }
 
+    public func readValues(at handles: [UInt16]) async -> [Result<[UInt8], GATTError>] {
+        guard let inner = lock.withLock({ inner }) else { return handles.map { _ in .failure(.notConnected) } }
+        return await inner.readValues(at: handles)
+    }
+
     public func writeValue(_ value: [UInt8], at handle: UInt16, withResponse: Bool) async throws(GATTError) {
         guard let inner = lock.withLock({ inner }) else { throw .notConnected }
         try await inner.writeValue(value, at: handle, withResponse: withResponse)

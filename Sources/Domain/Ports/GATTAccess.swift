@@ -47,6 +47,9 @@ public protocol GATTAccess: AnyObject, Sendable {
     func discoverServices() async throws(GATTError) -> [GATTService]
     /// The whole value at `handle` (a characteristic's value or a descriptor), up to 512 bytes.
     func readValue(at handle: UInt16) async throws(GATTError) -> [UInt8]
+    /// The whole values at `handles`, read one after another, each with its own outcome; once
+    /// the connection ends, the rest fail as it did.
+    func readValues(at handles: [UInt16]) async -> [Result<[UInt8], GATTError>]
     /// Writes `value` at `handle`: acknowledged (a long write where it must be), or as a command.
     func writeValue(_ value: [UInt8], at handle: UInt16, withResponse: Bool) async throws(GATTError)
     /// Starts (or stops) the notifications, or the indications, of the characteristic whose value is
@@ -62,6 +65,14 @@ extension GATTAccess {
     public func readValue(at handle: UInt16) async throws(GATTError) -> [UInt8] { throw .unsupported(Self.noBrowsing) }
     public func writeValue(_ value: [UInt8], at handle: UInt16, withResponse: Bool) async throws(GATTError) {
         throw .unsupported(Self.noBrowsing)
+    }
+
+    public func readValues(at handles: [UInt16]) async -> [Result<[UInt8], GATTError>] {
+        var results: [Result<[UInt8], GATTError>] = []
+        for handle in handles {
+            do { results.append(.success(try await readValue(at: handle))) } catch { results.append(.failure(error)) }
+        }
+        return results
     }
 
     public func subscribe(to handle: UInt16, cccd: UInt16, indicate: Bool, on: Bool) async throws(GATTError) {
