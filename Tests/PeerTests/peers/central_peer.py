@@ -14,6 +14,9 @@ advertises, for FavBlue to connect to and clone. --legacy-pairing makes the cent
 do Secure Connections; --io sets its IO capability (yesno by default; display prints PASSKEY <code>
 for FavBlue's user to type).
 
+--second-transport SPEC exposes a second controller on the same air over H4, for a host in a
+process of its own (original_server.py serves the Original there).
+
 --centrals 2 adds a second central (F0:F1:F2:F3:F4:FA) on the same air: a command that starts with
 "2 " is its own, and so is every line it prints, which starts with "2 ".
 
@@ -93,6 +96,13 @@ async def original_device(link):
     config.name = 'Original'
     config.address = hci.Address(ORIGINAL)
     device = Device(config=config, host=host)
+    await serve_original(device)
+    return device
+
+
+async def serve_original(device):
+    """The Original's services and advertisement, on a device of its own (original_server.py
+    runs the same over H4, in a process of its own)."""
     P = Characteristic.Properties
     readable, writeable = Characteristic.READABLE, Characteristic.WRITEABLE
     device.add_services([
@@ -107,7 +117,6 @@ async def original_device(link):
     await device.power_on()
     device.advertising_data = bytes([2, 0x01, 0x06, 9, 0x09]) + b'Original' + bytes([3, 0x03, 0x0F, 0x18])
     await device.start_advertising(auto_restart=True)
-    return device
 
 
 async def main(args):
@@ -120,6 +129,11 @@ async def main(args):
         exposed.le_features &= ~hci.LeFeatureMask.LE_EXTENDED_ADVERTISING
     if args.original:
         await original_device(link)
+    if args.second_transport:
+        # A second controller on the same air, for a host in another process (original_server.py).
+        second = await open_transport(args.second_transport)
+        keep_to_the_spec(Controller('SECOND', host_source=second.source, host_sink=second.sink, link=link,
+                                    public_address='00:1B:DC:00:00:06'))
 
     async def start_central(index):
         """One central on the air: its own controller, device, state and output tag ('' or '2 ')."""
@@ -295,4 +309,5 @@ if __name__ == '__main__':
     parser.add_argument('--centrals', type=int, choices=[1, 2], default=1)
     parser.add_argument('--io', choices=list(Delegate.IO), default='yesno')
     parser.add_argument('--original', action='store_true')
+    parser.add_argument('--second-transport')
     asyncio.run(main(parser.parse_args()))
