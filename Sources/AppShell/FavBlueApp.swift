@@ -33,7 +33,7 @@ public final class FavBlueApp {
     private var favoritesPage: FavoritesViewModel?
     var scanner: ScannerViewModel?
     var live: LiveDevices?
-    private var hidden: HiddenDevices?
+    var hidden: HiddenDevices?
     private var identities: Identities?
     /// Keys of encrypted sensors, from the keyring and Key….
     private var sensorKeys: SensorKeyBook?
@@ -196,7 +196,8 @@ public final class FavBlueApp {
         self.trackerGuard = trackerGuard
         // The demo's AirTag has been with the user for two hours before the demo starts.
         if source == .demo { trackerGuard.recall(DemoTracker.story(before: Date())) }
-        let hidden = HiddenDevices(repository: store.hidden, favorites: favorites)
+        // What the demo hides stays in the demo, as its favorites do.
+        let hidden = HiddenDevices(repository: source == .demo ? InMemoryHiddenDevicesRepository() : store.hidden, favorites: favorites)
         hidden.onProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.hidden = hidden
         Task { await hidden.load() }

@@ -55,6 +55,23 @@ final class HiddenDevicesTests: XCTestCase {
         XCTAssertTrue(stored.isEmpty)
     }
 
+    func testTryTheDemoHidesInTheDemosOwnListAndLeavesTheUsersAsItWas() async {
+        let setup = await make()
+        await hear(setup, [1, 2, 3])
+        XCTAssertTrue(setup.hidden.hide(TestDevices.id(1, kind: .leRandom), name: "Dev 1"))
+        await setup.hidden.flush()
+        let demo = FakeHiddenDevicesRepository()
+        await setup.hidden.showDemo(demo)
+        XCTAssertEqual(titles(setup), ["Dev 1", "Dev 2", "Dev 3"], "the user's hidden device is not hidden in the demo")
+        XCTAssertTrue(setup.hidden.hide(TestDevices.id(2, kind: .leRandom), name: "Dev 2"))
+        XCTAssertEqual(titles(setup), ["Dev 1", "Dev 3"])
+        await setup.hidden.flush()
+        let users = await setup.repository.all().map(\.id)
+        let demos = await demo.all().map(\.id)
+        XCTAssertEqual(users, [TestDevices.id(1, kind: .leRandom)], "the user's list is as it was")
+        XCTAssertEqual(demos, [TestDevices.id(2, kind: .leRandom)], "what the demo hid is the demo's")
+    }
+
     func testAFavoriteCannotBeHidden() async {
         let id = TestDevices.id(1, kind: .leRandom)
         let setup = await make(favorites: [Favorite(id: id, nickname: "Keys", lastKnownName: nil,

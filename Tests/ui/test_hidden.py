@@ -97,25 +97,55 @@ class HiddenDevicesTests(unittest.TestCase):
             self.assertTrue(pressed, "Undo on the notice")
             app.wait_for(lambda: NAME in app.names("label"), what="the row to come back")
 
+    def hide_from_its_page(self, app, name):
+        app.press(f"Details for {name}")
+        app.wait_for(lambda: f"Hide {name}" in app.names("button"), what="Hide on the detail page")
+        app.press(f"Hide {name}")
+        app.wait_for(lambda: any(n.endswith("· 1 hidden") for n in app.names("label")), what="the Scanner to count it")
+
+    def open_preferences(self, app, unhide):
+        app.key("ctrl+comma")
+        app.wait_for(lambda: "Preferences" in app.frames(), what="the Preferences window")
+        app.wait_for(lambda: unhide in app.names("button"), what="the device in Preferences")
+
     def test_a_hidden_device_stays_hidden_after_a_restart_until_unhidden_in_preferences(self):
+        room = os.path.join(self.home, "room.btsnoop")
+        write_late_arrival_capture(room, seconds=300, late_at=0)
+        name = "Early Sensor"
+        with App("--source", f"btsnoop:{room}", storage="sqlite", home=self.home) as app:
+            self.open_scanner(app, name=name)
+            self.hide_from_its_page(app, name)
+        with App("--source", f"btsnoop:{room}", storage="sqlite", home=self.home) as app:
+            self.open_scanner(app, name="Late Sensor")
+            time.sleep(4)
+            self.assertNotIn(name, app.names("label"), "still hidden after the restart")
+            self.open_preferences(app, f"Unhide {name}")
+            self.assertIn("Hidden Devices", app.names())
+            app.press(f"Unhide {name}")
+            app.wait_for(lambda: f"Unhide {name}" not in app.names("button"), what="the row to leave Preferences")
+            app.key("Escape")
+            app.wait_for(lambda: name in app.names("label"), what="the device back in the list")
+
+    def test_what_the_demo_hides_stays_in_the_demo_and_the_users_own_are_kept(self):
+        room = os.path.join(self.home, "room.btsnoop")
+        write_late_arrival_capture(room, seconds=300, late_at=0)
+        with App("--source", f"btsnoop:{room}", storage="sqlite", home=self.home) as app:
+            self.open_scanner(app, name="Early Sensor")
+            self.hide_from_its_page(app, "Early Sensor")
         with App("--source", "demo", storage="sqlite", home=self.home) as app:
             self.open_scanner(app)
-            app.press(f"Details for {NAME}")
-            app.wait_for(lambda: f"Hide {NAME}" in app.names("button"), what="Hide on the detail page")
-            app.press(f"Hide {NAME}")
-            app.wait_for(lambda: any(n.endswith("· 1 hidden") for n in app.names("label")), what="the Scanner to count it")
-        with App("--source", "demo", storage="sqlite", home=self.home) as app:
-            self.open_scanner(app, name="Heart Strap")
-            time.sleep(4)
-            self.assertNotIn(NAME, app.names("label"), "still hidden after the restart")
-            app.key("ctrl+comma")
-            app.wait_for(lambda: "Preferences" in app.frames(), what="the Preferences window")
-            app.wait_for(lambda: f"Unhide {NAME}" in app.names("button"), what="the device in Preferences")
-            self.assertIn("Hidden Devices", app.names())
-            app.press(f"Unhide {NAME}")
-            app.wait_for(lambda: f"Unhide {NAME}" not in app.names("button"), what="the row to leave Preferences")
+            # The count is the demo's own: the user's hidden sensor is not among them.
+            self.hide_from_its_page(app, NAME)
+            self.open_preferences(app, f"Unhide {NAME}")
+            self.assertNotIn("Unhide Early Sensor", app.names("button"), "the user's own are not mixed in")
             app.key("Escape")
-            app.wait_for(lambda: NAME in app.names("label"), what="the device back in the list")
+            app.wait_for(lambda: "Preferences" not in app.frames(), what="Preferences to close")
+            app.key("ctrl+q")
+            app.proc.wait(timeout=15)
+        with App("--source", f"btsnoop:{room}", storage="sqlite", home=self.home) as app:
+            self.open_scanner(app, name="Late Sensor")
+            self.open_preferences(app, "Unhide Early Sensor")
+            self.assertNotIn(f"Unhide {NAME}", app.names("button"), "nothing the demo hid is in the user's list")
 
     def test_only_new_devices_shows_only_a_device_first_heard_after_it_even_after_a_restart(self):
         before = os.path.join(self.home, "before.btsnoop")

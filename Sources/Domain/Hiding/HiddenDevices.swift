@@ -20,7 +20,7 @@ public final class HiddenDevices {
     public var onProblem: ((String) -> Void)?
 
     // MARK: Borrowed
-    private let repository: HiddenDevicesRepository
+    private var repository: HiddenDevicesRepository
     private let favorites: Favorites
     private let now: () -> Date
 
@@ -51,6 +51,14 @@ public final class HiddenDevices {
         }
         unhideFavorites()
         observers.notify()
+    }
+
+    /// The demo: what it hides, and its Only New Devices, go to `repository` (the session's
+    /// own), so the user's hidden devices are as they were when FavBlue starts without it.
+    public func showDemo(_ repository: HiddenDevicesRepository) async {
+        self.repository = repository
+        lastHidden = nil
+        await load()
     }
 
     public func isHidden(_ id: DeviceID) -> Bool { hidden[id] != nil }
