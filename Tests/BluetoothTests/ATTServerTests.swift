@@ -121,6 +121,39 @@ final class ATTServerTests: XCTestCase {
         XCTAssertEqual(plain.receive([0x0A] + HCICommand.le16(level)).answer, [0x0B, 87])
     }
 
+    /// A bonded client's configurations persist across connections (Vol 3, Part G, §3.3.3.3):
+    /// back to the same characteristic at the same handles, it is notified without writing
+    /// them again, and told as subscribed; where another attribute took the handle, nothing is.
+    func testABondedClientsSubscriptionsHoldOnItsNextLink() throws {
+        let heart = ServedService(uuid: BluetoothUUID(0x180D), characteristics: [
+            ServedCharacteristic(uuid: BluetoothUUID(0x2A37), properties: [.notify], value: [0, 60]),
+        ])
+        let before = try AttributeDatabase(ServerSetup(name: "Bench", services: [heart]))
+        let measurement = try XCTUnwrap(before.valueHandles[ServedCharacteristicID(service: 0, characteristic: 0)])
+        let cccd = try XCTUnwrap(before.configurationHandles[ServedCharacteristicID(service: 0, characteristic: 0)])
+        var first = ATTServer(database: before)
+        XCTAssertEqual(first.receive([0x12] + HCICommand.le16(cccd) + [0x01, 0x00]).answer, [0x13])
+        let kept = first.memory
+        XCTAssertEqual(kept.subscriptions, [ATTServer.Subscription(configuration: cccd, valueHandle: measurement,
+                                                                   type: BluetoothUUID(0x2A37), bits: 1)])
+
+        var same = ATTServer(database: before)
+        XCTAssertEqual(same.configuration(at: cccd), 0)
+        XCTAssertEqual(same.recall(kept), [.subscribed(ServedCharacteristicID(service: 0, characteristic: 0), indicate: false)])
+        XCTAssertEqual(same.configuration(at: cccd), 1, "notified without writing it again")
+        XCTAssertEqual(same.receive([0x0A] + HCICommand.le16(cccd)).answer, [0x0B, 0x01, 0x00], "and reads it back")
+
+        // The same handles now hold another characteristic: no subscription to it.
+        let battery = ServedService(uuid: BluetoothUUID(0x180F), characteristics: [
+            ServedCharacteristic(uuid: BluetoothUUID(0x2A19), properties: [.notify], value: [87]),
+        ])
+        let after = try AttributeDatabase(ServerSetup(name: "Bench", services: [battery]))
+        XCTAssertEqual(after.configurationHandles[ServedCharacteristicID(service: 0, characteristic: 0)], cccd)
+        var changed = ATTServer(database: after)
+        XCTAssertEqual(changed.recall(kept), [])
+        XCTAssertEqual(changed.configuration(at: cccd), 0)
+    }
+
     /// What a bonded client kept is found again by its identity, on any controller's links.
     func testTheServerRemembersEachBondedClientByIdentity() throws {
         let attributes = LocalAttributes(adapterName: "Bench", crypto: ToolboxPairingCrypto())

@@ -240,6 +240,36 @@ final class BumblePeripheralTests: XCTestCase {
         XCTAssertEqual(count("RESPONSE 010a\(handle)12"), 1, "told once")
     }
 
+    /// A bonded central's subscriptions persist across connections (Vol 3, Part G, §3.3.3.3), as
+    /// a phone expects: it subscribes once, comes back, and is notified with no configuration
+    /// written again; the page counts it as subscribed on its new link.
+    func testABondedCentralIsNotifiedOnItsNextLinkWithoutSubscribingAgain() async throws {
+        try start()
+        try await peripheral.serve(Self.heart)
+        peripheral.ask = { prompt in if case .confirm = prompt.question { prompt.answer(.confirmed) } }
+        let address = try await advertiseConnectAndPair()
+        XCTAssertNotNil(peer.wait(for: { $0 == "PAIRED" }, timeout: 15), peer.output)
+        peer.type("SUBSCRIBE 2A37")
+        XCTAssertNotNil(peer.wait(for: { $0 == "SUBSCRIBED 2A37" }, timeout: 15), peer.output)
+        let measurement = ServedCharacteristicID(service: 0, characteristic: 0)
+        let handle = try XCTUnwrap(peripheral.servedTree.flatMap(\.characteristics).first { $0.uuid == BluetoothUUID(0x2A37) }?.valueHandle)
+        func subscriptions() -> Int {
+            events.all.filter { if case .subscribed(_, measurement, false) = $0 { true } else { false } }.count
+        }
+        let wait = await events.waitFor { _ in subscriptions() == 1 }
+        XCTAssertTrue(wait, "subscribed on the first link")
+
+        connectAgainAndEncrypt(address)
+        XCTAssertNotNil(peer.wait(for: { $0 == "ENCRYPTED" }, timeout: 15), peer.output)
+        let held = await events.waitFor { _ in subscriptions() == 2 }
+        XCTAssertTrue(held, "the subscription held on the new link: \(events.all)")
+        peer.type("LISTEN \(handle)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "LISTENING \(handle)" }, timeout: 15), peer.output)
+        let sent = await peripheral.send([0x00, 72], of: measurement)
+        XCTAssertEqual(sent, 1, "sent to the bonded central")
+        XCTAssertNotNil(peer.wait(for: { $0 == "HEARD \(handle) 0048" }, timeout: 15), "notified without subscribing again: \(peer.output)")
+    }
+
     /// A central from before Secure Connections pairs the legacy way (Vol 3, Part H, §2.3.5.5),
     /// as BlueZ lets older phones: FavBlue's user types the code the central shows, FavBlue gives
     /// its own key, and the bond, marked as made the older way, encrypts the next link.

@@ -148,17 +148,21 @@ final class LELink: @unchecked Sendable {
     }
 
     /// The peer is bonded as `identity`: with `recalling`, its client side comes back as its last
-    /// link left it (a database changed since makes a robust-caching client change-unaware);
-    /// either way it is kept when this link ends.
-    func bonded(as identity: DeviceID, recalling: Bool, in attributes: LocalAttributes) {
+    /// link left it (a database changed since makes a robust-caching client change-unaware; its
+    /// subscriptions hold); either way it is kept when this link ends.
+    /// Returns the subscriptions that came back, as notes.
+    @discardableResult
+    func bonded(as identity: DeviceID, recalling: Bool, in attributes: LocalAttributes) -> [ATTServerNote] {
         lock.withLock { bondedLocked(as: identity, recalling: recalling, in: attributes) }
     }
 
     /// `bonded`, for a caller that holds `lock`.
-    func bondedLocked(as identity: DeviceID, recalling: Bool, in attributes: LocalAttributes) {
-        guard bondedClient == nil else { return }
+    @discardableResult
+    func bondedLocked(as identity: DeviceID, recalling: Bool, in attributes: LocalAttributes) -> [ATTServerNote] {
+        guard bondedClient == nil else { return [] }
         bondedClient = identity
-        if recalling, let memory = attributes.recall(identity) { server.recall(memory) }
+        guard recalling, let memory = attributes.recall(identity) else { return [] }
+        return server.recall(memory)
     }
 
     /// The link ended: a bonded peer's client side is kept for its next link.

@@ -67,20 +67,51 @@ struct ATTServer {
         knownHash = database.hash
     }
 
-    /// What a bonded client's side of the server keeps between its connections (§2.5.2.1, §7.2).
+    /// What a bonded client's side of the server keeps between its connections: its features,
+    /// the database it knew (§2.5.2.1, §7.2), and its subscriptions (§3.3.3.3: a bonded
+    /// client's configurations persist across connections).
     struct Memory: Equatable, Sendable {
         let features: UInt8
         let knownHash: [UInt8]?
+        var subscriptions: [Subscription] = []
     }
 
-    var memory: Memory { Memory(features: clientFeatures, knownHash: knownHash) }
+    /// A configuration, with the characteristic it was for: the value's handle and type.
+    struct Subscription: Equatable, Sendable {
+        let configuration: UInt16
+        let valueHandle: UInt16
+        let type: BluetoothUUID
+        let bits: UInt16
+    }
+
+    var memory: Memory {
+        let subscriptions = configurations.sorted { $0.key < $1.key }.compactMap { handle, bits -> Subscription? in
+            guard bits != 0, case .configuration(_, let valueHandle, _)? = database.attribute(handle)?.role,
+                  let type = database.attribute(valueHandle)?.type else { return nil }
+            return Subscription(configuration: handle, valueHandle: valueHandle, type: type, bits: bits)
+        }
+        return Memory(features: clientFeatures, knownHash: knownHash, subscriptions: subscriptions)
+    }
 
     /// A bonded client is back: its features as it set them, and the database it knew. Where
-    /// that database is not this one and it caches robustly, it is change-unaware.
-    mutating func recall(_ memory: Memory) {
+    /// that database is not this one and it caches robustly, it is change-unaware. Its
+    /// subscriptions hold where the same characteristic is still at the same handles; returns
+    /// them as notes.
+    @discardableResult
+    mutating func recall(_ memory: Memory) -> [ATTServerNote] {
         clientFeatures = memory.features
         knownHash = memory.knownHash
         outOfSyncTold = false
+        var notes: [ATTServerNote] = []
+        for kept in memory.subscriptions {
+            guard case .configuration(let id, kept.valueHandle, let properties)? = database.attribute(kept.configuration)?.role,
+                  database.attribute(kept.valueHandle)?.type == kept.type,
+                  kept.bits & 1 == 0 || properties.contains(.notify), kept.bits & 2 == 0 || properties.contains(.indicate)
+            else { continue }
+            configurations[kept.configuration] = kept.bits
+            if let id { notes.append(.subscribed(id, indicate: kept.bits & 2 != 0)) }
+        }
+        return notes
     }
 
     /// Whether the client knows the database as it is; one that does not cache robustly always does.

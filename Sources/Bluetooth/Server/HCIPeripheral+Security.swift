@@ -108,13 +108,16 @@ extension HCIPeripheral {
         link.server.security = LinkSecurity(encrypted: on, authenticated: on && link.pendingAuthenticated)
         let authenticated = link.server.security.authenticated
         let identity = link.device
+        var recalled: [ATTServerNote] = []
         if let run = link.pairing {
             perform(run.session.encrypted(status: status), run, on: link)
         } else if on, keyring?.bond(for: identity) != nil {
             // Encrypted with a bond's key: the bonded central's client side comes back.
-            link.bondedLocked(as: identity, recalling: true, in: attributes)
+            recalled = link.bondedLocked(as: identity, recalling: true, in: attributes)
         }
         link.lock.unlock()
         if on { feed.yield(.encrypted(link.central, authenticated: authenticated)) }
+        // Its subscriptions held: the page lists them as the central's own.
+        for case .subscribed(let id, let indicate) in recalled { feed.yield(.subscribed(link.central, id, indicate: indicate)) }
     }
 }

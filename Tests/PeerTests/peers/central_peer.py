@@ -28,6 +28,8 @@ It reads commands on stdin, one a line, and prints what happens (READY when it s
   READ <uuid> / READH <h>     VALUE <uuid> <hex>, or ERROR <uuid> <ATT error code>
   WRITE <uuid> <hex> [cmd]    WROTE <uuid>, or ERROR <uuid> <code>
   SUBSCRIBE <uuid> [indicate] SUBSCRIBED <uuid>; then NOTIFIED <uuid> <hex> for each value
+  LISTEN <handle>             LISTENING <handle>; then HEARD <handle> <hex> for each notification there,
+                              with no configuration written
   COUNT <uuid>                COUNTING <uuid>: counts notifications silently; TOTAL <uuid> <n> <first> <last> on
                               TOTAL <uuid>, the first and last arrival in µs of CLOCK_MONOTONIC (0 before any)
   WATCH <hex> / UNWATCH       SEEN <address> <µs of CLOCK_MONOTONIC> for every report whose data holds <hex>
@@ -235,6 +237,13 @@ async def main(args):
                     await (await characteristic(uuid)).subscribe(lambda value, u=uuid: out('NOTIFIED', u, bytes(value).hex()),
                                                          prefer_notify=len(words) < 3)
                     out('SUBSCRIBED', uuid)
+                elif command == 'LISTEN':
+                    # Takes notifications at a handle without writing its configuration: a bonded
+                    # central back on a new link, subscribed since its last one.
+                    handle = int(words[1])
+                    state['connection'].gatt_client.notification_subscribers.setdefault(handle, set()).add(
+                        lambda value, h=handle: out('HEARD', h, bytes(value).hex()))
+                    out('LISTENING', handle)
                 elif command == 'COUNT':
                     uuid = words[1]
                     counts[uuid] = 0
