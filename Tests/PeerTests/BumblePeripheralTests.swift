@@ -270,6 +270,42 @@ final class BumblePeripheralTests: XCTestCase {
         XCTAssertNotNil(peer.wait(for: { $0 == "HEARD \(handle) 0048" }, timeout: 15), "notified without subscribing again: \(peer.output)")
     }
 
+    /// A bonded central that subscribed to Service Changed, back after what is served changed, is
+    /// told the whole range changed (Vol 3, Part G, §7.1), as Android expects of a device it
+    /// caches; back to the database it knew, it is told nothing.
+    func testABondedCentralSubscribedToServiceChangedIsToldOnItsNextLinkWhenTheServerChanged() async throws {
+        try start(hashing: true)
+        try await peripheral.serve(Self.heart)
+        peripheral.ask = { prompt in if case .confirm = prompt.question { prompt.answer(.confirmed) } }
+        let address = try await advertiseConnectAndPair()
+        let peer = try XCTUnwrap(self.peer)
+        XCTAssertNotNil(peer.wait(for: { $0 == "PAIRED" }, timeout: 15), peer.output)
+        peer.type("SUBSCRIBE 2A05 indicate")
+        XCTAssertNotNil(peer.wait(for: { $0 == "SUBSCRIBED 2A05" }, timeout: 15), peer.output)
+        peer.type("LOUD")
+        XCTAssertNotNil(peer.wait(for: { $0 == "LOUD" }, timeout: 15), peer.output)
+        let serviceChanged = try XCTUnwrap(peripheral.servedTree.flatMap(\.characteristics).first { $0.uuid == BluetoothUUID(0x2A05) }?.valueHandle)
+        func count(_ line: String) -> Int { peer.lines.filter { $0 == line }.count }
+
+        // The same database: a read answered after the encryption shows nothing came before it.
+        let location = try XCTUnwrap(peripheral.servedTree.flatMap(\.characteristics).first { $0.uuid == BluetoothUUID(0x2A38) }?.valueHandle)
+        connectAgainAndEncrypt(address)
+        XCTAssertNotNil(peer.wait(for: { _ in count("ENCRYPTED") == 1 }, timeout: 15), peer.output)
+        peer.type("RAWREAD \(location)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "RESPONSE 0b01" }, timeout: 15), peer.output)
+        XCTAssertFalse(peer.lines.contains { $0.hasPrefix("INDICATED") }, "nothing changed, nothing told: \(peer.output)")
+
+        var changed = Self.heart
+        changed.services.insert(ServedService(uuid: BluetoothUUID(0x180F), characteristics: [
+            ServedCharacteristic(uuid: BluetoothUUID(0x2A19), properties: [.read], value: [87]),
+        ]), at: 0)
+        try await peripheral.serve(changed)
+        connectAgainAndEncrypt(address)
+        XCTAssertNotNil(peer.wait(for: { _ in count("ENCRYPTED") == 2 }, timeout: 15), peer.output)
+        XCTAssertNotNil(peer.wait(for: { $0 == "INDICATED \(serviceChanged) 0100ffff" }, timeout: 15),
+                        "Service Changed, 0x0001 to 0xFFFF: \(peer.output)")
+    }
+
     /// A central from before Secure Connections pairs the legacy way (Vol 3, Part H, §2.3.5.5),
     /// as BlueZ lets older phones: FavBlue's user types the code the central shows, FavBlue gives
     /// its own key, and the bond, marked as made the older way, encrypts the next link.

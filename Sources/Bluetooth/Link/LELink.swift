@@ -54,7 +54,8 @@ final class LELink: @unchecked Sendable {
     var primaries: [ServiceRange]?
 
     private struct Pending {
-        let id: ServedCharacteristicID
+        /// Nil for what FavBlue's own Generic Attribute indicates (Service Changed).
+        let id: ServedCharacteristicID?
         let handle: UInt16
         let value: [UInt8]
     }
@@ -134,17 +135,15 @@ final class LELink: @unchecked Sendable {
 
     /// Sends an indication now, or queues it behind the one awaiting confirmation (§3.4.7.2).
     private func indicate(_ pending: Pending) {
-        lock.lock()
-        guard indicating == nil else {
-            indications.append(pending)
-            lock.unlock()
-            return
-        }
+        lock.withLock { indicateLocked(pending) }
+    }
+
+    /// `indicate`, for a caller that holds `lock`.
+    private func indicateLocked(_ pending: Pending) {
+        guard !server.awaitingConfirmation else { return indications.append(pending) }
         indicating = pending.id
         server.awaitingConfirmation = true
-        let mtu = server.mtu
-        lock.unlock()
-        send(att: ATTPDU.indication(handle: pending.handle, value: Array(pending.value.prefix(mtu - 3))).bytes)
+        send(att: ATTPDU.indication(handle: pending.handle, value: Array(pending.value.prefix(server.mtu - 3))).bytes)
     }
 
     /// The peer is bonded as `identity`: with `recalling`, its client side comes back as its last
@@ -162,7 +161,15 @@ final class LELink: @unchecked Sendable {
         guard bondedClient == nil else { return [] }
         bondedClient = identity
         guard recalling, let memory = attributes.recall(identity) else { return [] }
-        return server.recall(memory)
+        let notes = server.recall(memory)
+        // Its subscription to Service Changed held, and what it knew has changed: it is told the
+        // whole range changed, so it finds the services again (Vol 3, Part G, §7.1).
+        let database = server.database
+        if server.knewAnotherDatabase, let handle = database.serviceChangedHandle,
+           let configuration = database.serviceChangedConfiguration, server.configuration(at: configuration) & 2 != 0 {
+            indicateLocked(Pending(id: nil, handle: handle, value: [0x01, 0x00, 0xFF, 0xFF]))
+        }
+        return notes
     }
 
     /// The link ended: a bonded peer's client side is kept for its next link.

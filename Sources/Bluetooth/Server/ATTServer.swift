@@ -117,6 +117,10 @@ struct ATTServer {
     /// Whether the client knows the database as it is; one that does not cache robustly always does.
     var changeAware: Bool { clientFeatures & 1 == 0 || knownHash == database.hash }
 
+    /// Whether the client last knew another database (a bonded client back after a change), so
+    /// one that configured Service Changed is to be told (Vol 3, Part G, §7.1).
+    var knewAnotherDatabase: Bool { knownHash != nil && database.hash != nil && knownHash != database.hash }
+
     private mutating func becomeAware() {
         knownHash = database.hash
         outOfSyncTold = false

@@ -62,6 +62,8 @@ final class AttributeDatabase: @unchecked Sendable {
     let configurationHandles: [ServedCharacteristicID: UInt16]
     /// The Service Changed characteristic's value handle, when FavBlue serves Generic Attribute.
     let serviceChangedHandle: UInt16?
+    /// Its Client Characteristic Configuration's handle.
+    let serviceChangedConfiguration: UInt16?
     /// The Database Hash (§7.3), where there is one: a client compares it with the one it knew.
     let hash: [UInt8]?
 
@@ -85,6 +87,7 @@ final class AttributeDatabase: @unchecked Sendable {
         }
         var services = setup.services
         var serviceChanged: UInt16?
+        var serviceChangedConfiguration: UInt16?
         var hashHandle: UInt16?
         if !setup.hasOwnGenericAccess {
             let name = Array(setup.name.utf8.prefix(248))
@@ -150,6 +153,7 @@ final class AttributeDatabase: @unchecked Sendable {
                     node.descriptors.append(GATTDescriptor(uuid: type, handle: handle))
                     if case .configuration = role {
                         if let id { configurations[id] = handle }
+                        if index < 0, characteristic.uuid == BluetoothUUID(0x2A05) { serviceChangedConfiguration = handle }
                         held[handle] = ServedAttribute(handle: handle, type: type, value: value, readable: true, writable: true,
                                                        writableWithoutResponse: false, readSecurity: .none, writeSecurity: .none,
                                                        maximumLength: 2, role: role)
@@ -178,6 +182,7 @@ final class AttributeDatabase: @unchecked Sendable {
         valueHandles = values
         configurationHandles = configurations
         serviceChangedHandle = serviceChanged
+        self.serviceChangedConfiguration = serviceChangedConfiguration
     }
 
     private static func readOnly(_ type: BluetoothUUID, _ value: [UInt8], at handle: UInt16, _ role: ServedAttribute.Role) -> ServedAttribute {

@@ -28,6 +28,7 @@ It reads commands on stdin, one a line, and prints what happens (READY when it s
   READ <uuid> / READH <h>     VALUE <uuid> <hex>, or ERROR <uuid> <ATT error code>
   WRITE <uuid> <hex> [cmd]    WROTE <uuid>, or ERROR <uuid> <code>
   SUBSCRIBE <uuid> [indicate] SUBSCRIBED <uuid>; then NOTIFIED <uuid> <hex> for each value
+  LOUD                        from the next CONNECT on, INDICATED <handle> <hex> for every indication
   LISTEN <handle>             LISTENING <handle>; then HEARD <handle> <hex> for each notification there,
                               with no configuration written
   COUNT <uuid>                COUNTING <uuid>: counts notifications silently; TOTAL <uuid> <n> <first> <last> on
@@ -191,6 +192,15 @@ async def main(args):
             connection.on('disconnection', lambda reason: out('DISCONNECTED', reason))
             state['connection'] = connection
             state['peer'] = Peer(connection)
+            if state.get('loud'):
+                # Every indication, subscribed to on this link or not (one held from a bonded link).
+                client = connection.gatt_client
+                original = client.on_att_handle_value_indication
+
+                def told(indication, original=original):
+                    out('INDICATED', indication.attribute_handle, bytes(indication.attribute_value).hex())
+                    original(indication)
+                client.on_att_handle_value_indication = told
             return connection
 
         async def run(words):
@@ -237,6 +247,9 @@ async def main(args):
                     await (await characteristic(uuid)).subscribe(lambda value, u=uuid: out('NOTIFIED', u, bytes(value).hex()),
                                                          prefer_notify=len(words) < 3)
                     out('SUBSCRIBED', uuid)
+                elif command == 'LOUD':
+                    state['loud'] = True
+                    out('LOUD')
                 elif command == 'LISTEN':
                     # Takes notifications at a handle without writing its configuration: a bonded
                     # central back on a new link, subscribed since its last one.
