@@ -304,6 +304,14 @@ final class BumblePeripheralTests: XCTestCase {
         XCTAssertNotNil(peer.wait(for: { _ in count("ENCRYPTED") == 2 }, timeout: 15), peer.output)
         XCTAssertNotNil(peer.wait(for: { $0 == "INDICATED \(serviceChanged) 0100ffff" }, timeout: 15),
                         "Service Changed, 0x0001 to 0xFFFF: \(peer.output)")
+
+        // Confirmed, it knows this database: its next link is told nothing.
+        let moved = try XCTUnwrap(peripheral.servedTree.flatMap(\.characteristics).first { $0.uuid == BluetoothUUID(0x2A38) }?.valueHandle)
+        connectAgainAndEncrypt(address)
+        XCTAssertNotNil(peer.wait(for: { _ in count("ENCRYPTED") == 3 }, timeout: 15), peer.output)
+        peer.type("RAWREAD \(moved)")
+        XCTAssertNotNil(peer.wait(for: { _ in count("RESPONSE 0b01") == 2 }, timeout: 15), peer.output)
+        XCTAssertEqual(peer.lines.filter { $0.hasPrefix("INDICATED") }.count, 1, "told once: \(peer.output)")
     }
 
     /// A central from before Secure Connections pairs the legacy way (Vol 3, Part H, §2.3.5.5),

@@ -106,6 +106,8 @@ final class LELink: @unchecked Sendable {
         var next: Pending?
         if notes.contains(.confirmed) {
             confirmed = indicating
+            // No characteristic of the setup's: Service Changed, so the client knows this database now.
+            if indicating == nil { server.serviceChangedConfirmed() }
             indicating = nil
             if !indications.isEmpty { next = indications.removeFirst() }
         }

@@ -121,6 +121,9 @@ struct ATTServer {
     /// one that configured Service Changed is to be told (Vol 3, Part G, §7.1).
     var knewAnotherDatabase: Bool { knownHash != nil && database.hash != nil && knownHash != database.hash }
 
+    /// The client confirmed Service Changed: it knows the database as it is now (§2.5.2.1).
+    mutating func serviceChangedConfirmed() { becomeAware() }
+
     private mutating func becomeAware() {
         knownHash = database.hash
         outOfSyncTold = false
