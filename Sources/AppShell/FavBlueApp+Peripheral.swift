@@ -23,6 +23,21 @@ extension FavBlueApp {
         return role
     }
 
+    /// What FavBlue's GATT server keeps of each bonded client (its subscriptions, its features,
+    /// the database it knew) is kept beside the bonds, so it holds across a restart as across
+    /// links: a phone bonded to FavBlue as a device is notified without subscribing again.
+    /// A failure costs the phone a subscription after the next restart; it is logged.
+    static func keepServedClients(of attributes: LocalAttributes, in bonds: BondsRepository, log: @escaping @Sendable (String) -> Void) {
+        attributes.keeping { identity, memory in
+            Task {
+                do { try await bonds.keepServed(memory, for: identity) } catch { log("what the server keeps of \(identity) could not be stored: \(error)") }
+            }
+        }
+        Task {
+            do { attributes.restore(try await bonds.servedClients()) } catch { log("what the server kept of bonded clients could not be read: \(error)") }
+        }
+    }
+
     /// The page's names, in the user's language: a well-known service, characteristic or descriptor by its UUID.
     static func attributeName(_ uuid: BluetoothUUID) -> String? {
         if let name = ServiceNames.name(uuid128: uuid.text) { return L10n.ctx("Bluetooth service", name) }

@@ -145,6 +145,7 @@ public final class FavBlueApp {
         // One toolbox for the link's database hash and the Security Manager.
         let crypto = ToolboxPairingCrypto()
         link = ScannerFactory.link(for: source, record: recorder, crypto: crypto, log: log)
+        if let attributes = link?.attributes { Self.keepServedClients(of: attributes, in: store.bonds, log: log) }
         bus = ScannerFactory.bus(for: source)
         let history = SessionHistory(store: store, demo: source == .demo)
         self.history = history

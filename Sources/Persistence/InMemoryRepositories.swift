@@ -55,7 +55,13 @@ public actor InMemoryBondsRepository: BondsRepository {
 
     public func all() -> BondsReading { BondsReading(bonds: bonds.values.sorted { $0.identity < $1.identity }, unreadable: []) }
     public func save(_ bond: Bond) { bonds[bond.identity] = bond }
-    public func forget(_ identity: DeviceID) { bonds[identity] = nil }
+    public func forget(_ identity: DeviceID) {
+        bonds[identity] = nil
+        served[identity] = nil
+    }
+    private var served: [DeviceID: Data] = [:]
+    public func servedClients() -> [DeviceID: Data] { served }
+    public func keepServed(_ memory: Data, for identity: DeviceID) { served[identity] = memory }
     private var local: LocalIdentity?
     public func localIdentity(orKeep made: LocalIdentity) -> LocalIdentity {
         if local == nil { local = made }

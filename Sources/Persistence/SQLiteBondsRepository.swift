@@ -40,9 +40,30 @@ public struct SQLiteBondsRepository: BondsRepository {
         }
     }
 
+    /// The bond and what the server kept of it go together.
     public func forget(_ identity: DeviceID) async throws {
         try await database.pool.write { db in
             try db.execute(sql: "DELETE FROM bonds WHERE device_id = ?", arguments: [identity.storageKey])
+            try db.execute(sql: "DELETE FROM served_clients WHERE device_id = ?", arguments: [identity.storageKey])
+        }
+    }
+
+    public func servedClients() async throws -> [DeviceID: Data] {
+        try await database.pool.read { db in
+            var kept: [DeviceID: Data] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT device_id, memory FROM served_clients") {
+                guard let key: String = row["device_id"], let identity = try? DeviceID(storageKey: key),
+                      let memory: Data = row["memory"] else { continue }
+                kept[identity] = memory
+            }
+            return kept
+        }
+    }
+
+    public func keepServed(_ memory: Data, for identity: DeviceID) async throws {
+        try await database.pool.write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO served_clients (device_id, memory) VALUES (?, ?)",
+                           arguments: [identity.storageKey, memory])
         }
     }
 

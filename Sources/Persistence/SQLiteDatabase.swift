@@ -163,6 +163,16 @@ public final class SQLiteDatabase: Sendable {
                 );
                 """)
         }
+        // What FavBlue's GATT server keeps of a bonded client between its links (its
+        // subscriptions persist across connections, Vol 3, Part G, §3.3.3.3), by identity.
+        migrator.registerMigration("v12-served-clients") { db in
+            try db.execute(sql: """
+                CREATE TABLE served_clients (
+                  device_id TEXT PRIMARY KEY NOT NULL,
+                  memory BLOB NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 

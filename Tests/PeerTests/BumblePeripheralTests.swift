@@ -270,6 +270,54 @@ final class BumblePeripheralTests: XCTestCase {
         XCTAssertNotNil(peer.wait(for: { $0 == "HEARD \(handle) 0048" }, timeout: 15), "notified without subscribing again: \(peer.output)")
     }
 
+    /// The same across a restart of FavBlue: what its server kept of the bonded central is stored
+    /// as the link ends and read back by the next host, so the phone is notified without
+    /// subscribing again.
+    func testABondedCentralIsNotifiedAfterFavBlueRestartsWithoutSubscribingAgain() async throws {
+        final class Shelf: @unchecked Sendable {
+            let lock = NSLock()
+            var kept: [DeviceID: Data] = [:]
+        }
+        let shelf = Shelf()
+        try start()
+        link.attributes.keeping { identity, data in shelf.lock.withLock { shelf.kept[identity] = data } }
+        try await peripheral.serve(Self.heart)
+        peripheral.ask = { prompt in if case .confirm = prompt.question { prompt.answer(.confirmed) } }
+        _ = try await advertiseConnectAndPair()
+        let peer = try XCTUnwrap(self.peer)
+        XCTAssertNotNil(peer.wait(for: { $0 == "PAIRED" }, timeout: 15), peer.output)
+        peer.type("SUBSCRIBE 2A37")
+        XCTAssertNotNil(peer.wait(for: { $0 == "SUBSCRIBED 2A37" }, timeout: 15), peer.output)
+        peer.type("DISCONNECT")
+        XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("DISCONNECTED") }), peer.output)
+        let stored = await events.waitFor { _ in shelf.lock.withLock { !shelf.kept.isEmpty } }
+        XCTAssertTrue(stored, "kept as the link ended")
+
+        // FavBlue starts again on the same controller, with the same bonds and what was stored.
+        link.close()
+        let port = peer.port
+        link = HCILink(open: { () throws(ScanFailure) -> HCITransport in try TransportOpener.tcp(host: "127.0.0.1", port: port) },
+                       attributes: LocalAttributes())
+        link.attributes.restore(shelf.lock.withLock { shelf.kept })
+        let bonds = bonds
+        peripheral = HCIPeripheral(link: link, security: HCISecurity(crypto: ToolboxPairingCrypto(), keyring: bonds.keyring,
+                                                                    keep: { bonds.keep($0) }, forget: { bonds.forget($0) }))
+        events = PeripheralEventLog(peripheral.events)
+        try await peripheral.serve(Self.heart)
+        _ = try await advertiseAndConnect()
+        peer.type("ENCRYPT")
+        XCTAssertNotNil(peer.wait(for: { $0 == "ENCRYPTED" }, timeout: 15), peer.output)
+        let measurement = ServedCharacteristicID(service: 0, characteristic: 0)
+        let held = await events.waitFor { if case .subscribed(_, measurement, false) = $0 { true } else { false } }
+        XCTAssertTrue(held, "the subscription held across the restart: \(events.all)")
+        let handle = try XCTUnwrap(peripheral.servedTree.flatMap(\.characteristics).first { $0.uuid == BluetoothUUID(0x2A37) }?.valueHandle)
+        peer.type("LISTEN \(handle)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "LISTENING \(handle)" }, timeout: 15), peer.output)
+        let sent = await peripheral.send([0x00, 75], of: measurement)
+        XCTAssertEqual(sent, 1, "sent to the bonded central")
+        XCTAssertNotNil(peer.wait(for: { $0 == "HEARD \(handle) 004b" }, timeout: 15), "notified without subscribing again: \(peer.output)")
+    }
+
     /// A bonded central that subscribed to Service Changed, back after what is served changed, is
     /// told the whole range changed (Vol 3, Part G, §7.1), as Android expects of a device it
     /// caches; back to the database it knew, it is told nothing.

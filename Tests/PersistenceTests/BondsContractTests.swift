@@ -45,6 +45,23 @@ final class BondsContractTests: XCTestCase {
         }
     }
 
+    func testWhatTheServerKeptOfABondedClientSurvivesReopeningAndGoesWithItsBond() async throws {
+        let memory = Data("{\"features\":1}".utf8)
+        for (name, store) in backends() {
+            try await store.bonds.save(secure)
+            try await store.bonds.keepServed(memory, for: secure.identity)
+            try await store.bonds.keepServed(Data("newer".utf8), for: secure.identity)
+            let kept = try await store.bonds.servedClients()
+            XCTAssertEqual(kept, [secure.identity: Data("newer".utf8)], "the last one kept: \(name)")
+            try await store.bonds.forget(secure.identity)
+            let after = try await store.bonds.servedClients()
+            XCTAssertEqual(after, [:], "forgetting the bond forgets what the server kept: \(name)")
+        }
+        try await StoreFactory.open(.sqlite, directory: directory).bonds.keepServed(memory, for: legacy.identity)
+        let reopened = try await StoreFactory.open(.sqlite, directory: directory).bonds.servedClients()
+        XCTAssertEqual(reopened, [legacy.identity: memory])
+    }
+
     func testABondSurvivesReopeningTheFileAndPairingAgainReplacesIt() async throws {
         try await StoreFactory.open(.sqlite, directory: directory).bonds.save(secure)
         var again = secure

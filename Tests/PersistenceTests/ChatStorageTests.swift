@@ -70,8 +70,8 @@ final class ChatStorageTests: XCTestCase {
         let applied = try await DatabaseQueue(path: path).read { db in
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         }
-        // In the text order SQLite sorts them by: v10 and v11 after v1.
-        XCTAssertEqual(applied, ["v1-favorites-sightings", "v10-reading-limits", "v11-peripheral-setups", "v2-hidden-devices", "v3-messages", "v4-bonds",
+        // In the text order SQLite sorts them by: v10, v11 and v12 after v1.
+        XCTAssertEqual(applied, ["v1-favorites-sightings", "v10-reading-limits", "v11-peripheral-setups", "v12-served-clients", "v2-hidden-devices", "v3-messages", "v4-bonds",
                                  "v5-favorite-alerts", "v6-local-identity", "v7-characteristic-labels", "v8-tracker-sightings",
                                  "v9-sensor-readings"])
     }

@@ -402,3 +402,38 @@ struct ATTServer {
         awaitingConfirmation = false
     }
 }
+
+// MARK: A bonded client's memory, kept across restarts
+
+extension ATTServer.Memory {
+    /// The form kept in the store: JSON, the UUIDs as text.
+    private struct Stored: Codable {
+        struct Subscription: Codable {
+            let configuration: UInt16
+            let valueHandle: UInt16
+            let type: String
+            let bits: UInt16
+        }
+        let features: UInt8
+        let knownHash: [UInt8]?
+        let subscriptions: [Subscription]
+    }
+
+    var stored: Data {
+        let stored = Stored(features: features, knownHash: knownHash, subscriptions: subscriptions.map {
+            Stored.Subscription(configuration: $0.configuration, valueHandle: $0.valueHandle, type: $0.type.text, bits: $0.bits)
+        })
+        return (try? JSONEncoder().encode(stored)) ?? Data()
+    }
+
+    /// Nil for what does not read back whole: a store's record is not trusted further.
+    init?(stored data: Data) {
+        guard let stored = try? JSONDecoder().decode(Stored.self, from: data) else { return nil }
+        var subscriptions: [ATTServer.Subscription] = []
+        for kept in stored.subscriptions {
+            guard let type = BluetoothUUID(kept.type) else { return nil }
+            subscriptions.append(ATTServer.Subscription(configuration: kept.configuration, valueHandle: kept.valueHandle, type: type, bits: kept.bits))
+        }
+        self.init(features: stored.features, knownHash: stored.knownHash, subscriptions: subscriptions)
+    }
+}

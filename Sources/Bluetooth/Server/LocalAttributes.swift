@@ -24,6 +24,8 @@ public final class LocalAttributes: @unchecked Sendable {
     /// a bonded client's change-aware state and features last across connections (Vol 3,
     /// Part G, §2.5.2.1, §7.2), for as long as FavBlue runs, as bluetoothd keeps them.
     private var bondedClients: [DeviceID: ATTServer.Memory] = [:]
+    /// Told each bonded client's memory as its link ends, to keep it across FavBlue's restarts.
+    private var keeper: (@Sendable (DeviceID, Data) -> Void)?
 
     /// `adapterName` is what centrals and peripherals read as this computer's Device Name;
     /// by default the host name, as bluetoothd names an adapter. With `crypto`, Generic
@@ -49,7 +51,26 @@ public final class LocalAttributes: @unchecked Sendable {
     /// What the bonded client `identity` kept when its last link ended, if it connected before.
     func recall(_ identity: DeviceID) -> ATTServer.Memory? { lock.withLock { bondedClients[identity] } }
 
-    func keep(_ memory: ATTServer.Memory, of identity: DeviceID) { lock.withLock { bondedClients[identity] = memory } }
+    func keep(_ memory: ATTServer.Memory, of identity: DeviceID) {
+        let keeper = lock.withLock { () -> (@Sendable (DeviceID, Data) -> Void)? in
+            bondedClients[identity] = memory
+            return self.keeper
+        }
+        keeper?(identity, memory.stored)
+    }
+
+    /// What was kept before a restart, as `keeping` was given it; a record that does not read
+    /// is left out (that client starts afresh), and one already known since is not replaced.
+    public func restore(_ kept: [DeviceID: Data]) {
+        lock.withLock {
+            for (identity, data) in kept where bondedClients[identity] == nil {
+                if let memory = ATTServer.Memory(stored: data) { bondedClients[identity] = memory }
+            }
+        }
+    }
+
+    /// Hands each bonded client's memory to `keeper` as its link ends (the app keeps it beside the bonds).
+    public func keeping(_ keeper: @escaping @Sendable (DeviceID, Data) -> Void) { lock.withLock { self.keeper = keeper } }
 
     /// The setup served, if one is.
     var setup: ServerSetup? { lock.withLock { served } }
