@@ -4,6 +4,7 @@
 @testable import Bluetooth
 import Domain
 import SecurityToolbox
+import TestSupport
 import XCTest
 
 /// FavBlue's ATT server, request by request, against the Core's rules (Vol 3, Part F, §3.4):
@@ -169,28 +170,24 @@ final class ATTServerTests: XCTestCase {
     /// from the store after a restart; a record that does not read is left out (that client
     /// starts afresh), and one known since is not replaced by an older record.
     func testABondedClientsMemoryIsStoredAndRestoredWhole() throws {
-        final class Shelf: @unchecked Sendable {
-            let lock = NSLock()
-            var kept: [DeviceID: Data] = [:]
-        }
         let phone = try XCTUnwrap(DeviceID(parsing: "C0:11:22:33:44:55", kind: .leRandom))
         let watch = try XCTUnwrap(DeviceID(parsing: "C0:11:22:33:44:56", kind: .leRandom))
         let memory = ATTServer.Memory(features: 1, knownHash: Array(0..<16), subscriptions: [
             ATTServer.Subscription(configuration: 9, valueHandle: 8, type: BluetoothUUID(0x2A05), bits: 2),
             ATTServer.Subscription(configuration: 22, valueHandle: 21, type: try XCTUnwrap(BluetoothUUID("5E7F3001-1C2B-4A5D-8E9F-0A1B2C3D4E5F")), bits: 1),
         ])
-        let shelf = Shelf()
+        let shelf = ServedClientsShelf()
         let before = LocalAttributes(adapterName: "Bench")
-        before.keeping { identity, data in shelf.lock.withLock { shelf.kept[identity] = data } }
+        before.keeping(shelf.keep)
         before.keep(memory, of: phone)
 
         let after = LocalAttributes(adapterName: "Bench")
-        after.restore(shelf.lock.withLock { shelf.kept }.merging([watch: Data("{\"features\": 1".utf8)]) { $1 })
+        after.restore(shelf.all.merging([watch: Data("{\"features\": 1".utf8)]) { $1 })
         XCTAssertEqual(after.recall(phone), memory, "restored whole")
         XCTAssertNil(after.recall(watch), "a record that does not read is left out")
         let newer = ATTServer.Memory(features: 0, knownHash: nil)
         after.keep(newer, of: phone)
-        after.restore(shelf.lock.withLock { shelf.kept })
+        after.restore(shelf.all)
         XCTAssertEqual(after.recall(phone), newer, "not replaced by what the store had")
     }
 

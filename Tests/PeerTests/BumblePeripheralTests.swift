@@ -21,16 +21,34 @@ final class BumblePeripheralTests: XCTestCase {
     /// With `hashing`, Generic Attribute has Client Supported Features and the Database Hash, as in the app.
     private func start(_ arguments: [String] = [], hashing: Bool = false) throws {
         peer = try ChatPeer(arguments, script: "central_peer.py")
+        startHost(attributes: LocalAttributes(crypto: hashing ? ToolboxPairingCrypto() : nil))
+    }
+
+    /// FavBlue's host and peripheral on the central's controller, with the bonds kept so far
+    /// (again after `link.close()`: FavBlue started anew).
+    private func startHost(attributes: LocalAttributes) {
         let port = peer.port
         let debug: @Sendable (String) -> Void = { line in
             if ProcessInfo.processInfo.environment["FAVBLUE_DEBUG"] != nil { FileHandle.standardError.write(Data((line + "\n").utf8)) }
         }
         link = HCILink(open: { () throws(ScanFailure) -> HCITransport in try TransportOpener.tcp(host: "127.0.0.1", port: port) },
-                       attributes: LocalAttributes(crypto: hashing ? ToolboxPairingCrypto() : nil), log: debug)
+                       attributes: attributes, log: debug)
         let bonds = bonds
         let security = HCISecurity(crypto: ToolboxPairingCrypto(), keyring: bonds.keyring, keep: { bonds.keep($0) }, forget: { bonds.forget($0) })
         peripheral = HCIPeripheral(link: link, security: security, log: debug)
         events = PeripheralEventLog(peripheral.events)
+    }
+
+    /// The central takes notifications at the heart-rate measurement's value without writing its
+    /// configuration, and FavBlue's Send of `value` reaches it: a subscription that held.
+    private func assertNotifiedWithoutSubscribing(_ value: [UInt8]) async throws {
+        let handle = try XCTUnwrap(peripheral.servedTree.flatMap(\.characteristics).first { $0.uuid == BluetoothUUID(0x2A37) }?.valueHandle)
+        peer.type("LISTEN \(handle)")
+        XCTAssertNotNil(peer.wait(for: { $0 == "LISTENING \(handle)" }, timeout: 15), peer.output)
+        let sent = await peripheral.send(value, of: ServedCharacteristicID(service: 0, characteristic: 0))
+        XCTAssertEqual(sent, 1, "sent to the bonded central")
+        XCTAssertNotNil(peer.wait(for: { $0 == "HEARD \(handle) \(Hex.lower(value))" }, timeout: 15),
+                        "notified without subscribing again: \(peer.output)")
     }
 
     override func tearDown() {
@@ -252,7 +270,6 @@ final class BumblePeripheralTests: XCTestCase {
         peer.type("SUBSCRIBE 2A37")
         XCTAssertNotNil(peer.wait(for: { $0 == "SUBSCRIBED 2A37" }, timeout: 15), peer.output)
         let measurement = ServedCharacteristicID(service: 0, characteristic: 0)
-        let handle = try XCTUnwrap(peripheral.servedTree.flatMap(\.characteristics).first { $0.uuid == BluetoothUUID(0x2A37) }?.valueHandle)
         func subscriptions() -> Int {
             events.all.filter { if case .subscribed(_, measurement, false) = $0 { true } else { false } }.count
         }
@@ -263,24 +280,16 @@ final class BumblePeripheralTests: XCTestCase {
         XCTAssertNotNil(peer.wait(for: { $0 == "ENCRYPTED" }, timeout: 15), peer.output)
         let held = await events.waitFor { _ in subscriptions() == 2 }
         XCTAssertTrue(held, "the subscription held on the new link: \(events.all)")
-        peer.type("LISTEN \(handle)")
-        XCTAssertNotNil(peer.wait(for: { $0 == "LISTENING \(handle)" }, timeout: 15), peer.output)
-        let sent = await peripheral.send([0x00, 72], of: measurement)
-        XCTAssertEqual(sent, 1, "sent to the bonded central")
-        XCTAssertNotNil(peer.wait(for: { $0 == "HEARD \(handle) 0048" }, timeout: 15), "notified without subscribing again: \(peer.output)")
+        try await assertNotifiedWithoutSubscribing([0x00, 72])
     }
 
     /// The same across a restart of FavBlue: what its server kept of the bonded central is stored
     /// as the link ends and read back by the next host, so the phone is notified without
     /// subscribing again.
     func testABondedCentralIsNotifiedAfterFavBlueRestartsWithoutSubscribingAgain() async throws {
-        final class Shelf: @unchecked Sendable {
-            let lock = NSLock()
-            var kept: [DeviceID: Data] = [:]
-        }
-        let shelf = Shelf()
+        let shelf = ServedClientsShelf()
         try start()
-        link.attributes.keeping { identity, data in shelf.lock.withLock { shelf.kept[identity] = data } }
+        link.attributes.keeping(shelf.keep)
         try await peripheral.serve(Self.heart)
         peripheral.ask = { prompt in if case .confirm = prompt.question { prompt.answer(.confirmed) } }
         _ = try await advertiseConnectAndPair()
@@ -290,19 +299,14 @@ final class BumblePeripheralTests: XCTestCase {
         XCTAssertNotNil(peer.wait(for: { $0 == "SUBSCRIBED 2A37" }, timeout: 15), peer.output)
         peer.type("DISCONNECT")
         XCTAssertNotNil(peer.wait(for: { $0.hasPrefix("DISCONNECTED") }), peer.output)
-        let stored = await events.waitFor { _ in shelf.lock.withLock { !shelf.kept.isEmpty } }
+        let stored = await events.waitFor { _ in !shelf.all.isEmpty }
         XCTAssertTrue(stored, "kept as the link ended")
 
         // FavBlue starts again on the same controller, with the same bonds and what was stored.
         link.close()
-        let port = peer.port
-        link = HCILink(open: { () throws(ScanFailure) -> HCITransport in try TransportOpener.tcp(host: "127.0.0.1", port: port) },
-                       attributes: LocalAttributes())
-        link.attributes.restore(shelf.lock.withLock { shelf.kept })
-        let bonds = bonds
-        peripheral = HCIPeripheral(link: link, security: HCISecurity(crypto: ToolboxPairingCrypto(), keyring: bonds.keyring,
-                                                                    keep: { bonds.keep($0) }, forget: { bonds.forget($0) }))
-        events = PeripheralEventLog(peripheral.events)
+        let restarted = LocalAttributes()
+        restarted.restore(shelf.all)
+        startHost(attributes: restarted)
         try await peripheral.serve(Self.heart)
         _ = try await advertiseAndConnect()
         peer.type("ENCRYPT")
@@ -310,12 +314,7 @@ final class BumblePeripheralTests: XCTestCase {
         let measurement = ServedCharacteristicID(service: 0, characteristic: 0)
         let held = await events.waitFor { if case .subscribed(_, measurement, false) = $0 { true } else { false } }
         XCTAssertTrue(held, "the subscription held across the restart: \(events.all)")
-        let handle = try XCTUnwrap(peripheral.servedTree.flatMap(\.characteristics).first { $0.uuid == BluetoothUUID(0x2A37) }?.valueHandle)
-        peer.type("LISTEN \(handle)")
-        XCTAssertNotNil(peer.wait(for: { $0 == "LISTENING \(handle)" }, timeout: 15), peer.output)
-        let sent = await peripheral.send([0x00, 75], of: measurement)
-        XCTAssertEqual(sent, 1, "sent to the bonded central")
-        XCTAssertNotNil(peer.wait(for: { $0 == "HEARD \(handle) 004b" }, timeout: 15), "notified without subscribing again: \(peer.output)")
+        try await assertNotifiedWithoutSubscribing([0x00, 75])
     }
 
     /// A bonded central that subscribed to Service Changed, back after what is served changed, is

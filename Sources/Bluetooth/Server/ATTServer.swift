@@ -67,23 +67,8 @@ struct ATTServer {
         knownHash = database.hash
     }
 
-    /// What a bonded client's side of the server keeps between its connections: its features,
-    /// the database it knew (§2.5.2.1, §7.2), and its subscriptions (§3.3.3.3: a bonded
-    /// client's configurations persist across connections).
-    struct Memory: Equatable, Sendable {
-        let features: UInt8
-        let knownHash: [UInt8]?
-        var subscriptions: [Subscription] = []
-    }
-
-    /// A configuration, with the characteristic it was for: the value's handle and type.
-    struct Subscription: Equatable, Sendable {
-        let configuration: UInt16
-        let valueHandle: UInt16
-        let type: BluetoothUUID
-        let bits: UInt16
-    }
-
+    /// This client's side as a bonded client's next link takes it back (`Memory`): its features,
+    /// the database it knew, and each subscription with the characteristic it was for.
     var memory: Memory {
         let subscriptions = configurations.sorted { $0.key < $1.key }.compactMap { handle, bits -> Subscription? in
             guard bits != 0, case .configuration(_, let valueHandle, _)? = database.attribute(handle)?.role,
@@ -400,40 +385,5 @@ struct ATTServer {
         outOfSyncTold = false
         prepared = []
         awaitingConfirmation = false
-    }
-}
-
-// MARK: A bonded client's memory, kept across restarts
-
-extension ATTServer.Memory {
-    /// The form kept in the store: JSON, the UUIDs as text.
-    private struct Stored: Codable {
-        struct Subscription: Codable {
-            let configuration: UInt16
-            let valueHandle: UInt16
-            let type: String
-            let bits: UInt16
-        }
-        let features: UInt8
-        let knownHash: [UInt8]?
-        let subscriptions: [Subscription]
-    }
-
-    var stored: Data {
-        let stored = Stored(features: features, knownHash: knownHash, subscriptions: subscriptions.map {
-            Stored.Subscription(configuration: $0.configuration, valueHandle: $0.valueHandle, type: $0.type.text, bits: $0.bits)
-        })
-        return (try? JSONEncoder().encode(stored)) ?? Data()
-    }
-
-    /// Nil for what does not read back whole: a store's record is not trusted further.
-    init?(stored data: Data) {
-        guard let stored = try? JSONDecoder().decode(Stored.self, from: data) else { return nil }
-        var subscriptions: [ATTServer.Subscription] = []
-        for kept in stored.subscriptions {
-            guard let type = BluetoothUUID(kept.type) else { return nil }
-            subscriptions.append(ATTServer.Subscription(configuration: kept.configuration, valueHandle: kept.valueHandle, type: type, bits: kept.bits))
-        }
-        self.init(features: stored.features, knownHash: stored.knownHash, subscriptions: subscriptions)
     }
 }

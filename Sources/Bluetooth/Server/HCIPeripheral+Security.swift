@@ -118,6 +118,6 @@ extension HCIPeripheral {
         link.lock.unlock()
         if on { feed.yield(.encrypted(link.central, authenticated: authenticated)) }
         // Its subscriptions held: the page lists them as the central's own.
-        for case .subscribed(let id, let indicate) in recalled { feed.yield(.subscribed(link.central, id, indicate: indicate)) }
+        tell(recalled, on: link)
     }
 }

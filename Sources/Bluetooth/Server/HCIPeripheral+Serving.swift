@@ -10,6 +10,12 @@ extension HCIPeripheral {
     /// An ATT PDU from a central (the read thread): answered at once, told as events.
     func receiveATT(_ payload: [UInt8], on link: LELink) {
         let (notes, confirmed) = link.answer(payload)
+        tell(notes, on: link, confirmed: confirmed)
+    }
+
+    /// What the server noted of `link`'s central, as the role's events; `confirmed` is the
+    /// characteristic a confirmation was for.
+    func tell(_ notes: [ATTServerNote], on link: LELink, confirmed: ServedCharacteristicID? = nil) {
         for note in notes {
             switch note {
             case .mtu(let mtu): feed.yield(.mtu(link.central, mtu))

@@ -21,8 +21,8 @@ public final class LocalAttributes: @unchecked Sendable {
     /// Hashes the database (Generic Attribute's Database Hash), where given.
     private let crypto: (any PairingCrypto)?
     /// What each bonded client's side of the server kept when its last link ended, by identity:
-    /// a bonded client's change-aware state and features last across connections (Vol 3,
-    /// Part G, §2.5.2.1, §7.2), for as long as FavBlue runs, as bluetoothd keeps them.
+    /// its subscriptions, features and change-aware state last across connections (Vol 3,
+    /// Part G, §3.3.3.3, §2.5.2.1, §7.2), and across restarts through `keeping` and `restore`.
     private var bondedClients: [DeviceID: ATTServer.Memory] = [:]
     /// Told each bonded client's memory as its link ends, to keep it across FavBlue's restarts.
     private var keeper: (@Sendable (DeviceID, Data) -> Void)?
