@@ -32,7 +32,8 @@ def said_twice(name):
     words = name.split(" ")
     half = len(words) // 2
     first = " ".join(words[:half])
-    return len(words) % 2 == 0 and half > 0 and first.replace("_", "") == " ".join(words[half:])
+    # A name of spaces alone splits into empty halves: no label in it, so none said twice.
+    return len(words) % 2 == 0 and half > 0 and first.strip() != "" and first.replace("_", "") == " ".join(words[half:])
 
 
 class Walk:
@@ -48,7 +49,7 @@ class Walk:
         ("C_onfirm Confirm", as GTK 4.8 names a mnemonic button left to itself)."""
         nodes = self.app.nodes(skip=("Devices nearby",))
         names = {name for _, _, name in nodes}
-        twice = sorted(n for n in names if said_twice(n))
+        twice = sorted((role, name) for _, role, name in nodes if said_twice(name))
         assert not twice, f"seed {self.seed}, step {self.steps}: names said twice: {twice}"
         roles = {role for _, role, _ in nodes}
         frames = self.app.frames()
