@@ -10,15 +10,19 @@ from its first request to the answer to its last part, and the board checks the 
 throughput against what the board allows.
 
     python3 Benchmarks/mcumgr/run.py [FAVBLUE_SCAN] [--runs N] [--size KIB] [--buf-size N]
-                                     [--buf-count N] [--answer-delay MS] [--only favblue]
+                                     [--buf-count N] [--answer-delay MS [--from-last-write]]
+                                     [--acl-length N] [--only favblue]
     meson-helpers/on-display python3 Benchmarks/mcumgr/run.py --app .build/release/favblue-bench [--runs N]
 
 --app runs Update Firmware in the app instead (favblue-bench, the board's page on screen), and
 prints the main thread's share of the upload's time (goal ≤ 20 %) and the frame intervals.
 
---answer-delay models a real link (each answer that long after its request): pipelining with
-the window FavBlue keeps (buf_count − 1 requests in flight: one buffer carries the answer) allows
-(buf_count − 1) × part / delay; the figure printed is FavBlue's share of that.
+--answer-delay models a real link (each answer one connection interval after the event its
+request was sent in, taken to begin with the request's first write; --from-last-write counts from
+its last): pipelining with the window FavBlue keeps (buf_count − 1 requests in flight: one buffer
+carries the answer) allows (buf_count − 1) × part / delay; the figure printed is FavBlue's share
+of that. --acl-length is the LE ACL packet the controller FavBlue drives takes: 251 (the default)
+as a controller with LE Data Length Extension, 27 as Bumble's own.
 """
 import argparse
 import json
@@ -58,7 +62,8 @@ def on_board(args, run):
     hold the image whole (its hash checked)."""
     port = free_port()
     peer = subprocess.Popen([PYTHON, PEER, "--transport", f"tcp-server:127.0.0.1:{port}", "--buf-size", str(args.buf_size),
-                             "--buf-count", str(args.buf_count), "--answer-delay", str(args.answer_delay)],
+                             "--buf-count", str(args.buf_count), "--answer-delay", str(args.answer_delay),
+                             "--acl-length", str(args.acl_length)] + (["--from-last-write"] if args.from_last_write else []),
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         for line in peer.stdout:
@@ -112,6 +117,8 @@ def main():
     parser.add_argument("--buf-size", type=int, default=2048)
     parser.add_argument("--buf-count", type=int, default=4)
     parser.add_argument("--answer-delay", type=float, default=0)
+    parser.add_argument("--from-last-write", action="store_true")
+    parser.add_argument("--acl-length", type=int, default=251)
     parser.add_argument("--only", choices=["favblue"])
     parser.add_argument("--app", metavar="FAVBLUE_BENCH",
                         help="the app's Update Firmware instead (under a display), with its main thread's share")
@@ -137,7 +144,9 @@ def main():
         ours.append(upload(favblue, args))
         if not args.only:
             theirs.append(upload(reference, args))
-    print(f"image: {size} bytes; board: buf_size {args.buf_size}, buf_count {args.buf_count}, answer delay {args.answer_delay} ms")
+    delay = f"{args.answer_delay} ms from the request's {'last' if args.from_last_write else 'first'} write"
+    print(f"image: {size} bytes; board: buf_size {args.buf_size}, buf_count {args.buf_count}, answer delay {delay}; "
+          f"LE ACL packets of {args.acl_length} bytes")
     print(f"FavBlue   : median {statistics.median(ours):.3f} s  ({size / statistics.median(ours) / 1000:.1f} kB/s)  runs {[round(t, 3) for t in ours]}")
     if theirs:
         print(f"smpclient : median {statistics.median(theirs):.3f} s  ({size / statistics.median(theirs) / 1000:.1f} kB/s)  runs {[round(t, 3) for t in theirs]}")

@@ -5,7 +5,8 @@
 whose other controller FavBlue drives over H4: the Device Manager's test peer.
 
     smp_device.py --transport tcp-server:127.0.0.1:PORT [--buf-size N] [--buf-count N]
-                  [--erase-delay S] [--v1-errors] [--drop-at BYTES] [--answer-delay MS] [--encrypted] [--spare]
+                  [--erase-delay S] [--v1-errors] [--drop-at BYTES] [--answer-delay MS [--from-last-write]]
+                  [--acl-length N] [--encrypted] [--spare]
                   [--cores 2]
 
 It advertises as "Zephyr SMP" (F0:F1:F2:F3:F4:F5) with service 8D53DC1D-1DB7-4CD3-868B-8A527460AA84,
@@ -20,8 +21,13 @@ An image arriving whole is checked as MCUboot would: its header's magic and its 
 against the header and image. --erase-delay waits before answering the first part (the slot is
 erased); --v1-errors answers {"rc": 6} (MCUmgr's common "bad state") as SMP version 1 firmware does, else
 {"err": {"group", "rc"}} with the group's own code.
---answer-delay models a real link: each answer goes out that long after its request came (a
-connection interval), while later requests keep coming, so a client that pipelines gains.
+--answer-delay models a real link: each answer goes out that long (a connection interval) after
+the connection event its request was sent in, which is taken to begin with the request's first
+write, while later requests keep coming, so a client that pipelines gains. --from-last-write counts
+it from the request's last write instead, so the time the request takes through the virtual air's
+Python comes on top.
+--acl-length sets the LE ACL packets the controller FavBlue drives takes (Bumble's own is 27, as a
+controller without LE Data Length Extension; 251 is one that has it).
 --spare starts with an older image (0.9.0) in slot 1, for Erase Spare Slot.
 --cores 2 adds image 1, an nRF5340's network core (running 1.0.0, two slots of its own): an
 upload's first part names its image ("image": 1), and set state finds an image by its hash.
@@ -236,8 +242,10 @@ class Zephyr:
 async def main(args):
     link = LocalLink()
     transport = await open_transport(args.transport)
-    keep_to_the_spec(Controller('EXPOSED', host_source=transport.source, host_sink=transport.sink, link=link,
-                                public_address='00:1B:DC:00:00:03'))
+    exposed = Controller('EXPOSED', host_source=transport.source, host_sink=transport.sink, link=link,
+                         public_address='00:1B:DC:00:00:03')
+    exposed.le_acl_data_packet_length = args.acl_length
+    keep_to_the_spec(exposed)
     host = Host()
     host.controller = Controller('ZEPHYR', link=link)
     config = DeviceConfiguration()
@@ -245,7 +253,7 @@ async def main(args):
     config.address = hci.Address('F0:F1:F2:F3:F4:F5')
     device = Device(config=config, host=host)
     zephyr = Zephyr(args)
-    pending = {'bytes': b''}
+    pending = {'bytes': b'', 'began': 0.0}
     state = {'connection': None}
 
     async def answer(request):
@@ -281,21 +289,31 @@ async def main(args):
 
     def on_write(connection, value):
         # Requests come in writes of ATT_MTU - 3 at most: whole ones go to the work queue, in order.
+        now = asyncio.get_running_loop().time()
+        if not pending['bytes']:
+            pending['began'] = now
         pending['bytes'] += bytes(value)
         zephyr.longest_write = max(zephyr.longest_write, len(value))
         while len(pending['bytes']) >= 8:
             length = 8 + struct.unpack_from('>H', pending['bytes'], 2)[0]
             if len(pending['bytes']) < length:
                 break
-            queue.put_nowait((pending['bytes'][:length], asyncio.get_running_loop().time()))
+            queue.put_nowait((pending['bytes'][:length], now if args.from_last_write else pending['began']))
             pending['bytes'] = pending['bytes'][length:]
+            pending['began'] = now
 
     async def work():
         while True:
             request, came = await queue.get()
             if args.answer_delay:
                 # A latency, not a service time: the next request is already under way meanwhile.
-                await asyncio.sleep(max(0.0, came + args.answer_delay / 1000 - asyncio.get_running_loop().time()))
+                # The event loop's epoll wakes up to a millisecond late, so the last one is waited out
+                # in turns that leave the loop to carry the link meanwhile.
+                due = came + args.answer_delay / 1000
+                loop = asyncio.get_running_loop()
+                await asyncio.sleep(max(0.0, due - loop.time() - 0.0015))
+                while loop.time() < due:
+                    await asyncio.sleep(0)
             await answer(request)
 
     permissions = Characteristic.WRITEABLE | (Characteristic.WRITE_REQUIRES_ENCRYPTION if args.encrypted else 0)
@@ -338,6 +356,8 @@ if __name__ == '__main__':
     parser.add_argument('--v1-errors', action='store_true')
     parser.add_argument('--drop-at', type=int, default=0)
     parser.add_argument('--answer-delay', type=float, default=0)
+    parser.add_argument('--from-last-write', action='store_true')
+    parser.add_argument('--acl-length', type=int, default=27)
     parser.add_argument('--encrypted', action='store_true')
     parser.add_argument('--spare', action='store_true')
     parser.add_argument('--cores', type=int, choices=(1, 2), default=1)
