@@ -181,6 +181,31 @@ final class HCIHostTests: XCTestCase {
         XCTAssertThrowsError(try controller.receive(timeout: 1), "the host closed its end")
     }
 
+    /// A reader told to stop is woken, rather than left waiting out its poll: `close()` of a host
+    /// returned up to 0.2 s late, one `favblue-scan gatt` exit in seven or so. What came meanwhile
+    /// is not lost.
+    func testAWokenReceiveReturnsAtOnceAndLosesNothing() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
+        let near = FileDescriptorTransport(fd: fds[0], label: "near"), far = FileDescriptorTransport(fd: fds[1], label: "far")
+        defer { near.close(); far.close() }
+        let returned = DispatchSemaphore(value: 0)
+        let got = Received()
+        Thread {
+            got.packet = try? near.receive(timeout: 30)
+            returned.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.1)
+        near.wake()
+        XCTAssertEqual(returned.wait(timeout: .now() + 10), .success, "woken, not left to its 30 s")
+        XCTAssertNil(got.packet)
+        try far.send(.event, Self.inquiryComplete)
+        near.wake()
+        let packet = try near.receive(timeout: 5)
+        XCTAssertEqual(packet?.0, .event)
+        XCTAssertEqual(packet?.1, Self.inquiryComplete, "a packet beside a wake is still read")
+    }
+
     func testEveryPacketIsRecorded() throws {
         let path = NSTemporaryDirectory() + "favblue-host-\(UUID().uuidString).btsnoop"
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -235,4 +260,9 @@ private final class RecordingOwner: LinkOwner, @unchecked Sendable {
     func host(_ host: HCIHost, didReceive frame: L2CAPFrame, on link: LELink) {
         lock.withLock { received.append((link.handle, frame)) }
     }
+}
+
+/// What a reading thread got; read after its semaphore, which orders the two.
+private final class Received: @unchecked Sendable {
+    var packet: (H4PacketType, [UInt8])?
 }

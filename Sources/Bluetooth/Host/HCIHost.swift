@@ -108,7 +108,7 @@ public final class HCIHost: @unchecked Sendable {
         return closeReason
     }
 
-    /// Ends the link: the read loop stops within its 0.2 s poll, clients hear `hostDidClose`,
+    /// Ends the link: the read loop is woken and stops, clients hear `hostDidClose`,
     /// and the transport is closed. Returns once that is done, unless called from a client
     /// callback (the read thread cannot wait for itself).
     public func close() {
@@ -120,6 +120,7 @@ public final class HCIHost: @unchecked Sendable {
             return
         }
         if Thread.current !== readThread {
+            transport.wake()
             while running { state.wait() }
         }
         state.unlock()

@@ -13,6 +13,13 @@ public protocol HCITransport: AnyObject, Sendable {
     func receive(timeout: Double) throws(ScanFailure) -> (H4PacketType, [UInt8])?
     /// Closes the link; pending and later calls fail.
     func close()
+    /// Ends a `receive` waiting now (it returns nil), so a reader told to stop need not wait out
+    /// its timeout.
+    func wake()
+}
+
+extension HCITransport {
+    public func wake() {}
 }
 
 /// H4 framing over a file descriptor: a unix or TCP socket, a serial line, or a raw HCI socket.
@@ -22,12 +29,24 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
     private var buffer: [UInt8] = []
     private let lock = NSLock()
     private var closed = false
+    /// A pipe `receive` polls beside `fd`: a byte written to it by `wake` ends the wait.
+    private let waker: (read: Int32, write: Int32)?
 
     /// Takes ownership of `fd`; `label` names the link in messages.
     public init(fd: Int32, label: String) {
         BrokenPipes.ignore()
         self.fd = fd
         self.label = label
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            }
+            waker = (ends[0], ends[1])
+        } else {
+            waker = nil  // Without it, a stop waits out the receive's timeout, as before.
+        }
     }
 
     deinit { close() }
@@ -51,13 +70,19 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
             if let packet = try frame() { return packet }
             let left = deadline.timeIntervalSinceNow
             if left <= 0 { return nil }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, Int32(min(left, 1) * 1000) + 1)
+            var pfds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                        pollfd(fd: waker?.read ?? -1, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&pfds, 2, Int32(min(left, 1) * 1000) + 1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw .disconnected(String(cString: strerror(errno)))
             }
-            if ready == 0 { continue }
+            if pfds[1].revents != 0, let waker {
+                var drained = [UInt8](repeating: 0, count: 64)
+                while drained.withUnsafeMutableBytes({ Glibc.read(waker.read, $0.baseAddress, $0.count) }) > 0 {}
+                if pfds[0].revents == 0 { return nil }
+            }
+            if pfds[0].revents == 0 { continue }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n == 0 { throw .disconnected(L10n.format("{} closed the connection", label)) }
@@ -96,12 +121,24 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
         return (type, packet)
     }
 
+    public func wake() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed, let waker else { return }
+        var byte: UInt8 = 1
+        _ = Glibc.write(waker.write, &byte, 1)
+    }
+
     public func close() {
         lock.lock()
         defer { lock.unlock() }
         if !closed {
             closed = true
             Glibc.close(fd)
+            if let waker {
+                Glibc.close(waker.read)
+                Glibc.close(waker.write)
+            }
         }
     }
 }

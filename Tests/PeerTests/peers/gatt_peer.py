@@ -37,6 +37,7 @@ from bumble.link import LocalLink
 from bumble.transport import open_transport
 
 from spec_controller import keep_to_the_spec
+from unformatted import unformatted
 
 ADDRESS = 'F0:F1:F2:F3:F4:F7'
 VENDOR = '5E7F1000-1C2B-4A5D-8E9F-0A1B2C3D4E5F'
@@ -51,6 +52,7 @@ def say(*words):
 
 
 async def main(args):
+    unformatted()
     link = LocalLink()
     transport = await open_transport(args.transport)
     keep_to_the_spec(Controller('EXPOSED', host_source=transport.source, host_sink=transport.sink, link=link,

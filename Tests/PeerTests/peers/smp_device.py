@@ -61,19 +61,8 @@ from bumble.link import LocalLink
 from bumble.transport import open_transport
 
 from spec_controller import keep_to_the_spec
+from unformatted import unformatted
 
-
-def unformatted():
-    """With debug logging off, Bumble still builds the debug line of every packet its controllers
-    and host pass (each field formatted, colours added): most of this board's time per part went
-    there. The board is the link's far end, not a client being measured, so it does without."""
-    if logging.getLogger('bumble').isEnabledFor(logging.DEBUG):
-        return
-    import bumble.controller
-    import bumble.host
-    hci.HCI_Packet.__format__ = lambda packet, spec: type(packet).__name__
-    for module in (bumble.controller, bumble.host):
-        module.color = lambda text, *_, **__: text
 
 SERVICE = '8D53DC1D-1DB7-4CD3-868B-8A527460AA84'
 CHARACTERISTIC = 'DA2E7828-FBCE-4E01-AE9E-261174997C48'
