@@ -126,9 +126,12 @@ def main():
     folder = tempfile.mkdtemp(prefix="favblue-mcumgr-bench-")
     path = image(folder, args.size)
     size = os.path.getsize(path)
+    delay = f"{args.answer_delay} ms from the request's {'last' if args.from_last_write else 'first'} write"
+    board = (f"image: {size} bytes; board: buf_size {args.buf_size}, buf_count {args.buf_count}, answer delay {delay}; "
+             f"LE ACL packets of {args.acl_length} bytes")
     if args.app:
         runs = [in_the_app(args.app, path, args) for _ in range(args.runs)]
-        print(f"image: {size} bytes; board: buf_size {args.buf_size}, buf_count {args.buf_count}, answer delay {args.answer_delay} ms")
+        print(board)
         for key, label in (("seconds", "seconds"), ("kB_per_second", "kB/s"), ("main_thread_busy", "main thread share"),
                            ("process_cpu_share", "process CPU share"), ("frame_interval_p95_ms", "frame interval p95 (ms)"),
                            ("frame_interval_max_ms", "frame interval max (ms)")):
@@ -144,9 +147,7 @@ def main():
         ours.append(upload(favblue, args))
         if not args.only:
             theirs.append(upload(reference, args))
-    delay = f"{args.answer_delay} ms from the request's {'last' if args.from_last_write else 'first'} write"
-    print(f"image: {size} bytes; board: buf_size {args.buf_size}, buf_count {args.buf_count}, answer delay {delay}; "
-          f"LE ACL packets of {args.acl_length} bytes")
+    print(board)
     print(f"FavBlue   : median {statistics.median(ours):.3f} s  ({size / statistics.median(ours) / 1000:.1f} kB/s)  runs {[round(t, 3) for t in ours]}")
     if theirs:
         print(f"smpclient : median {statistics.median(theirs):.3f} s  ({size / statistics.median(theirs) / 1000:.1f} kB/s)  runs {[round(t, 3) for t in theirs]}")

@@ -59,6 +59,7 @@ from bumble.pairing import PairingConfig, PairingDelegate
 from bumble.transport import open_transport
 
 from spec_controller import keep_to_the_spec
+from unformatted import unformatted
 
 CENTRAL = 'F0:F1:F2:F3:F4:F9'
 CENTRALS = [CENTRAL, 'F0:F1:F2:F3:F4:FA']
@@ -123,6 +124,7 @@ async def serve_original(device):
 
 
 async def main(args):
+    unformatted()
     link = LocalLink()
     transport = await open_transport(args.transport)
     exposed = Controller('FAVBLUE', host_source=transport.source, host_sink=transport.sink, link=link,
