@@ -46,11 +46,15 @@ class Walk:
 
     def look(self):
         """Notes which places show now, from one walk of the tree; no name may be said twice
-        ("C_onfirm Confirm", as GTK 4.8 names a mnemonic button left to itself)."""
+        ("C_onfirm Confirm", as GTK 4.8 names a mnemonic button left to itself), and no control
+        may be named by spaces alone."""
         nodes = self.app.nodes(skip=("Devices nearby",))
         names = {name for _, _, name in nodes}
         twice = sorted((role, name) for _, role, name in nodes if said_twice(name))
         assert not twice, f"seed {self.seed}, step {self.steps}: names said twice: {twice}"
+        # A control named by spaces alone is a control with no name for a screen reader.
+        blank = sorted((role, name) for _, role, name in nodes if role in CONTROLS and name and not name.strip())
+        assert not blank, f"seed {self.seed}, step {self.steps}: controls named by spaces alone: {blank}"
         roles = {role for _, role, _ in nodes}
         frames = self.app.frames()
         if any(f.startswith("Preferences") for f in frames):
