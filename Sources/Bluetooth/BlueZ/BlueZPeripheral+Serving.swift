@@ -40,36 +40,6 @@ extension BlueZPeripheral {
         return flags
     }
 
-    static let characteristicXML = """
-        <node><interface name="org.bluez.GattCharacteristic1">
-        <method name="ReadValue"><arg name="options" type="a{sv}" direction="in"/><arg name="value" type="ay" direction="out"/></method>
-        <method name="WriteValue"><arg name="value" type="ay" direction="in"/><arg name="options" type="a{sv}" direction="in"/></method>
-        <method name="StartNotify"/><method name="StopNotify"/><method name="Confirm"/>
-        <property name="UUID" type="s" access="read"/><property name="Service" type="o" access="read"/>
-        <property name="Value" type="ay" access="read"/><property name="Notifying" type="b" access="read"/>
-        <property name="Flags" type="as" access="read"/>
-        </interface></node>
-        """
-    static let descriptorXML = """
-        <node><interface name="org.bluez.GattDescriptor1">
-        <method name="ReadValue"><arg name="options" type="a{sv}" direction="in"/><arg name="value" type="ay" direction="out"/></method>
-        <method name="WriteValue"><arg name="value" type="ay" direction="in"/><arg name="options" type="a{sv}" direction="in"/></method>
-        <property name="UUID" type="s" access="read"/><property name="Characteristic" type="o" access="read"/>
-        <property name="Value" type="ay" access="read"/><property name="Flags" type="as" access="read"/>
-        </interface></node>
-        """
-    static let serviceXML = """
-        <node><interface name="org.bluez.GattService1"><property name="UUID" type="s" access="read"/>
-        <property name="Primary" type="b" access="read"/></interface></node>
-        """
-    static let managerXML = """
-        <node><interface name="org.freedesktop.DBus.ObjectManager">
-        <method name="GetManagedObjects"><arg name="objects" type="a{oa{sa{sv}}}" direction="out"/></method>
-        <signal name="InterfacesAdded"><arg name="object" type="o"/><arg name="interfaces" type="a{sa{sv}}"/></signal>
-        <signal name="InterfacesRemoved"><arg name="object" type="o"/><arg name="interfaces" type="as"/></signal>
-        </interface></node>
-        """
-
     /// Every object of the application with its interface's properties, as GetManagedObjects answers.
     func managedObjects(_ app: Application) -> [(path: String, interface: String, properties: [String: DBusValue])] {
         var out: [(String, String, [String: DBusValue])] = []
