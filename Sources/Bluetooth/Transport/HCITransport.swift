@@ -13,8 +13,8 @@ public protocol HCITransport: AnyObject, Sendable {
     func receive(timeout: Double) throws(ScanFailure) -> (H4PacketType, [UInt8])?
     /// Closes the link; pending and later calls fail.
     func close()
-    /// Ends a `receive` waiting now (it returns nil), so a reader told to stop need not wait out
-    /// its timeout.
+    /// Ends the `receive` waiting now, or the next one when none waits (it returns nil), so a
+    /// reader told to stop need not wait out its timeout.
     func wake()
 }
 

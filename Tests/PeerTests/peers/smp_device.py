@@ -63,7 +63,6 @@ from bumble.transport import open_transport
 from spec_controller import keep_to_the_spec
 from unformatted import unformatted
 
-
 SERVICE = '8D53DC1D-1DB7-4CD3-868B-8A527460AA84'
 CHARACTERISTIC = 'DA2E7828-FBCE-4E01-AE9E-261174997C48'
 FACTORY = {'version': '1.0.0', 'hash': hashlib.sha256(b'running').digest()}
