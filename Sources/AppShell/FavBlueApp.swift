@@ -53,7 +53,7 @@ public final class FavBlueApp {
     var bus: BlueZBus?
     var sessions: ChatSessions?
     /// The connected device's GATT tree and values.
-    private var browser: GATTBrowser?
+    var browser: GATTBrowser?
     /// The Device Manager of the connected device's page.
     private var deviceManager: DeviceManager?
     var pairing: Pairing?
@@ -226,7 +226,8 @@ public final class FavBlueApp {
         }
         sessions.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.sessions = sessions
-        let browser = GATTBrowser(sessions: sessions, labels: store.labels)
+        // The names given to a demo device's characteristics stay in the demo.
+        let browser = GATTBrowser(sessions: sessions, labels: source == .demo ? InMemoryCharacteristicLabelsRepository() : store.labels)
         browser.onBattery = { [weak live] device, percent in live?.noteBattery(percent, of: device) }
         sessions.onSignal = { [weak live] device, rssi, time in live?.noteSignal(rssi, of: device, at: time) }
         self.browser = browser

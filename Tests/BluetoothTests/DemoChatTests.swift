@@ -149,6 +149,20 @@ final class DemoChatTests: XCTestCase {
         XCTAssertEqual(name.map { String(decoding: $0, as: UTF8.self) }, DemoChatDevice.name)
     }
 
+    /// The demo's board is named as a real one is once discovered: "SMP Service" and
+    /// "SMP Characteristic", not "Unknown" (it read so, with Name… offered, where a board did not).
+    func testTheDemoBoardsServicesAreNamedAsARealBoardsAre() async {
+        let connector = ConnectorFactory.make(.demo, link: nil)
+        let log = EventLog(connector)
+        connector.connect(to: DemoBoard.id)
+        await log.wait { $0.services != nil }
+        let tree = try? await connector.discoverServices()
+        XCTAssertEqual(tree?.map(\.name), ["Generic Access", "SMP Service"])
+        XCTAssertEqual(tree?.last?.characteristics.map(\.name), ["SMP Characteristic"])
+        XCTAssertEqual(tree?.last?.characteristics.first?.name, AttributeNames.characteristic(GATTSMPTransport.characteristic),
+                       "as FavBlue's own host names it")
+    }
+
     func testEachLineSentIsAnsweredByTheDemoDevice() async throws {
         let (connector, log) = await connected()
         let sent = Date()

@@ -166,6 +166,33 @@ final class GATTBrowserTests: XCTestCase {
         XCTAssertNil(browser.labels[vendor])
     }
 
+    /// Try the Demo: the names given from then on go to the demo's own store; the user's keeps
+    /// what it had, and nothing of the demo's.
+    func testNamesGivenInTheDemoGoToItsOwnStoreAndTheUsersIsLeftAsItWas() async {
+        actor Labels: CharacteristicLabelsRepository {
+            var kept: [DeviceID: [String: CharacteristicLabel]] = [:]
+            func labels(of device: DeviceID) -> [String: CharacteristicLabel] { kept[device] ?? [:] }
+            func save(_ label: CharacteristicLabel, for device: DeviceID) { kept[device, default: [:]][label.uuid] = label }
+            func remove(uuid: String, for device: DeviceID) { kept[device]?[uuid] = nil }
+        }
+        let users = Labels(), demos = Labels()
+        let vendor = "12345678-1234-1234-1234-123456789ABD"
+        let own = CharacteristicLabel(uuid: vendor, name: "Set point", format: nil)
+        await users.save(own, for: device)
+        let sessions = ChatSessions(connector: connector(), chats: nil)
+        let browser = GATTBrowser(sessions: sessions, labels: users)
+        sessions.connect(to: device)
+        _ = await untilTrue { browser.labels[vendor] != nil }
+        browser.keepLabels(in: demos)
+        XCTAssertNil(browser.labels[vendor], "the demo's store knows none of the user's names")
+        await browser.setLabel(vendor, name: "Demo name", format: nil)
+        XCTAssertEqual(browser.labels[vendor]?.name, "Demo name")
+        let inTheDemo = await demos.labels(of: device)
+        XCTAssertEqual(inTheDemo[vendor]?.name, "Demo name")
+        let usersNow = await users.labels(of: device)
+        XCTAssertEqual(usersNow, [vendor: own], "the user's names as they were")
+    }
+
     func testARouteThatCannotBrowseSaysSo() async {
         final class NoBrowsing: DeviceConnector, @unchecked Sendable {
             let inner = FakeConnector()

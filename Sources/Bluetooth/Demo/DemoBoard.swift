@@ -31,8 +31,9 @@ public enum DemoBoard {
                 GATTCharacteristic(uuid: BluetoothUUID(0x2A00), name: named(BluetoothUUID(0x2A00)), handle: 2, valueHandle: 3, properties: [.read]),
                 GATTCharacteristic(uuid: BluetoothUUID(0x2A01), name: named(BluetoothUUID(0x2A01)), handle: 4, valueHandle: 5, properties: [.read]),
             ]),
-            GATTService(uuid: GATTSMPTransport.service, name: nil, start: 6, end: smpConfiguration, characteristics: [
-                GATTCharacteristic(uuid: GATTSMPTransport.characteristic, name: nil, handle: 7, valueHandle: smpHandle,
+            // Named as a real board's are where FavBlue discovers them, not "Unknown".
+            GATTService(uuid: GATTSMPTransport.service, name: GATTSMPTransport.service.serviceID.name, start: 6, end: smpConfiguration, characteristics: [
+                GATTCharacteristic(uuid: GATTSMPTransport.characteristic, name: named(GATTSMPTransport.characteristic), handle: 7, valueHandle: smpHandle,
                                    properties: [.writeWithoutResponse, .notify],
                                    descriptors: [GATTDescriptor(uuid: BluetoothUUID(0x2902), name: AttributeNames.descriptor(BluetoothUUID.clientCharacteristicConfiguration), handle: smpConfiguration)]),
             ]),

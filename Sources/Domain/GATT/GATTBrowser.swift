@@ -90,7 +90,7 @@ public final class GATTBrowser {
 
     // MARK: Borrowed
     let sessions: ChatSessions
-    private let labelStore: CharacteristicLabelsRepository?
+    private var labelStore: CharacteristicLabelsRepository?
     let now: () -> Date
     let clock: any Clock<Duration>
 
@@ -179,6 +179,15 @@ public final class GATTBrowser {
             Task { await discover() }
             Task { await loadLabels() }
         }
+    }
+
+    /// Keeps the names given from now on in `labels` (Try the Demo: a store of the demo's own, so
+    /// the user's is left as it was), and reads the connected device's names from there.
+    public func keepLabels(in labels: CharacteristicLabelsRepository?) {
+        labelStore = labels
+        self.labels = [:]
+        observers.notify()
+        if device != nil { Task { await loadLabels() } }
     }
 
     private func loadLabels() async {
