@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import CGio
 import Domain
 import Foundation
 import Localization
@@ -20,6 +21,8 @@ public final class SerialSMPTransport: SMPTransport, @unchecked Sendable {
     private var closed = false
     /// The reading thread's end, once it closed the line.
     private let ended = ReaderEnd()
+    /// Cancelled by `close`: its descriptor, polled beside the line's, wakes the reader at once.
+    private let stopping = g_cancellable_new()
 
     /// Opens the serial device at `path` at `baud`; says why it could not, and what to do.
     public init(path: String, baud: Int = defaultBaud) throws(SMPProblem) {
@@ -45,7 +48,10 @@ public final class SerialSMPTransport: SMPTransport, @unchecked Sendable {
         thread.start()
     }
 
-    deinit { shut() }
+    deinit {
+        shut()
+        g_object_unref(stopping)
+    }
 
     static func speed(_ baud: Int) -> speed_t {
         switch baud {
@@ -64,13 +70,18 @@ public final class SerialSMPTransport: SMPTransport, @unchecked Sendable {
     private func read() {
         var decoder = SMPSerialFraming.Decoder()
         var buffer = [UInt8](repeating: 0, count: 4_096)
+        var wake = GPollFD()
+        // Without it, the wait below is cut to 200 ms, so a close is still seen.
+        let wakes = g_cancellable_make_pollfd(stopping, &wake) != 0
+        defer { if wakes { g_cancellable_release_fd(stopping) } }
         while !lock.withLock({ closed }) {
-            var wanted = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&wanted, 1, 200)
+            var wanted = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
+                          pollfd(fd: wakes ? wake.fd : -1, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&wanted, 2, wakes ? -1 : 200)
             if ready < 0, errno == EINTR { continue }
             guard ready >= 0 else { break }
-            guard ready > 0 else { continue }
-            if wanted.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0, wanted.revents & Int16(POLLIN) == 0 { break }
+            guard wanted[0].revents != 0 else { continue }
+            if wanted[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0, wanted[0].revents & Int16(POLLIN) == 0 { break }
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR || errno == EAGAIN { continue }
             guard count > 0 else { break }
@@ -97,10 +108,11 @@ public final class SerialSMPTransport: SMPTransport, @unchecked Sendable {
         }
     }
 
-    /// Ends the link, and returns once the line is closed (within the reader's 200 ms poll), so
-    /// that a link opened next has the line to itself.
+    /// Ends the link, and returns once the line is closed (the reader is woken), so that a link
+    /// opened next has the line to itself.
     public func close() async {
         guard shut() else { return }
+        g_cancellable_cancel(stopping)
         await ended.wait()
     }
 

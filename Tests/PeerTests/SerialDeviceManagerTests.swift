@@ -31,6 +31,27 @@ final class SerialDeviceManagerTests: XCTestCase {
         peer.stop()
     }
 
+    /// Closing wakes the line's reader, which waits without a timeout: a quiet line ends at once,
+    /// rather than at the reader's next look, so a link opened next has it without waiting.
+    func testClosingAQuietLineEndsItAtOnce() async throws {
+        // A line nothing is sent on: a named pipe, opened as a serial device is (no tty settings).
+        let path = NSTemporaryDirectory() + "favblue-quiet-line-\(UUID().uuidString)"
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        defer { unlink(path) }
+        let transport = try SerialSMPTransport(path: path)
+        try await Task.sleep(for: .milliseconds(300))  // the reader is waiting on the line by now
+        // Awaited apart, so a reader never woken fails the test rather than holding it.
+        let closed = expectation(description: "the reader was woken, not left waiting on a quiet line")
+        Task.detached {
+            await transport.close()
+            closed.fulfill()
+        }
+        await fulfillment(of: [closed], timeout: 10)
+        // The line is free again: another link opens it.
+        let next = try SerialSMPTransport(path: path)
+        await next.close()
+    }
+
     func testTheCommandLineTakesASerialTarget() throws {
         let (peer, path) = try board()
         let (status, out, err) = try runTool(scanToolPath, ["mcumgr", "serial:\(path)@115200", "echo", "hello", "there"])
