@@ -182,6 +182,15 @@ class ScannerTests(unittest.TestCase):
                     rows = [(name, e) for name, e in rows if e.y >= window.y and not under_pill(e)]
                     self.assertTrue(rows, "rows on screen")
                     name, e = rng.choice(rows)
+                    if pill is None:
+                        # A pill that came up as the pointer passed the corner can be drawn only after
+                        # the rows were read, on a loaded machine; then it is read with them next time.
+                        late = next((node for node, role, n in app.nodes(skip=("Devices nearby",))
+                                     if n == "Sort Again" and role in app.BUTTONS), None)
+                        if late is not None:
+                            pill = late.extents(Atspi.CoordType.SCREEN)
+                            if under_pill(e):
+                                continue
                     # From where it rests over the list, without leaving it.
                     subprocess.run(["xdotool", "mousemove", str(e.x + e.width // 2), str(e.y + e.height // 2),
                                     "sleep", "0.1", "click", "1"], check=True, timeout=10)
