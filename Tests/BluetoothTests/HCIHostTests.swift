@@ -195,7 +195,7 @@ final class HCIHostTests: XCTestCase {
             got.packet = try? near.receive(timeout: 30)
             returned.signal()
         }.start()
-        Thread.sleep(forTimeInterval: 0.1)
+        // Waiting already or not yet, the receive ends: a wake with none waiting ends the next one.
         near.wake()
         XCTAssertEqual(returned.wait(timeout: .now() + 10), .success, "woken, not left to its 30 s")
         XCTAssertNil(got.packet)

@@ -142,12 +142,6 @@ final class GATTBrowserTests: XCTestCase {
     }
 
     func testTheNamesGivenToCharacteristicsAreLoadedOnConnectKeptAndForgotten() async {
-        actor Labels: CharacteristicLabelsRepository {
-            var kept: [DeviceID: [String: CharacteristicLabel]] = [:]
-            func labels(of device: DeviceID) -> [String: CharacteristicLabel] { kept[device] ?? [:] }
-            func save(_ label: CharacteristicLabel, for device: DeviceID) { kept[device, default: [:]][label.uuid] = label }
-            func remove(uuid: String, for device: DeviceID) { kept[device]?[uuid] = nil }
-        }
         let store = Labels()
         let vendor = "12345678-1234-1234-1234-123456789ABD"
         await store.save(CharacteristicLabel(uuid: vendor, name: "Set point", format: .number(bytes: 2, signed: false, bigEndian: false)),
@@ -169,12 +163,6 @@ final class GATTBrowserTests: XCTestCase {
     /// Try the Demo: the names given from then on go to the demo's own store; the user's keeps
     /// what it had, and nothing of the demo's.
     func testNamesGivenInTheDemoGoToItsOwnStoreAndTheUsersIsLeftAsItWas() async {
-        actor Labels: CharacteristicLabelsRepository {
-            var kept: [DeviceID: [String: CharacteristicLabel]] = [:]
-            func labels(of device: DeviceID) -> [String: CharacteristicLabel] { kept[device] ?? [:] }
-            func save(_ label: CharacteristicLabel, for device: DeviceID) { kept[device, default: [:]][label.uuid] = label }
-            func remove(uuid: String, for device: DeviceID) { kept[device]?[uuid] = nil }
-        }
         let users = Labels(), demos = Labels()
         let vendor = "12345678-1234-1234-1234-123456789ABD"
         let own = CharacteristicLabel(uuid: vendor, name: "Set point", format: nil)
@@ -294,4 +282,12 @@ final class GATTBrowserTests: XCTestCase {
         XCTAssertEqual(connector.subscriptions.filter { $0.handle == 12 }.map(\.on), [true, false])
         XCTAssertEqual(browser.subscribed, [3])
     }
+}
+
+/// Names given to characteristics, kept in memory by device.
+private actor Labels: CharacteristicLabelsRepository {
+    var kept: [DeviceID: [String: CharacteristicLabel]] = [:]
+    func labels(of device: DeviceID) -> [String: CharacteristicLabel] { kept[device] ?? [:] }
+    func save(_ label: CharacteristicLabel, for device: DeviceID) { kept[device, default: [:]][label.uuid] = label }
+    func remove(uuid: String, for device: DeviceID) { kept[device]?[uuid] = nil }
 }

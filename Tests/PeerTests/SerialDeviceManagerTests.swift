@@ -39,7 +39,18 @@ final class SerialDeviceManagerTests: XCTestCase {
         XCTAssertEqual(mkfifo(path, 0o600), 0)
         defer { unlink(path) }
         let transport = try SerialSMPTransport(path: path)
-        try await Task.sleep(for: .milliseconds(300))  // the reader is waiting on the line by now
+        // One message through the line: its reader is running, and goes back to wait on it.
+        let writer = open(path, O_WRONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(writer, 0)
+        defer { Glibc.close(writer) }
+        let message: [UInt8] = [0x01, 0, 0, 0, 0, 0, 1, 0]
+        for line in SMPSerialFraming.encode(message) { XCTAssertEqual(write(writer, line, line.count), line.count) }
+        var arrived: [UInt8]?
+        for await read in transport.received {
+            arrived = read
+            break
+        }
+        XCTAssertEqual(arrived, message)
         // Awaited apart, so a reader never woken fails the test rather than holding it.
         let closed = expectation(description: "the reader was woken, not left waiting on a quiet line")
         Task.detached {
