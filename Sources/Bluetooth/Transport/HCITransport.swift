@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
-import CGio
 import Domain
 import Foundation
 import Localization
@@ -30,25 +29,28 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
     private var buffer: [UInt8] = []
     private let lock = NSLock()
     private var closed = false
-    /// Cancelled by `wake`: its descriptor, polled beside `fd`, ends the wait; `receive` resets it.
-    private let waking = g_cancellable_new()
-    /// Its descriptor; -1 without one (a wait then runs to its timeout, as before).
-    private let wakeFD: Int32
+    /// A pipe `receive` polls beside `fd`: a byte written to it by `wake` ends the wait. A pipe,
+    /// not GLib's GCancellable as the serial link has: this file builds into the fuzzer, without GLib.
+    private let waker: (read: Int32, write: Int32)?
 
     /// Takes ownership of `fd`; `label` names the link in messages.
     public init(fd: Int32, label: String) {
         BrokenPipes.ignore()
         self.fd = fd
         self.label = label
-        var polled = GPollFD()
-        wakeFD = g_cancellable_make_pollfd(waking, &polled) != 0 ? polled.fd : -1
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            }
+            waker = (ends[0], ends[1])
+        } else {
+            waker = nil  // Without it, a stop waits out the receive's timeout, as before.
+        }
     }
 
-    deinit {
-        close()
-        if wakeFD >= 0 { g_cancellable_release_fd(waking) }
-        g_object_unref(waking)
-    }
+    deinit { close() }
 
     public func send(_ type: H4PacketType, _ bytes: [UInt8]) throws(ScanFailure) {
         let frame = [type.rawValue] + bytes
@@ -70,14 +72,15 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
             let left = deadline.timeIntervalSinceNow
             if left <= 0 { return nil }
             var pfds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-                        pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+                        pollfd(fd: waker?.read ?? -1, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&pfds, 2, Int32(min(left, 1) * 1000) + 1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw .disconnected(String(cString: strerror(errno)))
             }
-            if pfds[1].revents != 0 {
-                g_cancellable_reset(waking)
+            if pfds[1].revents != 0, let waker {
+                var drained = [UInt8](repeating: 0, count: 64)
+                while drained.withUnsafeMutableBytes({ Glibc.read(waker.read, $0.baseAddress, $0.count) }) > 0 {}
                 if pfds[0].revents == 0 { return nil }
             }
             if pfds[0].revents == 0 { continue }
@@ -120,7 +123,11 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
     }
 
     public func wake() {
-        g_cancellable_cancel(waking)
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed, let waker else { return }
+        var byte: UInt8 = 1
+        _ = Glibc.write(waker.write, &byte, 1)
     }
 
     public func close() {
@@ -129,6 +136,10 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
         if !closed {
             closed = true
             Glibc.close(fd)
+            if let waker {
+                Glibc.close(waker.read)
+                Glibc.close(waker.write)
+            }
         }
     }
 }
