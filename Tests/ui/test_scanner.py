@@ -135,6 +135,8 @@ class ScannerTests(unittest.TestCase):
                 app.press("Add New Devices")
                 app.wait_for(lambda: sum(n.startswith("Busy Sensor ") for n in app.names("label")) >= 8,
                              what="the room's devices")
+                # The whole room first: this is about signals that change, not devices still arriving.
+                app.wait_for(lambda: "200 devices" in app.names(skip=("Devices nearby",)), timeout=30, what="all 200 devices")
                 rng = random.Random(7)
                 offered = sorted_again = 0
                 window = None
