@@ -20,7 +20,9 @@
 //       Link/       LELink: one LE connection in either role (outbox, the ATT bearer FavBlue's
 //                   client and server share, the pairing run); LinkTable (the host's links by
 //                   handle: ACL reassembled once, frames to the maker, buffers given back);
-//                   ACLOutbox (LE buffer credits), ATTBearer (one request at a time)
+//                   ACLOutbox (LE buffer credits), ATTBearer (one request at a time);
+//                   LEController (buffers, features and the one random address, read once for
+//                   both roles)
 //       Scanner/    HCIScanner (a live controller; the host's first client), ReplayScanner
 //                   (a capture), ObservationDecoder (the one path from event to observation,
 //                   for both), RemoteNameBook, DeviceAggregate

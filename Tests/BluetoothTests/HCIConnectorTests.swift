@@ -174,4 +174,23 @@ final class HCIConnectorTests: XCTestCase {
         XCTAssertEqual(HCIConnector.failure(disconnectReason: 0x3E), .notEstablished(code: 0x3E))
         XCTAssertEqual(HCIConnector.failure(disconnectReason: 0x3B), .other(code: 0x3B))
     }
+
+    /// Both roles on one controller read it once and take one address: a device that meets
+    /// FavBlue as a central and as a peripheral meets the same FavBlue, without a keyring too.
+    func testTheConnectorAndThePeripheralShareOneReadingOfTheControllerAndOneAddress() async throws {
+        let controller = ScriptedController()
+        let link = HCILink(open: { () throws(ScanFailure) -> HCITransport in controller })
+        defer { link.close() }
+        let connector = HCILinkConnector(link: link)
+        let log = EventLog(connector)
+        connector.connect(to: device)
+        await log.wait { $0.states.contains(.connected(self.device, service: .chat)) }
+        let facts = try await HCIPeripheral(link: link).adapterFacts()
+        let addresses = controller.sent.filter { $0.0 == .command && UInt16($0.1[0]) | UInt16($0.1[1]) << 8 == HCICommand.leSetRandomAddressOp }
+        XCTAssertEqual(addresses.count, 1, "one random address, set once")
+        let address = try XCTUnwrap(addresses.first.map { DeviceID(wireBytes: Array($0.1[3...]), kind: .leRandom).address })
+        XCTAssertEqual(facts.advertisingAddress, address, "the peripheral advertises from the address the connector connects from")
+        XCTAssertEqual(controller.commands.filter { $0 == HCICommand.leReadBufferSizeOp }.count, 1, "the buffers are read once")
+        withExtendedLifetime(connector) {}
+    }
 }

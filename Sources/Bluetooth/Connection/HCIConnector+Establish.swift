@@ -39,7 +39,7 @@ extension HCIConnector {
     /// Connects where `device` is heard now and waits for it, the timeout, or the user. When it
     /// takes a newer address meanwhile, the attempt is cancelled and made there, at most
     /// `maxTries` times within the one timeout. Returns nil when the user chose otherwise meanwhile.
-    func establish(_ device: DeviceID, setup: ControllerSetup, generation: Int) throws(ConnectionFailure) -> LELink? {
+    func establish(_ device: DeviceID, setup: LEController, generation: Int) throws(ConnectionFailure) -> LELink? {
         let deadline = Date().addingTimeInterval(connectTimeout)
         var target = target(for: device)
         var tries = 1
@@ -86,12 +86,12 @@ extension HCIConnector {
 
     /// One LE (Extended) Create Connection to `target`, until it completes, `deadline` passes,
     /// the user asks otherwise, or (`following`) the device is heard at another address.
-    private func attempt(_ device: DeviceID, at target: Target, setup: ControllerSetup, generation: Int,
+    private func attempt(_ device: DeviceID, at target: Target, setup: LEController, generation: Int,
                          until deadline: Date, following: Bool) throws(ConnectionFailure) -> Outcome {
         let peer = target.address.wireBytes
         let command: HCICommand = setup.extended
-            ? .leExtendedCreateConnection(peer: peer, peerType: target.peerType, ownRandom: setup.ownRandom, parameters)
-            : .leCreateConnection(peer: peer, peerType: target.peerType, ownRandom: setup.ownRandom, parameters)
+            ? .leExtendedCreateConnection(peer: peer, peerType: target.peerType, ownRandom: setup.addressTaken, parameters)
+            : .leCreateConnection(peer: peer, peerType: target.peerType, ownRandom: setup.addressTaken, parameters)
         lock.withLock { attempt = Attempt(device: device, address: target.address) }
         let path = target.peerType >= 2 ? ", which the controller resolves" : ""
         log("\(command.name) to \(target.address)\(target.address == device ? "" : " (\(device))")\(path)")

@@ -77,7 +77,7 @@ extension HCIConnector {
 
     /// Runs one pairing on `link` and waits for its end; called on the worker.
     func runPairing(on link: LELink, _ context: PairingContext, generation: Int) -> Result<(DeviceID, Bond?), PairingFailure> {
-        guard let own = lock.withLock({ controller?.ownAddress }) else {
+        guard let own = lock.withLock({ controller?.connectingFrom }) else {
             return .failure(.unavailable(L10n.tr("The adapter did not say its own address, which pairing needs.")))
         }
         let initiator = SMPSession(role: .initiator, crypto: context.crypto, local: own, remote: SMPSession.Party(link.address),

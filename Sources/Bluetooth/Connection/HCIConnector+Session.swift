@@ -67,40 +67,14 @@ extension HCIConnector {
         streams.emit(.unanswered(device))
     }
 
-    /// Reads the buffers and features once, asks for the LE events, and sets a static random
-    /// own address (Core v5.4, Vol 6, Part B, §1.3.2.1). Without one, Bumble drops ATT traffic.
-    func controllerSetup() throws(ConnectionFailure) -> ControllerSetup {
+    /// The controller as the host read it, with FavBlue's kept identity address, so a bonded
+    /// device recognises it (else a new static one); the resolving list is filled once.
+    func controllerSetup() throws(ConnectionFailure) -> LEController {
         if let setup = lock.withLock({ controller }) { return setup }
         do throws(ScanFailure) {
-            var size = 0
-            var count = 0
-            let le = try host.command(.leReadBufferSize)
-            if le.count >= 4 {
-                size = Int(le[1]) | Int(le[2]) << 8
-                count = Int(le[3])
-            }
-            if size == 0 || count == 0 {
-                // No LE buffers of its own: LE shares the BR/EDR ones (§7.8.2).
-                let shared = try host.command(.readBufferSize)
-                guard shared.count >= 8 else { throw ScanFailure.controller(L10n.tr("no ACL buffer size")) }
-                size = Int(shared[1]) | Int(shared[2]) << 8
-                count = Int(shared[4]) | Int(shared[5]) << 8
-            }
-            let features = try? host.command(.leReadLocalFeatures)
-            // LE feature bit 12, LE Extended Advertising, brings LE Extended Create Connection.
-            let extended = (features?.count ?? 0) >= 3 && features![2] & 0x10 != 0
-            _ = try? host.command(.leSetEventMask(HCICommand.leEventMask))
-            // FavBlue's kept identity address, so a bonded device recognises it; else a new static one.
-            var address = keyring?.local.address.wireBytes ?? (0..<6).map { _ in UInt8.random(in: 0...255) }
-            address[5] |= 0xC0  // the two top bits of a static address are 1
-            let ownRandom = (try? host.command(.leSetRandomAddress(address))) != nil
-            if !ownRandom { log("the controller refused a random address; connecting with the public one") }
-            var own: SMPSession.Party? = ownRandom ? SMPSession.Party(type: 1, octets: address.reversed()) : nil
-            if !ownRandom, let reply = try? host.command(.readBDAddr), reply.count >= 7, reply[0] == 0 {
-                own = SMPSession.Party(type: 0, octets: reply[1...6].reversed())
-            }
-            let setup = ControllerSetup(bufferSize: max(size, 27), bufferCount: max(count, 1), extended: extended,
-                                        ownRandom: ownRandom, ownAddress: own)
+            let setup = try host.links.controller(on: host, wanted: keyring?.local.address.wireBytes ?? (0..<6).map { _ in UInt8.random(in: 0...255) })
+            // Without a random address of its own, Bumble drops ATT traffic; it is said.
+            if !setup.addressTaken { log("the controller refused a random address; connecting with the public one") }
             if let keyring { resolvingList.rebuild(keyring.all, localIRK: keyring.local.irk) }
             lock.withLock { controller = setup }
             return setup
@@ -109,7 +83,7 @@ extension HCIConnector {
         }
     }
 
-    func makeLink(_ device: DeviceID, address: DeviceID, handle: UInt16, setup: ControllerSetup) -> LELink {
+    func makeLink(_ device: DeviceID, address: DeviceID, handle: UInt16, setup: LEController) -> LELink {
         let host = self.host
         let outbox = ACLOutbox(handle: handle, bufferSize: setup.bufferSize, bufferCount: setup.bufferCount,
                                credits: host.links.credits(count: setup.bufferCount)) { bytes in

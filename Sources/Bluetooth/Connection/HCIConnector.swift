@@ -63,8 +63,8 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, LinkOwner, @unc
     var connectingToPair: Int?
     /// Why the host ended, once it has.
     var hostEnded: ScanFailure?
-    /// What the controller offers, read once.
-    var controller: ControllerSetup?
+    /// What the controller offers, once this connector set it up.
+    var controller: LEController?
 
     /// A connection being made.
     struct Attempt {
@@ -73,16 +73,6 @@ public final class HCIConnector: DeviceConnector, HCIHostClient, LinkOwner, @unc
         var complete: LEConnectionComplete?
         /// LE Create Connection Cancel was sent, so a completion with status 0x02 answers it.
         var cancelled = false
-    }
-
-    /// The controller's LE buffers and abilities.
-    struct ControllerSetup {
-        let bufferSize: Int
-        let bufferCount: Int
-        let extended: Bool
-        let ownRandom: Bool
-        /// The address the controller connects from, as pairing names it.
-        let ownAddress: SMPSession.Party?
     }
 
     /// The characteristics a chat uses.

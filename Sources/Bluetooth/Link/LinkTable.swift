@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Domain
 import Foundation
 
 /// Whoever made a link, in either role: it hears the link's frames on the host's read thread.
@@ -24,10 +25,24 @@ final class LinkTable: @unchecked Sendable {
     private var shared: ACLCredits?
     /// Only the host's read thread touches it.
     private var reassembler = ACLReassembler()
+    /// What the controller offers, read by whichever role needs it first; `reading` holds the other back meanwhile.
+    private var known: LEController?
+    private let reading = NSLock()
 
     /// Adds `link`, whose frames go to `owner` from now on.
     func open(_ link: LELink, for owner: LinkOwner) {
         lock.withLock { entries[link.handle] = Entry(link: link, owner: owner) }
+    }
+
+    /// The controller's LE buffers, features and address, read on `host` the first time (`wanted`
+    /// is the address to take, if this is the first) and the same for every link after.
+    func controller(on host: HCIHost, wanted: [UInt8]) throws(ScanFailure) -> LEController {
+        reading.lock()
+        defer { reading.unlock() }
+        if let known = lock.withLock({ known }) { return known }
+        let read = try LEController.read(host, wanted: wanted)
+        lock.withLock { known = read }
+        return read
     }
 
     func link(_ handle: UInt16) -> LELink? { lock.withLock { entries[handle]?.link } }

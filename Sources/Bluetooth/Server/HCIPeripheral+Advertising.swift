@@ -26,39 +26,21 @@ extension HCIPeripheral {
         }
     }
 
-    /// Reads the buffers and LE abilities once per host, asks for the events the peripheral needs,
-    /// and sets the static random address it advertises from.
+    /// The controller as the host read it, with the advertising sets and data it takes, once per host.
     func controllerSetup(_ host: HCIHost) throws(PeripheralError) -> Controller {
         if let setup = lock.withLock({ controller }) { return setup }
-        var size = 27, count = 1
-        if let le = try? host.command(.leReadBufferSize), le.count >= 4, le[1] | le[2] != 0, le[3] != 0 {
-            size = Int(le[1]) | Int(le[2]) << 8
-            count = Int(le[3])
-        } else if let shared = try? host.command(.readBufferSize), shared.count >= 8 {
-            size = Int(shared[1]) | Int(shared[2]) << 8
-            count = Int(shared[4]) | Int(shared[5]) << 8
+        let le: LEController
+        do { le = try host.links.controller(on: host, wanted: keyring?.local.address.wireBytes ?? ownAddress) } catch {
+            throw .unavailable(error.message)
         }
-        let bits = (try? host.command(.leReadLocalFeatures)).map { Array($0.dropFirst()) } ?? []
-        func bit(_ n: Int) -> Bool { n / 8 < bits.count && bits[n / 8] & (1 << (n % 8)) != 0 }
-        let extended = bit(12)
         var sets = 1, maximum = 31
-        if extended {
+        if le.extended {
             if let reply = try? host.command(.leReadNumberOfSupportedAdvertisingSets), reply.count >= 2 { sets = max(1, Int(reply[1])) }
             if let reply = try? host.command(.leReadMaximumAdvertisingDataLength), reply.count >= 3 {
                 maximum = max(31, Int(reply[1]) | Int(reply[2]) << 8)
             }
         }
-        // The LE meta event (bit 61) is off after Reset; the scanner asks for the same mask.
-        _ = try? host.command(.setEventMask(0x3DBF_F807_FFFB_FFFF))
-        _ = try? host.command(.leSetEventMask(HCICommand.leEventMask))
-        var address = keyring?.local.address.wireBytes ?? ownAddress
-        address[5] |= 0xC0
-        // The controller's own random address too, not only each set's: links made from a set carry
-        // it on some controllers (Bumble's among them). It waits for the scan to pause (§7.8.4).
-        host.scanPause.whilePaused { _ = try? host.command(.leSetRandomAddress(address)) }
-        let setup = Controller(extended: extended, sets: sets, maximumLength: maximum, bufferSize: max(size, 27), bufferCount: max(count, 1),
-                               address: address,
-                               features: [.dataLength: bit(5), .privacy: bit(6), .phy2M: bit(8), .coded: bit(11), .extendedAdvertising: extended])
+        let setup = Controller(le: le, sets: sets, maximumLength: maximum)
         lock.withLock { controller = setup }
         return setup
     }

@@ -40,16 +40,17 @@ public final class HCIPeripheral: DevicePeripheral, HCIHostClient, LinkOwner, @u
     var links: [UInt16: LELink] = [:]
     let feed = Feed<PeripheralEvent>()
 
-    /// What the controller offers, read once per host.
+    /// What the controller offers, read once per host, with what advertising takes.
     struct Controller {
-        let extended: Bool
+        let le: LEController
         let sets: Int
         let maximumLength: Int
-        let bufferSize: Int
-        let bufferCount: Int
+        var extended: Bool { le.extended }
         /// The static random address FavBlue advertises from, as it travels.
-        let address: [UInt8]
-        let features: [AdapterFacts.Feature: Bool]
+        var address: [UInt8] { le.address }
+        var features: [AdapterFacts.Feature: Bool] {
+            [.dataLength: le.supports(5), .privacy: le.supports(6), .phy2M: le.supports(8), .coded: le.supports(11), .extendedAdvertising: extended]
+        }
     }
 
     /// One advertisement on air.
@@ -148,8 +149,8 @@ public final class HCIPeripheral: DevicePeripheral, HCIHostClient, LinkOwner, @u
         let database = attributes.database
         let made = lock.withLock { () -> LELink? in
             guard let controller else { return nil }
-            let outbox = ACLOutbox(handle: complete.handle, bufferSize: controller.bufferSize, bufferCount: controller.bufferCount,
-                                   credits: host.links.credits(count: controller.bufferCount)) { bytes in
+            let outbox = ACLOutbox(handle: complete.handle, bufferSize: controller.le.bufferSize, bufferCount: controller.le.bufferCount,
+                                   credits: host.links.credits(count: controller.le.bufferCount)) { bytes in
                 try? host.sendACL(bytes)
             }
             let link = LELink(role: .peripheral, handle: complete.handle, address: address, outbox: outbox,
