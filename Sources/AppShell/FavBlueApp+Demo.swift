@@ -8,7 +8,7 @@ import Persistence
 import ViewModels
 
 /// The demo, started with `--source demo` or from Try the Demo: its own favorites, hidden
-/// devices and names of characteristics, and nothing it hears kept in the user's store.
+/// devices, names of characteristics and chats, and nothing it hears kept in the user's store.
 extension FavBlueApp {
     /// The demo's favorites, in a store of their own that lasts for this session only.
     static func demoFavorites() -> FavoritesUseCases {
@@ -31,6 +31,7 @@ extension FavBlueApp {
         // The demo's favorites, and what FavBlue hears of them, stay in memory.
         history?.keepInMemory()
         browser?.keepLabels(in: InMemoryCharacteristicLabelsRepository())
+        sessions?.keepChats(in: InMemoryChatRepository())
         Task { [weak self] in
             await self?.favorites?.showDemo(Self.demoFavorites())
             await self?.hidden?.showDemo(InMemoryHiddenDevicesRepository())

@@ -212,7 +212,9 @@ public final class FavBlueApp {
         }
         self.scanner = scanner
         let connector = ConnectorFactory.make(source, link: link, bus: bus, addresses: live.heard, log: log)
-        let sessions = ChatSessions(connector: connector, chats: store.chats)
+        // The demo's chats stay in the demo, as its favorites do.
+        let chats: ChatRepository = source == .demo ? InMemoryChatRepository() : store.chats
+        let sessions = ChatSessions(connector: connector, chats: chats)
         sessions.names = deviceName
         sessions.onEnded = { [weak self] text, unreadFrom in
             guard let self, let window = self.window else { return }
@@ -291,7 +293,7 @@ public final class FavBlueApp {
             window?.window.setIconName(AppInfo.id)
             return false
         }
-        onShown?(Shown(window: window, scanner: scanner, chats: store.chats, sessions: sessions, browser: browser,
+        onShown?(Shown(window: window, scanner: scanner, chats: chats, sessions: sessions, browser: browser,
                        deviceManager: deviceManager!, peripheral: peripheral, brokerMessages: { AppSources.brokerMessages }, quit: { [weak self] in self?.quit() }))
     }
 

@@ -257,6 +257,25 @@ final class ChatSessionsTests: XCTestCase {
         XCTAssertEqual(batches.flatMap { $0 }.map(\.body), (0..<150).map { .text("message \($0)") })
     }
 
+    /// Try the Demo: from then on the chats go to the demo's own store, not the user's.
+    func testChatsKeptElsewhereFromNowOnLeaveTheFirstStoreAsItWas() async {
+        let connector = FakeConnector()
+        let users = RecordingChats(), demos = RecordingChats()
+        let model = ChatSessions(connector: connector, chats: users)
+        model.connect(to: device)
+        await model.drain()
+        connector.receive("before")
+        await model.drain()
+        await model.flush()
+        model.keepChats(in: demos)
+        connector.receive("after")
+        await model.drain()
+        await model.flush()
+        let kept = await users.batches.joined().map(\.body), moved = await demos.batches.joined().map(\.body)
+        XCTAssertEqual(kept, [.text("before")], "the user's store has only what came before")
+        XCTAssertEqual(moved, [.text("after")])
+    }
+
     func testAStoreThatFailsIsSaidAndTheMessagesStayListed() async {
         let connector = FakeConnector()
         let chats = RecordingChats()

@@ -149,8 +149,71 @@ class ChatTests(unittest.TestCase):
     def test_in_german(self):
         self.chat("de", GERMAN)
 
+    def test_delivered_messages_stay_delivered_after_a_restart(self):
+        """A line the device answered reads as sent after quitting and starting again, not as
+        "Sending…": its delivery is stored when it changes."""
+        home = scratch("favblue-ui-")
+        with ChatPeer("--service", "chat") as peer:
+            with App("--source", peer.source, storage="sqlite", home=home) as app:
+                open_peer_chat(app, peer)
+                app.type_text("kept line")
+                app.key("Return")
+                app.wait_for(lambda: "echo: kept line" in app.names("label", skip=("Devices nearby",)), what="the answer")
+                app.key("ctrl+q")
+                app.proc.wait(timeout=15)
+            with App("--source", peer.source, storage="sqlite", home=home) as app:
+                open_peer_chat(app, peer)
+                app.wait_for(lambda: "echo: kept line" in app.names("label", skip=("Devices nearby",)),
+                             what="the history after the restart")
+                names = app.names(skip=("Devices nearby",))
+                mine = [n for n in names if n.startswith("You, ") and n.endswith(": kept line")]
+                self.assertEqual(len(mine), 1, f"the line sent before the restart is listed once: {names}")
+                self.assertNotIn("Sending…", names, "nothing reads as still sending")
+                self.assertFalse(any(n.endswith("Not sent") for n in names), "and nothing as not sent")
+
+    def test_a_session_logging_out_loses_no_chat_message(self):
+        """SIGTERM (a session logging out) quits as Ctrl+Q does: the lines just sent and their
+        answers are in the database when the process has gone, and it exits cleanly."""
+        home = scratch("favblue-ui-")
+        lines = [f"line {n}" for n in range(5)]
+        with ChatPeer("--service", "chat") as peer, App("--source", peer.source, storage="sqlite", home=home) as app:
+            open_peer_chat(app, peer)
+            for line in lines:
+                app.type_text(line)
+                app.key("Return")
+            app.wait_for(lambda: f"echo: {lines[-1]}" in app.names("label", skip=("Devices nearby",)), what="the last answer")
+            app.proc.send_signal(signal.SIGTERM)
+            self.assertEqual(app.proc.wait(timeout=15), 0, "SIGTERM quits through the application, not by dying")
+        bodies = stored_bodies(home)
+        for line in lines:
+            self.assertIn(line, bodies, "every line sent is stored")
+            self.assertIn(f"echo: {line}", bodies, "and every answer")
+
 
 DEMO = "FavBlue Demo Chat"
+
+
+def open_peer_chat(app, peer):
+    """From the home page: the Scanner, the chat peer's details, Connect, Open Chat, the entry."""
+    subscribed = peer.count("SUBSCRIBED")
+    app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
+    app.press("Add New Devices")
+    app.wait_for(lambda: PEER in app.names("label"), timeout=30, what="the peer in the scanner")
+    app.press(f"Details for {PEER}")
+    app.wait_for(lambda: f"Connect to {PEER}" in app.names("button"), what="Connect")
+    app.press(f"Connect to {PEER}")
+    app.wait_for(lambda: peer.count("SUBSCRIBED") > subscribed, timeout=20, what="the peer's subscription")
+    app.wait_for(lambda: f"Open chat with {PEER}" in app.names("button"), what="Open Chat")
+    app.press(f"Open chat with {PEER}")
+    app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
+
+
+def stored_bodies(home):
+    """Every message body in the user's database, oldest first."""
+    db = sqlite3.connect(os.path.join(home, "xdg_data_home", "favblue", "favblue.sqlite"))
+    bodies = [bytes(b).decode() for (b,) in db.execute("SELECT body FROM messages ORDER BY seq")]
+    db.close()
+    return bodies
 
 
 def open_demo_chat(app):
@@ -281,51 +344,20 @@ class DemoChatTests(unittest.TestCase):
             why = f"In the demo, only “{DEMO}” and “FavBlue Demo Board” can be connected."
             self.assertEqual(app.names("label").count(why), 1, "the reason is said once, on the page")
 
-    def test_delivered_messages_stay_delivered_after_a_restart(self):
-        """A line the device answered reads as sent after quitting and starting again, not as
-        "Sending…": its delivery is stored when it changes."""
+    def test_a_chat_in_the_demo_leaves_nothing_in_the_users_store(self):
+        """The demo's chats stay in the demo, as its favorites do: a line sent and its answer are
+        shown, and the user's database holds no message once the demo quits."""
         home = scratch("favblue-ui-")
         with App("--source", "demo", storage="sqlite", home=home) as app:
             open_demo_chat(app)
             app.press(f"Open chat with {DEMO}")
             app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
-            app.type_text("kept line")
+            app.type_text("demo line")
             app.key("Return")
-            app.wait_for(lambda: "You said: kept line" in app.names("label", skip=("Devices nearby",)), what="the answer")
+            app.wait_for(lambda: "You said: demo line" in app.names("label", skip=("Devices nearby",)), what="the answer")
             app.key("ctrl+q")
-            app.proc.wait(timeout=15)
-        with App("--source", "demo", storage="sqlite", home=home) as app:
-            open_demo_chat(app)
-            app.press(f"Open chat with {DEMO}")
-            app.wait_for(lambda: "You said: kept line" in app.names("label", skip=("Devices nearby",)),
-                         what="the history after the restart")
-            names = app.names(skip=("Devices nearby",))
-            mine = [n for n in names if n.startswith("You, ") and n.endswith(": kept line")]
-            self.assertEqual(len(mine), 1, f"the line sent before the restart is listed once: {names}")
-            self.assertNotIn("Sending…", names, "nothing reads as still sending")
-            self.assertFalse(any(n.endswith("Not sent") for n in names), "and nothing as not sent")
-
-    def test_a_session_logging_out_loses_no_chat_message(self):
-        """SIGTERM (a session logging out) quits as Ctrl+Q does: the lines just sent and their
-        answers are in the database when the process has gone, and it exits cleanly."""
-        home = scratch("favblue-ui-")
-        lines = [f"line {n}" for n in range(5)]
-        with App("--source", "demo", storage="sqlite", home=home) as app:
-            open_demo_chat(app)
-            app.press(f"Open chat with {DEMO}")
-            app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
-            for line in lines:
-                app.type_text(line)
-                app.key("Return")
-            app.wait_for(lambda: f"You said: {lines[-1]}" in app.names("label", skip=("Devices nearby",)), what="the last answer")
-            app.proc.send_signal(signal.SIGTERM)
-            self.assertEqual(app.proc.wait(timeout=15), 0, "SIGTERM quits through the application, not by dying")
-        db = sqlite3.connect(os.path.join(home, "xdg_data_home", "favblue", "favblue.sqlite"))
-        bodies = [bytes(b).decode() for (b,) in db.execute("SELECT body FROM messages ORDER BY seq")]
-        db.close()
-        for line in lines:
-            self.assertIn(line, bodies, "every line sent is stored")
-            self.assertIn(f"You said: {line}", bodies, "and every answer")
+            self.assertEqual(app.proc.wait(timeout=15), 0)
+        self.assertEqual(stored_bodies(home), [], "no message of the demo's is in the user's store")
 
     def test_a_replayed_capture_cannot_connect_and_says_why(self):
         capture = os.path.join(ROOT, "Tests", "Fixtures", "captures", "android-legacy-adverts-govee.btsnoop")

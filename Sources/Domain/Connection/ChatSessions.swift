@@ -70,7 +70,7 @@ public final class ChatSessions {
 
     // MARK: Borrowed
     private(set) var connector: DeviceConnector
-    let chats: ChatRepository?
+    private(set) var chats: ChatRepository?
     let clock: any Clock<Duration>
     private let now: () -> Date
 
@@ -117,6 +117,9 @@ public final class ChatSessions {
     public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { observers.observe(handler) }
 
     /// Uses `connector` from now on (the source changed); the current connection ends first.
+    /// Keeps the chats' history in `repository` from now on: the demo's stays out of the user's store.
+    public func keepChats(in repository: ChatRepository?) { chats = repository }
+
     public func replace(connector new: DeviceConnector) {
         guard new !== connector else { return }
         connector.disconnect()
