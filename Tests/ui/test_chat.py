@@ -193,19 +193,29 @@ class ChatTests(unittest.TestCase):
 DEMO = "FavBlue Demo Chat"
 
 
-def open_peer_chat(app, peer):
-    """From the home page: the Scanner, the chat peer's details, Connect, Open Chat, the entry."""
-    subscribed = peer.count("SUBSCRIBED")
+def connect_from_its_page(app, name, connected=lambda: True):
+    """From the home page: the Scanner, the device's details, Connect, until Open Chat shows
+    and `connected` holds."""
     app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
     app.press("Add New Devices")
-    app.wait_for(lambda: PEER in app.names("label"), timeout=30, what="the peer in the scanner")
-    app.press(f"Details for {PEER}")
-    app.wait_for(lambda: f"Connect to {PEER}" in app.names("button"), what="Connect")
-    app.press(f"Connect to {PEER}")
-    app.wait_for(lambda: peer.count("SUBSCRIBED") > subscribed, timeout=20, what="the peer's subscription")
-    app.wait_for(lambda: f"Open chat with {PEER}" in app.names("button"), what="Open Chat")
+    app.wait_for(lambda: name in app.names("label"), timeout=30, what=f"{name} in the scanner")
+    app.press(f"Details for {name}")
+    app.wait_for(lambda: f"Connect to {name}" in app.names("button"), what="Connect")
+    app.press(f"Connect to {name}")
+    app.wait_for(connected, timeout=20, what="the connection, as the device sees it")
+    app.wait_for(lambda: f"Open chat with {name}" in app.names("button"), what="Open Chat")
+
+
+def open_peer_chat(app, peer):
+    """The chat peer connected (it subscribed once more) and its chat open, the entry showing."""
+    subscribed = peer.count("SUBSCRIBED")
+    connect_from_its_page(app, PEER, lambda: peer.count("SUBSCRIBED") > subscribed)
     app.press(f"Open chat with {PEER}")
     app.wait_for(lambda: "Message" in app.names("text"), what="the chat page")
+
+
+def open_demo_chat(app):
+    connect_from_its_page(app, DEMO)
 
 
 def stored_bodies(home):
@@ -214,17 +224,6 @@ def stored_bodies(home):
     bodies = [bytes(b).decode() for (b,) in db.execute("SELECT body FROM messages ORDER BY seq")]
     db.close()
     return bodies
-
-
-def open_demo_chat(app):
-    """From the home page: the Scanner, the demo device's details, Connect, Open Chat."""
-    app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
-    app.press("Add New Devices")
-    app.wait_for(lambda: DEMO in app.names("label"), timeout=30, what="the demo device")
-    app.press(f"Details for {DEMO}")
-    app.wait_for(lambda: f"Connect to {DEMO}" in app.names("button"), what="Connect")
-    app.press(f"Connect to {DEMO}")
-    app.wait_for(lambda: f"Open chat with {DEMO}" in app.names("button"), what="Open Chat")
 
 
 @retry_gtk_atspi_crash
