@@ -2,7 +2,7 @@
 // Copyright The FavBlue authors
 
 import Clocks
-import Domain
+@testable import Domain
 import Foundation
 import TestSupport
 import XCTest
@@ -255,6 +255,35 @@ final class ChatSessionsTests: XCTestCase {
         let batches = await chats.batches
         XCTAssertLessThanOrEqual(batches.count, 3, "one transaction per burst, not one per message")
         XCTAssertEqual(batches.flatMap { $0 }.map(\.body), (0..<150).map { .text("message \($0)") })
+    }
+
+    /// An upload's answers reach the Device Manager's reader while the main thread is busy
+    /// (drawing, laying out): they do not wait for it, and the browser does not see them.
+    func testATappedCharacteristicsNotificationsReachTheirReaderWhileTheMainThreadIsBusy() async {
+        let connector = FakeConnector()
+        let model = ChatSessions(connector: connector, chats: nil)
+        var browsed: [[UInt8]] = []
+        model.onNotified = { _, value, _ in browsed.append(value) }
+        model.connect(to: device)
+        await model.drain()
+        final class Heard: @unchecked Sendable {
+            let lock = NSLock()
+            var values: [[UInt8]] = []
+        }
+        let heard = Heard()
+        model.taps.tap(0x0010, of: device) { value in heard.lock.withLock { heard.values.append(value) } }
+        connector.notify(0x0010, [1, 2, 3])
+        connector.notify(0x0020, [9])
+        // The main thread stays busy until the reader has the answer, or 5 s pass.
+        let deadline = Date().addingTimeInterval(5)
+        while heard.lock.withLock({ heard.values.isEmpty }), Date() < deadline { usleep(5000) }
+        XCTAssertEqual(heard.lock.withLock { heard.values }, [[1, 2, 3]], "heard while the main thread was busy")
+        await model.drain()
+        XCTAssertEqual(browsed, [[9]], "the browser has the other characteristic's, not the tapped one's")
+        model.taps.untap(0x0010)
+        connector.notify(0x0010, [4])
+        await model.drain()
+        XCTAssertEqual(browsed, [[9], [4]], "untapped, it is the browser's again")
     }
 
     /// Try the Demo: from then on the chats go to the demo's own store, not the user's.

@@ -51,8 +51,9 @@ public final class ChatSessions {
     /// A characteristic's notification or indication, for the GATT browser, which owns them.
     public var onNotified: ((_ handle: UInt16, _ value: [UInt8], _ time: Date) -> Void)?
     /// Characteristics whose notifications go to one reader instead of the browser (the Device
-    /// Manager's SMP answers), by value handle.
-    var taps: [UInt16: @MainActor ([UInt8]) -> Void] = [:]
+    /// Manager's SMP answers, hundreds a second in an upload): handed over as they come, off the
+    /// main thread, which they would wake for nothing.
+    let taps = NotificationTaps()
     /// Said when messages could not be written to the store.
     public var onStoreProblem: ((String) -> Void)?
     /// Why the attempt under way goes on elsewhere ("It changed its address; trying the new
@@ -132,10 +133,15 @@ public final class ChatSessions {
     private func listen() {
         let events = connector.events
         self.events = events
-        listener = Task { @MainActor [weak self] in
+        let taps = self.taps
+        listener = Task.detached { [weak self] in
             for await event in events {
+                if case .notified(let device, let handle, let value, _) = event, let tap = taps.reader(of: handle, from: device) {
+                    tap(value)
+                    continue
+                }
                 guard let self, !Task.isCancelled else { return }
-                self.handle(event)
+                await self.handle(event)
             }
         }
     }
@@ -327,9 +333,9 @@ public final class ChatSessions {
         case .services(let device, let found):
             if device == state.device { services = found }
         case .notified(let device, let handle, let value, let time):
-            // The browser owns these, but for a characteristic a reader taps; nothing here changes.
+            // The browser owns these (a tapped characteristic's went to its reader); nothing here changes.
             guard device == state.device else { return }
-            if let tap = taps[handle] { tap(value) } else { onNotified?(handle, value, time) }
+            onNotified?(handle, value, time)
             return
         case .servicesChanged(let device):
             if device == state.device { onServicesChanged?() }
@@ -386,5 +392,22 @@ public final class ChatSessions {
             persist(batch: [message]) { try await $0.setDelivery(delivery, of: id) }
         }
         observers.notify()
+    }
+}
+
+/// The readers of tapped characteristics, by value handle, each for one device; safe from any thread.
+final class NotificationTaps: @unchecked Sendable {
+    private let lock = NSLock()
+    private var readers: [UInt16: (device: DeviceID, read: @Sendable ([UInt8]) -> Void)] = [:]
+
+    /// `read` takes `device`'s notifications of `handle` from now on, on the connection's thread.
+    func tap(_ handle: UInt16, of device: DeviceID, _ read: @escaping @Sendable ([UInt8]) -> Void) {
+        lock.withLock { readers[handle] = (device, read) }
+    }
+
+    func untap(_ handle: UInt16) { lock.withLock { _ = readers.removeValue(forKey: handle) } }
+
+    func reader(of handle: UInt16, from device: DeviceID) -> (@Sendable ([UInt8]) -> Void)? {
+        lock.withLock { readers[handle].flatMap { $0.device == device ? $0.read : nil } }
     }
 }

@@ -297,7 +297,7 @@ public final class DeviceManager {
         }
         transports.append(transport)
         let received = transport.received
-        sessions.taps[transport.notifications] = { value in received.yield(value) }
+        sessions.taps.tap(transport.notifications, of: device) { value in received.yield(value) }
         return SMPClient(transport: transport, clock: clock)
     }
 
@@ -313,7 +313,7 @@ public final class DeviceManager {
         if !old.isEmpty { Task { for link in old { await link.close() } } }
         guard case .bluetooth(let sessions, _) = route else { return }
         for transport in transports {
-            sessions.taps[transport.notifications] = nil
+            sessions.taps.untap(transport.notifications)
             transport.received.finish()
         }
         transports = []
