@@ -243,3 +243,41 @@ final class StepLog: @unchecked Sendable {
     func add(_ step: FirmwareUpdate.Step) { lock.withLock { seen.append(step.words) } }
     var words: [String] { lock.withLock { seen } }
 }
+
+/// Update Firmware on the page: what its section is told, and when.
+@MainActor
+final class DeviceManagerUpdateTests: XCTestCase {
+    private final class Told {
+        var steps: [FirmwareUpdate.Step] = []
+    }
+
+    /// "Preparing the device…" lasts while the device erases, not a moment longer: the first part
+    /// taken is told at once, though progress is told at most ten times a second.
+    func testThePageStopsSayingPreparingWithTheFirstPartTaken() async throws {
+        let board = FakeSMPBoard()
+        let bytes = MCUbootImageTests.image(size: 20_000, version: (2, 0, 0, 0))
+        // The page's clock stands still, so every progress after the first falls within the interval.
+        let manager = DeviceManager(name: "Board", now: { Date(timeIntervalSince1970: 0) }) { () throws(SMPProblem) -> SMPTransport in
+            FakeSMPDevice(bufferSize: 512, board: board)
+        }
+        let told = Told()
+        let token = manager.observe {
+            if let step = manager.update?.step, told.steps.last != step { told.steps.append(step) }
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while manager.phase != .ready, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertEqual(manager.phase, .ready)
+        manager.startUpdate([UpdateImage(number: 0, bytes: bytes, image: try MCUbootImage.read(bytes))], fileName: "app.bin", mode: .testOnly)
+        while manager.update?.isRunning == true, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        withExtendedLifetime(token) {}
+        XCTAssertEqual(told.steps.first, .uploading(TransferProgress(done: 0, total: bytes.count, preparing: true)))
+        let sent = told.steps.compactMap { step -> Int? in
+            if case .uploading(let progress) = step, !progress.preparing { return progress.done }
+            return nil
+        }
+        XCTAssertEqual(told.steps.dropFirst().first.map { if case .uploading = $0 { true } else { false } }, true,
+                       "sending follows preparing on the page: \(told.steps.map(\.words))")
+        XCTAssertLessThanOrEqual(sent.first ?? .max, 512, "told with the first part, not a tenth of a second later: \(sent)")
+        XCTAssertEqual(told.steps.last?.words, "2.0.0 runs after the next restart")
+    }
+}

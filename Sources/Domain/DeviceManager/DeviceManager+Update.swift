@@ -75,10 +75,11 @@ extension DeviceManager {
             restartedAt = connections
             expectRestart()
         }
+        // Only more of the same sending waits: its first part, where "Preparing the device…" ends, is told at once.
+        let sendingStill = run.step.isSending && step.isSending
         run.step = step
         update = run
-        if case .uploading(let progress) = step, !progress.preparing, let shown = progressShown,
-           now().timeIntervalSince(shown) < Self.progressInterval {
+        if sendingStill, let shown = progressShown, now().timeIntervalSince(shown) < Self.progressInterval {
             // The latest progress is told when the interval ends; another step is told at once.
             progressPending = progressPending ?? Task { [weak self] in
                 try? await Task.sleep(for: .seconds(Self.progressInterval))
@@ -109,5 +110,13 @@ extension DeviceManager {
         default: break
         }
         throw .disconnected(L10n.tr("The device is not connected yet."))
+    }
+}
+
+private extension FirmwareUpdate.Step {
+    /// Sending the image, past the device's preparing.
+    var isSending: Bool {
+        if case .uploading(let progress) = self { return !progress.preparing }
+        return false
     }
 }
