@@ -29,15 +29,16 @@ struct ServedAttribute: Sendable {
     let handle: UInt16
     let type: BluetoothUUID
     var value: [UInt8]
-    let readable: Bool
-    /// Write Request and Prepare Write.
-    let writable: Bool
-    /// Write Command.
-    let writableWithoutResponse: Bool
-    let readSecurity: AttributeSecurity
-    let writeSecurity: AttributeSecurity
-    let maximumLength: Int
     let role: Role
+    // Read-only and open unless said otherwise, as declarations are.
+    var readable = true
+    /// Write Request and Prepare Write.
+    var writable = false
+    /// Write Command.
+    var writableWithoutResponse = false
+    var readSecurity = AttributeSecurity.none
+    var writeSecurity = AttributeSecurity.none
+    var maximumLength = 512
 }
 
 /// FavBlue's GATT server's database, made from a `ServerSetup`. Its layout is the same tree of
@@ -121,11 +122,11 @@ final class AttributeDatabase: @unchecked Sendable {
                 let properties = characteristic.properties
                 var node = GATTCharacteristic(uuid: characteristic.uuid, handle: declaration, valueHandle: valueHandle, properties: properties)
                 held[valueHandle] = ServedAttribute(handle: valueHandle, type: characteristic.uuid.attForm, value: characteristic.value,
+                                                    role: index < 0 && characteristic.uuid == Self.clientSupportedFeatures ? .clientFeatures : .value(id),
                                                     readable: properties.contains(.read), writable: properties.contains(.write),
                                                     writableWithoutResponse: properties.contains(.writeWithoutResponse),
                                                     readSecurity: characteristic.readSecurity, writeSecurity: characteristic.writeSecurity,
-                                                    maximumLength: min(characteristic.maximumLength, 512),
-                                                    role: index < 0 && characteristic.uuid == Self.clientSupportedFeatures ? .clientFeatures : .value(id))
+                                                    maximumLength: min(characteristic.maximumLength, 512))
                 if let id { values[id] = valueHandle }
                 if characteristic.uuid == Self.databaseHash, index < 0 { hashHandle = valueHandle }
                 if characteristic.uuid == BluetoothUUID(0x2A05), index < 0 { serviceChanged = valueHandle }
@@ -151,19 +152,19 @@ final class AttributeDatabase: @unchecked Sendable {
                 for (wanted, role, type, value, served) in descriptors {
                     let handle = try take(wanted)
                     node.descriptors.append(GATTDescriptor(uuid: type, handle: handle))
+                    var attribute = ServedAttribute(handle: handle, type: type, value: value, role: role)
                     if case .configuration = role {
                         if let id { configurations[id] = handle }
                         if index < 0, characteristic.uuid == BluetoothUUID(0x2A05) { serviceChangedConfiguration = handle }
-                        held[handle] = ServedAttribute(handle: handle, type: type, value: value, readable: true, writable: true,
-                                                       writableWithoutResponse: false, readSecurity: .none, writeSecurity: .none,
-                                                       maximumLength: 2, role: role)
+                        attribute.writable = true
+                        attribute.maximumLength = 2
                     } else if let served {
-                        held[handle] = ServedAttribute(handle: handle, type: type, value: value, readable: served.readable, writable: served.writable,
-                                                       writableWithoutResponse: false, readSecurity: served.readSecurity,
-                                                       writeSecurity: served.writeSecurity, maximumLength: 512, role: role)
-                    } else {
-                        held[handle] = Self.readOnly(type, value, at: handle, role)
+                        attribute.readable = served.readable
+                        attribute.writable = served.writable
+                        attribute.readSecurity = served.readSecurity
+                        attribute.writeSecurity = served.writeSecurity
                     }
+                    held[handle] = attribute
                 }
                 characteristics.append(node)
             }
@@ -185,22 +186,17 @@ final class AttributeDatabase: @unchecked Sendable {
         self.serviceChangedConfiguration = serviceChangedConfiguration
     }
 
-    private static func readOnly(_ type: BluetoothUUID, _ value: [UInt8], at handle: UInt16, _ role: ServedAttribute.Role) -> ServedAttribute {
-        ServedAttribute(handle: handle, type: type, value: value, readable: true, writable: false, writableWithoutResponse: false,
-                        readSecurity: .none, writeSecurity: .none, maximumLength: 512, role: role)
-    }
-
     /// The attributes in handle order: each service's and characteristic's declaration laid out
     /// from `layout` (Vol 3, Part G, §3.1, §3.3.1), then the value and descriptors `held` has.
     private static func attributes(of layout: [GATTService], _ held: [UInt16: ServedAttribute]) -> [ServedAttribute] {
         var list: [ServedAttribute] = []
         for service in layout {
-            list.append(readOnly(service.primary ? .primaryService : .secondaryService, service.uuid.attWire, at: service.start,
-                                 .service(end: service.end)))
+            list.append(ServedAttribute(handle: service.start, type: service.primary ? .primaryService : .secondaryService,
+                                        value: service.uuid.attWire, role: .service(end: service.end)))
             for c in service.characteristics {
                 guard let value = held[c.valueHandle] else { continue }
-                list.append(readOnly(.characteristic, [c.properties.rawValue] + HCICommand.le16(c.valueHandle) + c.uuid.attWire,
-                                     at: c.handle, .declaration(value.role.characteristic)))
+                list.append(ServedAttribute(handle: c.handle, type: .characteristic, value: [c.properties.rawValue] + HCICommand.le16(c.valueHandle) + c.uuid.attWire,
+                                            role: .declaration(value.role.characteristic)))
                 list.append(value)
                 list += c.descriptors.compactMap { held[$0.handle] }
             }
