@@ -141,9 +141,15 @@ public final class ChatSessions {
                     continue
                 }
                 guard let self, !Task.isCancelled else { return }
-                await self.handle(event)
+                await self.take(event, from: events)
             }
         }
+    }
+
+    /// An event of the connector listened to now; one of a connector replaced on its way here is dropped.
+    private func take(_ event: ConnectionEvent, from feed: Feed<ConnectionEvent>) {
+        guard feed === events else { return }
+        handle(event)
     }
 
     /// Keeps `old`'s chat of this session under `identity`, which pairing showed it to be. The
