@@ -25,7 +25,9 @@
 //       Hiding/HiddenDevices             owns hidden devices (Hide with one Undo) and Only New Devices
 //       Connection/                      the one connection and its chats:
 //         ChatSessions                        owns connection state, this session's messages,
-//                                             unread counts and write-behind to the store
+//                                             unread counts and write-behind to the store; hands
+//                                             a tapped characteristic's notifications to their
+//                                             reader off the main thread (NotificationTaps)
 //         ConnectionState, ConnectionFailure  lifecycle and plain-words reasons
 //         ConnectionEvent                     what a DeviceConnector reports (state, services, messages)
 //         ChatMessage, ChatBody, ChatRetention one message (text or raw bytes) and how long they are kept
