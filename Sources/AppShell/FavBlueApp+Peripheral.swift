@@ -11,15 +11,21 @@ import ViewModels
 
 extension FavBlueApp {
     /// Act as a Device over the source's route: FavBlue's own host on H4 (sharing the link and
-    /// the bonds), BlueZ otherwise. A central's pairing asks through the pairing dialog.
+    /// the bonds), BlueZ otherwise. A central's pairing asks through the pairing dialog. The
+    /// adapter is first asked once `identityKept` has read FavBlue's kept identity: asking sets
+    /// the address both roles use on that controller, which bonded devices know it by.
     static func makePeripheral(source: ScanSource, link: HCILink?, bus: BlueZBus?, security: HCISecurity, store: Store,
-                               pairing: Pairing, log: @escaping @Sendable (String) -> Void) -> PeripheralRole {
+                               pairing: Pairing, after identityKept: Task<Void, Never>,
+                               log: @escaping @Sendable (String) -> Void) -> PeripheralRole {
         let port = PeripheralFactory.make(source, link: link, bus: bus, security: security, log: log)
         if let own = port as? HCIPeripheral {
             own.ask = { prompt in Task { @MainActor in pairing.askForCentral(prompt) } }
         }
         let role = PeripheralRole(port: port, store: store.peripheral, sealer: SensorKeyring())
-        Task { await role.load() }
+        Task {
+            await identityKept.value
+            await role.load()
+        }
         return role
     }
 

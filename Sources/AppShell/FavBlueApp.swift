@@ -236,7 +236,7 @@ public final class FavBlueApp {
         live.keepsListed = { [weak sessions] id in sessions?.state.device == id }
         // The HCI route's Security Manager reads the bonds Identities owns, and keeps new ones there.
         let keyring = HCIKeyring(hashing: AESAddressHashing(), local: LocalIdentity(random: crypto.random(22)))
-        Task {
+        let identityKept = Task {
             // FavBlue's identity on the HCI route is made once, so bonded devices know it after a restart.
             if let kept = try? await store.bonds.localIdentity(orKeep: keyring.local) { keyring.setLocal(kept) }
         }
@@ -258,7 +258,8 @@ public final class FavBlueApp {
         }
         pairing.onNotice = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.pairing = pairing
-        let peripheral = Self.makePeripheral(source: source, link: link, bus: bus, security: security, store: store, pairing: pairing, log: log)
+        let peripheral = Self.makePeripheral(source: source, link: link, bus: bus, security: security, store: store, pairing: pairing,
+                                             after: identityKept, log: log)
         peripheral.onStoreProblem = { [weak self] text in self?.window?.toast(text, button: nil, action: nil) }
         self.peripheral = peripheral
         let nicknames = NicknameSharing(writer: bus.map { BlueZAliasWriter(bus: $0, adapter: source.bluezAdapter) },

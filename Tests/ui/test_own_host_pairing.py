@@ -76,6 +76,11 @@ class OwnHostPairingTests(unittest.TestCase):
                 app.press("Forget")
                 app.wait_for(lambda: "Not paired" in app.names() and f"Pair with {peer_name}" in app.names("button"),
                              what="Not paired once forgotten")
+                # FavBlue comes from the address it paired from: its identity is kept across restarts.
+                app.press(f"Connect to {peer_name}")
+                app.wait_for(lambda: peer.count("CONNECTED") >= 2, timeout=20, what="the second connection")
+            first, second = [line.split()[1] for line in peer.lines if line.startswith("CONNECTED")][:2]
+            self.assertEqual(second, first, "the same address after the restart")
 
     def test_a_device_that_asks_to_pair_is_asked_about_in_a_dialog_that_names_it(self):
         """Connected, the device sends a Security Request: "Chat Peer asks to pair", with Pair
