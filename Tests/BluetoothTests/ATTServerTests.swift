@@ -189,6 +189,13 @@ final class ATTServerTests: XCTestCase {
         after.keep(newer, of: phone)
         after.restore(shelf.all)
         XCTAssertEqual(after.recall(phone), newer, "not replaced by what the store had")
+
+        // A record as the store holds it: UUIDs as text; one that is no UUID spoils the record.
+        let kept = #"{"features":1,"knownHash":null,"subscriptions":[{"configuration":9,"valueHandle":8,"type":"2A05","bits":2}]}"#
+        XCTAssertEqual(ATTServer.Memory(stored: Data(kept.utf8)), ATTServer.Memory(features: 1, knownHash: nil, subscriptions: [
+            ATTServer.Subscription(configuration: 9, valueHandle: 8, type: BluetoothUUID(0x2A05), bits: 2),
+        ]))
+        XCTAssertNil(ATTServer.Memory(stored: Data(kept.replacingOccurrences(of: "2A05", with: "2A0G").utf8)))
     }
 
     func testDiscoveryRequestsAreAnsweredAsTheCoreLaysThemOut() throws {

@@ -10,14 +10,14 @@ extension ATTServer {
     /// What a bonded client's side of the server keeps between its connections: its features,
     /// the database it knew (§2.5.2.1, §7.2), and its subscriptions (§3.3.3.3: a bonded
     /// client's configurations persist across connections).
-    struct Memory: Equatable, Sendable {
+    struct Memory: Equatable, Sendable, Codable {
         let features: UInt8
         let knownHash: [UInt8]?
         var subscriptions: [Subscription] = []
     }
 
     /// A configuration, with the characteristic it was for: the value's handle and type.
-    struct Subscription: Equatable, Sendable {
+    struct Subscription: Equatable, Sendable, Codable {
         let configuration: UInt16
         let valueHandle: UInt16
         let type: BluetoothUUID
@@ -27,33 +27,11 @@ extension ATTServer {
 
 extension ATTServer.Memory {
     /// The form kept in the store: JSON, the UUIDs as text.
-    private struct Stored: Codable {
-        struct Subscription: Codable {
-            let configuration: UInt16
-            let valueHandle: UInt16
-            let type: String
-            let bits: UInt16
-        }
-        let features: UInt8
-        let knownHash: [UInt8]?
-        let subscriptions: [Subscription]
-    }
-
-    var stored: Data {
-        let stored = Stored(features: features, knownHash: knownHash, subscriptions: subscriptions.map {
-            Stored.Subscription(configuration: $0.configuration, valueHandle: $0.valueHandle, type: $0.type.text, bits: $0.bits)
-        })
-        return (try? JSONEncoder().encode(stored)) ?? Data()
-    }
+    var stored: Data { (try? JSONEncoder().encode(self)) ?? Data() }
 
     /// Nil for what does not read back whole: a store's record is not trusted further.
     init?(stored data: Data) {
-        guard let stored = try? JSONDecoder().decode(Stored.self, from: data) else { return nil }
-        var subscriptions: [ATTServer.Subscription] = []
-        for kept in stored.subscriptions {
-            guard let type = BluetoothUUID(kept.type) else { return nil }
-            subscriptions.append(ATTServer.Subscription(configuration: kept.configuration, valueHandle: kept.valueHandle, type: type, bits: kept.bits))
-        }
-        self.init(features: stored.features, knownHash: stored.knownHash, subscriptions: subscriptions)
+        guard let memory = try? JSONDecoder().decode(Self.self, from: data) else { return nil }
+        self = memory
     }
 }

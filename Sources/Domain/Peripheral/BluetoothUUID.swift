@@ -125,3 +125,19 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
     public static let presentationFormat = BluetoothUUID(0x2904)
     public static let aggregateFormat = BluetoothUUID(0x2905)
 }
+
+/// Kept as its text; a text that is no UUID does not decode.
+extension BluetoothUUID: Codable {
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let uuid = BluetoothUUID(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "no UUID: \(text)"))
+        }
+        self = uuid
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+}
