@@ -381,8 +381,10 @@ final class ChatSessionsTests: XCTestCase {
         await chats.recover()
         await clock.advance(by: ChatSessions.retryDelay)
         // The retry timer takes it off the queue once its task runs; flush() then only waits
-        // for the write it started. Under load that task may run a few turns later.
-        for _ in 0..<1_000 where model.waitingToBeWritten > 0 { await Task.yield() }
+        // for the write it started. Under load that task may run well after the clock moved
+        // (a thousand turns were not always enough), so it is given up to 5 s of real time.
+        let deadline = Date().addingTimeInterval(5)
+        while model.waitingToBeWritten > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
         XCTAssertEqual(model.waitingToBeWritten, 0)
         await model.flush()
         let after = try await chats.page(for: device, offset: 0, limit: 10)
