@@ -261,14 +261,18 @@ final class DeviceManagerUpdateTests: XCTestCase {
             FakeSMPDevice(bufferSize: 512, board: board)
         }
         let told = Told()
+        let ready = expectation(description: "the board's images listed")
+        let finished = expectation(description: "the update ended")
+        ready.assertForOverFulfill = false
+        finished.assertForOverFulfill = false
         let token = manager.observe {
+            if manager.phase == .ready { ready.fulfill() }
             if let step = manager.update?.step, told.steps.last != step { told.steps.append(step) }
+            if manager.update?.isRunning == false { finished.fulfill() }
         }
-        let deadline = Date().addingTimeInterval(10)
-        while manager.phase != .ready, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertEqual(manager.phase, .ready)
+        await fulfillment(of: [ready], timeout: 10)
         manager.startUpdate([UpdateImage(number: 0, bytes: bytes, image: try MCUbootImage.read(bytes))], fileName: "app.bin", mode: .testOnly)
-        while manager.update?.isRunning == true, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        await fulfillment(of: [finished], timeout: 10)
         withExtendedLifetime(token) {}
         XCTAssertEqual(told.steps.first, .uploading(TransferProgress(done: 0, total: bytes.count, preparing: true)))
         let sent = told.steps.compactMap { step -> Int? in

@@ -25,7 +25,8 @@ final class LinkTable: @unchecked Sendable {
     private var shared: ACLCredits?
     /// Only the host's read thread touches it.
     private var reassembler = ACLReassembler()
-    /// What the controller offers, read by whichever role needs it first; `reading` holds the other back meanwhile.
+    /// What the controller offers, read by whichever role needs it first; guarded by `reading`,
+    /// which holds the other role back while the first reads.
     private var known: LEController?
     private let reading = NSLock()
 
@@ -39,9 +40,9 @@ final class LinkTable: @unchecked Sendable {
     func controller(on host: HCIHost, wanted: [UInt8]) throws(ScanFailure) -> LEController {
         reading.lock()
         defer { reading.unlock() }
-        if let known = lock.withLock({ known }) { return known }
+        if let known { return known }
         let read = try LEController.read(host, wanted: wanted)
-        lock.withLock { known = read }
+        known = read
         return read
     }
 

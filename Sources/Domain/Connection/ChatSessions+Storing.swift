@@ -8,6 +8,21 @@ import Localization
 /// the main thread, and a batch the store refuses (a full disk) waits and is offered again.
 /// Once stored, old messages leave the session's memory; the store counts them.
 extension ChatSessions {
+    /// How many messages wait for their batch to be written.
+    public var waitingToBeWritten: Int { pendingWrites.count }
+
+    /// Waits until every message so far is written (tests, quitting).
+    public func flush() async { await finishWriting()?.value }
+
+    /// Starts writing what is queued at once and returns the write chain, for a caller that
+    /// must wait without the main actor (quitting).
+    public func finishWriting() -> Task<Void, Never>? {
+        flushTask?.cancel()
+        flushTask = nil
+        writeNow()
+        return writes
+    }
+
     /// Queues messages for the store; a burst of notifications becomes one transaction.
     func store(_ messages: [ChatMessage], after delay: Duration = ChatSessions.batchDelay) {
         guard chats != nil else { return }

@@ -117,10 +117,10 @@ public final class ChatSessions {
     /// Calls `handler` after every change.
     public func observe(_ handler: @escaping @MainActor () -> Void) -> ObservationToken { observers.observe(handler) }
 
-    /// Uses `connector` from now on (the source changed); the current connection ends first.
     /// Keeps the chats' history in `repository` from now on: the demo's stays out of the user's store.
     public func keepChats(in repository: ChatRepository?) { chats = repository }
 
+    /// Uses `connector` from now on (the source changed); the current connection ends first.
     public func replace(connector new: DeviceConnector) {
         guard new !== connector else { return }
         connector.disconnect()
@@ -268,26 +268,6 @@ public final class ChatSessions {
         }
     }
 
-    /// How many messages wait for their batch to be written.
-    public var waitingToBeWritten: Int { pendingWrites.count }
-
-    /// Waits until every message so far is written (tests, quitting).
-    public func flush() async {
-        flushTask?.cancel()
-        flushTask = nil
-        writeNow()
-        await writes?.value
-    }
-
-    /// Starts writing what is queued at once and returns the write chain, for a caller that
-    /// must wait without the main actor (quitting).
-    public func finishWriting() -> Task<Void, Never>? {
-        flushTask?.cancel()
-        flushTask = nil
-        writeNow()
-        return writes
-    }
-
     // MARK: Events
 
     private func handle(_ event: ConnectionEvent) {
@@ -398,22 +378,5 @@ public final class ChatSessions {
             persist(batch: [message]) { try await $0.setDelivery(delivery, of: id) }
         }
         observers.notify()
-    }
-}
-
-/// The readers of tapped characteristics, by value handle, each for one device; safe from any thread.
-final class NotificationTaps: @unchecked Sendable {
-    private let lock = NSLock()
-    private var readers: [UInt16: (device: DeviceID, read: @Sendable ([UInt8]) -> Void)] = [:]
-
-    /// `read` takes `device`'s notifications of `handle` from now on, on the connection's thread.
-    func tap(_ handle: UInt16, of device: DeviceID, _ read: @escaping @Sendable ([UInt8]) -> Void) {
-        lock.withLock { readers[handle] = (device, read) }
-    }
-
-    func untap(_ handle: UInt16) { lock.withLock { _ = readers.removeValue(forKey: handle) } }
-
-    func reader(of handle: UInt16, from device: DeviceID) -> (@Sendable ([UInt8]) -> Void)? {
-        lock.withLock { readers[handle].flatMap { $0.device == device ? $0.read : nil } }
     }
 }
