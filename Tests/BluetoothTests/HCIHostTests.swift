@@ -206,6 +206,43 @@ final class HCIHostTests: XCTestCase {
         XCTAssertEqual(packet?.1, Self.inquiryComplete, "a packet beside a wake is still read")
     }
 
+    /// A link closed while another thread waits on it: the wait ends, and the descriptor stays
+    /// its own until then. Closed under the reader, its number went to the next socket opened,
+    /// whose packets that reader then took: a scripted controller of one test answered the
+    /// scanner of the next, and its advertising report never came (CI, stop 74).
+    func testClosingALinkUnderItsReaderEndsTheWaitAndLeavesTheNextSocketAlone() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
+        let old = FileDescriptorTransport(fd: fds[0], label: "old"), oldFar = FileDescriptorTransport(fd: fds[1], label: "old far")
+        defer { oldFar.close() }
+        let returned = DispatchSemaphore(value: 0)
+        let got = Received()
+        let failure = ReceivedFailure()
+        Thread {
+            do {
+                got.packet = try old.receive(timeout: 30)
+            } catch {
+                failure.error = error as? ScanFailure
+            }
+            returned.signal()
+        }.start()
+        // The reader is in its wait, or about to be: either way it ends.
+        Thread.sleep(forTimeInterval: 0.1)
+        old.close()
+
+        var next: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &next), 0)
+        let near = FileDescriptorTransport(fd: next[0], label: "near"), far = FileDescriptorTransport(fd: next[1], label: "far")
+        defer { near.close(); far.close() }
+        try far.send(.event, Self.inquiryComplete)
+        XCTAssertEqual(returned.wait(timeout: .now() + 10), .success, "the closed link's reader was woken, not left to its 30 s")
+        XCTAssertNil(got.packet, "the closed link's reader took nothing")
+        XCTAssertEqual(failure.error, .disconnected("no link"))
+        let packet = try near.receive(timeout: 5)
+        XCTAssertEqual(packet?.1, Self.inquiryComplete, "the next socket's packet reached its own reader")
+        XCTAssertThrowsError(try old.receive(timeout: 1), "a closed link stays closed")
+    }
+
     func testEveryPacketIsRecorded() throws {
         let path = NSTemporaryDirectory() + "favblue-host-\(UUID().uuidString).btsnoop"
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -265,4 +302,8 @@ private final class RecordingOwner: LinkOwner, @unchecked Sendable {
 /// What a reading thread got; read after its semaphore, which orders the two.
 private final class Received: @unchecked Sendable {
     var packet: (H4PacketType, [UInt8])?
+}
+
+private final class ReceivedFailure: @unchecked Sendable {
+    var error: ScanFailure?
 }

@@ -29,6 +29,10 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
     private var buffer: [UInt8] = []
     private let lock = NSLock()
     private var closed = false
+    /// Calls using `fd` now. A descriptor closed under one of them could be reused by the next
+    /// socket opened, and read by the wrong owner: the last one out closes it instead.
+    private var users = 0
+    private var released = false
     /// A pipe `receive` polls beside `fd`: a byte written to it by `wake` ends the wait. A pipe,
     /// not GLib's GCancellable as the serial link has: this file builds into the fuzzer, without GLib.
     private let waker: (read: Int32, write: Int32)?
@@ -53,6 +57,8 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
     deinit { close() }
 
     public func send(_ type: H4PacketType, _ bytes: [UInt8]) throws(ScanFailure) {
+        try enter()
+        defer { leave() }
         let frame = [type.rawValue] + bytes
         var written = 0
         while written < frame.count {
@@ -66,9 +72,12 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
     }
 
     public func receive(timeout: Double) throws(ScanFailure) -> (H4PacketType, [UInt8])? {
+        try enter()
+        defer { leave() }
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let packet = try frame() { return packet }
+            if isClosed { throw .disconnected(L10n.tr("no link")) }
             let left = deadline.timeIntervalSinceNow
             if left <= 0 { return nil }
             var pfds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
@@ -81,6 +90,7 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
             if pfds[1].revents != 0, let waker {
                 var drained = [UInt8](repeating: 0, count: 64)
                 while drained.withUnsafeMutableBytes({ Glibc.read(waker.read, $0.baseAddress, $0.count) }) > 0 {}
+                if isClosed { throw .disconnected(L10n.tr("no link")) }
                 if pfds[0].revents == 0 { return nil }
             }
             if pfds[0].revents == 0 { continue }
@@ -130,16 +140,45 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
         _ = Glibc.write(waker.write, &byte, 1)
     }
 
+    /// Closes the link. A receive waiting on another thread is woken and fails; the descriptors
+    /// close as the last call using them returns.
     public func close() {
         lock.lock()
         defer { lock.unlock() }
-        if !closed {
-            closed = true
-            Glibc.close(fd)
-            if let waker {
-                Glibc.close(waker.read)
-                Glibc.close(waker.write)
-            }
+        guard !closed else { return }
+        closed = true
+        if users == 0 {
+            release()
+        } else if let waker {
+            var byte: UInt8 = 1
+            _ = Glibc.write(waker.write, &byte, 1)
+        }
+    }
+
+    private var isClosed: Bool { lock.withLock { closed } }
+
+    private func enter() throws(ScanFailure) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { throw .disconnected(L10n.tr("no link")) }
+        users += 1
+    }
+
+    private func leave() {
+        lock.lock()
+        defer { lock.unlock() }
+        users -= 1
+        if closed, users == 0 { release() }
+    }
+
+    /// Closes the descriptors, once; called under `lock`.
+    private func release() {
+        guard !released else { return }
+        released = true
+        Glibc.close(fd)
+        if let waker {
+            Glibc.close(waker.read)
+            Glibc.close(waker.write)
         }
     }
 }
