@@ -19,8 +19,8 @@ public final class SerialSMPTransport: SMPTransport, @unchecked Sendable {
     private let fd: Int32
     private let lock = NSLock()
     private var closed = false
-    /// The reading thread's end, once it closed the line.
-    private let ended = ReaderEnd()
+    /// The reading thread's end, and the line's close.
+    private let ended: ReaderEnd
     /// Cancelled by `close`: its descriptor, polled beside the line's, wakes the reader at once.
     private let stopping = g_cancellable_new()
 
@@ -43,6 +43,7 @@ public final class SerialSMPTransport: SMPTransport, @unchecked Sendable {
             _ = tcsetattr(fd, TCSANOW, &options)
         }
         self.fd = fd
+        ended = ReaderEnd(fd: fd)
         let thread = Thread { [weak self] in self?.read() }
         thread.name = "favblue-smp-serial"
         thread.start()
@@ -87,25 +88,27 @@ public final class SerialSMPTransport: SMPTransport, @unchecked Sendable {
             guard count > 0 else { break }
             for message in decoder.add(Array(buffer[0..<count])).messages { received.yield(message) }
         }
-        // Closed here, by the only thread that reads it (see ReaderEnd).
-        Glibc.close(fd)
         received.finish()
-        ended.signal()
+        ended.readerEnded()
     }
 
     public func send(_ message: [UInt8]) async throws(SMPProblem) {
-        guard !lock.withLock({ closed }) else { throw .disconnected(L10n.tr("The connection to the device ended.")) }
-        for line in SMPSerialFraming.encode(message) {
-            var at = 0
-            while at < line.count {
-                let written = line[at...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-                if written < 0, errno == EINTR || errno == EAGAIN { continue }
-                guard written > 0 else {
-                    throw .disconnected(L10n.format("The message could not be written to the line: {}", String(cString: strerror(errno))))
+        let gone = SMPProblem.disconnected(L10n.tr("The connection to the device ended."))
+        guard !lock.withLock({ closed }) else { throw gone }
+        let sent = try ended.sending { (fd) throws(SMPProblem) in
+            for line in SMPSerialFraming.encode(message) {
+                var at = 0
+                while at < line.count {
+                    let written = line[at...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                    if written < 0, errno == EINTR || errno == EAGAIN { continue }
+                    guard written > 0 else {
+                        throw .disconnected(L10n.format("The message could not be written to the line: {}", String(cString: strerror(errno))))
+                    }
+                    at += written
                 }
-                at += written
             }
         }
+        if sent == nil { throw gone }
     }
 
     /// Ends the link, and returns once the line is closed (the reader is woken), so that a link

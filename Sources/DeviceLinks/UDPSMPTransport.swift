@@ -18,8 +18,8 @@ public final class UDPSMPTransport: SMPTransport, @unchecked Sendable {
     private let socket: Int32
     private let lock = NSLock()
     private var closed = false
-    /// The reading thread's end, once it closed the socket.
-    private let ended = ReaderEnd()
+    /// The reading thread's end, and the socket's close.
+    private let ended: ReaderEnd
 
     /// Opens a socket to `host`:`port` (a name or an address, IPv4 or IPv6); says why it could not.
     public init(host: String, port: UInt16 = defaultPort) throws(SMPProblem) {
@@ -39,6 +39,7 @@ public final class UDPSMPTransport: SMPTransport, @unchecked Sendable {
             throw .disconnected(L10n.format("{} could not be reached: {}", DeviceText.terminal(host), why))
         }
         socket = fd
+        ended = ReaderEnd(fd: fd)
         maximumMessage = first.pointee.ai_family == AF_INET6 ? 1_452 : 1_472
         let thread = Thread { [weak self] in self?.read() }
         thread.name = "favblue-smp-udp"
@@ -62,18 +63,18 @@ public final class UDPSMPTransport: SMPTransport, @unchecked Sendable {
                 break
             }
         }
-        // Closed here, by the only thread that reads it (see ReaderEnd).
-        Glibc.close(socket)
         received.finish()
-        ended.signal()
+        ended.readerEnded()
     }
 
     public func send(_ message: [UInt8]) async throws(SMPProblem) {
-        guard !lock.withLock({ closed }) else { throw .disconnected(L10n.tr("The connection to the device ended.")) }
-        let sent = message.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, 0) }
+        let gone = SMPProblem.disconnected(L10n.tr("The connection to the device ended."))
+        guard !lock.withLock({ closed }),
+              let (sent, error) = ended.sending({ fd in (message.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }, errno) })
+        else { throw gone }
         // A refused datagram (nothing listens yet) is lost like any other: the answer's timeout says so.
-        guard sent == message.count || errno == ECONNREFUSED else {
-            throw .disconnected(L10n.format("The message could not be sent: {}", String(cString: strerror(errno))))
+        guard sent == message.count || error == ECONNREFUSED else {
+            throw .disconnected(L10n.format("The message could not be sent: {}", String(cString: strerror(error))))
         }
     }
 
@@ -90,7 +91,7 @@ public final class UDPSMPTransport: SMPTransport, @unchecked Sendable {
             return !closed
         }
         // Shutting the socket down wakes the reading thread, which then closes it and ends the feed.
-        if first { shutdown(socket, Int32(SHUT_RDWR)) }
+        if first { _ = ended.sending { shutdown($0, Int32(SHUT_RDWR)) } }
         return first
     }
 }

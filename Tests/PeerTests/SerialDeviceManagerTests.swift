@@ -63,6 +63,36 @@ final class SerialDeviceManagerTests: XCTestCase {
         await next.close()
     }
 
+    /// A board unplugged: the line hangs up and its reader ends. A message sent after that is
+    /// refused in words, and never written into a file opened meanwhile, which may have the
+    /// line's old descriptor number. Before, it was written to that number.
+    func testAMessageAfterTheLineHungUpIsRefusedAndReachesNoOtherFile() async throws {
+        let (peer, path) = try board()
+        let transport = try SerialSMPTransport(path: path)
+        // The board's end of the pseudo-terminal closes: the line hangs up.
+        peer.stop()
+        for await _ in transport.received {}
+        // Given the lowest free number: the line's, when nothing else took it first.
+        let filePath = NSTemporaryDirectory() + "favblue-after-hangup-\(UUID().uuidString)"
+        let file = open(filePath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        XCTAssertGreaterThanOrEqual(file, 0)
+        defer {
+            Glibc.close(file)
+            unlink(filePath)
+        }
+        var refusal: SMPProblem?
+        do {
+            try await transport.send([0x01, 0, 0, 0, 0, 0, 1, 0])
+        } catch {
+            refusal = error
+        }
+        XCTAssertEqual(refusal, .disconnected("The connection to the device ended."), "a message on a line that hung up is refused")
+        var info = stat()
+        XCTAssertEqual(fstat(file, &info), 0)
+        XCTAssertEqual(info.st_size, 0, "nothing was written into the file opened after the hang-up")
+        await transport.close()
+    }
+
     func testTheCommandLineTakesASerialTarget() throws {
         let (peer, path) = try board()
         let (status, out, err) = try runTool(scanToolPath, ["mcumgr", "serial:\(path)@115200", "echo", "hello", "there"])
