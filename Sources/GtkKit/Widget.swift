@@ -117,9 +117,18 @@ open class Widget: GObjectRef {
     /// Tooltip text; also read by screen readers as a description.
     @discardableResult
     public func tooltip(_ text: String) -> Self {
-        // Setting a tooltip asks the X server where the pointer is (a round trip): skip no-ops.
+        // Setting a tooltip on a visible widget asks the X server where the pointer is (GTK's
+        // tooltip query: about three round trips, five buttons' worth held the first window
+        // back): skip no-ops, and set it on a widget placed nowhere yet while it is hidden,
+        // which skips the query. Such a widget cannot be under the pointer.
         if let current = gtk_widget_get_tooltip_text(widget), String(cString: current) == text { return self }
-        gtk_widget_set_tooltip_text(widget, text)
+        if gtk_widget_get_parent(widget) == nil, gtk_widget_get_root(widget) == nil, gtk_widget_get_visible(widget) != 0 {
+            gtk_widget_set_visible(widget, 0)
+            gtk_widget_set_tooltip_text(widget, text)
+            gtk_widget_set_visible(widget, 1)
+        } else {
+            gtk_widget_set_tooltip_text(widget, text)
+        }
         return self
     }
 

@@ -46,6 +46,29 @@ final class WidgetWrapperTests: GtkTestCase {
         }
     }
 
+    /// A tooltip set on a widget placed nowhere yet is set while it is hidden, which skips GTK's
+    /// pointer query (X round trips that held the first window back). What the user gets is the
+    /// same: the tooltip, and the widget shown, or hidden as it was.
+    func testATooltipIsKeptAndLeavesTheWidgetShownOrHiddenAsItWas() {
+        MainActor.assumeIsolated {
+            let loose = Label("Add").tooltip("Add a device")
+            XCTAssertEqual(gtk_widget_get_tooltip_text(loose.widget).map { String(cString: $0) }, "Add a device")
+            XCTAssertNotEqual(gtk_widget_get_has_tooltip(loose.widget), 0)
+            XCTAssertTrue(loose.isVisible, "a shown widget stays shown")
+            let hidden = Label("Remove")
+            hidden.isVisible = false
+            hidden.tooltip("Remove the device")
+            XCTAssertFalse(hidden.isVisible, "a hidden widget stays hidden")
+            XCTAssertEqual(gtk_widget_get_tooltip_text(hidden.widget).map { String(cString: $0) }, "Remove the device")
+            let box = Box(vertical: false)
+            let placed = Label("Rename")
+            box.append(placed)
+            placed.tooltip("Rename the device")
+            XCTAssertTrue(placed.isVisible)
+            XCTAssertEqual(gtk_widget_get_tooltip_text(placed.widget).map { String(cString: $0) }, "Rename the device")
+        }
+    }
+
     func testAFlowBoxRemovesEveryChild() {
         MainActor.assumeIsolated {
             let box = FlowBox(maxPerLine: 20, columnSpacing: 6, rowSpacing: 6)
