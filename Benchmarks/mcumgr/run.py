@@ -61,6 +61,10 @@ def image(folder, kib):
     return signed
 
 
+# The board process's own CPU seconds during each upload (its BUSY line), in the order run.
+BOARD_BUSY = []
+
+
 def on_board(args, run):
     """A fresh board; `run(port)` uploads and returns what it measured; the board must then
     hold the image whole (its hash checked)."""
@@ -78,6 +82,8 @@ def on_board(args, run):
         out = peer.communicate(timeout=10)[0]
         if not re.search(r"^IMAGE 2\.0\.0 ", out, re.M):
             sys.exit(f"the board did not take the image whole: {out[-500:]}")
+        busy = re.search(r"^BUSY ([0-9.]+) ([0-9.]+)$", out, re.M)
+        BOARD_BUSY.append(float(busy.group(1)) if busy else None)
         return result
     finally:
         if peer.poll() is None:
@@ -150,16 +156,24 @@ def main():
     favblue = lambda port: [args.scan, "mcumgr", f"{ADDRESS}/le-random", "--source", f"h4-tcp:127.0.0.1:{port}",
                             "image", "upload", path, "--mode", "test-only"]
     reference = lambda port: [PYTHON, os.path.join(HERE, "smpclient_upload.py"), str(port), ADDRESS, path]
-    ours, theirs = [], []
+    ours, theirs, ours_busy, theirs_busy = [], [], [], []
     for _ in range(args.runs):
         ours.append(upload(favblue, args))
+        ours_busy.append(BOARD_BUSY[-1])
         if not args.only:
             theirs.append(upload(reference, args))
+            theirs_busy.append(BOARD_BUSY[-1])
     print(board)
     print(f"FavBlue   : median {statistics.median(ours):.3f} s  ({size / statistics.median(ours) / 1000:.1f} kB/s)  runs {[round(t, 3) for t in ours]}")
     if theirs:
         print(f"smpclient : median {statistics.median(theirs):.3f} s  ({size / statistics.median(theirs) / 1000:.1f} kB/s)  runs {[round(t, 3) for t in theirs]}")
         print(f"ratio FavBlue / smpclient: {statistics.median(ours) / statistics.median(theirs):.3f} (goal ≤ 0.5)")
+    # The board is one Python process (its controller, the link and the SMP server): an upload
+    # cannot take less than the CPU time it spends on it.
+    for name, busy, times in (("FavBlue", ours_busy, ours), ("smpclient", theirs_busy, theirs)):
+        if times and None not in busy:
+            print(f"board's own CPU during {name}'s uploads: median {statistics.median(busy):.3f} s, "
+                  f"{statistics.median(busy) / statistics.median(times) * 100:.0f} % of its upload's time")
     if args.answer_delay:
         # Each part carries buf_size less its header and CBOR (about 30 bytes).
         part = args.buf_size - 30
