@@ -293,10 +293,20 @@ final class ChatSessionsTests: XCTestCase {
         XCTAssertEqual(model.messages(of: device).map(\.body), [.text("kept")])
     }
 
-    /// Waits for the retry timer's task, which the test clock has woken, and the write it
-    /// started: flush() would write at once and so bypass the timer under test.
-    private func retried(_ model: ChatSessions) async {
-        await model.flushTask?.value
+    /// Moves the test clock on by the retry delay until the retry timer has started its write,
+    /// then waits for that write: flush() would write at once and so bypass the timer under test.
+    /// The timer's task is queued on the main actor and may begin its sleep only after a first
+    /// move, which then wakes nothing; awaiting that task hung a full run (stop 75), so the clock
+    /// moves again, and the test fails after 5 s of real time rather than hang.
+    private func retried(_ model: ChatSessions, _ clock: TestClock<Duration>) async {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while model.flushTask != nil || model.waitingToBeWritten > 0 {
+            guard ContinuousClock.now < deadline else {
+                return XCTFail("the retry timer wrote nothing within 5 s (\(model.waitingToBeWritten) waiting)")
+            }
+            await clock.advance(by: ChatSessions.retryDelay)
+            try? await Task.sleep(for: .milliseconds(1))
+        }
         await model.writes?.value
     }
 
@@ -320,8 +330,7 @@ final class ChatSessionsTests: XCTestCase {
         XCTAssertEqual(model.waitingToBeWritten, 2, "both wait to be written again")
 
         await chats.recover()
-        await clock.advance(by: ChatSessions.retryDelay)
-        await retried(model)
+        await retried(model, clock)
         let written = await chats.batches
         XCTAssertEqual(written.flatMap { $0 }.map(\.body), [.text("first"), .text("second")],
                        "written by the retry, in order, once the store takes them")
@@ -352,8 +361,7 @@ final class ChatSessionsTests: XCTestCase {
         XCTAssertEqual(model.waitingToBeWritten, 1, "its new delivery waits to be written again")
 
         await chats.recover()
-        await clock.advance(by: ChatSessions.retryDelay)
-        await retried(model)
+        await retried(model, clock)
         XCTAssertEqual(model.waitingToBeWritten, 0)
         await model.flush()
         let after = try await chats.page(for: device, offset: 0, limit: 10)
