@@ -293,20 +293,11 @@ final class ChatSessionsTests: XCTestCase {
         XCTAssertEqual(model.messages(of: device).map(\.body), [.text("kept")])
     }
 
-    /// Moves the test clock on by the retry delay until the retry timer has started its write,
-    /// then waits for that write: flush() would write at once and so bypass the timer under test.
-    /// The timer's task is queued on the main actor and may begin its sleep only after a first
-    /// move, which then wakes nothing; awaiting that task hung a full run (stop 75), so the clock
-    /// moves again, and the test fails after 5 s of real time rather than hang.
+    /// Moves the test clock on until the retry timer has started its write, then waits for that
+    /// write: flush() would write at once and so bypass the timer under test.
     private func retried(_ model: ChatSessions, _ clock: TestClock<Duration>) async {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while model.flushTask != nil || model.waitingToBeWritten > 0 {
-            guard ContinuousClock.now < deadline else {
-                return XCTFail("the retry timer wrote nothing within 5 s (\(model.waitingToBeWritten) waiting)")
-            }
-            await clock.advance(by: ChatSessions.retryDelay)
-            try? await Task.sleep(for: .milliseconds(1))
-        }
+        let started = await advance(clock, by: ChatSessions.retryDelay, until: { model.flushTask == nil && model.waitingToBeWritten == 0 })
+        XCTAssertTrue(started, "the retry timer wrote nothing within 5 s (\(model.waitingToBeWritten) waiting)")
         await model.writes?.value
     }
 

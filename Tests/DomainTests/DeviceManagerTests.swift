@@ -156,10 +156,13 @@ final class SMPUploadTests: XCTestCase {
         let device = FakeSMPDevice(bufferSize: 512, silent: true)
         let clock = TestClock()
         let client = SMPClient(transport: device, clock: clock, timeout: .seconds(5))
-        let asking = Task { try await client.parameters() }
-        await Task.yield()
-        for _ in 0..<20 { await Task.yield() }
-        await clock.advance(by: .seconds(5))
+        let ended = Flag()
+        let asking = Task {
+            defer { ended.set() }
+            return try await client.parameters()
+        }
+        let timedOut = await advance(clock, by: .seconds(5), until: { ended.isSet })
+        XCTAssertTrue(timedOut, "the request ended on the test clock")
         do {
             _ = try await asking.value
             XCTFail("no answer")
@@ -167,6 +170,14 @@ final class SMPUploadTests: XCTestCase {
             XCTAssertEqual(problem, .timedOut)
         }
     }
+}
+
+/// Set once, read from any thread.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
 
 final class UploadLog: @unchecked Sendable {

@@ -213,8 +213,8 @@ final class PairingTests: XCTestCase {
         XCTAssertEqual(pairer.declined, [band], "Not Now answers the device")
         pairer.prompts.yield(.requested(other))
         await settle(pairer)
-        await clock.advance(by: Pairing.answerTime)
-        while pairer.declined.count < 2 { await Task.yield() }
+        let declined = await advance(clock, by: Pairing.answerTime, until: { pairer.declined.count >= 2 })
+        XCTAssertTrue(declined, "the unanswered request ran out of time")
         XCTAssertEqual(pairer.declined, [band, other], "a request nobody answered is declined too, not left waiting")
         XCTAssertNil(pairing.prompt)
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Copyright The FavBlue authors
 
+import Clocks
 import Domain
 import Foundation
 
@@ -15,6 +16,22 @@ public func untilTrue(_ condition: @MainActor () -> Bool, yields: Int = 10_000) 
         await Task.yield()
     }
     return condition()
+}
+
+/// Moves `clock` on by `step` until `done` holds, and says whether it did. A task that sleeps on
+/// the test clock may begin its sleep only after a first move, which then wakes nothing: awaiting
+/// it after one move hung a whole test run. Bounded by `limit` of real time, so a timer that
+/// never fires fails the test rather than holding it.
+public func advance(_ clock: TestClock<Duration>, by step: Duration, until done: () -> Bool,
+                    limit: Duration = .seconds(5), isolation: isolated (any Actor)? = #isolation) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while !done() {
+        guard ContinuousClock.now < deadline else { return false }
+        await clock.advance(by: step)
+        // Real time, briefly: the woken task runs on another thread or actor.
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    return true
 }
 
 /// Waits until `live`'s scan has played out (a replay that ran to its end), then folds what it
