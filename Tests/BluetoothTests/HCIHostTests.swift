@@ -243,6 +243,32 @@ final class HCIHostTests: XCTestCase {
         XCTAssertThrowsError(try old.receive(timeout: 1), "a closed link stays closed")
     }
 
+    /// A controller that stopped reading: a send waits for room that never comes. Closing the
+    /// link from another thread ends that send with an error, rather than leaving its thread held.
+    func testClosingALinkEndsASendAControllerThatStoppedReadingHolds() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
+        let link = FileDescriptorTransport(fd: fds[0], label: "stuck")
+        defer { Glibc.close(fds[1]) }
+        let ended = DispatchSemaphore(value: 0)
+        let failure = ReceivedFailure()
+        Thread {
+            // Far more than a socket buffer holds; the far end never reads.
+            let packet = [UInt8](repeating: 0, count: 1_000)
+            do {
+                for _ in 0..<100_000 { try link.send(.acl, [0x40, 0x00] + HCICommand.le16(UInt16(packet.count)) + packet) }
+            } catch {
+                failure.error = error as? ScanFailure
+            }
+            ended.signal()
+        }.start()
+        // Held: the buffer is full long before the sends are done.
+        XCTAssertEqual(ended.wait(timeout: .now() + 0.5), .timedOut, "the send waits for a controller that reads")
+        link.close()
+        XCTAssertEqual(ended.wait(timeout: .now() + 10), .success, "the close ended the held send")
+        XCTAssertEqual(failure.error, .disconnected("no link"), "and it failed, saying the link is gone")
+    }
+
     func testEveryPacketIsRecorded() throws {
         let path = NSTemporaryDirectory() + "favblue-host-\(UUID().uuidString).btsnoop"
         defer { try? FileManager.default.removeItem(atPath: path) }

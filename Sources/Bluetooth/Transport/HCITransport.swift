@@ -65,7 +65,9 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
             let n = frame[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                throw .disconnected(L10n.format("{}: {}", label, String(cString: strerror(errno))))
+                let reason = String(cString: strerror(errno))
+                if isClosed { throw .disconnected(L10n.tr("no link")) }
+                throw .disconnected(L10n.format("{}: {}", label, reason))
             }
             written += n
         }
@@ -96,6 +98,8 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
             if pfds[0].revents == 0 { continue }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            // Shut down by our own close: that is no link, not the controller going away.
+            if n <= 0, isClosed { throw .disconnected(L10n.tr("no link")) }
             if n == 0 { throw .disconnected(L10n.format("{} closed the connection", label)) }
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
@@ -140,16 +144,18 @@ public final class FileDescriptorTransport: HCITransport, @unchecked Sendable {
         _ = Glibc.write(waker.write, &byte, 1)
     }
 
-    /// Closes the link. A receive waiting on another thread is woken and fails; the descriptors
-    /// close as the last call using them returns.
+    /// Closes the link. A receive waiting on another thread is woken and fails, and so is a send
+    /// held by a controller that stopped reading (a socket is shut down); the descriptors close
+    /// as the last call using them returns.
     public func close() {
         lock.lock()
         defer { lock.unlock() }
         guard !closed else { return }
         closed = true
-        if users == 0 {
-            release()
-        } else if let waker {
+        guard users > 0 else { return release() }
+        // Not a socket (a serial line): nothing to shut down, and the waker still ends a receive.
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+        if let waker {
             var byte: UInt8 = 1
             _ = Glibc.write(waker.write, &byte, 1)
         }
