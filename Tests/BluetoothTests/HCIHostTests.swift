@@ -269,6 +269,33 @@ final class HCIHostTests: XCTestCase {
         XCTAssertEqual(failure.error, .disconnected("no link"), "and it failed, saying the link is gone")
     }
 
+    /// The host's own close, with a send held by a controller that stopped reading: it returns,
+    /// where it waited for that send for good.
+    func testTheHostClosesThoughAControllerThatStoppedReadingHoldsASend() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
+        let stuck = HCIHost(transport: FileDescriptorTransport(fd: fds[0], label: "stuck"))
+        defer { Glibc.close(fds[1]) }
+        stuck.start()
+        let held = DispatchSemaphore(value: 0)
+        Thread {
+            let packet = [UInt8](repeating: 0, count: 1_000)
+            for _ in 0..<100_000 {
+                guard (try? stuck.sendACL([0x40, 0x00] + HCICommand.le16(UInt16(packet.count)) + packet)) != nil else { break }
+            }
+            held.signal()
+        }.start()
+        XCTAssertEqual(held.wait(timeout: .now() + 0.5), .timedOut, "the send waits for a controller that reads")
+        let closed = DispatchSemaphore(value: 0)
+        Thread {
+            stuck.close()
+            closed.signal()
+        }.start()
+        XCTAssertEqual(closed.wait(timeout: .now() + 10), .success, "the host closed")
+        XCTAssertEqual(held.wait(timeout: .now() + 10), .success, "and the held send ended")
+        XCTAssertThrowsError(try stuck.sendACL([0x40, 0x00, 0x00, 0x00]), "a send after the close fails")
+    }
+
     func testEveryPacketIsRecorded() throws {
         let path = NSTemporaryDirectory() + "favblue-host-\(UUID().uuidString).btsnoop"
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -50,8 +50,8 @@ public final class HCIHost: @unchecked Sendable {
     /// (Num_HCI_Command_Packets, Core v5.4, Vol 4, Part E, §4.4), and one outstanding opcode
     /// keeps the matching of answers unambiguous.
     private let commandGate = NSLock()
-    /// Serializes writes with the final close, so nothing is written to a closed (and perhaps
-    /// reused) file descriptor.
+    /// One packet at a time on the stream. The final close does not take it: a transport closes
+    /// safely under a send, which then fails, so a controller that stopped reading cannot hold it.
     private let sendLock = NSLock()
     private var transportClosed = false
 
@@ -181,11 +181,8 @@ public final class HCIHost: @unchecked Sendable {
     }
 
     private func closeTransport() {
-        sendLock.lock()
-        defer { sendLock.unlock() }
-        guard !transportClosed else { return }
-        transportClosed = true
         transport.close()
+        sendLock.withLock { transportClosed = true }
     }
 
     // MARK: Reading

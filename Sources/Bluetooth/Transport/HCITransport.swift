@@ -11,7 +11,8 @@ public protocol HCITransport: AnyObject, Sendable {
     func send(_ type: H4PacketType, _ bytes: [UInt8]) throws(ScanFailure)
     /// Waits up to `timeout` seconds for a packet; nil when none came. Throws when the link ended.
     func receive(timeout: Double) throws(ScanFailure) -> (H4PacketType, [UInt8])?
-    /// Closes the link; pending and later calls fail.
+    /// Closes the link; pending and later calls fail. Safe while another thread sends or
+    /// receives, and more than once.
     func close()
     /// Ends the `receive` waiting now, or the next one when none waits (it returns nil), so a
     /// reader told to stop need not wait out its timeout.
