@@ -19,6 +19,7 @@ import ast
 import fcntl
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -74,6 +75,19 @@ def claim(queue):
 
 # MARK: a worker, on its display
 
+# A test that never ends would hold the whole run: one still running after this many seconds
+# (the longest takes some three minutes) fails with a timeout, and its worker goes on.
+LIMIT = int(os.environ.get("FAVBLUE_UI_TEST_LIMIT", "600"))
+
+
+class TestTookTooLong(Exception):
+    pass
+
+
+def too_long(signum, frame):
+    raise TestTookTooLong(f"the test did not end within {LIMIT} s (FAVBLUE_UI_TEST_LIMIT)")
+
+
 class LineResult(unittest.TextTestResult):
     """One complete line per finished test, with its time: workers share one terminal."""
 
@@ -85,6 +99,13 @@ class LineResult(unittest.TextTestResult):
     def startTest(self, test):
         self.started[test.id()] = time.monotonic()
         super().startTest(test)
+        # Raised in the test wherever it waits; its own cleanup (the app's exit) still runs.
+        signal.signal(signal.SIGALRM, too_long)
+        signal.alarm(LIMIT)
+
+    def stopTest(self, test):
+        signal.alarm(0)
+        super().stopTest(test)
 
     def _say(self, test, word):
         took = time.monotonic() - self.started.get(test.id(), time.monotonic())
