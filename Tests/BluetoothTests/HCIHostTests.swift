@@ -219,6 +219,7 @@ final class HCIHostTests: XCTestCase {
         let got = Received()
         let failure = ReceivedFailure()
         Thread {
+            Thread.current.name = "hold-read"
             do {
                 got.packet = try old.receive(timeout: 30)
             } catch {
@@ -226,8 +227,7 @@ final class HCIHostTests: XCTestCase {
             }
             returned.signal()
         }.start()
-        // The reader is in its wait, or about to be: either way it ends.
-        Thread.sleep(forTimeInterval: 0.1)
+        XCTAssertTrue(untilAsleep(threadNamed: "hold-read"), "the reader waits on the link")
         old.close()
 
         var next: [Int32] = [0, 0]
@@ -253,6 +253,7 @@ final class HCIHostTests: XCTestCase {
         let ended = DispatchSemaphore(value: 0)
         let failure = ReceivedFailure()
         Thread {
+            Thread.current.name = "hold-send"
             // Far more than a socket buffer holds; the far end never reads.
             let packet = [UInt8](repeating: 0, count: 1_000)
             do {
@@ -263,7 +264,8 @@ final class HCIHostTests: XCTestCase {
             ended.signal()
         }.start()
         // Held: the buffer is full long before the sends are done.
-        XCTAssertEqual(ended.wait(timeout: .now() + 0.5), .timedOut, "the send waits for a controller that reads")
+        XCTAssertTrue(untilAsleep(threadNamed: "hold-send"), "the send waits for a controller that reads")
+        XCTAssertEqual(ended.wait(timeout: .now()), .timedOut, "the send waits for a controller that reads")
         link.close()
         XCTAssertEqual(ended.wait(timeout: .now() + 10), .success, "the close ended the held send")
         XCTAssertEqual(failure.error, .disconnected("no link"), "and it failed, saying the link is gone")
@@ -279,13 +281,15 @@ final class HCIHostTests: XCTestCase {
         stuck.start()
         let held = DispatchSemaphore(value: 0)
         Thread {
+            Thread.current.name = "host-send"
             let packet = [UInt8](repeating: 0, count: 1_000)
             for _ in 0..<100_000 {
                 guard (try? stuck.sendACL([0x40, 0x00] + HCICommand.le16(UInt16(packet.count)) + packet)) != nil else { break }
             }
             held.signal()
         }.start()
-        XCTAssertEqual(held.wait(timeout: .now() + 0.5), .timedOut, "the send waits for a controller that reads")
+        XCTAssertTrue(untilAsleep(threadNamed: "host-send"), "the send waits for a controller that reads")
+        XCTAssertEqual(held.wait(timeout: .now()), .timedOut, "the send waits for a controller that reads")
         let closed = DispatchSemaphore(value: 0)
         Thread {
             stuck.close()

@@ -28,10 +28,31 @@ public func advance(_ clock: TestClock<Duration>, by step: Duration, until done:
     while !done() {
         guard ContinuousClock.now < deadline else { return false }
         await clock.advance(by: step)
-        // Real time, briefly: the woken task runs on another thread or actor.
-        try? await Task.sleep(for: .milliseconds(1))
+        // The woken task's turns, on this actor or another thread, before the clock moves again.
+        for _ in 0..<1_000 where !done() { await Task.yield() }
     }
     return true
+}
+
+/// Waits until the thread named `name` (named from inside it, as Linux keeps it: 15 bytes) is
+/// asleep in the kernel, blocked in a wait, a read or a write, and says whether it got there
+/// within `timeout` seconds. It reads the thread's state in /proc, the state itself rather than
+/// a time guessed long enough for it.
+public func untilAsleep(threadNamed name: String, timeout: Double = 10) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    repeat {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        for task in tasks {
+            guard let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8),
+                  comm.trimmingCharacters(in: .newlines) == name,
+                  let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // "pid (comm) S ...": the state follows the name.
+            if stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("S") { return true }
+        }
+        sched_yield()
+    } while Date() < deadline
+    return false
 }
 
 /// Waits until `live`'s scan has played out (a replay that ran to its end), then folds what it
