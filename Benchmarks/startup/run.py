@@ -21,6 +21,10 @@ session bus in their environment, as on a bare X server: GLib then starts one fo
 
     meson-helpers/on-display python3 Benchmarks/startup/run.py [FAVBLUE_BINARY] [--runs N] [--way prepared|stranger|both] [--invocations K]
 
+--same-page adds a third program to the alternation: FavBlue's empty home page built in C
+(same-page-window.c) with the installed favblue's style sheet and icons. favblue against it is
+favblue's own extra time; it against the minimal window is what the page itself costs to draw.
+
 --invocations K repeats the whole comparison K times (default 1) and reports, per way, the median
 of the K ratios and their spread (lowest–highest): between invocations the machine itself moves
 the figure by several per cent, more than many a change does.
@@ -42,6 +46,7 @@ IDLE = float(sys.argv[sys.argv.index("--idle") + 1]) if "--idle" in sys.argv els
 INVOCATIONS = int(sys.argv[sys.argv.index("--invocations") + 1]) if "--invocations" in sys.argv else 1
 WAY = sys.argv[sys.argv.index("--way") + 1] if "--way" in sys.argv else "both"
 PLAIN_X = "--plain-x" in sys.argv
+SAME_PAGE = "--same-page" in sys.argv
 
 
 def start_plain_x():
@@ -85,12 +90,20 @@ class MapWatcher:
         self.proc.terminate()
 
 
-def build_minimal(out_dir):
+def build_minimal(out_dir, name="minimal-window"):
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libadwaita-1"],
                            capture_output=True, text=True, check=True).stdout.split()
-    binary = os.path.join(out_dir, "minimal-window")
-    subprocess.run(["cc", "-O2", "-o", binary, os.path.join(HERE, "minimal-window.c"), *flags], check=True)
+    binary = os.path.join(out_dir, name)
+    subprocess.run(["cc", "-O2", "-o", binary, os.path.join(HERE, name + ".c"), *flags], check=True)
     return binary
+
+
+def gresource_of(favblue):
+    """The installed favblue's resource bundle (PREFIX/bin/favblue → PREFIX/share/favblue)."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(favblue))), "share", "favblue", "favblue.gresource")
+    if not os.path.exists(path):
+        sys.exit(f"--same-page needs an installed favblue: {path} is missing")
+    return path
 
 
 def measure(argv, env, watcher, phases):
@@ -114,13 +127,20 @@ def measure(argv, env, watcher, phases):
     return (mapped - start_us) / 1000.0, (first - start_us) / 1000.0, rss_kb / 1024.0
 
 
-def compare(title, favblue_argv, minimal, env, watcher):
-    """favblue and the minimal window, alternating, so a slow spell of this noisy machine hits both alike."""
+def compare(title, favblue_argv, minimal, env, watcher, same_page=None):
+    """favblue and the minimal window (and with --same-page the home page in C), alternating, so a
+    slow spell of this noisy machine hits them alike."""
     phases = {"favblue": {}, "minimal C window": {}}
     runs = {"favblue": [], "minimal C window": []}
+    if same_page:
+        phases["same page in C"] = {}
+        runs["same page in C"] = []
     for _ in range(RUNS):
         runs["favblue"].append(measure(favblue_argv, env, watcher, phases["favblue"]))
         runs["minimal C window"].append(measure([minimal], env, watcher, phases["minimal C window"]))
+        if same_page:
+            runs["same page in C"].append(measure([same_page[0]], dict(env, FAVBLUE_GRESOURCE=same_page[1]),
+                                                  watcher, phases["same page in C"]))
     results = {name: tuple(statistics.median(r[i] for r in rs) for i in range(3)) for name, rs in runs.items()}
     print(f"== {title} (median of {RUNS})")
     for name, (mapped, ms, rss) in results.items():
@@ -128,6 +148,11 @@ def compare(title, favblue_argv, minimal, env, watcher):
     fb, base = results["favblue"], results["minimal C window"]
     print(f"ratio favblue/minimal: mapped {fb[0] / base[0]:.2f}x, first frame {fb[1] / base[1]:.2f}x, RSS {fb[2] / base[2]:.2f}x")
     ratios = (fb[0] / base[0], fb[1] / base[1], fb[2] / base[2])
+    if same_page:
+        page = results["same page in C"]
+        print(f"ratio favblue/same page in C: mapped {fb[0] / page[0]:.2f}x, first frame {fb[1] / page[1]:.2f}x, RSS {fb[2] / page[2]:.2f}x")
+        print(f"ratio same page in C/minimal: mapped {page[0] / base[0]:.2f}x, first frame {page[1] / base[1]:.2f}x")
+        ratios += (fb[0] / page[0], fb[1] / page[1], page[0] / base[0], page[1] / base[1])
     for app, marks in phases.items():
         print(f"{app} phases, ms after exec (median):")
         for name, stamps in sorted(marks.items(), key=lambda kv: statistics.median(kv[1])):
@@ -140,14 +165,16 @@ def summarize(way, ratios):
     if len(ratios) < 2:
         return
     print(f"== {way}: {len(ratios)} invocations of {RUNS} runs each, ratio favblue/minimal")
-    for i, what in enumerate(("mapped", "first frame", "RSS")):
+    names = ["mapped", "first frame", "RSS", "mapped, favblue/same page in C", "first frame, favblue/same page in C",
+             "mapped, same page in C/minimal", "first frame, same page in C/minimal"]
+    for i, what in enumerate(names[:len(ratios[0])]):
         values = sorted(r[i] for r in ratios)
         print(f"{what:12s} median {statistics.median(values):.3f}x   spread {values[0]:.3f}x–{values[-1]:.3f}x")
 
 
 def main():
     args = [a for i, a in enumerate(sys.argv[1:], 1)
-            if a not in ("--runs", "--way", "--plain-x", "--invocations", "--idle")
+            if a not in ("--runs", "--way", "--plain-x", "--invocations", "--idle", "--same-page")
             and sys.argv[i - 1] not in ("--runs", "--way", "--invocations", "--idle")]
     favblue = args[0] if args else os.path.join(ROOT, ".build", "release", "favblue")
     server = None
@@ -157,6 +184,7 @@ def main():
     watcher = MapWatcher()
     with tempfile.TemporaryDirectory() as tmp:
         minimal = build_minimal(tmp)
+        same_page = (build_minimal(tmp, "same-page-window"), gresource_of(favblue)) if SAME_PAGE else None
         ratios = {"prepared": [], "stranger": []}
         for _ in range(INVOCATIONS):
             if WAY in ("prepared", "both"):
@@ -169,7 +197,7 @@ def main():
                 env = dict(os.environ, FAVBLUE_REPORT_FIRST_FRAME="1")
                 env.pop("GSETTINGS_BACKEND", None)
                 ratios["stranger"].append(compare("as a stranger: own home, default settings backend and storage, --splash-ms 0",
-                                                  [favblue, "--splash-ms", "0"], minimal, env, watcher))
+                                                  [favblue, "--splash-ms", "0"], minimal, env, watcher, same_page))
         for way, found in ratios.items():
             summarize(way, found)
     watcher.close()
