@@ -3,8 +3,7 @@
  *
  * What the start-up benchmark's C windows report, as favblue does with
  * FAVBLUE_REPORT_FIRST_FRAME=1: when each start-up phase ended, and the first
- * presented frame (monotonic µs). Connect on_map to the window's "map" and
- * startup to the application's "startup".
+ * presented frame (monotonic µs).
  */
 #ifndef FAVBLUE_BENCH_REPORT_H
 #define FAVBLUE_BENCH_REPORT_H
@@ -39,6 +38,27 @@ startup (GApplication *app, gpointer user_data)
   (void) app;
   (void) user_data;
   mark ("gapplication-startup");
+}
+
+/* Presents the built window, marking before and after. */
+static void
+present_window (GtkWidget *window)
+{
+  g_signal_connect (window, "map", G_CALLBACK (on_map), NULL);
+  mark ("window-built");
+  gtk_window_present (GTK_WINDOW (window));
+  mark ("presented");
+}
+
+/* Runs the application with `activate` building its window; returns the exit status. */
+static int
+run_application (GApplication *app, GCallback activate, int argc, char **argv)
+{
+  g_signal_connect (app, "startup", G_CALLBACK (startup), NULL);
+  g_signal_connect (app, "activate", activate, NULL);
+  int status = g_application_run (app, argc, argv);
+  g_object_unref (app);
+  return status;
 }
 
 #endif

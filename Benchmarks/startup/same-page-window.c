@@ -50,10 +50,7 @@ activate (GtkApplication *app, gpointer user_data)
   gtk_box_append (GTK_BOX (column), header);
   gtk_box_append (GTK_BOX (column), status);
   adw_application_window_set_content (ADW_APPLICATION_WINDOW (window), column);
-  g_signal_connect (window, "map", G_CALLBACK (on_map), NULL);
-  mark ("window-built");
-  gtk_window_present (GTK_WINDOW (window));
-  mark ("presented");
+  present_window (window);
 }
 
 int
@@ -76,9 +73,5 @@ main (int argc, char **argv)
   /* FavBlue's style sheet and icons, as libadwaita loads them for FavBlue. */
   if (path != NULL)
     g_application_set_resource_base_path (G_APPLICATION (app), "/io/github/favblue/FavBlue");
-  g_signal_connect (app, "startup", G_CALLBACK (startup), NULL);
-  g_signal_connect (app, "activate", G_CALLBACK (activate), NULL);
-  int status = g_application_run (G_APPLICATION (app), argc, argv);
-  g_object_unref (app);
-  return status;
+  return run_application (G_APPLICATION (app), G_CALLBACK (activate), argc, argv);
 }
