@@ -219,7 +219,7 @@ final class HCIHostTests: XCTestCase {
         let got = Received()
         let failure = ReceivedFailure()
         Thread {
-            Thread.current.name = "hold-read"
+            nameThisThread("hold-read")
             do {
                 got.packet = try old.receive(timeout: 30)
             } catch {
@@ -253,7 +253,7 @@ final class HCIHostTests: XCTestCase {
         let ended = DispatchSemaphore(value: 0)
         let failure = ReceivedFailure()
         Thread {
-            Thread.current.name = "hold-send"
+            nameThisThread("hold-send")
             // Far more than a socket buffer holds; the far end never reads.
             let packet = [UInt8](repeating: 0, count: 1_000)
             do {
@@ -281,7 +281,7 @@ final class HCIHostTests: XCTestCase {
         stuck.start()
         let held = DispatchSemaphore(value: 0)
         Thread {
-            Thread.current.name = "host-send"
+            nameThisThread("host-send")
             let packet = [UInt8](repeating: 0, count: 1_000)
             for _ in 0..<100_000 {
                 guard (try? stuck.sendACL([0x40, 0x00] + HCICommand.le16(UInt16(packet.count)) + packet)) != nil else { break }
