@@ -194,10 +194,14 @@ class ScannerTests(unittest.TestCase):
                             if under_pill(e):
                                 continue
                     # From where it rests over the list, without leaving it.
-                    subprocess.run(["xdotool", "mousemove", str(e.x + e.width // 2), str(e.y + e.height // 2),
-                                    "sleep", "0.1", "click", "1"], check=True, timeout=10)
-                    app.wait_for(lambda: "Signal" in app.names("label", skip=("Devices nearby",)), timeout=10,
-                                 what=f"a device's page after click {click + 1} on {name}")
+                    x, y = e.x + e.width // 2, e.y + e.height // 2
+                    subprocess.run(["xdotool", "mousemove", str(x), str(y), "sleep", "0.1", "click", "1"],
+                                   check=True, timeout=10)
+                    try:
+                        app.wait_for(lambda: "Signal" in app.names("label", skip=("Devices nearby",)), timeout=10,
+                                     what=f"a device's page after click {click + 1} on {name}")
+                    except AssertionError as error:
+                        raise AssertionError(f"{error}\n{self.what_is_at(app, listed, x, y, name)}") from None
                     shown = [n for n in app.names("label", skip=("Devices nearby",)) if n.startswith("Busy Sensor ")]
                     self.assertEqual(set(shown), {name}, f"click {click + 1}, where {name} was drawn, opened its page")
                     subprocess.run(["xdotool", "key", "--clearmodifiers", "alt+Left"], check=True, timeout=10)
@@ -205,6 +209,28 @@ class ScannerTests(unittest.TestCase):
                                  what="the Scanner again")
                 self.assertGreater(offered, 0, "the signals changed the order enough to offer Sort Again")
                 self.assertGreater(sorted_again, 0, "and rows were clicked after a Sort Again too")
+
+    @staticmethod
+    def what_is_at(app, listed, x, y, name):
+        """For a click that opened nothing: which row is drawn at the point clicked now, where the
+        row aimed at is, and whether Sort Again covers the point."""
+        found = []
+        panels = [node for node in walk_tree(a11y_connection(), listed.bus, listed.path, max_depth=2)
+                  if node.role == ROW and re.fullmatch(r"Busy Sensor \d{3}", node.name)]
+        labels = list(zip(child_at(child_at(panels, 0), 0), [panel.name for panel in panels]))
+        for (_, row), e in zip(labels, extents_of([node for node, _ in labels])):
+            if e is None or e.height == 0:
+                continue
+            if e.x <= x < e.x + e.width and e.y <= y < e.y + e.height:
+                found.append(f"drawn at the point now: {row} ({e.x}, {e.y}, {e.width}×{e.height})")
+            if row == name:
+                found.append(f"{name} now at ({e.x}, {e.y}, {e.width}×{e.height})")
+        pill = next((node for node, role, n in app.nodes(skip=("Devices nearby",))
+                     if n == "Sort Again" and role in app.BUTTONS), None)
+        if pill is not None:
+            p = pill.extents(Atspi.CoordType.SCREEN)
+            found.append(f"Sort Again at ({p.x}, {p.y}, {p.width}×{p.height})")
+        return f"clicked at ({x}, {y}); " + ("; ".join(found) or "no row is drawn there now")
 
     def check_activations_name_their_device(self, app):
         app.wait_for(lambda: "Add New Devices" in app.names("button"), what="the home page")
