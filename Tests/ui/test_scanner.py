@@ -169,13 +169,7 @@ class ScannerTests(unittest.TestCase):
                     # they had, and marks no row as showing; it lists them after the rows drawn, which
                     # come first and from the top down. What is drawn ends where the places go back up.
                     rows = []
-                    panels = [node for node in walk_tree(a11y_connection(), listed.bus, listed.path, max_depth=2)
-                              if node.role == ROW and re.fullmatch(r"Busy Sensor \d{3}", node.name)]
-                    # Each row's name label: its panel's first child's first child, asked of all rows at once.
-                    labels = list(zip(child_at(child_at(panels, 0), 0), [panel.name for panel in panels]))
-                    for (node, name), e in zip(labels, extents_of([node for node, _ in labels])):
-                        if e is None or e.height == 0:
-                            continue  # a row kept beyond the view, or gone
+                    for name, e in self.row_places(listed):
                         if rows and e.y <= rows[-1][1].y or e.y + e.height > window.y + window.height:
                             break
                         rows.append((name, e))
@@ -211,16 +205,22 @@ class ScannerTests(unittest.TestCase):
                 self.assertGreater(sorted_again, 0, "and rows were clicked after a Sort Again too")
 
     @staticmethod
+    def row_places(listed):
+        """(name, screen extents) of the busy list's rows in the list's order, without the rows
+        kept beyond the view (no height) or gone."""
+        panels = [node for node in walk_tree(a11y_connection(), listed.bus, listed.path, max_depth=2)
+                  if node.role == ROW and re.fullmatch(r"Busy Sensor \d{3}", node.name)]
+        # Each row's name label: its panel's first child's first child, asked of all rows at once.
+        labels = list(zip(child_at(child_at(panels, 0), 0), [panel.name for panel in panels]))
+        return [(name, e) for (_, name), e in zip(labels, extents_of([node for node, _ in labels]))
+                if e is not None and e.height != 0]
+
+    @staticmethod
     def what_is_at(app, listed, x, y, name):
         """For a click that opened nothing: which row is drawn at the point clicked now, where the
         row aimed at is, and whether Sort Again covers the point."""
         found = []
-        panels = [node for node in walk_tree(a11y_connection(), listed.bus, listed.path, max_depth=2)
-                  if node.role == ROW and re.fullmatch(r"Busy Sensor \d{3}", node.name)]
-        labels = list(zip(child_at(child_at(panels, 0), 0), [panel.name for panel in panels]))
-        for (_, row), e in zip(labels, extents_of([node for node, _ in labels])):
-            if e is None or e.height == 0:
-                continue
+        for row, e in ScannerTests.row_places(listed):
             if e.x <= x < e.x + e.width and e.y <= y < e.y + e.height:
                 found.append(f"drawn at the point now: {row} ({e.x}, {e.y}, {e.width}×{e.height})")
             if row == name:
