@@ -181,8 +181,7 @@ class ScannerTests(unittest.TestCase):
                     if pill is None:
                         # A pill that came up as the pointer passed the corner can be drawn only after
                         # the rows were read, on a loaded machine; then it is read with them next time.
-                        late = next((node for node, role, n in app.nodes(skip=("Devices nearby",))
-                                     if n == "Sort Again" and role in app.BUTTONS), None)
+                        late = self.sort_again(app)
                         if late is not None:
                             pill = late.extents(Atspi.CoordType.SCREEN)
                             if under_pill(e):
@@ -205,6 +204,12 @@ class ScannerTests(unittest.TestCase):
                 self.assertGreater(sorted_again, 0, "and rows were clicked after a Sort Again too")
 
     @staticmethod
+    def sort_again(app):
+        """The Sort Again pill's node, when it is offered (the list's rows are not walked)."""
+        return next((node for node, role, name in app.nodes(skip=("Devices nearby",))
+                     if name == "Sort Again" and role in app.BUTTONS), None)
+
+    @staticmethod
     def row_places(listed):
         """(name, screen extents) of the busy list's rows in the list's order, without the rows
         kept beyond the view (no height) or gone."""
@@ -225,8 +230,7 @@ class ScannerTests(unittest.TestCase):
                 found.append(f"drawn at the point now: {row} ({e.x}, {e.y}, {e.width}×{e.height})")
             if row == name:
                 found.append(f"{name} now at ({e.x}, {e.y}, {e.width}×{e.height})")
-        pill = next((node for node, role, n in app.nodes(skip=("Devices nearby",))
-                     if n == "Sort Again" and role in app.BUTTONS), None)
+        pill = ScannerTests.sort_again(app)
         if pill is not None:
             p = pill.extents(Atspi.CoordType.SCREEN)
             found.append(f"Sort Again at ({p.x}, {p.y}, {p.width}×{p.height})")
@@ -253,7 +257,7 @@ class ScannerTests(unittest.TestCase):
             device = name[len("Add "):-len(" to favorites")]
             time.sleep(0.4)  # as a command is spoken
             # Meanwhile the list is sorted again (a second user, or the same at the pointer).
-            pill = next((n for n, r, name in app.nodes(skip=("Devices nearby",)) if name == "Sort Again" and r in app.BUTTONS), None)
+            pill = self.sort_again(app)
             if pill is not None:
                 pill.do_action(0)
                 resorts += 1
