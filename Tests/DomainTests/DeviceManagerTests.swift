@@ -132,6 +132,16 @@ final class SMPUploadTests: XCTestCase {
         XCTAssertEqual(seen.all.last?.done, 5_000)
     }
 
+    func testAnswersThatComeInAnotherOrderSendNoPartTwice() async throws {
+        let device = FakeSMPDevice(bufferSize: 512, reordering: true)
+        let client = SMPClient(transport: device)
+        let image = (0..<5_000).map { UInt8($0 % 253) }
+        try await client.uploadImage(image, sha: nil, parameters: SMPParameters(bufferSize: 512, bufferCount: 4)) { _ in }
+        XCTAssertEqual(device.written, image, "every byte, in order")
+        XCTAssertGreaterThan(device.answersSwapped, 0, "some answers came after the one asked after them")
+        XCTAssertEqual(device.offsets, Array(Set(device.offsets)).sorted(), "each part once, in order")
+    }
+
     func testAPartLostOnTheWayIsSentAgainFromTheDevicesOffset() async throws {
         let device = FakeSMPDevice(bufferSize: 512, dropping: [3])
         let client = SMPClient(transport: device, timeout: .milliseconds(200))

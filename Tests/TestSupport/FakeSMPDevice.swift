@@ -7,6 +7,7 @@ import Foundation
 /// A device's MCUmgr played here, for the client's unit tests: it answers the parameters and
 /// the image upload as Zephyr's img_mgmt.c does (a part at another offset changes nothing, and
 /// the answer says where the device is), a little later than asked, so several are in flight.
+/// `reordering` swaps each pair of upload answers, as UDP may: the first waits for the next.
 public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
     public let received = Feed<[UInt8]>()
     public let maximumMessage = 65_535
@@ -15,6 +16,11 @@ public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
     private let dropping: Set<Int>
     private let stuckAt: Int?
     private let silent: Bool
+    private let reordering: Bool
+    /// An upload answer held back until the next one has gone.
+    private var held: [UInt8]?
+    private var swapped = 0
+    private var offs: [Int] = []
     private let board: FakeSMPBoard?
     private var data: [UInt8] = []
     private var uploads = 0
@@ -24,8 +30,10 @@ public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
 
     /// `dropping`: the upload requests (counted from 0) lost on the way; `stuckAt`: an offset
     /// the device never gets past; `silent`: it never answers.
-    public init(bufferSize: Int, dropping: Set<Int> = [], stuckAt: Int? = nil, silent: Bool = false, board: FakeSMPBoard? = nil) {
+    public init(bufferSize: Int, dropping: Set<Int> = [], stuckAt: Int? = nil, silent: Bool = false, reordering: Bool = false,
+                board: FakeSMPBoard? = nil) {
         self.board = board
+        self.reordering = reordering
         self.bufferSize = bufferSize
         self.dropping = dropping
         self.stuckAt = stuckAt
@@ -36,6 +44,10 @@ public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
     public var written: [UInt8] { lock.withLock { data } }
     /// Each request's length, header included.
     public var requestSizes: [Int] { lock.withLock { sizes } }
+    /// Each upload request's offset, in the order they came.
+    public var offsets: [Int] { lock.withLock { offs } }
+    /// How many answers went out after the one asked after them.
+    public var answersSwapped: Int { lock.withLock { swapped } }
     /// The most requests the device held at once.
     public var mostInFlight: Int { lock.withLock { most } }
 
@@ -58,10 +70,27 @@ public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
             outstanding += 1
             most = max(most, outstanding)
         }
+        let upload = request.group == 1 && request.command == 1
         Task {
             try? await Task.sleep(for: .milliseconds(3))
             lock.withLock { outstanding -= 1 }
+            guard upload, reordering else { return received.yield(reply.bytes) }
+            let earlier: [UInt8]? = lock.withLock {
+                defer { held = held == nil ? reply.bytes : nil }
+                return held
+            }
+            guard let earlier else {
+                // The last answer of all has no next one to wait for.
+                try? await Task.sleep(for: .milliseconds(30))
+                if let late = lock.withLock({ () -> [UInt8]? in
+                    defer { if held == reply.bytes { held = nil } }
+                    return held == reply.bytes ? held : nil
+                }) { received.yield(late) }
+                return
+            }
             received.yield(reply.bytes)
+            lock.withLock { swapped += 1 }
+            received.yield(earlier)
         }
     }
 
@@ -71,6 +100,7 @@ public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
             defer { uploads += 1 }
             if dropping.contains(uploads) { return nil }
             guard let off = request.body["off"]?.int, let part = request.body["data"]?.bytes else { return .object(["rc": .int(3)]) }
+            offs.append(Int(off))
             if off == 0 { data = [] }
             if Int(off) == data.count, stuckAt.map({ data.count < $0 }) ?? true {
                 data += part

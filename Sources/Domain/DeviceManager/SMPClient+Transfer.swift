@@ -148,51 +148,42 @@ extension SMPClient {
 
     /// Sends parts from `start` with up to `window` in flight while each answer says the offset
     /// expected. Returns where the device is after the last answer, and whether all came in order.
+    /// Answers are read in the order their parts went out, whatever order they came in (UDP may
+    /// swap two datagrams): the device handles parts in that order, so its last answer is its truth.
     private func pipeline(from start: Int, total: Int, end: (Int) -> Int, window: Int, group: SMPGroup, command: UInt8,
                           part: (Int) -> CBOR, offset: (SMPMessage) throws(SMPProblem) -> Int,
                           progress: @escaping @Sendable (TransferProgress) -> Void) async throws(SMPProblem) -> (Int, Bool) {
         var next = start
         var reached = start
         var inOrder = true
-        var inFlight = 0
-        do {
-            try await withThrowingTaskGroup(of: (Int, SMPMessage).self) { tasks in
-                // Posted here, one after another, so the parts go out in order; each child only waits.
-                func send() throws(SMPProblem) {
-                    let off = next, expected = end(off)
-                    next = expected
-                    inFlight += 1
-                    let sequence = try post(.write, group.rawValue, command, part(off), timeout: timeout)
-                    tasks.addTask { (expected, try await self.answer(to: sequence)) }
+        // Each part in flight: its request's sequence and the offset the device should answer.
+        var inFlight: [(sequence: UInt8, expected: Int)] = []
+        // Answers still to come when the transfer fails are not kept.
+        defer { for sent in inFlight { forget(sent.sequence) } }
+        func send() throws(SMPProblem) {
+            let off = next
+            next = end(off)
+            inFlight.append((try post(.write, group.rawValue, command, part(off), timeout: timeout), next))
+        }
+        while inFlight.count < window, next < total { try send() }
+        while !inFlight.isEmpty {
+            let (sequence, expected) = inFlight.removeFirst()
+            do throws(SMPProblem) {
+                let answer = try await self.answer(to: sequence)
+                if let error = answer.error, error.refusesOffset {
+                    // A part the device did not expect (one before it was lost): from the last it took.
+                    inOrder = false
+                } else {
+                    let off = try offset(answer)
+                    if inOrder { reached = off }
+                    if off != expected { inOrder = false }
                 }
-                while inFlight < window, next < total { try send() }
-                while let result = await tasks.nextResult() {
-                    inFlight -= 1
-                    switch result {
-                    case .success(let (expected, answer)):
-                        if let error = answer.error, error.refusesOffset {
-                            // A part the device did not expect (one before it was lost): from the last it took.
-                            inOrder = false
-                        } else {
-                            let off = try offset(answer)
-                            // The latest answer is the device's truth: it handles parts in order.
-                            if inOrder { reached = off }
-                            if off != expected { inOrder = false }
-                        }
-                    case .failure(SMPProblem.timedOut) where inFlight > 0 || !inOrder || next > reached:
-                        // A part lost on the way: the ones after it are refused; go on from the last taken.
-                        inOrder = false
-                    case .failure(let error):
-                        throw error
-                    }
-                    progress(TransferProgress(done: max(reached, 0), total: total, preparing: false))
-                    if inOrder, !Task.isCancelled { while inFlight < window, next < total { try send() } }
-                }
+            } catch .timedOut where !inFlight.isEmpty || !inOrder || next > reached {
+                // A part lost on the way: the ones after it are refused; go on from the last taken.
+                inOrder = false
             }
-        } catch let problem as SMPProblem {
-            throw problem
-        } catch {
-            throw .unexpected("\(error)")
+            progress(TransferProgress(done: max(reached, 0), total: total, preparing: false))
+            if inOrder, !Task.isCancelled { while inFlight.count < window, next < total { try send() } }
         }
         return (reached, inOrder)
     }

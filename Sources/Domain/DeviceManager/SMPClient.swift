@@ -94,6 +94,12 @@ public actor SMPClient {
         }
     }
 
+    /// Stops waiting for the request `sequence`: its answer, if one comes, is dropped.
+    func forget(_ sequence: UInt8) {
+        pending[sequence]?.waiter?.resume(throwing: SMPProblem.cancelled)
+        pending[sequence] = nil
+    }
+
     /// Settles the request `sequence`: its waiter hears now, or the outcome waits for it.
     private func settle(_ sequence: UInt8, _ outcome: Result<SMPMessage, SMPProblem>) {
         guard var entry = pending[sequence], entry.outcome == nil else { return }
