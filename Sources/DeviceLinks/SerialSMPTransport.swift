@@ -44,8 +44,7 @@ public final class SerialSMPTransport: SMPTransport, @unchecked Sendable {
         }
         self.fd = fd
         ended = ReaderEnd(fd: fd)
-        let thread = Thread { [weak self] in self?.read() }
-        thread.name = "favblue-smp-serial"
+        let thread = Thread.named("favblue-smp-ser") { [weak self] in self?.read() }
         thread.start()
     }
 

@@ -41,8 +41,7 @@ public final class UDPSMPTransport: SMPTransport, @unchecked Sendable {
         socket = fd
         ended = ReaderEnd(fd: fd)
         maximumMessage = first.pointee.ai_family == AF_INET6 ? 1_452 : 1_472
-        let thread = Thread { [weak self] in self?.read() }
-        thread.name = "favblue-smp-udp"
+        let thread = Thread.named("favblue-smp-udp") { [weak self] in self?.read() }
         thread.start()
     }
 

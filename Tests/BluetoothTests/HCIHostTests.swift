@@ -271,6 +271,19 @@ final class HCIHostTests: XCTestCase {
         XCTAssertEqual(failure.error, .disconnected("no link"), "and it failed, saying the link is gone")
     }
 
+    /// The host's reader is listed under its own name, where top, gdb and the benchmarks look.
+    func testTheHostsReaderCarriesItsNameWhileItWaits() throws {
+        var fds: [Int32] = [0, 0]
+        XCTAssertEqual(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds), 0)
+        let host = HCIHost(transport: FileDescriptorTransport(fd: fds[0], label: "quiet"))
+        defer {
+            host.close()
+            Glibc.close(fds[1])
+        }
+        host.start()
+        XCTAssertTrue(untilAsleep(threadNamed: "favblue-hcihost"), "a thread named favblue-hcihost waits on the link")
+    }
+
     /// The host's own close, with a send held by a controller that stopped reading: it returns,
     /// where it waited for that send for good.
     func testTheHostClosesThoughAControllerThatStoppedReadingHoldsASend() throws {

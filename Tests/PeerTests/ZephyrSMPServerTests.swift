@@ -60,6 +60,16 @@ final class ZephyrSMPServerTests: XCTestCase {
         return (server, SMPClient(transport: try UDPSMPTransport(host: "127.0.0.1")))
     }
 
+    /// The UDP reader is listed under its own name (a name given to a Thread before its start
+    /// never reached the kernel, and it was listed as the test program).
+    func testTheUDPReaderCarriesItsName() async throws {
+        let (server, client) = try client()
+        _ = try await client.parameters()
+        XCTAssertTrue(untilAsleep(threadNamed: "favblue-smp-udp"), "a thread named favblue-smp-udp waits for datagrams")
+        await client.close()
+        withExtendedLifetime(server) {}
+    }
+
     func testEchoParametersAndStatisticsAsTheDeviceSaysThem() async throws {
         let (server, client) = try client()
         let (text, time) = try await client.echo("Grüße <b>")

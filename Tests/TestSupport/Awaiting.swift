@@ -34,18 +34,7 @@ public func advance(_ clock: TestClock<Duration>, by step: Duration, until done:
     return true
 }
 
-/// Names the calling thread for `untilAsleep` (15 bytes at most, as Linux keeps it). Not
-/// `Thread.current.name`: Foundation passes that on to the kernel only once `Thread.start()` has
-/// returned in the starting thread, so a thread that names itself first stays unnamed.
-public func nameThisThread(_ name: String) {
-    // pthread_setname_np is not in Swift's Glibc; the kernel takes the name here as well.
-    let fd = open("/proc/thread-self/comm", O_WRONLY)
-    guard fd >= 0 else { return }
-    defer { close(fd) }
-    _ = name.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
-}
-
-/// Waits until the thread named `name` (with `nameThisThread`, from inside it) is
+/// Waits until the thread named `name` (with Domain's `nameThisThread`, from inside it) is
 /// asleep in the kernel, blocked in a wait, a read or a write, and says whether it got there
 /// within `timeout` seconds. It reads the thread's state in /proc, the state itself rather than
 /// a time guessed long enough for it.

@@ -45,7 +45,7 @@ final class AcquiredSocket: @unchecked Sendable {
     /// then closes the descriptor and calls `ended`.
     func read(_ deliver: @escaping @Sendable ([UInt8]) -> Void, ended: @escaping @Sendable () -> Void) {
         lock.withLock { reading = true }
-        let thread = Thread { [self] in
+        let thread = Thread.named("favblue-notify") { [self] in
             readAll(deliver)
             lock.withLock {
                 closed = true
@@ -53,7 +53,6 @@ final class AcquiredSocket: @unchecked Sendable {
             }
             ended()
         }
-        thread.name = "favblue-bluez-notify"
         thread.start()
     }
 

@@ -56,9 +56,7 @@ public final class DBusConnection: @unchecked Sendable {
                                                 unsafeBitCast(closedHandler, to: GCallback.self),
                                                 Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(0))
         let loopRef = LoopRef(context: context, loop: loop)
-        let thread = Thread { [loopRef, stopped] in
-            // Named from inside: on Linux a name given before start() never reaches the system.
-            Thread.current.name = "favblue-dbus"
+        let thread = Thread.named("favblue-dbus") { [loopRef, stopped] in
             g_main_context_push_thread_default(loopRef.context)
             g_main_loop_run(loopRef.loop)
             g_main_context_pop_thread_default(loopRef.context)

@@ -92,9 +92,7 @@ public final class HCIHost: @unchecked Sendable {
         guard !started, !closeAnnounced else { return }
         started = true
         running = true
-        let thread = Thread { [self] in
-            // Named from inside (Linux ignores a name set before start), in the 15 bytes Linux keeps.
-            Thread.current.name = "favblue-hcihost"
+        let thread = Thread.named("favblue-hcihost") { [self] in
             readLoop()
         }
         readThread = thread

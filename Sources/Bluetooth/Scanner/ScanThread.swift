@@ -23,11 +23,7 @@ final class ScanThread: @unchecked Sendable {
         guard !running else { return }
         running = true
         stopRequested = false
-        // Named from inside: on Linux a name given before start() never reaches the system.
-        let thread = Thread { [name] in
-            Thread.current.name = name
-            session()
-        }
+        let thread = Thread.named(name, session)
         thread.start()
     }
 
