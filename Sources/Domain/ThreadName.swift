@@ -16,7 +16,7 @@ extension Thread {
 }
 
 /// Names the calling thread in the kernel (15 bytes at most, as Linux keeps).
-public func nameThisThread(_ name: String) {
+private func nameThisThread(_ name: String) {
     // pthread_setname_np is not in Swift's Glibc; the kernel takes the name here as well.
     let fd = open("/proc/thread-self/comm", O_WRONLY)
     guard fd >= 0 else { return }

@@ -218,8 +218,7 @@ final class HCIHostTests: XCTestCase {
         let returned = DispatchSemaphore(value: 0)
         let got = Received()
         let failure = ReceivedFailure()
-        Thread {
-            nameThisThread("hold-read")
+        Thread.named("hold-read") {
             do {
                 got.packet = try old.receive(timeout: 30)
             } catch {
@@ -252,8 +251,7 @@ final class HCIHostTests: XCTestCase {
         defer { Glibc.close(fds[1]) }
         let ended = DispatchSemaphore(value: 0)
         let failure = ReceivedFailure()
-        Thread {
-            nameThisThread("hold-send")
+        Thread.named("hold-send") {
             // Far more than a socket buffer holds; the far end never reads.
             let packet = [UInt8](repeating: 0, count: 1_000)
             do {
@@ -293,8 +291,7 @@ final class HCIHostTests: XCTestCase {
         defer { Glibc.close(fds[1]) }
         stuck.start()
         let held = DispatchSemaphore(value: 0)
-        Thread {
-            nameThisThread("host-send")
+        Thread.named("host-send") {
             let packet = [UInt8](repeating: 0, count: 1_000)
             for _ in 0..<100_000 {
                 guard (try? stuck.sendACL([0x40, 0x00] + HCICommand.le16(UInt16(packet.count)) + packet)) != nil else { break }

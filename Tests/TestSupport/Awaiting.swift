@@ -34,10 +34,9 @@ public func advance(_ clock: TestClock<Duration>, by step: Duration, until done:
     return true
 }
 
-/// Waits until the thread named `name` (with Domain's `nameThisThread`, from inside it) is
-/// asleep in the kernel, blocked in a wait, a read or a write, and says whether it got there
-/// within `timeout` seconds. It reads the thread's state in /proc, the state itself rather than
-/// a time guessed long enough for it.
+/// Waits until the thread named `name` (`Thread.named`) is asleep in the kernel, blocked in a
+/// wait, a read or a write, and says whether it got there within `timeout` seconds. It reads the
+/// thread's state in /proc, the state itself rather than a time guessed long enough for it.
 public func untilAsleep(threadNamed name: String, timeout: Double = 10) -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     repeat {

@@ -7,7 +7,8 @@ import Foundation
 /// A device's MCUmgr played here, for the client's unit tests: it answers the parameters and
 /// the image upload as Zephyr's img_mgmt.c does (a part at another offset changes nothing, and
 /// the answer says where the device is), a little later than asked, so several are in flight.
-/// `reordering` swaps each pair of upload answers, as UDP may: the first waits for the next.
+/// `reordering` swaps pairs of upload answers, as UDP may: a middle part's answer waits for the
+/// next answer (the client keeps two parts or more in flight).
 public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
     public let received = Feed<[UInt8]>()
     public let maximumMessage = 65_535
@@ -19,6 +20,8 @@ public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
     private let reordering: Bool
     /// An upload answer held back until the next one has gone.
     private var held: [UInt8]?
+    /// The image's length, as its first part says.
+    private var total: Int?
     private var swapped = 0
     private var offs: [Int] = []
     private let board: FakeSMPBoard?
@@ -66,31 +69,28 @@ public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
         guard let answer else { return }
         let reply = SMPMessage(operation: request.operation == .read ? .readResponse : .writeResponse, group: request.group,
                                sequence: request.sequence, command: request.command, body: answer)
-        lock.withLock {
+        // Decided here, in the order the requests came: the last part's answer always frees one held.
+        let (now, earlier): ([UInt8]?, [UInt8]?) = lock.withLock {
             outstanding += 1
             most = max(most, outstanding)
+            guard reordering, request.group == 1, request.command == 1 else { return (reply.bytes, nil) }
+            if let earlier = held {
+                held = nil
+                swapped += 1
+                return (reply.bytes, earlier)
+            }
+            // Neither the first part (the client waits for it alone) nor the last (none follows).
+            guard let off = request.body["off"]?.int, let part = request.body["data"]?.bytes, let total,
+                  off > 0, Int(off) + part.count < total else { return (reply.bytes, nil) }
+            held = reply.bytes
+            return (nil, nil)
         }
-        let upload = request.group == 1 && request.command == 1
+        guard let now else { return }
+        let answers = [now] + (earlier.map { [$0] } ?? [])
         Task {
             try? await Task.sleep(for: .milliseconds(3))
-            lock.withLock { outstanding -= 1 }
-            guard upload, reordering else { return received.yield(reply.bytes) }
-            let earlier: [UInt8]? = lock.withLock {
-                defer { held = held == nil ? reply.bytes : nil }
-                return held
-            }
-            guard let earlier else {
-                // The last answer of all has no next one to wait for.
-                try? await Task.sleep(for: .milliseconds(30))
-                if let late = lock.withLock({ () -> [UInt8]? in
-                    defer { if held == reply.bytes { held = nil } }
-                    return held == reply.bytes ? held : nil
-                }) { received.yield(late) }
-                return
-            }
-            received.yield(reply.bytes)
-            lock.withLock { swapped += 1 }
-            received.yield(earlier)
+            lock.withLock { outstanding -= answers.count }
+            for bytes in answers { received.yield(bytes) }
         }
     }
 
@@ -101,7 +101,10 @@ public final class FakeSMPDevice: SMPTransport, @unchecked Sendable {
             if dropping.contains(uploads) { return nil }
             guard let off = request.body["off"]?.int, let part = request.body["data"]?.bytes else { return .object(["rc": .int(3)]) }
             offs.append(Int(off))
-            if off == 0 { data = [] }
+            if off == 0 {
+                data = []
+                total = request.body["len"]?.int.map(Int.init)
+            }
             if Int(off) == data.count, stuckAt.map({ data.count < $0 }) ?? true {
                 data += part
                 if let stuckAt, data.count > stuckAt { data = Array(data.prefix(stuckAt)) }

@@ -94,9 +94,8 @@ public actor SMPClient {
         }
     }
 
-    /// Stops waiting for the request `sequence`: its answer, if one comes, is dropped.
+    /// Drops the request `sequence`, which nobody waits for: its answer, if one comes, is ignored.
     func forget(_ sequence: UInt8) {
-        pending[sequence]?.waiter?.resume(throwing: SMPProblem.cancelled)
         pending[sequence] = nil
     }
 
